@@ -1,0 +1,164 @@
+"""The contract every game implements, and the one checked door (`apply`) that runs an action.
+
+A game is a `Game` subclass registered in `games.REGISTRY`. Its state is a `State`: core owns the
+bookkeeping (version, turn, RNG, result) and the game owns `data`, a JSON-native dict. Actions are
+canonical strings ("play 2 C3", "move C4"): the same form serves buttons, slash commands, logs and
+replays. Engines never read a clock: `now` (seconds) is passed in.
+"""
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+from .rng import Rng
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. `reason` is safe to show the player who tried it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class State:
+    game: str
+    seats: int
+    seed: int
+    options: dict[str, Any]
+    rng: int
+    version: int = 0
+    turn: int = 0
+    over: bool = False
+    result: dict[str, Any] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "State":
+        return cls(**json.loads(text))
+
+    def copy(self) -> "State":
+        return State.from_json(self.to_json())
+
+
+@dataclass(frozen=True)
+class Step:
+    """One level of a multi-step choice: `key` is stable, `label` is for people."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A complete legal action, and the path of steps a UI uses to build it (card, then target)."""
+
+    action: str
+    path: tuple[Step, ...]
+
+    @property
+    def label(self) -> str:
+        return " → ".join(step.label for step in self.path)
+
+
+@dataclass
+class Prompt:
+    seat: int
+    text: str
+    choices: list[Choice]
+    private: bool = False  # choices reveal private state: offer them in an ephemeral panel only
+
+
+@dataclass
+class Event:
+    """Something that happened. `to` None is public; otherwise only those seats may see it."""
+
+    text: str
+    to: tuple[int, ...] | None = None
+    kind: str = "info"
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+@dataclass
+class Outcome:
+    state: State
+    events: list[Event]
+
+
+class Game(ABC):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    pitch: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    colours: ClassVar[tuple[str, ...]]  # seat colour names, in seat order
+    colour_rgb: ClassVar[tuple[tuple[int, int, int], ...]]
+
+    @abstractmethod
+    def setup_data(self, state: State, rng: Rng) -> None:
+        """Fill `state.data` for a fresh game."""
+
+    @abstractmethod
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        """What `seat` may do now; None when nothing."""
+
+    @abstractmethod
+    def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        """Apply a legal action to `state` in place or raise IllegalAction (on a copy: see apply)."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may know (None: a spectator). The public view holds no hidden information."""
+
+    @abstractmethod
+    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+        """An action for `seat` chosen by the AI ("smart" heuristic or "random" legal)."""
+
+    def to_move(self, state: State) -> int | None:
+        """The seat whose turn it is, for timeouts and "it's X's turn" replies."""
+        return state.data.get("current")
+
+    def timers(self, state: State) -> list[dict[str, Any]]:
+        """Due times the bot must wake the game at: [{"id", "due", "seat", "action"}]."""
+        return []
+
+
+def setup(game: Game, seats: int, options: dict[str, Any] | None, seed: int) -> State:
+    if not game.min_seats <= seats <= game.max_seats:
+        raise IllegalAction(f"{game.title} needs {game.min_seats}-{game.max_seats} players, not {seats}.")
+    state = State(game=game.name, seats=seats, seed=seed, options=dict(options or {}), rng=seed)
+    rng = Rng(state.rng)
+    game.setup_data(state, rng)
+    state.rng = rng.state
+    return state
+
+
+def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) -> Outcome:
+    """The checked door: validate and apply on a copy, so a refused action changes nothing."""
+    if state.over:
+        raise IllegalAction("This game is over.")
+    if not 0 <= seat < state.seats:
+        raise IllegalAction("You are not seated in this game.")
+    new = state.copy()
+    rng = Rng(new.rng)
+    events = game.reduce(new, seat, action.strip(), now, rng)
+    new.rng = rng.state
+    new.version += 1
+    return Outcome(new, events)
+
+
+def replay(game: Game, seats: int, options: dict[str, Any] | None, seed: int,
+           actions: list[tuple[int, str, float]]) -> State:
+    state = setup(game, seats, options, seed)
+    for seat, action, now in actions:
+        state = apply(game, state, seat, action, now).state
+    return state

@@ -1,0 +1,54 @@
+"""A tiny seeded RNG whose whole state is one int, so game states stay small JSON.
+
+`random.Random` state is 625 words; a splitmix64 stream is one, is fast enough for board games,
+and replays exactly across Python versions.
+"""
+from __future__ import annotations
+
+from typing import MutableSequence, Sequence, TypeVar
+
+T = TypeVar("T")
+MASK = (1 << 64) - 1
+
+
+class Rng:
+    """splitmix64: `state` is the only thing to persist."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform int in [0, n), rejection-sampled so there is no modulo bias."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def randint(self, lo: int, hi: int) -> int:
+        return lo + self.below(hi - lo + 1)
+
+    def die(self, sides: int = 6) -> int:
+        return self.randint(1, sides)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def random(self) -> float:
+        return (self.next64() >> 11) / float(1 << 53)
