@@ -123,6 +123,10 @@ class Game(ABC):
     def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
         """An action for `seat` chosen by the AI ("smart" heuristic or "random" legal)."""
 
+    def private_text(self, state: State, seat: int) -> str:
+        """What only `seat` knows (a hand, a key rack), as short Markdown for DMs and /hand."""
+        return ""
+
     def to_move(self, state: State) -> int | None:
         """The seat whose turn it is, for timeouts and "it's X's turn" replies."""
         return state.data.get("current")

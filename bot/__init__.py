@@ -1,0 +1,1 @@
+"""The Discord layer: the only package that talks to Discord."""

@@ -1,0 +1,399 @@
+"""The discord.py client: slash commands, button routing, start-up and shutdown.
+
+Thin by design: every handler maps Discord input to a TableService call and turns the game's
+IllegalAction into an ephemeral reply. Rules live in games/, words in bot.present.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+
+import games
+from games.core import IllegalAction
+
+from . import present, ui
+from .choices import parse_path, walk
+from .clock import Clock, RealClock
+from .config import Settings
+from .publisher import DiscordPublisher
+from .store import Store
+from .table import Seat, Stale, Table, TableService
+
+log = logging.getLogger("gatekeeper.bot")
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
+
+
+def point_at(settings: Settings) -> None:
+    """Aim discord.py at DISCORD_API_BASE / DISCORD_GATEWAY_URL (a proxy or compatible server)."""
+    discord.http.Route.BASE = settings.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+class GatekeeperBot(discord.AutoShardedClient):
+    def __init__(self, settings: Settings, store: Store, clock: Clock | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(intents=intents, shard_count=settings.shard_count or 1,
+                         shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
+                         allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self.store = store
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = self.on_command_error
+        self.publisher = DiscordPublisher(self)
+        self.service = TableService(store, self.publisher, clock or RealClock(),
+                                    turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay)
+        self.loaded_games = 0
+        register_commands(self)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(GameButton, GameSelect)
+        self.loaded_games = self.service.load()
+        log.info("loaded games=%d", self.loaded_games)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        await self.service.close()
+        await super().close()
+
+    async def on_command_error(self, interaction: discord.Interaction,
+                               error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, IllegalAction):
+            await reply(interaction, original.reason)
+            return
+        log.error("command failed command=%s", interaction.command and interaction.command.name,
+                  exc_info=original)
+        await reply(interaction, "Something went wrong on my side; the game is unchanged.")
+
+    # -- routing for buttons and selects ------------------------------------------------------
+    async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
+                           version: int, arg: str, values: list[str] | None = None) -> None:
+        try:
+            await self._component(interaction, op, game_id, version, arg, values)
+        except IllegalAction as exc:
+            await reply(interaction, exc.reason)
+        except Exception:
+            log.exception("component failed game=%s op=%s", game_id, op)
+            await reply(interaction, "Something went wrong on my side; the game is unchanged.")
+
+    async def _component(self, interaction: discord.Interaction, op: str, game_id: int,
+                         version: int, arg: str, values: list[str] | None) -> None:
+        service, user = self.service, interaction.user
+        if op == "lobby":
+            await interaction.response.defer()
+            await service.lobby(game_id, user.id, user.display_name, arg)
+            return
+        if op == "again":
+            await self.play_again(interaction, game_id)
+            return
+        table = service.get(game_id)
+        if op == "hand":
+            await reply(interaction, hand_text(table, user.id))
+            return
+        if op == "vote":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            text = await service.vote_remove(game_id, user.id, int(arg))
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        if op == "x":
+            await interaction.response.edit_message(content="Cancelled; nothing was played.",
+                                                    view=None)
+            return
+        seat = require_seat(table, user.id)
+        if version != table.version:
+            raise Stale()
+        prompt = table.game.prompt(table.state, seat) if table.state else None
+        if prompt is None:
+            mover = table.game.to_move(table.state) if table.state else None
+            who = table.seats[mover].name if mover is not None else "someone else"
+            raise IllegalAction(f"It's {who}'s turn, not yours.")
+        if op == "c":
+            index = int(arg)
+            if not 0 <= index < len(prompt.choices):
+                raise Stale()
+            await interaction.response.defer()
+            await service.act(game_id, user.id, prompt.choices[index].action, version,
+                              source="button", interaction_id=interaction.id)
+            return
+        if op not in ("panel", "p"):
+            raise IllegalAction("That button is not one I know.")
+        path = parse_path(arg.split("~")[0]) if op == "p" else []
+        if values:
+            path.append(int(values[0]))
+        try:
+            position = walk(prompt.choices, path)
+        except IndexError:
+            raise Stale() from None
+        if position.complete is None:
+            content = panel_text(table, seat, prompt.text, position)
+            view = ui.panel_view(table, position)
+            if op == "panel":
+                await interaction.response.send_message(content, view=view, ephemeral=True)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
+            return
+        await interaction.response.defer()
+        await service.act(game_id, user.id, position.complete.action, version, source="button",
+                          interaction_id=interaction.id)
+        await self.refresh_panel(interaction, table, seat, position.complete.label)
+
+    async def refresh_panel(self, interaction: discord.Interaction, table: Table, seat: int,
+                            done: str) -> None:
+        """After a panel choice, show what this seat may do next (a move after a card)."""
+        prompt = table.game.prompt(table.state, seat) if table.status == "running" else None
+        if prompt is None:
+            await interaction.edit_original_response(content=f"✅ {done}.", view=None)
+            return
+        position = walk(prompt.choices, [])
+        await interaction.edit_original_response(
+            content=f"✅ {done}.\n" + panel_text(table, seat, prompt.text, position),
+            view=ui.panel_view(table, position))
+
+    async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
+        row = self.store.game(game_id)
+        if interaction.user.id not in [s["user_id"] for s in row["seats"]]:
+            raise IllegalAction("Only the players of that game can start a rematch.")
+        seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
+        seats += [Seat(name=f"AI {n + 1}", ai=True)
+                  for n in range(sum(1 for s in row["seats"] if s["ai"]))]
+        await open_lobby(self, interaction, row["game"], seats=seats, host_id=interaction.user.id)
+
+
+def require_seat(table: Table, user_id: int) -> int:
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise IllegalAction(f"You're not playing in this game; you can watch. "
+                            f"Players: {', '.join(table.names())}.")
+    return seat
+
+
+def panel_text(table: Table, seat: int, heading: str, position: Any) -> str:
+    trail = " → ".join(step.label for step in position.trail)
+    hand = table.game.private_text(table.state, seat)
+    return "\n".join(p for p in (hand, f"**{heading}**" + (f": {trail} →" if trail else ""),
+                                 "Pick one:") if p)[:2000]
+
+
+def hand_text(table: Table, user_id: int) -> str:
+    seat = require_seat(table, user_id)
+    if table.state is None:
+        return "The game hasn't started yet."
+    return present.hand_message(table, seat, [], None) or "You hold nothing secret right now."
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text[:2000], ephemeral=True)
+        else:
+            await interaction.response.send_message(text[:2000], ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("discord-error what=reply status=%s code=%s", exc.status, exc.code)
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=ui.BUTTON_ID):
+    def __init__(self, item: discord.ui.Button, match: re.Match[str]) -> None:
+        super().__init__(item)
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str]) -> "GameButton":
+        return cls(item, match)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        m = self.match
+        await interaction.client.on_component(  # type: ignore[attr-defined]
+            interaction, m["op"], int(m["game"]), int(m["version"]), m["arg"])
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=ui.SELECT_ID):
+    def __init__(self, item: discord.ui.Select, match: re.Match[str]) -> None:
+        super().__init__(item)
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str]) -> "GameSelect":
+        return cls(item, match)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        m = self.match
+        await interaction.client.on_component(  # type: ignore[attr-defined]
+            interaction, m["op"], int(m["game"]), int(m["version"]), m["arg"],
+            values=list(self.item.values))
+
+
+# -- slash commands ---------------------------------------------------------------------------------
+async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_name: str, *,
+                     seats: list[Seat] | None = None, host_id: int | None = None) -> None:
+    if interaction.guild_id is None:
+        raise IllegalAction("Games are played in server channels, not in DMs.")
+    user = interaction.user
+    game = games.get(game_name)
+    channel_id = interaction.channel_id
+    await interaction.response.defer(thinking=True)
+    if bot.service.in_channel(channel_id) is not None:
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise IllegalAction("A game is already running here; start yours in another channel.")
+        thread = await channel.create_thread(name=f"{game.title}: {user.display_name}'s table"[:100],
+                                             type=discord.ChannelType.public_thread)
+        channel_id = thread.id
+    table = bot.service.open_lobby(game.name, interaction.guild_id, channel_id, host_id or user.id,
+                                   user.display_name, seats=seats)
+    if channel_id != interaction.channel_id:
+        message = await bot.get_partial_messageable(channel_id).send(
+            embed=present.lobby_embed(table), view=ui.lobby_view(table))
+        await interaction.followup.send(f"This channel already has a game, so the lobby for "
+                                        f"{game.title} is in <#{channel_id}>.")
+    else:
+        message = await interaction.followup.send(embed=present.lobby_embed(table),
+                                                  view=ui.lobby_view(table), wait=True)
+    bot.store.set_message(table.id, "lobby", channel_id, message.id)
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=g.title, value=g.name) for g in games.all_games()]
+
+
+def rules_sections(game_name: str) -> dict[str, str]:
+    """`## ` sections of docs/games/<game>.md, keyed by lower-case heading."""
+    text = (DOCS / f"{game_name}.md").read_text(encoding="utf-8")
+    sections: dict[str, str] = {}
+    for chunk in text.split("\n## ")[1:]:
+        heading, _, body = chunk.partition("\n")
+        sections[heading.strip().lower()] = f"**{heading.strip()}**\n{body.strip()}"
+    return sections
+
+
+def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
+    table = bot.service.in_channel(interaction.channel_id or 0)
+    if table is None:
+        raise IllegalAction("No game is running in this channel. Start one with /play.")
+    return table
+
+
+def register_commands(bot: GatekeeperBot) -> None:
+    tree = bot.tree
+    choices = game_choices()
+
+    @tree.command(name="play", description="Open a lobby for a game in this channel")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=choices)
+    async def play(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        await open_lobby(bot, interaction, game.value)
+
+    @tree.command(name="hand", description="See your private cards (only you see the answer)")
+    async def hand(interaction: discord.Interaction) -> None:
+        await reply(interaction, hand_text(table_here(bot, interaction), interaction.user.id))
+
+    @tree.command(name="status", description="Post the board again")
+    async def status(interaction: discord.Interaction) -> None:
+        table = table_here(bot, interaction)
+        if table.state is None:
+            raise IllegalAction("The game hasn't started yet; the lobby is above.")
+        await interaction.response.defer()
+        content, embed = present.turn_embed(table, None)
+        await interaction.followup.send(content=content, embed=embed,
+                                        file=await bot.publisher.board_file(table))
+
+    @tree.command(name="move", description="Type your move instead of clicking")
+    @app_commands.describe(action="Your move; start typing to see the legal ones")
+    async def move(interaction: discord.Interaction, action: str) -> None:
+        table = table_here(bot, interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await bot.service.act(table.id, interaction.user.id, action, None, source="command",
+                              interaction_id=interaction.id)
+        await interaction.followup.send(f"Done: `{action}`.", ephemeral=True)
+
+    @move.autocomplete("action")
+    async def move_autocomplete(interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        table = bot.service.in_channel(interaction.channel_id or 0)
+        seat = table.seat_of(interaction.user.id) if table else None
+        if table is None or seat is None or table.state is None or table.status != "running":
+            return []
+        prompt = table.game.prompt(table.state, seat)
+        if prompt is None:
+            return []
+        needle = current.lower()
+        found = [c for c in prompt.choices
+                 if needle in c.action.lower() or needle in c.label.lower()]
+        return [app_commands.Choice(name=f"{c.label} ({c.action})"[:100], value=c.action)
+                for c in found[:25]]
+
+    @tree.command(name="rules", description="Explain a game's rules")
+    @app_commands.describe(game="Which game", topic="A topic, e.g. cards, moving, winning")
+    @app_commands.choices(game=choices)
+    async def rules(interaction: discord.Interaction, game: app_commands.Choice[str],
+                    topic: str | None = None) -> None:
+        sections = rules_sections(game.value)
+        if topic is None:
+            first = next(iter(sections.values()), "")
+            text = f"{first}\n\nTopics: {', '.join(sections)}. Try `/rules {game.value} <topic>`."
+        else:
+            key = next((k for k in sections if topic.lower() in k), None)
+            if key is None:
+                raise IllegalAction(f"No topic {topic!r}. Topics: {', '.join(sections)}.")
+            text = sections[key]
+        await reply(interaction, text)
+
+    @rules.autocomplete("topic")
+    async def rules_topics(interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        game = interaction.namespace.game or "castle"
+        try:
+            names = list(rules_sections(game))
+        except (OSError, KeyError):
+            return []
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+    @tree.command(name="games", description="List the games running in this server")
+    async def games_cmd(interaction: discord.Interaction) -> None:
+        tables = bot.service.in_guild(interaction.guild_id or 0)
+        if not tables:
+            await reply(interaction, "No games are running in this server. Start one with /play.")
+            return
+        lines = [f"#{t.id} {t.game.title} in <#{t.channel_id}>: {t.status}, "
+                 f"{', '.join(t.names())}" for t in tables[:20]]
+        await reply(interaction, "\n".join(lines))
+
+    @tree.command(name="end", description="End the game in this channel (host or Manage Server)")
+    async def end(interaction: discord.Interaction) -> None:
+        table = table_here(bot, interaction)
+        perms = getattr(interaction, "permissions", None)
+        can_manage = bool(perms and perms.manage_guild)
+        await interaction.response.defer(thinking=True)
+        await bot.service.end(table.id, interaction.user.id, can_manage)
+        await interaction.followup.send(f"Game #{table.id} was ended by {interaction.user.display_name}.")
+
+    @tree.command(name="leave", description="Leave the game here; an AI takes your seat")
+    async def leave(interaction: discord.Interaction) -> None:
+        table = table_here(bot, interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await bot.service.leave(table.id, interaction.user.id)
+        await interaction.followup.send("You left; an AI plays your seat now.", ephemeral=True)
+
+    @tree.command(name="stats", description="Games played and won in this server")
+    async def stats(interaction: discord.Interaction) -> None:
+        rows = bot.store.stats(interaction.guild_id or 0, interaction.user.id)
+        board = bot.store.leaderboard(interaction.guild_id or 0)
+        mine = "\n".join(f"{games.get(r['game']).title}: {r['won']} won of {r['played']}"
+                         for r in rows) or "You haven't finished a game here yet."
+        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {r['won']} wins / {r['played']} games"
+                        for i, r in enumerate(board)) or "Nobody yet."
+        await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")

@@ -1,0 +1,91 @@
+"""`gatekeeper run | simulate | render | bench` (also `python -m bot ...`)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from .config import ConfigError, Settings
+from .store import StoreError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gatekeeper", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
+    sim = sub.add_parser("simulate", help="AI self-play summary")
+    sim.add_argument("game")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", type=int, default=None, help="seats per game (default: cycle)")
+    sim.add_argument("--level", choices=("smart", "random"), default="smart")
+    sim.add_argument("--json", action="store_true")
+    ren = sub.add_parser("render", help="draw the board after N AI moves")
+    ren.add_argument("game")
+    ren.add_argument("--seed", type=int, default=1)
+    ren.add_argument("--moves", type=int, default=20)
+    ren.add_argument("--players", type=int, default=None)
+    ren.add_argument("--out", type=Path, required=True)
+    bench = sub.add_parser("bench", help="measure speed and memory; writes docs/performance.md")
+    bench.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
+    bench.add_argument("--out", type=Path, default=Path("docs/performance.md"))
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run()
+    if args.command == "simulate":
+        from .simulate import simulate
+        summary = simulate(args.game, args.games, args.seed, args.players, args.level)
+        print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+        return 1 if summary["errors"] else 0
+    if args.command == "render":
+        from .simulate import render_after
+        args.out.write_bytes(render_after(args.game, args.seed, args.moves, args.players))
+        print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+        return 0
+    from bench.run import main as bench_main
+    return bench_main(quick=args.quick, out=args.out)
+
+
+def format_summary(summary: dict) -> str:
+    wins = ", ".join(f"seat {seat}: {n}" for seat, n in summary["wins_by_seat"].items())
+    return (f"{summary['game']}: {summary['finished']}/{summary['games']} games finished, "
+            f"{summary['turns_mean']:.1f} turns on average (max {summary['turns_max']}), "
+            f"wins by seat: {wins}; no winner: {summary['no_winner']}; errors: {summary['errors']}")
+
+
+def run() -> int:
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    from .app import GatekeeperBot, point_at
+    from .logs import setup_logging
+    from .store import Store
+
+    setup_logging(settings.log_level, [settings.token])
+    try:
+        store = Store(settings.db_path)
+    except StoreError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    point_at(settings)
+    bot = GatekeeperBot(settings, store)
+    try:
+        asyncio.run(_run(bot, settings.token))
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # discord.LoginFailure and friends: say it plainly, without the token
+        logging.getLogger("gatekeeper").error("stopped: %s", type(exc).__name__)
+        print(f"Gatekeeper stopped: {type(exc).__name__}: {exc}".replace(settings.token, "[redacted]"),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _run(bot, token: str) -> None:
+    async with bot:
+        await bot.start(token)

@@ -1,0 +1,64 @@
+"""Settings from the environment. The token is kept out of reprs so it never reaches a log."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+DEFAULT_GATEWAY = "wss://gateway.discord.gg/"
+
+TOKEN_HELP = """\
+DISCORD_TOKEN is not set, so the bot cannot log in.
+
+  1. Open https://discord.com/developers/applications and create an application.
+  2. Under "Bot", press "Reset Token" and copy the token.
+  3. Run again with the token in the environment, for example:
+        export DISCORD_TOKEN='paste-it-here'
+  4. Invite the bot with the URL printed in README.md ("Invite the bot").
+
+Other settings (all optional) are listed in README.md under "Settings".
+"""
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message tells the operator what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str = field(repr=False)
+    db_path: Path = Path("var/gatekeeper.db")
+    log_level: str = "INFO"
+    turn_timeout: float = 600.0
+    ai_delay: float = 1.0
+    dev_guild_id: int | None = None
+    api_base: str = DEFAULT_API_BASE
+    gateway_url: str = DEFAULT_GATEWAY
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, *, need_token: bool = True) -> "Settings":
+        env = dict(os.environ if env is None else env)
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if need_token and not token:
+            raise ConfigError(TOKEN_HELP)
+        try:
+            guild = env.get("GATEKEEPER_DEV_GUILD_ID", "").strip()
+            shards = env.get("GATEKEEPER_SHARD_IDS", "").strip()
+            count = env.get("GATEKEEPER_SHARD_COUNT", "").strip()
+            return cls(
+                token=token,
+                db_path=Path(env.get("GATEKEEPER_DB", "var/gatekeeper.db")),
+                log_level=env.get("GATEKEEPER_LOG_LEVEL", "INFO").upper(),
+                turn_timeout=float(env.get("GATEKEEPER_TURN_TIMEOUT", "600")),
+                ai_delay=float(env.get("GATEKEEPER_AI_DELAY", "1.0")),
+                dev_guild_id=int(guild) if guild else None,
+                api_base=env.get("DISCORD_API_BASE", DEFAULT_API_BASE).rstrip("/"),
+                gateway_url=env.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY),
+                shard_ids=tuple(int(s) for s in shards.split(",")) if shards else None,
+                shard_count=int(count) if count else None,
+            )
+        except ValueError as exc:
+            raise ConfigError(f"A numeric setting is not a number: {exc}") from None

@@ -1,0 +1,105 @@
+"""Words and embeds for the channel: pure functions of a table, so they are easy to test."""
+from __future__ import annotations
+
+import discord
+
+from games.core import Event
+
+from .table import ActResult, Table
+
+SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
+           "orange": "🟧", "white": "⬜", "black": "⬛", "brown": "🟫"}
+MAX_LOG_LINES = 12
+
+
+def seat_label(table: Table, seat: int) -> str:
+    colours = table.game.colours
+    colour = colours[seat] if seat < len(colours) else ""
+    tag = " · AI" if table.seats[seat].ai else ""
+    return f"{SQUARES.get(colour, '')} **{table.seats[seat].name}** ({colour}{tag})".strip()
+
+
+def colour_of(table: Table, seat: int | None) -> discord.Colour:
+    if seat is None or seat >= len(table.game.colour_rgb):
+        return discord.Colour.dark_grey()
+    return discord.Colour.from_rgb(*table.game.colour_rgb[seat])
+
+
+def mention(table: Table, seat: int) -> str:
+    user = table.seats[seat].user_id
+    return f"<@{user}>" if user is not None and not table.seats[seat].ai else f"**{table.seats[seat].name}**"
+
+
+def lobby_embed(table: Table) -> discord.Embed:
+    game = table.game
+    embed = discord.Embed(title=f"{game.title}: lobby", description=game.pitch,
+                          colour=discord.Colour.dark_gold())
+    seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}" for i, s in enumerate(table.seats))
+    embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
+                         f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
+    embed.add_field(name="Host", value=f"<@{table.host_id}>")
+    if table.options:
+        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+    if table.status == "cancelled":
+        embed.description = "This lobby was cancelled."
+    else:
+        embed.set_footer(text="Join, or the host can Add AI, then Start. Colours are dealt when "
+                              "the game starts; who goes first is drawn by lot.")
+    return embed
+
+
+def public_lines(table: Table, events: list[Event]) -> list[str]:
+    lines = [table.fill(e.text) for e in events if e.public]
+    if len(lines) > MAX_LOG_LINES:
+        lines = lines[: MAX_LOG_LINES - 1] + [f"…and {len(lines) - MAX_LOG_LINES + 1} more."]
+    return lines
+
+
+def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Embed]:
+    """The content (mentions ping the mover) and the embed of a board message."""
+    assert table.state is not None
+    game, state = table.game, table.state
+    lines = public_lines(table, result.events) if result else []
+    embed = discord.Embed(title=f"{game.title} · turn {state.turn + 1}")
+    if table.status == "running":
+        mover = game.to_move(state)
+        deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
+        if mover is not None:
+            lines.append(f"➡️ {seat_label(table, mover)} to move{deadline}")
+            content = f"{mention(table, mover)}, your move."
+        else:
+            content = ""
+        embed.colour = colour_of(table, mover)
+    else:
+        lines.append(result_text(table))
+        content = "**Game over.** " + result_text(table)
+        embed.colour = discord.Colour.gold()
+        embed.add_field(name="Players", value="\n".join(
+            seat_label(table, i) for i in range(len(table.seats))), inline=False)
+    if not lines:
+        lines.append("The game begins!")
+    embed.description = "\n".join(lines)[:4000]
+    embed.set_image(url="attachment://board.png")
+    embed.set_footer(text=f"Game #{table.id} · /hand for your cards · /rules {game.name}")
+    return content[:2000], embed
+
+
+def result_text(table: Table) -> str:
+    result = table.result or {}
+    winners = result.get("winners") or []
+    if table.status == "ended":
+        return "The game was ended early; no result is recorded."
+    if not winners:
+        return f"No winner ({result.get('reason', 'draw')})."
+    names = " and ".join(table.seats[w].name for w in winners)
+    return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
+
+
+def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None) -> str:
+    assert table.state is not None
+    private = [table.fill(e.text) for e in events if e.to is not None and seat in e.to]
+    body = table.game.private_text(table.state, seat)
+    parts = [f"**{table.game.title}** (game #{table.id})", *private, body]
+    if jump_url:
+        parts.append(f"Back to the table: {jump_url}")
+    return "\n".join(p for p in parts if p)[:2000]

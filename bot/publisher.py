@@ -1,0 +1,136 @@
+"""Turns table changes into Discord messages: boards, DMs, notices. Runs after each commit.
+
+One board message per turn: a new turn posts a fresh message (and strips the buttons from the
+previous one); actions within a turn edit the current one. Rendering runs in a thread.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+import render
+
+from . import present, ui
+from .table import ActResult, Table
+
+if TYPE_CHECKING:
+    from .app import GatekeeperBot
+
+log = logging.getLogger("gatekeeper.discord")
+DMS_CLOSED = 50007
+
+
+class DiscordPublisher:
+    def __init__(self, bot: "GatekeeperBot") -> None:
+        self.bot = bot
+        self._sent_private: dict[tuple[int, int], str] = {}
+
+    # -- helpers ----------------------------------------------------------------------------
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    async def board_file(self, table: Table) -> discord.File:
+        assert table.state is not None
+        view = table.game.view(table.state, None)
+        view["names"] = table.names()
+        png = await asyncio.to_thread(render.render, view)
+        return discord.File(io.BytesIO(png), filename="board.png")
+
+    def jump_url(self, table: Table) -> str | None:
+        ids = self.bot.store.messages(table.id).get("board")
+        if ids is None:
+            return None
+        return f"https://discord.com/channels/{table.guild_id}/{ids[0]}/{ids[1]}"
+
+    async def _safely(self, what: str, table: Table, coro) -> object | None:
+        try:
+            return await coro
+        except discord.HTTPException as exc:
+            log.warning("discord-error game=%s what=%s status=%s code=%s", table.id, what,
+                        exc.status, exc.code)
+            return None
+
+    # -- Publisher -----------------------------------------------------------------------------
+    async def lobby_changed(self, table: Table) -> None:
+        ids = self.bot.store.messages(table.id).get("lobby")
+        if ids is None:
+            return
+        await self._safely("lobby", table, self.channel(ids[0]).get_partial_message(ids[1]).edit(
+            embed=present.lobby_embed(table), view=ui.lobby_view(table)))
+
+    async def game_changed(self, table: Table, result: ActResult | None) -> None:
+        if table.state is None:
+            return
+        if result is None or result.turn_changed or table.status != "running":
+            await self._retire_board(table)
+        await self.post_board(table, result, edit=result is not None and not result.turn_changed
+                              and table.status == "running")
+        await self.send_private(table, result)
+
+    async def post_board(self, table: Table, result: ActResult | None, *, edit: bool = False) -> None:
+        assert table.state is not None
+        content, embed = present.turn_embed(table, result)
+        mover = table.game.to_move(table.state)
+        prompt = table.game.prompt(table.state, mover) if mover is not None else None
+        view = ui.turn_view(table, prompt)
+        file = await self.board_file(table)
+        ids = self.bot.store.messages(table.id).get("board")
+        if edit and ids is not None:
+            message = self.channel(ids[0]).get_partial_message(ids[1])
+            sent = await self._safely("board-edit", table, message.edit(
+                content=content, embed=embed, attachments=[file], view=view))
+            if sent is not None:
+                return
+        sent = await self._safely("board", table, self.channel(table.channel_id).send(
+            content=content, embed=embed, file=file, view=view,
+            allowed_mentions=discord.AllowedMentions(users=True)))
+        if isinstance(sent, discord.Message):
+            self.bot.store.set_message(table.id, "board", sent.channel.id, sent.id)
+
+    async def _retire_board(self, table: Table) -> None:
+        """Strip the buttons from the previous turn's board so history shows no live buttons."""
+        ids = self.bot.store.messages(table.id).get("board")
+        if ids is not None:
+            await self._safely("retire", table, self.channel(ids[0]).get_partial_message(
+                ids[1]).edit(view=None))
+
+    async def send_private(self, table: Table, result: ActResult | None) -> None:
+        """DM each person whose private state changed; once only, tell the DM-closed to use /hand."""
+        if table.state is None:
+            return
+        for seat_index, seat in enumerate(table.seats):
+            if seat.ai or seat.user_id is None or seat.dm_closed:
+                continue
+            text = table.game.private_text(table.state, seat_index)
+            key = (table.id, seat_index)
+            if not text or self._sent_private.get(key) == text:
+                continue
+            self._sent_private[key] = text
+            body = present.hand_message(table, seat_index, result.events if result else [],
+                                        self.jump_url(table))
+            try:
+                dm = await self.bot.create_dm(discord.Object(seat.user_id))
+                await dm.send(body)
+            except discord.Forbidden as exc:
+                if exc.code != DMS_CLOSED:
+                    raise
+                seat.dm_closed = True
+                self.bot.store.save_game(table.id, {"seats": [vars(s) for s in table.seats]})
+                await self.notice(table, f"<@{seat.user_id}> I can't DM you (your DMs are closed); "
+                                         "use `/hand` in this channel to see your cards.")
+            except discord.HTTPException as exc:
+                log.warning("discord-error game=%s what=dm seat=%s status=%s", table.id,
+                            seat_index, exc.status)
+
+    async def timeout_warning(self, table: Table, seat: int) -> None:
+        deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
+        await self.notice(table, f"⏳ {present.mention(table, seat)}, half your time is gone: "
+                                 f"the AI plays for you {deadline}.")
+
+    async def notice(self, table: Table, text: str) -> None:
+        await self._safely("notice", table, self.channel(table.channel_id).send(
+            text[:2000], allowed_mentions=discord.AllowedMentions(users=True)))

@@ -1,0 +1,61 @@
+"""AI self-play for `gatekeeper simulate` and `gatekeeper render`: engines only, no Discord."""
+from __future__ import annotations
+
+from statistics import mean
+from typing import Any
+
+import games
+import render
+from games.core import IllegalAction, Rng, State, apply, setup
+
+MAX_ACTIONS = 20_000
+
+
+def play(game_name: str, seats: int, seed: int, level: str = "smart",
+         max_actions: int = MAX_ACTIONS) -> State:
+    """One game of AI against AI, returning the final (or the max_actions-th) state."""
+    game = games.get(game_name)
+    state = setup(game, seats, {}, seed)
+    for _ in range(max_actions):
+        if state.over:
+            break
+        seat = next(s for s in range(seats) if game.prompt(state, s) is not None)
+        action = game.ai_action(state, seat, Rng(seed ^ state.version), level)
+        state = apply(game, state, seat, action, 0.0).state
+    return state
+
+
+def simulate(game_name: str, count: int, seed: int, players: int | None = None,
+             level: str = "smart") -> dict[str, Any]:
+    game = games.get(game_name)
+    span = range(game.min_seats, game.max_seats + 1)
+    wins: dict[int, int] = {}
+    turns: list[int] = []
+    errors: list[str] = []
+    finished = no_winner = 0
+    for index in range(count):
+        seats = players or span[index % len(span)]
+        try:
+            state = play(game_name, seats, seed + index, level)
+        except (IllegalAction, StopIteration, ValueError) as exc:
+            errors.append(f"game {index} (seed {seed + index}): {exc}")
+            continue
+        turns.append(state.turn)
+        if state.over:
+            finished += 1
+            winners = (state.result or {}).get("winners") or []
+            no_winner += not winners
+            for winner in winners:
+                wins[winner] = wins.get(winner, 0) + 1
+    return {"game": game_name, "games": count, "finished": finished, "no_winner": no_winner,
+            "turns_mean": mean(turns) if turns else 0.0, "turns_max": max(turns, default=0),
+            "wins_by_seat": dict(sorted(wins.items())), "errors": errors}
+
+
+def render_after(game_name: str, seed: int, moves: int, players: int | None = None) -> bytes:
+    game = games.get(game_name)
+    seats = players or game.min_seats
+    state = play(game_name, seats, seed, max_actions=moves)
+    view = game.view(state, None)
+    view["names"] = [f"AI {i + 1}" for i in range(seats)]
+    return render.render(view)

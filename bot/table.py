@@ -1,0 +1,479 @@
+"""Running games: the one code path every action takes, whoever sends it.
+
+lock -> check seat, turn and version -> games.core.apply -> persist (one transaction) -> publish.
+Buttons, slash commands, timers and AI seats all come through `TableService.act`/`_run`. Nothing
+here imports discord: the Discord layer implements `Publisher` and turns results into messages.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import games
+from games.core import Event, Game, IllegalAction, Rng, State, apply, setup
+
+from .clock import Clock, Handle
+from .store import Store
+
+log = logging.getLogger("gatekeeper.table")
+
+VOTE_AFTER_TIMEOUTS = 2  # consecutive timeouts before the others may vote a player out
+MAX_AI_STEPS = 50  # an AI turn is a few actions; this only guards against an engine bug
+
+
+class Stale(IllegalAction):
+    """A button or command made for an earlier version of the game."""
+
+    def __init__(self) -> None:
+        super().__init__("That prompt is out of date: the game has moved on. Use the newest message.")
+
+
+@dataclass
+class Seat:
+    name: str
+    user_id: int | None = None  # None: an AI seat
+    ai: bool = False
+    dm_closed: bool = False
+    timeouts: int = 0
+    votes: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: Game
+    host_id: int
+    seed: int
+    options: dict[str, Any]
+    seats: list[Seat]
+    status: str = "lobby"  # lobby -> running -> over | ended | cancelled
+    state: State | None = None
+    result: dict[str, Any] | None = None
+    deadline: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    handles: dict[str, Handle] = field(default_factory=dict, repr=False)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.ai:
+                return index
+        return None
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.ai]
+
+    def fill(self, text: str) -> str:
+        """Replace {p0}.. placeholders in engine text with seat names."""
+        for index, seat in enumerate(self.seats):
+            text = text.replace(f"{{p{index}}}", seat.name)
+        return text
+
+    @property
+    def version(self) -> int:
+        return self.state.version if self.state else 0
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "guild_id": self.guild_id, "channel_id": self.channel_id, "game": self.game.name,
+            "status": self.status, "host_id": self.host_id, "seed": self.seed,
+            "options": self.options, "seats": [asdict(s) for s in self.seats],
+            "state": self.state.to_json() if self.state else None, "version": self.version,
+            "result": self.result,
+        }
+
+
+@dataclass
+class ActResult:
+    table: Table
+    seat: int
+    actions: list[str]
+    events: list[Event]
+    turn_changed: bool
+    source: str
+
+
+class Publisher(Protocol):
+    async def lobby_changed(self, table: Table) -> None: ...
+    async def game_changed(self, table: Table, result: ActResult | None) -> None: ...
+    async def timeout_warning(self, table: Table, seat: int) -> None: ...
+    async def notice(self, table: Table, text: str) -> None: ...
+
+
+class TableService:
+    def __init__(self, store: Store, publisher: Publisher, clock: Clock, *,
+                 turn_timeout: float = 600.0, ai_delay: float = 1.0) -> None:
+        self.store = store
+        self.publisher = publisher
+        self.clock = clock
+        self.turn_timeout = turn_timeout
+        self.ai_delay = ai_delay
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- lookup -----------------------------------------------------------------------------
+    def get(self, game_id: int) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            raise IllegalAction("That game has finished or no longer exists.")
+        return table
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        game_id = self.by_channel.get(channel_id)
+        return self.tables.get(game_id) if game_id is not None else None
+
+    def in_guild(self, guild_id: int) -> list[Table]:
+        return [t for t in self.tables.values() if t.guild_id == guild_id]
+
+    # -- lobby --------------------------------------------------------------------------------
+    def open_lobby(self, game_name: str, guild_id: int, channel_id: int, host_id: int,
+                   host_name: str, options: dict[str, Any] | None = None,
+                   seats: list[Seat] | None = None, seed: int | None = None) -> Table:
+        if self.in_channel(channel_id):
+            raise IllegalAction("A game is already running here.")
+        game = games.get(game_name)
+        table = Table(id=0, guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+                      seed=seed if seed is not None else random.SystemRandom().getrandbits(63),
+                      options=dict(options or {}),
+                      seats=seats or [Seat(name=host_name, user_id=host_id)])
+        table.id = self.store.insert_game({**table.row(), "created_at": self.clock.now(),
+                                           "updated_at": self.clock.now()})
+        self._register(table)
+        log.info("lobby game=%s kind=%s guild=%s host=%s", table.id, game.name, guild_id, host_id)
+        return table
+
+    async def lobby(self, game_id: int, user_id: int, user_name: str, op: str) -> Table:
+        """Join, leave, add an AI, start or cancel a lobby."""
+        table = self.get(game_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise IllegalAction("This lobby has already started or closed.")
+            game = table.game
+            if op == "join":
+                if table.seat_of(user_id) is not None:
+                    raise IllegalAction("You have already joined this game.")
+                if len(table.seats) >= game.max_seats:
+                    raise IllegalAction(f"The table is full ({game.max_seats} seats).")
+                table.seats.append(Seat(name=user_name, user_id=user_id))
+            elif op == "leave":
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise IllegalAction("You are not in this lobby.")
+                if user_id == table.host_id:
+                    raise IllegalAction("The host can't leave the lobby; use Cancel to close it.")
+                del table.seats[seat]
+            elif op == "ai":
+                self._require_host(table, user_id, "add AI players")
+                if len(table.seats) >= game.max_seats:
+                    raise IllegalAction(f"The table is full ({game.max_seats} seats).")
+                number = sum(1 for s in table.seats if s.ai) + 1
+                table.seats.append(Seat(name=f"AI {number}", ai=True))
+            elif op == "cancel":
+                self._require_host(table, user_id, "cancel the game")
+                table.status = "cancelled"
+            elif op == "start":
+                self._require_host(table, user_id, "start the game")
+                if len(table.seats) < game.min_seats:
+                    raise IllegalAction(f"{game.title} needs at least {game.min_seats} players; "
+                                        "invite someone or Add AI.")
+                self._start(table)
+            else:
+                raise IllegalAction(f"Unknown lobby action {op!r}.")
+            self._save(table, timers=self._timers(table))
+            if table.status == "running":
+                await self.publisher.game_changed(table, None)
+                self._arm(table)
+            else:
+                if table.status == "cancelled":
+                    self._unregister(table)
+                await self.publisher.lobby_changed(table)
+            return table
+
+    def _start(self, table: Table) -> None:
+        order = Rng(table.seed)
+        order.shuffle(table.seats)  # who goes first is random, as the table would choose
+        table.state = setup(table.game, len(table.seats), table.options, table.seed)
+        table.status = "running"
+        log.info("start game=%s seats=%d", table.id, len(table.seats))
+
+    @staticmethod
+    def _require_host(table: Table, user_id: int, what: str) -> None:
+        if user_id != table.host_id:
+            raise IllegalAction(f"Only the host can {what}.")
+
+    # -- the one code path --------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: str, version: int | None, *,
+                  source: str, interaction_id: int | None = None) -> ActResult:
+        """A person's action. Raises IllegalAction (with a reason for them) and changes nothing."""
+        table = self.get(game_id)
+        async with table.lock:
+            if interaction_id is not None and self.store.interaction_seen(interaction_id):
+                raise IllegalAction("That click was already handled.")
+            self._require_running(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise IllegalAction(f"You're not playing in this game. Players: {', '.join(table.names())}.")
+            if version is not None and version != table.version:
+                raise Stale()
+            self._require_prompt(table, seat)
+            table.seats[seat].timeouts = 0
+            table.seats[seat].votes.clear()
+            result = self._run(table, seat, [action], source, user_id, interaction_id)
+            await self._after(table, result)
+            return result
+
+    def _require_running(self, table: Table) -> None:
+        if table.status == "lobby":
+            raise IllegalAction("The game hasn't started yet.")
+        if table.status != "running":
+            raise IllegalAction("This game is over.")
+
+    def _require_prompt(self, table: Table, seat: int) -> None:
+        assert table.state is not None
+        if table.game.prompt(table.state, seat) is None:
+            mover = table.game.to_move(table.state)
+            who = table.seats[mover].name if mover is not None else "someone else"
+            raise IllegalAction(f"It's {who}'s turn, not yours. Wait for your turn.")
+
+    def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
+             interaction_id: int | None) -> ActResult:
+        """Apply actions for one seat (more are added while an AI keeps the move), then persist."""
+        assert table.state is not None
+        game, state = table.game, table.state
+        turn_before = state.turn
+        events: list[Event] = []
+        applied: list[str] = []
+        rows: list[dict[str, Any]] = []
+        queue = list(actions)
+        while queue and len(applied) < MAX_AI_STEPS:
+            action = queue.pop(0)
+            try:
+                outcome = apply(game, state, seat, action, self.clock.now())
+            except IllegalAction as exc:
+                log.info("refused game=%s seat=%s source=%s reason=%r", table.id, seat, source,
+                         exc.reason)
+                raise
+            state = outcome.state
+            events += outcome.events
+            applied.append(action)
+            rows.append({"game_id": table.id, "seq": state.version, "seat": seat, "user_id": user_id,
+                         "action": action, "source": source, "at": self.clock.now(),
+                         "interaction_id": interaction_id if len(applied) == 1 else None})
+            if source in ("ai", "timeout") and not state.over and state.turn == turn_before \
+                    and game.prompt(state, seat) is not None:
+                queue.append(game.ai_action(state, seat, Rng(state.rng ^ state.version)))
+        table.state = state
+        if state.over:
+            table.status = "over"
+            table.result = state.result
+        turn_changed = state.turn != turn_before or state.over
+        timers = self._timers(table) if turn_changed or table.status != "running" else None
+        self._save(table, actions=rows, timers=timers)
+        for row in rows:
+            log.info("action game=%s seat=%s source=%s seq=%s outcome=ok", table.id, seat, source,
+                     row["seq"])
+        if state.over:
+            self._finish(table)
+        return ActResult(table, seat, applied, events, turn_changed, source)
+
+    async def _after(self, table: Table, result: ActResult | None) -> None:
+        await self.publisher.game_changed(table, result)
+        if result is None or result.turn_changed:
+            self._arm(table)
+
+    def _finish(self, table: Table) -> None:
+        winners = set((table.result or {}).get("winners", []))
+        players = {s.user_id: i in winners for i, s in enumerate(table.seats)
+                   if s.user_id is not None}
+        if table.status == "over":
+            self.store.record_result(table.guild_id, table.game.name, players)
+        self._unregister(table)
+        log.info("finish game=%s status=%s winners=%s", table.id, table.status, sorted(winners))
+
+    def _save(self, table: Table, *, actions: list[dict[str, Any]] | None = None,
+              timers: list[dict[str, Any]] | None = None) -> None:
+        self.store.save_game(table.id, {**table.row(), "updated_at": self.clock.now()},
+                             actions=actions or (), timers=timers)
+        table.deadline = next((t["due_at"] for t in timers or [] if t["kind"] == "timeout"),
+                              table.deadline if timers is None else None)
+
+    # -- timers: turn timeouts, AI moves, game timers -----------------------------------------
+    def _timers(self, table: Table) -> list[dict[str, Any]]:
+        """The timers a game needs now, as rows. Recomputed whenever the turn changes."""
+        if table.status != "running" or table.state is None:
+            return []
+        state, now = table.state, self.clock.now()
+        mover = table.game.to_move(state)
+        timers: list[dict[str, Any]] = []
+        base = {"version": state.version, "turn": state.turn}
+        if mover is not None:
+            if table.seats[mover].ai:
+                timers.append({"timer_id": "ai", "kind": "ai", "due_at": now + self.ai_delay,
+                               "payload": {**base, "seat": mover}})
+            else:
+                timers.append({"timer_id": "warn", "kind": "warn",
+                               "due_at": now + self.turn_timeout / 2,
+                               "payload": {**base, "seat": mover}})
+                timers.append({"timer_id": "timeout", "kind": "timeout",
+                               "due_at": now + self.turn_timeout,
+                               "payload": {**base, "seat": mover}})
+        for timer in table.game.timers(state):
+            timers.append({"timer_id": f"game:{timer['id']}", "kind": "game", "due_at": timer["due"],
+                           "payload": {**base, "seat": timer["seat"], "action": timer["action"]}})
+        return timers
+
+    def _arm(self, table: Table, timers: list[dict[str, Any]] | None = None) -> None:
+        for handle in table.handles.values():
+            handle.cancel()
+        table.handles.clear()
+        for timer in self._timers(table) if timers is None else timers:
+            table.handles[timer["timer_id"]] = self.clock.call_at(
+                timer["due_at"], lambda t=timer, g=table.id: self._spawn(self.fire(g, t)))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def fire(self, game_id: int, timer: dict[str, Any]) -> None:
+        """A timer fell due. Stale timers (the game moved on) do nothing."""
+        table = self.tables.get(game_id)
+        if table is None:
+            return
+        try:
+            async with table.lock:
+                payload = timer["payload"]
+                if table.status != "running" or table.state is None \
+                        or table.state.turn != payload["turn"]:
+                    return
+                table.handles.pop(timer["timer_id"], None)
+                seat = payload["seat"]
+                kind = timer["kind"]
+                if kind == "warn":
+                    await self.publisher.timeout_warning(table, seat)
+                    return
+                if kind == "game":
+                    result = self._run(table, seat, [payload["action"]], "timer", None, None)
+                else:
+                    if table.game.prompt(table.state, seat) is None:
+                        return
+                    if kind == "timeout":
+                        table.seats[seat].timeouts += 1
+                    action = table.game.ai_action(table.state, seat,
+                                                  Rng(table.state.rng ^ table.state.version))
+                    result = self._run(table, seat, [action], kind, None, None)
+                await self._after(table, result)
+        except Exception:  # a timer must never die silently: log it with the game id
+            log.exception("timer failed game=%s timer=%s", game_id, timer.get("timer_id"))
+
+    # -- leaving, voting, ending -----------------------------------------------------------------
+    async def leave(self, game_id: int, user_id: int) -> Seat:
+        table = self.get(game_id)
+        async with table.lock:
+            self._require_running(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise IllegalAction("You're not playing in this game.")
+            self._to_ai(table, seat)
+            await self.publisher.notice(table, f"{table.seats[seat].name} left the table; an AI "
+                                               "plays their seat now.")
+            return table.seats[seat]
+
+    def _to_ai(self, table: Table, seat: int) -> None:
+        table.seats[seat].ai = True
+        table.seats[seat].name += " (AI)"
+        table.seats[seat].votes.clear()
+        timers = self._timers(table)
+        self._save(table, timers=timers)
+        self._arm(table, timers)
+
+    async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> str:
+        table = self.get(game_id)
+        async with table.lock:
+            self._require_running(table)
+            voter = table.seat_of(voter_id)
+            if voter is None:
+                raise IllegalAction("Only players in this game can vote.")
+            if not 0 <= seat < len(table.seats) or table.seats[seat].ai:
+                raise IllegalAction("That seat is already played by the AI.")
+            if voter == seat:
+                raise IllegalAction("You can't vote yourself out; use /leave.")
+            target = table.seats[seat]
+            if target.timeouts < VOTE_AFTER_TIMEOUTS:
+                raise IllegalAction(f"{target.name} hasn't missed enough turns to be voted out.")
+            if voter_id in target.votes:
+                raise IllegalAction("You have already voted.")
+            target.votes.append(voter_id)
+            others = [u for u in table.humans() if u != target.user_id]
+            needed = len(others) // 2 + 1
+            if len(target.votes) >= needed:
+                self._to_ai(table, seat)
+                text = f"{target.name.removesuffix(' (AI)')} was voted out; an AI takes the seat."
+            else:
+                self._save(table)
+                text = f"Vote to remove {target.name}: {len(target.votes)}/{needed}."
+            await self.publisher.notice(table, text)
+            return text
+
+    async def end(self, game_id: int, user_id: int, can_manage: bool) -> Table:
+        table = self.get(game_id)
+        async with table.lock:
+            if user_id != table.host_id and not can_manage:
+                raise IllegalAction("Only the host or a member with Manage Server can end a game.")
+            table.status = "ended"
+            table.result = {"winners": [], "reason": "ended early", "scores": None}
+            self._save(table, timers=[])
+            for handle in table.handles.values():
+                handle.cancel()
+            self._finish(table)
+            await self.publisher.game_changed(table, None)
+            return table
+
+    # -- restart ------------------------------------------------------------------------------------
+    def load(self) -> int:
+        """Reload every active game and re-arm its timers (overdue ones fire at once)."""
+        timers: dict[int, list[dict[str, Any]]] = {}
+        for timer in self.store.timers():
+            timers.setdefault(timer["game_id"], []).append(timer)
+        count = 0
+        for row in self.store.active_games():
+            table = Table(
+                id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+                game=games.get(row["game"]), host_id=row["host_id"], seed=row["seed"],
+                options=row["options"] or {}, seats=[Seat(**s) for s in row["seats"]],
+                status=row["status"],
+                state=State.from_json(row["state"]) if row["state"] else None,
+                result=row["result"])
+            self._register(table)
+            own = timers.get(table.id, [])
+            table.deadline = next((t["due_at"] for t in own if t["kind"] == "timeout"), None)
+            if own:
+                self._arm(table, own)
+            count += 1
+        return count
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table.id
+
+    def _unregister(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            for handle in table.handles.values():
+                handle.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+

@@ -1,0 +1,280 @@
+"""AI players for Keys to the Castle.
+
+"random" picks uniformly among the legal choices. "smart" plans a route with a reverse Dijkstra
+(distance-to-goal for every tile, where closed or barred doors cost extra turns), then scores each
+legal choice: open or saw the doors on its own route, shortcut with passages, and block the
+opponent closest to winning (close or padlock the door ahead of them, net them). It only uses what
+its seat may know: revealed faces, the board, and its own hand.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING, Any
+
+from games.core import Rng, State
+
+from .engine import KEY_CARDS, OPPOSITE, neighbours, on_edge, parse_coord
+
+if TYPE_CHECKING:
+    from .engine import CastleGame
+
+INF = float("inf")
+
+
+class Board:
+    """A compact, read-only picture of the castle for planning."""
+
+    def __init__(self, d: dict[str, Any], extra_passage: tuple[int, int] | None = None) -> None:
+        self.d = d
+        self.rows, self.cols = d["rows"], d["cols"]
+        self.n = self.rows * self.cols
+        self.tiles = d["tiles"]
+        adj = [neighbours(i, self.rows, self.cols) for i in range(self.n)]
+        pairs = [(parse_coord(a, self.rows, self.cols), parse_coord(b, self.rows, self.cols))
+                 for a, b in d["passages"]]
+        if extra_passage:
+            pairs.append(extra_passage)
+        for a, b in pairs:
+            adj[a] = adj[a] + [b]
+            adj[b] = adj[b] + [a]
+        self.adj = adj
+        self.occ: dict[int, int] = {}
+        for seat, pl in enumerate(d["players"]):
+            if pl["pos"] is not None:
+                self.occ[parse_coord(pl["pos"], self.rows, self.cols)] = seat
+
+    def node(self, seat: int) -> int:
+        pos = self.d["players"][seat]["pos"]
+        return self.n if pos is None else parse_coord(pos, self.rows, self.cols)
+
+    def costs(self, seat: int, hand: list[str] | None) -> list[float]:
+        """Rough turns to step onto each tile, seen by `seat` (hand None: an opponent's unknown hand)."""
+        keys = set() if hand is None else {c[4:] for c in hand if c in KEY_CARDS}
+        skel = hand is not None and "skeleton" in hand
+        saw = hand is not None and "hacksaw" in hand
+        saw_cost = 1.0 if saw else 6.0
+        out = []
+        for i, t in enumerate(self.tiles):
+            if t["open"]:
+                if t["face"] == "barred" and not t["hacksaw"]:
+                    cost = INF if t["padlock"] else 1.0 + saw_cost
+                else:
+                    cost = 1.0
+            else:
+                if hand is None:
+                    open_cost = 1.0
+                else:
+                    open_cost = 0.3 if (skel or t["colour"] in keys) else 1.5
+                cost = 1.0 + open_cost
+                if t["padlock"]:
+                    cost += 2.0 if skel else 5.0
+                if t["revealed"]:
+                    if t["face"] == "barred":
+                        cost += saw_cost
+                else:
+                    cost += 1.0  # one closed door in five hides bars
+            who = self.occ.get(i)
+            if who is not None and who != seat:
+                cost += 4.0 if self.d["players"][who]["netted"] else 2.0
+            out.append(cost)
+        return out
+
+    def dist_to_goal(self, seat: int, cost: list[float]) -> list[float]:
+        """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side)."""
+        side = self.d["players"][seat]["side"]
+        far = OPPOSITE[side]
+        n = self.n
+        dist = [INF] * (n + 1)
+        heap = []
+        for i in range(n):
+            if on_edge(far, i, self.rows, self.cols):
+                dist[i] = 0.0
+                heap.append((0.0, i))
+        heapq.heapify(heap)
+        own_edge = [i for i in range(n) if on_edge(side, i, self.rows, self.cols)]
+        while heap:
+            dv, v = heapq.heappop(heap)
+            if dv > dist[v]:
+                continue
+            if v == n:
+                preds = own_edge
+                step = 1.0  # moving out
+            else:
+                preds = self.adj[v] + ([n] if v in own_edge else [])
+                step = cost[v]
+            nd = dv + step
+            if nd == INF:
+                continue
+            for u in preds:
+                if nd < dist[u]:
+                    dist[u] = nd
+                    heapq.heappush(heap, (nd, u))
+        return dist
+
+    def path(self, seat: int, start: int, cost: list[float], dist: list[float]) -> list[int]:
+        """Tiles along the best route from `start` (excluding it), nearest first."""
+        side = self.d["players"][seat]["side"]
+        own_edge = [i for i in range(self.n) if on_edge(side, i, self.rows, self.cols)]
+        out: list[int] = []
+        cur = start
+        for _ in range(self.n + 2):
+            if dist[cur] == 0 or dist[cur] == INF:
+                break
+            if cur == self.n:
+                opts = [(cost[u] + dist[u], u) for u in own_edge]
+            else:
+                opts = [(cost[u] + dist[u], u) for u in self.adj[cur]]
+                if cur in own_edge:
+                    opts.append((1.0 + dist[self.n], self.n))
+            best = min(opts)
+            if best[0] == INF:
+                break
+            cur = best[1]
+            if cur != self.n:
+                out.append(cur)
+        return out
+
+
+def choose(game: "CastleGame", state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    prompt = game.prompt(state, seat)
+    if prompt is None:
+        raise ValueError(f"seat {seat} has nothing to do")
+    choices = prompt.choices
+    if level == "random" or len(choices) == 1:
+        return rng.choice(choices).action
+    return _smart(state, seat, [c.action for c in choices], rng)
+
+
+def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
+    d = state.data
+    board = Board(d)
+    hand = d["players"][seat]["hand"]
+    my_cost = board.costs(seat, hand)
+    my_dist = board.dist_to_goal(seat, my_cost)
+    me = board.node(seat)
+    my_d = my_dist[me]
+    my_path = board.path(seat, me, my_cost, my_dist)
+    my_idx = {t: i for i, t in enumerate(my_path)}
+
+    lead, lead_d, lead_path = None, INF, []
+    for o in range(state.seats):
+        if o == seat:
+            continue
+        oc = board.costs(o, None)
+        od = board.dist_to_goal(o, oc)
+        on = board.node(o)
+        if od[on] < lead_d or lead is None:
+            lead, lead_d, lead_path = o, od[on], board.path(o, on, oc, od)
+    lead_idx = {t: i for i, t in enumerate(lead_path)}
+    threat = lead_d <= my_d or lead_d <= 3.5
+    urgency = 3.0 if lead_d <= 3.5 else 0.0
+
+    phase = d["phase"]
+    rows, cols = board.rows, board.cols
+    tiles = board.tiles
+
+    if phase == "move":
+        best: list[str] = []
+        best_v = INF
+        used = set(d["players"][seat]["bonuses_used"])
+        for a in actions:
+            if a == "stay":
+                v = my_d
+            elif a == "move out":
+                v = my_dist[board.n] + 0.5
+            else:
+                target = parse_coord(a.split()[1], rows, cols)
+                v = my_dist[target]
+                face, c = tiles[target]["face"], a.split()[1]
+                if v > 0 and c not in used:
+                    if face == "extra_turn":
+                        v -= 2.5
+                    elif face == "extra_key":
+                        v -= 1.0
+            if v < best_v - 1e-9:
+                best, best_v = [a], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(a)
+        return rng.choice(best)
+
+    def toggle_score(target: int, skeleton: bool) -> float:
+        t = tiles[target]
+        if not t["open"]:
+            if target in my_idx:
+                s = 10.0 - 2.0 * my_idx[target]
+            else:
+                s = -0.5
+                if lead_idx.get(target, 99) < 4:
+                    s -= 2.0
+        else:
+            if target in my_idx:
+                s = -6.0
+            elif target in lead_idx:
+                s = (8.0 + urgency if threat else 1.5) - 1.5 * lead_idx[target]
+            else:
+                s = -3.0
+        return s - (1.0 if skeleton else 0.0)
+
+    def card_value(card: str) -> float:
+        if card == "skeleton":
+            return 3.0
+        if card in KEY_CARDS:
+            colour = card[4:]
+            soon = [t for t in my_path[:4] if not tiles[t]["open"]]
+            return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
+        if card == "hacksaw":
+            return 3.0 if any(tiles[t]["revealed"] and tiles[t]["face"] == "barred" for t in my_path) else 1.5
+        return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
+
+    passage_ok = {me} | set(my_path[:2])
+    scored: list[tuple[float, str]] = []
+    for a in actions:
+        parts = a.split()
+        if parts[0] == "discard":
+            s = -0.3 - card_value(parts[1]) / 3.0
+        elif parts[0] == "bonus":
+            s = 0.0 if parts[1] == "skip" else toggle_score(parse_coord(parts[1], rows, cols), False)
+        else:
+            card = parts[1]
+            target = parse_coord(parts[2], rows, cols)
+            t = tiles[target]
+            if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+                s = toggle_score(target, card == "skeleton")
+            elif card == "skeleton":  # unlock
+                if target in my_idx:
+                    s = 9.0 - 2.0 * my_idx[target]
+                elif target in lead_idx:
+                    s = -4.0
+                else:
+                    s = -1.5
+            elif card == "padlock":
+                if target in lead_idx and target not in my_idx:
+                    i = lead_idx[target]
+                    s = ((9.0 + urgency if threat else 2.5) if not t["open"] else
+                         (1.0 if threat else 0.0)) - 1.5 * i
+                elif target in my_idx and t["open"]:
+                    s = 0.5
+                else:
+                    s = -2.0
+            elif card == "hacksaw":
+                s = 11.0 - 2.0 * my_idx[target] if target in my_idx else (-3.0 if target in lead_idx else 0.0)
+            elif card == "passage":
+                other = parse_coord(parts[3], rows, cols)
+                if target in passage_ok or other in passage_ok:
+                    b2 = Board(d, (target, other))
+                    c2 = b2.costs(seat, hand)
+                    gain = my_d - b2.dist_to_goal(seat, c2)[me]
+                    s = 3.0 * gain - 0.5
+                else:
+                    s = -1.0
+            elif card == "net":
+                victim = board.occ[target]
+                if victim == lead and threat:
+                    s = 9.0 + urgency
+                else:
+                    s = 0.5
+            else:  # pragma: no cover
+                s = -10.0
+        scored.append((s, a))
+    top = max(s for s, _ in scored)
+    return rng.choice([a for s, a in scored if s >= top - 1e-9])

@@ -1,0 +1,679 @@
+"""Keys to the Castle: the pure rules engine.
+
+State lives in `state.data` (JSON-native):
+
+    rows, cols         board size
+    tiles              row-major list of {"colour", "face", "open", "revealed", "padlock", "hacksaw"}
+                       ("face" is the hidden open side: open | barred | extra_key | extra_turn)
+    unused             tiles left out of the game (hidden, never shown)
+    passages           [["B2", "C3"], ...] each pair sorted
+    players            [{"side", "pos", "hand", "netted", "bonuses_used"}]
+    draw, discard      card names; the end of each list is its top
+    current, phase     whose turn and which step: play | move | bonus | over
+    last, winner       last action's seat and touched tiles; the winning seat
+
+Actions are canonical strings; see `parse` for the grammar.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "castle"
+with open(DATA_DIR / "castle.toml", "rb") as _fh:
+    CONFIG: dict[str, Any] = tomllib.load(_fh)
+
+DOOR_COLOURS: tuple[str, ...] = tuple(CONFIG["door_colours"])
+FACES = ("open", "barred", "extra_key", "extra_turn")
+RULES = CONFIG["rules"]
+NET_TURNS: int = RULES["net_turns"]
+MAX_TURNS: int = RULES["max_turns"]
+HAND: int = RULES["hand"]
+
+KEY_CARDS = tuple(f"key-{c}" for c in DOOR_COLOURS)
+CARD_ORDER = KEY_CARDS + ("skeleton", "padlock", "hacksaw", "passage", "net")
+CARD_LABELS = {**{f"key-{c}": f"{c.capitalize()} Key" for c in DOOR_COLOURS},
+               "skeleton": "Skeleton Key", "padlock": "Padlock", "hacksaw": "Hacksaw",
+               "passage": "Secret Passage", "net": "Net"}
+FACE_LABELS = {"open": "Open", "barred": "Barred", "extra_key": "Extra Key",
+               "extra_turn": "Extra Turn"}
+OPPOSITE = {"S": "N", "N": "S", "W": "E", "E": "W"}
+SYNTAX = ("Try 'play key-red C3', 'play skeleton C3 unlock', 'play passage C3 D4', "
+          "'discard padlock', 'bonus C3', 'bonus skip', 'move C4', 'move out' or 'stay'.")
+
+
+def full_deck() -> list[str]:
+    cards = CONFIG["cards"]
+    deck = [k for k in KEY_CARDS for _ in range(cards["keys_per_colour"])]
+    for name in ("skeleton", "padlock", "passage", "hacksaw", "net"):
+        deck += [name] * cards[name]
+    return deck
+
+
+def all_tiles() -> list[dict[str, Any]]:
+    return [{"colour": colour, "face": face}
+            for colour in DOOR_COLOURS for face in FACES for _ in range(CONFIG["tiles"][face])]
+
+
+def board_for(seats: int) -> dict[str, Any]:
+    return CONFIG["boards"][str(seats)]
+
+
+def a_card(card: str) -> str:
+    label = CARD_LABELS[card]
+    return f"a {label}"
+
+
+def p(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+# ---------------------------------------------------------------- coordinates and geometry
+
+def coord(rc: tuple[int, int] | int, cols: int | None = None) -> str:
+    if isinstance(rc, int):
+        assert cols is not None
+        rc = divmod(rc, cols)
+    r, c = rc
+    return f"{chr(65 + c)}{r + 1}"
+
+
+def parse_coord(text: str, rows: int, cols: int) -> int:
+    """Tile index of `text` ("C3", any case) or IllegalAction naming the valid range."""
+    t = text.strip().upper()
+    if len(t) >= 2 and t[0].isalpha() and t[1:].isdigit():
+        c, r = ord(t[0]) - 65, int(t[1:]) - 1
+        if 0 <= c < cols and 0 <= r < rows:
+            return r * cols + c
+    raise IllegalAction(f"'{text}' is not a tile of this castle: use a column letter A-{chr(64 + cols)} "
+                        f"and a row number 1-{rows}, like C3.")
+
+
+def on_edge(side: str, idx: int, rows: int, cols: int) -> bool:
+    r, c = divmod(idx, cols)
+    return {"S": r == rows - 1, "N": r == 0, "W": c == 0, "E": c == cols - 1}[side]
+
+
+def edge_name(side: str, rows: int, cols: int) -> str:
+    return {"S": f"row {rows}", "N": "row 1", "W": "column A", "E": f"column {chr(64 + cols)}"}[side]
+
+
+def neighbours(idx: int, rows: int, cols: int) -> list[int]:
+    r, c = divmod(idx, cols)
+    out = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < rows and 0 <= cc < cols:
+            out.append(rr * cols + cc)
+    return out
+
+
+def passage_links(d: dict[str, Any], idx: int) -> list[int]:
+    here = coord(idx, d["cols"])
+    out = []
+    for a, b in d["passages"]:
+        if a == here:
+            out.append(parse_coord(b, d["rows"], d["cols"]))
+        elif b == here:
+            out.append(parse_coord(a, d["rows"], d["cols"]))
+    return out
+
+
+def passable(tile: dict[str, Any]) -> bool:
+    return tile["open"] and (tile["face"] != "barred" or tile["hacksaw"])
+
+
+def occupants(d: dict[str, Any]) -> dict[int, int]:
+    """Tile index -> seat standing there."""
+    out = {}
+    for seat, pl in enumerate(d["players"]):
+        if pl["pos"] is not None:
+            out[parse_coord(pl["pos"], d["rows"], d["cols"])] = seat
+    return out
+
+
+# ---------------------------------------------------------------- legality checks (reason or None)
+
+def toggle_error(d: dict[str, Any], idx: int, key_colour: str | None) -> str | None:
+    """Why a door can't be opened/closed with a key of `key_colour` (None = any colour)."""
+    t = d["tiles"][idx]
+    c = coord(idx, d["cols"])
+    if key_colour is not None and t["colour"] != key_colour:
+        return (f"{c} is a {t['colour']} door; you need a {t['colour'].capitalize()} Key "
+                f"or a Skeleton Key.")
+    if t["padlock"]:
+        return f"{c} is padlocked, so it can't be opened or closed; a Skeleton Key can remove the padlock first."
+    if t["open"]:
+        if t["hacksaw"]:
+            return f"{c}'s bars were sawn through with a Hacksaw, so it stays open for good."
+        occ = occupants(d).get(idx)
+        if occ is not None:
+            return f"{c} can't be closed while {p(occ)} is standing on it."
+    return None
+
+
+def play_error(d: dict[str, Any], seat: int, card: str, args: list[Any]) -> str | None:
+    rows, cols = d["rows"], d["cols"]
+    if card in KEY_CARDS:
+        return toggle_error(d, args[0], card[4:])
+    if card == "skeleton":
+        if len(args) == 2:  # unlock
+            if not d["tiles"][args[0]]["padlock"]:
+                return f"{coord(args[0], cols)} has no padlock to remove."
+            return None
+        return toggle_error(d, args[0], None)
+    if card == "padlock":
+        if d["tiles"][args[0]]["padlock"]:
+            return f"{coord(args[0], cols)} already has a padlock; padlocks don't stack."
+        return None
+    if card == "hacksaw":
+        t, c = d["tiles"][args[0]], coord(args[0], cols)
+        if not t["open"]:
+            return (f"{c} is closed. A Hacksaw only goes on a barred door that has already been "
+                    f"opened and shown its bars.")
+        if t["face"] != "barred":
+            return f"{c} is not barred; a Hacksaw only cuts through a barred door."
+        if t["hacksaw"]:
+            return f"{c}'s bars have already been sawn through."
+        if t["padlock"]:
+            return f"{c} is padlocked; remove the padlock with a Skeleton Key before using a Hacksaw."
+        return None
+    if card == "passage":
+        a, b = args
+        (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+        ca_, cb_ = coord(a, cols), coord(b, cols)
+        if abs(ra - rb) != 1 or abs(ca - cb) != 1:
+            return (f"A Secret Passage joins two tiles whose corners touch diagonally "
+                    f"(like B2 and C3); {ca_} and {cb_} are not.")
+        pair = sorted((ca_, cb_))
+        cross = sorted((coord((ra, cb), cols), coord((rb, ca), cols)))  # the other diagonal
+        for existing in d["passages"]:
+            if existing == pair:
+                return f"There is already a Secret Passage between {pair[0]} and {pair[1]}."
+            if existing == cross:
+                return (f"The Secret Passage {cross[0]}-{cross[1]} already crosses that corner; "
+                        f"only one passage fits there.")
+        return None
+    if card == "net":
+        occ = occupants(d).get(args[0])
+        c = coord(args[0], cols)
+        if occ is None:
+            return f"Nobody is standing on {c}; a Net goes on the tile under an opponent."
+        if occ == seat:
+            return "You can't throw a Net over yourself; pick the tile under an opponent."
+        if d["players"][occ]["netted"] > 0:
+            return f"{p(occ)} is already caught in a Net."
+        return None
+    raise AssertionError(card)
+
+
+def move_error(d: dict[str, Any], seat: int, target: int | None) -> str | None:
+    """Why `seat` can't move to tile `target` (None = move out)."""
+    rows, cols = d["rows"], d["cols"]
+    pl = d["players"][seat]
+    if pl["netted"] > 0:
+        return (f"You're caught in a Net for {pl['netted']} more turn(s) and can't move; "
+                f"choose 'stay'.")
+    side = pl["side"]
+    here = None if pl["pos"] is None else parse_coord(pl["pos"], rows, cols)
+    if target is None:
+        if here is None:
+            return "You're already outside the castle; enter with 'move' and a tile on your edge."
+        if not on_edge(side, here, rows, cols):
+            return (f"You can only move out from a tile on your own edge "
+                    f"({edge_name(side, rows, cols)}).")
+        return None
+    c = coord(target, cols)
+    if here is None:
+        if not on_edge(side, target, rows, cols):
+            return (f"You're outside the castle: enter on your own edge "
+                    f"({edge_name(side, rows, cols)}), not at {c}.")
+    elif target == here:
+        return "You're already there; choose 'stay' to stay put."
+    elif target not in neighbours(here, rows, cols) and target not in passage_links(d, here):
+        return (f"{c} is not next to you: move one tile up, down, left or right, or along a "
+                f"Secret Passage.")
+    t = d["tiles"][target]
+    if not t["open"]:
+        return f"{c} is closed; open it with a {t['colour'].capitalize()} Key or a Skeleton Key first."
+    if not passable(t):
+        return f"{c} is barred; nobody gets through until a Hacksaw cuts the bars."
+    occ = occupants(d).get(target)
+    if occ is not None:
+        return f"{p(occ)} is already on {c}; only one character fits on a tile."
+    return None
+
+
+# ---------------------------------------------------------------- parsing
+
+def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
+    """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise.
+
+    kinds: ("play", (card, args)), ("discard", card), ("bonus", idx|None), ("move", idx|None),
+    ("stay", None).
+    """
+    rows, cols = d["rows"], d["cols"]
+    tokens = action.lower().split()
+    if not tokens:
+        raise IllegalAction(f"That action is empty. {SYNTAX}")
+    verb, rest = tokens[0], tokens[1:]
+    if verb == "stay" and not rest:
+        return "stay", None
+    if verb == "move" and len(rest) == 1:
+        return "move", None if rest[0] == "out" else parse_coord(rest[0], rows, cols)
+    if verb == "bonus" and len(rest) == 1:
+        return "bonus", None if rest[0] == "skip" else parse_coord(rest[0], rows, cols)
+    if verb == "discard" and len(rest) == 1:
+        if rest[0] not in CARD_LABELS:
+            raise IllegalAction(f"'{rest[0]}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+        return "discard", rest[0]
+    if verb == "play" and rest:
+        card, args = rest[0], rest[1:]
+        if card not in CARD_LABELS:
+            raise IllegalAction(f"'{card}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+        if card == "passage":
+            if len(args) != 2:
+                raise IllegalAction("A Secret Passage needs two tiles: 'play passage C3 D4'.")
+            a, b = (parse_coord(x, rows, cols) for x in args)
+            a, b = sorted((a, b), key=lambda i: coord(i, cols))
+            return "play", (card, [a, b])
+        if card == "skeleton" and len(args) == 2 and args[1] == "unlock":
+            return "play", (card, [parse_coord(args[0], rows, cols), "unlock"])
+        if len(args) != 1:
+            extra = " (or 'play skeleton C3 unlock' to remove a padlock)" if card == "skeleton" else ""
+            raise IllegalAction(f"Play a {CARD_LABELS[card]} on one tile: 'play {card} C3'{extra}.")
+        return "play", (card, [parse_coord(args[0], rows, cols)])
+    raise IllegalAction(f"I don't understand '{action.strip()}'. {SYNTAX}")
+
+
+def canonical(kind: str, payload: Any, cols: int) -> str:
+    if kind == "stay":
+        return "stay"
+    if kind == "move":
+        return "move out" if payload is None else f"move {coord(payload, cols)}"
+    if kind == "bonus":
+        return "bonus skip" if payload is None else f"bonus {coord(payload, cols)}"
+    if kind == "discard":
+        return f"discard {payload}"
+    card, args = payload
+    parts = ["play", card] + [a if isinstance(a, str) else coord(a, cols) for a in args]
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- the game
+
+class CastleGame(Game):
+    name = "castle"
+    title = "Keys to the Castle"
+    pitch = "Race across a castle of hidden doors, opening a way for yourself and locking out everyone else."
+    min_seats = 2
+    max_seats = 4
+    colours = ("red", "blue", "green", "yellow")
+    colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20))
+
+    # ------------------------------------------------------------ setup
+    def setup_data(self, state: State, rng: Rng) -> None:
+        board = board_for(state.seats)
+        rows, cols = board["rows"], board["cols"]
+        tiles = all_tiles()
+        rng.shuffle(tiles)
+        n = rows * cols
+        deck = full_deck()
+        rng.shuffle(deck)
+        players = []
+        for seat in range(state.seats):
+            hand = [deck.pop() for _ in range(HAND)]
+            players.append({"side": board["sides"][seat], "pos": None, "hand": hand, "netted": 0,
+                            "bonuses_used": []})
+        state.data = {
+            "rows": rows, "cols": cols,
+            "tiles": [{"colour": t["colour"], "face": t["face"], "open": False, "revealed": False,
+                       "padlock": False, "hacksaw": False} for t in tiles[:n]],
+            "unused": tiles[n:],
+            "passages": [],
+            "players": players,
+            "draw": deck, "discard": [],
+            "current": RULES["first_seat"], "phase": "play", "last": None, "winner": None,
+        }
+        state.turn = 1
+        self._draw(state, rng, [])
+
+    # ------------------------------------------------------------ turn machinery
+    def _draw(self, state: State, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        seat = d["current"]
+        if not d["draw"] and d["discard"]:
+            d["draw"], d["discard"] = d["discard"], []
+            rng.shuffle(d["draw"])
+            events.append(Event("The discard pile is shuffled into a new draw pile."))
+        if d["draw"]:
+            card = d["draw"].pop()
+            d["players"][seat]["hand"].append(card)
+            events.append(Event(f"{p(seat)} draws a card."))
+            events.append(Event(f"You drew {a_card(card)}.", to=(seat,), kind="private"))
+        if not d["players"][seat]["hand"]:
+            d["phase"] = "move"
+            events.append(Event(f"{p(seat)} has no card to play and goes straight to moving."))
+        else:
+            d["phase"] = "play"
+
+    def _end_turn(self, state: State, rng: Rng, events: list[Event], extra: bool = False) -> None:
+        d = state.data
+        seat = d["current"]
+        pl = d["players"][seat]
+        if pl["netted"] > 0:
+            pl["netted"] -= 1
+            if pl["netted"] == 0:
+                d["discard"].append("net")
+                events.append(Event(f"{p(seat)} wriggles free of the Net, which goes to the discard pile."))
+        if state.turn >= MAX_TURNS:
+            state.over = True
+            state.result = {"winners": [], "scores": None,
+                            "reason": f"No one reached the far side within {MAX_TURNS} turns."}
+            d["current"], d["phase"] = None, "over"
+            events.append(Event(f"The castle wins: nobody got through in {MAX_TURNS} turns.", kind="end"))
+            return
+        nxt = seat if extra else (seat + 1) % state.seats
+        state.turn += 1
+        d["current"] = nxt
+        if extra:
+            events.append(Event(f"{p(seat)} takes an extra turn."))
+        self._draw(state, rng, events)
+
+    # ------------------------------------------------------------ reduce
+    def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        if state.over or d["phase"] == "over":
+            raise IllegalAction("This game is over.")
+        if seat != d["current"]:
+            raise IllegalAction(f"It's {p(d['current'])}'s turn.")
+        kind, payload = parse(action, d)
+        phase = d["phase"]
+        if phase == "play" and kind not in ("play", "discard"):
+            raise IllegalAction("Play a card first: put one on the castle (e.g. 'play key-red C3') "
+                                "or discard one (e.g. 'discard padlock').")
+        if phase == "move" and kind not in ("move", "stay"):
+            raise IllegalAction("You've already played your card this turn; now 'move' to a tile, "
+                                "'move out' or 'stay'.")
+        if phase == "bonus" and kind != "bonus":
+            raise IllegalAction("Use your Extra Key first: 'bonus C3' opens or closes any door "
+                                "(not a padlocked one), or 'bonus skip'.")
+        events: list[Event] = []
+        if kind in ("play", "discard"):
+            self._play(state, seat, kind, payload, events)
+            d["phase"] = "move"
+        elif kind == "bonus":
+            self._bonus(state, seat, payload, events)
+            self._end_turn(state, rng, events)
+        else:
+            self._move(state, seat, kind, payload, rng, events)
+        return events
+
+    def _take(self, d: dict[str, Any], seat: int, card: str) -> None:
+        hand = d["players"][seat]["hand"]
+        if card not in hand:
+            raise IllegalAction(f"You have no {CARD_LABELS[card]} in your hand.")
+        hand.remove(card)
+
+    def _play(self, state: State, seat: int, kind: str, payload: Any, events: list[Event]) -> None:
+        d = state.data
+        cols = d["cols"]
+        who = p(seat)
+        if kind == "discard":
+            self._take(d, seat, payload)
+            d["discard"].append(payload)
+            d["last"] = {"seat": seat, "tiles": []}
+            events.append(Event(f"{who} discarded {a_card(payload)}."))
+            return
+        card, args = payload
+        if card not in d["players"][seat]["hand"]:
+            raise IllegalAction(f"You have no {CARD_LABELS[card]} in your hand.")
+        reason = play_error(d, seat, card, args)
+        if reason:
+            raise IllegalAction(reason)
+        self._take(d, seat, card)
+        idx = args[0]
+        c = coord(idx, cols)
+        tile = d["tiles"][idx]
+        touched = [c]
+        if card in KEY_CARDS or card == "skeleton":
+            if len(args) == 2:
+                tile["padlock"] = False
+                d["discard"] += ["skeleton", "padlock"]
+                events.append(Event(f"{who} used a Skeleton Key to remove the Padlock from {c}."))
+            else:
+                d["discard"].append(card)
+                events.append(Event(self._toggle(d, idx, f"{who} played {a_card(card)} and")))
+        elif card == "padlock":
+            tile["padlock"] = True
+            state_word = "open" if tile["open"] else "closed"
+            events.append(Event(f"{who} snapped a Padlock onto {c}: it stays {state_word}."))
+        elif card == "hacksaw":
+            tile["hacksaw"] = True
+            events.append(Event(f"{who} sawed through the bars of {c}: it is passable for good."))
+        elif card == "passage":
+            pair = sorted(coord(a, cols) for a in args)
+            d["passages"].append(pair)
+            touched = pair
+            events.append(Event(f"{who} laid a Secret Passage between {pair[0]} and {pair[1]}."))
+        elif card == "net":
+            victim = occupants(d)[idx]
+            d["players"][victim]["netted"] = NET_TURNS
+            events.append(Event(f"{who} threw a Net over {p(victim)} on {c}! {p(victim)} can't move "
+                                f"for {NET_TURNS} turns."))
+        d["last"] = {"seat": seat, "tiles": touched}
+
+    def _toggle(self, d: dict[str, Any], idx: int, prefix: str) -> str:
+        tile = d["tiles"][idx]
+        c = coord(idx, d["cols"])
+        if tile["open"]:
+            tile["open"] = False
+            return f"{prefix} closed {c}."
+        tile["open"] = True
+        first = not tile["revealed"]
+        tile["revealed"] = True
+        what = {"open": "", "barred": ": it's barred", "extra_key": ": an Extra Key door",
+                "extra_turn": ": an Extra Turn door"}[tile["face"]]
+        what += "!" if first and tile["face"] != "open" else "."
+        return f"{prefix} opened {c}{what}"
+
+    def _bonus(self, state: State, seat: int, target: int | None, events: list[Event]) -> None:
+        d = state.data
+        if target is None:
+            d["last"] = {"seat": seat, "tiles": []}
+            events.append(Event(f"{p(seat)} lets the Extra Key go unused."))
+            return
+        reason = toggle_error(d, target, None)
+        if reason:
+            raise IllegalAction(reason)
+        events.append(Event(self._toggle(d, target, f"{p(seat)} used the Extra Key and")))
+        d["last"] = {"seat": seat, "tiles": [coord(target, d["cols"])]}
+
+    def _move(self, state: State, seat: int, kind: str, target: int | None, rng: Rng,
+              events: list[Event]) -> None:
+        d = state.data
+        rows, cols = d["rows"], d["cols"]
+        pl = d["players"][seat]
+        who = p(seat)
+        if kind == "stay":
+            d["last"] = {"seat": seat, "tiles": []}
+            if pl["netted"] > 0:
+                events.append(Event(f"{who} struggles in the Net and stays put."))
+            else:
+                events.append(Event(f"{who} stays put."))
+            self._end_turn(state, rng, events)
+            return
+        reason = move_error(d, seat, target)
+        if reason:
+            raise IllegalAction(reason)
+        here = pl["pos"]
+        if target is None:
+            pl["pos"] = None
+            d["last"] = {"seat": seat, "tiles": [here]}
+            events.append(Event(f"{who} slipped out of the castle from {here}."))
+            self._end_turn(state, rng, events)
+            return
+        c = coord(target, cols)
+        if here is None:
+            events.append(Event(f"{who} entered the castle at {c}."))
+        elif target in neighbours(parse_coord(here, rows, cols), rows, cols):
+            events.append(Event(f"{who} moved to {c}."))
+        else:
+            events.append(Event(f"{who} took the Secret Passage to {c}."))
+        pl["pos"] = c
+        d["last"] = {"seat": seat, "tiles": [x for x in (here, c) if x]}
+        if on_edge(OPPOSITE[pl["side"]], target, rows, cols):
+            state.over = True
+            state.result = {"winners": [seat], "scores": None,
+                            "reason": f"reached the far side of the castle at {c}"}
+            d["winner"], d["current"], d["phase"] = seat, None, "over"
+            events.append(Event(f"{who} wins by reaching {c}!", kind="end"))
+            return
+        face = d["tiles"][target]["face"]
+        if face in ("extra_key", "extra_turn") and c not in pl["bonuses_used"]:
+            pl["bonuses_used"].append(c)
+            if face == "extra_key":
+                d["phase"] = "bonus"
+                events.append(Event(f"{who} found the Extra Key on {c}: they may open or close one "
+                                    f"more door."))
+                return
+            events.append(Event(f"{who} landed on the Extra Turn door at {c} and goes again!"))
+            self._end_turn(state, rng, events, extra=True)
+            return
+        self._end_turn(state, rng, events)
+
+    # ------------------------------------------------------------ prompts
+    def legal_plays(self, d: dict[str, Any], seat: int) -> list[Choice]:
+        rows, cols = d["rows"], d["cols"]
+        n = rows * cols
+        hand = d["players"][seat]["hand"]
+        occ = occupants(d)
+        choices: list[Choice] = []
+        for card in CARD_ORDER:
+            if card not in hand:
+                continue
+            cstep = Step(card, CARD_LABELS[card])
+            if card in KEY_CARDS or card == "skeleton":
+                colour = card[4:] if card in KEY_CARDS else None
+                for i in range(n):
+                    c = coord(i, cols)
+                    if card == "skeleton" and d["tiles"][i]["padlock"]:
+                        choices.append(Choice(f"play skeleton {c} unlock",
+                                              (cstep, Step(f"{c} unlock", f"Unlock {c}"))))
+                    if toggle_error(d, i, colour) is None:
+                        verb = "Close" if d["tiles"][i]["open"] else "Open"
+                        choices.append(Choice(f"play {card} {c}", (cstep, Step(c, f"{verb} {c}"))))
+            elif card == "padlock" or card == "hacksaw":
+                for i in range(n):
+                    if play_error(d, seat, card, [i]) is None:
+                        c = coord(i, cols)
+                        choices.append(Choice(f"play {card} {c}",
+                                              (cstep, Step(c, f"{CARD_LABELS[card]} {c}"))))
+            elif card == "passage":
+                for i in range(n):
+                    r, ccol = divmod(i, cols)
+                    if r + 1 >= rows:
+                        continue
+                    for dc in (-1, 1):
+                        if 0 <= ccol + dc < cols:
+                            j = (r + 1) * cols + ccol + dc
+                            a, b = sorted((coord(i, cols), coord(j, cols)))
+                            ai, bi = parse_coord(a, rows, cols), parse_coord(b, rows, cols)
+                            if play_error(d, seat, card, [ai, bi]) is None:
+                                choices.append(Choice(f"play passage {a} {b}",
+                                                      (cstep, Step(f"{a} {b}", f"Passage {a}–{b}"))))
+            elif card == "net":
+                for i, who in sorted(occ.items()):
+                    if play_error(d, seat, card, [i]) is None:
+                        c = coord(i, cols)
+                        choices.append(Choice(f"play net {c}", (cstep, Step(c, f"Net on {c} ({p(who)})"))))
+            choices.append(Choice(f"discard {card}", (cstep, Step("discard", "Discard it"))))
+        return choices
+
+    def legal_moves(self, d: dict[str, Any], seat: int) -> list[Choice]:
+        rows, cols = d["rows"], d["cols"]
+        pl = d["players"][seat]
+        if pl["netted"] > 0:
+            return [Choice("stay", (Step("stay", "Stay (netted)"),))]
+        if pl["pos"] is None:
+            cands = [i for i in range(rows * cols) if on_edge(pl["side"], i, rows, cols)]
+        else:
+            here = parse_coord(pl["pos"], rows, cols)
+            cands = sorted(set(neighbours(here, rows, cols) + passage_links(d, here)))
+        choices = []
+        for i in cands:
+            if move_error(d, seat, i) is None:
+                c = coord(i, cols)
+                choices.append(Choice(f"move {c}", (Step(c, f"Move to {c}"),)))
+        if pl["pos"] is not None and move_error(d, seat, None) is None:
+            choices.append(Choice("move out", (Step("out", "Move out of the castle"),)))
+        choices.append(Choice("stay", (Step("stay", "Stay"),)))
+        return choices
+
+    def legal_bonus(self, d: dict[str, Any], seat: int) -> list[Choice]:
+        cols = d["cols"]
+        choices = []
+        for i, t in enumerate(d["tiles"]):
+            if toggle_error(d, i, None) is None:
+                c = coord(i, cols)
+                choices.append(Choice(f"bonus {c}", (Step(c, f"{'Close' if t['open'] else 'Open'} {c}"),)))
+        choices.append(Choice("bonus skip", (Step("skip", "Skip"),)))
+        return choices
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        d = state.data
+        if state.over or d["current"] != seat:
+            return None
+        if d["phase"] == "play":
+            return Prompt(seat, "Play a card", self.legal_plays(d, seat), private=True)
+        if d["phase"] == "move":
+            return Prompt(seat, "Move your character", self.legal_moves(d, seat))
+        if d["phase"] == "bonus":
+            return Prompt(seat, "Extra Key: open or close one more door", self.legal_bonus(d, seat))
+        return None
+
+    # ------------------------------------------------------------ view
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        d = state.data
+        rows, cols = d["rows"], d["cols"]
+        occ = occupants(d)
+        tiles = []
+        for i, t in enumerate(d["tiles"]):
+            r, c = divmod(i, cols)
+            who = occ.get(i)
+            tiles.append({"coord": coord(i, cols), "row": r, "col": c, "colour": t["colour"],
+                          "open": t["open"], "face": t["face"] if t["revealed"] else None,
+                          "padlock": t["padlock"], "hacksaw": t["hacksaw"],
+                          "net": who if who is not None and d["players"][who]["netted"] > 0 else None,
+                          "occupant": who})
+        players = [{"seat": s, "colour": self.colours[s], "side": pl["side"], "pos": pl["pos"],
+                    "hand_size": len(pl["hand"]), "netted": pl["netted"],
+                    "bonuses_used": list(pl["bonuses_used"])} for s, pl in enumerate(d["players"])]
+        out: dict[str, Any] = {
+            "game": "castle", "rows": rows, "cols": cols, "tiles": tiles,
+            "passages": [list(x) for x in d["passages"]], "players": players,
+            "current": None if state.over else d["current"],
+            "phase": "over" if state.over else d["phase"], "turn": state.turn,
+            "draw_pile": len(d["draw"]), "discard_top": d["discard"][-1] if d["discard"] else None,
+            "discard_count": len(d["discard"]),
+            "last": None if d["last"] is None else {"seat": d["last"]["seat"],
+                                                     "tiles": list(d["last"]["tiles"])},
+            "winner": d["winner"],
+        }
+        if seat is not None:
+            out["hand"] = list(d["players"][seat]["hand"])
+        return out
+
+    # ------------------------------------------------------------ AI
+    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+        from .ai import choose
+        return choose(self, state, seat, rng, level)
+
+    # ------------------------------------------------------------ helpers for the bot
+    def canonical(self, state: State, action: str) -> str:
+        """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
+        kind, payload = parse(action, state.data)
+        return canonical(kind, payload, state.data["cols"])

@@ -1,0 +1,771 @@
+"""Board image for "Keys to the Castle".
+
+``render_castle(view) -> bytes`` turns the public *view dict* into a PNG.
+``draw_castle(view) -> PIL.Image`` gives the RGB image before encoding.
+``render_castle_naive(view)`` draws the very same picture from scratch
+(no caches) and encodes with Pillow's default PNG settings; it exists for
+benchmarks.
+
+Speed: everything that depends only on the board size and the seating
+(background, grid, coordinates, side bands, panel headings, legend) is one
+cached layer that is copied per render; tiles, overlays and pieces are small
+sprites drawn once at 3x and downsampled (antialiased), cached, then pasted.
+Only the panel text, header and highlights are drawn per render.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+from PIL import Image, ImageDraw
+
+from . import core
+from .core import (
+    BLACK,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    WHITE,
+    fit_text,
+    font,
+    ink_on,
+    seat_rgb,
+    shade,
+)
+
+WIDTH = 1200
+HEADER_H = 64
+PAD = 12  # outer padding
+BAND = 62  # side band thickness
+COORD = 34  # coordinate strip thickness
+MARGIN = PAD + BAND + COORD
+GAP = 4  # grout between tiles
+SS = 3  # supersampling factor for sprites
+SIDES = ("N", "S", "W", "E")
+SIDE_NAMES = {"N": "north", "S": "south", "W": "west", "E": "east"}
+PHASES = {"play": "play a card", "bonus": "bonus", "move": "move", "over": "game over"}
+CARD_LABELS = {
+    "key-red": "Red key",
+    "key-blue": "Blue key",
+    "key-green": "Green key",
+    "key-yellow": "Yellow key",
+    "skeleton": "Skeleton key",
+    "padlock": "Padlock",
+    "passage": "Secret passage",
+    "hacksaw": "Hacksaw",
+    "net": "Net",
+}
+
+
+# --------------------------------------------------------------------------
+# geometry
+
+
+@dataclass(frozen=True)
+class Layout:
+    rows: int
+    cols: int
+    T: int  # tile pitch
+    height: int
+    bx: int  # board top-left
+    by: int
+    px: int  # panel rect
+    py: int
+    pw: int
+    ph: int
+
+    def cell(self, row: int, col: int) -> tuple[int, int]:
+        return self.bx + col * self.T, self.by + row * self.T
+
+    def band_rect(self, side: str) -> tuple[int, int, int, int]:
+        bw, bh = self.cols * self.T, self.rows * self.T
+        if side == "N":
+            return self.bx, self.by - COORD - BAND, self.bx + bw, self.by - COORD
+        if side == "S":
+            return self.bx, self.by + bh + COORD, self.bx + bw, self.by + bh + COORD + BAND
+        if side == "W":
+            return self.bx - COORD - BAND, self.by, self.bx - COORD, self.by + bh
+        return self.bx + bw + COORD, self.by, self.bx + bw + COORD + BAND, self.by + bh
+
+
+@lru_cache(maxsize=16)
+def layout(rows: int, cols: int) -> Layout:
+    T = max(48, min(96, 704 // max(rows, 1), 640 // max(cols, 1)))
+    region_w = 2 * MARGIN + cols * T
+    height = HEADER_H + 2 * MARGIN + rows * T
+    px = region_w
+    py = HEADER_H + PAD
+    return Layout(rows, cols, T, height, MARGIN, HEADER_H + MARGIN, px, py, WIDTH - PAD - px, height - PAD - py)
+
+
+def parse_coord(coord: str) -> tuple[int, int]:
+    """"C4" -> (row 3, col 2)."""
+    return int(coord[1:]) - 1, ord(coord[0].upper()) - 65
+
+
+# --------------------------------------------------------------------------
+# icon primitives (draw into supersampled canvases; coordinates are floats)
+
+
+def _arch(d: ImageDraw.ImageDraw, l: float, t: float, r: float, b: float, fill) -> None:
+    """Door shape: semicircle on top of a rectangle."""
+    w = r - l
+    d.pieslice((l, t, r, t + w), 180, 360, fill=fill)
+    d.rectangle((l, t + w / 2, r, b), fill=fill)
+
+
+def _draw_key(d, box, colour, outline=BLACK) -> None:
+    """Horizontal key filling ``box`` (bow left, bit right)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cy = (y0 + y1) / 2
+    lw = max(2, h * 0.16)
+    r = h * 0.32
+    bcx = x0 + r + lw
+    for col, extra in ((outline, lw * 0.5), (colour, 0)):
+        d.ellipse((bcx - r - extra, cy - r - extra, bcx + r + extra, cy + r + extra), fill=col)
+        d.rectangle((bcx + r * 0.6, cy - lw / 2 - extra, x1 - lw * 0.2 + extra, cy + lw / 2 + extra), fill=col)
+        for tx in (x1 - w * 0.08, x1 - w * 0.26):
+            d.rectangle((tx - lw / 2 - extra, cy, tx + lw / 2 + extra, cy + h * 0.38 + extra), fill=col)
+    hole = r * 0.45
+    d.ellipse((bcx - hole, cy - hole, bcx + hole, cy + hole), fill=outline)
+
+
+def _draw_turn(d, box, colour, text_px: int) -> None:
+    """Circular arrow with "+1" inside."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = min(x1 - x0, y1 - y0) / 2
+    lw = max(2, r * 0.17)
+    rr = r - lw
+    d.arc((cx - rr, cy - rr, cx + rr, cy + rr), 300, 240 + 360 - 20, fill=colour, width=int(lw))
+    # arrowhead at the 300° end (pointing clockwise)
+    a = math.radians(300)
+    ex, ey = cx + rr * math.cos(a), cy + rr * math.sin(a)
+    tx, ty = -math.sin(a), math.cos(a)  # tangent (clockwise in image coords)
+    nx, ny = math.cos(a), math.sin(a)
+    s = lw * 1.6
+    d.polygon(
+        [(ex + nx * s, ey + ny * s), (ex - nx * s, ey - ny * s), (ex + tx * s * 1.4, ey + ty * s * 1.4)],
+        fill=colour,
+    )
+    d.text((cx, cy), "+1", font=font(text_px, True), fill=colour, anchor="mm")
+
+
+def _draw_bars(d, box, colour, n: int = 4) -> None:
+    x0, y0, x1, y1 = box
+    w = x1 - x0
+    lw = max(2, w * 0.09)
+    for i in range(n):
+        x = x0 + w * (i + 0.5) / n
+        d.rectangle((x - lw / 2, y0, x + lw / 2, y1), fill=colour)
+    for fy in (0.3, 0.75):
+        y = y0 + (y1 - y0) * fy
+        d.rectangle((x0, y - lw / 2, x1, y + lw / 2), fill=colour)
+
+
+def _draw_padlock(d, box) -> None:
+    """Padlock on a white rounded badge (readable on any door colour)."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    d.rounded_rectangle(box, radius=s * 0.22, fill=WHITE, outline=BLACK, width=max(2, int(s * 0.06)))
+    lw = s * 0.09
+    d.arc((x0 + s * 0.3, y0 + s * 0.14, x1 - s * 0.3, y0 + s * 0.62), 180, 360, fill=BLACK, width=int(lw))
+    d.rectangle((x0 + s * 0.3, y0 + s * 0.38 - 1, x0 + s * 0.3 + lw, y0 + s * 0.48), fill=BLACK)
+    d.rectangle((x1 - s * 0.3 - lw, y0 + s * 0.38 - 1, x1 - s * 0.3, y0 + s * 0.48), fill=BLACK)
+    d.rounded_rectangle(
+        (x0 + s * 0.2, y0 + s * 0.45, x1 - s * 0.2, y1 - s * 0.14), radius=s * 0.06, fill=(90, 95, 105)
+    )
+    cx = (x0 + x1) / 2
+    d.ellipse((cx - s * 0.06, y0 + s * 0.55, cx + s * 0.06, y0 + s * 0.67), fill=WHITE)
+    d.polygon([(cx, y0 + s * 0.6), (cx - s * 0.045, y0 + s * 0.76), (cx + s * 0.045, y0 + s * 0.76)], fill=WHITE)
+
+
+def _draw_hacksaw(d, box) -> None:
+    """Hacksaw on a white rounded badge."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    d.rounded_rectangle(box, radius=s * 0.22, fill=WHITE, outline=BLACK, width=max(2, int(s * 0.06)))
+    lw = max(2, s * 0.08)
+    fx0, fx1 = x0 + s * 0.14, x0 + s * 0.66
+    fy0, fy1 = y0 + s * 0.3, y0 + s * 0.62
+    frame = (230, 110, 20)
+    # C-shaped frame
+    d.line([(fx0, fy1), (fx0, fy0), (fx1, fy0), (fx1, fy1)], fill=frame, width=int(lw), joint="curve")
+    # blade with teeth
+    d.rectangle((fx0, fy1 - lw * 0.4, fx1, fy1 + lw * 0.4), fill=(60, 60, 70))
+    n = 6
+    for i in range(n):
+        tx = fx0 + (fx1 - fx0) * i / n
+        d.polygon([(tx, fy1), (tx + (fx1 - fx0) / n, fy1), (tx, fy1 + lw * 1.2)], fill=(60, 60, 70))
+    # pistol grip
+    d.polygon(
+        [(fx1 - lw / 2, fy0 - lw / 2), (x1 - s * 0.12, fy0 + s * 0.05), (x1 - s * 0.16, y1 - s * 0.16), (fx1 - lw / 2, fy1)],
+        fill=BLACK,
+    )
+
+
+def _draw_mesh(d, box, colour, under, step: float, lw: float) -> None:
+    """Diagonal net mesh (both directions) with a light under-stroke."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    k = -h
+    lines = []
+    while k < w:
+        lines.append(((x0 + k, y0), (x0 + k + h, y1)))
+        lines.append(((x0 + k + h, y0), (x0 + k, y1)))
+        k += step
+    for col, width in ((under, lw * 2.2), (colour, lw)):
+        for a, b in lines:
+            d.line([a, b], fill=col, width=int(width))
+
+
+def _draw_passage(d, p0, p1, lw: float) -> None:
+    for col, width in ((WHITE, lw * 1.6), (core.PASSAGE, lw)):
+        d.line([p0, p1], fill=col, width=int(width))
+        for x, y in (p0, p1):
+            r = width / 2
+            d.ellipse((x - r, y - r, x + r, y + r), fill=col)
+
+
+def _downsample(im: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return im.resize(size, Image.Resampling.LANCZOS)
+
+
+# --------------------------------------------------------------------------
+# sprites (pure builders; cached versions below)
+
+
+def build_tile(T: int, colour: str, is_open: bool, face: str | None) -> Image.Image:
+    """One door tile, RGB, (T-GAP) square."""
+    s = T - GAP
+    u = s * SS
+    im = Image.new("RGB", (u, u), core.STONE)
+    d = ImageDraw.Draw(im)
+    d.rectangle((0, 0, u - 1, u - 1), outline=core.STONE_EDGE, width=2 * SS)
+    c = seat_rgb(colour)
+    dark = shade(c, 0.5)
+    letter = COLOUR_LETTERS.get(colour, "?")
+    l, t, r, b = 0.17 * u, 0.10 * u, 0.83 * u, 0.95 * u
+    w = r - l
+    o = 0.035 * u
+    cx, cy = u / 2, t + w / 2  # arch centre
+    _arch(d, l - o, t - o, r + o, b, dark)
+    _arch(d, l, t, r, b, c)
+    if not is_open:
+        # planks
+        R = w / 2
+        for fx in (1 / 3, 2 / 3):
+            x = l + w * fx
+            top = cy - math.sqrt(max(0.0, R * R - (x - cx) ** 2))
+            d.line([(x, top + 2 * SS), (x, b)], fill=shade(c, 0.72), width=2 * SS)
+        # iron hinges
+        for y in (cy + 0.05 * u, b - 0.14 * u):
+            d.rectangle((l, y, l + 0.16 * u, y + 0.045 * u), fill=dark)
+        # knob
+        kx, ky, kr = r - 0.08 * u, cy + 0.27 * u, 0.035 * u
+        d.ellipse((kx - kr, ky - kr, kx + kr, ky + kr), fill=dark)
+        ink = ink_on(colour)
+        d.text(
+            (cx, 0.56 * u), letter, font=font(int(0.42 * u), True), fill=ink, anchor="mm",
+            stroke_width=int(0.02 * u), stroke_fill=BLACK if ink == WHITE else WHITE,
+        )
+        if face is not None:  # known face, door shut again: small hint badge
+            hb = (0.74 * u, 0.02 * u, 0.98 * u, 0.26 * u)
+            d.ellipse(hb, fill=core.DOORWAY, outline=WHITE, width=SS * 2)
+            _draw_face(d, face, _inset(hb, 0.2 * (hb[2] - hb[0])), text_px=int(0.11 * u))
+        return _downsample(im, (s, s))
+
+    # open doorway
+    f = 0.075 * u
+    _arch(d, l + f, t + f, r - f, b, core.DOORWAY)
+    # door leaf swung open, hinged on the left jamb
+    leaf = [(l - o / 2, cy - 0.02 * u), (0.045 * u, cy + 0.06 * u), (0.045 * u, b - 0.01 * u), (l - o / 2, b)]
+    d.polygon(leaf, fill=c, outline=dark, width=SS * 2)
+    # colour letter in the free top-left corner
+    d.text(
+        (0.12 * u, 0.13 * u), letter, font=font(int(0.26 * u), True), fill=dark, anchor="mm",
+        stroke_width=int(0.012 * u), stroke_fill=WHITE,
+    )
+    inner = (l + f, t + f, r - f, b)
+    iw = inner[2] - inner[0]
+    if face == "barred":
+        _draw_bars(d, (inner[0] + iw * 0.04, cy - 0.08 * u, inner[2] - iw * 0.04, b), core.BARS)
+    elif face == "extra_key":
+        _draw_key(d, (inner[0] + iw * 0.06, cy - 0.12 * u, inner[2] - iw * 0.06, cy + 0.06 * u), core.KEY_GOLD)
+    elif face == "extra_turn":
+        ic = (cx - 0.23 * u, cy - 0.2 * u, cx + 0.23 * u, cy + 0.26 * u)
+        _draw_turn(d, ic, core.TURN_GREEN, text_px=int(0.17 * u))
+    return _downsample(im, (s, s))
+
+
+def _inset(box, k):
+    return (box[0] + k, box[1] + k, box[2] - k, box[3] - k)
+
+
+def _draw_face(d, face: str, box, text_px: int) -> None:
+    x0, y0, x1, y1 = box
+    if face == "barred":
+        _draw_bars(d, box, core.BARS, n=3)
+    elif face == "extra_key":
+        h = (y1 - y0) * 0.5
+        cy = (y0 + y1) / 2
+        _draw_key(d, (x0, cy - h / 2, x1, cy + h / 2), core.KEY_GOLD)
+    elif face == "extra_turn":
+        _draw_turn(d, box, core.TURN_GREEN, text_px)
+    else:  # "open": tiny open doorway
+        w = x1 - x0
+        _arch(d, x0 + w * 0.15, y0, x1 - w * 0.15, y1, WHITE)
+        _arch(d, x0 + w * 0.32, y0 + w * 0.17, x1 - w * 0.32, y1, core.DOORWAY)
+
+
+def build_overlay(T: int, padlock: bool, hacksaw: bool, net: int | None, net_colour: str | None) -> Image.Image:
+    """Transparent RGBA sprite with padlock/hacksaw/net drawn on top of a tile."""
+    s = T - GAP
+    u = s * SS
+    im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    if net is not None:
+        _draw_mesh(d, (0, 0, u, u), core.ROPE + (255,), (255, 255, 255, 190), step=0.2 * u, lw=0.018 * u)
+        _draw_piece(d, (u / 2, 0.15 * u), 0.13 * u, net_colour, str(net + 1), text_px=int(0.2 * u))
+    bs = 0.36 * u
+    if padlock:
+        _draw_padlock(d, (u - bs - 0.02 * u, u - bs - 0.02 * u, u - 0.02 * u, u - 0.02 * u))
+    if hacksaw:
+        _draw_hacksaw(d, (0.02 * u, u - bs - 0.02 * u, 0.02 * u + bs, u - 0.02 * u))
+    return _downsample(im, (s, s))
+
+
+def _draw_piece(d, centre, r: float, colour: str | None, label: str, text_px: int) -> None:
+    """Round pawn: black edge, white ring, seat colour, seat number."""
+    x, y = centre
+    d.ellipse((x - r, y - r, x + r, y + r), fill=BLACK)
+    r1 = r * 0.9
+    d.ellipse((x - r1, y - r1, x + r1, y + r1), fill=WHITE)
+    r2 = r * 0.74
+    d.ellipse((x - r2, y - r2, x + r2, y + r2), fill=seat_rgb(colour))
+    ink = ink_on(colour)
+    d.text((x, y + r * 0.04), label, font=font(text_px, True), fill=ink, anchor="mm")
+
+
+def build_piece(radius: int, colour: str | None, seat: int) -> Image.Image:
+    size = 2 * radius + 2
+    u = size * SS
+    im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    _draw_piece(d, (u / 2, u / 2), radius * SS, colour, str(seat + 1), text_px=int(radius * SS * 1.05))
+    return _downsample(im, (size, size))
+
+
+def build_passage(T: int, direction: str) -> Image.Image:
+    """Thick diagonal line over a shared corner. direction '\\' or '/'."""
+    k = 0.3 * T
+    size = int(2 * k + 0.2 * T)
+    u = size * SS
+    im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    m = (u - 2 * k * SS) / 2
+    if direction == "\\":
+        p0, p1 = (m, m), (u - m, u - m)
+    else:
+        p0, p1 = (u - m, m), (m, u - m)
+    _draw_passage(d, p0, p1, lw=0.09 * T * SS)
+    return _downsample(im, (size, size))
+
+
+def build_card(card: str | None, w: int, h: int) -> Image.Image:
+    """Discard-pile card face (or an empty slot for None)."""
+    u, v = w * SS, h * SS
+    im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    if card is None:
+        d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, outline=core.TEXT_DIM, width=2 * SS)
+        return _downsample(im, (w, h))
+    d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, fill=core.CARD_FACE, outline=BLACK, width=2 * SS)
+    inner = (0.12 * u, 0.2 * v, 0.88 * u, 0.8 * v)
+    if card.startswith("key-") or card == "skeleton":
+        colour = card[4:] if card.startswith("key-") else None
+        rgb = seat_rgb(colour) if colour else (150, 150, 160)
+        kh = 0.34 * u
+        _draw_key(d, (inner[0], 0.34 * v - kh / 2, inner[2], 0.34 * v + kh / 2), rgb)
+        letter = COLOUR_LETTERS.get(colour, "?") if colour else "S"
+        d.text((u / 2, 0.7 * v), letter, font=font(int(0.36 * u), True), fill=BLACK, anchor="mm")
+    elif card == "padlock":
+        s = 0.7 * u
+        _draw_padlock(d, (u / 2 - s / 2, v / 2 - s / 2, u / 2 + s / 2, v / 2 + s / 2))
+    elif card == "hacksaw":
+        s = 0.7 * u
+        _draw_hacksaw(d, (u / 2 - s / 2, v / 2 - s / 2, u / 2 + s / 2, v / 2 + s / 2))
+    elif card == "net":
+        _draw_mesh(d, inner, core.ROPE, core.CARD_FACE, step=0.22 * u, lw=0.035 * u)
+    elif card == "passage":
+        _draw_passage(d, (inner[0], inner[1]), (inner[2], inner[3]), lw=0.12 * u)
+    else:
+        d.text((u / 2, v / 2), "?", font=font(int(0.5 * u), True), fill=BLACK, anchor="mm")
+    return _downsample(im, (w, h))
+
+
+def build_card_back(w: int, h: int) -> Image.Image:
+    u, v = w * SS, h * SS
+    im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, fill=core.CARD_BACK, outline=BLACK, width=2 * SS)
+    d.rounded_rectangle(_inset((0, 0, u, v), 0.1 * u), radius=0.08 * u, outline=core.GOLD, width=2 * SS)
+    kh = 0.3 * u
+    _draw_key(d, (0.2 * u, v / 2 - kh / 2, 0.8 * u, v / 2 + kh / 2), core.GOLD)
+    return _downsample(im, (w, h))
+
+
+def build_legend_icon(kind: str, size: int) -> Image.Image:
+    u = size * SS
+    im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    box = (0, 0, u - 1, u - 1)
+    if kind == "padlock":
+        _draw_padlock(d, box)
+    elif kind == "hacksaw":
+        _draw_hacksaw(d, box)
+    elif kind == "net":
+        d.rectangle(box, fill=core.STONE)
+        _draw_mesh(d, box, core.ROPE, core.STONE, step=0.3 * u, lw=0.05 * u)
+    elif kind == "passage":
+        d.rectangle(box, fill=core.STONE)
+        _draw_passage(d, (0.15 * u, 0.15 * u), (0.85 * u, 0.85 * u), lw=0.16 * u)
+    elif kind in ("barred", "extra_key", "extra_turn"):
+        d.rounded_rectangle(box, radius=0.15 * u, fill=core.DOORWAY)
+        _draw_face(d, kind, _inset(box, 0.12 * u), text_px=int(0.4 * u))
+    elif kind == "last":
+        d.rectangle(box, fill=core.STONE)
+        d.rectangle(box, outline=core.HIGHLIGHT, width=int(0.16 * u))
+    return _downsample(im, (size, size))
+
+
+# cached sprite factories (the naive renderer calls the builders directly)
+_tile_cached = lru_cache(maxsize=256)(build_tile)
+_overlay_cached = lru_cache(maxsize=256)(build_overlay)
+_piece_cached = lru_cache(maxsize=64)(build_piece)
+_passage_cached = lru_cache(maxsize=16)(build_passage)
+_card_cached = lru_cache(maxsize=32)(build_card)
+_card_back_cached = lru_cache(maxsize=4)(build_card_back)
+_legend_cached = lru_cache(maxsize=32)(build_legend_icon)
+
+
+@dataclass(frozen=True)
+class _Sprites:
+    tile: Callable[..., Image.Image]
+    overlay: Callable[..., Image.Image]
+    piece: Callable[..., Image.Image]
+    passage: Callable[..., Image.Image]
+    card: Callable[..., Image.Image]
+    card_back: Callable[..., Image.Image]
+    legend: Callable[..., Image.Image]
+
+
+CACHED = _Sprites(_tile_cached, _overlay_cached, _piece_cached, _passage_cached, _card_cached,
+                  _card_back_cached, _legend_cached)
+UNCACHED = _Sprites(build_tile, build_overlay, build_piece, build_passage, build_card, build_card_back,
+                    build_legend_icon)
+
+
+# --------------------------------------------------------------------------
+# static layer
+
+LEGEND = (
+    ("padlock", "padlock"),
+    ("hacksaw", "hacksaw"),
+    ("net", "net"),
+    ("passage", "passage"),
+    ("barred", "barred"),
+    ("extra_key", "extra key"),
+    ("extra_turn", "extra turn"),
+    ("last", "last move"),
+)
+PLAYER_ROW_H = 86
+PLAYERS_TOP = 46  # offset inside panel
+MAX_PLAYERS = 4
+CARD_W, CARD_H = 64, 90
+
+
+def _piles_top(lay: Layout) -> int:
+    return lay.py + PLAYERS_TOP + MAX_PLAYERS * PLAYER_ROW_H + 8
+
+
+def _legend_top(lay: Layout) -> int:
+    return _piles_top(lay) + 40 + CARD_H + 46
+
+
+def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...], sprites: _Sprites) -> Image.Image:
+    """Background, grout, coordinates, side bands, panel frame, headings, legend."""
+    lay = layout(rows, cols)
+    T = lay.T
+    im = Image.new("RGB", (WIDTH, lay.height), core.BG)
+    d = ImageDraw.Draw(im)
+    d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.HEADER_BG)
+    # board grout
+    bw, bh = cols * T, rows * T
+    d.rectangle((lay.bx - 3, lay.by - 3, lay.bx + bw + 2, lay.by + bh + 2), fill=core.GROUT)
+    # coordinates on all four margins
+    f = font(24, True)
+    for c in range(cols):
+        x = lay.bx + c * T + T / 2
+        for y in (lay.by - COORD / 2, lay.by + bh + COORD / 2):
+            d.text((x, y), chr(65 + c), font=f, fill=core.TEXT, anchor="mm")
+    for r in range(rows):
+        y = lay.by + r * T + T / 2
+        for x in (lay.bx - COORD / 2, lay.bx + bw + COORD / 2):
+            d.text((x, y), str(r + 1), font=f, fill=core.TEXT, anchor="mm")
+    # side bands: owner's colour, side letter at both ends
+    owners = dict(bands)
+    fl = font(28, True)
+    for side in SIDES:
+        colour = owners.get(side)
+        x0, y0, x1, y1 = lay.band_rect(side)
+        fill = seat_rgb(colour) if colour else core.BAND_NEUTRAL
+        ink = ink_on(colour) if colour else core.TEXT_DIM
+        d.rounded_rectangle((x0, y0 + 4, x1, y1 - 4) if side in "NS" else (x0 + 4, y0, x1 - 4, y1),
+                            radius=10, fill=fill, outline=BLACK, width=2)
+        if side in "NS":
+            ends = ((x0 + 22, (y0 + y1) / 2), (x1 - 22, (y0 + y1) / 2))
+        else:
+            ends = (((x0 + x1) / 2, y0 + 22), ((x0 + x1) / 2, y1 - 22))
+        for pos in ends:
+            d.text(pos, side, font=fl, fill=ink, anchor="mm")
+    # panel
+    d.rounded_rectangle((lay.px, lay.py, lay.px + lay.pw, lay.py + lay.ph), radius=14, fill=core.PANEL_BG)
+    fh = font(22, True)
+    x = lay.px + 16
+    d.text((x, lay.py + 14), "PLAYERS", font=fh, fill=core.TEXT_DIM)
+    pt = _piles_top(lay)
+    d.text((x, pt), "DRAW PILE", font=fh, fill=core.TEXT_DIM)
+    d.text((lay.px + lay.pw // 2 + 8, pt), "DISCARD", font=fh, fill=core.TEXT_DIM)
+    # legend if there is room
+    lt = _legend_top(lay)
+    rows_needed = (len(LEGEND) + 1) // 2
+    if lt + 34 + rows_needed * 38 <= lay.py + lay.ph:
+        d.line((lay.px + 12, lt - 12, lay.px + lay.pw - 12, lt - 12), fill=core.BAND_NEUTRAL, width=2)
+        fr = font(22)
+        colw = (lay.pw - 32) // 2
+        for i, (kind, label) in enumerate(LEGEND):
+            lx = x + (i % 2) * colw
+            ly = lt + (i // 2) * 38
+            icon = sprites.legend(kind, 30)
+            im.paste(icon, (lx, ly), icon)
+            d.text((lx + 40, ly + 15), label, font=fr, fill=core.TEXT, anchor="lm")
+    return im
+
+
+_static_cached = lru_cache(maxsize=32)(build_static)
+
+
+# --------------------------------------------------------------------------
+# composition
+
+
+def _players(view: dict) -> list[dict]:
+    return sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+
+
+def _name(view: dict, seat: int | None) -> str:
+    if seat is None:
+        return "-"
+    names = view.get("names") or []
+    if 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return f"P{seat + 1}"
+
+
+def _colour_of(view: dict, seat: int | None) -> str | None:
+    for p in view.get("players") or []:
+        if p.get("seat") == seat:
+            return p.get("colour")
+    return None
+
+
+def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) -> Image.Image:
+    rows, cols = int(view["rows"]), int(view["cols"])
+    lay = layout(rows, cols)
+    T = lay.T
+    players = _players(view)
+    bands = tuple(sorted({p["side"]: p.get("colour") for p in players if p.get("side") in SIDES}.items()))
+    im = static(rows, cols, bands, sprites).copy()
+    d = ImageDraw.Draw(im)
+
+    # tiles + overlays
+    s_off = GAP // 2
+    piece_r = int(T * 0.24)
+    occupants: list[tuple[int, int, int]] = []
+    for tile in view.get("tiles") or []:
+        r, c = tile["row"], tile["col"]
+        x, y = lay.cell(r, c)
+        is_open = bool(tile.get("open"))
+        face = tile.get("face")
+        im.paste(sprites.tile(T, tile.get("colour"), is_open, face), (x + s_off, y + s_off))
+        net = tile.get("net")
+        if tile.get("padlock") or tile.get("hacksaw") or net is not None:
+            ov = sprites.overlay(T, bool(tile.get("padlock")), bool(tile.get("hacksaw")), net,
+                                 _colour_of(view, net) if net is not None else None)
+            im.paste(ov, (x + s_off, y + s_off), ov)
+        if tile.get("occupant") is not None:
+            occupants.append((tile["occupant"], x, y))
+
+    # secret passages across shared corners
+    for pair in view.get("passages") or []:
+        (r0, c0), (r1, c1) = parse_coord(pair[0]), parse_coord(pair[1])
+        cx = lay.bx + max(c0, c1) * T
+        cy = lay.by + max(r0, r1) * T
+        direction = "\\" if (r1 - r0) * (c1 - c0) > 0 else "/"
+        sp = sprites.passage(T, direction)
+        im.paste(sp, (cx - sp.width // 2, cy - sp.height // 2), sp)
+
+    # last-move highlight
+    last = view.get("last") or {}
+    for coord in last.get("tiles") or []:
+        r, c = parse_coord(coord)
+        if 0 <= r < rows and 0 <= c < cols:
+            x, y = lay.cell(r, c)
+            d.rectangle((x - 2, y - 2, x + T + 1, y + T + 1), outline=BLACK, width=2)
+            d.rectangle((x, y, x + T - 1, y + T - 1), outline=core.HIGHLIGHT, width=6)
+
+    # pieces on the board
+    seat_colour = {p.get("seat"): p.get("colour") for p in players}
+    for seat, x, y in occupants:
+        pc = sprites.piece(piece_r, seat_colour.get(seat), seat)
+        im.paste(pc, (x + T // 2 - pc.width // 2, y + int(T * 0.7) - pc.height // 2), pc)
+    # pieces waiting outside, in their side band
+    outside: dict[str, list[dict]] = {}
+    for p in players:
+        if p.get("pos") is None and p.get("side") in SIDES:
+            outside.setdefault(p["side"], []).append(p)
+    for side, ps in outside.items():
+        x0, y0, x1, y1 = lay.band_rect(side)
+        horizontal = side in "NS"
+        length = (x1 - x0) if horizontal else (y1 - y0)
+        step = min(2 * piece_r + 10, (length - 90) / max(1, len(ps)))
+        start = length / 2 - step * (len(ps) - 1) / 2
+        for i, p in enumerate(ps):
+            along = start + i * step
+            cx, cy = (x0 + along, (y0 + y1) / 2) if horizontal else ((x0 + x1) / 2, y0 + along)
+            pc = sprites.piece(piece_r, p.get("colour"), p["seat"])
+            im.paste(pc, (int(cx) - pc.width // 2, int(cy) - pc.height // 2), pc)
+
+    _draw_header(im, d, view, sprites)
+    _draw_panel(im, d, view, lay, players, sprites)
+    return im
+
+
+def _draw_header(im, d, view, sprites) -> None:
+    winner = view.get("winner")
+    if winner is not None:
+        d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
+        d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
+        text = fit_text(f"{_name(view, winner)} wins!", font(38, True), WIDTH - 260)
+        f = font(38, True)
+        tw = f.getlength(text)
+        x = (WIDTH - tw) / 2 + 26
+        pc = sprites.piece(24, _colour_of(view, winner), winner)
+        im.paste(pc, (int(x - 60), HEADER_H // 2 - pc.height // 2 - 2), pc)
+        d.text((x, HEADER_H // 2 - 2), text, font=f, fill=BLACK, anchor="lm")
+        return
+    d.text((PAD + 4, HEADER_H // 2), "Keys to the Castle", font=font(30, True), fill=core.GOLD, anchor="lm")
+    turn = view.get("turn", 0)
+    phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
+    current = view.get("current")
+    f = font(26, True)
+    fr = font(24)
+    right = WIDTH - PAD - 4
+    tail = f"turn {turn} · {phase}"
+    d.text((right, HEADER_H // 2), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
+    if current is not None:
+        x = right - fr.getlength(tail) - 24
+        who = fit_text(f"{_name(view, current)} to play", f, 330)
+        d.text((x, HEADER_H // 2), who, font=f, fill=core.TEXT, anchor="rm")
+        x -= f.getlength(who) + 10
+        pc = sprites.piece(22, _colour_of(view, current), current)
+        im.paste(pc, (int(x - pc.width), HEADER_H // 2 - pc.height // 2), pc)
+
+
+def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
+    x = lay.px + 16
+    inner_w = lay.pw - 32
+    fn, fi = font(26, True), font(22)
+    current = view.get("current")
+    y = lay.py + PLAYERS_TOP
+    for p in players[:MAX_PLAYERS]:
+        seat = p.get("seat", 0)
+        if seat == current and view.get("winner") is None:
+            d.rounded_rectangle((lay.px + 6, y - 4, lay.px + lay.pw - 6, y + PLAYER_ROW_H - 8), radius=10,
+                                fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)
+        pc = sprites.piece(24, p.get("colour"), seat)
+        im.paste(pc, (x, y + 6), pc)
+        tx = x + pc.width + 12
+        avail = inner_w - (tx - x)
+        colour = p.get("colour")
+        name = _name(view, seat)
+        tag = f"  {COLOUR_NAMES.get(colour, str(colour))} · side {p.get('side', '?')}"
+        name = fit_text(name, fn, avail - fi.getlength(tag))
+        d.text((tx, y + 4), name, font=fn, fill=core.TEXT)
+        d.text((tx + fn.getlength(name), y + 8), tag, font=fi, fill=core.TEXT_DIM)
+        pos = p.get("pos")
+        info = f"hand {p.get('hand_size', 0)} · " + (f"at {pos}" if pos else "outside")
+        used = p.get("bonuses_used") or []
+        if used:
+            info += " · bonus " + ",".join(used)
+        netted = int(p.get("netted") or 0)
+        warn = f"netted {netted}" if netted > 0 else ""
+        info = fit_text(info, fi, avail - (fi.getlength("  " + warn) if warn else 0))
+        d.text((tx, y + 40), info, font=fi, fill=core.TEXT)
+        if warn:
+            d.text((tx + fi.getlength(info + "  "), y + 40), warn, font=fi, fill=core.WARN)
+        y += PLAYER_ROW_H
+
+    # draw + discard piles
+    pt = _piles_top(lay) + 36
+    back = sprites.card_back(CARD_W, CARD_H)
+    im.paste(back, (x, pt), back)
+    fb = font(34, True)
+    d.text((x + CARD_W + 12, pt + CARD_H / 2 - 14), str(view.get("draw_pile", 0)), font=fb, fill=core.TEXT,
+           anchor="lm")
+    d.text((x + CARD_W + 12, pt + CARD_H / 2 + 20), "cards", font=fi, fill=core.TEXT_DIM, anchor="lm")
+    dx = lay.px + lay.pw // 2 + 8
+    top = view.get("discard_top")
+    card = sprites.card(top, CARD_W, CARD_H)
+    im.paste(card, (dx, pt), card)
+    label_w = lay.px + lay.pw - 12 - (dx + CARD_W + 12)
+    label = CARD_LABELS.get(top, str(top)) if top else "empty"
+    words = label.split(" ")
+    lines = [label] if len(words) == 1 or fi.getlength(label) <= label_w else [words[0], " ".join(words[1:])]
+    ly = pt + 10
+    for line in lines:
+        d.text((dx + CARD_W + 12, ly), fit_text(line, fi, label_w), font=fi, fill=core.TEXT)
+        ly += 28
+    d.text((dx + CARD_W + 12, ly + 4), f"{view.get('discard_count', 0)} cards", font=fi, fill=core.TEXT_DIM)
+
+
+# --------------------------------------------------------------------------
+# public API
+
+
+def draw_castle(view: dict[str, Any]) -> Image.Image:
+    """RGB board image for a castle view (cached layers and sprites)."""
+    return _compose(view, CACHED, _static_cached)
+
+
+def render_castle(view: dict[str, Any]) -> bytes:
+    """PNG bytes for a castle view: cached drawing + fast palette PNG."""
+    return core.encode_png(draw_castle(view))
+
+
+def draw_castle_naive(view: dict[str, Any]) -> Image.Image:
+    """Same picture as :func:`draw_castle`, drawn from scratch without caches."""
+    return _compose(view, UNCACHED, build_static)
+
+
+def render_castle_naive(view: dict[str, Any]) -> bytes:
+    """Benchmark baseline: no caches, RGB PNG with Pillow's default settings."""
+    import io
+
+    buf = io.BytesIO()
+    draw_castle_naive(view).save(buf, "PNG")
+    return buf.getvalue()
