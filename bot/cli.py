@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_bytes(render_after(args.game, args.seed, args.moves, args.players))
         print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
         return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits beside bot/
     from bench.run import main as bench_main
     return bench_main(quick=args.quick, out=args.out)
 

@@ -60,7 +60,7 @@ def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Emb
     assert table.state is not None
     game, state = table.game, table.state
     lines = public_lines(table, result.events) if result else []
-    embed = discord.Embed(title=f"{game.title} · turn {state.turn + 1}")
+    embed = discord.Embed(title=f"{game.title} · turn {state.turn}")
     if table.status == "running":
         mover = game.to_move(state)
         deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""

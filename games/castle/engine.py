@@ -667,6 +667,16 @@ class CastleGame(Game):
             out["hand"] = list(d["players"][seat]["hand"])
         return out
 
+    def private_text(self, state: State, seat: int) -> str:
+        pl = state.data["players"][seat]
+        cards = sorted(pl["hand"], key=CARD_ORDER.index)
+        hand = ", ".join(CARD_LABELS[c] for c in cards) or "no cards"
+        edge = edge_name(pl["side"], state.data["rows"], state.data["cols"])
+        where = f"on {pl['pos']}" if pl["pos"] else f"outside the castle, by {edge}"
+        netted = f" You are netted for {pl['netted']} more turn(s)." if pl["netted"] else ""
+        return (f"You are {self.colours[seat]}, {where}.{netted}\n"
+                f"🔑 Your hand ({len(cards)}): **{hand}**")
+
     # ------------------------------------------------------------ AI
     def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
         from .ai import choose

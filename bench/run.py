@@ -1,0 +1,216 @@
+"""Benchmarks: engine throughput, render+encode time, end-to-end move latency through the fake
+Discord under load, memory per game, restart recovery. Prints and writes docs/performance.md.
+
+Run: `gatekeeper bench` (or `python -m bench.run`). `--quick` shrinks every run for a smoke test.
+"""
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the fake Discord lives in tests/
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# -- engine ----------------------------------------------------------------------------------------
+def bench_engine(games_count: int) -> dict[str, Any]:
+    from bot.simulate import play
+    start = time.perf_counter()
+    turns = 0
+    for index in range(games_count):
+        turns += play("castle", 2 + index % 3, 1000 + index).turn
+    elapsed = time.perf_counter() - start
+    return {"games": games_count, "games_per_s": games_count / elapsed,
+            "turns_per_s": turns / elapsed}
+
+
+# -- render ----------------------------------------------------------------------------------------
+def bench_render(samples: int) -> dict[str, Any]:
+    import games
+    from bot.simulate import play
+    from render.castle import render_castle, render_castle_naive
+    game = games.get("castle")
+    views = []
+    for index in range(20):
+        view = game.view(play("castle", 2 + index % 3, 50 + index, max_actions=30 + index * 3), None)
+        view["names"] = ["Ana", "Bo", "Cy", "Di"][: len(view["players"])]
+        views.append(view)
+    result: dict[str, Any] = {}
+    for name, fn in (("cached", render_castle), ("naive", render_castle_naive)):
+        fn(views[0])  # warm caches and fonts
+        times, sizes = [], []
+        for index in range(samples):
+            view = views[index % len(views)]
+            t0 = time.perf_counter()
+            png = fn(view)
+            times.append((time.perf_counter() - t0) * 1000)
+            sizes.append(len(png))
+        result[name] = {"p50": pct(times, 50), "p95": pct(times, 95),
+                        "bytes_mean": statistics.mean(sizes), "bytes_max": max(sizes)}
+    result["speedup_p50"] = result["naive"]["p50"] / result["cached"]["p50"]
+    return result
+
+
+# -- restart ---------------------------------------------------------------------------------------
+def bench_restart(count: int) -> dict[str, Any]:
+    import games
+    from bot.clock import FakeClock
+    from bot.store import Store
+    from bot.table import Seat, Table, TableService
+    from games.core import setup
+
+    class Quiet:
+        async def lobby_changed(self, table): ...
+        async def game_changed(self, table, result): ...
+        async def timeout_warning(self, table, seat): ...
+        async def notice(self, table, text): ...
+
+    game = games.get("castle")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "bench.db")
+        clock = FakeClock()
+        rows, timers = [], []
+        for index in range(count):
+            state = setup(game, 2, {}, index)
+            table = Table(id=index + 1, guild_id=1, channel_id=10_000 + index, game=game, host_id=1,
+                          seed=index, options={}, seats=[Seat("A", 1), Seat("B", 2)],
+                          status="running", state=state)
+            rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
+            timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
+                           "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
+        from bot.store import _encode
+        with store.db.conn:
+            store.db["games"].insert_all(_encode(r) for r in rows)
+            store.db["timers"].insert_all(timers)
+        store.close()
+
+        async def load() -> tuple[int, float]:
+            t0 = time.perf_counter()
+            service = TableService(Store(Path(tmp) / "bench.db"), Quiet(), clock)
+            loaded = service.load()
+            return loaded, time.perf_counter() - t0
+        loaded, seconds = asyncio.run(load())
+    return {"games": loaded, "seconds": seconds}
+
+
+# -- end to end ------------------------------------------------------------------------------------
+async def bench_e2e(concurrent: int, moves: int, rate: float) -> dict[str, Any]:
+    """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s.
+
+    Latency: from the slash command leaving the fake client to the board message for that move
+    arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
+    """
+    from bench.harness import Harness
+    async with Harness(concurrent) as harness:
+        rss = rss_mb()
+        latencies = await harness.drive(moves, rate)
+        return {"games": concurrent, "moves": len(latencies), "p50": pct(latencies, 50),
+                "p99": pct(latencies, 99), "max": max(latencies), "rss_mb": rss,
+                "errors": harness.errors}
+
+
+def write_report(out: Path, results: dict[str, Any], command: str) -> str:
+    eng, ren, rst = results["engine"], results["render"], results["restart"]
+    lines = [
+        "# Performance",
+        "",
+        f"Produced by `{command}` on {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}.",
+        "Budgets (2-core machine): render+encode p95 < 20 ms; end-to-end move p99 < 100 ms with "
+        "1,000 concurrent games; 1,000 games in < 300 MB; 10,000 stored games ready in < 5 s.",
+        "",
+        "## Engine (Keys to the Castle, smart AI self-play)",
+        "",
+        f"- {eng['games_per_s']:.1f} games/s ({eng['turns_per_s']:.0f} turns/s) over {eng['games']} games",
+        "",
+        "## Board render + PNG encode",
+        "",
+        "| variant | p50 ms | p95 ms | mean PNG bytes | max PNG bytes |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for name in ("cached", "naive"):
+        r = ren[name]
+        lines.append(f"| {name} | {r['p50']:.2f} | {r['p95']:.2f} | {r['bytes_mean']:.0f} | "
+                     f"{r['bytes_max']} |")
+    lines += [
+        "",
+        f"Cached static layers and palette PNG encoding are {ren['speedup_p50']:.1f}x faster at p50 "
+        "than a full redraw saved with Pillow's default PNG settings.",
+        "",
+        "## End-to-end move latency through the fake Discord",
+        "",
+        "Each move is a `/move` slash command sent by the fake client over the gateway, handled by "
+        "the real discord.py client (defer, apply, persist, render in a thread, post or edit the "
+        "board), measured until the board reaches the fake Discord.",
+        "",
+        "| concurrent games | moves | rate (moves/s) | p50 ms | p99 ms | max ms | RSS MB |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results["e2e"]:
+        lines.append(f"| {r['games']} | {r['moves']} | {r['rate']:.0f} | {r['p50']:.1f} | "
+                     f"{r['p99']:.1f} | {r['max']:.1f} | {r['rss_mb']:.0f} |")
+    lines += [
+        "",
+        "RSS is the whole process (bot, fake Discord and the benchmark's clients) with all games "
+        "loaded and idle.",
+        "",
+        "## Restart",
+        "",
+        f"- {rst['games']} stored running games loaded and timers re-armed in {rst['seconds']:.2f} s",
+        "",
+    ]
+    text = "\n".join(lines)
+    out.write_text(text)
+    return text
+
+
+def main(quick: bool = False, out: Path | None = None) -> int:
+    out = out or ROOT / "docs" / "performance.md"
+    results: dict[str, Any] = {}
+    print("engine...", flush=True)
+    results["engine"] = bench_engine(20 if quick else 200)
+    print(results["engine"], flush=True)
+    print("render...", flush=True)
+    results["render"] = bench_render(50 if quick else 400)
+    print(results["render"], flush=True)
+    print("restart...", flush=True)
+    results["restart"] = bench_restart(500 if quick else 10_000)
+    print(results["restart"], flush=True)
+    results["e2e"] = []
+    plan = [(1, 20, 10.0), (10, 50, 20.0)] if quick else \
+        [(1, 100, 10.0), (100, 500, 50.0), (1000, 1500, 50.0)]
+    for games_count, moves, rate in plan:
+        print(f"e2e {games_count} games...", flush=True)
+        gc.collect()
+        result = asyncio.run(bench_e2e(games_count, moves, rate))
+        result["rate"] = rate
+        results["e2e"].append(result)
+        print(result, flush=True)
+    command = "gatekeeper bench" + (" --quick" if quick else "")
+    print(write_report(out, results, command))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(quick="--quick" in sys.argv))

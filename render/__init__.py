@@ -1,0 +1,42 @@
+"""Board images for Gatekeeper games.
+
+``render(view) -> bytes`` turns a game's public *view dict* into PNG bytes,
+dispatching on ``view["game"]``. Renderers are pure: no discord, no clock,
+no network, nothing but the view they are given.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .castle import render_castle
+
+Renderer = Callable[[dict[str, Any]], bytes]
+
+
+class UnknownGameError(KeyError, ValueError):
+    """No renderer is registered for ``view["game"]`` (a KeyError and a ValueError)."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+RENDERERS: dict[str, Renderer] = {"castle": render_castle}
+
+
+def register(game: str, renderer: Renderer) -> None:
+    """Add (or replace) the renderer for ``game``."""
+    RENDERERS[game] = renderer
+
+
+def render(view: dict[str, Any]) -> bytes:
+    """PNG bytes for ``view``; raises UnknownGameError for an unknown game."""
+    game = view.get("game")
+    try:
+        renderer = RENDERERS[game]
+    except (KeyError, TypeError):
+        raise UnknownGameError(f"no renderer for game {game!r}") from None
+    return renderer(view)
+
+
+__all__ = ["RENDERERS", "Renderer", "UnknownGameError", "register", "render", "render_castle"]

@@ -1,0 +1,43 @@
+"""A fake Discord (REST + gateway) for end-to-end tests of discord.py bots.
+
+    fake = FakeDiscord(); await fake.start()
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+See tests/fakediscord/fixtures.py for a ready-made pytest fixture.
+"""
+
+from .models import Callback, Channel, Guild, Interaction, Member, Message, Role, User
+from .server import FakeDiscord, FakeDiscordError
+
+__all__ = [
+    'FakeDiscord',
+    'FakeDiscordError',
+    'Callback',
+    'Channel',
+    'Guild',
+    'Interaction',
+    'Member',
+    'Message',
+    'Role',
+    'User',
+    'patch_discord',
+]
+
+
+def patch_discord(fake: FakeDiscord):
+    """Point discord.py at ``fake``; returns a function restoring the previous endpoints."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    old_base = discord.http.Route.BASE
+    old_gw = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+    def restore() -> None:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gw
+
+    return restore

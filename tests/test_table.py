@@ -1,0 +1,162 @@
+"""The one code path, without Discord: a recording publisher and a fake clock."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.store import Store
+from bot.table import Stale, TableService, VOTE_AFTER_TIMEOUTS
+from games.core import IllegalAction
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    async def lobby_changed(self, table) -> None:
+        self.calls.append(("lobby", table.status))
+
+    async def game_changed(self, table, result) -> None:
+        self.calls.append(("game", result.actions if result else None))
+
+    async def timeout_warning(self, table, seat) -> None:
+        self.calls.append(("warn", seat))
+
+    async def notice(self, table, text) -> None:
+        self.calls.append(("notice", text))
+
+
+@pytest.fixture
+def service(tmp_path):
+    clock = FakeClock()
+    svc = TableService(Store(tmp_path / "t.db"), Recorder(), clock, turn_timeout=60, ai_delay=1)
+    svc.clock_ = clock
+    yield svc
+
+
+async def started(service, humans=2, ais=0, seed=7):
+    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=seed)
+    for n in range(1, humans):
+        await service.lobby(table.id, 100 + n, f"P{n}", "join")
+    for _ in range(ais):
+        await service.lobby(table.id, 100, "Ana", "ai")
+    await service.lobby(table.id, 100, "Ana", "start")
+    return table
+
+
+def mover_user(table):
+    seat = table.game.to_move(table.state)
+    return seat, table.seats[seat].user_id
+
+
+async def test_lobby_rules(service):
+    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    with pytest.raises(IllegalAction, match="at least 2"):
+        await service.lobby(table.id, 100, "Ana", "start")
+    with pytest.raises(IllegalAction, match="Only the host"):
+        await service.lobby(table.id, 999, "Bo", "ai")
+    await service.lobby(table.id, 101, "Bo", "join")
+    with pytest.raises(IllegalAction, match="already joined"):
+        await service.lobby(table.id, 101, "Bo", "join")
+    with pytest.raises(IllegalAction, match="already running here"):
+        service.open_lobby("castle", 1, 10, 102, "Cy")
+    await service.lobby(table.id, 100, "Ana", "start")
+    assert table.status == "running" and table.state is not None
+    assert sorted(s.user_id for s in table.seats) == [100, 101]
+
+
+async def test_actions_are_checked_and_persisted(service):
+    table = await started(service)
+    seat, user = mover_user(table)
+    other = table.seats[1 - seat].user_id
+    before = table.state.to_json()
+    with pytest.raises(IllegalAction, match="turn"):
+        await service.act(table.id, other, "discard skeleton", None, source="test")
+    with pytest.raises(IllegalAction, match="not playing"):
+        await service.act(table.id, 555, "stay", None, source="test")
+    with pytest.raises(Stale):
+        await service.act(table.id, user, "stay", table.version + 3, source="test")
+    with pytest.raises(IllegalAction):
+        await service.act(table.id, user, "play padlock Z99", None, source="test")
+    assert table.state.to_json() == before
+    choice = table.game.prompt(table.state, seat).choices[0]
+    await service.act(table.id, user, choice.action, table.version, source="test",
+                      interaction_id=42)
+    with pytest.raises(IllegalAction, match="already handled"):
+        await service.act(table.id, user, choice.action, None, source="test", interaction_id=42)
+    rows = service.store.actions(table.id)
+    assert [(r["seat"], r["action"]) for r in rows] == [(seat, choice.action)]
+    saved = service.store.game(table.id)
+    assert saved["version"] == table.version == 1
+    assert json.loads(saved["state"]) == json.loads(table.state.to_json())
+
+
+async def test_restart_reloads_games_and_timers(service, tmp_path):
+    table = await started(service)
+    service2 = TableService(service.store, Recorder(), service.clock_, turn_timeout=60, ai_delay=1)
+    assert service2.load() == 1
+    copy = service2.get(table.id)
+    assert copy.state.to_json() == table.state.to_json()
+    assert [s.user_id for s in copy.seats] == [s.user_id for s in table.seats]
+    assert set(copy.handles) == {"warn", "timeout"}
+
+
+async def test_timeout_warns_then_ai_plays_then_vote(service):
+    table = await started(service)
+    calls = service.publisher.calls
+    for round_ in range(VOTE_AFTER_TIMEOUTS):
+        seat, _ = mover_user(table)
+        turn = table.state.turn
+        service.clock_.advance(31)
+        await _drain(service)
+        assert ("warn", seat) in calls
+        service.clock_.advance(30)
+        await _drain(service)
+        assert table.state.turn > turn or table.status == "over"
+        assert table.seats[seat].timeouts >= 1
+        # the other player now plays properly so the same seat times out again next time
+        other, user = mover_user(table)
+        while table.game.to_move(table.state) == other and table.status == "running":
+            choice = table.game.prompt(table.state, other).choices[0]
+            await service.act(table.id, user, choice.action, None, source="test")
+    lazy = next(i for i, s in enumerate(table.seats) if s.timeouts >= VOTE_AFTER_TIMEOUTS)
+    voter = table.seats[1 - lazy].user_id
+    text = await service.vote_remove(table.id, voter, lazy)
+    assert "voted out" in text and table.seats[lazy].ai
+
+
+async def _drain(service):
+    import asyncio
+    for _ in range(5):
+        await asyncio.sleep(0)
+    if service._tasks:
+        await asyncio.gather(*list(service._tasks))
+
+
+async def test_ai_seats_play_and_game_finishes(service):
+    table = await started(service, humans=1, ais=1, seed=3)
+    user = 100
+    for _ in range(2000):
+        if table.status != "running":
+            break
+        seat = table.game.to_move(table.state)
+        if table.seats[seat].ai:
+            service.clock_.advance(1)
+            await _drain(service)
+            continue
+        action = table.game.ai_action(table.state, seat, __import__("games").core.Rng(1))
+        await service.act(table.id, user, action, None, source="test")
+    assert table.status == "over"
+    assert service.store.stats(1, 100)[0]["played"] == 1
+    assert table.id not in service.tables
+
+
+async def test_end_needs_host_or_manager(service):
+    table = await started(service)
+    guest = table.seats[0].user_id if table.seats[0].user_id != 100 else table.seats[1].user_id
+    with pytest.raises(IllegalAction, match="host or a member with Manage Server"):
+        await service.end(table.id, guest, can_manage=False)
+    await service.end(table.id, guest, can_manage=True)
+    assert table.status == "ended" and service.in_channel(10) is None
