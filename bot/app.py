@@ -53,7 +53,6 @@ class GatekeeperBot(discord.AutoShardedClient):
         register_commands(self)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(GameButton, GameSelect)
         self.loaded_games = self.service.load()
         log.info("loaded games=%d", self.loaded_games)
         if self.settings.dev_guild_id:
@@ -78,6 +77,22 @@ class GatekeeperBot(discord.AutoShardedClient):
         await reply(interaction, "Something went wrong on my side; the game is unchanged.")
 
     # -- routing for buttons and selects ------------------------------------------------------
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Route every gk: component by its custom_id alone.
+
+        Not DynamicItem: discord.py drops a dynamic click whose custom_id is no longer on the
+        message (a stale client), and the player would see "interaction failed" instead of our
+        "that prompt is out of date".
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        match = ui.ROUTE.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        await self.on_component(interaction, match["op"], int(match["game"]),
+                                int(match["version"]), match["arg"], data.get("values"))
+
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
                            version: int, arg: str, values: list[str] | None = None) -> None:
         try:
@@ -202,39 +217,6 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
             await interaction.response.send_message(text[:2000], ephemeral=True)
     except discord.HTTPException as exc:
         log.warning("discord-error what=reply status=%s code=%s", exc.status, exc.code)
-
-
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=ui.BUTTON_ID):
-    def __init__(self, item: discord.ui.Button, match: re.Match[str]) -> None:
-        super().__init__(item)
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
-                             match: re.Match[str]) -> "GameButton":
-        return cls(item, match)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.match
-        await interaction.client.on_component(  # type: ignore[attr-defined]
-            interaction, m["op"], int(m["game"]), int(m["version"]), m["arg"])
-
-
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=ui.SELECT_ID):
-    def __init__(self, item: discord.ui.Select, match: re.Match[str]) -> None:
-        super().__init__(item)
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
-                             match: re.Match[str]) -> "GameSelect":
-        return cls(item, match)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.match
-        await interaction.client.on_component(  # type: ignore[attr-defined]
-            interaction, m["op"], int(m["game"]), int(m["version"]), m["arg"],
-            values=list(self.item.values))
 
 
 # -- slash commands ---------------------------------------------------------------------------------

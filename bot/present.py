@@ -66,7 +66,7 @@ def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Emb
         deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
         if mover is not None:
             lines.append(f"➡️ {seat_label(table, mover)} to move{deadline}")
-            content = f"{mention(table, mover)}, your move."
+            content = f"{mention(table, mover)}, your move." if not table.seats[mover].ai else ""
         else:
             content = ""
         embed.colour = colour_of(table, mover)

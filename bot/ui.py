@@ -1,10 +1,12 @@
 """Buttons and selects. They hold no state: the custom_id says which game, version and choice.
 
-Button ids: ``gk:<game>:<version>:<op>:<arg>``; select ids: ``gks:<game>:<version>:<op>:<arg>``.
-Views are stopped before sending so discord.py keeps nothing in memory per message; the
-`DynamicItem` templates in bot.app route every click (also after a restart) to the table.
+Custom ids: ``gk:<game>:<version>:<op>:<arg>``. Views are stopped before sending so discord.py
+keeps nothing in memory per message; `GatekeeperBot.on_interaction` routes every click (also after
+a restart) to the table by its custom_id alone.
 """
 from __future__ import annotations
+
+import re
 
 import discord
 
@@ -15,20 +17,15 @@ from .table import VOTE_AFTER_TIMEOUTS, Table
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds navigation
 MAX_SELECT = 25
-BUTTON_ID = r"gk:(?P<game>\d+):(?P<version>\d+):(?P<op>[a-z]+):(?P<arg>[0-9a-z.~]*)"
-SELECT_ID = r"gks:(?P<game>\d+):(?P<version>\d+):(?P<op>[a-z]+):(?P<arg>[0-9a-z.~]*)"
+ROUTE = re.compile(r"gk:(?P<game>\d+):(?P<version>\d+):(?P<op>[a-z]+):(?P<arg>[0-9a-z.~]*)")
 
 
 def button_id(table: Table, op: str, arg: str = "", version: int | None = None) -> str:
     return f"gk:{table.id}:{table.version if version is None else version}:{op}:{arg}"
 
 
-def select_id(table: Table, op: str, arg: str = "") -> str:
-    return f"gks:{table.id}:{table.version}:{op}:{arg}"
-
-
 def frozen(view: discord.ui.View) -> discord.ui.View:
-    """Stop the view so discord.py does not store it; DynamicItems handle its clicks."""
+    """Stop the view so discord.py does not store it; on_interaction handles its clicks."""
     view.stop()
     return view
 
@@ -93,7 +90,7 @@ def panel_view(table: Table, position: Position) -> discord.ui.View:
         for chunk, start in enumerate(range(0, min(len(options), 4 * MAX_SELECT), MAX_SELECT)):
             part: list[Step] = options[start:start + MAX_SELECT]
             select = discord.ui.Select(
-                custom_id=select_id(table, "p", f"{format_path(path)}~{chunk}"),
+                custom_id=button_id(table, "p", f"{format_path(path)}~{chunk}"),
                 placeholder=f"{part[0].label} … {part[-1].label}"[:150], row=chunk,
                 options=[discord.SelectOption(label=step.label[:100], value=str(start + i))
                          for i, step in enumerate(part)])

@@ -270,7 +270,7 @@ def build_tile(T: int, colour: str, is_open: bool, face: str | None) -> Image.Im
         d.ellipse((kx - kr, ky - kr, kx + kr, ky + kr), fill=dark)
         ink = ink_on(colour)
         d.text(
-            (cx, 0.56 * u), letter, font=font(int(0.42 * u), True), fill=ink, anchor="mm",
+            (cx, 0.41 * u), letter, font=font(int(0.38 * u), True), fill=ink, anchor="mm",
             stroke_width=int(0.02 * u), stroke_fill=BLACK if ink == WHITE else WHITE,
         )
         if face is not None:  # known face, door shut again: small hint badge
@@ -633,7 +633,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     seat_colour = {p.get("seat"): p.get("colour") for p in players}
     for seat, x, y in occupants:
         pc = sprites.piece(piece_r, seat_colour.get(seat), seat)
-        im.paste(pc, (x + T // 2 - pc.width // 2, y + int(T * 0.74) - pc.height // 2), pc)
+        im.paste(pc, (x + T // 2 - pc.width // 2, y + int(T * 0.76) - pc.height // 2), pc)
     # pieces waiting outside, in their side band
     outside: dict[str, list[dict]] = {}
     for p in players:
@@ -661,8 +661,8 @@ def _draw_header(im, d, view, sprites) -> None:
     if winner is not None:
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
-        text = fit_text(f"{_name(view, winner)} wins!", font(38, True), WIDTH - 260)
         f = font(38, True)
+        text = fit_text(_name(view, winner), f, WIDTH - 260 - f.getlength(" wins!")) + " wins!"
         tw = f.getlength(text)
         x = (WIDTH - tw) / 2 + 26
         pc = sprites.piece(24, _colour_of(view, winner), winner)

@@ -1,0 +1,200 @@
+"""Drives the real GatekeeperBot against the fake Discord: start, restart, and play like people do.
+
+Used by the end-to-end tests and by bench/ (move latency under load).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from bot.app import GatekeeperBot
+from bot.choices import walk
+from bot.config import Settings
+from bot.store import Store
+from bot.table import Table
+from games.core import Rng
+
+from tests.fakediscord import FakeDiscord, Message
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+    """Poll bot-side state (which the fake cannot notify us about) until it holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out waiting for {what or predicate}")
+        await asyncio.sleep(0.002)
+
+
+class BotHarness:
+    def __init__(self, fake: FakeDiscord, db_path: Path, **overrides: Any) -> None:
+        self.fake = fake
+        self.settings = replace(Settings(token=fake.token, db_path=db_path, ai_delay=0.0,
+                                         turn_timeout=3600.0, api_base=fake.api_base,
+                                         gateway_url=fake.gateway_url), **overrides)
+        self.bot: GatekeeperBot | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> GatekeeperBot:
+        self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path))
+        self.task = asyncio.create_task(self.bot.start(self.fake.token))
+        await self.fake.wait_for(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
+                                 what="the bot to be ready")
+        if self.task.done():
+            self.task.result()
+        await self.fake.wait_commands()
+        return self.bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+            self.bot.store.close()
+        if self.task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        self.bot = self.task = None
+
+    async def restart(self) -> GatekeeperBot:
+        await self.stop()
+        return await self.start()
+
+
+class Players:
+    """People in one guild channel, acting through the fake client like real users."""
+
+    def __init__(self, fake: FakeDiscord, harness: BotHarness, names: list[str],
+                 dms_open: dict[str, bool] | None = None) -> None:
+        self.fake = fake
+        self.harness = harness
+        self.guild = fake.add_guild("Board Games")
+        self.channel = fake.add_channel(self.guild.id, "games")
+        self.users = {}
+        for name in names:
+            user = fake.add_user(name, dms_open=(dms_open or {}).get(name, True))
+            fake.add_member(self.guild.id, user.id)
+            self.users[name] = user.id
+
+    @property
+    def bot(self) -> GatekeeperBot:
+        assert self.harness.bot is not None
+        return self.harness.bot
+
+    def table(self, channel_id: int | None = None) -> Table | None:
+        return self.bot.service.in_channel(channel_id or self.channel.id)
+
+    def channel_messages(self, channel_id: int | None = None) -> list[Message]:
+        return self.fake.channel_messages(channel_id or self.channel.id)
+
+    def boards(self, channel_id: int | None = None) -> list[Message]:
+        return [m for m in self.channel_messages(channel_id)
+                if any(name == "board.png" for name, _ in m.attachments)]
+
+    def lobby(self, channel_id: int | None = None) -> Message:
+        return next(m for m in reversed(self.channel_messages(channel_id))
+                    if any(":lobby:join" in (cid or "") for cid, _, _ in m.buttons()))
+
+    async def settle(self, table: Table | None = None) -> None:
+        """Wait until the bot has finished with everything it started."""
+        service = self.bot.service
+        await until(lambda: not service._tasks and not (table and table.lock.locked()),
+                    what="the bot to settle")
+
+    async def open(self, host: str, game: str = "castle") -> Message:
+        ix = await self.fake.slash(self.users[host], self.channel.id, "play", {"game": game})
+        await ix.wait_original(lambda m: bool(m.buttons()))
+        return self.lobby()
+
+    async def lobby_click(self, who: str, op: str, channel_id: int | None = None):
+        lobby = self.lobby(channel_id)
+        custom_id = next(cid for cid, _, _ in lobby.buttons() if cid.endswith(f":lobby:{op}"))
+        ix = await self.fake.click(self.users[who], lobby.id, custom_id)
+        await ix.response()
+        table = self.table(channel_id)
+        if table is not None:
+            await self.settle(table)
+        return ix
+
+    async def start_game(self, host: str, joiners: list[str], ais: int = 0) -> Table:
+        await self.open(host)
+        for name in joiners:
+            await self.lobby_click(name, "join")
+        for _ in range(ais):
+            await self.lobby_click(host, "ai")
+        await self.lobby_click(host, "start")
+        table = await until(lambda: (t := self.table()) and t.status == "running" and t, what="start")
+        await until(lambda: self.boards(), what="the first board")
+        await self.settle(table)
+        return table
+
+    def name_of(self, user_id: int) -> str:
+        return next(n for n, u in self.users.items() if u == user_id)
+
+    def mover(self, table: Table) -> str | None:
+        seat = table.game.to_move(table.state)
+        if seat is None or table.seats[seat].ai:
+            return None
+        return self.name_of(table.seats[seat].user_id)
+
+    async def play_by_buttons(self, table: Table, level: str = "smart") -> str:
+        """The mover picks the AI's choice for them, clicking through the real buttons."""
+        who = self.mover(table)
+        seat = table.game.to_move(table.state)
+        user = self.users[who]
+        action = table.game.ai_action(table.state, seat, Rng(table.state.version + 11), level)
+        prompt = table.game.prompt(table.state, seat)
+        choice = next(c for c in prompt.choices if c.action == action)
+        board = self.boards()[-1]
+        version = table.version
+        if not prompt.private and any(label == choice.label for _, label, _ in board.buttons()):
+            custom_id = next(cid for cid, label, _ in board.buttons() if label == choice.label)
+            ix = await self.fake.click(user, board.id, custom_id)
+            await ix.response()
+        else:
+            panel_id = next(cid for cid, label, _ in board.buttons() if label == "Take my turn")
+            ix = await self.fake.click(user, board.id, panel_id)
+            panel = (await ix.response()).message
+            for depth in range(len(choice.path)):
+                step = choice.path[depth]
+                panel = self.fake.messages[panel.id]
+                button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]),
+                              None)
+                if button is not None:
+                    ix = await self.fake.click(user, panel.id, button)
+                else:
+                    custom_id, value = next(
+                        (cid, value) for cid, options in panel.selects()
+                        for value, label in options if label == step.label[:100])
+                    ix = await self.fake.select(user, panel.id, custom_id, [value])
+                await ix.response()
+        await until(lambda: table.version > version, what=f"{who}'s {action!r} to apply")
+        await self.settle(table)
+        return action
+
+    async def run_to_end(self, table: Table, max_steps: int = 3000) -> None:
+        for _ in range(max_steps):
+            if table.status != "running":
+                await self.settle(table)
+                return
+            if self.mover(table) is None:
+                await self.settle(table)
+                await until(lambda: table.status != "running" or self.mover(table) is not None,
+                            what="the AI to finish its turn")
+                continue
+            await self.play_by_buttons(table)
+        raise AssertionError("the game did not end")
+
+
+def walk_labels(prompt_choices, labels: list[str]):
+    """Index path for a list of step labels (used by tests that click panels by hand)."""
+    path: list[int] = []
+    for label in labels:
+        options = walk(prompt_choices, path).options
+        path.append(next(i for i, s in enumerate(options) if s.label == label))
+    return path

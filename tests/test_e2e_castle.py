@@ -1,0 +1,201 @@
+"""End to end: the real discord.py client against the fake Discord, games played through buttons."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from games.castle.engine import CARD_LABELS
+
+from tests.harness import BotHarness, Players, until
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+async def harness(fake_discord, tmp_path):
+    h = BotHarness(fake_discord, tmp_path / "gk.db")
+    yield h
+    await h.stop()
+
+
+def hand_labels(table, seat):
+    return {CARD_LABELS[c] for c in table.state.data["players"][seat]["hand"]}
+
+
+async def test_two_people_play_a_full_game(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"])
+    assert table.game.name == "castle" and len(table.seats) == 2
+    await players.run_to_end(table)
+    assert table.status == "over"
+    final = players.boards()[-1]
+    assert "Game over" in final.text()
+    assert any(label == "Play again" for _, label, _ in final.buttons())
+    # history shows no live buttons for past turns
+    for board in players.boards()[:-1]:
+        assert board.buttons() == [], board
+    # stats counted
+    winner = table.result["winners"][0]
+    stats = harness.bot.store.stats(players.guild.id, table.seats[winner].user_id)
+    assert stats == [{"game": "castle", "played": 1, "won": 1}]
+    # every DM to a player carries only their own hand, and the channel none
+    for message in players.channel_messages():
+        assert "Your hand" not in message.text()
+    for name, user in players.users.items():
+        assert fake_discord.dms(user), f"{name} got no DMs"
+    assert fake_discord.unknown_routes == []
+    assert fake_discord.http_errors == []
+
+
+async def test_one_person_and_two_ais(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana"])
+    table = await players.start_game("Ana", [], ais=2)
+    assert sum(s.ai for s in table.seats) == 2
+    ana = players.users["Ana"]
+    for _ in range(2000):
+        if table.status != "running":
+            break
+        if players.mover(table) is None:
+            await until(lambda: table.status != "running" or players.mover(table) is not None)
+            continue
+        seat = table.game.to_move(table.state)
+        from games.core import Rng
+        action = table.game.ai_action(table.state, seat, Rng(table.version))
+        version = table.version
+        ix = await fake_discord.slash(ana, players.channel.id, "move", {"action": action})
+        await ix.wait_followups()
+        await until(lambda: table.version > version)
+        await players.settle(table)
+    await players.settle(table)
+    assert table.status == "over"
+    assert "Game over" in players.boards()[-1].text()
+    assert not fake_discord.dms(players.users["Ana"]) == []
+
+
+async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo", "Spec"])
+    table = await players.start_game("Ana", ["Bo"])
+    mover = players.mover(table)
+    waiter = "Bo" if mover == "Ana" else "Ana"
+    before, boards = table.state.to_json(), len(players.boards())
+
+    # an illegal typed move
+    ix = await fake_discord.slash(players.users[mover], players.channel.id, "move",
+                                  {"action": "play padlock Z99"})
+    reply = (await ix.wait_followups())[0]
+    assert reply.ephemeral and ("Z99" in reply.content or "off the board" in reply.content.lower()
+                                or "not" in reply.content.lower())
+    # out of turn: the waiting player opens the panel
+    board = players.boards()[-1]
+    panel_id = next(cid for cid, label, _ in board.buttons() if label == "Take my turn")
+    ix = await fake_discord.click(players.users[waiter], board.id, panel_id)
+    reply = await ix.response()
+    assert reply.ephemeral and f"It's {mover}'s turn" in reply.data["content"]
+    # a spectator clicks
+    ix = await fake_discord.click(players.users["Spec"], board.id, panel_id)
+    assert "not playing" in (await ix.response()).data["content"]
+    assert table.state.to_json() == before and len(players.boards()) == boards
+
+    # a stale button: play a turn, then click the old board's button from a stale client
+    await players.play_by_buttons(table)
+    ix = await fake_discord.click(players.users[players.mover(table) or mover], board.id,
+                                  panel_id, force=True)
+    reply = await ix.response()
+    assert reply.ephemeral and "out of date" in reply.data["content"]
+
+
+async def test_double_click_applies_once(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"])
+    # reach a move step: its choices are public buttons on the board
+    for _ in range(20):
+        seat = table.game.to_move(table.state)
+        if table.state.data["phase"] == "move":
+            break
+        await players.play_by_buttons(table)
+    board = players.boards()[-1]
+    custom_id = next(cid for cid, label, _ in board.buttons() if label and label.startswith("Stay"))
+    user = table.seats[seat].user_id
+    count = len(harness.bot.store.actions(table.id))
+    first, second = await asyncio.gather(fake_discord.click(user, board.id, custom_id),
+                                         fake_discord.click(user, board.id, custom_id))
+    await first.response(), await second.response()
+    await players.settle(table)
+    await until(lambda: len(first.followups) + len(second.followups) >= 1)
+    assert len(harness.bot.store.actions(table.id)) == count + 1
+    refusal = (first.followups + second.followups)[0]
+    assert refusal.ephemeral and ("out of date" in refusal.content or "already" in refusal.content)
+
+
+async def test_closed_dms_fall_back_to_hand(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"], dms_open={"Bo": False})
+    table = await players.start_game("Ana", ["Bo"])
+    bo = players.users["Bo"]
+    notices = [m for m in players.channel_messages() if "can't DM you" in m.content]
+    assert len(notices) == 1 and f"<@{bo}>" in notices[0].content
+    await players.play_by_buttons(table)
+    await players.play_by_buttons(table)
+    assert len([m for m in players.channel_messages() if "can't DM you" in m.content]) == 1
+    ix = await fake_discord.slash(bo, players.channel.id, "hand")
+    reply = await ix.response()
+    seat = table.seat_of(bo)
+    assert reply.ephemeral
+    for label in hand_labels(table, seat):
+        assert label in reply.data["content"]
+
+
+async def test_rate_limited_board_post_is_retried(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"])
+    fake_discord.fail_next("POST", r"/channels/\d+/messages$", status=429, retry_after=0.05)
+    limited = fake_discord.rate_limited
+    for _ in range(4):
+        await players.play_by_buttons(table)
+    assert fake_discord.rate_limited == limited + 1
+    turns = [int(re.search(r"turn (\d+)", b.text()).group(1)) for b in players.boards()]
+    assert turns == sorted(set(turns)), "a board was lost or posted twice"
+    assert table.state.turn in turns
+
+
+async def test_gateway_drop_resumes_and_play_goes_on(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"])
+    await players.play_by_buttons(table)
+    await fake_discord.drop_gateway()
+    await fake_discord.wait_for(lambda: fake_discord.resume_count >= 1, timeout=10)
+    await players.play_by_buttons(table)
+    await players.play_by_buttons(table)
+    assert fake_discord.identify_count == 1
+
+
+async def test_restart_mid_game_and_finish_with_old_buttons(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"])
+    for _ in range(3):
+        await players.play_by_buttons(table)
+    before = table.state.to_json()
+    board = players.boards()[-1]
+    await harness.restart()
+    table = players.table()
+    assert table is not None and table.state.to_json() == before
+    # the button on the message posted before the restart still works
+    seat = table.game.to_move(table.state)
+    user = table.seats[seat].user_id
+    first = next(cid for cid, label, _ in board.buttons() if label in ("Take my turn",) or
+                 (label and label.startswith(("Move", "Stay", "Skip", "Open", "Close"))))
+    ix = await fake_discord.click(user, board.id, first)
+    response = await ix.response()
+    assert "out of date" not in str(response.data)
+    await players.settle(table)
+    await players.run_to_end(players.table() or table)
+    assert (players.table() is None) and harness.bot.store.game(table.id)["status"] == "over"
