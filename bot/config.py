@@ -32,6 +32,7 @@ class Settings:
     log_level: str = "INFO"
     turn_timeout: float = 600.0
     ai_delay: float = 1.0
+    render_workers: int = 1
     dev_guild_id: int | None = None
     api_base: str = DEFAULT_API_BASE
     gateway_url: str = DEFAULT_GATEWAY
@@ -54,6 +55,7 @@ class Settings:
                 log_level=env.get("GATEKEEPER_LOG_LEVEL", "INFO").upper(),
                 turn_timeout=float(env.get("GATEKEEPER_TURN_TIMEOUT", "600")),
                 ai_delay=float(env.get("GATEKEEPER_AI_DELAY", "1.0")),
+                render_workers=int(env.get("GATEKEEPER_RENDER_WORKERS", "1")),
                 dev_guild_id=int(guild) if guild else None,
                 api_base=env.get("DISCORD_API_BASE", DEFAULT_API_BASE).rstrip("/"),
                 gateway_url=env.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY),

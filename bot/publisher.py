@@ -1,18 +1,15 @@
 """Turns table changes into Discord messages: boards, DMs, notices. Runs after each commit.
 
 One board message per turn: a new turn posts a fresh message (and strips the buttons from the
-previous one); actions within a turn edit the current one. Rendering runs in a thread.
+previous one); actions within a turn edit the current one. Rendering runs in a worker process (bot.rendering).
 """
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
 
 import discord
-
-import render
 
 from . import present, ui
 from .table import ActResult, Table
@@ -37,7 +34,7 @@ class DiscordPublisher:
         assert table.state is not None
         view = table.game.view(table.state, None)
         view["names"] = table.names()
-        png = await asyncio.to_thread(render.render, view)
+        png = await self.bot.renderer.png(view)
         return discord.File(io.BytesIO(png), filename="board.png")
 
     def jump_url(self, table: Table) -> str | None:
@@ -70,6 +67,10 @@ class DiscordPublisher:
         await self.post_board(table, result, edit=result is not None and not result.turn_changed
                               and table.status == "running")
         await self.send_private(table, result)
+        if table.status != "running":
+            self.bot.store.forget(table.id)
+            for seat in range(len(table.seats)):
+                self._sent_private.pop((table.id, seat), None)
 
     async def post_board(self, table: Table, result: ActResult | None, *, edit: bool = False) -> None:
         assert table.state is not None

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
 
 import sqlite_utils
 
@@ -22,6 +23,7 @@ class StoreError(Exception):
 class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self._messages: dict[int, dict[str, tuple[int, int]]] = {}
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,23 +65,43 @@ class Store:
             db["stats"].create({"guild_id": int, "user_id": int, "game": str, "played": int,
                                 "won": int}, pk=("guild_id", "user_id", "game"))
 
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """BEGIN..COMMIT (the connection is in autocommit mode, so this is explicit)."""
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
     # -- games -------------------------------------------------------------------------------
     def insert_game(self, row: dict[str, Any]) -> int:
-        with self.db.conn:
+        with self.transaction():
             return self.db["games"].insert(_encode(row)).last_pk
 
     def save_game(self, game_id: int, row: dict[str, Any], *,
                   actions: Iterable[dict[str, Any]] = (),
                   timers: Iterable[dict[str, Any]] | None = None) -> None:
         """Update a game, append its actions, replace its timers (if given): one transaction."""
-        with self.db.conn:
-            self.db["games"].update(game_id, _encode(row))
-            self.db["actions"].insert_all(actions)
+        # Plain SQL on this hot path: sqlite-utils' update/insert re-read the table schema each call.
+        encoded = _encode(row)
+        conn = self.db.conn
+        with self.transaction():
+            conn.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in encoded)} WHERE id = ?",
+                         [*encoded.values(), game_id])
+            conn.executemany(
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, source, interaction_id, at)"
+                " VALUES (:game_id, :seq, :seat, :user_id, :action, :source, :interaction_id, :at)",
+                list(actions))
             if timers is not None:
-                self.db.execute("DELETE FROM timers WHERE game_id = ?", [game_id])
-                self.db["timers"].insert_all(
-                    {"game_id": game_id, "timer_id": t["timer_id"], "due_at": t["due_at"],
-                     "kind": t["kind"], "payload": json.dumps(t["payload"])} for t in timers)
+                conn.execute("DELETE FROM timers WHERE game_id = ?", [game_id])
+                conn.executemany(
+                    "INSERT INTO timers (game_id, timer_id, due_at, kind, payload) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, t["timer_id"], t["due_at"], t["kind"], json.dumps(t["payload"]))
+                     for t in timers])
 
     def active_games(self) -> list[dict[str, Any]]:
         rows = self.db.query(
@@ -100,26 +122,37 @@ class Store:
         return list(self.db.query("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id]))
 
     def interaction_seen(self, interaction_id: int) -> bool:
-        return bool(list(self.db.query(
-            "SELECT 1 FROM actions WHERE interaction_id = ? LIMIT 1", [interaction_id])))
+        return self.db.conn.execute("SELECT 1 FROM actions WHERE interaction_id = ? LIMIT 1",
+                                    [interaction_id]).fetchone() is not None
 
     def timers(self) -> list[dict[str, Any]]:
         rows = self.db.query("SELECT * FROM timers ORDER BY due_at")
         return [{**row, "payload": json.loads(row["payload"] or "null")} for row in rows]
 
     def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        with self.db.conn:
-            self.db["messages"].upsert({"game_id": game_id, "kind": kind, "channel_id": channel_id,
-                                        "message_id": message_id}, pk=("game_id", "kind"))
+        self._messages.setdefault(game_id, {})[kind] = (channel_id, message_id)
+        with self.transaction():
+            self.db.conn.execute(
+                "INSERT OR REPLACE INTO messages (game_id, kind, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?)", [game_id, kind, channel_id, message_id])
 
     def messages(self, game_id: int) -> dict[str, tuple[int, int]]:
-        rows = self.db.query("SELECT * FROM messages WHERE game_id = ?", [game_id])
-        return {row["kind"]: (row["channel_id"], row["message_id"]) for row in rows}
+        """Message ids by kind ("board", "lobby"); read on every move, so cached (write-through)."""
+        cached = self._messages.get(game_id)
+        if cached is None:
+            rows = self.db.conn.execute(
+                "SELECT kind, channel_id, message_id FROM messages WHERE game_id = ?", [game_id])
+            cached = self._messages[game_id] = {kind: (c, m) for kind, c, m in rows}
+        return cached
+
+    def forget(self, game_id: int) -> None:
+        """Drop a finished game's cached ids (the rows stay)."""
+        self._messages.pop(game_id, None)
 
     # -- stats ----------------------------------------------------------------------------------
     def record_result(self, guild_id: int, game: str, players: dict[int, bool]) -> None:
         """players: user id -> won. Counted once, when a game ends."""
-        with self.db.conn:
+        with self.transaction():
             for user_id, won in players.items():
                 self.db.execute(
                     "INSERT INTO stats (guild_id, user_id, game, played, won) VALUES (?, ?, ?, 1, ?) "

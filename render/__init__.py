@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .castle import render_castle
+from .castle import warm_up as _warm_castle
 
 Renderer = Callable[[dict[str, Any]], bytes]
 
@@ -39,4 +40,9 @@ def render(view: dict[str, Any]) -> bytes:
     return renderer(view)
 
 
-__all__ = ["RENDERERS", "Renderer", "UnknownGameError", "register", "render", "render_castle"]
+def warm_up() -> None:
+    """Pay one-off costs (palettes, static layers) before the first board is needed."""
+    _warm_castle()
+
+
+__all__ = ["warm_up", "RENDERERS", "Renderer", "UnknownGameError", "register", "render", "render_castle"]

@@ -45,8 +45,8 @@ class BotHarness:
     async def start(self) -> GatekeeperBot:
         self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path))
         self.task = asyncio.create_task(self.bot.start(self.fake.token))
-        await self.fake.wait_for(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
-                                 what="the bot to be ready")
+        await until(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
+                    what="the bot to be ready")
         if self.task.done():
             self.task.result()
         await self.fake.wait_commands()
@@ -96,6 +96,11 @@ class Players:
         return [m for m in self.channel_messages(channel_id)
                 if any(name == "board.png" for name, _ in m.attachments)]
 
+    def current_board(self, table: Table) -> Message:
+        """The live turn message (a /status copy may be newer, but has no buttons)."""
+        _, message_id = self.bot.store.messages(table.id)["board"]
+        return self.fake.messages[message_id]
+
     def lobby(self, channel_id: int | None = None) -> Message:
         return next(m for m in reversed(self.channel_messages(channel_id))
                     if any(":lobby:join" in (cid or "") for cid, _, _ in m.buttons()))
@@ -144,13 +149,14 @@ class Players:
 
     async def play_by_buttons(self, table: Table, level: str = "smart") -> str:
         """The mover picks the AI's choice for them, clicking through the real buttons."""
+        await self.settle(table)
         who = self.mover(table)
         seat = table.game.to_move(table.state)
         user = self.users[who]
         action = table.game.ai_action(table.state, seat, Rng(table.state.version + 11), level)
         prompt = table.game.prompt(table.state, seat)
         choice = next(c for c in prompt.choices if c.action == action)
-        board = self.boards()[-1]
+        board = self.current_board(table)
         version = table.version
         if not prompt.private and any(label == choice.label for _, label, _ in board.buttons()):
             custom_id = next(cid for cid, label, _ in board.buttons() if label == choice.label)
@@ -169,8 +175,9 @@ class Players:
                     ix = await self.fake.click(user, panel.id, button)
                 else:
                     custom_id, value = next(
-                        (cid, value) for cid, options in panel.selects()
-                        for value, label in options if label == step.label[:100])
+                        ((cid, value) for cid, options in panel.selects()
+                         for value, label in options if label == step.label[:100]), (None, None))
+                    assert custom_id, f"no {step.label!r} in {panel!r} {panel.selects()}"
                     ix = await self.fake.select(user, panel.id, custom_id, [value])
                 await ix.response()
         await until(lambda: table.version > version, what=f"{who}'s {action!r} to apply")

@@ -43,9 +43,20 @@ async def test_two_people_play_a_full_game(fake_discord, harness):
     assert stats == [{"game": "castle", "played": 1, "won": 1}]
     # every DM to a player carries only their own hand, and the channel none
     for message in players.channel_messages():
-        assert "Your hand" not in message.text()
-    for name, user in players.users.items():
-        assert fake_discord.dms(user), f"{name} got no DMs"
+        assert "Your hand" not in message.text() and "You drew" not in message.text()
+    for seat, s in enumerate(table.seats):
+        dms = fake_discord.dms(s.user_id)
+        assert dms, f"{s.name} got no DMs"
+        mine = f"You are {table.game.colours[seat]}"
+        for message in dms:
+            assert mine in message.content
+            assert not any(f"You are {c}" in message.content
+                           for c in table.game.colours if c != table.game.colours[seat])
+        # what others could see of this player's hand (channel, their DMs, their ephemerals)
+        for other in table.seats:
+            if other.user_id != s.user_id:
+                for message in fake_discord.all_visible_to(other.user_id):
+                    assert mine not in message.text()
     assert fake_discord.unknown_routes == []
     assert fake_discord.http_errors == []
 
@@ -199,3 +210,67 @@ async def test_restart_mid_game_and_finish_with_old_buttons(fake_discord, harnes
     await players.settle(table)
     await players.run_to_end(players.table() or table)
     assert (players.table() is None) and harness.bot.store.game(table.id)["status"] == "over"
+
+
+async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    table = await players.start_game("Ana", ["Bo"])
+    ana, bo, cy = (players.users[n] for n in ("Ana", "Bo", "Cy"))
+
+    # /rules with and without a topic, /games, /status
+    ix = await fake_discord.slash(cy, players.channel.id, "rules", {"game": "castle"})
+    assert "Topics:" in (await ix.response()).data["content"]
+    ix = await fake_discord.slash(cy, players.channel.id, "rules", {"game": "castle",
+                                                                   "topic": "winning"})
+    assert (await ix.response()).data["content"].startswith("**Winning**")
+    ix = await fake_discord.slash(cy, players.channel.id, "games")
+    assert "Keys to the Castle" in (await ix.response()).data["content"]
+    ix = await fake_discord.slash(cy, players.channel.id, "status")
+    await ix.wait_original(lambda m: any(a[0] == "board.png" for a in m.attachments))
+
+    # a second /play here opens a thread with its own lobby and a pointer in the channel
+    ix = await fake_discord.slash(cy, players.channel.id, "play", {"game": "castle"})
+    pointer = await ix.wait_original(lambda m: "lobby" in m.content)
+    thread_id = int(re.search(r"<#(\d+)>", pointer.content).group(1))
+    assert fake_discord.channels[thread_id].is_thread
+    assert players.lobby(thread_id) is not None
+
+    # /end needs the host or Manage Server; a guest is refused
+    ix = await fake_discord.slash(cy, players.channel.id, "end")
+    assert "host" in (await ix.wait_followups())[0].content
+
+    # /leave hands the seat to an AI, and the game goes on
+    ix = await fake_discord.slash(bo, players.channel.id, "leave")
+    await ix.wait_followups()
+    seat = next(i for i, s in enumerate(table.seats) if s.user_id == bo)
+    assert table.seats[seat].ai
+    await players.run_to_end(table)
+    assert table.status == "over"
+
+    # Play again opens a lobby with the same people
+    final = players.boards()[-1]
+    again = next(cid for cid, label, _ in final.buttons() if label == "Play again")
+    ix = await fake_discord.click(ana, final.id, again)
+    await ix.response()
+    rematch = await until(lambda: (t := players.table()) and t.status == "lobby" and t)
+    assert ana in [s.user_id for s in rematch.seats]
+    assert any(s.ai for s in rematch.seats)  # Bo's seat, played by the AI, comes back as an AI
+
+    # /stats shows the finished game
+    ix = await fake_discord.slash(ana, players.channel.id, "stats")
+    assert "Keys to the Castle: " in (await ix.response()).data["content"]
+
+
+async def test_manager_can_end_a_game(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    boss = fake_discord.add_user("Boss")
+    fake_discord.add_member(players.guild.id, boss.id, manage_guild=True)
+    table = await players.start_game("Ana", ["Bo"])
+    ix = await fake_discord.slash(boss.id, players.channel.id, "end")
+    await ix.wait_followups()
+    await players.settle(table)
+    assert table.status == "ended" and players.table() is None
+    assert "ended early" in players.boards()[-1].text()
+    assert harness.bot.store.stats(players.guild.id, players.users["Ana"]) == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .rng import Rng
@@ -37,7 +37,8 @@ class State:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
+        # vars(), not asdict(): data is JSON-native already, and asdict deep-copies every value.
+        return json.dumps(vars(self), separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> "State":

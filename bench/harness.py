@@ -1,0 +1,122 @@
+"""Many concurrent two-person castle games on one bot, driven through the fake Discord."""
+from __future__ import annotations
+
+import asyncio
+import gc
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.table import Seat
+from games.core import Rng
+from tests.fakediscord import FakeDiscord, patch_discord
+from tests.harness import BotHarness
+
+CHANNELS_PER_GUILD = 100
+
+
+class Harness:
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self.errors: list[str] = []
+        self.done: dict[int, asyncio.Event] = {}
+
+    async def __aenter__(self) -> "Harness":
+        self.tmp = tempfile.TemporaryDirectory()
+        self.fake = FakeDiscord(keep_attachment_bytes=False)
+        await self.fake.start()
+        self.restore = patch_discord(self.fake)
+        self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db")
+        bot = await self.harness.start()
+        self.service = bot.service
+        publish = bot.publisher.game_changed
+
+        async def game_changed(table, result):  # a hook: the board reached the fake Discord
+            await publish(table, result)
+            if table.id in self.done:
+                self.done[table.id].set()
+
+        bot.publisher.game_changed = game_changed  # type: ignore[method-assign]
+        self.tables = []
+        guild = None
+        semaphore = asyncio.Semaphore(50)
+
+        async def create(index: int, guild_id: int, channel_id: int, users: tuple[int, int]):
+            async with semaphore:
+                table = self.service.open_lobby("castle", guild_id, channel_id, users[0], "A",
+                                                seats=[Seat("A", users[0]), Seat("B", users[1])],
+                                                seed=index)
+                await self.service.lobby(table.id, users[0], "A", "start")
+                return table
+
+        jobs = []
+        for index in range(self.games):
+            if index % CHANNELS_PER_GUILD == 0:
+                guild = self.fake.add_guild(f"g{index}")
+            channel = self.fake.add_channel(guild.id, f"c{index}")
+            users = []
+            for n in range(2):
+                user = self.fake.add_user(f"u{index}-{n}")
+                self.fake.add_member(guild.id, user.id)
+                users.append(user.id)
+            jobs.append(create(index, guild.id, channel.id, tuple(users)))
+        self.tables = await asyncio.gather(*jobs)
+        await self.fake.wait_for(lambda: all(self.fake.guilds), timeout=60)
+        # as the bot does after loading its games at start-up (GatekeeperBot.setup_hook)
+        gc.collect()
+        gc.freeze()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        gc.unfreeze()
+        await self.harness.stop()
+        self.restore()
+        await self.fake.stop()
+        self.tmp.cleanup()
+
+    async def move(self, table) -> float | None:
+        seat = table.game.to_move(table.state)
+        if seat is None or table.status != "running":
+            return None
+        action = table.game.ai_action(table.state, seat, Rng(table.version), "random")
+        user = table.seats[seat].user_id
+        event = self.done[table.id] = asyncio.Event()
+        start = time.perf_counter()
+        ix = await self.fake.slash(user, table.channel_id, "move", {"action": action})
+        try:
+            await asyncio.wait_for(event.wait(), 10)
+        except asyncio.TimeoutError:
+            self.errors.append(f"game {table.id}: no board after {action!r}: {ix.errors}")
+            return None
+        finally:
+            self.done.pop(table.id, None)
+        return (time.perf_counter() - start) * 1000
+
+    async def drive(self, moves: int, rate: float) -> list[float]:
+        """Send `moves` moves at `rate` per second in all, round-robin over idle games."""
+        latencies: list[float] = []
+        busy: set[int] = set()
+        tasks = []
+
+        async def one(table) -> None:
+            busy.add(table.id)
+            try:
+                latency = await self.move(table)
+                if latency is not None:
+                    latencies.append(latency)
+            finally:
+                busy.discard(table.id)
+
+        start = time.perf_counter()
+        cursor = 0
+        for sent in range(moves):
+            await asyncio.sleep(max(0.0, start + sent / rate - time.perf_counter()))
+            for _ in range(len(self.tables)):
+                table = self.tables[cursor % len(self.tables)]
+                cursor += 1
+                if table.id not in busy and table.status == "running":
+                    tasks.append(asyncio.create_task(one(table)))
+                    break
+        await asyncio.gather(*tasks)
+        return latencies

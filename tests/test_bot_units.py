@@ -1,0 +1,91 @@
+"""Settings, logging, storage errors, the CLI, and the discord.py hook we rely on."""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.cli import main
+from bot.config import ConfigError, Settings
+from bot.logs import RedactFilter
+from bot.store import Store, StoreError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_missing_token_explains_what_to_do():
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env({})
+    assert "DISCORD_TOKEN" in str(info.value) and "discord.com/developers" in str(info.value)
+
+
+def test_run_without_token_exits_with_the_message():
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    done = subprocess.run([sys.executable, "-m", "bot", "run"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN is not set" in done.stderr and "export DISCORD_TOKEN" in done.stderr
+
+
+def test_settings_read_every_variable():
+    settings = Settings.from_env({
+        "DISCORD_TOKEN": "abc", "GATEKEEPER_DB": "/tmp/x.db", "GATEKEEPER_LOG_LEVEL": "debug",
+        "GATEKEEPER_TURN_TIMEOUT": "90", "GATEKEEPER_DEV_GUILD_ID": "42",
+        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gw",
+        "GATEKEEPER_SHARD_COUNT": "4", "GATEKEEPER_SHARD_IDS": "2,3"})
+    assert settings.db_path == Path("/tmp/x.db") and settings.log_level == "DEBUG"
+    assert settings.turn_timeout == 90 and settings.dev_guild_id == 42
+    assert settings.api_base == "http://127.0.0.1:9/api/v10"
+    assert settings.shard_ids == (2, 3) and settings.shard_count == 4
+    assert "abc" not in repr(settings)
+    with pytest.raises(ConfigError, match="not a number"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "GATEKEEPER_TURN_TIMEOUT": "soon"})
+
+
+def test_token_is_scrubbed_from_logs():
+    record = logging.LogRecord("x", logging.ERROR, __file__, 1, "login with %s failed",
+                               ("sekrit.token",), None)
+    RedactFilter(["sekrit.token"]).filter(record)
+    assert "sekrit.token" not in record.getMessage() and "[redacted]" in record.getMessage()
+
+
+def test_unwritable_database_path_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(StoreError) as info:
+        Store(blocker / "db" / "gatekeeper.db")
+    assert "GATEKEEPER_DB" in str(info.value) and str(blocker) in str(info.value)
+
+
+def test_store_creates_schema_in_wal_mode(tmp_path):
+    store = Store(tmp_path / "new" / "gk.db")
+    assert {"games", "actions", "timers", "messages", "stats"} <= set(store.db.table_names())
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_simulate_and_render_commands(tmp_path, capsys):
+    assert main(["simulate", "castle", "--games", "6", "--seed", "3", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["finished"] == 6 and summary["errors"] == []
+    assert sum(summary["wins_by_seat"].values()) + summary["no_winner"] == 6
+    out = tmp_path / "board.png"
+    assert main(["render", "castle", "--seed", "3", "--moves", "12", "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_discord_py_still_has_the_bucket_sweep_we_throttle():
+    from bot.app import throttle_bucket_sweep
+    http = discord.http.HTTPClient(None)  # type: ignore[arg-type]
+    calls = []
+    http._try_clear_expired_ratelimits = lambda: calls.append(1)
+    throttle_bucket_sweep(http, every=3600)
+    http._try_clear_expired_ratelimits()
+    http._try_clear_expired_ratelimits()
+    assert calls == [1]
+    assert hasattr(discord.http.HTTPClient, "_try_clear_expired_ratelimits")
