@@ -304,6 +304,57 @@ def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
     return table
 
 
+async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, action: str) -> None:
+    table = table_here(bot, interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await bot.service.act(table.id, interaction.user.id, action, None, source="command",
+                          interaction_id=interaction.id)
+    await interaction.followup.send(f"Done: `{action}`.", ephemeral=True)
+
+
+def legal_completions(bot: GatekeeperBot, verb: str):
+    """Autocomplete offering only this player's legal actions (those starting with `verb`)."""
+    async def complete(interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        table = bot.service.in_channel(interaction.channel_id or 0)
+        seat = table.seat_of(interaction.user.id) if table else None
+        if table is None or seat is None or table.state is None or table.status != "running":
+            return []
+        prompt = table.game.prompt(table.state, seat)
+        if prompt is None:
+            return []
+        needle = current.lower()
+        found = [c for c in prompt.choices if c.action.startswith(verb)
+                 and (needle in c.action.lower() or needle in c.label.lower())]
+        return [app_commands.Choice(name=f"{c.label} ({c.action})"[:100],
+                                    value=c.action.removeprefix(verb).strip() or c.action)
+                for c in found[:25]]
+    return complete
+
+
+def verb_command(bot: GatekeeperBot, verb: str, help_text: str) -> app_commands.Command:
+    if not help_text:
+        async def bare(interaction: discord.Interaction) -> None:
+            await typed_move(bot, interaction, verb)
+        return app_commands.Command(name=verb, description=verb.capitalize(), callback=bare)
+
+    @app_commands.describe(choice=help_text[:100])
+    async def with_choice(interaction: discord.Interaction, choice: str) -> None:
+        await typed_move(bot, interaction, f"{verb} {choice}")
+    command = app_commands.Command(name=verb, description=f"{verb.capitalize()}: {help_text}"[:100],
+                                   callback=with_choice)
+    command.autocomplete("choice")(legal_completions(bot, f"{verb} "))
+    return command
+
+
+def game_commands(bot: GatekeeperBot, game: Any) -> app_commands.Group:
+    """/<game> <verb> [choice]: typed moves, one subcommand per verb the game declares."""
+    group = app_commands.Group(name=game.name, description=f"Type your move in {game.title}")
+    for verb, help_text in game.verbs.items():
+        group.add_command(verb_command(bot, verb, help_text))
+    return group
+
+
 def register_commands(bot: GatekeeperBot) -> None:
     tree = bot.tree
     choices = game_choices()
@@ -331,27 +382,11 @@ def register_commands(bot: GatekeeperBot) -> None:
     @tree.command(name="move", description="Type your move instead of clicking")
     @app_commands.describe(action="Your move; start typing to see the legal ones")
     async def move(interaction: discord.Interaction, action: str) -> None:
-        table = table_here(bot, interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await bot.service.act(table.id, interaction.user.id, action, None, source="command",
-                              interaction_id=interaction.id)
-        await interaction.followup.send(f"Done: `{action}`.", ephemeral=True)
+        await typed_move(bot, interaction, action)
 
-    @move.autocomplete("action")
-    async def move_autocomplete(interaction: discord.Interaction,
-                                current: str) -> list[app_commands.Choice[str]]:
-        table = bot.service.in_channel(interaction.channel_id or 0)
-        seat = table.seat_of(interaction.user.id) if table else None
-        if table is None or seat is None or table.state is None or table.status != "running":
-            return []
-        prompt = table.game.prompt(table.state, seat)
-        if prompt is None:
-            return []
-        needle = current.lower()
-        found = [c for c in prompt.choices
-                 if needle in c.action.lower() or needle in c.label.lower()]
-        return [app_commands.Choice(name=f"{c.label} ({c.action})"[:100], value=c.action)
-                for c in found[:25]]
+    move.autocomplete("action")(legal_completions(bot, ""))
+    for game in games.all_games():
+        tree.add_command(game_commands(bot, game))
 
     @tree.command(name="rules", description="Explain a game's rules")
     @app_commands.describe(game="Which game", topic="A topic, e.g. cards, moving, winning")

@@ -34,8 +34,9 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
 
 
 class BotHarness:
-    def __init__(self, fake: FakeDiscord, db_path: Path, **overrides: Any) -> None:
+    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, **overrides: Any) -> None:
         self.fake = fake
+        self.clock = clock
         self.settings = replace(Settings(token=fake.token, db_path=db_path, ai_delay=0.0,
                                          turn_timeout=3600.0, api_base=fake.api_base,
                                          gateway_url=fake.gateway_url), **overrides)
@@ -43,7 +44,7 @@ class BotHarness:
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> GatekeeperBot:
-        self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path))
+        self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path), self.clock)
         self.task = asyncio.create_task(self.bot.start(self.fake.token))
         await until(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
                     what="the bot to be ready")

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from games.castle.engine import CARD_LABELS
+from games.core import Rng
 
 from tests.harness import BotHarness, Players, until
 
@@ -74,10 +75,23 @@ async def test_one_person_and_two_ais(fake_discord, harness):
             await until(lambda: table.status != "running" or players.mover(table) is not None)
             continue
         seat = table.game.to_move(table.state)
-        from games.core import Rng
         action = table.game.ai_action(table.state, seat, Rng(table.version))
+        legal = {c.action for c in table.game.prompt(table.state, seat).choices}
         version = table.version
-        ix = await fake_discord.slash(ana, players.channel.id, "move", {"action": action})
+        verb, _, rest = action.partition(" ")
+        if table.version % 2:  # typed as a subcommand, as offered by autocomplete
+            offered = await fake_discord.autocomplete(ana, players.channel.id, "castle",
+                                                      {"choice": ""}, focused="choice",
+                                                      subcommand=verb) if rest else []
+            assert all(f"{verb} {o['value']}" in legal for o in offered)
+            assert not rest or rest in [o["value"] for o in offered] or len(offered) == 25
+            ix = await fake_discord.slash(ana, players.channel.id, "castle",
+                                          {"choice": rest} if rest else {}, subcommand=verb)
+        else:
+            offered = await fake_discord.autocomplete(ana, players.channel.id, "move",
+                                                      {"action": ""}, focused="action")
+            assert offered and all(o["value"] in legal for o in offered)
+            ix = await fake_discord.slash(ana, players.channel.id, "move", {"action": action})
         await ix.wait_followups()
         await until(lambda: table.version > version)
         await players.settle(table)
@@ -274,3 +288,39 @@ async def test_manager_can_end_a_game(fake_discord, harness):
     assert table.status == "ended" and players.table() is None
     assert "ended early" in players.boards()[-1].text()
     assert harness.bot.store.stats(players.guild.id, players.users["Ana"]) == []
+
+
+async def test_timeouts_warn_then_ai_plays_then_vote_out(fake_discord, tmp_path):
+    from bot.clock import FakeClock
+    from bot.table import VOTE_AFTER_TIMEOUTS
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock, turn_timeout=120.0)
+    try:
+        await harness.start()
+        players = Players(fake_discord, harness, ["Ana", "Bo"])
+        table = await players.start_game("Ana", ["Bo"])
+        lazy_seat = table.game.to_move(table.state)
+        lazy = table.seats[lazy_seat].user_id
+        for missed in range(1, VOTE_AFTER_TIMEOUTS + 1):
+            turn = table.state.turn
+            clock.advance(60)
+            await until(lambda: any("half your time" in m.content and f"<@{lazy}>" in m.content
+                                    for m in players.channel_messages()[-3:]))
+            clock.advance(60)
+            await until(lambda: table.state.turn > turn, what="the AI to play the missed turn")
+            await players.settle(table)
+            assert table.seats[lazy_seat].timeouts == missed
+            while players.mover(table) and table.game.to_move(table.state) != lazy_seat:
+                await players.play_by_buttons(table)
+        board = players.current_board(table)
+        vote = next(cid for cid, label, _ in board.buttons() if label.startswith("Vote out"))
+        voter = table.seats[1 - lazy_seat].user_id
+        ix = await fake_discord.click(lazy, board.id, vote)
+        assert "yourself" in (await ix.wait_followups())[0].content
+        ix = await fake_discord.click(voter, board.id, vote)
+        await ix.wait_followups()
+        await players.settle(table)
+        assert table.seats[lazy_seat].ai
+        assert any("voted out" in m.content for m in players.channel_messages())
+    finally:
+        await harness.stop()

@@ -103,6 +103,9 @@ class Game(ABC):
     max_seats: ClassVar[int]
     colours: ClassVar[tuple[str, ...]]  # seat colour names, in seat order
     colour_rgb: ClassVar[tuple[tuple[int, int, int], ...]]
+    # First words of the game's actions, with what follows them: the bot makes one typed
+    # subcommand per verb (/castle move to:C4). An empty text means the verb stands alone.
+    verbs: ClassVar[dict[str, str]]
 
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:
