@@ -76,12 +76,27 @@ def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Emb
         embed.colour = discord.Colour.gold()
         embed.add_field(name="Players", value="\n".join(
             seat_label(table, i) for i in range(len(table.seats))), inline=False)
+        scores = score_table(table)
+        if scores:
+            embed.add_field(name="Final scores", value=scores, inline=False)
     if not lines:
         lines.append("The game begins!")
     embed.description = "\n".join(lines)[:4000]
     embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Game #{table.id} · /hand for your cards · /rules {game.name}")
     return content[:2000], embed
+
+
+def score_table(table: Table) -> str:
+    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}) as a code block."""
+    scores = (table.result or {}).get("scores")
+    if not isinstance(scores, dict) or not scores.get("rows"):
+        return ""
+    header = ["Player", *scores["header"]]
+    rows = [[table.seats[row[0]].name[:14], *(str(v) for v in row[1:])] for row in scores["rows"]]
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
+    return ("```\n" + "\n".join(lines) + "\n```")[:1024]
 
 
 def result_text(table: Table) -> str:

@@ -217,10 +217,8 @@ class TableService:
         async with table.lock:
             if interaction_id is not None and self.store.interaction_seen(interaction_id):
                 raise IllegalAction("That click was already handled.")
-            self._require_running(table)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise IllegalAction(f"You're not playing in this game. Players: {', '.join(table.names())}.")
+            seat = self._running_seat(table, user_id, "You're not playing in this game. "
+                                                      f"Players: {', '.join(table.names())}.")
             if version is not None and version != table.version:
                 raise Stale()
             self._require_prompt(table, seat)
@@ -229,6 +227,14 @@ class TableService:
             result = self._run(table, seat, [action], source, user_id, interaction_id)
             await self._after(table, result)
             return result
+
+    def _running_seat(self, table: Table, user_id: int, refusal: str) -> int:
+        """The user's seat in a running game, or IllegalAction(refusal)."""
+        self._require_running(table)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise IllegalAction(refusal)
+        return seat
 
     def _require_running(self, table: Table) -> None:
         if table.status == "lobby":
@@ -378,10 +384,7 @@ class TableService:
     async def leave(self, game_id: int, user_id: int) -> Seat:
         table = self.get(game_id)
         async with table.lock:
-            self._require_running(table)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise IllegalAction("You're not playing in this game.")
+            seat = self._running_seat(table, user_id, "You're not playing in this game.")
             self._to_ai(table, seat)
             await self.publisher.notice(table, f"{table.seats[seat].name} left the table; an AI "
                                                "plays their seat now.")
@@ -398,10 +401,7 @@ class TableService:
     async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> str:
         table = self.get(game_id)
         async with table.lock:
-            self._require_running(table)
-            voter = table.seat_of(voter_id)
-            if voter is None:
-                raise IllegalAction("Only players in this game can vote.")
+            voter = self._running_seat(table, voter_id, "Only players in this game can vote.")
             if not 0 <= seat < len(table.seats) or table.seats[seat].ai:
                 raise IllegalAction("That seat is already played by the AI.")
             if voter == seat:
