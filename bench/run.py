@@ -40,30 +40,42 @@ def workers_rss_mb() -> float:
 
 
 # -- engine ----------------------------------------------------------------------------------------
-def bench_engine(games_count: int) -> dict[str, Any]:
+GAMES = ("castle",)
+
+
+def bench_engine(game_name: str, games_count: int) -> dict[str, Any]:
+    import games
     from bot.simulate import play
+    game = games.get(game_name)
+    sizes = range(game.min_seats, game.max_seats + 1)
     start = time.perf_counter()
     turns = 0
     for index in range(games_count):
-        turns += play("castle", 2 + index % 3, 1000 + index).turn
+        turns += play(game_name, sizes[index % len(sizes)], 1000 + index).turn
     elapsed = time.perf_counter() - start
-    return {"games": games_count, "games_per_s": games_count / elapsed,
+    return {"game": game_name, "games": games_count, "games_per_s": games_count / elapsed,
             "turns_per_s": turns / elapsed}
 
 
 # -- render ----------------------------------------------------------------------------------------
-def bench_render(samples: int) -> dict[str, Any]:
+def bench_render(game_name: str, samples: int) -> dict[str, Any]:
+    """Render+encode times of mid-game public views, cached renderer against a naive redraw."""
+    from importlib import import_module
+
     import games
     from bot.simulate import play
-    from render.castle import render_castle, render_castle_naive
-    game = games.get("castle")
+    module = import_module(f"render.{game_name}")
+    cached, naive = getattr(module, f"render_{game_name}"), getattr(module, f"render_{game_name}_naive")
+    game = games.get(game_name)
+    sizes = range(game.min_seats, game.max_seats + 1)
     views = []
     for index in range(20):
-        view = game.view(play("castle", 2 + index % 3, 50 + index, max_actions=30 + index * 3), None)
-        view["names"] = ["Ana", "Bo", "Cy", "Di"][: len(view["players"])]
+        state = play(game_name, sizes[index % len(sizes)], 50 + index, max_actions=30 + index * 3)
+        view = game.view(state, None)
+        view["names"] = ["Ana", "Bo", "Cy", "Di", "Ed"][: state.seats]
         views.append(view)
-    result: dict[str, Any] = {}
-    for name, fn in (("cached", render_castle), ("naive", render_castle_naive)):
+    result: dict[str, Any] = {"game": game_name}
+    for name, fn in (("cached", cached), ("naive", naive)):
         fn(views[0])  # warm caches and fonts
         times, sizes = [], []
         for index in range(samples):
@@ -136,7 +148,7 @@ async def bench_e2e(concurrent: int, moves: int, rate: float) -> dict[str, Any]:
 
 
 def write_report(out: Path, results: dict[str, Any], command: str) -> str:
-    eng, ren, rst = results["engine"], results["render"], results["restart"]
+    rst = results["restart"]
     lines = [
         "# Performance",
         "",
@@ -145,23 +157,31 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "Budgets (2-core machine): render+encode p95 < 20 ms; end-to-end move p99 < 100 ms with "
         "1,000 concurrent games; 1,000 games in < 300 MB; 10,000 stored games ready in < 5 s.",
         "",
-        "## Engine (Keys to the Castle, smart AI self-play)",
+        "## Engine (smart AI self-play, every player count in turn)",
         "",
-        f"- {eng['games_per_s']:.1f} games/s ({eng['turns_per_s']:.0f} turns/s) over {eng['games']} games",
+        "| game | games | games/s | turns/s |",
+        "| --- | --- | --- | --- |",
+    ]
+    for eng in results["engine"]:
+        lines.append(f"| {eng['game']} | {eng['games']} | {eng['games_per_s']:.1f} | "
+                     f"{eng['turns_per_s']:.0f} |")
+    lines += [
         "",
         "## Board render + PNG encode",
         "",
-        "| variant | p50 ms | p95 ms | mean PNG bytes | max PNG bytes |",
-        "| --- | --- | --- | --- | --- |",
+        "| game | variant | p50 ms | p95 ms | mean PNG bytes | max PNG bytes |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for name in ("cached", "naive"):
-        r = ren[name]
-        lines.append(f"| {name} | {r['p50']:.2f} | {r['p95']:.2f} | {r['bytes_mean']:.0f} | "
-                     f"{r['bytes_max']} |")
+    for ren in results["render"]:
+        for name in ("cached", "naive"):
+            r = ren[name]
+            lines.append(f"| {ren['game']} | {name} | {r['p50']:.2f} | {r['p95']:.2f} | "
+                         f"{r['bytes_mean']:.0f} | {r['bytes_max']} |")
     lines += [
         "",
-        f"Cached static layers and palette PNG encoding are {ren['speedup_p50']:.1f}x faster at p50 "
-        "than a full redraw saved with Pillow's default PNG settings.",
+        "Cached static layers and palette PNG encoding against a full redraw saved with Pillow's "
+        "default PNG settings: " + ", ".join(f"{r['game']} {r['speedup_p50']:.1f}x faster at p50"
+                                             for r in results["render"]) + ".",
         "",
         "## End-to-end move latency through the fake Discord",
         "",
@@ -197,12 +217,14 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
 def main(quick: bool = False, out: Path | None = None) -> int:
     out = out or ROOT / "docs" / "performance.md"
     results: dict[str, Any] = {}
-    print("engine...", flush=True)
-    results["engine"] = bench_engine(20 if quick else 200)
-    print(results["engine"], flush=True)
-    print("render...", flush=True)
-    results["render"] = bench_render(50 if quick else 400)
-    print(results["render"], flush=True)
+    results["engine"], results["render"] = [], []
+    for game_name in GAMES:
+        print(f"engine {game_name}...", flush=True)
+        results["engine"].append(bench_engine(game_name, 20 if quick else 200))
+        print(results["engine"][-1], flush=True)
+        print(f"render {game_name}...", flush=True)
+        results["render"].append(bench_render(game_name, 50 if quick else 400))
+        print(results["render"][-1], flush=True)
     print("restart...", flush=True)
     results["restart"] = bench_restart(500 if quick else 10_000)
     print(results["restart"], flush=True)
