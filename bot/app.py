@@ -140,14 +140,7 @@ class GatekeeperBot(discord.AutoShardedClient):
             await interaction.response.edit_message(content="Cancelled; nothing was played.",
                                                     view=None)
             return
-        seat = require_seat(table, user.id)
-        if version != table.version:
-            raise Stale()
-        prompt = table.game.prompt(table.state, seat) if table.state else None
-        if prompt is None:
-            mover = table.game.to_move(table.state) if table.state else None
-            who = table.seats[mover].name if mover is not None else "someone else"
-            raise IllegalAction(f"It's {who}'s turn, not yours.")
+        seat, prompt = service.turn_of(table, user.id, version)
         if op == "c":
             index = int(arg)
             if not 0 <= index < len(prompt.choices):

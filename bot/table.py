@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import games
-from games.core import Event, Game, IllegalAction, Rng, State, apply, setup
+from games.core import Event, Game, IllegalAction, Prompt, Rng, State, apply, setup
 
 from .clock import Clock, Handle
 from .store import Store
@@ -217,11 +217,7 @@ class TableService:
         async with table.lock:
             if interaction_id is not None and self.store.interaction_seen(interaction_id):
                 raise IllegalAction("That click was already handled.")
-            seat = self._running_seat(table, user_id, "You're not playing in this game. "
-                                                      f"Players: {', '.join(table.names())}.")
-            if version is not None and version != table.version:
-                raise Stale()
-            self._require_prompt(table, seat)
+            seat, _ = self.turn_of(table, user_id, version)
             table.seats[seat].timeouts = 0
             table.seats[seat].votes.clear()
             result = self._run(table, seat, [action], source, user_id, interaction_id)
@@ -242,12 +238,23 @@ class TableService:
         if table.status != "running":
             raise IllegalAction("This game is over.")
 
-    def _require_prompt(self, table: Table, seat: int) -> None:
+    def turn_of(self, table: Table, user_id: int, version: int | None) -> tuple[int, Prompt]:
+        """The user's seat and prompt, if they may act on this version of the game now.
+
+        Checked again under the lock by `act`; the Discord layer also calls it first, so a
+        refusal is answered at once without deferring the interaction.
+        """
+        seat = self._running_seat(table, user_id, "You're not playing in this game; you can "
+                                                  f"watch. Players: {', '.join(table.names())}.")
+        if version is not None and version != table.version:
+            raise Stale()
         assert table.state is not None
-        if table.game.prompt(table.state, seat) is None:
+        prompt = table.game.prompt(table.state, seat)
+        if prompt is None:
             mover = table.game.to_move(table.state)
             who = table.seats[mover].name if mover is not None else "someone else"
             raise IllegalAction(f"It's {who}'s turn, not yours. Wait for your turn.")
+        return seat, prompt
 
     def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
              interaction_id: int | None) -> ActResult:

@@ -45,9 +45,10 @@ SEAT_COLOURS: dict[str, RGB] = {
     "blue": (40, 90, 210),
     "green": (30, 150, 70),
     "yellow": (230, 190, 30),
+    "purple": (150, 70, 200),  # 5th seat (Don't Go In There); castle uses the first four only
 }
-COLOUR_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
-COLOUR_NAMES = {"red": "Red", "blue": "Blue", "green": "Green", "yellow": "Yellow"}
+COLOUR_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P"}
+COLOUR_NAMES = {"red": "Red", "blue": "Blue", "green": "Green", "yellow": "Yellow", "purple": "Purple"}
 NEUTRAL: RGB = (120, 120, 128)  # unknown colour names fall back to this
 
 WHITE: RGB = (255, 255, 255)
