@@ -45,7 +45,8 @@ class Store:
             db["games"].create({
                 "id": int, "guild_id": int, "channel_id": int, "game": str, "status": str,
                 "host_id": int, "seed": int, "options": str, "seats": str, "state": str,
-                "version": int, "result": str, "created_at": float, "updated_at": float,
+                "version": int, "result": str, "turn_started": float, "created_at": float,
+                "updated_at": float,
             }, pk="id")
             db["games"].create_index(["status"])
             db["games"].create_index(["guild_id", "status"])

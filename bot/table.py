@@ -55,6 +55,9 @@ class Table:
     state: State | None = None
     result: dict[str, Any] | None = None
     deadline: float | None = None
+    turn_started: float = 0.0  # when the current turn began: its timeout counts from here
+    warned_turn: int = -1  # the turn whose half-time warning was already posted
+    timers: list[dict[str, Any]] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     handles: dict[str, Handle] = field(default_factory=dict, repr=False)
 
@@ -86,7 +89,7 @@ class Table:
             "status": self.status, "host_id": self.host_id, "seed": self.seed,
             "options": self.options, "seats": [asdict(s) for s in self.seats],
             "state": self.state.to_json() if self.state else None, "version": self.version,
-            "result": self.result,
+            "result": self.result, "turn_started": self.turn_started,
         }
 
 
@@ -202,6 +205,7 @@ class TableService:
         order.shuffle(table.seats)  # who goes first is random, as the table would choose
         table.state = setup(table.game, len(table.seats), table.options, table.seed)
         table.status = "running"
+        table.turn_started = self.clock.now()
         log.info("start game=%s seats=%d", table.id, len(table.seats))
 
     @staticmethod
@@ -288,8 +292,9 @@ class TableService:
             table.status = "over"
             table.result = state.result
         turn_changed = state.turn != turn_before or state.over
-        timers = self._timers(table) if turn_changed or table.status != "running" else None
-        self._save(table, actions=rows, timers=timers)
+        if turn_changed:
+            table.turn_started = self.clock.now()
+        self._save(table, actions=rows, timers=self._timers(table))
         for row in rows:
             log.info("action game=%s seat=%s source=%s seq=%s outcome=ok", table.id, seat, source,
                      row["seq"])
@@ -299,8 +304,7 @@ class TableService:
 
     async def _after(self, table: Table, result: ActResult | None) -> None:
         await self.publisher.game_changed(table, result)
-        if result is None or result.turn_changed:
-            self._arm(table)
+        self._arm(table)
 
     def _finish(self, table: Table) -> None:
         winners = set((table.result or {}).get("winners", []))
@@ -315,30 +319,36 @@ class TableService:
               timers: list[dict[str, Any]] | None = None) -> None:
         self.store.save_game(table.id, {**table.row(), "updated_at": self.clock.now()},
                              actions=actions or (), timers=timers)
-        table.deadline = next((t["due_at"] for t in timers or [] if t["kind"] == "timeout"),
-                              table.deadline if timers is None else None)
+        if timers is not None:
+            table.timers = timers
+            table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
 
     # -- timers: turn timeouts, AI moves, game timers -----------------------------------------
     def _timers(self, table: Table) -> list[dict[str, Any]]:
-        """The timers a game needs now, as rows. Recomputed whenever the turn changes."""
+        """The timers the game needs now, as rows; recomputed after every action.
+
+        AI seats with something to do move after `ai_delay`; the person to move is warned at
+        half the turn timeout and replaced by the AI at the timeout, both counted from the start
+        of the turn; and the game's own timers (a clock, the Gatekeeper) are passed through.
+        """
         if table.status != "running" or table.state is None:
             return []
-        state, now = table.state, self.clock.now()
-        mover = table.game.to_move(state)
+        game, state, now = table.game, table.state, self.clock.now()
         timers: list[dict[str, Any]] = []
         base = {"version": state.version, "turn": state.turn}
-        if mover is not None:
-            if table.seats[mover].ai:
-                timers.append({"timer_id": "ai", "kind": "ai", "due_at": now + self.ai_delay,
-                               "payload": {**base, "seat": mover}})
-            else:
-                timers.append({"timer_id": "warn", "kind": "warn",
-                               "due_at": now + self.turn_timeout / 2,
-                               "payload": {**base, "seat": mover}})
-                timers.append({"timer_id": "timeout", "kind": "timeout",
-                               "due_at": now + self.turn_timeout,
-                               "payload": {**base, "seat": mover}})
-        for timer in table.game.timers(state):
+        for seat, info in enumerate(table.seats):
+            if info.ai and game.prompt(state, seat) is not None:
+                timers.append({"timer_id": f"ai:{seat}", "kind": "ai",
+                               "due_at": now + self.ai_delay, "payload": {**base, "seat": seat}})
+        mover = game.to_move(state)
+        if mover is not None and not table.seats[mover].ai and not game.paused(state):
+            payload = {**base, "seat": mover}
+            if table.warned_turn != state.turn:
+                timers.append({"timer_id": "warn", "kind": "warn", "payload": payload,
+                               "due_at": table.turn_started + self.turn_timeout / 2})
+            timers.append({"timer_id": "timeout", "kind": "timeout", "payload": payload,
+                           "due_at": table.turn_started + self.turn_timeout})
+        for timer in game.timers(state):
             timers.append({"timer_id": f"game:{timer['id']}", "kind": "game", "due_at": timer["due"],
                            "payload": {**base, "seat": timer["seat"], "action": timer["action"]}})
         return timers
@@ -347,9 +357,23 @@ class TableService:
         for handle in table.handles.values():
             handle.cancel()
         table.handles.clear()
-        for timer in self._timers(table) if timers is None else timers:
+        if timers is not None:
+            table.timers = timers
+        for timer in table.timers:
             table.handles[timer["timer_id"]] = self.clock.call_at(
                 timer["due_at"], lambda t=timer, g=table.id: self._spawn(self.fire(g, t)))
+
+    def _still_due(self, table: Table, timer: dict[str, Any]) -> bool:
+        """Is this timer still meant? The game may have moved on since it was armed."""
+        assert table.state is not None
+        payload, kind, state = timer["payload"], timer["kind"], table.state
+        if kind == "game":
+            return any(f"game:{t['id']}" == timer["timer_id"] and t["action"] == payload["action"]
+                       for t in table.game.timers(state))
+        if kind == "ai":
+            return payload["version"] == state.version \
+                and table.game.prompt(state, payload["seat"]) is not None
+        return payload["turn"] == state.turn and table.game.to_move(state) == payload["seat"]
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -365,12 +389,13 @@ class TableService:
             async with table.lock:
                 payload = timer["payload"]
                 if table.status != "running" or table.state is None \
-                        or table.state.turn != payload["turn"]:
+                        or not self._still_due(table, timer):
                     return
                 table.handles.pop(timer["timer_id"], None)
                 seat = payload["seat"]
                 kind = timer["kind"]
                 if kind == "warn":
+                    table.warned_turn = table.state.turn
                     await self.publisher.timeout_warning(table, seat)
                     return
                 if kind == "game":
@@ -458,10 +483,12 @@ class TableService:
                 options=row["options"] or {}, seats=[Seat(**s) for s in row["seats"]],
                 status=row["status"],
                 state=State.from_json(row["state"]) if row["state"] else None,
-                result=row["result"])
+                result=row["result"], turn_started=row.get("turn_started") or 0.0)
             self._register(table)
             own = timers.get(table.id, [])
             table.deadline = next((t["due_at"] for t in own if t["kind"] == "timeout"), None)
+            if table.deadline is not None and not any(t["kind"] == "warn" for t in own):
+                table.warned_turn = table.state.turn if table.state else -1
             if own:
                 self._arm(table, own)
             count += 1

@@ -1,4 +1,4 @@
-"""Registry of games. Each game package registers one `Game` instance here."""
+"""Registry of games. Each game package exposes one `Game` instance as `GAME`."""
 from __future__ import annotations
 
 from importlib import import_module
@@ -7,13 +7,21 @@ from .core import Game
 
 _PACKAGES = ("castle",)
 REGISTRY: dict[str, Game] = {}
+_loaded = False
+
+
+def _load() -> None:
+    """Import the game packages once, on first use (keeps `import games` cheap)."""
+    global _loaded
+    if not _loaded:
+        for package in _PACKAGES:
+            module = import_module(f"games.{package}")
+            REGISTRY.setdefault(module.GAME.name, module.GAME)
+        _loaded = True
 
 
 def get(name: str) -> Game:
-    if not REGISTRY:
-        for package in _PACKAGES:
-            module = import_module(f"games.{package}")
-            REGISTRY[module.GAME.name] = module.GAME
+    _load()
     try:
         return REGISTRY[name]
     except KeyError:
@@ -21,5 +29,5 @@ def get(name: str) -> Game:
 
 
 def all_games() -> list[Game]:
-    get(_PACKAGES[0])
+    _load()
     return list(REGISTRY.values())

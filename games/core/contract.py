@@ -15,6 +15,9 @@ from typing import Any, ClassVar
 from .rng import Rng
 
 
+SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
+
+
 class IllegalAction(Exception):
     """An action the rules refuse. `reason` is safe to show the player who tried it."""
 
@@ -62,6 +65,9 @@ class Choice:
 
     action: str
     path: tuple[Step, ...]
+    # "text": the action needs free text from the player (a modal); the bot sends
+    # f"{action} {text}". The engine validates and sanitises the text.
+    input: str | None = None
 
     @property
     def label(self) -> str:
@@ -135,8 +141,16 @@ class Game(ABC):
         """The seat whose turn it is, for timeouts and "it's X's turn" replies."""
         return state.data.get("current")
 
+    def paused(self, state: State) -> bool:
+        """A paused game's players are not timed out."""
+        return False
+
     def timers(self, state: State) -> list[dict[str, Any]]:
-        """Due times the bot must wake the game at: [{"id", "due", "seat", "action"}]."""
+        """Due times the bot must wake the game at: [{"id", "due", "seat", "action"}].
+
+        At `due` the bot applies `action` as `seat` (usually SYSTEM) through the same code path
+        as any move; a timer whose action is refused or that is no longer listed does nothing.
+        """
         return []
 
 
@@ -154,7 +168,7 @@ def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) ->
     """The checked door: validate and apply on a copy, so a refused action changes nothing."""
     if state.over:
         raise IllegalAction("This game is over.")
-    if not 0 <= seat < state.seats:
+    if not (0 <= seat < state.seats or seat == SYSTEM):
         raise IllegalAction("You are not seated in this game.")
     new = state.copy()
     rng = Rng(new.rng)

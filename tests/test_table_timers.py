@@ -1,0 +1,123 @@
+"""Game timers and simultaneous AI prompts through the table service, on a fake clock."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import games
+from bot.clock import FakeClock
+from bot.store import Store
+from bot.table import TableService
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Step
+
+
+class Bell(Game):
+    """A toy game: everyone says "ready" (in any order); a bell then rings 30 s later."""
+
+    name, title, pitch = "bell", "Bell", "Wait for the bell."
+    min_seats, max_seats = 2, 3
+    colours, colour_rgb = ("red", "blue", "green"), ((200, 0, 0), (0, 0, 200), (0, 150, 0))
+    verbs = {"ready": ""}
+
+    def setup_data(self, state, rng):
+        state.data = {"ready": [], "due": None, "rung": 0, "current": None}
+
+    def prompt(self, state, seat):
+        if seat in state.data["ready"] or state.over:
+            return None
+        return Prompt(seat, "Ready?", [Choice("ready", (Step("ready", "Ready"),))])
+
+    def reduce(self, state, seat, action, now, rng):
+        d = state.data
+        if action == "ring":
+            if seat != SYSTEM or d["due"] is None or now < d["due"]:
+                raise IllegalAction("Only the clock rings the bell.")
+            d["rung"] += 1
+            state.over, state.result = True, {"winners": [], "reason": "rung", "scores": None}
+            return [Event("The bell rings!")]
+        if action != "ready" or seat == SYSTEM or seat in d["ready"]:
+            raise IllegalAction("Say ready once.")
+        d["ready"].append(seat)
+        if len(d["ready"]) == state.seats:
+            d["due"] = now + 30
+        return [Event(f"{{p{seat}}} is ready.")]
+
+    def view(self, state, seat):
+        return dict(state.data)
+
+    def ai_action(self, state, seat, rng, level="smart"):
+        return "ready"
+
+    def timers(self, state):
+        d = state.data
+        if d["due"] is None or state.over:
+            return []
+        return [{"id": "bell", "due": d["due"], "seat": SYSTEM, "action": "ring"}]
+
+
+class Quiet:
+    def __init__(self):
+        self.changes = 0
+
+    async def lobby_changed(self, table): ...
+    async def timeout_warning(self, table, seat): ...
+    async def notice(self, table, text): ...
+
+    async def game_changed(self, table, result):
+        self.changes += 1
+
+
+@pytest.fixture
+def bell(monkeypatch):
+    games.all_games()  # load the real games first
+    monkeypatch.setitem(games.REGISTRY, "bell", Bell())
+
+
+async def drain(service):
+    for _ in range(3):
+        await asyncio.sleep(0)
+        if service._tasks:
+            await asyncio.gather(*list(service._tasks))
+
+
+async def test_game_timer_fires_as_system_and_survives_restart(tmp_path, bell):
+    clock = FakeClock()
+    store = Store(tmp_path / "t.db")
+    service = TableService(store, Quiet(), clock, turn_timeout=600, ai_delay=1)
+    table = service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
+    await service.lobby(table.id, 100, "Ana", "ai")
+    await service.lobby(table.id, 100, "Ana", "start")
+    # the AI says ready on its own, even though nobody is "to move"
+    clock.advance(1)
+    await drain(service)
+    ai_seat = next(i for i, s in enumerate(table.seats) if s.ai)
+    assert table.state.data["ready"] == [ai_seat]
+    await service.act(table.id, 100, "ready", None, source="test")
+    assert [t["timer_id"] for t in store.timers()] == ["game:bell"]
+    # restart before the bell: the timer comes back from the database and fires when due
+    await service.close()
+    clock2 = clock
+    service2 = TableService(store, Quiet(), clock2, turn_timeout=600, ai_delay=1)
+    assert service2.load() == 1
+    clock2.advance(29)
+    await drain(service2)
+    assert service2.get(table.id).state.data["rung"] == 0
+    clock2.advance(2)
+    await drain(service2)
+    assert store.game(table.id)["status"] == "over"
+    assert [r["source"] for r in store.actions(table.id)][-1] == "timer"
+
+
+async def test_stale_game_timer_does_nothing(tmp_path, bell):
+    clock = FakeClock()
+    service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=600, ai_delay=1)
+    table = service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
+    await service.lobby(table.id, 101, "Bo", "join")
+    await service.lobby(table.id, 100, "Ana", "start")
+    await service.act(table.id, 100, "ready", None, source="test")
+    await service.act(table.id, 101, "ready", None, source="test")
+    stale = {"timer_id": "game:bell", "kind": "game", "due_at": 0,
+             "payload": {"seat": SYSTEM, "action": "ring-twice", "turn": 0, "version": 0}}
+    await service.fire(table.id, stale)
+    assert table.state.data["rung"] == 0 and table.status == "running"
