@@ -98,14 +98,18 @@ class GatekeeperBot(discord.AutoShardedClient):
         message (a stale client), and the player would see "interaction failed" instead of our
         "that prompt is out of date".
         """
-        if interaction.type is not discord.InteractionType.component:
+        if interaction.type not in (discord.InteractionType.component,
+                                    discord.InteractionType.modal_submit):
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         match = ui.ROUTE.fullmatch(str(data.get("custom_id", "")))
         if match is None:
             return
+        values = data.get("values")
+        if interaction.type is discord.InteractionType.modal_submit:
+            values = [ui.modal_text(data)]
         await self.on_component(interaction, match["op"], int(match["game"]),
-                                int(match["version"]), match["arg"], data.get("values"))
+                                int(match["version"]), match["arg"], values)
 
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
                            version: int, arg: str, values: list[str] | None = None) -> None:
@@ -141,13 +145,18 @@ class GatekeeperBot(discord.AutoShardedClient):
                                                     view=None)
             return
         seat, prompt = service.turn_of(table, user.id, version)
-        if op == "c":
+        if op in ("c", "m"):
             index = int(arg)
             if not 0 <= index < len(prompt.choices):
                 raise Stale()
+            choice = prompt.choices[index]
+            if choice.input == "text" and op == "c":
+                await interaction.response.send_modal(ui.text_modal(table, index, choice))
+                return
+            action = f"{choice.action} {values[0]}" if op == "m" and values else choice.action
             await interaction.response.defer()
-            await service.act(game_id, user.id, prompt.choices[index].action, version,
-                              source="button", interaction_id=interaction.id)
+            await service.act(game_id, user.id, action, version, source="button",
+                              interaction_id=interaction.id)
             return
         if op not in ("panel", "p"):
             raise IllegalAction("That button is not one I know.")
@@ -165,6 +174,10 @@ class GatekeeperBot(discord.AutoShardedClient):
                 await interaction.response.send_message(content, view=view, ephemeral=True)
             else:
                 await interaction.response.edit_message(content=content, view=view)
+            return
+        if position.complete.input == "text":
+            index = prompt.choices.index(position.complete)
+            await interaction.response.send_modal(ui.text_modal(table, index, position.complete))
             return
         await interaction.response.defer()
         await service.act(game_id, user.id, position.complete.action, version, source="button",
@@ -348,6 +361,18 @@ def game_commands(bot: GatekeeperBot, game: Any) -> app_commands.Group:
     return group
 
 
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+async def pause_or_resume(bot: GatekeeperBot, interaction: discord.Interaction, action: str) -> None:
+    table = table_here(bot, interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await bot.service.pause(table.id, interaction.user.id, can_manage(interaction), action)
+    await interaction.followup.send(f"Game {action}d.", ephemeral=True)
+
+
 def register_commands(bot: GatekeeperBot) -> None:
     tree = bot.tree
     choices = game_choices()
@@ -420,11 +445,17 @@ def register_commands(bot: GatekeeperBot) -> None:
     @tree.command(name="end", description="End the game in this channel (host or Manage Server)")
     async def end(interaction: discord.Interaction) -> None:
         table = table_here(bot, interaction)
-        perms = getattr(interaction, "permissions", None)
-        can_manage = bool(perms and perms.manage_guild)
         await interaction.response.defer(thinking=True)
-        await bot.service.end(table.id, interaction.user.id, can_manage)
+        await bot.service.end(table.id, interaction.user.id, can_manage(interaction))
         await interaction.followup.send(f"Game #{table.id} was ended by {interaction.user.display_name}.")
+
+    @tree.command(name="pause", description="Pause a real-time game (host or Manage Server)")
+    async def pause(interaction: discord.Interaction) -> None:
+        await pause_or_resume(bot, interaction, "pause")
+
+    @tree.command(name="resume", description="Resume a paused game (host or Manage Server)")
+    async def resume(interaction: discord.Interaction) -> None:
+        await pause_or_resume(bot, interaction, "resume")
 
     @tree.command(name="leave", description="Leave the game here; an AI takes your seat")
     async def leave(interaction: discord.Interaction) -> None:

@@ -64,6 +64,11 @@ def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Emb
     if table.status == "running":
         mover = game.to_move(state)
         deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
+        clock = game.view(state, None).get("clock") or {}
+        if clock.get("end") and not clock.get("paused_at"):
+            lines.append(f"⏳ The game clock runs out <t:{int(clock['end'])}:R>.")
+        elif clock.get("paused_at"):
+            lines.append("⏸️ The game is paused.")
         if mover is not None:
             lines.append(f"➡️ {seat_label(table, mover)} to move{deadline}")
             content = f"{mention(table, mover)}, your move." if not table.seats[mover].ai else ""

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import games
-from games.core import Event, Game, IllegalAction, Prompt, Rng, State, apply, setup
+from games.core import SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, apply, setup
 
 from .clock import Clock, Handle
 from .store import Store
@@ -454,6 +454,19 @@ class TableService:
                 text = f"Vote to remove {target.name}: {len(target.votes)}/{needed}."
             await self.publisher.notice(table, text)
             return text
+
+    async def pause(self, game_id: int, user_id: int, can_manage: bool, action: str) -> ActResult:
+        """Pause or resume a real-time game: the host or a member with Manage Server."""
+        table = self.get(game_id)
+        async with table.lock:
+            self._require_running(table)
+            if not table.game.pausable:
+                raise IllegalAction(f"{table.game.title} has no clock to pause; turns simply wait.")
+            if user_id != table.host_id and not can_manage:
+                raise IllegalAction(f"Only the host or a member with Manage Server can {action}.")
+            result = self._run(table, SYSTEM, [action], "command", user_id, None)
+            await self._after(table, result)
+            return result
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> Table:
         table = self.get(game_id)

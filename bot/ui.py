@@ -10,7 +10,7 @@ import re
 
 import discord
 
-from games.core import Prompt, Step
+from games.core import Choice, Prompt, Step
 
 from .choices import Position, format_path
 from .table import VOTE_AFTER_TIMEOUTS, Table
@@ -28,6 +28,27 @@ def frozen(view: discord.ui.View) -> discord.ui.View:
     """Stop the view so discord.py does not store it; on_interaction handles its clicks."""
     view.stop()
     return view
+
+
+def text_modal(table: Table, index: int, choice: Choice) -> discord.ui.Modal:
+    """A private text box for a choice that needs words (an Atmosfear fear)."""
+    modal = discord.ui.Modal(title=choice.path[-1].label[:45],
+                             custom_id=button_id(table, "m", str(index)), timeout=None)
+    modal.add_item(discord.ui.TextInput(label=choice.path[-1].label[:45], custom_id="text",
+                                        style=discord.TextStyle.paragraph, max_length=100))
+    modal.stop()  # not stored by discord.py: on_interaction routes the submission
+    return modal
+
+
+def modal_text(data: dict) -> str:
+    """The first text value in a modal submission (rows or labels, however nested)."""
+    stack = list(data.get("components", []))
+    while stack:
+        item = stack.pop(0)
+        if "value" in item:
+            return str(item["value"])
+        stack[:0] = list(item.get("components", [])) + ([item["component"]] if "component" in item else [])
+    return ""
 
 
 def lobby_view(table: Table) -> discord.ui.View | None:

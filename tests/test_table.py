@@ -160,3 +160,9 @@ async def test_end_needs_host_or_manager(service):
         await service.end(table.id, guest, can_manage=False)
     await service.end(table.id, guest, can_manage=True)
     assert table.status == "ended" and service.in_channel(10) is None
+
+
+async def test_castle_has_no_clock_to_pause(service):
+    table = await started(service)
+    with pytest.raises(IllegalAction, match="no clock to pause"):
+        await service.pause(table.id, 100, False, "pause")

@@ -112,6 +112,8 @@ class Game(ABC):
     # First words of the game's actions, with what follows them: the bot makes one typed
     # subcommand per verb (/castle move to:C4). An empty text means the verb stands alone.
     verbs: ClassVar[dict[str, str]]
+    # Real-time games accept the SYSTEM actions "pause" and "resume" (/pause, /resume).
+    pausable: ClassVar[bool] = False
 
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:
