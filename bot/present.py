@@ -10,6 +10,8 @@ from .table import ActResult, Table
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
            "orange": "🟧", "white": "⬜", "black": "⬛", "brown": "🟫"}
 MAX_LOG_LINES = 12
+# Event kinds spoken by a character: posted as messages of their own, not in the board's log.
+SPEAKER_KINDS = {"gatekeeper": "THE GATEKEEPER"}
 
 
 def seat_label(table: Table, seat: int) -> str:
@@ -49,7 +51,7 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 
 def public_lines(table: Table, events: list[Event]) -> list[str]:
-    lines = [table.fill(e.text) for e in events if e.public]
+    lines = [table.fill(e.text) for e in events if e.public and e.kind not in SPEAKER_KINDS]
     if len(lines) > MAX_LOG_LINES:
         lines = lines[: MAX_LOG_LINES - 1] + [f"…and {len(lines) - MAX_LOG_LINES + 1} more."]
     return lines

@@ -62,6 +62,8 @@ class DiscordPublisher:
     async def game_changed(self, table: Table, result: ActResult | None) -> None:
         if table.state is None:
             return
+        if result is not None:
+            await self.post_interjections(table, result)
         if result is None or result.turn_changed or table.status != "running":
             await self._retire_board(table)
         await self.post_board(table, result, edit=result is not None and not result.turn_changed
@@ -71,6 +73,25 @@ class DiscordPublisher:
             self.bot.store.forget(table.id)
             for seat in range(len(table.seats)):
                 self._sent_private.pop((table.id, seat), None)
+
+    async def post_interjections(self, table: Table, result: ActResult) -> None:
+        """A speaking character (the Gatekeeper) gets messages of his own, with his picture."""
+        for event in result.events:
+            if not event.public or event.kind not in present.SPEAKER_KINDS:
+                continue
+            text = table.fill(event.text)
+            embed = discord.Embed(title=present.SPEAKER_KINDS[event.kind], description=text[:4000],
+                                  colour=discord.Colour.dark_red())
+            png = await self.bot.renderer.speaker(table.game.name, text)
+            kwargs: dict = {}
+            if png is not None:
+                kwargs["file"] = discord.File(io.BytesIO(png), filename="speaker.png")
+                embed.set_image(url="attachment://speaker.png")
+            mentions = " ".join(f"<@{s.user_id}>" for s in table.seats
+                                if s.user_id and not s.ai and s.name in text)
+            await self._safely("interjection", table, self.channel(table.channel_id).send(
+                content=mentions or None, embed=embed,
+                allowed_mentions=discord.AllowedMentions(users=True), **kwargs))
 
     async def post_board(self, table: Table, result: ActResult | None, *, edit: bool = False) -> None:
         assert table.state is not None

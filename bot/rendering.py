@@ -27,6 +27,15 @@ class Renderer:
             return await asyncio.to_thread(render.render, view)
         return await asyncio.get_running_loop().run_in_executor(self.pool, render.render, view)
 
+    async def speaker(self, game: str, line: str) -> bytes | None:
+        """A speaking character's picture with their line, if the game has one."""
+        if game not in render.SPEAKERS:
+            return None
+        if self.pool is None:
+            return await asyncio.to_thread(render.speak, game, line)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, render.speak, game,
+                                                                line)
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
