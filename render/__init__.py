@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .atmosfear import render_atmosfear
+from .atmosfear import warm_up as _warm_atmosfear
 from .castle import render_castle
 from .castle import warm_up as _warm_castle
+from .dontgo import render_dontgo
+from .dontgo import warm_up as _warm_dontgo
 
 Renderer = Callable[[dict[str, Any]], bytes]
 
@@ -22,7 +26,7 @@ class UnknownGameError(KeyError, ValueError):
         return str(self.args[0]) if self.args else "unknown game"
 
 
-RENDERERS: dict[str, Renderer] = {"castle": render_castle}
+RENDERERS: dict[str, Renderer] = {"atmosfear": render_atmosfear, "castle": render_castle, "dontgo": render_dontgo}
 
 
 def register(game: str, renderer: Renderer) -> None:
@@ -40,9 +44,21 @@ def render(view: dict[str, Any]) -> bytes:
     return renderer(view)
 
 
+Speaker = Callable[[str], bytes]
+# Characters who speak in a game (the Gatekeeper): a picture of them with their line.
+SPEAKERS: dict[str, Speaker] = {}
+
+
+def speak(game: str, line: str) -> bytes:
+    """PNG of `game`'s speaking character saying `line`."""
+    return SPEAKERS[game](line)
+
+
 def warm_up() -> None:
     """Pay one-off costs (palettes, static layers) before the first board is needed."""
     _warm_castle()
+    _warm_atmosfear()
+    _warm_dontgo()
 
 
-__all__ = ["warm_up", "RENDERERS", "Renderer", "UnknownGameError", "register", "render", "render_castle"]
+__all__ = ["SPEAKERS", "speak", "warm_up", "RENDERERS", "Renderer", "UnknownGameError", "register", "render", "render_castle"]
