@@ -42,6 +42,9 @@ class GatekeeperBot(discord.AutoShardedClient):
     def __init__(self, settings: Settings, store: Store, clock: Clock | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Typed answers ("YES! MY GATEKEEPER!") need to read channel messages: a privileged
+        # intent, so it is opt-in (GATEKEEPER_READ_MESSAGES=1 and the switch in the portal).
+        intents.guild_messages = intents.message_content = settings.read_messages
         super().__init__(intents=intents, shard_count=settings.shard_count or 1,
                          shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
                          allowed_mentions=discord.AllowedMentions.none(),
@@ -110,6 +113,25 @@ class GatekeeperBot(discord.AutoShardedClient):
             values = [ui.modal_text(data)]
         await self.on_component(interaction, match["op"], int(match["game"]),
                                 int(match["version"]), match["arg"], values)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A player may type the label of one of their buttons instead of clicking it."""
+        if message.author.bot or not message.content:
+            return
+        table = self.service.in_channel(message.channel.id)
+        seat = table.seat_of(message.author.id) if table and table.status == "running" else None
+        if table is None or seat is None or table.state is None:
+            return
+        prompt = table.game.prompt(table.state, seat)
+        typed = spoken(message.content)
+        matches = [c for c in prompt.choices if spoken(c.label) == typed] if prompt else []
+        if len(matches) != 1:
+            return  # table talk, not a move
+        try:
+            await self.service.act(table.id, message.author.id, matches[0].action, None,
+                                   source="typed")
+        except IllegalAction as exc:
+            log.info("typed move refused game=%s reason=%r", table.id, exc.reason)
 
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
                            version: int, arg: str, values: list[str] | None = None) -> None:
@@ -225,6 +247,11 @@ def throttle_bucket_sweep(http: Any, every: float = 30.0) -> None:
             sweep()
 
     http._try_clear_expired_ratelimits = throttled
+
+
+def spoken(text: str) -> str:
+    """Letters and digits only, lower case: how typed words are compared with button labels."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def require_seat(table: Table, user_id: int) -> int:

@@ -33,6 +33,7 @@ class Settings:
     turn_timeout: float = 600.0
     ai_delay: float = 1.0
     render_workers: int = 1
+    read_messages: bool = False
     dev_guild_id: int | None = None
     api_base: str = DEFAULT_API_BASE
     gateway_url: str = DEFAULT_GATEWAY
@@ -56,6 +57,7 @@ class Settings:
                 turn_timeout=float(env.get("GATEKEEPER_TURN_TIMEOUT", "600")),
                 ai_delay=float(env.get("GATEKEEPER_AI_DELAY", "1.0")),
                 render_workers=int(env.get("GATEKEEPER_RENDER_WORKERS", "1")),
+                read_messages=env.get("GATEKEEPER_READ_MESSAGES", "").lower() in ("1", "true", "yes"),
                 dev_guild_id=int(guild) if guild else None,
                 api_base=env.get("DISCORD_API_BASE", DEFAULT_API_BASE).rstrip("/"),
                 gateway_url=env.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY),

@@ -324,3 +324,26 @@ async def test_timeouts_warn_then_ai_plays_then_vote_out(fake_discord, tmp_path)
         assert any("voted out" in m.content for m in players.channel_messages())
     finally:
         await harness.stop()
+
+
+async def test_typing_a_button_label_plays_it(fake_discord, tmp_path):
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", read_messages=True)
+    try:
+        await harness.start()
+        players = Players(fake_discord, harness, ["Ana", "Bo"])
+        table = await players.start_game("Ana", ["Bo"])
+        while table.state.data["phase"] != "move":
+            await players.play_by_buttons(table)
+        seat = table.game.to_move(table.state)
+        mover = table.seats[seat].user_id
+        other = table.seats[1 - seat].user_id
+        version = table.version
+        await fake_discord.say(other, players.channel.id, "stay")  # not their turn: ignored
+        await fake_discord.say(mover, players.channel.id, "good luck everyone")  # table talk
+        await fake_discord.say(mover, players.channel.id, "STAY!")
+        await until(lambda: table.version > version)
+        assert harness.bot.store.actions(table.id)[-1]["action"] == "stay"
+        assert harness.bot.store.actions(table.id)[-1]["seat"] == seat
+        assert table.version == version + 1
+    finally:
+        await harness.stop()
