@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .atmosfear import render_atmosfear
+from .atmosfear import render_atmosfear, render_gatekeeper
 from .atmosfear import warm_up as _warm_atmosfear
 from .castle import render_castle
 from .castle import warm_up as _warm_castle
@@ -46,7 +46,7 @@ def render(view: dict[str, Any]) -> bytes:
 
 Speaker = Callable[[str], bytes]
 # Characters who speak in a game (the Gatekeeper): a picture of them with their line.
-SPEAKERS: dict[str, Speaker] = {}
+SPEAKERS: dict[str, Speaker] = {"atmosfear": render_gatekeeper}
 
 
 def speak(game: str, line: str) -> bytes:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import io
 import math
-import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
