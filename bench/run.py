@@ -40,7 +40,7 @@ def workers_rss_mb() -> float:
 
 
 # -- engine ----------------------------------------------------------------------------------------
-GAMES = ("castle",)
+GAMES = ("castle", "dontgo")
 
 
 def bench_engine(game_name: str, games_count: int) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from importlib import import_module
 
 from .core import Game
 
-_PACKAGES = ("castle",)
+_PACKAGES = ("castle", "dontgo")
 REGISTRY: dict[str, Game] = {}
 _loaded = False
 

@@ -92,17 +92,17 @@ ROOM_TINTS: dict[str, core.RGB] = {
 }
 ROOM_DEFAULT: core.RGB = (90, 90, 100)
 
-CARD_TYPES = ("amulet", "mirror", "cat", "music_box", "clocks", "portrait", "doll", "ring", "holy_water", "tome",
+CARD_TYPES = ("amulet", "mirror", "cat", "musicbox", "clocks", "portrait", "doll", "ring", "holywater", "tome",
               "mask", "twin")
 CARD_NAMES = {
-    "amulet": "Amulet", "mirror": "Mirror", "cat": "Cat", "music_box": "Music box", "clocks": "Clocks",
-    "portrait": "Portrait", "doll": "Doll", "ring": "Ring", "holy_water": "Holy water", "tome": "Tome",
+    "amulet": "Amulet", "mirror": "Mirror", "cat": "Cat", "musicbox": "Music box", "clocks": "Clocks",
+    "portrait": "Portrait", "doll": "Doll", "ring": "Ring", "holywater": "Holy water", "tome": "Tome",
     "mask": "Mask", "twin": "Twin",
 }
 TYPE_TINTS: dict[str, core.RGB] = {
-    "amulet": (246, 214, 120), "mirror": (176, 206, 226), "cat": (200, 196, 210), "music_box": (232, 190, 150),
+    "amulet": (246, 214, 120), "mirror": (176, 206, 226), "cat": (200, 196, 210), "musicbox": (232, 190, 150),
     "clocks": (214, 222, 170), "portrait": (222, 196, 160), "doll": (246, 190, 210), "ring": (190, 214, 246),
-    "holy_water": (170, 226, 236), "tome": (214, 176, 176), "mask": (226, 210, 236), "twin": (186, 230, 190),
+    "holywater": (170, 226, 236), "tome": (214, 176, 176), "mask": (226, 210, 236), "twin": (186, 230, 190),
 }
 TYPE_DEFAULT_TINT: core.RGB = (210, 210, 214)
 PHASES = {
@@ -271,7 +271,7 @@ def _type_icon(d, kind: str, box) -> None:
             d.ellipse(B(ex - 0.11, 0.44, ex + 0.11, 0.64), fill=(250, 220, 40))
             d.ellipse(B(ex - 0.03, 0.45, ex + 0.03, 0.63), fill=BLACK)
         d.polygon([P(0.45, 0.72), P(0.55, 0.72), P(0.5, 0.78)], fill=(240, 140, 160))
-    elif kind == "music_box":
+    elif kind == "musicbox":
         d.rectangle(B(0.08, 0.5, 0.92, 0.96), fill=(170, 100, 50), outline=ol, width=lw)
         d.line([P(0.08, 0.62), P(0.92, 0.62)], fill=ol, width=lw)
         d.rectangle(B(0.8, 0.7, 0.98, 0.76), fill=(230, 190, 70), outline=ol)
@@ -301,7 +301,7 @@ def _type_icon(d, kind: str, box) -> None:
         d.ellipse(B(0.14 + 0.03, 0.33, 0.86 - 0.03, 0.95), outline=(236, 190, 50), width=lw * 2)
         d.polygon([P(0.5, 0.42), P(0.32, 0.2), P(0.4, 0.04), P(0.6, 0.04), P(0.68, 0.2)],
                   fill=(90, 170, 240), outline=ol, width=lw)
-    elif kind == "holy_water":
+    elif kind == "holywater":
         d.rectangle(B(0.4, 0.02, 0.6, 0.16), fill=(160, 110, 60), outline=ol, width=lw)
         d.rectangle(B(0.42, 0.16, 0.58, 0.34), fill=(190, 230, 245), outline=ol, width=lw)
         d.rounded_rectangle(B(0.18, 0.32, 0.82, 0.98), radius=s * 0.16, fill=(120, 200, 235), outline=ol,

@@ -127,8 +127,9 @@ class Players:
             await self.settle(table)
         return ix
 
-    async def start_game(self, host: str, joiners: list[str], ais: int = 0) -> Table:
-        await self.open(host)
+    async def start_game(self, host: str, joiners: list[str], ais: int = 0,
+                         game: str = "castle") -> Table:
+        await self.open(host, game)
         for name in joiners:
             await self.lobby_click(name, "join")
         for _ in range(ais):

@@ -16,7 +16,7 @@ from render import core, dontgo
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
 COLOURS = ["red", "blue", "green", "yellow", "purple"]
 ROOMS = ["Attic", "Basement", "Hallway", "Library", "Nursery", "Secret Passage"]
-TYPES = ["amulet", "mirror", "cat", "music_box", "clocks", "portrait", "doll", "ring", "holy_water", "tome",
+TYPES = ["amulet", "mirror", "cat", "musicbox", "clocks", "portrait", "doll", "ring", "holywater", "tome",
          "mask", "twin"]
 PHASES = ["place", "reroll", "change", "pick", "choose"]
 

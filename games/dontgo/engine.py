@@ -1,0 +1,926 @@
+"""Don't Go In There: the pure rules engine.
+
+State lives in `state.data` (JSON-native):
+
+    deck               card ids, face down; the end of the list is the top
+    removed, unused    ids taken out unseen at setup / ids of card types not in this game
+    rooms              3 slots {"side", "removed", "spaces": [seat|None], "cards": [ids],
+                       "hidden": bool (3rd card face down), "seen": [seats], "lib": [left, right]|None}
+    pool               ghost-token pile {"1", "2", "5"} -> count
+    players            [{"meeples", "tokens": {"1", "2", "5", "sub"}, "cards": [{"id", "dispelled", "used"}]}]
+    current, phase     who must act and what: place | reroll | change | pick | choose | over
+    active             whose turn it is (holds the planchette while a room resolves)
+    res                the room being resolved {"slot", "seat", "stage"} or None
+    dice               the current/last roll {"slot", "faces", "rerolled", "changed"} or None
+    pending            queued decisions [{"seat", "kind": dispel|save|tome, "type", "count"}]
+    ending             True once every room is gone (game-end effects are being applied)
+    clocks             the seat that claimed the clocks effect, or None
+    last, scores, winners
+
+Cards are ints 0-95; `CARDS[id]` holds their printed values (data/dontgo/dontgo.toml).
+Actions are canonical strings; see `parse` for the grammar.
+"""
+from __future__ import annotations
+
+import tomllib
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "dontgo"
+with open(DATA_DIR / "dontgo.toml", "rb") as _fh:
+    CONFIG: dict[str, Any] = tomllib.load(_fh)
+
+TYPES: tuple[str, ...] = tuple(CONFIG["type_order"])
+TYPE_LABELS = {t: CONFIG["types"][t]["label"] for t in TYPES}
+SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
+MEEPLES: int = CONFIG["setup"]["meeples"]
+FIRST_SEAT: int = CONFIG["setup"]["first_seat"]
+TOKENS = {k: int(v) for k, v in CONFIG["ghosts"]["tokens"].items()}
+TOKEN_VALUE = sum(int(k) * v for k, v in TOKENS.items())
+DIE: tuple[int, ...] = tuple(CONFIG["ghosts"]["die"])
+CAT_LIMIT: int = CONFIG["ghosts"]["cat_limit"]
+SETS = CONFIG["sets"]
+BOARDS: tuple[tuple[str, str], ...] = tuple(tuple(b["sides"]) for b in CONFIG["boards"])
+ROOMS = CONFIG["rooms"]
+ROOM_LABELS = {k: v["label"] for k, v in ROOMS.items()}
+ROOM_ALIASES = {"secretpassage": "secret", "secret-passage": "secret", "passage": "secret",
+                "secret_passage": "secret"}
+TYPE_ALIASES = {"music": "musicbox", "music-box": "musicbox", "music_box": "musicbox",
+                "holy": "holywater", "holy-water": "holywater", "holy_water": "holywater",
+                "clock": "clocks", "amulets": "amulet", "mirrors": "mirror", "cats": "cat",
+                "portraits": "portrait", "dolls": "doll", "rings": "ring", "tomes": "tome",
+                "masks": "mask", "twins": "twin", "musicboxes": "musicbox"}
+
+
+def _cards() -> list[dict[str, Any]]:
+    out = []
+    for t in TYPES:
+        spec = CONFIG["types"][t]
+        for i in range(8):
+            out.append({"id": len(out), "type": t, "curse": spec["curse"][i], "dice": spec["dice"][i],
+                        "amulet": spec["amulet"][i] if "amulet" in spec else None})
+    return out
+
+
+CARDS: list[dict[str, Any]] = _cards()
+SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
+          "'save 17' or 'tome mirror'.")
+
+
+def p(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+def plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-3]}dice" if word.endswith("die") else f"{n} {word}s"
+
+
+def card_text(cid: int) -> str:
+    c = CARDS[cid]
+    extra = f", names {c['amulet']}" if c["amulet"] is not None else ""
+    return f"{TYPE_LABELS[c['type']]} ({plural(c['curse'], 'curse')}, {plural(c['dice'], 'die')}{extra})"
+
+
+def room_name(d: dict[str, Any], slot: int) -> str:
+    return BOARDS[slot][d["rooms"][slot]["side"]]
+
+
+def flashlights(d: dict[str, Any], slot: int) -> list[int]:
+    return ROOMS[room_name(d, slot)]["flashlights"]
+
+
+# ---------------------------------------------------------------- ghost tokens
+
+def ghosts(pl: dict[str, Any]) -> int:
+    t = pl["tokens"]
+    return t["1"] + 2 * t["2"] + 5 * t["5"] + t["sub"]
+
+
+def pool_value(d: dict[str, Any]) -> int:
+    return sum(int(k) * v for k, v in d["pool"].items())
+
+
+def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
+    """Hand `k` ghosts from the pile, biggest tokens first; substitutes when the pile can't pay."""
+    t, pool = d["players"][seat]["tokens"], d["pool"]
+    for den in ("5", "2", "1"):
+        n = min(pool[den], k // int(den))
+        pool[den] -= n
+        t[den] += n
+        k -= n * int(den)
+    if k:
+        t["sub"] += k
+
+
+def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
+    """Return up to `k` ghosts from `seat` to the pile (making change); the number removed."""
+    pl = d["players"][seat]
+    t, pool = pl["tokens"], d["pool"]
+    k = min(k, ghosts(pl))
+    done = k
+    s = min(t["sub"], k)  # substitutes go back to the box first
+    t["sub"] -= s
+    k -= s
+    for den in ("5", "2", "1"):
+        n = min(t[den], k // int(den))
+        t[den] -= n
+        pool[den] += n
+        k -= n * int(den)
+    if k:
+        den = next(x for x in ("1", "2", "5") if t[x] and int(x) > k)
+        t[den] -= 1
+        pool[den] += 1
+        give_ghosts(d, seat, int(den) - k)
+    return done
+
+
+# ---------------------------------------------------------------- tableaux
+
+def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]]:
+    return [c for c in pl["cards"] if not c["dispelled"] and (ctype is None or CARDS[c["id"]]["type"] == ctype)]
+
+
+def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
+    return sum(CARDS[c["id"]]["curse"] for c in face_up(pl, ctype))
+
+
+def dispel(pl: dict[str, Any], ids: list[int]) -> None:
+    for c in pl["cards"]:
+        if c["id"] in ids:
+            c["dispelled"] = True
+
+
+def names(ids: list[int]) -> str:
+    parts = [card_text(i) for i in ids]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def doll_set(pl: dict[str, Any], new: int) -> list[int] | None:
+    """The doll set (containing `new`) whose curses make exactly the target: most cards, then lowest ids."""
+    others = [c["id"] for c in face_up(pl, "doll") if c["id"] != new]
+    target = SETS["doll_sum"] - CARDS[new]["curse"]
+    for size in range(len(others), -1, -1):
+        for combo in combinations(sorted(others), size):
+            if sum(CARDS[i]["curse"] for i in combo) == target:
+                return sorted(list(combo) + [new])
+    return None
+
+
+# ---------------------------------------------------------------- parsing
+
+def parse(action: str) -> tuple[str, Any]:
+    """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise."""
+    tokens = action.lower().replace(",", " ").split()
+    if not tokens:
+        raise IllegalAction(f"That action is empty. {SYNTAX}")
+    verb, rest = tokens[0], tokens[1:]
+    if verb in ("reroll", "re-roll", "keep") and not rest:
+        return ("reroll" if verb != "keep" else "keep"), None
+    if verb == "place" and rest:
+        if not rest[-1].isdigit() or len(rest) < 2:
+            raise IllegalAction("Say which room and which space, counted from the top: 'place attic 2'.")
+        room = "".join(rest[:-1])
+        room = ROOM_ALIASES.get(room, room)
+        if room not in ROOMS:
+            raise IllegalAction(f"'{' '.join(rest[:-1])}' is not a room. Rooms: "
+                                f"{', '.join(sorted(ROOMS))}.")
+        return "place", (room, int(rest[-1]))
+    if verb == "change":
+        nums = [x for x in rest if x != "to"]
+        if len(nums) == 2 and all(x.isdigit() for x in nums):
+            return "change", (int(nums[0]), int(nums[1]))
+        raise IllegalAction("Say which die and its new face: 'change 3 to 0' sets die 3 to 0 ghosts.")
+    if verb in ("pick", "dispel", "save"):
+        if len(rest) == 1 and rest[0].isdigit():
+            return verb, int(rest[0])
+        example = {"pick": "'pick 2' takes the 2nd card from the left",
+                   "dispel": "'dispel 17' dispels your card number 17",
+                   "save": "'save 17' keeps cat number 17 and dispels your other cats"}[verb]
+        raise IllegalAction(f"Give one number: {example}.")
+    if verb == "tome" and rest:
+        t = "".join(rest)
+        t = TYPE_ALIASES.get(t, t)
+        if t not in TYPES:
+            raise IllegalAction(f"'{' '.join(rest)}' is not a card type. Types: {', '.join(TYPES)}.")
+        return "tome", t
+    raise IllegalAction(f"I don't understand '{action.strip()}'. {SYNTAX}")
+
+
+def canonical(kind: str, payload: Any) -> str:
+    if kind in ("reroll", "keep"):
+        return kind
+    if kind == "place":
+        return f"place {payload[0]} {payload[1]}"
+    if kind == "change":
+        return f"change {payload[0]} to {payload[1]}"
+    return f"{kind} {payload}"
+
+
+# ---------------------------------------------------------------- the game
+
+class DontGoGame(Game):
+    name = "dontgo"
+    title = "Don't Go In There"
+    pitch = ("Creep through a haunted house collecting cursed cards: grab the ones with the fewest "
+             "curses, dispel the rest, and don't end up the most haunted.")
+    min_seats = 2
+    max_seats = 5
+    colours = ("red", "blue", "green", "yellow", "purple")
+    colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
+    verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
+             "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
+             "dispel": "your card's number, e.g. 17", "save": "the cat's number to keep, e.g. 17",
+             "tome": "a card type, e.g. mirror"}
+
+    # ------------------------------------------------------------ setup
+    def setup_data(self, state: State, rng: Rng) -> None:
+        n_types, n_removed = SETUP[state.seats]
+        types = list(TYPES)
+        rng.shuffle(types)
+        chosen = set(types[:n_types])
+        deck = [c["id"] for c in CARDS if c["type"] in chosen]
+        unused = [c["id"] for c in CARDS if c["type"] not in chosen]
+        rng.shuffle(deck)
+        removed = sorted(deck[:n_removed])
+        deck = deck[n_removed:]
+        state.data = d = {
+            "deck": deck, "removed": removed, "unused": unused, "rooms": [],
+            "pool": dict(TOKENS),
+            "players": [{"meeples": MEEPLES, "tokens": {"1": 0, "2": 0, "5": 0, "sub": 0}, "cards": []}
+                        for _ in range(state.seats)],
+            "current": FIRST_SEAT, "active": FIRST_SEAT, "phase": "place", "res": None, "dice": None,
+            "pending": [], "ending": False, "clocks": None, "last": None, "scores": None,
+            "winners": None,
+        }
+        for slot in range(len(BOARDS)):
+            room = {"side": rng.below(2), "removed": False, "spaces": [], "cards": [], "hidden": False,
+                    "seen": [], "lib": None}
+            d["rooms"].append(room)
+            self._deal(d, slot)
+        state.turn = 1
+
+    def _deal(self, d: dict[str, Any], slot: int) -> None:
+        """Lay up to 3 cards from the deck above the room, by its side's rules."""
+        room = d["rooms"][slot]
+        name = room_name(d, slot)
+        room["spaces"] = [None] * len(ROOMS[name]["flashlights"])
+        drawn = [d["deck"].pop() for _ in range(min(3, len(d["deck"])))]
+        room["hidden"], room["seen"], room["lib"] = False, [], None
+        if name == "library":
+            drawn = sorted(drawn, key=lambda i: (CARDS[i]["curse"], drawn.index(i)))
+            room["lib"] = [drawn[0], drawn[-1]] if len(drawn) == 3 else None
+        if name == "secret" and len(drawn) == 3:
+            room["hidden"] = True
+        room["cards"] = drawn
+
+    # ------------------------------------------------------------ reduce
+    def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        if state.over or d["phase"] == "over":
+            raise IllegalAction("This game is over.")
+        kind, payload = parse(action)
+        if seat != d["current"]:
+            raise IllegalAction(f"It's not your move: waiting for {p(d['current'])} to "
+                                f"{self._doing(d)}.")
+        phase = d["phase"]
+        if phase == "choose":
+            wanted: tuple[str, ...] = (d["pending"][0]["kind"],) if d["pending"] else ()
+        else:
+            wanted = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("change", "keep"),
+                      "pick": ("pick",)}[phase]
+        if kind not in wanted:
+            raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
+        events: list[Event] = []
+        getattr(self, "_do_" + kind)(state, seat, payload, rng, events)
+        self._advance(state, rng, events)
+        return events
+
+    def _doing(self, d: dict[str, Any]) -> str:
+        phase = d["phase"]
+        if phase == "place":
+            return "place a meeple"
+        if phase == "reroll":
+            return "decide whether to re-roll the Basement dice"
+        if phase == "change":
+            return "decide whether to change one Hallway die"
+        if phase == "pick":
+            return "pick a card"
+        pend = d["pending"][0]
+        if pend["kind"] == "tome":
+            return "choose a card type for the tomes"
+        if pend["kind"] == "save":
+            return "choose the cat to keep"
+        return f"choose {plural(pend['count'], TYPE_LABELS[pend['type']] + ' card')} to dispel"
+
+    def _hint(self, d: dict[str, Any]) -> str:
+        phase = d["phase"]
+        if phase == "place":
+            return "'place <room> <space>', e.g. 'place attic 2' (spaces count from the top)."
+        if phase == "reroll":
+            return "'reroll' to roll every die again, or 'keep'."
+        if phase == "change":
+            return "'change <die> to <ghosts>', e.g. 'change 2 to 0', or 'keep'."
+        if phase == "pick":
+            return "'pick <n>', the card's position from the left, e.g. 'pick 1'."
+        kind = d["pending"][0]["kind"]
+        return {"dispel": "'dispel <card number>', e.g. 'dispel 17' (numbers are in your card list).",
+                "save": "'save <card number>': that cat stays face up, the others are dispelled.",
+                "tome": "'tome <type>', e.g. 'tome mirror' (any type but tome)."}[kind]
+
+    # ------------------------------------------------------------ placing
+    def _do_place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        name, space = payload
+        slot = next((s for s in range(len(BOARDS)) if not d["rooms"][s]["removed"]
+                     and room_name(d, s) == name), None)
+        if slot is None:
+            on = ", ".join(room_name(d, s) for s in range(len(BOARDS)) if not d["rooms"][s]["removed"])
+            raise IllegalAction(f"The {ROOM_LABELS[name]} isn't in play right now; rooms in play: {on}.")
+        room = d["rooms"][slot]
+        label = ROOM_LABELS[name]
+        if not 1 <= space <= len(room["spaces"]):
+            raise IllegalAction(f"The {label} has spaces 1-{len(room['spaces'])} (1 is the top), "
+                                f"not {space}.")
+        if room["spaces"][space - 1] is not None:
+            free = [str(i + 1) for i, s in enumerate(room["spaces"]) if s is None]
+            raise IllegalAction(f"Space {space} of the {label} is taken by {p(room['spaces'][space - 1])}; "
+                                f"free spaces: {', '.join(free)}.")
+        pl = d["players"][seat]
+        if pl["meeples"] <= 0:  # can't happen: seats without meeples are skipped
+            raise IllegalAction("You have no meeple left in your supply.")
+        pl["meeples"] -= 1
+        room["spaces"][space - 1] = seat
+        fl = flashlights(d, slot)[space - 1]
+        events.append(Event(f"{p(seat)} places a meeple in the {label}, space {space} "
+                            f"({plural(fl, 'flashlight')})."))
+        d["last"] = {"seat": seat, "slot": slot,
+                     "text": f"{self.colours[seat].capitalize()} placed a meeple in the {label}, space {space}."}
+        if name == "attic" and space == 1:
+            give_ghosts(d, seat, 1)
+            events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
+        if name == "nursery" and space == len(room["spaces"]):
+            gone = take_ghosts(d, seat, 1)
+            events.append(Event(f"{p(seat)} took the Nursery's bottom space and discards a ghost "
+                                f"if they have one."))
+            events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
+                                to=(seat,), kind="private"))
+        if sum(s is not None for s in room["spaces"]) >= 3:
+            self._resolve(state, slot, seat, rng, events)
+            return
+        if room["hidden"]:
+            if seat not in room["seen"]:
+                room["seen"].append(seat)
+            events.append(Event(f"{p(seat)} peeks at the face-down card in the Secret Passage."))
+            events.append(Event(f"The face-down card is {card_text(room['cards'][2])}.", to=(seat,),
+                                kind="private"))
+        self._next_turn(state, events)
+
+    def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        room = d["rooms"][slot]
+        label = ROOM_LABELS[room_name(d, slot)]
+        events.append(Event(f"{p(seat)} placed the third meeple: the {label} resolves and {p(seat)} "
+                            f"takes the planchette."))
+        if room["hidden"]:
+            room["hidden"], room["seen"] = False, []
+            events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
+        n = sum(CARDS[c]["dice"] for c in room["cards"])
+        d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
+        self._roll(d, slot, n, rng)
+        events.append(Event(self._roll_text(d)))
+        name = room_name(d, slot)
+        if n and name == "basement":
+            d["res"]["stage"] = "reroll"
+        elif n and name == "hallway":
+            d["res"]["stage"] = "change"
+        else:
+            self._haunt(state, events)
+
+    def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> None:
+        d["dice"] = {"slot": slot, "faces": [rng.choice(DIE) for _ in range(n)], "rerolled": False,
+                     "changed": False}
+
+    def _roll_text(self, d: dict[str, Any]) -> str:
+        faces = d["dice"]["faces"]
+        if not faces:
+            return "No ghost dice in this room: no ghosts appear."
+        return (f"{plural(len(faces), 'ghost die')} roll {' '.join(map(str, faces))}: "
+                f"{plural(sum(faces), 'ghost')}.")
+
+    def _do_reroll(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        self._roll(d, d["res"]["slot"], len(d["dice"]["faces"]), rng)
+        d["dice"]["rerolled"] = True
+        events.append(Event(f"{p(seat)} re-rolls the Basement dice. " + self._roll_text(d)))
+        self._haunt(state, events)
+
+    def _do_keep(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        events.append(Event(f"{p(seat)} keeps the roll."))
+        self._haunt(state, events)
+
+    def _do_change(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        die, face = payload
+        faces = d["dice"]["faces"]
+        if not 1 <= die <= len(faces):
+            raise IllegalAction(f"There are {plural(len(faces), 'die')}: choose die 1-{len(faces)}.")
+        if face not in DIE:
+            raise IllegalAction(f"A ghost die shows {', '.join(map(str, sorted(set(DIE))))} ghosts, "
+                                f"not {face}.")
+        if faces[die - 1] == face:
+            raise IllegalAction(f"Die {die} already shows {face}; pick another face, or 'keep'.")
+        faces[die - 1] = face
+        d["dice"]["changed"] = True
+        events.append(Event(f"{p(seat)} turns die {die} to {face}: now "
+                            f"{plural(sum(faces), 'ghost')}."))
+        self._haunt(state, events)
+
+    def _haunt(self, state: State, events: list[Event]) -> None:
+        """Every meeple's owner takes the rolled ghosts minus their space's flashlights."""
+        d = state.data
+        slot = d["res"]["slot"]
+        rolled = sum(d["dice"]["faces"])
+        for space, who in enumerate(d["rooms"][slot]["spaces"]):
+            if who is None:
+                continue
+            k = max(0, rolled - flashlights(d, slot)[space])
+            if k:
+                give_ghosts(d, who, k)
+                events.append(Event(f"{p(who)} (space {space + 1}) takes {plural(k, 'ghost')}."))
+        d["res"]["stage"] = "pick"
+
+    # ------------------------------------------------------------ picking and card effects
+    def _do_pick(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        room = d["rooms"][d["res"]["slot"]]
+        n = len(room["cards"])
+        if not 1 <= payload <= n:
+            raise IllegalAction(f"There {'is' if n == 1 else 'are'} {plural(n, 'card')} left: "
+                                f"pick 1-{n}, counted from the left.")
+        self._take_card(state, seat, payload - 1, events)
+
+    def _take_card(self, state: State, seat: int, index: int, events: list[Event]) -> None:
+        d = state.data
+        slot = d["res"]["slot"]
+        room = d["rooms"][slot]
+        cid = room["cards"].pop(index)
+        top = next(i for i, s in enumerate(room["spaces"]) if s is not None)
+        room["spaces"][top] = None
+        pl = d["players"][seat]
+        pl["meeples"] += 1
+        events.append(Event(f"{p(seat)} takes {card_text(cid)}."))
+        d["last"] = {"seat": seat, "slot": slot,
+                     "text": f"{self.colours[seat].capitalize()} took {card_text(cid)}."}
+        if room["lib"]:
+            if cid == room["lib"][0]:
+                give_ghosts(d, seat, 1)
+                events.append(Event(f"{p(seat)} took the Library's leftmost card and first takes a ghost."))
+            elif cid == room["lib"][1]:
+                gone = take_ghosts(d, seat, 1)
+                events.append(Event(f"{p(seat)} took the Library's rightmost card and first discards a "
+                                    f"ghost if they have one."))
+                events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
+                                    to=(seat,), kind="private"))
+        pl["cards"].append({"id": cid, "dispelled": False, "used": False})
+        self._effect(state, seat, cid, events)
+
+    def _effect(self, state: State, seat: int, cid: int, events: list[Event]) -> None:
+        """The immediate effect of taking card `cid`."""
+        d = state.data
+        pl = d["players"][seat]
+        ctype = CARDS[cid]["type"]
+        who = p(seat)
+        if ctype == "mirror":
+            give_ghosts(d, seat, 1)
+            events.append(Event(f"{who} takes a ghost for the mirror."))
+            ups = face_up(pl, "mirror")
+            if len(ups) >= SETS["mirror"]:
+                ids = [c["id"] for c in ups[:SETS["mirror"]]]
+                dispel(pl, ids)
+                events.append(Event(f"{who} completes a set of {SETS['mirror']} mirrors and dispels them."))
+        elif ctype == "ring":
+            ups = face_up(pl, "ring")
+            if len(ups) >= SETS["ring"]:
+                dispel(pl, [c["id"] for c in ups[:SETS["ring"]]])
+                events.append(Event(f"{who} completes a set of {SETS['ring']} rings and dispels them."))
+        elif ctype == "twin":
+            mate = next((c["id"] for c in face_up(pl, "twin")
+                         if c["id"] != cid and CARDS[c["id"]]["curse"] == CARDS[cid]["curse"]), None)
+            if mate is not None:
+                dispel(pl, [mate, cid])
+                events.append(Event(f"{who} pairs two twins worth {CARDS[cid]['curse']} and dispels both."))
+        elif ctype == "doll":
+            ids = doll_set(pl, cid)
+            if ids:
+                dispel(pl, ids)
+                events.append(Event(f"{who}'s dolls add up to exactly {SETS['doll_sum']}: "
+                                    f"{plural(len(ids), 'doll')} dispelled."))
+        elif ctype == "clocks":
+            if d["clocks"] is None and curses(pl, "clocks") >= SETS["clocks_sum"]:
+                d["clocks"] = seat
+                events.append(Event(f"{who} is the first to gather clocks worth {SETS['clocks_sum']} or "
+                                    f"more and dispels {SETS['clocks_dispel']} of them."))
+                d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
+                                     "count": SETS["clocks_dispel"]})
+        elif ctype in ("holywater", "tome"):
+            fresh = [c for c in face_up(pl, ctype) if not c["used"]]
+            if len(fresh) >= SETS[ctype]:
+                for c in fresh[:SETS[ctype]]:
+                    c["used"] = True
+                if ctype == "holywater":
+                    k = take_ghosts(d, seat, ghosts(pl) // 2)
+                    events.append(Event(f"{who} completes a pair of holy water and discards half "
+                                        f"their ghosts, rounded down."))
+                    events.append(Event(f"Holy water: you discard {plural(k, 'ghost')} and keep "
+                                        f"{ghosts(pl)}.", to=(seat,), kind="private"))
+                else:
+                    events.append(Event(f"{who} completes a pair of tomes and will dispel every card "
+                                        f"of one type."))
+                    d["pending"].append({"seat": seat, "kind": "tome", "type": "tome", "count": 1})
+        elif ctype == "mask":
+            n = len(face_up(pl, "mask"))
+            right = (seat - 1) % state.seats
+            k = take_ghosts(d, seat, n)
+            give_ghosts(d, right, k)
+            events.append(Event(f"{who} holds {plural(n, 'mask')} and passes up to "
+                                f"{plural(n, 'ghost')} to {p(right)}, on their right."))
+            events.append(Event(f"Mask: you pass {plural(k, 'ghost')} to {p(right)}.", to=(seat,),
+                                kind="private"))
+            if right != seat:
+                events.append(Event(f"Mask: {p(seat)} passes you {plural(k, 'ghost')}.", to=(right,),
+                                    kind="private"))
+
+    # ------------------------------------------------------------ decisions
+    def _candidates(self, d: dict[str, Any], pend: dict[str, Any]) -> list[int]:
+        pl = d["players"][pend["seat"]]
+        if pend["kind"] == "tome":
+            return sorted({TYPES.index(CARDS[c["id"]]["type"]) for c in face_up(pl)
+                           if CARDS[c["id"]]["type"] != "tome"})
+        return [c["id"] for c in face_up(pl, pend["type"])]
+
+    def _auto(self, state: State, events: list[Event]) -> bool:
+        """Resolve the first pending decision if the choice can't matter; True if it did."""
+        d = state.data
+        pend = d["pending"][0]
+        cands = self._candidates(d, pend)
+        seat = pend["seat"]
+        if pend["kind"] == "tome":
+            if len(cands) == 0:
+                d["pending"].pop(0)
+                events.append(Event(f"{p(seat)} has no other cards for the tomes to dispel."))
+                return True
+            if len(cands) == 1:
+                self._do_tome(state, seat, TYPES[cands[0]], None, events)
+                return True
+            return False
+        values = {CARDS[i]["curse"] for i in cands}
+        if pend["kind"] == "save":
+            if len(cands) <= 1 or len(values) == 1:
+                self._do_save(state, seat, cands[0] if cands else None, None, events)
+                return True
+            return False
+        if pend["count"] <= 0 or not cands:
+            d["pending"].pop(0)
+            return True
+        if len(cands) <= pend["count"] or len(values) == 1:
+            ids = cands[:pend["count"]]
+            dispel(d["players"][seat], ids)
+            d["pending"].pop(0)
+            events.append(Event(f"{p(seat)} dispels {names(ids)}."))
+            return True
+        return False
+
+    def _check_pending(self, d: dict[str, Any], seat: int, kind: str) -> dict[str, Any]:
+        pend = d["pending"][0]
+        assert pend["seat"] == seat and pend["kind"] == kind
+        return pend
+
+    def _do_dispel(self, state: State, seat: int, cid: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        pend = self._check_pending(d, seat, "dispel")
+        cands = self._candidates(d, pend)
+        label = TYPE_LABELS[pend["type"]]
+        if cid not in cands:
+            raise IllegalAction(f"Card {cid} is not one of your face-up {label} cards; choose from "
+                                f"{', '.join(map(str, cands))}.")
+        dispel(d["players"][seat], [cid])
+        pend["count"] -= 1
+        events.append(Event(f"{p(seat)} dispels {card_text(cid)}."))
+        if pend["count"] <= 0:
+            d["pending"].pop(0)
+
+    def _do_save(self, state: State, seat: int, cid: int | None, rng: Rng | None,
+                 events: list[Event]) -> None:
+        d = state.data
+        pend = self._check_pending(d, seat, "save")
+        cands = self._candidates(d, pend)
+        if cid is not None and cid not in cands:
+            raise IllegalAction(f"Card {cid} is not one of your face-up cats; choose from "
+                                f"{', '.join(map(str, cands))}.")
+        others = [i for i in cands if i != cid]
+        dispel(d["players"][seat], others)
+        d["pending"].pop(0)
+        if others:
+            events.append(Event(f"{p(seat)} keeps {card_text(cid)} and dispels their other cats "
+                                f"({names(others)})."))
+
+    def _do_tome(self, state: State, seat: int, ctype: str, rng: Rng | None,
+                 events: list[Event]) -> None:
+        d = state.data
+        self._check_pending(d, seat, "tome")
+        pl = d["players"][seat]
+        if ctype == "tome":
+            raise IllegalAction("The tomes can't dispel tomes: choose another type.")
+        ids = [c["id"] for c in face_up(pl, ctype)]
+        if not ids:
+            held = sorted({CARDS[c["id"]]["type"] for c in face_up(pl)} - {"tome"})
+            raise IllegalAction(f"You have no face-up {TYPE_LABELS[ctype]} cards; choose one of: "
+                                f"{', '.join(held)}.")
+        dispel(pl, ids)
+        d["pending"].pop(0)
+        events.append(Event(f"{p(seat)}'s tomes dispel all their {TYPE_LABELS[ctype]} cards "
+                            f"({plural(len(ids), 'card')})."))
+
+    # ------------------------------------------------------------ flow
+    def _advance(self, state: State, rng: Rng, events: list[Event]) -> None:
+        """Run everything that needs no decision; stop at the next player who must act."""
+        d = state.data
+        while True:
+            if d["pending"]:
+                if self._auto(state, events):
+                    continue
+                d["phase"], d["current"] = "choose", d["pending"][0]["seat"]
+                return
+            res = d["res"]
+            if res is not None:
+                if res["stage"] in ("reroll", "change"):
+                    d["phase"], d["current"] = res["stage"], res["seat"]
+                    return
+                room = d["rooms"][res["slot"]]
+                picker = next((s for s in room["spaces"] if s is not None), None)
+                if picker is not None and len(room["cards"]) > 1:
+                    d["phase"], d["current"] = "pick", picker
+                    return
+                if picker is not None:
+                    if room["cards"]:
+                        self._take_card(state, picker, 0, events)
+                    else:  # a short room: nothing left for this meeple
+                        top = room["spaces"].index(picker)
+                        room["spaces"][top] = None
+                        d["players"][picker]["meeples"] += 1
+                        events.append(Event(f"No card is left for {p(picker)}."))
+                    continue
+                self._finish_room(state, events)
+                if all(r["removed"] for r in d["rooms"]):
+                    self._start_end(state, events)
+                    continue
+                self._next_turn(state, events)
+                return
+            if d["ending"]:
+                self._score(state, events)
+                return
+            return
+
+    def _finish_room(self, state: State, events: list[Event]) -> None:
+        d = state.data
+        slot = d["res"]["slot"]
+        room = d["rooms"][slot]
+        old = ROOM_LABELS[room_name(d, slot)]
+        d["res"] = None
+        if not d["deck"]:
+            room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
+                        seen=[], lib=None)
+            events.append(Event(f"The deck is empty, so the {old} is removed from the house."))
+            return
+        room["side"] = 1 - room["side"]
+        self._deal(d, slot)
+        new = ROOM_LABELS[room_name(d, slot)]
+        shown = [card_text(c) for i, c in enumerate(room["cards"]) if not (room["hidden"] and i == 2)]
+        if room["hidden"]:
+            shown.append("one card face down")
+        events.append(Event(f"The {old} flips over to reveal the {new}, with {', '.join(shown)}."))
+
+    def _next_turn(self, state: State, events: list[Event]) -> None:
+        d = state.data
+        seat = d["active"]
+        for _ in range(state.seats):
+            seat = (seat + 1) % state.seats
+            if d["players"][seat]["meeples"] > 0:
+                break
+            events.append(Event(f"{p(seat)} has no meeple in their supply and skips placing."))
+        d["active"] = d["current"] = seat
+        d["phase"] = "place"
+        state.turn += 1
+
+    def _start_end(self, state: State, events: list[Event]) -> None:
+        d = state.data
+        d["ending"] = True
+        d["phase"] = "choose"
+        events.append(Event("Every cursed card has been taken: game-end effects.", kind="end"))
+        for seat, pl in enumerate(d["players"]):  # amulets act together
+            ups = face_up(pl, "amulet")
+            gone: list[int] = []
+            for value in sorted({CARDS[c["id"]]["amulet"] for c in ups}):
+                naming = sum(1 for c in ups if CARDS[c["id"]]["amulet"] == value)
+                targets = [c["id"] for c in ups if CARDS[c["id"]]["curse"] == value]
+                gone += targets[:naming]
+            if gone:
+                dispel(pl, gone)
+                events.append(Event(f"{p(seat)}'s amulets dispel {names(sorted(gone))}."))
+        boxes = [curses(pl, "musicbox") for pl in d["players"]]
+        top = max(boxes)
+        order = [(d["active"] + i) % state.seats for i in range(state.seats)]
+        for seat in order:
+            pl = d["players"][seat]
+            if ghosts(pl) <= CAT_LIMIT and len(face_up(pl, "cat")) >= 2:
+                d["pending"].append({"seat": seat, "kind": "save", "type": "cat", "count": 1})
+            if top > 0 and boxes[seat] == top:
+                d["pending"].append({"seat": seat, "kind": "dispel", "type": "musicbox",
+                                     "count": SETS["musicbox_dispel"]})
+            half = len(face_up(pl, "portrait")) // 2
+            if half:
+                d["pending"].append({"seat": seat, "kind": "dispel", "type": "portrait", "count": half})
+
+    def _score(self, state: State, events: list[Event]) -> None:
+        d = state.data
+        counts = [ghosts(pl) for pl in d["players"]]
+        most = max(counts)
+        rows = []
+        for seat, pl in enumerate(d["players"]):
+            c = curses(pl)
+            pen = counts[seat] // 2 if most > 0 and counts[seat] == most else 0
+            rows.append({"seat": seat, "curses": c, "ghosts": counts[seat], "penalty": pen,
+                         "total": c + pen})
+        best = min((r["total"], r["ghosts"]) for r in rows)
+        winners = [r["seat"] for r in rows if (r["total"], r["ghosts"]) == best]
+        d["scores"], d["winners"] = rows, winners
+        d["phase"], d["current"], d["res"], d["ending"] = "over", None, None, False
+        state.over = True
+        state.result = {"winners": winners, "reason": "fewest curses",
+                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Total"],
+                                   "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["total"]]
+                                            for r in rows]}}
+        for r in rows:
+            events.append(Event(f"{p(r['seat'])} reveals {plural(r['ghosts'], 'ghost')}: "
+                                f"{r['curses']} curses + {r['penalty']} ghost penalty = {r['total']}.",
+                                kind="end"))
+        who = " and ".join(p(s) for s in winners)
+        verb = "wins" if len(winners) == 1 else "share the victory"
+        events.append(Event(f"{who} {verb} with {best[0]} curses!", kind="end"))
+
+    # ------------------------------------------------------------ prompts
+    def choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
+        phase = d["phase"]
+        out: list[Choice] = []
+        if phase == "place":
+            for slot, room in enumerate(d["rooms"]):
+                if room["removed"]:
+                    continue
+                name = room_name(d, slot)
+                rstep = Step(name, ROOM_LABELS[name])
+                fl = flashlights(d, slot)
+                for i, who in enumerate(room["spaces"]):
+                    if who is not None:
+                        continue
+                    note = ""
+                    if name == "attic" and i == 0:
+                        note = ", take a ghost"
+                    if name == "nursery" and i == len(fl) - 1:
+                        note = ", discard a ghost"
+                    out.append(Choice(f"place {name} {i + 1}",
+                                      (rstep, Step(str(i + 1), f"Space {i + 1} ({plural(fl[i], 'flashlight')}{note})"))))
+        elif phase == "reroll":
+            out = [Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
+                   Choice("keep", (Step("keep", "Keep this roll"),))]
+        elif phase == "change":
+            faces = d["dice"]["faces"]
+            for i, f in enumerate(faces):
+                dstep = Step(str(i + 1), f"Die {i + 1} (shows {f})")
+                for g in sorted(set(DIE)):
+                    if g != f:
+                        out.append(Choice(f"change {i + 1} to {g}",
+                                          (dstep, Step(str(g), f"Make it {plural(g, 'ghost')}"))))
+            out.append(Choice("keep", (Step("keep", "Keep this roll"),)))
+        elif phase == "pick":
+            room = d["rooms"][d["res"]["slot"]]
+            for i, cid in enumerate(room["cards"]):
+                note = ""
+                if room["lib"] and cid == room["lib"][0]:
+                    note = " + take a ghost"
+                elif room["lib"] and cid == room["lib"][1]:
+                    note = " + discard a ghost"
+                out.append(Choice(f"pick {i + 1}", (Step(str(i + 1), f"{i + 1}: {card_text(cid)}{note}"),)))
+        elif phase == "choose" and d["pending"]:
+            pend = d["pending"][0]
+            cands = self._candidates(d, pend)
+            pl = d["players"][seat]
+            if pend["kind"] == "tome":
+                for ti in cands:
+                    t = TYPES[ti]
+                    n = len(face_up(pl, t))
+                    out.append(Choice(f"tome {t}", (Step(t, f"{TYPE_LABELS[t]} ({plural(n, 'card')}, "
+                                                        f"{plural(curses(pl, t), 'curse')})"),)))
+            else:
+                seen: set[int] = set()
+                verb = "dispel" if pend["kind"] == "dispel" else "save"
+                for cid in cands:
+                    if CARDS[cid]["curse"] in seen:
+                        continue
+                    seen.add(CARDS[cid]["curse"])
+                    what = "Dispel" if verb == "dispel" else "Keep"
+                    out.append(Choice(f"{verb} {cid}", (Step(str(cid), f"{what} {card_text(cid)} #{cid}"),)))
+        return out
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        d = state.data
+        if state.over or d["current"] != seat:
+            return None
+        text = {"place": "Place a meeple", "reroll": "Basement: re-roll all the dice once?",
+                "change": "Hallway: change one die?", "pick": "Pick a cursed card"}.get(d["phase"])
+        if text is None:
+            text = self._doing(d)[0].upper() + self._doing(d)[1:]
+        return Prompt(seat, text, self.choices(d, seat))
+
+    # ------------------------------------------------------------ view
+    def card_view(self, cid: int) -> dict[str, Any]:
+        c = CARDS[cid]
+        return {"id": cid, "type": c["type"], "curse": c["curse"], "dice": c["dice"], "amulet": c["amulet"]}
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        d = state.data
+        over = state.over
+        rooms = []
+        secret = None
+        for slot, room in enumerate(d["rooms"]):
+            name = room_name(d, slot)
+            cards = []
+            for i, cid in enumerate(room["cards"]):
+                if room["hidden"] and i == 2:
+                    cards.append({"hidden": True})
+                    if seat is not None and seat in room["seen"]:
+                        secret = {"slot": slot, "card": self.card_view(cid)}
+                else:
+                    cards.append({**self.card_view(cid), "hidden": False})
+            rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
+                          "removed": room["removed"],
+                          "spaces": [{"flashlights": f, "meeple": who}
+                                     for f, who in zip(flashlights(d, slot), room["spaces"])],
+                          "cards": cards})
+        players = []
+        for s, pl in enumerate(d["players"]):
+            players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
+                            "cards": [{**self.card_view(c["id"]), "dispelled": c["dispelled"]}
+                                      for c in pl["cards"]],
+                            "curses": curses(pl),
+                            "ghosts": ghosts(pl) if (over or s == seat) else None})
+        dice = d["dice"]
+        return {
+            "game": "dontgo", "turn": state.turn, "current": None if over else d["current"],
+            "phase": "over" if over else d["phase"], "rooms": rooms, "deck": len(d["deck"]),
+            "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
+                                                "rerolled": dice["rerolled"], "changed": dice["changed"]},
+            "players": players,
+            "last": None if d["last"] is None else dict(d["last"]),
+            "scores": [dict(r) for r in d["scores"]] if over and d["scores"] else None,
+            "winners": list(d["winners"]) if over and d["winners"] is not None else None,
+            "secret": secret,
+        }
+
+    def private_text(self, state: State, seat: int) -> str:
+        d = state.data
+        pl = d["players"][seat]
+        t = pl["tokens"]
+        tokens = ", ".join(f"{t[k]}×{k}" for k in ("1", "2", "5") if t[k])
+        if t["sub"]:
+            tokens = (tokens + ", " if tokens else "") + f"{t['sub']} substitute"
+        lines = [f"You are {self.colours[seat]}. 👻 Ghosts behind your screen: **{ghosts(pl)}**"
+                 + (f" ({tokens})" if tokens else "") + f". Meeples in supply: {pl['meeples']}."]
+        for slot, room in enumerate(d["rooms"]):
+            if room["hidden"] and seat in room["seen"]:
+                lines.append(f"🕯️ Secret Passage face-down card: **{card_text(room['cards'][2])}**.")
+        ups = [c["id"] for c in pl["cards"] if not c["dispelled"]]
+        downs = [c["id"] for c in pl["cards"] if c["dispelled"]]
+        if ups:
+            lines.append("Your cards: " + "; ".join(f"#{i} {card_text(i)}" for i in ups)
+                         + f" (**{curses(pl)}** curses).")
+        else:
+            lines.append("You have no face-up cards.")
+        if downs:
+            lines.append("Dispelled: " + ", ".join(f"#{i} {TYPE_LABELS[CARDS[i]['type']]}" for i in downs) + ".")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ AI
+    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+        from .ai import choose
+        return choose(self, state, seat, rng, level)
+
+    # ------------------------------------------------------------ helpers for the bot
+    def canonical(self, state: State, action: str) -> str:
+        """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
+        kind, payload = parse(action)
+        return canonical(kind, payload)

@@ -1,0 +1,44 @@
+"""Don't Go In There end to end: two people and an AI play to the final score."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.harness import BotHarness, Players
+
+
+@pytest.fixture
+async def harness(fake_discord, tmp_path):
+    h = BotHarness(fake_discord, tmp_path / "gk.db")
+    yield h
+    await h.stop()
+
+
+async def test_three_player_game_to_the_final_score(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    table = await players.start_game("Ana", ["Bo"], ais=1, game="dontgo")
+    assert table.game.name == "dontgo" and len(table.seats) == 3
+    await players.run_to_end(table)
+    assert table.status == "over"
+    final = players.boards()[-1]
+    text = final.text()
+    assert "Game over" in text and "Final scores" in text
+    assert re.search(r"Player\s+Curses\s+Ghosts\s+Penalty\s+Total", text)
+    for seat in table.seats:
+        assert seat.name[:14] in text
+    # ghost counts stay behind each player's screen: only in their own DMs, never in the channel
+    for message in players.channel_messages():
+        assert "behind your screen" not in message.text()
+    for index, seat in enumerate(table.seats):
+        if seat.ai:
+            continue
+        mine = f"You are {table.game.colours[index]}."
+        dms = fake_discord.dms(seat.user_id)
+        assert dms and all(mine in m.content and "Ghosts behind your screen" in m.content
+                           for m in dms)
+        for other in table.seats:
+            if other.user_id not in (None, seat.user_id):
+                assert not any(mine in m.text() for m in fake_discord.all_visible_to(other.user_id))
+    assert fake_discord.unknown_routes == [] and fake_discord.http_errors == []
