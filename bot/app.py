@@ -150,6 +150,10 @@ class GatekeeperBot(discord.AutoShardedClient):
             await interaction.response.defer()
             await service.lobby(game_id, user.id, user.display_name, arg)
             return
+        if op == "opt":
+            await interaction.response.defer()
+            await service.set_option(game_id, user.id, arg, (values or [""])[0])
+            return
         if op == "again":
             await self.play_again(interaction, game_id)
             return

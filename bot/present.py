@@ -112,7 +112,7 @@ def result_text(table: Table) -> str:
     if table.status == "ended":
         return "The game was ended early; no result is recorded."
     if not winners:
-        return f"No winner ({result.get('reason', 'draw')})."
+        return f"No player wins: {result.get('reason') or 'a draw'}."
     names = " and ".join(table.seats[w].name for w in winners)
     return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
 

@@ -11,17 +11,35 @@ from games.core import IllegalAction, Rng, State, apply, setup
 MAX_ACTIONS = 20_000
 
 
+THINK_SECONDS = 4.0  # simulated time an AI takes per action, for real-time games
+
+
 def play(game_name: str, seats: int, seed: int, level: str = "smart",
-         max_actions: int = MAX_ACTIONS) -> State:
-    """One game of AI against AI, returning the final (or the max_actions-th) state."""
+         max_actions: int = MAX_ACTIONS, start: float = 1_700_000_000.0) -> State:
+    """One game of AI against AI on a simulated clock, returning the final (or the
+    max_actions-th) state. Game timers (a clock, the Gatekeeper) fire when they fall due, as
+    the bot's scheduler would fire them."""
     game = games.get(game_name)
     state = setup(game, seats, {}, seed)
+    now = start
     for _ in range(max_actions):
         if state.over:
             break
-        seat = next(s for s in range(seats) if game.prompt(state, s) is not None)
+        due = sorted((t for t in game.timers(state) if t["due"] <= now), key=lambda t: t["due"])
+        seat = next((s for s in range(seats) if game.prompt(state, s) is not None), None)
+        if due:
+            timer = due[0]
+            state = apply(game, state, timer["seat"], timer["action"], max(now, timer["due"])).state
+            continue
+        if seat is None:  # nobody may act: jump to the next timer
+            upcoming = [t["due"] for t in game.timers(state)]
+            if not upcoming:
+                raise ValueError(f"{game_name} is stuck: no move and no timer")
+            now = max(now, min(upcoming))
+            continue
         action = game.ai_action(state, seat, Rng(seed ^ state.version), level)
-        state = apply(game, state, seat, action, 0.0).state
+        state = apply(game, state, seat, action, now).state
+        now += THINK_SECONDS
     return state
 
 

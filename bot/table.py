@@ -143,9 +143,10 @@ class TableService:
         if self.in_channel(channel_id):
             raise IllegalAction("A game is already running here.")
         game = games.get(game_name)
+        defaults = {name: values[0] for name, values in game.option_choices.items()}
         table = Table(id=0, guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
                       seed=seed if seed is not None else random.SystemRandom().getrandbits(63),
-                      options=dict(options or {}),
+                      options={**defaults, **(options or {})},
                       seats=seats or [Seat(name=host_name, user_id=host_id)])
         table.id = self.store.insert_game({**table.row(), "created_at": self.clock.now(),
                                            "updated_at": self.clock.now()})
@@ -198,6 +199,22 @@ class TableService:
                 if table.status == "cancelled":
                     self._unregister(table)
                 await self.publisher.lobby_changed(table)
+            return table
+
+    async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
+        """The host picks one of the game's lobby options (Atmosfear's clock length)."""
+        table = self.get(game_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise IllegalAction("Options can only change before the game starts.")
+            self._require_host(table, user_id, "change the options")
+            allowed = table.game.option_choices.get(name)
+            match = next((v for v in allowed or () if str(v) == value), None)
+            if match is None:
+                raise IllegalAction(f"{name} must be one of {', '.join(map(str, allowed or ()))}.")
+            table.options[name] = match
+            self._save(table)
+            await self.publisher.lobby_changed(table)
             return table
 
     def _start(self, table: Table) -> None:

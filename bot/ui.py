@@ -65,6 +65,13 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     ):
         view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled,
                                         custom_id=button_id(table, "lobby", op, version=0)))
+    for row, (name, values) in enumerate(table.game.option_choices.items(), start=1):
+        current = table.options.get(name, values[0])
+        view.add_item(discord.ui.Select(
+            custom_id=button_id(table, "opt", name, version=0), row=min(row, 4),
+            placeholder=f"{name}: {current}",
+            options=[discord.SelectOption(label=f"{name}: {v}", value=str(v), default=v == current)
+                     for v in values]))
     return frozen(view)
 
 

@@ -5,7 +5,7 @@ from importlib import import_module
 
 from .core import Game
 
-_PACKAGES = ("castle", "dontgo")
+_PACKAGES = ("castle", "dontgo", "atmosfear")
 REGISTRY: dict[str, Game] = {}
 _loaded = False
 

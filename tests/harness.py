@@ -149,21 +149,25 @@ class Players:
             return None
         return self.name_of(table.seats[seat].user_id)
 
-    async def play_by_buttons(self, table: Table, level: str = "smart") -> str:
-        """The mover picks the AI's choice for them, clicking through the real buttons."""
+    async def play_by_buttons(self, table: Table, level: str = "smart",
+                              seat: int | None = None) -> str:
+        """A person (the mover by default) picks the AI's choice for them, clicking through the
+        real buttons, and typing into a modal when the choice asks for words."""
         await self.settle(table)
-        who = self.mover(table)
-        seat = table.game.to_move(table.state)
+        seat = table.game.to_move(table.state) if seat is None else seat
+        who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
         action = table.game.ai_action(table.state, seat, Rng(table.state.version + 11), level)
         prompt = table.game.prompt(table.state, seat)
-        choice = next(c for c in prompt.choices if c.action == action)
+        choice = next(c for c in prompt.choices if c.action == action
+                      or (c.input and action.startswith(c.action + " ")))
         board = self.current_board(table)
         version = table.version
         if not prompt.private and any(label == choice.label for _, label, _ in board.buttons()):
             custom_id = next(cid for cid, label, _ in board.buttons() if label == choice.label)
             ix = await self.fake.click(user, board.id, custom_id)
-            await ix.response()
+            if (await ix.response()).type == 9:
+                await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
         else:
             panel_id = next(cid for cid, label, _ in board.buttons() if label == "Take my turn")
             ix = await self.fake.click(user, board.id, panel_id)
@@ -181,7 +185,8 @@ class Players:
                          for value, label in options if label == step.label[:100]), (None, None))
                     assert custom_id, f"no {step.label!r} in {panel!r} {panel.selects()}"
                     ix = await self.fake.select(user, panel.id, custom_id, [value])
-                await ix.response()
+                if (await ix.response()).type == 9:  # a modal: write something
+                    await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
         await until(lambda: table.version > version, what=f"{who}'s {action!r} to apply")
         await self.settle(table)
         return action

@@ -114,6 +114,8 @@ class Game(ABC):
     verbs: ClassVar[dict[str, str]]
     # Real-time games accept the SYSTEM actions "pause" and "resume" (/pause, /resume).
     pausable: ClassVar[bool] = False
+    # Options the host picks in the lobby: name -> allowed values, the first is the default.
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
 
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:

@@ -1,0 +1,1248 @@
+"""Atmosfear: The Harbingers -- the pure rules engine, with a live Gatekeeper driven by timers.
+
+State lives in `state.data` (JSON-native):
+
+    phase        "fears" | "play" | "over"   (view adds "gatekeeper" and "paused")
+    step         what the current player must do: turn | branch | ring | key | duel | flight | pass
+    current      whose turn it is
+    players      [{"pos", "rack" (colours), "hole", "must_roll", "extra", "time_cards"}]
+    fears        [text|None] per seat (secret); well: seats whose fear is still in the Well
+    read         fear texts drawn and read aloud (public); realm_keys: keys left per realm
+    removed      colour -> keys removed from the game; black_key: {"holder", "on_board"}
+    fate, time   deck orders (card ids, top first; secret)
+    clock        {"end", "paused_at", "minutes"}
+    gk           the Gatekeeper: {"next", "on", "line", "calling", "order", "deadline", "leave_at", "n"}
+    move         a roll being walked: {"steps", "dir", "decided", "inside", "path"}
+    chosen, dice, last, winner
+
+Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the grammar.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "atmosfear"
+
+
+def _load(name: str) -> dict[str, Any]:
+    with open(DATA_DIR / name, "rb") as fh:
+        return tomllib.load(fh)
+
+
+BOARD_FILE = _load("board.toml")
+GK = _load("gatekeeper.toml")
+FATE = {c["id"]: c for c in _load("fate.toml")["card"]}
+TIME = {c["id"]: c for c in _load("time.toml")["card"]}
+AI_FEARS: list[str] = _load("fears.toml")["fears"]
+
+HARBINGERS = BOARD_FILE["harbinger"]
+NAMES = tuple(h["name"] for h in HARBINGERS)
+COLOURS = tuple(h["colour"] for h in HARBINGERS)
+RULES = BOARD_FILE["rules"]
+BOARD = BOARD_FILE["board"]
+OUTER = BOARD["outer"]
+OUTER_IDS = [s["id"] for s in OUTER]
+N_OUTER = len(OUTER)
+STONE = {s["id"]: s for s in OUTER}
+INNER: list[str] = BOARD["inner"]
+RADIALS: list[list[str]] = BOARD["radials"]
+BRANCHES: list[str] = BOARD["branches"]
+ENDS: list[str] = BOARD["ends"]
+WELL: str = BOARD["well"]
+GATE: str = BOARD["gate"]
+HEADSTONES = [next(s["id"] for s in OUTER if s["realm"] == r and s["kind"] == "headstone")
+              for r in range(6)]
+HOLES = [s["id"] for s in OUTER if s["kind"] == "black_hole"]
+FLIGHTS = [s["id"] for s in OUTER if s["kind"] == "flight"]
+KEYS_PER = RULES["keys_per_colour"]
+LINES: dict[str, list[str]] = GK["lines"]
+ORDERS: dict[str, dict[str, Any]] = GK["orders"]
+PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
+RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
+ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
+
+SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
+          "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
+
+
+def p(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
+    name = "" if seat is None else (p(seat) if public else NAMES[seat])
+    for k, v in kw.items():
+        text = text.replace("{%s}" % k, str(v))
+    return text.replace("{name}", name)
+
+
+# ---------------------------------------------------------------- geometry
+
+def realm_of(stone: str) -> int | None:
+    if stone in STONE:
+        return STONE[stone]["realm"]
+    if stone in RADIAL_OF:
+        return RADIAL_OF[stone]
+    if stone in INNER:
+        return INNER.index(stone) // 2
+    return None
+
+
+def outer_index(stone: str) -> int:
+    return OUTER_IDS.index(stone)
+
+
+def proxy_outer(stone: str) -> int:
+    """An outer-track index standing for `stone` (inside stones use their realm's branch)."""
+    if stone in STONE:
+        return outer_index(stone)
+    r = realm_of(stone)
+    return outer_index(BRANCHES[r if r is not None else 0])
+
+
+def nearest_hole(stone: str) -> str:
+    i = proxy_outer(stone)
+    best = None
+    for h in HOLES:
+        j = outer_index(h)
+        dist = min((j - i) % N_OUTER, (i - j) % N_OUTER)
+        if best is None or dist < best[0]:
+            best = (dist, h)
+    return best[1]
+
+
+def inside(stone: str) -> bool:
+    return stone not in STONE
+
+
+# ---------------------------------------------------------------- the game
+
+class AtmosfearGame(Game):
+    name = "atmosfear"
+    title = "Atmosfear: The Harbingers"
+    pausable = True
+    option_choices = {"minutes": (40, 20, 60)}
+    pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
+             "while the Gatekeeper barks orders at you.")
+    min_seats = 3
+    max_seats = 6
+    colours = COLOURS
+    colour_rgb = tuple(tuple(h["rgb"]) for h in HARBINGERS)  # type: ignore[assignment]
+    verbs = {"fear": "your greatest fear", "roll": "1 or 2 dice", "inside": "", "outside": "",
+             "cw": "", "ccw": "", "take": "", "skip": "", "fly": "a Flight stone such as O30",
+             "duel": "a seat number or Harbinger", "pass": "a seat number or Harbinger",
+             "try": "", "read": "", "leave": "", "yes": ""}
+
+    # ------------------------------------------------------------ setup
+    def setup_data(self, state: State, rng: Rng) -> None:
+        minutes = state.options.get("minutes", RULES["minutes_default"])
+        if minutes not in RULES["minutes_allowed"]:
+            raise IllegalAction(f"minutes must be one of {RULES['minutes_allowed']}, not {minutes}.")
+        fate = sorted(FATE)
+        rng.shuffle(fate)
+        time = sorted(TIME)
+        rng.shuffle(time)
+        state.data = {
+            "phase": "fears", "step": "turn", "current": None,
+            "players": [{"pos": HEADSTONES[s], "rack": [], "hole": False, "must_roll": None,
+                         "extra": False, "time_cards": []} for s in range(state.seats)],
+            "fears": [None] * state.seats, "well": [], "read": [],
+            "realm_keys": [KEYS_PER] * 6, "removed": {c: 0 for c in COLOURS},
+            "black_key": {"holder": None, "on_board": True},
+            "fate": fate, "time": time,
+            "clock": {"end": None, "paused_at": None, "minutes": minutes},
+            "gk": {"next": None, "on": False, "line": None, "calling": None, "order": None,
+                   "deadline": None, "leave_at": None, "n": 0},
+            "move": None, "chosen": None, "dice": None, "last": None, "winner": None,
+        }
+        state.turn = 0
+
+    # ------------------------------------------------------------ small helpers
+    def qualified(self, d: dict[str, Any], seat: int) -> bool:
+        rack = d["players"][seat]["rack"]
+        return (all(c in rack for c in COLOURS) and d["black_key"]["holder"] != seat
+                and seat in d["well"])
+
+    def keys_count(self, d: dict[str, Any], seat: int) -> int:
+        return len(d["players"][seat]["rack"]) + (d["black_key"]["holder"] == seat)
+
+    def waiting(self, d: dict[str, Any], seat: int) -> bool:
+        return d["players"][seat]["pos"] == WELL and self.qualified(d, seat)
+
+    def active(self, d: dict[str, Any]) -> list[int]:
+        """Seats not in a Black Hole (in the game)."""
+        return [s for s, pl in enumerate(d["players"]) if not pl["hole"]]
+
+    def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng | None = None) -> int | None:
+        n = len(d["players"])
+        cands = [s for s in self.active(d) if s != seat]
+        if not cands:
+            return None
+        if how == "left" and seat is not None:
+            for k in range(1, n):
+                s = (seat + k) % n
+                if s in cands:
+                    return s
+        if how == "right" and seat is not None:
+            for k in range(1, n):
+                s = (seat - k) % n
+                if s in cands:
+                    return s
+        if how == "trailer":
+            return min(cands, key=lambda s: (len(d["players"][s]["rack"]), s))
+        if how == "random" and rng is not None:
+            return rng.choice(cands)
+        # leader: most coloured keys, ties to the lowest seat
+        return max(cands, key=lambda s: (len(d["players"][s]["rack"]), -s))
+
+    def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None,
+                         events: list[Event], why: str = "") -> bool:
+        if realm is None:
+            realm = seat
+        colour = COLOURS[realm]
+        if d["realm_keys"][realm] <= 0:
+            events.append(Event(f"{p(seat)} finds no {colour} key left in {NAMES[realm]}'s realm."))
+            return False
+        d["realm_keys"][realm] -= 1
+        d["players"][seat]["rack"].append(colour)
+        events.append(Event(f"{p(seat)} takes a key from {NAMES[realm]}'s realm{why}."))
+        events.append(Event(f"You took a {colour} key.", to=(seat,), kind="private"))
+        return True
+
+    def _blind(self, d: dict[str, Any], loser: int, winner: int, rng: Rng, events: list[Event]) -> None:
+        """`winner` takes one key, chosen blind, from `loser`'s rack (the Black Key included)."""
+        rack = d["players"][loser]["rack"]
+        pool = list(rack) + (["black"] if d["black_key"]["holder"] == loser else [])
+        if not pool:
+            events.append(Event(f"{p(loser)} has no key to give up."))
+            return
+        pick = pool[rng.below(len(pool))]
+        if pick == "black":
+            self._give_black(d, winner, events, quiet=True)
+            events.append(Event(f"{p(winner)} draws the Black Key from {p(loser)}'s rack! "
+                                f"{p(winner)} is now cursed."))
+        else:
+            rack.remove(pick)
+            d["players"][winner]["rack"].append(pick)
+            events.append(Event(f"{p(winner)} takes a key, unseen, from {p(loser)}."))
+            events.append(Event(f"You took a {pick} key from {p(loser)}.", to=(winner,), kind="private"))
+            events.append(Event(f"{p(winner)} took your {pick} key.", to=(loser,), kind="private"))
+
+    def _give_black(self, d: dict[str, Any], seat: int, events: list[Event], quiet: bool = False) -> None:
+        bk = d["black_key"]
+        bk["holder"], bk["on_board"] = seat, False
+        if not quiet:
+            events.append(Event(f"{p(seat)} now holds the cursed Black Key."))
+        if d["players"][seat]["pos"] == WELL:
+            events.append(Event(f"{p(seat)} must leave the Well of Fears and move on next turn."))
+
+    def _lose_key(self, d: dict[str, Any], seat: int, rng: Rng, events: list[Event],
+                  remove: bool = False) -> None:
+        rack = d["players"][seat]["rack"]
+        if not rack:
+            events.append(Event(f"{p(seat)} has no coloured key to lose."))
+            return
+        colour = rack.pop(rng.below(len(rack)))
+        if remove:
+            d["removed"][colour] += 1
+            events.append(Event(f"One of {p(seat)}'s keys is removed from the game."))
+            events.append(Event(f"Your {colour} key is gone from the game.", to=(seat,), kind="private"))
+        else:
+            d["realm_keys"][COLOURS.index(colour)] += 1
+            events.append(Event(f"{p(seat)} returns a {colour} key to {NAMES[COLOURS.index(colour)]}'s realm."))
+
+    def _to_hole(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
+        pl = d["players"][seat]
+        hole = nearest_hole(pl["pos"])
+        pl["pos"], pl["hole"] = hole, True
+        events.append(Event(f"{p(seat)} is cast into the Black Hole at {hole} and is out of the game "
+                            f"until released."))
+
+    def _release(self, d: dict[str, Any], seat: int, events: list[Event], why: str) -> None:
+        pl = d["players"][seat]
+        if pl["hole"]:
+            pl["hole"] = False
+            events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
+
+    def _to_headstone(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
+        pl = d["players"][seat]
+        pl["pos"], pl["hole"] = HEADSTONES[seat], False
+        events.append(Event(f"{p(seat)} goes back to their headstone {HEADSTONES[seat]}."))
+
+    # ------------------------------------------------------------ the clock
+    def _start_clock(self, state: State, now: float, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        d["clock"]["end"] = now + d["clock"]["minutes"] * 60
+        lo, hi = RULES["gk_first_gap"]
+        d["gk"]["next"] = now + lo + rng.random() * (hi - lo)
+        d["phase"], d["current"], d["step"] = "play", RULES["first_seat"], "turn"
+        state.turn = 1
+        events.append(Event(f"Every fear is in the Well. The clock is running: "
+                            f"{d['clock']['minutes']} minutes. {p(d['current'])} goes first."))
+        self._begin_turn(d, d["current"], events)
+
+    def _end_game_clock(self, state: State, events: list[Event], rng: Rng) -> None:
+        d = state.data
+        state.over = True
+        state.result = {"winners": [], "scores": None, "reason": "The Gatekeeper wins"}
+        d["phase"], d["current"] = "over", None
+        d["gk"].update(on=True, calling=None, deadline=None, leave_at=None)
+        line = rng.choice(LINES["lose"])
+        d["gk"]["line"] = line
+        events.append(Event(line, kind="gatekeeper"))
+        events.append(Event("Time is up: nobody conquered their fear. The Gatekeeper wins.", kind="end"))
+
+    def minutes_left(self, d: dict[str, Any], now: float) -> int:
+        end = d["clock"]["end"]
+        return max(0, int((end - now) // 60)) if end is not None else d["clock"]["minutes"]
+
+    # ------------------------------------------------------------ reduce
+    def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        if state.over or d["phase"] == "over":
+            raise IllegalAction("This game is over.")
+        tokens = action.split(None, 1)
+        if not tokens:
+            raise IllegalAction(f"That action is empty. {SYNTAX}")
+        verb, arg = tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
+        d["now"] = now
+        if seat == SYSTEM:
+            return self._system(state, verb, arg, now, rng)
+        if d["clock"]["paused_at"] is not None:
+            raise IllegalAction("The game is paused; wait until it resumes.")
+        if d["phase"] == "fears":
+            if verb != "fear":
+                raise IllegalAction("First write your greatest fear for the Well: 'fear <your fear>'.")
+            return self._fear(state, seat, arg, now, rng)
+        events: list[Event] = []
+        if d["clock"]["end"] is not None and now >= d["clock"]["end"]:
+            self._end_game_clock(state, events, rng)
+            return events
+        gk = d["gk"]
+        if gk["on"]:
+            if verb == "yes" and not arg and gk["calling"] == seat:
+                return self._answer(state, seat, now, rng)
+            lines = LINES["silence"]
+            raise IllegalAction(fill(lines[(state.version + seat) % len(lines)], seat, public=False))
+        if verb == "yes":
+            raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
+        if verb == "fear":
+            raise IllegalAction("Your fear is already in the Well.")
+        if seat != d["current"]:
+            raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
+        return self._play(state, seat, verb, arg, now, rng)
+
+    def _fear(self, state: State, seat: int, text: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        if d["fears"][seat] is not None:
+            raise IllegalAction("Your fear is already in the Well; wait for the others.")
+        text = " ".join(text.split())
+        if not text:
+            raise IllegalAction("Write your fear after the word: 'fear being buried alive'.")
+        max_c = RULES["fear_max_chars"]
+        if len(text) > max_c:
+            raise IllegalAction(f"Your fear is {len(text)} characters long; keep it to {max_c}.")
+        d["fears"][seat] = text
+        d["well"].append(seat)
+        events = [Event(f"{p(seat)} drops a fear into the Well.")]
+        if all(f is not None for f in d["fears"]):
+            self._start_clock(state, now, rng, events)
+        return events
+
+    # ------------------------------------------------------------ system actions
+    def _system(self, state: State, verb: str, arg: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        clock, gk = d["clock"], d["gk"]
+        events: list[Event] = []
+        if verb == "pause" and not arg:
+            if clock["paused_at"] is not None:
+                raise IllegalAction("The game is already paused.")
+            clock["paused_at"] = now
+            return [Event("The game is paused. Nothing moves, and the clock stands still.")]
+        if verb == "resume" and not arg:
+            if clock["paused_at"] is None:
+                raise IllegalAction("The game is not paused.")
+            delta = max(0.0, now - clock["paused_at"])
+            clock["paused_at"] = None
+            if clock["end"] is not None:
+                clock["end"] += delta
+            for k in ("next", "deadline", "leave_at"):
+                if gk[k] is not None:
+                    gk[k] += delta
+            return [Event("The game resumes. The clock is running again.")]
+        if clock["paused_at"] is not None:
+            raise IllegalAction("The game is paused; timers wait until it resumes.")
+        if clock["end"] is None:
+            raise IllegalAction("The clock has not started: the Well is still waiting for fears.")
+        if verb == "clock" and arg == "end":
+            if now < clock["end"]:
+                raise IllegalAction("The clock has not run out yet.")
+            self._end_game_clock(state, events, rng)
+            return events
+        if verb == "gk" and arg == "appear":
+            if gk["on"] or gk["next"] is None or now < gk["next"]:
+                raise IllegalAction("The Gatekeeper is not due yet.")
+            return self._appear(state, now, rng)
+        if verb == "gk" and arg == "late":
+            if not gk["on"] or gk["calling"] is None or now < gk["deadline"]:
+                raise IllegalAction("Nobody is late answering the Gatekeeper.")
+            return self._late(state, now, rng)
+        if verb == "gk" and arg == "leave":
+            if not gk["on"] or gk["calling"] is not None or now < gk["leave_at"]:
+                raise IllegalAction("The Gatekeeper is not leaving yet.")
+            line = rng.choice(LINES["leave"])
+            lo, hi = RULES["gk_gap"]
+            gk.update(on=False, line=None, order=None, leave_at=None, deadline=None,
+                      next=now + lo + rng.random() * (hi - lo))
+            return [Event(line, kind="gatekeeper")]
+        if verb == "time":
+            cid = arg.upper()
+            for s, pl in enumerate(d["players"]):
+                if cid in pl["time_cards"]:
+                    if now < self.time_due(d, cid):
+                        raise IllegalAction(f"Time card {cid} is not due yet.")
+                    pl["time_cards"].remove(cid)
+                    d["time"].append(cid)
+                    card = TIME[cid]
+                    events.append(Event(f"The clock strikes for {p(s)}'s Time card: {card['text']}",
+                                        kind="time"))
+                    self._interrupt(state, events, lambda: self._effect(state, s, card, rng, events,
+                                                                         on_turn=False))
+                    return events
+            raise IllegalAction(f"Nobody holds Time card {cid}.")
+        raise IllegalAction(f"'{(verb + ' ' + arg).strip()}' is not a system action.")
+
+    def time_due(self, d: dict[str, Any], cid: str) -> float:
+        return d["clock"]["end"] - TIME[cid]["at"] * 60
+
+    # ------------------------------------------------------------ the Gatekeeper
+    def _weights(self, d: dict[str, Any], now: float) -> list[tuple[str, float]]:
+        players = d["players"]
+        act = self.active(d)
+        leader_keys = max((len(players[s]["rack"]) for s in act), default=0)
+        anyone_hole = any(pl["hole"] for pl in players)
+        end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
+        late = end is not None and (end - now) < total / 4
+        sneaks = [s for s in act if inside(players[s]["pos"]) and not self.waiting(d, s)
+                  and not all(c in players[s]["rack"] for c in COLOURS)]
+        out = []
+        for name, o in ORDERS.items():
+            w = o.get("weight", 0.0)
+            if leader_keys >= 3:
+                w += o.get("leader_bonus", 0.0)
+            if anyone_hole:
+                w += o.get("hole_bonus", 0.0)
+            if late:
+                w += o.get("late_bonus", 0.0)
+            if d["black_key"]["holder"] is not None:
+                w += o.get("black_key_bonus", 0.0)
+            if d["chosen"] is None:
+                w += o.get("no_chosen_bonus", 0.0)
+            if sneaks:
+                w += o.get("inside_bonus", 0.0)
+            if o.get("call") and not act:
+                w = 0.0
+            if name == "inside_catch" and not sneaks:
+                w = 0.0
+            if name == "release" and not anyone_hole:
+                w = 0.0
+            if w > 0:
+                out.append((name, w))
+        return out
+
+    def _pick(self, items: list[tuple[Any, float]], rng: Rng) -> Any:
+        total = sum(w for _, w in items)
+        x = rng.random() * total
+        for it, w in items:
+            x -= w
+            if x < 0:
+                return it
+        return items[-1][0]
+
+    def _appear(self, state: State, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        gk = d["gk"]
+        gk["n"] += 1
+        order = self._pick(self._weights(d, now), rng)
+        o = ORDERS[order]
+        parts = [rng.choice(LINES["greeting"])]
+        # a remark on the situation
+        bk = d["black_key"]["holder"]
+        holes = [s for s, pl in enumerate(d["players"]) if pl["hole"]]
+        remark = rng.below(4)
+        if remark == 0 or (order == "taunt"):
+            mins = self.minutes_left(d, now)
+            opts = [("time_left", None)]
+            if bk is not None:
+                opts.append(("black_key", bk))
+            if holes:
+                opts.append(("black_hole_taunt", rng.choice(holes)))
+            lead = self.target(d, None, "leader")
+            if lead is not None and d["players"][lead]["rack"]:
+                opts.append(("leader", lead))
+            group, who = rng.choice(opts)
+            parts.append(fill(rng.choice(LINES[group]), who, minutes=mins)
+                         if group == "time_left" else fill(rng.choice(LINES[group]), who))
+        events: list[Event] = []
+        target = None
+        args: dict[str, Any] = {}
+        if o.get("call"):
+            how = o.get("target", "random")
+            if how == "inside":
+                act = self.active(d)
+                sneaks = [s for s in act if inside(d["players"][s]["pos"]) and not self.waiting(d, s)
+                          and not all(c in d["players"][s]["rack"] for c in COLOURS)]
+                target = rng.choice(sneaks)
+            else:
+                target = self.target(d, None, how, rng)
+            if order == "must_roll":
+                args["number"] = rng.choice(GK["must_roll_numbers"])
+            parts.append(fill(rng.choice(LINES["call"]), target))
+            parts.append(fill(rng.choice(LINES[order]), target, **args))
+        elif order != "taunt":
+            parts.append(rng.choice(LINES[order]))
+        line = " ".join(parts)
+        gk.update(on=True, line=line, order={"kind": order, "target": target, **args})
+        events.append(Event(line, kind="gatekeeper"))
+        if target is not None:
+            gk["calling"] = target
+            gk["deadline"] = now + RULES["gk_answer_seconds"]
+            gk["leave_at"] = None
+        else:
+            self._interrupt(state, events, lambda: self._carry_out(state, order, None, {}, rng, events))
+            gk["calling"], gk["deadline"] = None, None
+            gk["leave_at"] = now + RULES["gk_leave_seconds"]
+        return events
+
+    def _answer(self, state: State, seat: int, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        gk = d["gk"]
+        if now >= gk["deadline"]:
+            return self._late(state, now, rng)
+        events = [Event(f"{p(seat)}: YES! MY GATEKEEPER!"),
+                  Event(fill(rng.choice(LINES["answered"]), seat), kind="gatekeeper")]
+        order = gk["order"]
+        self._interrupt(state, events, lambda: self._carry_out(state, order["kind"], seat, order, rng, events))
+        gk.update(calling=None, deadline=None, leave_at=now + RULES["gk_leave_seconds"])
+        return events
+
+    def _late(self, state: State, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        gk = d["gk"]
+        seat = gk["calling"]
+        kind = self._pick([(x["kind"], x["weight"]) for x in PUNISHMENTS], rng)
+        line = fill(rng.choice(LINES["late"]), seat) + " " + fill(rng.choice(LINES["punish_" + kind]), seat)
+        events = [Event(line, kind="gatekeeper")]
+        self._interrupt(state, events, lambda: self._carry_out(state, kind, seat, {}, rng, events))
+        gk.update(calling=None, deadline=None, leave_at=now + RULES["gk_leave_seconds"])
+        return events
+
+    def _carry_out(self, state: State, kind: str, seat: int | None, order: dict[str, Any], rng: Rng,
+                   events: list[Event]) -> None:
+        d = state.data
+        players = d["players"]
+        if kind == "must_roll":
+            players[seat]["must_roll"] = order["number"]
+            events.append(Event(f"{p(seat)} must roll a {order['number']} before playing again "
+                                f"(one try each turn)."))
+        elif kind == "take_key":
+            self._take_from_realm(d, seat, realm_of(players[seat]["pos"]), events)
+        elif kind == "lose_key":
+            self._lose_key(d, seat, rng, events)
+        elif kind == "remove_key":
+            self._lose_key(d, seat, rng, events, remove=True)
+        elif kind == "black_hole":
+            self._to_hole(d, seat, events)
+        elif kind in ("headstone", "inside_catch"):
+            self._to_headstone(d, seat, events)
+        elif kind == "all_headstones":
+            for s in range(len(players)):
+                self._to_headstone(d, s, events)
+        elif kind == "release":
+            for s in range(len(players)):
+                self._release(d, s, events, " by the Gatekeeper")
+        elif kind == "fate":
+            self._draw_fate(state, seat, rng, events, on_turn=False)
+        elif kind == "chosen":
+            d["chosen"] = seat
+            events.append(Event(f"{p(seat)} is now the Chosen One."))
+
+    def _interrupt(self, state: State, events: list[Event], fn: Any) -> None:
+        """Run an off-turn effect (the Gatekeeper, a Time card), then tidy up the current turn: a
+        player banished to a Black Hole, or moved while in the middle of a move, loses the turn."""
+        d = state.data
+        seat = d["current"]
+        before = (d["players"][seat]["pos"], d["players"][seat]["hole"])
+        fn()
+        if state.over:
+            return
+        pl = d["players"][seat]
+        if pl["hole"] and not before[1]:
+            self._end_turn(state, events)
+        elif d["step"] != "turn" and pl["pos"] != before[0]:
+            self._end_turn(state, events)
+        elif d["step"] == "duel" and not self.duel_targets(d, seat):
+            self._end_turn(state, events)
+        elif d["step"] == "pass" and not self.pass_targets(d, seat):
+            self._end_turn(state, events)
+
+    # ------------------------------------------------------------ turns
+    def _begin_turn(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
+        pl = d["players"][seat]
+        d["step"], d["move"] = "turn", None
+        if pl["hole"] and COLOURS[seat] in pl["rack"]:
+            self._release(d, seat, events, f" by the {COLOURS[seat]} key of their own realm")
+
+    def _end_turn(self, state: State, events: list[Event], force: bool = False) -> None:
+        d = state.data
+        seat = d["current"]
+        pl = d["players"][seat]
+        d["move"] = None
+        if pl["extra"] and not pl["hole"]:
+            pl["extra"] = False
+            events.append(Event(f"{p(seat)} takes another turn."))
+            self._begin_turn(d, seat, events)
+            return
+        nxt = (seat + 1) % state.seats
+        d["current"] = nxt
+        state.turn += 1
+        self._begin_turn(d, nxt, events)
+
+    def _play(self, state: State, seat: int, verb: str, arg: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        step = d["step"]
+        pl = d["players"][seat]
+        events: list[Event] = []
+        allowed = [c.action for c in self.choices(state, seat)]
+        canon = self._canonical(d, seat, verb, arg)
+        if canon not in allowed:
+            raise IllegalAction(self._why(d, seat, verb, canon, allowed))
+        if step == "turn":
+            if verb == "try":
+                die = rng.die()
+                d["dice"] = [die]
+                if pl["hole"]:
+                    if die == seat + 1:
+                        pl["hole"] = False
+                        events.append(Event(f"{p(seat)} rolls a {die}, their own number, and is released "
+                                            f"from the Black Hole. They play again next turn."))
+                    else:
+                        events.append(Event(f"{p(seat)} rolls a {die} and stays in the Black Hole."))
+                    self._end_turn(state, events)
+                    return events
+                need = pl["must_roll"]
+                if die == need:
+                    pl["must_roll"] = None
+                    events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
+                    return events
+                events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
+                self._end_turn(state, events)
+                return events
+            if verb == "read":
+                return self._read(state, seat, rng)
+            if verb == "leave":
+                self._to_headstone(d, seat, events)
+                d["last"] = {"seat": seat, "path": [pl["pos"]]}
+                self._end_turn(state, events)
+                return events
+            if verb == "pass":
+                self._pass(d, seat, canon, events)
+                return events
+            if verb == "roll":
+                n = int(arg)
+                dice = [rng.die() for _ in range(n)]
+                d["dice"] = dice
+                total = sum(dice)
+                events.append(Event(f"{p(seat)} rolls {' + '.join(map(str, dice))}"
+                                    + (f" = {total}." if n == 2 else ".")))
+                d["move"] = {"steps": total, "dir": None, "decided": None, "inside": False,
+                             "path": [pl["pos"]]}
+                self._walk(state, seat, rng, events)
+                return events
+        if step == "branch":
+            d["move"]["decided"] = pl["pos"]
+            d["move"]["inside"] = verb == "inside"
+            events.append(Event(f"{p(seat)} {'turns onto the inside track' if verb == 'inside' else 'keeps to the outer track'}."))
+            self._walk(state, seat, rng, events)
+            return events
+        if step == "ring":
+            d["move"]["dir"] = verb
+            self._walk(state, seat, rng, events)
+            return events
+        if step == "key":
+            if verb == "take":
+                self._take_from_realm(d, seat, realm_of(pl["pos"]), events)
+            else:
+                events.append(Event(f"{p(seat)} leaves the key where it is."))
+            self._after_landing(state, seat, events)
+            return events
+        if step == "flight":
+            if verb == "fly":
+                dest = canon.split()[1]
+                pl["pos"] = dest
+                d["last"]["path"].append(dest)
+                events.append(Event(f"{p(seat)} flies to {dest}."))
+            self._after_landing(state, seat, events, done=("flight",))
+            return events
+        if step == "duel":
+            if verb == "duel":
+                self._duel(d, seat, int(canon.split()[1]) - 1, rng, events)
+            self._after_landing(state, seat, events, done=("flight", "duel"))
+            return events
+        if step == "pass":
+            if verb == "pass":
+                self._pass(d, seat, canon, events)
+            self._end_turn(state, events)
+            return events
+        raise IllegalAction(SYNTAX)
+
+    def _pass(self, d: dict[str, Any], seat: int, canon: str, events: list[Event]) -> None:
+        to = int(canon.split()[1]) - 1
+        events.append(Event(f"{p(seat)} hands the Black Key to {p(to)}: {p(to)} is now cursed."))
+        self._give_black(d, to, events, quiet=True)
+
+    def _duel(self, d: dict[str, Any], seat: int, other: int, rng: Rng, events: list[Event]) -> None:
+        for _ in range(RULES["max_duel_rerolls"]):
+            a, b = rng.die(), rng.die()
+            events.append(Event(f"Duel! {p(seat)} rolls {a}, {p(other)} rolls {b}."
+                                + (" A tie: roll again." if a == b else "")))
+            if a != b:
+                break
+        else:
+            a, b = 1, 0
+        d["dice"] = [a, b]
+        win, lose = (seat, other) if a > b else (other, seat)
+        self._blind(d, lose, win, rng, events)
+
+    # ------------------------------------------------------------ moving
+    def _next_stone(self, d: dict[str, Any], seat: int) -> str | None:
+        """The next stone of the walk, or None if a choice is needed first (step set)."""
+        pl = d["players"][seat]
+        mv = d["move"]
+        here = pl["pos"]
+        if here in STONE:
+            if here in BRANCHES and mv["decided"] != here:
+                d["step"] = "branch"
+                return None
+            if here in BRANCHES and mv["inside"]:
+                mv["inside"] = False
+                return RADIALS[BRANCHES.index(here)][0]
+            return OUTER_IDS[(outer_index(here) + 1) % N_OUTER]
+        if here in RADIAL_OF:
+            r = RADIAL_OF[here]
+            k = RADIALS[r].index(here)
+            return RADIALS[r][k + 1] if k + 1 < len(RADIALS[r]) else ENDS[r]
+        if here == WELL:
+            return GATE
+        if here == GATE and self.qualified(d, seat):
+            return WELL
+        if mv["dir"] is None:
+            d["step"] = "ring"
+            return None
+        i = INNER.index(here)
+        return INNER[(i + (1 if mv["dir"] == "cw" else -1)) % len(INNER)]
+
+    def _walk(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        pl = d["players"][seat]
+        mv = d["move"]
+        d["step"] = "turn"
+        while mv["steps"] > 0:
+            nxt = self._next_stone(d, seat)
+            if nxt is None:
+                return  # waiting for a choice
+            pl["pos"] = nxt
+            mv["path"].append(nxt)
+            mv["steps"] -= 1
+            if nxt == WELL:
+                mv["steps"] = 0
+        d["last"] = {"seat": seat, "path": list(mv["path"])}
+        d["move"] = None
+        d["step"] = "turn"
+        events.append(Event(f"{p(seat)} moves to {pl['pos']}."))
+        self._land(state, seat, rng, events)
+
+    def _land(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        """Landing on a stone by a roll (all effects; some are choices)."""
+        d = state.data
+        pl = d["players"][seat]
+        here = pl["pos"]
+        if here == WELL:
+            events.append(Event(f"{p(seat)} reaches the Well of Fears with a key of every colour and "
+                                f"waits for a fear to be read."))
+            self._after_landing(state, seat, events, done=("flight", "duel"))
+            return
+        kind = STONE[here]["kind"] if here in STONE else "plain"
+        if kind == "key":
+            realm = STONE[here]["realm"]
+            if d["realm_keys"][realm] > 0:
+                d["step"] = "key"
+                return
+            events.append(Event(f"No {COLOURS[realm]} keys are left in {NAMES[realm]}'s realm."))
+        elif kind == "fate":
+            self._draw_fate(state, seat, rng, events, on_turn=True)
+            if pl["hole"]:
+                self._end_turn(state, events)
+            else:
+                self._after_landing(state, seat, events, done=("flight", "duel"))
+            return
+        else:
+            self._land_simple(state, seat, rng, events)
+            if pl["hole"]:
+                self._end_turn(state, events)
+                return
+        self._after_landing(state, seat, events)
+
+    def _land_simple(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        """Landing effects that need no choice (also used when a card moves a player)."""
+        d = state.data
+        pl = d["players"][seat]
+        here = pl["pos"]
+        kind = STONE[here]["kind"] if here in STONE else "plain"
+        if kind == "black_key" and d["black_key"]["on_board"]:
+            events.append(Event(f"{p(seat)} must pick up the cursed Black Key!"))
+            self._give_black(d, seat, events, quiet=True)
+        elif kind == "black_hole":
+            pl["hole"] = True
+            events.append(Event(f"{p(seat)} falls into the Black Hole at {here} and is out of the game "
+                                f"until released."))
+        elif kind == "time":
+            self._draw_time(state, seat, events)
+        elif kind == "headstone":
+            owner = STONE[here]["realm"]
+            die = rng.die()
+            if owner == seat:
+                if die == seat + 1:
+                    events.append(Event(f"{p(seat)} is home and rolls a {die}, their own number!"))
+                    self._take_from_realm(d, seat, seat, events)
+                else:
+                    events.append(Event(f"{p(seat)} is home and rolls a {die}: no key."))
+            elif owner < state.seats and not d["players"][owner]["hole"]:
+                if die == owner + 1:
+                    events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
+                                        f"rolls a {die}, their own number!"))
+                    self._blind(d, seat, owner, rng, events)
+                else:
+                    events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
+                                        f"rolls a {die}: nothing happens."))
+
+    def _after_landing(self, state: State, seat: int, events: list[Event], done: tuple[str, ...] = ()) -> None:
+        """The optional steps that follow a landing: flight, duel, passing the Black Key."""
+        d = state.data
+        here = d["players"][seat]["pos"]
+        kind = STONE[here]["kind"] if here in STONE else "plain"
+        if kind == "flight" and "flight" not in done:
+            d["step"] = "flight"
+            return
+        if kind == "duel" and "duel" not in done and self.duel_targets(d, seat):
+            d["step"] = "duel"
+            return
+        if self.pass_targets(d, seat):
+            d["step"] = "pass"
+            return
+        self._end_turn(state, events)
+
+    def duel_targets(self, d: dict[str, Any], seat: int) -> list[int]:
+        if self.keys_count(d, seat) == 0 or d["players"][seat]["hole"]:
+            return []
+        return [s for s in self.active(d) if s != seat and self.keys_count(d, s) > 0]
+
+    def pass_targets(self, d: dict[str, Any], seat: int) -> list[int]:
+        if d["black_key"]["holder"] != seat:
+            return []
+        here = d["players"][seat]["pos"]
+        return [s for s in self.active(d) if s != seat and d["players"][s]["pos"] == here]
+
+    # ------------------------------------------------------------ cards
+    def _draw_fate(self, state: State, seat: int, rng: Rng, events: list[Event], on_turn: bool) -> None:
+        d = state.data
+        cid = d["fate"].pop(0)
+        d["fate"].append(cid)
+        card = FATE[cid]
+        events.append(Event(f"{p(seat)} draws a Fate card: {card['text']}", kind="fate"))
+        self._effect(state, seat, card, rng, events, on_turn=on_turn)
+
+    def _draw_time(self, state: State, seat: int, events: list[Event]) -> None:
+        d = state.data
+        cid = d["time"].pop(0)
+        end = d["clock"]["end"]
+        if end is None or end - TIME[cid]["at"] * 60 <= self._now_hint(d):
+            d["time"].append(cid)
+            events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it goes "
+                                f"back under the deck.", kind="time"))
+            return
+        d["players"][seat]["time_cards"].append(cid)
+        events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
+        events.append(Event(f"Your Time card {cid}: {TIME[cid]['text']}", to=(seat,), kind="private"))
+
+    def _now_hint(self, d: dict[str, Any]) -> float:
+        return d.get("now", 0.0)
+
+    def _effect(self, state: State, seat: int, card: dict[str, Any], rng: Rng, events: list[Event],
+                on_turn: bool) -> None:
+        d = state.data
+        players = d["players"]
+        pl = players[seat]
+        e = card["effect"]
+        tgt = self.target(d, seat, card.get("target", "leader"), rng)
+        nothing = Event("Nothing happens.")
+        if e == "take_key":
+            self._take_from_realm(d, seat, realm_of(pl["pos"]), events)
+        elif e == "steal":
+            if tgt is None or self.keys_count(d, tgt) == 0:
+                events.append(nothing)
+            else:
+                self._blind(d, tgt, seat, rng, events)
+        elif e == "lose_key":
+            self._lose_key(d, seat, rng, events)
+        elif e == "remove_key":
+            self._lose_key(d, seat, rng, events, remove=True)
+        elif e == "black_hole":
+            self._to_hole(d, seat, events)
+        elif e == "black_hole_target":
+            if tgt is None:
+                events.append(nothing)
+            else:
+                self._to_hole(d, tgt, events)
+        elif e == "release":
+            if pl["hole"]:
+                self._release(d, seat, events, " by a Time card")
+            else:
+                events.append(nothing)
+        elif e == "release_all":
+            if not any(x["hole"] for x in players):
+                events.append(nothing)
+            for s in range(len(players)):
+                self._release(d, s, events, "")
+        elif e == "swap":
+            if tgt is None or pl["hole"]:
+                events.append(nothing)
+            else:
+                pl["pos"], players[tgt]["pos"] = players[tgt]["pos"], pl["pos"]
+                events.append(Event(f"{p(seat)} and {p(tgt)} swap places."))
+        elif e == "move":
+            if inside(pl["pos"]) or pl["hole"]:
+                events.append(Event(f"{p(seat)} is off the outer track: nothing happens."))
+            else:
+                i = (outer_index(pl["pos"]) + card["n"]) % N_OUTER
+                pl["pos"] = OUTER_IDS[i]
+                events.append(Event(f"{p(seat)} is moved to {pl['pos']}."))
+                self._land_simple(state, seat, rng, events)
+        elif e == "fly":
+            if inside(pl["pos"]) or pl["hole"]:
+                events.append(Event(f"{p(seat)} is off the outer track: nothing happens."))
+            else:
+                i = outer_index(pl["pos"])
+                dest = min(FLIGHTS, key=lambda f: (outer_index(f) - i - 1) % N_OUTER)
+                pl["pos"] = dest
+                events.append(Event(f"{p(seat)} flies to {dest}."))
+        elif e == "roll_again":
+            pl["extra"] = True
+            events.append(Event(f"{p(seat)} will take another turn."))
+        elif e == "black_key_give":
+            if d["black_key"]["holder"] != seat or tgt is None:
+                events.append(nothing)
+            else:
+                events.append(Event(f"{p(seat)} hands the Black Key to {p(tgt)}."))
+                self._give_black(d, tgt, events, quiet=True)
+        elif e == "black_key_take":
+            if d["black_key"]["holder"] == seat:
+                events.append(nothing)
+            else:
+                events.append(Event(f"The Black Key flies to {p(seat)}!"))
+                self._give_black(d, seat, events, quiet=True)
+        elif e == "headstone":
+            self._to_headstone(d, seat, events)
+        elif e == "all_headstones":
+            for s in range(len(players)):
+                self._to_headstone(d, s, events)
+        elif e == "must_roll":
+            pl["must_roll"] = card["n"]
+            events.append(Event(f"{p(seat)} must roll a {card['n']} before playing again."))
+        elif e == "chosen":
+            d["chosen"] = seat
+            events.append(Event(f"{p(seat)} is now the Chosen One."))
+        elif e == "duel":
+            if tgt is None or self.keys_count(d, tgt) == 0 and self.keys_count(d, seat) == 0:
+                events.append(nothing)
+            else:
+                self._duel(d, seat, tgt, rng, events)
+        elif e == "give_key":
+            if tgt is None or not pl["rack"]:
+                events.append(nothing)
+            else:
+                colour = pl["rack"].pop(rng.below(len(pl["rack"])))
+                players[tgt]["rack"].append(colour)
+                events.append(Event(f"{p(seat)} gives a key, unseen, to {p(tgt)}."))
+                events.append(Event(f"You gave your {colour} key.", to=(seat,), kind="private"))
+                events.append(Event(f"You received a {colour} key.", to=(tgt,), kind="private"))
+        elif e == "everyone_lose":
+            for s in range(len(players)):
+                if s != seat and players[s]["rack"]:
+                    self._lose_key(d, s, rng, events)
+        else:
+            raise AssertionError(e)
+
+    # ------------------------------------------------------------ the Well
+    def reader(self, d: dict[str, Any], seat: int) -> int | None:
+        ch = d["chosen"]
+        if ch is None:
+            return None
+        return (ch + 1) % len(d["players"]) if ch == seat else ch
+
+    def _read(self, state: State, seat: int, rng: Rng) -> list[Event]:
+        d = state.data
+        reader = self.reader(d, seat)
+        owner = d["well"].pop(rng.below(len(d["well"])))
+        text = d["fears"][owner]
+        d["read"].append(text)
+        who = "The Gatekeeper himself" if reader is None else f"The Chosen One, {p(reader)},"
+        if d["chosen"] == seat and reader is not None:
+            who = f"{p(reader)}, on the Chosen One's left,"
+        events = [Event(f"{who} draws a fear from the Well and reads: “{text}”")]
+        if owner == seat:
+            state.over = True
+            d["winner"], d["phase"], d["current"] = seat, "over", None
+            state.result = {"winners": [seat], "scores": None,
+                            "reason": f"{NAMES[seat]} faced their own fear at the Well of Fears"}
+            events.append(Event(fill(rng.choice(LINES["win"]), seat), kind="gatekeeper"))
+            events.append(Event(f"It is {p(seat)}'s own fear! {p(seat)} conquers it and wins!", kind="end"))
+            return events
+        events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
+                            f"longer escape through the Well."))
+        if RULES["well_miss"] == "headstone":
+            self._to_headstone(d, seat, events)
+        d["last"] = {"seat": seat, "path": [d["players"][seat]["pos"]]}
+        self._end_turn(state, events)
+        return events
+
+    # ------------------------------------------------------------ parsing and choices
+    def _seat_arg(self, arg: str) -> int | None:
+        a = arg.strip().lower()
+        if a.isdigit():
+            return int(a) - 1
+        for i, n in enumerate(NAMES):
+            if a and (n.lower() == a or n.lower().split()[0] == a.split()[0]):
+                return i
+        return None
+
+    def _canonical(self, d: dict[str, Any], seat: int, verb: str, arg: str) -> str:
+        if verb in ("duel", "pass"):
+            s = self._seat_arg(arg)
+            return f"{verb} {s + 1}" if s is not None else f"{verb} {arg}"
+        if verb == "fly":
+            return f"fly {arg.upper()}"
+        return f"{verb} {arg}".strip().lower()
+
+    def _why(self, d: dict[str, Any], seat: int, verb: str, canon: str, allowed: list[str]) -> str:
+        opts = ", ".join(f"'{a}'" for a in allowed)
+        step = d["step"]
+        pl = d["players"][seat]
+        if verb == "duel" and step == "duel":
+            return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
+        if verb == "fly" and step == "flight":
+            return f"'{canon[4:]}' is not another Flight stone. Choose from {opts}."
+        if verb == "pass":
+            return ("You can only hand the Black Key to a Harbinger on your stone who is not in a "
+                    f"Black Hole. Choose from {opts}.")
+        if step == "turn" and pl["hole"]:
+            return f"You are in a Black Hole: 'try' to roll your own number ({seat + 1}) to get out."
+        if step == "turn" and pl["must_roll"]:
+            return f"The Gatekeeper wants a {pl['must_roll']} first: 'try' to roll it."
+        if verb == "roll":
+            return f"Roll one or two dice: 'roll 1' or 'roll 2'. Now you may: {opts}."
+        return f"You can't do that now. You may: {opts}."
+
+    def choices(self, state: State, seat: int) -> list[Choice]:
+        d = state.data
+        pl = d["players"][seat]
+        step = d["step"]
+        out: list[Choice] = []
+
+        def c(action: str, label: str, key: str | None = None) -> None:
+            out.append(Choice(action, (Step(key or action, label),)))
+
+        if step == "turn":
+            if pl["hole"]:
+                c("try", f"Try to roll your number ({seat + 1}) to leave the Black Hole")
+                return out
+            if pl["must_roll"]:
+                c("try", f"Try to roll the {pl['must_roll']} the Gatekeeper demands")
+                return out
+            if self.waiting(d, seat):
+                c("read", "Have a fear drawn from the Well")
+                return out
+            c("roll 1", "Roll one die")
+            c("roll 2", "Roll two dice")
+            if inside(pl["pos"]):
+                c("leave", "Leave the inside track: back to your headstone")
+            for s in self.pass_targets(d, seat):
+                out.append(Choice(f"pass {s + 1}", (Step("pass", "Pass the Black Key"),
+                                                    Step(str(s + 1), NAMES[s]))))
+        elif step == "branch":
+            c("inside", "Go inside, toward the Well")
+            c("outside", "Stay on the outer track")
+        elif step == "ring":
+            c("cw", "Clockwise round the Inner Ring")
+            c("ccw", "Anticlockwise round the Inner Ring")
+        elif step == "key":
+            c("take", f"Take a {COLOURS[realm_of(pl['pos'])]} key")
+            c("skip", "Leave it")
+        elif step == "flight":
+            for f in FLIGHTS:
+                if f != pl["pos"]:
+                    out.append(Choice(f"fly {f}", (Step("fly", "Fly"), Step(f, f"Fly to {f}"))))
+            c("skip", "Stay here")
+        elif step == "duel":
+            for s in self.duel_targets(d, seat):
+                out.append(Choice(f"duel {s + 1}", (Step("duel", "Call a duel"), Step(str(s + 1), NAMES[s]))))
+            c("skip", "No duel")
+        elif step == "pass":
+            for s in self.pass_targets(d, seat):
+                out.append(Choice(f"pass {s + 1}", (Step("pass", "Pass the Black Key"),
+                                                    Step(str(s + 1), NAMES[s]))))
+            c("skip", "Keep the Black Key")
+        return out
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        d = state.data
+        if state.over or d["clock"]["paused_at"] is not None or seat < 0 or seat >= state.seats:
+            return None
+        if d["phase"] == "fears":
+            if d["fears"][seat] is not None:
+                return None
+            return Prompt(seat, "Write your greatest fear. It goes into the Well, unseen.",
+                          [Choice("fear", (Step("fear", "Write your fear"),), input="text")], private=True)
+        gk = d["gk"]
+        if gk["on"]:
+            if gk["calling"] == seat:
+                return Prompt(seat, "The Gatekeeper calls your name! Answer him!",
+                              [Choice("yes", (Step("yes", "YES! MY GATEKEEPER!"),))])
+            return None
+        if d["current"] != seat:
+            return None
+        labels = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
+                  "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
+                  "pass": "Pass the Black Key?"}
+        return Prompt(seat, labels[d["step"]], self.choices(state, seat))
+
+    def to_move(self, state: State) -> int | None:
+        d = state.data
+        if state.over or d["clock"]["paused_at"] is not None:
+            return None
+        if d["phase"] == "fears":
+            missing = [s for s, f in enumerate(d["fears"]) if f is None]
+            return missing[0] if missing else None
+        if d["gk"]["on"]:
+            return d["gk"]["calling"]
+        return d["current"]
+
+    # ------------------------------------------------------------ timers
+    def timers(self, state: State) -> list[dict[str, Any]]:
+        d = state.data
+        if state.over or d["clock"]["paused_at"] is not None or d["clock"]["end"] is None:
+            return []
+        gk = d["gk"]
+        n = gk["n"]
+        out = [{"id": "clock-end", "due": d["clock"]["end"], "seat": SYSTEM, "action": "clock end"}]
+        if not gk["on"] and gk["next"] is not None:
+            out.append({"id": f"gk-appear-{n + 1}", "due": gk["next"], "seat": SYSTEM, "action": "gk appear"})
+        elif gk["on"] and gk["calling"] is not None:
+            out.append({"id": f"gk-late-{n}", "due": gk["deadline"], "seat": SYSTEM, "action": "gk late"})
+        elif gk["on"] and gk["leave_at"] is not None:
+            out.append({"id": f"gk-leave-{n}", "due": gk["leave_at"], "seat": SYSTEM, "action": "gk leave"})
+        for pl in d["players"]:
+            for cid in pl["time_cards"]:
+                out.append({"id": f"time-{cid}", "due": self.time_due(d, cid), "seat": SYSTEM,
+                            "action": f"time {cid}"})
+        return sorted(out, key=lambda t: (t["due"], t["id"]))
+
+    # ------------------------------------------------------------ view
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        d = state.data
+        gk = d["gk"]
+        if state.over:
+            phase = "over"
+        elif d["clock"]["paused_at"] is not None:
+            phase = "paused"
+        elif gk["on"]:
+            phase = "gatekeeper"
+        else:
+            phase = d["phase"]
+        bk = d["black_key"]
+        players = []
+        for s, pl in enumerate(d["players"]):
+            players.append({"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s],
+                            "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": bk["holder"] == s,
+                            "in_black_hole": pl["hole"], "must_roll": pl["must_roll"],
+                            "chosen_one": d["chosen"] == s, "waiting_at_well": self.waiting(d, s)})
+        out: dict[str, Any] = {
+            "game": "atmosfear", "turn": state.turn,
+            "current": None if state.over or d["phase"] != "play" else d["current"],
+            "phase": phase,
+            "clock": {"end": d["clock"]["end"], "paused_at": d["clock"]["paused_at"],
+                      "minutes": d["clock"]["minutes"]},
+            "board": {"outer": [{"id": s["id"], "realm": s["realm"], "kind": s["kind"],
+                                 "colour": s["colour"] or None} for s in OUTER],
+                      "radials": [list(r) for r in RADIALS], "inner": list(INNER), "well": WELL},
+            "realms": [{"index": r, "harbinger": NAMES[r], "colour": COLOURS[r],
+                        "keys_left": d["realm_keys"][r]} for r in range(6)],
+            "black_key": {"holder": bk["holder"], "on_board": bk["on_board"]},
+            "players": players,
+            "gatekeeper": {"on_screen": gk["on"], "line": gk["line"] if gk["on"] else None,
+                           "calling": gk["calling"] if gk["on"] else None,
+                           "deadline": gk["deadline"] if gk["on"] else None, "next_at": None},
+            "dice": list(d["dice"]) if d["dice"] else None,
+            "last": None if d["last"] is None else {"seat": d["last"]["seat"], "path": list(d["last"]["path"])},
+            "fears_in_well": len(d["well"]), "fears_read": list(d["read"]),
+            "winner": d["winner"], "gatekeeper_won": bool(state.over and d["winner"] is None),
+        }
+        if seat is not None and 0 <= seat < state.seats:
+            rack: dict[str, int] = {}
+            for c in d["players"][seat]["rack"]:
+                rack[c] = rack.get(c, 0) + 1
+            out["rack"] = rack
+            out["time_cards"] = [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
+                                 for cid in d["players"][seat]["time_cards"]]
+        return out
+
+    def private_text(self, state: State, seat: int) -> str:
+        d = state.data
+        pl = d["players"][seat]
+        counts = {c: pl["rack"].count(c) for c in COLOURS if c in pl["rack"]}
+        rack = ", ".join(f"{n} {c}" for c, n in counts.items()) or "no coloured keys"
+        missing = [c for c in COLOURS if c not in pl["rack"]]
+        lines = [f"You are **{NAMES[seat]}** (number {seat + 1}, {COLOURS[seat]}).",
+                 f"🔑 Your rack: **{rack}**." + (f" Still missing: {', '.join(missing)}." if missing else
+                                                 " You have every colour!")]
+        if d["black_key"]["holder"] == seat:
+            lines.append("🗝️ You hold the cursed **Black Key**: you can't win while you have it.")
+        for cid in pl["time_cards"]:
+            lines.append(f"⏳ Time card {cid}: {TIME[cid]['text']}")
+        if pl["must_roll"]:
+            lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
+        if pl["hole"]:
+            lines.append("🕳️ You are in a Black Hole.")
+        if d["fears"][seat] is not None:
+            lines.append(f"😱 Your fear: “{d['fears'][seat]}”"
+                         + ("" if seat in d["well"] else " (it has been cast out of the Well)"))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ AI
+    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+        from .ai import choose
+        return choose(self, state, seat, rng, level)
+
+    def canonical(self, state: State, action: str) -> str:
+        tokens = action.split(None, 1)
+        if not tokens:
+            raise IllegalAction(f"That action is empty. {SYNTAX}")
+        verb, arg = tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
+        if verb == "fear":
+            return f"fear {' '.join(arg.split())}"
+        return self._canonical(state.data, 0, verb, arg)

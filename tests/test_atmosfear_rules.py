@@ -1,0 +1,762 @@
+"""Rule-by-rule tests for Atmosfear on hand-built positions."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games.atmosfear import GAME
+from games.atmosfear.engine import (COLOURS, FATE, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
+                                    TIME, nearest_hole)
+from games.core import SYSTEM, IllegalAction, Rng, apply, setup
+
+T0 = 1000.0
+
+
+def started(seats: int = 3, seed: int = 1, minutes: int = 40):
+    st = setup(GAME, seats, {"minutes": minutes}, seed)
+    for s in range(seats):
+        st = apply(GAME, st, s, f"fear fear number {s}", T0).state
+    return st
+
+
+def act(st, seat, action, now=T0 + 1):
+    out = apply(GAME, st, seat, action, now)
+    return out.state, out.events
+
+
+def force(st, *dice):
+    """Point the state's RNG at a stream whose next dice are `dice`."""
+    for s in range(200000):
+        r = Rng(s)
+        if all(r.die() == x for x in dice):
+            st.rng = s
+            return st
+    raise AssertionError("no stream found")
+
+
+def quiet(st):
+    """No Gatekeeper for a long while (tests that are not about him)."""
+    st.data["gk"]["next"] = T0 + 10**6
+    return st
+
+
+def texts(events):
+    return " ".join(e.text for e in events)
+
+
+# ------------------------------------------------------------------ fears and the clock
+
+def test_fears_are_private_text_choices_and_start_the_clock():
+    st = setup(GAME, 3, {"minutes": 20}, 5)
+    pr = GAME.prompt(st, 0)
+    assert [c.action for c in pr.choices] == ["fear"] and pr.choices[0].input == "text"
+    with pytest.raises(IllegalAction):
+        act(st, 0, "fear    ")
+    with pytest.raises(IllegalAction):
+        act(st, 0, "fear " + "x" * 101)
+    with pytest.raises(IllegalAction):
+        act(st, 0, "roll 2")
+    st, ev = act(st, 0, "fear   being  eaten ", 50.0)
+    assert st.data["fears"][0] == "being eaten"
+    assert "being eaten" not in json.dumps(GAME.view(st, None)) + texts(ev)
+    assert "being eaten" not in json.dumps(GAME.view(st, 0))
+    assert "being eaten" in GAME.private_text(st, 0)
+    with pytest.raises(IllegalAction):
+        act(st, 0, "fear again")
+    assert GAME.timers(st) == [] and GAME.view(st, None)["clock"]["end"] is None
+    st, _ = act(st, 1, "fear spiders", 60.0)
+    st, _ = act(st, 2, "fear the dark", 77.0)
+    v = GAME.view(st, None)
+    assert v["phase"] == "play" and v["clock"]["end"] == 77.0 + 20 * 60 and v["current"] == 0
+    assert v["fears_in_well"] == 3 and v["fears_read"] == []
+
+
+def test_clock_end_means_the_gatekeeper_wins():
+    st = quiet(started(minutes=20))
+    end = st.data["clock"]["end"]
+    assert any(t["action"] == "clock end" and t["due"] == end for t in GAME.timers(st))
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "clock end", end - 1)
+    st2, ev = act(st, SYSTEM, "clock end", end + 5)
+    assert st2.over and st2.result["winners"] == [] and st2.result["reason"] == "The Gatekeeper wins"
+    v = GAME.view(st2, None)
+    assert v["gatekeeper_won"] and v["phase"] == "over"
+    # a move made after the clock ran out also ends the game instead
+    st3, _ = act(st, 0, "roll 2", end + 1)
+    assert st3.over and st3.result["winners"] == []
+
+
+def test_bad_minutes_option_refused():
+    with pytest.raises(IllegalAction):
+        setup(GAME, 3, {"minutes": 25}, 1)
+    with pytest.raises(IllegalAction):
+        setup(GAME, 2, None, 1)
+
+
+# ------------------------------------------------------------------ moving
+
+def test_roll_moves_clockwise_and_passes_the_turn():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O40"
+    force(st, 1)
+    st, ev = act(st, 0, "roll 1")
+    assert st.data["players"][0]["pos"] == "O41" and st.data["current"] == 1 and st.turn == 2
+    st.data["players"][1]["pos"] = "O62"
+    force(st, 2, 3)
+    st, ev = act(st, 1, "roll 2")
+    assert st.data["players"][1]["pos"] == "O1" and "2 + 3 = 5" in texts(ev)
+    assert GAME.view(st, None)["last"]["path"][0] == "O62"
+    with pytest.raises(IllegalAction, match="one or two"):
+        act(st, 2, "roll 3")
+    with pytest.raises(IllegalAction, match="turn"):
+        act(st, 0, "roll 1")
+
+
+def test_branch_inside_and_outside():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O4"
+    force(st, 3)
+    st, _ = act(st, 0, "roll 1")
+    assert st.data["step"] == "branch" and st.data["players"][0]["pos"] == "O5"
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["inside", "outside"]
+    a, _ = act(st, 0, "inside")
+    assert a.data["players"][0]["pos"] == "R1-2"
+    b, _ = act(st, 0, "outside")
+    assert b.data["players"][0]["pos"] == "O7" or b.data["step"] == "key"
+
+
+def test_inner_ring_direction_and_the_well():
+    st = quiet(started())
+    d = st.data
+    d["players"][0]["pos"] = "I3"
+    force(st, 2)
+    st, _ = act(st, 0, "roll 1")
+    assert st.data["step"] == "ring"
+    a, _ = act(st, 0, "ccw")
+    assert a.data["players"][0]["pos"] == "I1"
+    b, _ = act(st, 0, "cw")
+    assert b.data["players"][0]["pos"] == "I5"
+    # with every colour, passing the gate stone takes you into the Well (rest of the roll lost)
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "I2"
+    st.data["players"][0]["rack"] = list(COLOURS)
+    st.data["realm_keys"] = [5] * 6
+    force(st, 6)
+    st, _ = act(st, 0, "roll 1")
+    st, _ = act(st, 0, "ccw")
+    assert st.data["players"][0]["pos"] == "WELL"
+    assert GAME.view(st, None)["players"][0]["waiting_at_well"]
+
+
+def test_leave_inside_track():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "R2-1"
+    assert "leave" in [c.action for c in GAME.prompt(st, 0).choices]
+    st, _ = act(st, 0, "leave")
+    assert st.data["players"][0]["pos"] == HEADSTONES[0] and st.data["current"] == 1
+
+
+def test_radials_are_one_way_inward():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "R1-3"
+    force(st, 1)
+    st, _ = act(st, 0, "roll 1")
+    assert st.data["players"][0]["pos"] == "I1"
+
+
+# ------------------------------------------------------------------ keys
+
+def test_key_stone_take_or_skip_and_empty_realm():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O20"
+    force(st, 4)
+    st, _ = act(st, 0, "roll 1")  # O24 = green key stone
+    assert st.data["step"] == "key"
+    a, ev = act(st, 0, "take")
+    assert a.data["players"][0]["rack"] == ["green"] and a.data["realm_keys"][2] == 5
+    assert GAME.view(a, 0)["rack"] == {"green": 1} and "rack" not in GAME.view(a, None)
+    assert all("green" not in e.text for e in ev if e.public)
+    b, _ = act(st, 0, "skip")
+    assert b.data["players"][0]["rack"] == [] and b.data["current"] == 1
+    st = quiet(started())
+    st.data["realm_keys"][2] = 0
+    st.data["players"][0]["pos"] = "O20"
+    force(st, 4)
+    st, ev = act(st, 0, "roll 1")
+    assert st.data["current"] == 1 and "No green keys" in texts(ev)
+
+
+def test_black_key_must_be_taken_and_passed_on_same_stone():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O40"
+    st.data["players"][1]["pos"] = "O43"
+    force(st, 3)
+    st, _ = act(st, 0, "roll 1")
+    assert st.data["black_key"] == {"holder": 0, "on_board": False}
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["pass 2", "skip"]
+    st2, _ = act(st, 0, "pass 2")
+    assert st2.data["black_key"]["holder"] == 1 and st2.data["current"] == 1
+    # by Harbinger name too
+    st3, _ = act(st, 0, "pass khufu")
+    assert st3.data["black_key"]["holder"] == 1
+    with pytest.raises(IllegalAction, match="Black Key"):
+        act(st, 0, "pass 3")
+
+
+def test_black_key_blocks_the_well_and_forces_a_waiter_out():
+    st = quiet(started())
+    d = st.data
+    d["players"][1]["pos"] = "WELL"
+    d["players"][1]["rack"] = list(COLOURS)
+    d["realm_keys"] = [5] * 6
+    d["players"][0]["pos"] = "WELL"
+    d["black_key"] = {"holder": 0, "on_board": False}
+    assert GAME.view(st, None)["players"][1]["waiting_at_well"]
+    st, ev = act(st, 0, "pass 2")
+    assert "must leave" in texts(ev)
+    st.data["current"] = 1
+    assert not GAME.view(st, None)["players"][1]["waiting_at_well"]
+    assert "roll 2" in [c.action for c in GAME.prompt(st, 1).choices]
+
+
+# ------------------------------------------------------------------ headstones
+
+def test_own_headstone_roll_own_number_takes_a_key():
+    st = quiet(started())
+    st.data["players"][1]["pos"] = "O6"
+    st.data["current"] = 1
+    force(st, 5, 2)  # 5 steps to O11 (Khufu's headstone), then Khufu rolls his 2
+    st, ev = act(st, 1, "roll 1")
+    assert st.data["players"][1]["pos"] == "O11" and st.data["players"][1]["rack"] == ["yellow"]
+
+
+def test_other_headstone_owner_rolls_and_takes_blind():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O6"
+    st.data["players"][0]["rack"] = ["red"]
+    force(st, 5, 2)
+    st, ev = act(st, 0, "roll 1")
+    assert st.data["players"][1]["rack"] == ["red"] and st.data["players"][0]["rack"] == []
+
+
+def test_sent_to_headstone_is_not_a_landing():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O30"
+    ev = []
+    GAME._carry_out(st, "headstone", 0, {}, Rng(1), ev)
+    assert st.data["players"][0]["pos"] == HEADSTONES[0] and st.data["players"][0]["rack"] == []
+
+
+# ------------------------------------------------------------------ black holes
+
+def test_black_hole_landing_and_release_by_own_number():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O18"
+    force(st, 3)
+    st, _ = act(st, 0, "roll 1")
+    assert st.data["players"][0]["hole"] and st.data["players"][0]["pos"] == "O21"
+    v = GAME.view(st, None)
+    assert v["players"][0]["in_black_hole"]
+    st.data["current"] = 0
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["try"]
+    force(st, 4)
+    a, _ = act(st, 0, "try")
+    assert a.data["players"][0]["hole"] and a.data["current"] == 1
+    force(st, 1)
+    b, _ = act(st, 0, "try")
+    assert not b.data["players"][0]["hole"] and b.data["current"] == 1  # plays next turn
+
+
+def test_black_hole_release_by_own_key_at_turn_start():
+    st = quiet(started())
+    d = st.data
+    d["players"][1]["hole"] = True
+    d["players"][1]["pos"] = "O21"
+    d["players"][1]["rack"] = ["yellow"]
+    d["realm_keys"][1] = 5
+    d["players"][0]["pos"] = "O40"
+    force(st, 1)
+    st, ev = act(st, 0, "roll 1")
+    assert not st.data["players"][1]["hole"] and "own realm" in texts(ev)
+
+
+def test_black_hole_out_of_game_no_duel_no_call():
+    st = quiet(started())
+    d = st.data
+    d["players"][1].update(hole=True, pos="O21", rack=["red"])
+    d["players"][0]["rack"] = ["blue"]
+    d["realm_keys"][0] -= 1
+    d["realm_keys"][5] -= 1
+    assert GAME.duel_targets(d, 0) == []
+    for _ in range(30):
+        assert GAME.target(d, None, "random", Rng(_)) != 1
+
+
+def test_nearest_black_hole_first():
+    assert nearest_hole("O25") == "O21" and nearest_hole("O50") == "O54"
+    assert nearest_hole("O2") == "O54" or nearest_hole("O2") == "O21"
+    assert nearest_hole("R5-2") == "O54"
+    st = quiet(started())
+    st.data["players"][2]["pos"] = "O30"
+    ev = []
+    GAME._carry_out(st, "black_hole", 2, {}, Rng(1), ev)
+    assert st.data["players"][2]["pos"] == "O21" and st.data["players"][2]["hole"]
+
+
+def test_releases_by_gatekeeper_fate_and_time():
+    for how in ("gk", "fate", "time"):
+        st = quiet(started())
+        st.data["players"][2].update(hole=True, pos="O54")
+        ev = []
+        if how == "gk":
+            GAME._carry_out(st, "release", None, {}, Rng(1), ev)
+        elif how == "fate":
+            GAME._effect(st, 0, FATE["F05"], Rng(1), ev, on_turn=True)
+        else:
+            GAME._effect(st, 2, TIME["T03"], Rng(1), ev, on_turn=False)
+        assert not st.data["players"][2]["hole"], how
+
+
+# ------------------------------------------------------------------ duels and flight
+
+def test_duel_blind_pick_and_requirements():
+    st = quiet(started())
+    d = st.data
+    d["players"][0]["pos"] = "O1"
+    force(st, 3)
+    st0, _ = act(st, 0, "roll 1")  # O4 duel stone, but no keys: no duel
+    assert st0.data["current"] == 1
+    d["players"][0]["rack"] = ["red"]
+    d["players"][1]["rack"] = ["yellow", "green"]
+    d["realm_keys"][0] -= 1; d["realm_keys"][1] -= 1; d["realm_keys"][2] -= 1
+    force(st, 3)
+    st, _ = act(st, 0, "roll 1")
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["duel 2", "skip"]
+    with pytest.raises(IllegalAction):
+        act(st, 0, "duel 3")  # seat 3 has no key
+    force(st, 6, 2)
+    a, ev = act(st, 0, "duel 2")
+    assert len(a.data["players"][0]["rack"]) == 2 and len(a.data["players"][1]["rack"]) == 1
+    force(st, 3, 3, 1, 5)  # a tie is rolled again
+    b, ev = act(st, 0, "duel Khufu")
+    assert "tie" in texts(ev) and b.data["players"][0]["rack"] == [] and len(b.data["players"][1]["rack"]) == 3
+
+
+def test_duel_can_take_the_black_key():
+    st = quiet(started())
+    d = st.data
+    d["players"][0]["rack"] = ["red"]
+    d["realm_keys"][0] -= 1
+    d["black_key"] = {"holder": 1, "on_board": False}
+    ev = []
+    force(st, 6, 1)
+    rng = Rng(st.rng)
+    GAME._duel(d, 0, 1, rng, ev)
+    assert d["black_key"]["holder"] == 0  # the Black Key was the only key in the rack
+
+
+def test_flight_stones():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O6"
+    force(st, 2)
+    st, _ = act(st, 0, "roll 1")
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["fly O30", "fly O52", "skip"]
+    with pytest.raises(IllegalAction):
+        act(st, 0, "fly O8")
+    a, _ = act(st, 0, "fly o52")
+    assert a.data["players"][0]["pos"] == "O52" and a.data["current"] == 1
+
+
+# ------------------------------------------------------------------ cards
+
+def test_at_least_twenty_fate_and_twelve_time_cards():
+    assert len(FATE) >= 20 and len(TIME) >= 12
+
+
+@pytest.mark.parametrize("cid", sorted(FATE))
+def test_each_fate_card(cid):
+    st = quiet(started(seats=4))
+    d = st.data
+    card = FATE[cid]
+    d["players"][0].update(pos="O33", rack=["red", "blue"])
+    d["players"][1].update(pos="O12", rack=["yellow", "green", "purple"])
+    d["players"][2].update(pos="O44", rack=[])
+    d["players"][3].update(pos="O60", rack=["orange"])
+    for c in ["red", "blue", "yellow", "green", "purple", "orange"]:
+        d["realm_keys"][COLOURS.index(c)] -= 1
+    before = json.loads(json.dumps(d))
+    ev = []
+    GAME._effect(st, 0, card, Rng(3), ev, on_turn=True)
+    e = card["effect"]
+    p0, p1 = d["players"][0], d["players"][1]
+    if e == "take_key":
+        assert p0["rack"][-1] == "purple" and d["realm_keys"][3] == 4  # O33 is Baron Samedi's realm
+    elif e == "steal":
+        src = 1 if card["target"] in ("leader", "left") else 3
+        assert len(p0["rack"]) == 3 and len(d["players"][src]["rack"]) == len(before["players"][src]["rack"]) - 1
+    elif e in ("lose_key", "remove_key"):
+        assert len(p0["rack"]) == 1
+        assert sum(d["removed"].values()) == (1 if e == "remove_key" else 0)
+    elif e == "black_hole":
+        assert p0["hole"] and p0["pos"] in HOLES
+    elif e == "black_hole_target":
+        assert p1["hole"]
+    elif e == "swap":
+        assert p0["pos"] == "O12" and p1["pos"] == "O33"
+    elif e == "move":
+        assert p0["pos"] == f"O{33 + card['n']}"
+    elif e == "roll_again":
+        assert p0["extra"]
+    elif e == "black_key_give":
+        assert d["black_key"]["holder"] is None  # not holding it: nothing happens
+        d["black_key"] = {"holder": 0, "on_board": False}
+        GAME._effect(st, 0, card, Rng(3), ev, on_turn=True)
+        assert d["black_key"]["holder"] == 1
+    elif e == "black_key_take":
+        assert d["black_key"] == {"holder": 0, "on_board": False}
+    elif e == "headstone":
+        assert p0["pos"] == HEADSTONES[0]
+    elif e == "all_headstones":
+        assert [pl["pos"] for pl in d["players"]] == HEADSTONES[:4]
+    elif e == "must_roll":
+        assert p0["must_roll"] == card["n"]
+    elif e == "chosen":
+        assert d["chosen"] == 0
+    elif e == "duel":
+        assert len(p0["rack"]) + len(p1["rack"]) == 5 and len(p0["rack"]) in (1, 3)
+    elif e == "give_key":
+        assert len(p0["rack"]) == 1 and len(d["players"][3]["rack"]) == 2
+    elif e == "fly":
+        assert p0["pos"] == "O52"
+    elif e == "everyone_lose":
+        assert len(p1["rack"]) == 2 and len(d["players"][3]["rack"]) == 0 and len(p0["rack"]) == 2
+    elif e == "release_all":
+        pass  # covered by test_releases_by_gatekeeper_fate_and_time
+    else:
+        raise AssertionError(e)
+
+
+def test_fate_stone_draws_and_returns_card_to_bottom():
+    st = quiet(started())
+    st.data["players"][0]["pos"] = "O1"
+    top = st.data["fate"][0]
+    force(st, 2)
+    st, ev = act(st, 0, "roll 1")
+    assert st.data["fate"][-1] == top and FATE[top]["text"] in texts(ev)
+
+
+def test_time_cards_are_private_fire_on_the_clock_and_expire():
+    st = quiet(started(minutes=40))
+    d = st.data
+    d["time"] = ["T06", "T01"] + [c for c in d["time"] if c not in ("T06", "T01")]
+    d["players"][0]["pos"] = "O5"
+    d["players"][1]["rack"] = ["red", "yellow"]
+    force(st, 1)
+    st, ev = act(st, 0, "roll 1", T0 + 10)
+    st, ev = act(st, 0, "outside", T0 + 10)  # O6 is a time stone: T06 (30:00 left) is kept
+    assert st.data["players"][0]["time_cards"] == ["T06"]
+    assert all("T06" not in e.text for e in ev if e.public)
+    assert "time_cards" not in GAME.view(st, None) and GAME.view(st, 0)["time_cards"][0]["id"] == "T06"
+    assert "T06" not in json.dumps(GAME.view(st, 1))
+    due = st.data["clock"]["end"] - 30 * 60
+    (t,) = [t for t in GAME.timers(st) if t["action"] == "time T06"]
+    assert t["due"] == due and t["seat"] == SYSTEM
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "time T06", due - 1)
+    st.data["players"][0]["pos"] = "O7"
+    a, ev = act(st, SYSTEM, "time T06", due + 3)
+    assert a.data["players"][0]["pos"] == "O11" and a.data["players"][1]["pos"] == "O7"
+    assert a.data["players"][0]["time_cards"] == [] and a.data["time"][-1] == "T06"
+    with pytest.raises(IllegalAction):
+        act(a, SYSTEM, "time T06", due + 4)  # never twice
+    # T01 (55:00 left) has already passed in a 40-minute game: it goes straight back
+    a.data["current"] = 2
+    a.data["players"][2]["pos"] = "O5"
+    force(a, 1)
+    b, ev = act(a, 2, "roll 1", due + 5)
+    b, ev = act(b, 2, "outside", due + 5)
+    assert b.data["players"][2]["time_cards"] == [] and "already passed" in texts(ev)
+
+
+# ------------------------------------------------------------------ the Gatekeeper
+
+def gk_state(seed=1):
+    st = started(seed=seed)
+    return st
+
+
+def test_interjections_are_seeded_irregular_and_hidden():
+    gaps = set()
+    for seed in range(5):
+        st = gk_state(seed)
+        (t,) = [t for t in GAME.timers(st) if t["action"] == "gk appear"]
+        gaps.add(round(t["due"] - T0, 3))
+        assert json.dumps(t["due"]) not in json.dumps(GAME.view(st, 0))
+        assert GAME.view(st, None)["gatekeeper"]["next_at"] is None
+    assert len(gaps) == 5
+    st = gk_state(1)
+    due = st.data["gk"]["next"]
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "gk appear", due - 1)
+    st, ev = act(st, SYSTEM, "gk appear", due + 500)  # overdue still works
+    assert [e.kind for e in ev].count("gatekeeper") == 1 and GAME.view(st, None)["phase"] == "gatekeeper"
+
+
+def appear(st, order, target=None, now=None):
+    """Make him appear with a chosen order."""
+    d = st.data
+    saved = {k: dict(v) for k, v in ORDERS.items()}
+    for k in ORDERS:
+        ORDERS[k].update(weight=0.0)
+        for b in [b for b in ORDERS[k] if b.endswith("_bonus")]:
+            ORDERS[k][b] = 0.0
+    ORDERS[order]["weight"] = 1.0
+    try:
+        out = apply(GAME, st, SYSTEM, "gk appear", now or d["gk"]["next"])
+    finally:
+        for k, v in saved.items():
+            ORDERS[k].clear()
+            ORDERS[k].update(v)
+    return out.state, out.events
+
+
+def test_moves_are_refused_in_his_voice_while_he_speaks():
+    st = gk_state()
+    st, _ = appear(st, "taunt")
+    with pytest.raises(IllegalAction) as exc:
+        act(st, 0, "roll 2", st.data["gk"]["next"] + 1 if st.data["gk"]["next"] else T0 + 100)
+    reason = exc.value.reason
+    assert NAMES[0] in reason and "{" not in reason
+    assert GAME.prompt(st, 0) is None and GAME.to_move(st) is None
+    (t,) = [t for t in GAME.timers(st) if t["action"] == "gk leave"]
+    st, ev = act(st, SYSTEM, "gk leave", t["due"])
+    assert ev[0].kind == "gatekeeper" and not st.data["gk"]["on"]
+    assert any(t["action"] == "gk appear" for t in GAME.timers(st))
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "gk leave", t["due"] + 1)
+
+
+def test_called_player_answers_in_time_then_order_proceeds():
+    st = gk_state()
+    st.data["players"][1]["pos"] = "O30"
+    st.data["players"][0]["rack"] = ["red"]
+    st.data["realm_keys"][0] -= 1
+    st, ev = appear(st, "take_key")  # the trailer: the first seat with fewest keys
+    gk = st.data["gk"]
+    seat = gk["calling"]
+    assert seat == 1 and GAME.to_move(st) == 1
+    pr = GAME.prompt(st, 1)
+    assert [(c.action, c.label) for c in pr.choices] == [("yes", "YES! MY GATEKEEPER!")]
+    assert GAME.prompt(st, 0) is None
+    (late,) = [t for t in GAME.timers(st) if t["action"] == "gk late"]
+    assert late["due"] == gk["deadline"] and late["seat"] == SYSTEM
+    with pytest.raises(IllegalAction):
+        act(st, 0, "yes", late["due"] - 5)
+    a, ev = act(st, 1, "yes", late["due"] - 2)
+    assert a.data["players"][1]["rack"] == ["green"]
+    with pytest.raises(IllegalAction):
+        act(a, SYSTEM, "gk late", late["due"] + 1)
+
+
+def test_late_answer_is_punished():
+    for seed in range(6):
+        st = gk_state(seed)
+        st.data["players"][1]["rack"] = ["red"]
+        st.data["realm_keys"][0] -= 1
+        st.data["players"][1]["pos"] = "O30"
+        st, ev = appear(st, "take_key")
+        seat = st.data["gk"]["calling"]
+        deadline = st.data["gk"]["deadline"]
+        with pytest.raises(IllegalAction):
+            act(st, SYSTEM, "gk late", deadline - 1)
+        a, ev = act(st, SYSTEM, "gk late", deadline)
+        pl = a.data["players"][seat]
+        punished = (len(pl["rack"]) < len(st.data["players"][seat]["rack"]) or pl["hole"]
+                    or pl["pos"] == HEADSTONES[seat])
+        assert punished and ev[0].kind == "gatekeeper"
+        assert pl["rack"].count("green") == 0 and pl["rack"].count("yellow") == 0
+        # answering after the deadline is also too late
+        b, ev2 = act(st, seat, "yes", deadline + 1)
+        assert "YES" not in texts(ev2) and b.data["gk"]["calling"] is None
+
+
+@pytest.mark.parametrize("order", sorted(ORDERS))
+def test_every_order(order):
+    st = gk_state(2)
+    d = st.data
+    d["players"][0].update(pos="O33", rack=["red", "blue", "green"])
+    d["players"][1].update(pos="R2-2", rack=[])
+    d["players"][2].update(pos="O21", hole=True, rack=[])
+    for c in ("red", "blue", "green"):
+        d["realm_keys"][COLOURS.index(c)] -= 1
+    if order == "inside_catch":
+        pass
+    st, ev = appear(st, order)
+    d = st.data
+    seat = d["gk"]["calling"]
+    if ORDERS[order]["call"]:
+        assert seat is not None and seat != 2  # never someone in a Black Hole
+        st, ev = act(st, seat, "yes", d["gk"]["deadline"] - 1)
+        d = st.data
+    pl = d["players"]
+    if order == "must_roll":
+        assert pl[seat]["must_roll"] in range(1, 7)
+        assert GAME.prompt(st, seat) is None  # he is still on screen
+    elif order == "take_key":
+        assert pl[1]["rack"] == ["yellow"]
+    elif order == "lose_key":
+        assert len(pl[0]["rack"]) == 2 and sum(d["realm_keys"]) == 34
+    elif order == "remove_key":
+        assert len(pl[0]["rack"]) == 2 and sum(d["removed"].values()) == 1
+    elif order == "black_hole":
+        assert pl[0]["hole"] and pl[0]["pos"] == "O21"
+    elif order in ("headstone",):
+        assert pl[seat]["pos"] == HEADSTONES[seat]
+    elif order == "inside_catch":
+        assert seat == 1 and pl[1]["pos"] == HEADSTONES[1]
+    elif order == "all_headstones":
+        assert [x["pos"] for x in pl] == HEADSTONES[:3]
+    elif order == "release":
+        assert not pl[2]["hole"]
+    elif order == "fate":
+        assert any(e.kind == "fate" for e in ev)
+    elif order == "chosen":
+        assert d["chosen"] == seat and GAME.view(st, None)["players"][seat]["chosen_one"]
+    elif order == "taunt":
+        assert ev[0].kind == "gatekeeper"
+
+
+def test_must_roll_one_try_per_turn():
+    st = quiet(started())
+    st.data["players"][0]["must_roll"] = 5
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["try"]
+    force(st, 2)
+    a, _ = act(st, 0, "try")
+    assert a.data["current"] == 1 and a.data["players"][0]["must_roll"] == 5
+    force(st, 5)
+    b, _ = act(st, 0, "try")
+    assert b.data["current"] == 0 and b.data["players"][0]["must_roll"] is None
+    assert "roll 2" in [c.action for c in GAME.prompt(b, 0).choices]
+
+
+def test_remove_key_never_takes_the_black_key():
+    st = quiet(started())
+    st.data["black_key"] = {"holder": 0, "on_board": False}
+    ev = []
+    GAME._carry_out(st, "remove_key", 0, {}, Rng(1), ev)
+    assert st.data["black_key"]["holder"] == 0 and sum(st.data["removed"].values()) == 0
+
+
+def test_pause_and_resume_shift_every_due_time():
+    st = gk_state()
+    st.data["players"][0]["time_cards"] = ["T06"]
+    before = {t["id"]: t["due"] for t in GAME.timers(st)}
+    st, _ = act(st, SYSTEM, "pause", T0 + 5)
+    assert GAME.timers(st) == [] and GAME.view(st, None)["phase"] == "paused"
+    assert GAME.to_move(st) is None and GAME.prompt(st, 0) is None
+    with pytest.raises(IllegalAction):
+        act(st, 0, "roll 1", T0 + 6)
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "gk appear", T0 + 10**5)
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "pause", T0 + 7)
+    st, _ = act(st, SYSTEM, "resume", T0 + 105)
+    after = {t["id"]: t["due"] for t in GAME.timers(st)}
+    assert after == {k: v + 100 for k, v in before.items()}
+    # also the answer deadline while he waits for an answer
+    st, _ = appear(st, "chosen")
+    dl = st.data["gk"]["deadline"]
+    st, _ = act(st, SYSTEM, "pause", dl - 2)
+    st, _ = act(st, SYSTEM, "resume", dl + 50)
+    assert st.data["gk"]["deadline"] == dl + 52
+
+
+# ------------------------------------------------------------------ the Well
+
+def well_state(chosen=None):
+    st = quiet(started())
+    d = st.data
+    d["players"][0].update(pos="WELL", rack=list(COLOURS))
+    d["realm_keys"] = [5] * 6
+    d["chosen"] = chosen
+    return st
+
+
+def test_well_reader_is_chosen_one_or_their_left():
+    st = well_state(chosen=1)
+    assert GAME.reader(st.data, 0) == 1
+    st = well_state(chosen=0)
+    assert GAME.reader(st.data, 0) == 1
+    st = well_state(chosen=2)
+    assert GAME.reader(st.data, 2) == 0
+
+
+def test_well_own_fear_wins():
+    st = well_state(chosen=0)
+    st.data["well"] = [0]
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
+    st, ev = act(st, 0, "read")
+    assert st.over and st.result["winners"] == [0] and GAME.view(st, None)["winner"] == 0
+    assert "fear number 0" in texts(ev) and "{p1}" in texts(ev)
+
+
+def test_well_other_fear_is_discarded_and_player_sent_home():
+    st = well_state(chosen=2)
+    st.data["well"] = [1, 0]
+    st.rng = next(s for s in range(1000) if Rng(s).below(2) == 0)
+    st, ev = act(st, 0, "read")
+    v = GAME.view(st, None)
+    assert not st.over and v["fears_read"] == ["fear number 1"] and v["fears_in_well"] == 1
+    assert st.data["players"][0]["pos"] == HEADSTONES[0] and st.data["current"] == 1
+    assert not GAME.qualified(st.data, 1)
+
+
+# ------------------------------------------------------------------ lines and data
+
+def test_gatekeeper_lines_are_many_varied_and_well_formed():
+    allowed = {"name", "minutes", "number"}
+    every = [line for group in LINES.values() for line in group]
+    assert len(set(every)) >= 60
+    for line in every:
+        assert set(re.findall(r"{(\w*)}", line)) <= allowed, line
+    for order in ORDERS:
+        if order != "taunt":
+            assert LINES[order]
+    for pun in GK["punishment"]:
+        assert LINES["punish_" + pun["kind"]]
+
+
+def test_harbingers_and_colours():
+    assert GAME.colours[:2] == ("red", "yellow") and NAMES[:2] == ("Elizabeth Bathory", "Khufu")
+    assert len(set(GAME.colours)) == 6 and len(GAME.colour_rgb) == 6
+    assert len(FLIGHTS) >= 2 and len(HOLES) == 2
+    v = GAME.view(started(), None)
+    kinds = {s["kind"] for s in v["board"]["outer"]}
+    assert kinds == {"plain", "headstone", "key", "black_key", "black_hole", "duel", "flight", "fate",
+                     "time", "branch"}
+    assert len(v["board"]["radials"]) == 6 and v["board"]["well"] == "WELL"
+
+
+def test_engine_never_reads_shared_folder():
+    from pathlib import Path
+    for path in (Path(__file__).resolve().parents[1] / "games" / "atmosfear").rglob("*.py"):
+        assert "/work/shared" not in path.read_text(encoding="utf-8")
+
+
+def test_rules_page_sections_are_short_and_match_data():
+    from pathlib import Path
+    from games.atmosfear.engine import RULES
+    text = (Path(__file__).resolve().parents[1] / "docs" / "games" / "atmosfear.md").read_text()
+    parts = re.split(r"^## ", text, flags=re.M)[1:]
+    secs = {p.split("\n", 1)[0].strip(): p for p in parts}
+    for topic in ("Overview", "Setup", "Board", "Turn", "Stones", "Black Holes", "The Gatekeeper",
+                  "Winning", "House rules", "Commands"):
+        assert topic in secs
+    for name, body in secs.items():
+        assert len("## " + body) < 1800, name
+    assert RULES["well_miss"] in secs["House rules"]
+    assert f"{RULES['gk_answer_seconds']} seconds" in secs["The Gatekeeper"]
+    for verb in GAME.verbs:
+        assert f"`{verb}" in secs["Commands"], verb

@@ -1,0 +1,96 @@
+"""Atmosfear end to end on a fake clock: fears by modal, the Gatekeeper's timed interjections,
+a missed "YES! MY GATEKEEPER!" and its punishment, and the clock running out."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.clock import FakeClock
+from tests.harness import BotHarness, Players
+
+
+async def drain(bot) -> None:
+    for _ in range(3):
+        await asyncio.sleep(0)
+        if bot.service._tasks:
+            await asyncio.gather(*list(bot.service._tasks))
+
+
+def gatekeeper_messages(players):
+    return [m for m in players.channel_messages()
+            if any(e.get("title") == "THE GATEKEEPER" for e in m.embeds)]
+
+
+@pytest.fixture
+async def world(fake_discord, tmp_path):
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock, turn_timeout=10_000.0)
+    await harness.start()
+    yield clock, harness, Players(fake_discord, harness, ["Ana", "Bo", "Spec"])
+    await harness.stop()
+
+
+async def test_accelerated_game_with_a_missed_call(fake_discord, world):
+    clock, harness, players = world
+    ana, bo, spec = (players.users[n] for n in ("Ana", "Bo", "Spec"))
+    await players.open("Ana", "atmosfear")
+    lobby = players.lobby()
+    (select_id, options), = lobby.selects()
+    assert [v for v, _ in options] == ["40", "20", "60"]
+    ix = await fake_discord.select(ana, lobby.id, select_id, ["20"])
+    await ix.response()
+    table = players.table()
+    await players.settle(table)
+    assert table.options == {"minutes": 20}
+    await players.lobby_click("Bo", "join")
+    await players.lobby_click("Ana", "ai")
+    await players.lobby_click("Ana", "start")
+    bot = harness.bot
+    missed = False
+    for _ in range(4000):
+        if table.status != "running":
+            break
+        clock.advance(0)
+        await drain(bot)
+        await players.settle(table)
+        if table.status != "running":
+            break
+        state = table.state
+        calling = table.game.view(state, None)["gatekeeper"]["calling"]
+        if calling is not None and not table.seats[calling].ai and not missed:
+            # the called player freezes: the Gatekeeper's deadline passes
+            said = len(gatekeeper_messages(players))
+            called = table.seats[calling].user_id
+            assert f"<@{called}>" in gatekeeper_messages(players)[-1].content
+            # nobody may move while he speaks, and he says so
+            other = bo if called == ana else ana
+            ix = await fake_discord.slash(other, players.channel.id, "move", {"action": "roll 2"})
+            refusal = (await ix.wait_followups())[0].content
+            assert refusal and "Done" not in refusal
+            clock.advance(9)
+            await drain(bot)
+            await players.settle(table)
+            assert [a["action"] for a in bot.store.actions(table.id)][-1] == "gk late"
+            assert len(gatekeeper_messages(players)) > said
+            missed = True
+            continue
+        human = next((i for i, s in enumerate(table.seats)
+                      if not s.ai and table.game.prompt(state, i) is not None), None)
+        if human is not None:
+            await players.play_by_buttons(table, seat=human)
+        clock.advance(4)  # people take a few seconds per move; the game clock runs on
+    assert table.status == "over"
+    assert missed, "the Gatekeeper never called on a person in this game"
+    final = players.boards()[-1]
+    assert "Game over" in final.text()
+    if not table.result["winners"]:
+        assert "Gatekeeper" in table.result["reason"]
+    # fears went in by modal and never reached anyone else: not the channel, not the spectator
+    fears = [f"{name}'s worst fear" for name in ("Ana", "Bo")]
+    read = table.game.view(table.state, None)["fears_read"]
+    for message in fake_discord.all_visible_to(spec):
+        for fear in fears:
+            assert fear not in message.text() or fear in read
+    # the countdown is a Discord timestamp, not a message edited every second
+    assert any("<t:" in b.text() and ":R>" in b.text() for b in players.boards())
