@@ -17,8 +17,10 @@ CHANNELS_PER_GUILD = 100
 
 
 class Harness:
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, game: str = "castle", seats: int = 2) -> None:
         self.games = games
+        self.game = game
+        self.seats = seats
         self.errors: list[str] = []
         self.done: dict[int, asyncio.Event] = {}
 
@@ -42,11 +44,11 @@ class Harness:
         guild = None
         semaphore = asyncio.Semaphore(50)
 
-        async def create(index: int, guild_id: int, channel_id: int, users: tuple[int, int]):
+        async def create(index: int, guild_id: int, channel_id: int, users: list[int]):
             async with semaphore:
-                table = self.service.open_lobby("castle", guild_id, channel_id, users[0], "A",
-                                                seats=[Seat("A", users[0]), Seat("B", users[1])],
-                                                seed=index)
+                table = self.service.open_lobby(
+                    self.game, guild_id, channel_id, users[0], "A", seed=index,
+                    seats=[Seat(f"P{n}", user) for n, user in enumerate(users)])
                 await self.service.lobby(table.id, users[0], "A", "start")
                 return table
 
@@ -56,11 +58,11 @@ class Harness:
                 guild = self.fake.add_guild(f"g{index}")
             channel = self.fake.add_channel(guild.id, f"c{index}")
             users = []
-            for n in range(2):
+            for n in range(self.seats):
                 user = self.fake.add_user(f"u{index}-{n}")
                 self.fake.add_member(guild.id, user.id)
                 users.append(user.id)
-            jobs.append(create(index, guild.id, channel.id, tuple(users)))
+            jobs.append(create(index, guild.id, channel.id, users))
         self.tables = await asyncio.gather(*jobs)
         await self.fake.wait_for(lambda: all(self.fake.guilds), timeout=60)
         # as the bot does after loading its games at start-up (GatekeeperBot.setup_hook)

@@ -40,7 +40,7 @@ def workers_rss_mb() -> float:
 
 
 # -- engine ----------------------------------------------------------------------------------------
-GAMES = ("castle", "dontgo")
+GAMES = ("castle", "dontgo", "atmosfear")
 
 
 def bench_engine(game_name: str, games_count: int) -> dict[str, Any]:
@@ -147,6 +147,32 @@ async def bench_e2e(concurrent: int, moves: int, rate: float) -> dict[str, Any]:
                 "workers_mb": workers_rss_mb(), "errors": harness.errors}
 
 
+async def bench_timers(concurrent: int, seconds: float) -> dict[str, Any]:
+    """Atmosfear games with three idle people each: only the Gatekeeper acts, on his timers
+    (appear, call, late, leave), each firing posting his picture and the board. Lateness is the
+    real time between a timer's due time and its firing on the bot's event loop."""
+    from bench.harness import Harness
+    async with Harness(concurrent, game="atmosfear", seats=3) as harness:
+        service = harness.service
+        semaphore = asyncio.Semaphore(50)
+
+        async def fears(table) -> None:
+            async with semaphore:
+                for seat in table.seats:
+                    await service.act(table.id, seat.user_id, f"fear the dark, says {seat.name}",
+                                      None, source="bench")
+        await asyncio.gather(*(fears(t) for t in harness.tables))
+        service.lateness.clear()
+        await asyncio.sleep(seconds)
+        late = [x * 1000 for x in service.lateness]
+        appeared = sum(1 for t in harness.tables
+                       for a in service.store.actions(t.id) if a["action"] == "gk appear")
+        return {"games": concurrent, "seconds": seconds, "timers": len(late),
+                "appearances": appeared, "p50": pct(late, 50) if late else 0.0,
+                "p99": pct(late, 99) if late else 0.0, "max": max(late, default=0.0),
+                "rss_mb": rss_mb(), "workers_mb": workers_rss_mb()}
+
+
 def write_report(out: Path, results: dict[str, Any], command: str) -> str:
     rst = results["restart"]
     lines = [
@@ -238,6 +264,10 @@ def main(quick: bool = False, out: Path | None = None) -> int:
         result["rate"] = rate
         results["e2e"].append(result)
         print(result, flush=True)
+    print("gatekeeper timers...", flush=True)
+    gc.collect()
+    results["timers"] = asyncio.run(bench_timers(20 if quick else 1000, 40 if quick else 150))
+    print(results["timers"], flush=True)
     command = "gatekeeper bench" + (" --quick" if quick else "")
     print(write_report(out, results, command))
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 import random
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -121,6 +122,8 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # How late each timer fired (seconds), newest last: the benchmark reads it.
+        self.lateness: deque[float] = deque(maxlen=100_000)
 
     # -- lookup -----------------------------------------------------------------------------
     def get(self, game_id: int) -> Table:
@@ -402,6 +405,7 @@ class TableService:
         table = self.tables.get(game_id)
         if table is None:
             return
+        self.lateness.append(self.clock.now() - timer["due_at"])
         try:
             async with table.lock:
                 payload = timer["payload"]

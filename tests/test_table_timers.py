@@ -121,3 +121,65 @@ async def test_stale_game_timer_does_nothing(tmp_path, bell):
              "payload": {"seat": SYSTEM, "action": "ring-twice", "turn": 0, "version": 0}}
     await service.fire(table.id, stale)
     assert table.state.data["rung"] == 0 and table.status == "running"
+
+
+async def test_gatekeeper_restart_mid_interjection_and_overdue_timers(tmp_path):
+    """The Gatekeeper calls on a player, the bot restarts, the deadline passes while it is down:
+    on start the overdue "late" timer fires at once and the punishment is carried out."""
+    clock = FakeClock()
+    store = Store(tmp_path / "t.db")
+    service = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
+    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=5)
+    for user, name in ((101, "Bo"), (102, "Cy")):
+        await service.lobby(table.id, user, name, "join")
+    await service.lobby(table.id, 100, "Ana", "start")
+    for seat in table.seats:
+        await service.act(table.id, seat.user_id, f"fear of {seat.name}", None, source="test")
+    game = table.game
+    assert game.view(table.state, None)["clock"]["end"] is not None
+    for _ in range(200):  # let time pass, with nobody moving, until he calls someone
+        clock.advance(5)
+        await drain(service)
+        if game.view(table.state, None)["gatekeeper"]["calling"] is not None:
+            break
+    gk = game.view(table.state, None)["gatekeeper"]
+    assert gk["calling"] is not None and gk["deadline"] > clock.now()
+    called = gk["calling"]
+    await service.close()
+
+    clock.advance(60)  # the bot is down past his deadline
+    service2 = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
+    assert service2.load() == 1
+    table2 = service2.get(table.id)
+    assert "game:gk-late" in " ".join(table2.handles)
+    clock.advance(0)  # overdue timers fire as soon as the loop runs
+    await drain(service2)
+    actions = [a["action"] for a in store.actions(table.id)]
+    assert "gk late" in actions
+    assert game.view(table2.state, None)["gatekeeper"]["calling"] is None
+    assert table2.state.version > table.state.version
+    assert called is not None
+
+
+async def test_pause_holds_the_gatekeeper_and_resume_shifts_his_timers(tmp_path):
+    clock = FakeClock()
+    store = Store(tmp_path / "t.db")
+    service = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
+    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=9)
+    for user, name in ((101, "Bo"), (102, "Cy")):
+        await service.lobby(table.id, user, name, "join")
+    await service.lobby(table.id, 100, "Ana", "start")
+    for seat in table.seats:
+        await service.act(table.id, seat.user_id, f"fear of {seat.name}", None, source="test")
+    before = {t["timer_id"]: t["due_at"] for t in store.timers() if t["kind"] == "game"}
+    assert "game:clock-end" in before
+    with pytest.raises(IllegalAction, match="Only the host"):
+        await service.pause(table.id, 101, False, "pause")
+    await service.pause(table.id, 100, False, "pause")
+    assert [t for t in store.timers() if t["kind"] == "game"] == []
+    clock.advance(600)  # ten minutes of pause: nothing fires
+    await drain(service)
+    assert table.state.data["clock"]["paused_at"] is not None
+    await service.pause(table.id, 100, False, "resume")
+    after = {t["timer_id"]: t["due_at"] for t in store.timers() if t["kind"] == "game"}
+    assert after["game:clock-end"] == pytest.approx(before["game:clock-end"] + 600)
