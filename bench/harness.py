@@ -23,6 +23,7 @@ class Harness:
         self.seats = seats
         self.errors: list[str] = []
         self.done: dict[int, asyncio.Event] = {}
+        self.publish_ms: list[float] = []
 
     async def __aenter__(self) -> "Harness":
         self.tmp = tempfile.TemporaryDirectory()
@@ -35,7 +36,9 @@ class Harness:
         publish = bot.publisher.game_changed
 
         async def game_changed(table, result):  # a hook: the board reached the fake Discord
+            start = time.perf_counter()
             await publish(table, result)
+            self.publish_ms.append((time.perf_counter() - start) * 1000)
             if table.id in self.done:
                 self.done[table.id].set()
 

@@ -82,6 +82,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         await self.service.close()
         await super().close()
         self.renderer.close()
+        gc.unfreeze()  # hand what setup_hook froze back to the collector
 
     async def on_command_error(self, interaction: discord.Interaction,
                                error: app_commands.AppCommandError) -> None:

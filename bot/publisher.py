@@ -6,6 +6,7 @@ previous one); actions within a turn edit the current one. Rendering runs in a w
 from __future__ import annotations
 
 import io
+import json
 import logging
 from typing import TYPE_CHECKING
 
@@ -25,16 +26,24 @@ class DiscordPublisher:
     def __init__(self, bot: "GatekeeperBot") -> None:
         self.bot = bot
         self._sent_private: dict[tuple[int, int], str] = {}
+        self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
 
     # -- helpers ----------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    async def board_file(self, table: Table) -> discord.File:
+    @staticmethod
+    def board_view(table: Table) -> dict:
+        """The public view the board image is drawn from (minus what only the text shows)."""
         assert table.state is not None
         view = table.game.view(table.state, None)
+        for key in table.game.image_ignores:
+            view.pop(key, None)
         view["names"] = table.names()
-        png = await self.bot.renderer.png(view)
+        return view
+
+    async def board_file(self, table: Table, view: dict | None = None) -> discord.File:
+        png = await self.bot.renderer.png(view or self.board_view(table))
         return discord.File(io.BytesIO(png), filename="board.png")
 
     def jump_url(self, table: Table) -> str | None:
@@ -71,6 +80,7 @@ class DiscordPublisher:
         await self.send_private(table, result)
         if table.status != "running":
             self.bot.store.forget(table.id)
+            self._drawn.pop(table.id, None)
             for seat in range(len(table.seats)):
                 self._sent_private.pop((table.id, seat), None)
 
@@ -99,18 +109,24 @@ class DiscordPublisher:
         mover = table.game.to_move(table.state)
         prompt = table.game.prompt(table.state, mover) if mover is not None else None
         view = ui.turn_view(table, prompt)
-        file = await self.board_file(table)
+        picture = self.board_view(table)
+        drawn = json.dumps(picture, sort_keys=True)
         ids = self.bot.store.messages(table.id).get("board")
         if edit and ids is not None:
+            # An unchanged picture is not drawn or uploaded again: the edit keeps the image.
+            files = {} if self._drawn.get(table.id) == drawn else {
+                "attachments": [await self.board_file(table, picture)]}
             message = self.channel(ids[0]).get_partial_message(ids[1])
             sent = await self._safely("board-edit", table, message.edit(
-                content=content, embed=embed, attachments=[file], view=view))
+                content=content, embed=embed, view=view, **files))
             if sent is not None:
+                self._drawn[table.id] = drawn
                 return
         sent = await self._safely("board", table, self.channel(table.channel_id).send(
-            content=content, embed=embed, file=file, view=view,
+            content=content, embed=embed, file=await self.board_file(table, picture), view=view,
             allowed_mentions=discord.AllowedMentions(users=True)))
         if isinstance(sent, discord.Message):
+            self._drawn[table.id] = drawn
             self.bot.store.set_message(table.id, "board", sent.channel.id, sent.id)
 
     async def _retire_board(self, table: Table) -> None:

@@ -60,6 +60,9 @@ class Table:
     warned_turn: int = -1  # the turn whose half-time warning was already posted
     timers: list[dict[str, Any]] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    # Publishing (Discord round trips, rendering) runs outside `lock`, under this one: the next
+    # action and due timers need not wait for Discord, and messages still go out in order.
+    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     handles: dict[str, Handle] = field(default_factory=dict, repr=False)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -195,14 +198,14 @@ class TableService:
             else:
                 raise IllegalAction(f"Unknown lobby action {op!r}.")
             self._save(table, timers=self._timers(table))
-            if table.status == "running":
-                await self.publisher.game_changed(table, None)
-                self._arm(table)
-            else:
+            if table.status != "running":
                 if table.status == "cancelled":
                     self._unregister(table)
                 await self.publisher.lobby_changed(table)
-            return table
+                return table
+            self._arm(table)
+        await self._publish(table, None)
+        return table
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
         """The host picks one of the game's lobby options (Atmosfear's clock length)."""
@@ -245,8 +248,9 @@ class TableService:
             table.seats[seat].timeouts = 0
             table.seats[seat].votes.clear()
             result = self._run(table, seat, [action], source, user_id, interaction_id)
-            await self._after(table, result)
-            return result
+            self._arm(table)
+        await self._publish(table, result)
+        return result
 
     def _running_seat(self, table: Table, user_id: int, refusal: str) -> int:
         """The user's seat in a running game, or IllegalAction(refusal)."""
@@ -322,9 +326,9 @@ class TableService:
             self._finish(table)
         return ActResult(table, seat, applied, events, turn_changed, source)
 
-    async def _after(self, table: Table, result: ActResult | None) -> None:
-        await self.publisher.game_changed(table, result)
-        self._arm(table)
+    async def _publish(self, table: Table, result: ActResult | None) -> None:
+        async with table.publish_lock:
+            await self.publisher.game_changed(table, result)
 
     def _finish(self, table: Table) -> None:
         winners = set((table.result or {}).get("winners", []))
@@ -405,13 +409,13 @@ class TableService:
         table = self.tables.get(game_id)
         if table is None:
             return
-        self.lateness.append(self.clock.now() - timer["due_at"])
         try:
             async with table.lock:
                 payload = timer["payload"]
                 if table.status != "running" or table.state is None \
                         or not self._still_due(table, timer):
                     return
+                self.lateness.append(self.clock.now() - timer["due_at"])
                 table.handles.pop(timer["timer_id"], None)
                 seat = payload["seat"]
                 kind = timer["kind"]
@@ -429,7 +433,8 @@ class TableService:
                     action = table.game.ai_action(table.state, seat,
                                                   Rng(table.state.rng ^ table.state.version))
                     result = self._run(table, seat, [action], kind, None, None)
-                await self._after(table, result)
+                self._arm(table)
+            await self._publish(table, result)
         except Exception:  # a timer must never die silently: log it with the game id
             log.exception("timer failed game=%s timer=%s", game_id, timer.get("timer_id"))
 
@@ -486,8 +491,9 @@ class TableService:
             if user_id != table.host_id and not can_manage:
                 raise IllegalAction(f"Only the host or a member with Manage Server can {action}.")
             result = self._run(table, SYSTEM, [action], "command", user_id, None)
-            await self._after(table, result)
-            return result
+            self._arm(table)
+        await self._publish(table, result)
+        return result
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> Table:
         table = self.get(game_id)
@@ -500,8 +506,8 @@ class TableService:
             for handle in table.handles.values():
                 handle.cancel()
             self._finish(table)
-            await self.publisher.game_changed(table, None)
-            return table
+        await self._publish(table, None)
+        return table
 
     # -- restart ------------------------------------------------------------------------------------
     def load(self) -> int:

@@ -7,6 +7,7 @@ no network, nothing but the view they are given.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from .atmosfear import render_atmosfear, render_gatekeeper
@@ -49,8 +50,9 @@ Speaker = Callable[[str], bytes]
 SPEAKERS: dict[str, Speaker] = {"atmosfear": render_gatekeeper}
 
 
+@lru_cache(maxsize=512)
 def speak(game: str, line: str) -> bytes:
-    """PNG of `game`'s speaking character saying `line`."""
+    """PNG of `game`'s speaking character saying `line` (lines repeat: cached)."""
     return SPEAKERS[game](line)
 
 

@@ -109,8 +109,8 @@ class Players:
     async def settle(self, table: Table | None = None) -> None:
         """Wait until the bot has finished with everything it started."""
         service = self.bot.service
-        await until(lambda: not service._tasks and not (table and table.lock.locked()),
-                    what="the bot to settle")
+        await until(lambda: not service._tasks and not (table and (
+            table.lock.locked() or table.publish_lock.locked())), what="the bot to settle")
 
     async def open(self, host: str, game: str = "castle") -> Message:
         ix = await self.fake.slash(self.users[host], self.channel.id, "play", {"game": game})

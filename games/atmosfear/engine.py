@@ -126,6 +126,7 @@ class AtmosfearGame(Game):
     name = "atmosfear"
     title = "Atmosfear: The Harbingers"
     pausable = True
+    image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
     option_choices = {"minutes": (40, 20, 60)}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
              "while the Gatekeeper barks orders at you.")

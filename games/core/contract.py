@@ -114,6 +114,9 @@ class Game(ABC):
     verbs: ClassVar[dict[str, str]]
     # Real-time games accept the SYSTEM actions "pause" and "resume" (/pause, /resume).
     pausable: ClassVar[bool] = False
+    # Public view keys the board image leaves out (shown in messages instead), so a change in
+    # them alone does not redraw the board.
+    image_ignores: ClassVar[tuple[str, ...]] = ()
     # Options the host picks in the lobby: name -> allowed values, the first is the default.
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
 
