@@ -21,7 +21,6 @@ text, banners.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -974,9 +973,7 @@ def draw_atmosfear_naive(view: dict[str, Any]) -> Image.Image:
 
 def render_atmosfear_naive(view: dict[str, Any]) -> bytes:
     """Benchmark baseline: no caches, RGB PNG with Pillow's default settings."""
-    buf = io.BytesIO()
-    draw_atmosfear_naive(view).save(buf, "PNG")
-    return buf.getvalue()
+    return core.default_png(draw_atmosfear_naive(view))
 
 
 def calibration_view() -> dict[str, Any]:

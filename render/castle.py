@@ -830,8 +830,4 @@ def draw_castle_naive(view: dict[str, Any]) -> Image.Image:
 
 def render_castle_naive(view: dict[str, Any]) -> bytes:
     """Benchmark baseline: no caches, RGB PNG with Pillow's default settings."""
-    import io
-
-    buf = io.BytesIO()
-    draw_castle_naive(view).save(buf, "PNG")
-    return buf.getvalue()
+    return core.default_png(draw_castle_naive(view))

@@ -23,7 +23,6 @@ pastes happen, then a fixed-palette PNG encode.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -933,9 +932,7 @@ def draw_dontgo_naive(view: dict[str, Any]) -> Image.Image:
 
 def render_dontgo_naive(view: dict[str, Any]) -> bytes:
     """Benchmark baseline: no caches, RGB PNG with Pillow's default settings."""
-    buf = io.BytesIO()
-    draw_dontgo_naive(view).save(buf, "PNG")
-    return buf.getvalue()
+    return core.default_png(draw_dontgo_naive(view))
 
 
 def _calibration_views() -> list[dict[str, Any]]:
