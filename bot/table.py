@@ -11,7 +11,7 @@ import logging
 from collections import deque
 import random
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import games
 from games.core import SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, apply, setup
@@ -125,6 +125,8 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # New games get unpredictable seeds; tests swap in a counter so every run is the same.
+        self.next_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)
         # How late each timer fired (seconds), newest last: the benchmark reads it.
         self.lateness: deque[float] = deque(maxlen=100_000)
 
@@ -151,7 +153,7 @@ class TableService:
         game = games.get(game_name)
         defaults = {name: values[0] for name, values in game.option_choices.items()}
         table = Table(id=0, guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
-                      seed=seed if seed is not None else random.SystemRandom().getrandbits(63),
+                      seed=seed if seed is not None else self.next_seed(),
                       options={**defaults, **(options or {})},
                       seats=seats or [Seat(name=host_name, user_id=host_id)])
         table.id = self.store.insert_game({**table.row(), "created_at": self.clock.now(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -34,8 +35,10 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
 
 
 class BotHarness:
-    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, **overrides: Any) -> None:
+    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int = 1,
+                 **overrides: Any) -> None:
         self.fake = fake
+        self.seed = seed
         self.clock = clock
         self.settings = replace(Settings(token=fake.token, db_path=db_path, ai_delay=0.0,
                                          turn_timeout=3600.0, api_base=fake.api_base,
@@ -45,6 +48,7 @@ class BotHarness:
 
     async def start(self) -> GatekeeperBot:
         self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path), self.clock)
+        self.bot.service.next_seed = itertools.count(self.seed).__next__  # same games every run
         self.task = asyncio.create_task(self.bot.start(self.fake.token))
         await until(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
                     what="the bot to be ready")
