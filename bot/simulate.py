@@ -15,10 +15,11 @@ THINK_SECONDS = 4.0  # simulated time an AI takes per action, for real-time game
 
 
 def play(game_name: str, seats: int, seed: int, level: str = "smart",
-         max_actions: int = MAX_ACTIONS, start: float = 1_700_000_000.0) -> State:
+         max_actions: int = MAX_ACTIONS, start: float = 1_700_000_000.0,
+         log: list[tuple[int, str, float]] | None = None) -> State:
     """One game of AI against AI on a simulated clock, returning the final (or the
     max_actions-th) state. Game timers (a clock, the Gatekeeper) fire when they fall due, as
-    the bot's scheduler would fire them."""
+    the bot's scheduler would fire them. `log` receives every (seat, action, now) applied."""
     game = games.get(game_name)
     state = setup(game, seats, {}, seed)
     now = start
@@ -29,7 +30,10 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
         seat = next((s for s in range(seats) if game.prompt(state, s) is not None), None)
         if due:
             timer = due[0]
-            state = apply(game, state, timer["seat"], timer["action"], max(now, timer["due"])).state
+            step = (timer["seat"], timer["action"], max(now, timer["due"]))
+            state = apply(game, state, *step).state
+            if log is not None:
+                log.append(step)
             continue
         if seat is None:  # nobody may act: jump to the next timer
             upcoming = [t["due"] for t in game.timers(state)]
@@ -39,6 +43,8 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
             continue
         action = game.ai_action(state, seat, Rng(seed ^ state.version), level)
         state = apply(game, state, seat, action, now).state
+        if log is not None:
+            log.append((seat, action, now))
         now += THINK_SECONDS
     return state
 

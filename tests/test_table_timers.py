@@ -123,18 +123,24 @@ async def test_stale_game_timer_does_nothing(tmp_path, bell):
     assert table.state.data["rung"] == 0 and table.status == "running"
 
 
+async def atmosfear_running(service, seed):
+    """Three people at an Atmosfear table, fears written: the clock is running."""
+    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=seed)
+    for user, name in ((101, "Bo"), (102, "Cy")):
+        await service.lobby(table.id, user, name, "join")
+    await service.lobby(table.id, 100, "Ana", "start")
+    for seat in table.seats:
+        await service.act(table.id, seat.user_id, f"fear of {seat.name}", None, source="test")
+    return table
+
+
 async def test_gatekeeper_restart_mid_interjection_and_overdue_timers(tmp_path):
     """The Gatekeeper calls on a player, the bot restarts, the deadline passes while it is down:
     on start the overdue "late" timer fires at once and the punishment is carried out."""
     clock = FakeClock()
     store = Store(tmp_path / "t.db")
     service = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
-    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=5)
-    for user, name in ((101, "Bo"), (102, "Cy")):
-        await service.lobby(table.id, user, name, "join")
-    await service.lobby(table.id, 100, "Ana", "start")
-    for seat in table.seats:
-        await service.act(table.id, seat.user_id, f"fear of {seat.name}", None, source="test")
+    table = await atmosfear_running(service, seed=5)
     game = table.game
     assert game.view(table.state, None)["clock"]["end"] is not None
     for _ in range(200):  # let time pass, with nobody moving, until he calls someone
@@ -165,12 +171,7 @@ async def test_pause_holds_the_gatekeeper_and_resume_shifts_his_timers(tmp_path)
     clock = FakeClock()
     store = Store(tmp_path / "t.db")
     service = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
-    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=9)
-    for user, name in ((101, "Bo"), (102, "Cy")):
-        await service.lobby(table.id, user, name, "join")
-    await service.lobby(table.id, 100, "Ana", "start")
-    for seat in table.seats:
-        await service.act(table.id, seat.user_id, f"fear of {seat.name}", None, source="test")
+    table = await atmosfear_running(service, seed=9)
     before = {t["timer_id"]: t["due_at"] for t in store.timers() if t["kind"] == "game"}
     assert "game:clock-end" in before
     with pytest.raises(IllegalAction, match="Only the host"):
