@@ -261,7 +261,9 @@ def test_render_is_pure():
         assert banned not in src, banned
 
 
-def test_samples(tmp_path):
-    atmosfear.draw_atmosfear(full_view()).save("/tmp/atmosfear_sample.png")
-    with open("/tmp/gatekeeper_sample.png", "wb") as fh:
-        fh.write(atmosfear.render_gatekeeper("Who dares keep me waiting? YOU! Roll a six or lose a key!", "Ana"))
+def test_gatekeeper_portrait_is_a_readable_png(tmp_path):
+    png = atmosfear.render_gatekeeper("Who dares keep me waiting? YOU! Roll a six!", "Ana")
+    (tmp_path / "gatekeeper.png").write_bytes(png)
+    with Image.open(tmp_path / "gatekeeper.png") as im:
+        assert im.format == "PNG" and im.size == (900, 500)
+    assert core.COLOUR_NAMES["purple"] == "Purple"

@@ -258,10 +258,7 @@ def test_seat_colours_match_castle():
     assert core.COLOUR_NAMES["purple"] == "Purple"
 
 
-def test_save_sample():
-    """Writes /tmp/dontgo_sample*.png for a human to look at."""
-    with open("/tmp/dontgo_sample.png", "wb") as fh:
-        fh.write(dontgo.render_dontgo(dict(mid_game_view(), last={"seat": 2, "slot": 1,
-                                                                  "text": "Cleo placed a meeple"})))
-    with open("/tmp/dontgo_sample_over.png", "wb") as fh:
-        fh.write(dontgo.render_dontgo(random_view(6, 4, over=True)))
+def test_game_over_board_is_a_readable_png(tmp_path):
+    (tmp_path / "over.png").write_bytes(dontgo.render_dontgo(random_view(6, 4, over=True)))
+    with Image.open(tmp_path / "over.png") as im:
+        assert im.format == "PNG" and im.size[0] == 1200
