@@ -552,22 +552,17 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
     ids = geo.outer_ids
     n = len(ids)
     sd = geo.stone_d
-    # realm bands under the outer track
-    for i, (sid, realm, kind, colour) in enumerate(outer):
+    # realm bands under the outer track: a black outline pass, then the coloured band
+    segments = []
+    for i, (sid, realm, _kind, _colour) in enumerate(outer):
         p = geo.pos[sid]
-        a = geo.pos[ids[i - 1]]
-        b = geo.pos[ids[(i + 1) % n]]
-        m0 = ((a[0] + p[0]) / 2, (a[1] + p[1]) / 2)
-        m1 = ((b[0] + p[0]) / 2, (b[1] + p[1]) / 2)
-        fill = shade(rgb(realm_col.get(realm)), 0.6)
-        d.line([m0, p, m1], fill=BLACK, width=sd + 22, joint="curve")
-    for i, (sid, realm, kind, colour) in enumerate(outer):
-        p = geo.pos[sid]
-        a = geo.pos[ids[i - 1]]
-        b = geo.pos[ids[(i + 1) % n]]
-        m0 = ((a[0] + p[0]) / 2, (a[1] + p[1]) / 2)
-        m1 = ((b[0] + p[0]) / 2, (b[1] + p[1]) / 2)
-        d.line([m0, p, m1], fill=shade(rgb(realm_col.get(realm)), 0.62), width=sd + 16, joint="curve")
+        a, b = geo.pos[ids[i - 1]], geo.pos[ids[(i + 1) % n]]
+        segments.append(([((a[0] + p[0]) / 2, (a[1] + p[1]) / 2), p,
+                          ((b[0] + p[0]) / 2, (b[1] + p[1]) / 2)], realm))
+    for points, _realm in segments:
+        d.line(points, fill=BLACK, width=sd + 22, joint="curve")
+    for points, realm in segments:
+        d.line(points, fill=shade(rgb(realm_col.get(realm)), 0.62), width=sd + 16, joint="curve")
     # realm boundaries: short black ticks across the band
     for i in range(n):
         if outer[i][1] != outer[i - 1][1]:

@@ -6,6 +6,8 @@ from collections import Counter
 
 import pytest
 
+from tests import rules_helpers
+
 from games.castle import GAME
 from games.castle.engine import CONFIG, MAX_TURNS, NET_TURNS, full_deck, parse_coord
 from games.core import IllegalAction, apply, setup
@@ -45,18 +47,11 @@ def at(st, seat, pos):
 
 
 def act(st, seat, action):
-    out = apply(GAME, st, seat, action)
-    return out.state, out.events
+    return rules_helpers.act(GAME, st, seat, action)
 
 
 def refused(st, seat, action, *fragments):
-    before = st.to_json()
-    with pytest.raises(IllegalAction) as err:
-        apply(GAME, st, seat, action)
-    assert st.to_json() == before
-    for f in fragments:
-        assert f.lower() in err.value.reason.lower(), err.value.reason
-    return err.value.reason
+    return rules_helpers.refused(GAME, st, seat, action, *fragments)
 
 
 def to_move_phase(st, seat=0):

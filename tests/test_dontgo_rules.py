@@ -5,6 +5,8 @@ import json
 
 import pytest
 
+from tests import rules_helpers
+
 from games.core import IllegalAction, apply, setup
 from games.dontgo import GAME
 from games.dontgo.engine import (BOARDS, CARDS, CONFIG, DIE, ROOMS, TOKEN_VALUE, TYPES, ghosts,
@@ -83,18 +85,11 @@ def down(st, seat: int) -> list[int]:
 
 
 def act(st, seat, action):
-    out = apply(GAME, st, seat, action)
-    return out.state, out.events
+    return rules_helpers.act(GAME, st, seat, action)
 
 
 def refused(st, seat, action, *fragments):
-    before = st.to_json()
-    with pytest.raises(IllegalAction) as err:
-        apply(GAME, st, seat, action)
-    assert st.to_json() == before
-    for f in fragments:
-        assert f.lower() in err.value.reason.lower(), err.value.reason
-    return err.value.reason
+    return rules_helpers.refused(GAME, st, seat, action, *fragments)
 
 
 def turn_to(st, seat):
