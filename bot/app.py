@@ -10,7 +10,7 @@ import logging
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import discord
 import yarl
@@ -233,21 +233,24 @@ class GatekeeperBot(discord.AutoShardedClient):
         await open_lobby(self, interaction, row["game"], seats=seats, host_id=interaction.user.id)
 
 
-def throttle_bucket_sweep(http: Any, every: float = 30.0) -> None:
+def throttle_bucket_sweep(http: Any, every: float = 30.0,
+                          clock: Callable[[], float] = time.monotonic) -> None:
     """Sweep discord.py's idle rate-limit buckets at most every `every` seconds.
 
     discord.py 2.x scans *all* buckets whenever a new one appears once there are 256. Every
     interaction token makes new buckets (callback, follow-up), so at tens of moves per second the
     scan runs over tens of thousands of buckets per request: measured at 1,000 games, it was the
     largest cost in the process. Throttling keeps the sweep and removes the quadratic cost.
+    The first call always sweeps: the monotonic clock starts near zero at boot, so no time
+    value can stand for "never swept".
     """
     sweep = http._try_clear_expired_ratelimits  # a private hook: tests/test_bot_units pins it
-    last = 0.0
+    last: float | None = None
 
     def throttled() -> None:
         nonlocal last
-        now = time.monotonic()
-        if now - last >= every:
+        now = clock()
+        if last is None or now - last >= every:
             last = now
             sweep()
 

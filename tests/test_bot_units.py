@@ -84,8 +84,12 @@ def test_discord_py_still_has_the_bucket_sweep_we_throttle():
     http = discord.http.HTTPClient(None)  # type: ignore[arg-type]
     calls = []
     http._try_clear_expired_ratelimits = lambda: calls.append(1)
-    throttle_bucket_sweep(http, every=3600)
+    now = [0.5]  # a machine booted half a second ago: monotonic time is tiny
+    throttle_bucket_sweep(http, every=3600, clock=lambda: now[0])
     http._try_clear_expired_ratelimits()
     http._try_clear_expired_ratelimits()
     assert calls == [1]
+    now[0] += 3600
+    http._try_clear_expired_ratelimits()
+    assert calls == [1, 1]
     assert hasattr(discord.http.HTTPClient, "_try_clear_expired_ratelimits")
