@@ -22,6 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--players", type=int, default=None, help="seats per game (default: cycle)")
     sim.add_argument("--level", choices=("smart", "random"), default="smart")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a lobby option, e.g. --option minutes=20 (repeatable)")
     sim.add_argument("--json", action="store_true")
     ren = sub.add_parser("render", help="draw the board after N AI moves")
     ren.add_argument("game")
@@ -36,8 +38,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         return run()
     if args.command == "simulate":
-        from .simulate import simulate
-        summary = simulate(args.game, args.games, args.seed, args.players, args.level)
+        from .simulate import lobby_options, simulate
+        try:
+            options = lobby_options(args.game, args.option)
+        except (KeyError, ValueError) as exc:
+            print(f"gatekeeper simulate: {exc}", file=sys.stderr)
+            return 2
+        summary = simulate(args.game, args.games, args.seed, args.players, args.level, options)
         print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
         return 1 if summary["errors"] else 0
     if args.command == "render":

@@ -14,14 +14,31 @@ MAX_ACTIONS = 20_000
 THINK_SECONDS = 4.0  # simulated time an AI takes per action, for real-time games
 
 
+def lobby_options(game_name: str, pairs: list[str]) -> dict[str, Any]:
+    """`name=value` pairs checked against the game's lobby options, as the lobby would check them."""
+    allowed = games.get(game_name).option_choices
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or name not in allowed:
+            known = ", ".join(f"{n}=" + "|".join(map(str, v)) for n, v in allowed.items())
+            raise ValueError(f"unknown option {pair!r}; {game_name} takes: {known or 'none'}")
+        match = next((v for v in allowed[name] if str(v) == value), None)
+        if match is None:
+            raise ValueError(f"{name} must be one of {', '.join(map(str, allowed[name]))}")
+        options[name] = match
+    return options
+
+
 def play(game_name: str, seats: int, seed: int, level: str = "smart",
          max_actions: int = MAX_ACTIONS, start: float = 1_700_000_000.0,
-         log: list[tuple[int, str, float]] | None = None) -> State:
+         log: list[tuple[int, str, float]] | None = None,
+         options: dict[str, Any] | None = None) -> State:
     """One game of AI against AI on a simulated clock, returning the final (or the
     max_actions-th) state. Game timers (a clock, the Gatekeeper) fire when they fall due, as
     the bot's scheduler would fire them. `log` receives every (seat, action, now) applied."""
     game = games.get(game_name)
-    state = setup(game, seats, {}, seed)
+    state = setup(game, seats, options, seed)
     now = start
     for _ in range(max_actions):
         if state.over:
@@ -50,7 +67,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
 
 
 def simulate(game_name: str, count: int, seed: int, players: int | None = None,
-             level: str = "smart") -> dict[str, Any]:
+             level: str = "smart", options: dict[str, Any] | None = None) -> dict[str, Any]:
     game = games.get(game_name)
     span = range(game.min_seats, game.max_seats + 1)
     wins: dict[int, int] = {}
@@ -60,7 +77,7 @@ def simulate(game_name: str, count: int, seed: int, players: int | None = None,
     for index in range(count):
         seats = players or span[index % len(span)]
         try:
-            state = play(game_name, seats, seed + index, level)
+            state = play(game_name, seats, seed + index, level, options=options)
         except (IllegalAction, StopIteration, ValueError) as exc:
             errors.append(f"game {index} (seed {seed + index}): {exc}")
             continue
@@ -71,7 +88,7 @@ def simulate(game_name: str, count: int, seed: int, players: int | None = None,
             no_winner += not winners
             for winner in winners:
                 wins[winner] = wins.get(winner, 0) + 1
-    return {"game": game_name, "games": count, "finished": finished, "no_winner": no_winner,
+    return {"game": game_name, "options": dict(options or {}), "games": count, "finished": finished, "no_winner": no_winner,
             "turns_mean": mean(turns) if turns else 0.0, "turns_max": max(turns, default=0),
             "wins_by_seat": dict(sorted(wins.items())), "errors": errors}
 

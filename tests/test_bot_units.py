@@ -93,3 +93,14 @@ def test_discord_py_still_has_the_bucket_sweep_we_throttle():
     http._try_clear_expired_ratelimits()
     assert calls == [1, 1]
     assert hasattr(discord.http.HTTPClient, "_try_clear_expired_ratelimits")
+
+
+def test_simulate_takes_lobby_options(capsys):
+    assert main(["simulate", "atmosfear", "--games", "2", "--players", "3", "--seed", "5",
+                 "--option", "minutes=20", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["options"] == {"minutes": 20} and summary["finished"] == 2
+    assert main(["simulate", "atmosfear", "--games", "1", "--option", "minutes=21"]) == 2
+    assert "minutes must be one of 40, 20, 60" in capsys.readouterr().err
+    assert main(["simulate", "castle", "--games", "1", "--option", "speed=fast"]) == 2
+    assert "castle takes: none" in capsys.readouterr().err
