@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.table import Seat
-from games.core import Rng
+from games.core import Rng, decide
 from tests.fakediscord import FakeDiscord, patch_discord
 from tests.harness import BotHarness
 
@@ -84,7 +84,7 @@ class Harness:
         seat = table.game.to_move(table.state)
         if seat is None or table.status != "running":
             return None
-        action = table.game.ai_action(table.state, seat, Rng(table.version), "random")
+        action = decide(table.game, table.state, seat, Rng(table.version), "random")
         user = table.seats[seat].user_id
         event = self.done[table.id] = asyncio.Event()
         start = time.perf_counter()

@@ -6,7 +6,7 @@ from typing import Any
 
 import games
 import render
-from games.core import IllegalAction, Rng, State, apply, setup
+from games.core import IllegalAction, State, ai_rng, apply, decide, setup
 
 MAX_ACTIONS = 20_000
 
@@ -58,7 +58,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
                 raise ValueError(f"{game_name} is stuck: no move and no timer")
             now = max(now, min(upcoming))
             continue
-        action = game.ai_action(state, seat, Rng(seed ^ state.version), level)
+        action = decide(game, state, seat, ai_rng(seed, state.version), level)
         state = apply(game, state, seat, action, now).state
         if log is not None:
             log.append((seat, action, now))

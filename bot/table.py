@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol
 
 import games
-from games.core import SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, apply, setup
+from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, ai_rng, apply,
+                        decide, setup)
 
 from .clock import Clock, Handle
 from .store import Store
@@ -312,7 +313,7 @@ class TableService:
                          "interaction_id": interaction_id if len(applied) == 1 else None})
             if source in ("ai", "timeout") and not state.over and state.turn == turn_before \
                     and game.prompt(state, seat) is not None:
-                queue.append(game.ai_action(state, seat, Rng(state.rng ^ state.version)))
+                queue.append(decide(game, state, seat, ai_rng(table.id, state.version)))
         table.state = state
         if state.over:
             table.status = "over"
@@ -432,8 +433,8 @@ class TableService:
                         return
                     if kind == "timeout":
                         table.seats[seat].timeouts += 1
-                    action = table.game.ai_action(table.state, seat,
-                                                  Rng(table.state.rng ^ table.state.version))
+                    action = decide(table.game, table.state, seat,
+                                    ai_rng(table.id, table.state.version))
                     result = self._run(table, seat, [action], kind, None, None)
                 self._arm(table)
             await self._publish(table, result)

@@ -16,7 +16,7 @@ from bot.choices import walk
 from bot.config import Settings
 from bot.store import Store
 from bot.table import Table
-from games.core import Rng
+from games.core import Rng, decide
 
 from tests.fakediscord import FakeDiscord, Message
 
@@ -161,7 +161,7 @@ class Players:
         seat = table.game.to_move(table.state) if seat is None else seat
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
-        action = table.game.ai_action(table.state, seat, Rng(table.state.version + 11), level)
+        action = decide(table.game, table.state, seat, Rng(table.state.version + 11), level)
         prompt = table.game.prompt(table.state, seat)
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))

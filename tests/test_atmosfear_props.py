@@ -8,7 +8,7 @@ from hypothesis import strategies as st_
 
 from games.atmosfear import GAME
 from games.atmosfear.engine import COLOURS, KEYS_PER
-from games.core import SYSTEM, IllegalAction, Rng, State, apply, replay, setup
+from games.core import SYSTEM, IllegalAction, Rng, State, apply, decide, replay, setup
 
 FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -68,7 +68,7 @@ def play_game(seats, seed, levels, minutes=20, step=5.0, late_every=0, checks=Tr
                 now = state.data["gk"]["deadline"]  # sleeps through the call
                 n += 1
                 continue
-            action = GAME.ai_action(state, seat, ai, levels[seat])
+            action = decide(GAME, state, seat, ai, levels[seat])
             assert action.split()[0] == "fear" or action in [c.action for c in GAME.prompt(state, seat).choices]
             out = apply(GAME, state, seat, action, now)
             now += step
@@ -146,6 +146,6 @@ def test_every_listed_choice_is_legal_and_timers_never_double_apply(seed):
         if steps % 9 == 0 and choices[0].input is None:
             for c in choices:
                 apply(GAME, state, seat, c.action, now)
-        state = apply(GAME, state, seat, GAME.ai_action(state, seat, ai, "random"), now).state
+        state = apply(GAME, state, seat, decide(GAME, state, seat, ai, "random"), now).state
         now += 2.0
         steps += 1

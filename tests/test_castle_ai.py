@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from games.castle import GAME
-from games.core import Rng, setup
+from games.core import Rng, decide, setup
 
 
 def self_play(seats: int, seed: int, levels: list[str]):
@@ -12,7 +12,7 @@ def self_play(seats: int, seed: int, levels: list[str]):
     rng = Rng(seed * 31 + 7)
     while not state.over:
         seat = GAME.to_move(state)
-        action = GAME.ai_action(state, seat, rng, levels[seat])
+        action = decide(GAME, state, seat, rng, levels[seat])
         step = Rng(state.rng)
         GAME.reduce(state, seat, action, 0.0, step)  # raises if the AI ever chose illegally
         state.rng = step.state
@@ -45,13 +45,13 @@ def test_smart_games_finish_with_a_winner_and_quickly():
 def test_ai_uses_only_public_information():
     """Changing hidden faces of unopened tiles must not change the smart AI's choice."""
     state = setup(GAME, 2, None, 4)
-    a = GAME.ai_action(state, 0, Rng(1), "smart")
+    a = decide(GAME, state, 0, Rng(1), "smart")
     for t in state.data["tiles"]:
         if not t["revealed"]:
             t["face"] = "barred"
     for pl in state.data["players"][1:]:
         pl["hand"] = ["net", "net", "net"]
-    b = GAME.ai_action(state, 0, Rng(1), "smart")
+    b = decide(GAME, state, 0, Rng(1), "smart")
     assert a == b
 
 
@@ -59,4 +59,4 @@ def test_random_level_picks_from_prompt():
     state = setup(GAME, 3, None, 8)
     legal = {c.action for c in GAME.prompt(state, 0).choices}
     for i in range(20):
-        assert GAME.ai_action(state, 0, Rng(i), "random") in legal
+        assert decide(GAME, state, 0, Rng(i), "random") in legal

@@ -9,7 +9,7 @@ from hypothesis import strategies as st_
 
 from games.castle import GAME
 from games.castle.engine import CARD_LABELS, MAX_TURNS, full_deck, parse_coord
-from games.core import Rng, State, apply, replay, setup
+from games.core import Rng, State, apply, decide, replay, setup
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DECK = Counter(full_deck())
@@ -82,7 +82,7 @@ def play_game(seats: int, seed: int, levels: list[str], checks: bool = True, use
         seat = GAME.to_move(state)
         prompts = [GAME.prompt(state, s) for s in range(seats)]
         assert [p is not None for p in prompts] == [s == seat for s in range(seats)]
-        action = GAME.ai_action(state, seat, ai_rng, levels[seat])
+        action = decide(GAME, state, seat, ai_rng, levels[seat])
         assert action in [c.action for c in prompts[seat].choices]
         if use_apply:
             out = apply(GAME, state, seat, action)
@@ -140,7 +140,7 @@ def test_secrecy_and_every_listed_choice_is_legal(seats, seed):
             for c in choices:
                 out = apply(GAME, state, seat, c.action)  # never raises
                 check_events(out.events)
-        action = GAME.ai_action(state, seat, rng, "smart" if steps % 3 else "random")
+        action = decide(GAME, state, seat, rng, "smart" if steps % 3 else "random")
         state = apply(GAME, state, seat, action).state
         steps += 1
 

@@ -8,7 +8,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from games.core import IllegalAction, Rng, State, apply, replay, setup
+from games.core import IllegalAction, Rng, State, apply, decide, replay, setup
 from games.dontgo import GAME
 from games.dontgo.engine import CARDS, TOKEN_VALUE, TYPE_LABELS, card_text, ghosts, pool_value
 
@@ -100,7 +100,7 @@ def play_game(seats: int, seed: int, levels: list[str], checks: bool = True, use
         if checks:
             prompts = [GAME.prompt(state, s) for s in range(seats)]
             assert [p is not None for p in prompts] == [s == seat for s in range(seats)]
-        action = GAME.ai_action(state, seat, ai_rng, levels[seat])
+        action = decide(GAME, state, seat, ai_rng, levels[seat])
         if checks:
             assert action in [c.action for c in prompts[seat].choices]
         before = state
@@ -170,7 +170,7 @@ def test_every_listed_choice_is_legal(seats, seed):
         if steps % 5 == 0:
             for c in choices:
                 apply(GAME, state, seat, c.action)  # never raises
-        state = apply(GAME, state, seat, GAME.ai_action(state, seat, rng, "random")).state
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state
         steps += 1
 
 
@@ -223,7 +223,7 @@ def test_ai_uses_only_what_its_seat_knows():
             if state.over:
                 break
             seat = GAME.to_move(state)
-            a = GAME.ai_action(state, seat, Rng(7), "smart")
+            a = decide(GAME, state, seat, Rng(7), "smart")
             other = state.copy()
             d = other.data
             for r in d["rooms"]:
@@ -231,8 +231,8 @@ def test_ai_uses_only_what_its_seat_knows():
                     r["cards"][2] = (r["cards"][2] + 1) % 96
             nxt = (seat + 1) % 3
             d["players"][nxt]["tokens"]["sub"] += 9
-            assert GAME.ai_action(other, seat, Rng(7), "smart") == a
-            state = apply(GAME, state, seat, GAME.ai_action(state, seat, rng, "random")).state
+            assert decide(GAME, other, seat, Rng(7), "smart") == a
+            state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state
 
 
 def test_labels_are_human():

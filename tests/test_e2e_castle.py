@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games.castle.engine import CARD_LABELS
-from games.core import Rng
+from games.core import Rng, decide
 
 from tests.harness import BotHarness, Players, until
 
@@ -75,7 +75,7 @@ async def test_one_person_and_two_ais(fake_discord, harness):
             await until(lambda: table.status != "running" or players.mover(table) is not None)
             continue
         seat = table.game.to_move(table.state)
-        action = table.game.ai_action(table.state, seat, Rng(table.version))
+        action = decide(table.game, table.state, seat, Rng(table.version))
         legal = {c.action for c in table.game.prompt(table.state, seat).choices}
         version = table.version
         verb, _, rest = action.partition(" ")

@@ -8,7 +8,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.store import Store
 from bot.table import Stale, TableService, VOTE_AFTER_TIMEOUTS
-from games.core import IllegalAction
+from games.core import IllegalAction, Rng, decide
 
 
 class Recorder:
@@ -146,7 +146,7 @@ async def test_ai_seats_play_and_game_finishes(service):
             service.clock_.advance(1)
             await _drain(service)
             continue
-        action = table.game.ai_action(table.state, seat, __import__("games").core.Rng(1))
+        action = decide(table.game, table.state, seat, Rng(1))
         await service.act(table.id, user, action, None, source="test")
     assert table.status == "over"
     assert service.store.stats(1, 100)[0]["played"] == 1

@@ -136,9 +136,13 @@ class Game(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: a spectator). The public view holds no hidden information."""
 
+    # Transitional: True once a game's AI decides from its seat's view and prompt alone
+    # (ai_action(view, prompt, rng, level)); False while it still takes the full state.
+    ai_reads_view: ClassVar[bool] = False
+
     @abstractmethod
-    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
-        """An action for `seat` chosen by the AI ("smart" heuristic or "random" legal)."""
+    def ai_action(self, *args: Any, **kwargs: Any) -> str:
+        """An action chosen by the AI ("smart" heuristic or "random" legal); call `decide`."""
 
     def private_text(self, state: State, seat: int) -> str:
         """What only `seat` knows (a hand, a key rack), as short Markdown for DMs and /hand."""
@@ -183,6 +187,25 @@ def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) ->
     new.rng = rng.state
     new.version += 1
     return Outcome(new, events)
+
+
+def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    """The AI's action for `seat`: the one way platform code asks an AI to move.
+
+    The AI is given only what the seat may know (its view and its prompt), so it cannot peek
+    at hidden cards however it is written; `rng` must not be derived from the game's RNG.
+    """
+    if game.ai_reads_view:
+        prompt = game.prompt(state, seat)
+        if prompt is None:
+            raise IllegalAction("That seat has nothing to do.")
+        return game.ai_action(game.view(state, seat), prompt, rng, level)
+    return game.ai_action(state, seat, rng, level)
+
+
+def ai_rng(seed: int, version: int) -> Rng:
+    """The AI's dice for one decision: its own stream, independent of the game's hidden RNG."""
+    return Rng((seed * 0x9E3779B97F4A7C15 + version * 0xBF58476D1CE4E5B9 + 0xA1) & (2**64 - 1))
 
 
 def replay(game: Game, seats: int, options: dict[str, Any] | None, seed: int,
