@@ -9,7 +9,6 @@ import gc
 import logging
 import re
 import time
-from pathlib import Path
 from typing import Any, Callable
 
 import discord
@@ -17,6 +16,7 @@ import yarl
 from discord import app_commands
 
 import games
+from data import resource
 from games.core import IllegalAction
 
 from . import present, ui
@@ -29,7 +29,6 @@ from .store import Store
 from .table import Seat, Stale, Table, TableService
 
 log = logging.getLogger("gatekeeper.bot")
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
 
 
 def point_at(settings: Settings) -> None:
@@ -329,8 +328,8 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 
 def rules_sections(game_name: str) -> dict[str, str]:
-    """`## ` sections of docs/games/<game>.md, keyed by lower-case heading."""
-    text = (DOCS / f"{game_name}.md").read_text(encoding="utf-8")
+    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case heading."""
+    text = resource(game_name, "rules.md").read_text(encoding="utf-8")
     sections: dict[str, str] = {}
     for chunk in text.split("\n## ")[1:]:
         heading, _, body = chunk.partition("\n")

@@ -1,22 +1,20 @@
 """Shared rendering helpers: fonts, colour palette, PNG encoding.
 
 Everything here is pure: no discord, no clock, no network. Fonts are loaded
-from the repository's ``data/fonts`` directory (DejaVu Sans, see
-``data/fonts/LICENSE-DejaVu.txt``).
+from the ``data`` package's ``fonts`` folder (DejaVu Sans, see
+``data/fonts/LICENSE-DejaVu.txt``), read as package resources.
 """
 
 from __future__ import annotations
 
 import io
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageFont
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
-FONT_DIR = DATA_DIR / "fonts"
-FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
-FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+from data import resource
+
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 RGB = tuple[int, int, int]
 
@@ -24,8 +22,13 @@ RGB = tuple[int, int, int]
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Cached DejaVu Sans font. BASIC layout: fast and identical everywhere."""
-    path = FONT_BOLD if bold else FONT_REGULAR
-    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), size,
+                              layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=2)
+def _font_bytes(bold: bool) -> bytes:
+    return resource("fonts", FONT_FILES[bold]).read_bytes()
 
 
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:

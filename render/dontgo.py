@@ -23,7 +23,6 @@ pastes happen, then a fixed-palette PNG encode.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable

@@ -8,7 +8,7 @@ from hypothesis import strategies as st_
 
 from games.atmosfear import GAME
 from games.atmosfear.engine import COLOURS, KEYS_PER
-from games.core import SYSTEM, IllegalAction, Rng, State, apply, decide, replay, setup
+from games.core import IllegalAction, Rng, State, apply, decide, replay, setup
 
 FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -274,5 +274,6 @@ def test_render_is_pure():
 
 
 def test_fonts_shipped_with_licence():
-    assert core.FONT_REGULAR.is_file() and core.FONT_BOLD.is_file()
-    assert (core.FONT_DIR / "LICENSE-DejaVu.txt").is_file()
+    from data import resource
+    assert all(resource("fonts", name).is_file() for name in core.FONT_FILES.values())
+    assert "DejaVu" in resource("fonts", "LICENSE-DejaVu.txt").read_text()

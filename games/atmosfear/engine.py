@@ -19,19 +19,13 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 """
 from __future__ import annotations
 
-import re
-import tomllib
-from pathlib import Path
 from typing import Any
 
+from data import load_toml
 from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "atmosfear"
-
-
 def _load(name: str) -> dict[str, Any]:
-    with open(DATA_DIR / name, "rb") as fh:
-        return tomllib.load(fh)
+    return load_toml("atmosfear", name)
 
 
 BOARD_FILE = _load("board.toml")

@@ -16,15 +16,12 @@ Actions are canonical strings; see `parse` for the grammar.
 """
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 from typing import Any
 
+from data import load_toml
 from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "castle"
-with open(DATA_DIR / "castle.toml", "rb") as _fh:
-    CONFIG: dict[str, Any] = tomllib.load(_fh)
+CONFIG: dict[str, Any] = load_toml("castle", "castle.toml")
 
 DOOR_COLOURS: tuple[str, ...] = tuple(CONFIG["door_colours"])
 FACES = ("open", "barred", "extra_key", "extra_turn")

@@ -22,16 +22,13 @@ Actions are canonical strings; see `parse` for the grammar.
 """
 from __future__ import annotations
 
-import tomllib
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
+from data import load_toml
 from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "dontgo"
-with open(DATA_DIR / "dontgo.toml", "rb") as _fh:
-    CONFIG: dict[str, Any] = tomllib.load(_fh)
+CONFIG: dict[str, Any] = load_toml("dontgo", "dontgo.toml")
 
 TYPES: tuple[str, ...] = tuple(CONFIG["type_order"])
 TYPE_LABELS = {t: CONFIG["types"][t]["label"] for t in TYPES}
