@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from .rng import Rng
 
@@ -119,6 +119,11 @@ class Game(ABC):
     image_ignores: ClassVar[tuple[str, ...]] = ()
     # Options the host picks in the lobby: name -> allowed values, the first is the default.
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    # The shape of `State.data` this engine writes. A change of shape bumps it and adds
+    # upgrades[old] (a pure function: the old data dict in, the next format's dict out), so
+    # games saved by an older release load after an upgrade.
+    state_format: ClassVar[int] = 1
+    upgrades: ClassVar[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:
