@@ -16,7 +16,6 @@ import yarl
 from discord import app_commands
 
 import games
-from data import resource
 from games.core import IllegalAction
 
 from . import present, ui
@@ -300,7 +299,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     if interaction.guild_id is None:
         raise IllegalAction("Games are played in server channels, not in DMs.")
     user = interaction.user
-    game = games.get(game_name)
+    game = game_named(game_name)
     channel_id = interaction.channel_id
     await interaction.response.defer(thinking=True)
     if bot.service.in_channel(channel_id) is not None:
@@ -323,13 +322,26 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     bot.store.set_message(table.id, "lobby", channel_id, message.id)
 
 
-def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=g.title, value=g.name) for g in games.all_games()]
+def game_named(name: str) -> Any:
+    """The game a player named (by id or title, any case), or a refusal listing the games."""
+    wanted = name.strip().lower()
+    for game in games.all_games():
+        if wanted in (game.name, game.title.lower()):
+            return game
+    listing = ", ".join(f"{g.title} (`{g.name}`)" for g in games.all_games())
+    raise IllegalAction(f"There is no game called {name!r}. Games: {listing}.")
+
+
+async def complete_game(interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+    needle = current.lower()
+    return [app_commands.Choice(name=g.title, value=g.name) for g in games.all_games()
+            if needle in g.name or needle in g.title.lower()][:25]
 
 
 def rules_sections(game_name: str) -> dict[str, str]:
     """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case heading."""
-    text = resource(game_name, "rules.md").read_text(encoding="utf-8")
+    text = games.get(game_name).rules_text()
     sections: dict[str, str] = {}
     for chunk in text.split("\n## ")[1:]:
         heading, _, body = chunk.partition("\n")
@@ -409,13 +421,12 @@ async def pause_or_resume(bot: GatekeeperBot, interaction: discord.Interaction, 
 
 def register_commands(bot: GatekeeperBot) -> None:
     tree = bot.tree
-    choices = game_choices()
 
     @tree.command(name="play", description="Open a lobby for a game in this channel")
     @app_commands.describe(game="Which game")
-    @app_commands.choices(game=choices)
-    async def play(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        await open_lobby(bot, interaction, game.value)
+    @app_commands.autocomplete(game=complete_game)
+    async def play(interaction: discord.Interaction, game: str) -> None:
+        await open_lobby(bot, interaction, game)
 
     @tree.command(name="hand", description="See your private cards (only you see the answer)")
     async def hand(interaction: discord.Interaction) -> None:
@@ -442,13 +453,13 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="rules", description="Explain a game's rules")
     @app_commands.describe(game="Which game", topic="A topic, e.g. cards, moving, winning")
-    @app_commands.choices(game=choices)
-    async def rules(interaction: discord.Interaction, game: app_commands.Choice[str],
-                    topic: str | None = None) -> None:
-        sections = rules_sections(game.value)
+    @app_commands.autocomplete(game=complete_game)
+    async def rules(interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
+        name = game_named(game).name
+        sections = rules_sections(name)
         if topic is None:
             first = next(iter(sections.values()), "")
-            text = f"{first}\n\nTopics: {', '.join(sections)}. Try `/rules {game.value} <topic>`."
+            text = f"{first}\n\nTopics: {', '.join(sections)}. Try `/rules {name} <topic>`."
         else:
             key = next((k for k in sections if topic.lower() in k), None)
             if key is None:
@@ -459,10 +470,9 @@ def register_commands(bot: GatekeeperBot) -> None:
     @rules.autocomplete("topic")
     async def rules_topics(interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
-        game = interaction.namespace.game or "castle"
         try:
-            names = list(rules_sections(game))
-        except (OSError, KeyError):
+            names = list(rules_sections(game_named(interaction.namespace.game or "").name))
+        except (OSError, IllegalAction):
             return []
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
@@ -502,7 +512,8 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def stats(interaction: discord.Interaction) -> None:
         rows = bot.store.stats(interaction.guild_id or 0, interaction.user.id)
         board = bot.store.leaderboard(interaction.guild_id or 0)
-        mine = "\n".join(f"{games.get(r['game']).title}: {r['won']} won of {r['played']}"
+        titles = {g.name: g.title for g in games.all_games()}
+        mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."
         top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {r['won']} wins / {r['played']} games"
                         for i, r in enumerate(board)) or "Nobody yet."

@@ -9,16 +9,17 @@ from .table import ActResult, Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
            "orange": "🟧", "white": "⬜", "black": "⬛", "brown": "🟫"}
+# Seats differ by more than colour: each also has a shape (colour-blind players, dark themes).
+SEAT_SHAPES = ("●", "■", "▲", "◆", "★", "✚", "⬟", "⬢")
 MAX_LOG_LINES = 12
-# Event kinds spoken by a character: posted as messages of their own, not in the board's log.
-SPEAKER_KINDS = {"gatekeeper": "THE GATEKEEPER"}
 
 
 def seat_label(table: Table, seat: int) -> str:
     colours = table.game.colours
     colour = colours[seat] if seat < len(colours) else ""
     tag = " · AI" if table.seats[seat].ai else ""
-    return f"{SQUARES.get(colour, '')} **{table.seats[seat].name}** ({colour}{tag})".strip()
+    mark = f"{SQUARES.get(colour, '')}{SEAT_SHAPES[seat % len(SEAT_SHAPES)]}"
+    return f"{mark} **{table.seats[seat].name}** ({colour}{tag})".replace(" ()", "")
 
 
 def colour_of(table: Table, seat: int | None) -> discord.Colour:
@@ -51,7 +52,7 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 
 def public_lines(table: Table, events: list[Event]) -> list[str]:
-    lines = [table.fill(e.text) for e in events if e.public and e.kind not in SPEAKER_KINDS]
+    lines = [table.fill(e.text) for e in events if e.public and e.kind not in table.game.speakers]
     if len(lines) > MAX_LOG_LINES:
         lines = lines[: MAX_LOG_LINES - 1] + [f"…and {len(lines) - MAX_LOG_LINES + 1} more."]
     return lines

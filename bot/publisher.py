@@ -87,10 +87,10 @@ class DiscordPublisher:
     async def post_interjections(self, table: Table, result: ActResult) -> None:
         """A speaking character (the Gatekeeper) gets messages of his own, with his picture."""
         for event in result.events:
-            if not event.public or event.kind not in present.SPEAKER_KINDS:
+            if not event.public or event.kind not in table.game.speakers:
                 continue
             text = table.fill(event.text)
-            embed = discord.Embed(title=present.SPEAKER_KINDS[event.kind], description=text[:4000],
+            embed = discord.Embed(title=table.game.speakers[event.kind], description=text[:4000],
                                   colour=discord.Colour.dark_red())
             png = await self.bot.renderer.speaker(table.game.name, text)
             kwargs: dict = {}

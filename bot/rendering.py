@@ -4,15 +4,37 @@ Why a process and not a thread: drawing holds the GIL, and under load the event 
 behind render threads at every I/O step (the GIL "convoy"). Measured at 1,000 games and 50
 moves/s: p99 move latency 300-900 ms with threads, well under 100 ms with one render process
 (docs/performance.md). `workers=0` renders in a thread instead (handy for quick tests).
+
+Which renderer draws a view is the game plugin's business (`Game.renderer`): `draw` looks it up.
 """
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
+from functools import lru_cache
 from typing import Any
 
-import render
+import games
+
+
+def draw(view: dict[str, Any]) -> bytes:
+    """PNG bytes of a public view, by its game's renderer; games.UnknownGame if there is none."""
+    return games.get(view.get("game")).hook("renderer")(view)  # type: ignore[arg-type,misc]
+
+
+@lru_cache(maxsize=512)
+def speak(game_name: str, line: str) -> bytes:
+    """PNG of the game's speaking character saying `line` (lines repeat: cached)."""
+    return games.get(game_name).hook("speaker")(line)  # type: ignore[misc]
+
+
+def warm_up() -> None:
+    """Pay every renderer's one-off costs (palettes, static layers) before the first board."""
+    for game in games.all_games():
+        warm = game.hook("warm_up")
+        if warm is not None:
+            warm()
 
 
 class Renderer:
@@ -20,21 +42,21 @@ class Renderer:
         self.pool: Executor | None = None
         if workers > 0:
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=render.warm_up)
+                                            initializer=warm_up)
+
+    async def _call(self, fn: Any, *args: Any) -> Any:
+        if self.pool is None:
+            return await asyncio.to_thread(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
     async def png(self, view: dict[str, Any]) -> bytes:
-        if self.pool is None:
-            return await asyncio.to_thread(render.render, view)
-        return await asyncio.get_running_loop().run_in_executor(self.pool, render.render, view)
+        return await self._call(draw, view)
 
     async def speaker(self, game: str, line: str) -> bytes | None:
         """A speaking character's picture with their line, if the game has one."""
-        if game not in render.SPEAKERS:
+        if games.get(game).speaker is None:
             return None
-        if self.pool is None:
-            return await asyncio.to_thread(render.speak, game, line)
-        return await asyncio.get_running_loop().run_in_executor(self.pool, render.speak, game,
-                                                                line)
+        return await self._call(speak, game, line)
 
     def close(self) -> None:
         if self.pool is not None:

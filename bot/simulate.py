@@ -5,7 +5,7 @@ from statistics import mean
 from typing import Any
 
 import games
-import render
+from bot.rendering import draw
 from games.core import IllegalAction, State, ai_rng, apply, decide, setup
 
 MAX_ACTIONS = 20_000
@@ -99,4 +99,4 @@ def render_after(game_name: str, seed: int, moves: int, players: int | None = No
     state = play(game_name, seats, seed, max_actions=moves)
     view = game.view(state, None)
     view["names"] = [f"AI {i + 1}" for i in range(seats)]
-    return render.render(view)
+    return draw(view)

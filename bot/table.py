@@ -211,7 +211,7 @@ class TableService:
         return table
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
-        """The host picks one of the game's lobby options (Atmosfear's clock length)."""
+        """The host picks one of the game's lobby options (a clock length)."""
         table = self.get(game_id)
         async with table.lock:
             if table.status != "lobby":

@@ -31,7 +31,7 @@ def frozen(view: discord.ui.View) -> discord.ui.View:
 
 
 def text_modal(table: Table, index: int, choice: Choice) -> discord.ui.Modal:
-    """A private text box for a choice that needs words (an Atmosfear fear)."""
+    """A private text box for a choice that needs words (a fear, a name)."""
     modal = discord.ui.Modal(title=choice.path[-1].label[:45],
                              custom_id=button_id(table, "m", str(index)), timeout=None)
     modal.add_item(discord.ui.TextInput(label=choice.path[-1].label[:45], custom_id="text",

@@ -48,10 +48,13 @@ SEAT_COLOURS: dict[str, RGB] = {
     "blue": (40, 90, 210),
     "green": (30, 150, 70),
     "yellow": (230, 190, 30),
-    "purple": (150, 70, 200),  # 5th seat (Don't Go In There); castle uses the first four only
+    "purple": (150, 70, 200),
+    "orange": (235, 120, 20),
+    "cyan": (40, 185, 200),
 }
-COLOUR_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P"}
-COLOUR_NAMES = {"red": "Red", "blue": "Blue", "green": "Green", "yellow": "Yellow", "purple": "Purple"}
+COLOUR_LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "orange": "O",
+                  "cyan": "C"}
+COLOUR_NAMES = {name: name.capitalize() for name in SEAT_COLOURS}
 NEUTRAL: RGB = (120, 120, 128)  # unknown colour names fall back to this
 
 WHITE: RGB = (255, 255, 255)

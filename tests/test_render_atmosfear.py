@@ -11,7 +11,7 @@ import time
 import pytest
 from PIL import Image, ImageChops
 
-import render
+from bot.rendering import draw
 from render import atmosfear, core
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
@@ -146,7 +146,7 @@ def test_private_fields_are_ignored():
     v = full_view()
     private = dict(v, rack={"cards": ["a", "b"], "seat": 0}, time_cards=[{"minutes": 5}, {"minutes": 2}])
     assert atmosfear.render_atmosfear(private) == atmosfear.render_atmosfear(v)
-    assert render.render(private) == render.render(v)
+    assert draw(private) == draw(v)
 
 
 def test_clock_is_not_read():
@@ -222,8 +222,7 @@ def test_odd_boards_render():
 
 def test_dispatch_on_game():
     v = full_view()
-    assert render.RENDERERS["atmosfear"] is atmosfear.render_atmosfear
-    assert render.render(v) == atmosfear.render_atmosfear(v)
+    assert draw(v) == atmosfear.render_atmosfear(v)
 
 
 def test_size_and_speed_budget():

@@ -9,7 +9,7 @@ import random
 import pytest
 from PIL import Image, ImageChops
 
-import render
+from bot.rendering import draw
 from render import castle, core
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
@@ -145,7 +145,7 @@ def test_private_hand_is_ignored():
     v = mid_game_view()
     with_hand = dict(v, hand=["key-red", "padlock", "skeleton"])
     assert castle.render_castle(with_hand) == castle.render_castle(v)
-    assert render.render(with_hand) == render.render(v)
+    assert draw(with_hand) == draw(v)
 
 
 def test_winner_banner_changes_image():
@@ -213,46 +213,28 @@ def test_many_random_views_render(seed):
     if seed % 5 == 0:
         v["winner"] = v["players"][0]["seat"]
         v["phase"] = "over"
-    png = render.render(v)
+    png = draw(v)
     assert png[:8] == PNG_SIG
     assert decode(png).size == (castle.WIDTH, castle.layout(v["rows"], v["cols"]).height)
 
 
 def test_dispatch_on_game():
     v = mid_game_view()
-    assert render.render(v) == castle.render_castle(v)
-    assert render.RENDERERS["castle"] is castle.render_castle
+    assert draw(v) == castle.render_castle(v)
 
 
 @pytest.mark.parametrize("game", ["chess", None, ""])
 def test_unknown_game_raises(game):
     v = dict(mid_game_view(), game=game)
-    with pytest.raises(KeyError):
-        render.render(v)
-    with pytest.raises(ValueError):
-        render.render(v)
+    with pytest.raises(KeyError, match="Games: .*castle"):
+        draw(v)
 
 
 def test_missing_game_raises():
     v = mid_game_view()
     del v["game"]
-    with pytest.raises(render.UnknownGameError):
-        render.render(v)
-
-
-def test_register_other_game():
-    calls = []
-
-    def fake(view):
-        calls.append(view)
-        return PNG_SIG
-
-    render.register("_test_game", fake)
-    try:
-        assert render.render({"game": "_test_game"}) == PNG_SIG
-        assert calls
-    finally:
-        render.RENDERERS.pop("_test_game")
+    with pytest.raises(KeyError, match="Games: "):
+        draw(v)
 
 
 def test_render_is_pure():

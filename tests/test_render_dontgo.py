@@ -10,7 +10,7 @@ import random
 import pytest
 from PIL import Image, ImageChops
 
-import render
+from bot.rendering import draw, warm_up
 from render import core, dontgo
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
@@ -183,7 +183,7 @@ def test_hidden_info_ignored_until_over():
     for p in leaky["players"]:
         p["ghosts"] = 5 + p["seat"]
     assert dontgo.render_dontgo(leaky) == dontgo.render_dontgo(v)
-    assert render.render(leaky) == render.render(v)
+    assert draw(leaky) == draw(v)
     assert dontgo.render_dontgo_naive(leaky) == dontgo.render_dontgo_naive(v)
 
 
@@ -237,7 +237,7 @@ def test_names_fallback():
 @pytest.mark.parametrize("seed", range(40))
 def test_many_random_views_render(seed):
     v = random_view(100 + seed)
-    png = render.render(v)
+    png = draw(v)
     assert png[:8] == PNG_SIG
     im = decode(png)
     assert im.width == dontgo.WIDTH
@@ -246,9 +246,8 @@ def test_many_random_views_render(seed):
 
 def test_dispatch_on_game():
     v = mid_game_view()
-    assert render.RENDERERS["dontgo"] is dontgo.render_dontgo
-    assert render.render(v) == dontgo.render_dontgo(v)
-    render.warm_up()
+    assert draw(v) == dontgo.render_dontgo(v)
+    warm_up()
 
 
 def test_seat_colours_match_castle():

@@ -71,7 +71,7 @@ class Quiet:
 @pytest.fixture
 def bell(monkeypatch):
     games.all_games()  # load the real games first
-    monkeypatch.setitem(games.REGISTRY, "bell", Bell())
+    monkeypatch.setitem(games.registry(), "bell", Bell())
 
 
 async def drain(service):

@@ -118,6 +118,11 @@ def inside(stone: str) -> bool:
 
 class AtmosfearGame(Game):
     name = "atmosfear"
+    renderer = "render.atmosfear:render_atmosfear"
+    warm_up = "render.atmosfear:warm_up"
+    rules_page = ("data", "atmosfear/rules.md")
+    speaker = "render.atmosfear:render_gatekeeper"
+    speakers = {"gatekeeper": "THE GATEKEEPER"}
     title = "Atmosfear: The Harbingers"
     pausable = True
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own

@@ -304,6 +304,9 @@ def canonical(kind: str, payload: Any, cols: int) -> str:
 
 class CastleGame(Game):
     name = "castle"
+    renderer = "render.castle:render_castle"
+    warm_up = "render.castle:warm_up"
+    rules_page = ("data", "castle/rules.md")
     title = "Keys to the Castle"
     pitch = "Race across a castle of hidden doors, opening a way for yourself and locking out everyone else."
     min_seats = 2

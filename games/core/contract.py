@@ -1,6 +1,6 @@
 """The contract every game implements, and the one checked door (`apply`) that runs an action.
 
-A game is a `Game` subclass registered in `games.REGISTRY`. Its state is a `State`: core owns the
+A game is a `Game` subclass found by discovery (`games` registry). Its state is a `State`: core owns the
 bookkeeping (version, turn, RNG, result) and the game owns `data`, a JSON-native dict. Actions are
 canonical strings ("play 2 C3", "move C4"): the same form serves buttons, slash commands, logs and
 replays. Engines never read a clock: `now` (seconds) is passed in.
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from importlib import import_module
+from importlib.resources import files
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
@@ -110,7 +112,7 @@ class Game(ABC):
     colours: ClassVar[tuple[str, ...]]  # seat colour names, in seat order
     colour_rgb: ClassVar[tuple[tuple[int, int, int], ...]]
     # First words of the game's actions, with what follows them: the bot makes one typed
-    # subcommand per verb (/castle move to:C4). An empty text means the verb stands alone.
+    # subcommand per verb (/<game> move to:C4). An empty text means the verb stands alone.
     verbs: ClassVar[dict[str, str]]
     # Real-time games accept the SYSTEM actions "pause" and "resume" (/pause, /resume).
     pausable: ClassVar[bool] = False
@@ -124,6 +126,29 @@ class Game(ABC):
     # games saved by an older release load after an upgrade.
     state_format: ClassVar[int] = 1
     upgrades: ClassVar[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+    # The plugin's other parts, named as "module:attribute" and imported only when first used,
+    # so engines (and self-play) never load Pillow. `renderer(view) -> PNG bytes` draws the
+    # public board; `warm_up()` pays its one-off costs in a render worker; `speaker(line) ->
+    # PNG` pictures a character whose events (kinds in `speakers`: kind -> name shown) get
+    # messages of their own; `rules_page` is (package, resource path) of the Markdown rules.
+    renderer: ClassVar[str]
+    warm_up: ClassVar[str | None] = None
+    speaker: ClassVar[str | None] = None
+    speakers: ClassVar[dict[str, str]] = {}
+    rules_page: ClassVar[tuple[str, str]]
+
+    def hook(self, attribute: str) -> Callable[..., Any] | None:
+        """The plugin part named by `attribute` (e.g. "renderer"), imported on first use."""
+        target = getattr(self, attribute)
+        if target is None:
+            return None
+        module, _, name = target.partition(":")
+        return getattr(import_module(module), name)
+
+    def rules_text(self) -> str:
+        package, path = self.rules_page
+        return files(package).joinpath(path).read_text(encoding="utf-8")
 
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:

@@ -222,6 +222,9 @@ def canonical(kind: str, payload: Any) -> str:
 
 class DontGoGame(Game):
     name = "dontgo"
+    renderer = "render.dontgo:render_dontgo"
+    warm_up = "render.dontgo:warm_up"
+    rules_page = ("data", "dontgo/rules.md")
     title = "Don't Go In There"
     pitch = ("Creep through a haunted house collecting cursed cards: grab the ones with the fewest "
              "curses, dispel the rest, and don't end up the most haunted.")
