@@ -33,16 +33,16 @@ class Harness:
         self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db")
         bot = await self.harness.start()
         self.service = bot.service
-        publish = bot.publisher.game_changed
+        publish = bot.publisher.publish
 
-        async def game_changed(table, result):  # a hook: the board reached the fake Discord
+        async def published(snapshot):  # a hook: the board reached the fake Discord
             start = time.perf_counter()
-            await publish(table, result)
+            await publish(snapshot)
             self.publish_ms.append((time.perf_counter() - start) * 1000)
-            if table.id in self.done:
-                self.done[table.id].set()
+            if snapshot.table.id in self.done:
+                self.done[snapshot.table.id].set()
 
-        bot.publisher.game_changed = game_changed  # type: ignore[method-assign]
+        bot.publisher.publish = published  # type: ignore[method-assign]
         self.tables = []
         guild = None
         semaphore = asyncio.Semaphore(50)

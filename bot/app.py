@@ -63,7 +63,7 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         self.loaded_games = self.service.load()
-        log.info("loaded games=%d", self.loaded_games)
+        log.info("loaded games=%d quarantined=%d", self.loaded_games, len(self.service.quarantined))
         # Everything alive now (libraries, loaded games) lives for the whole run: move it out of
         # the cyclic GC's reach, so full collections don't pause every game (measured: 100-250 ms
         # pauses at 1,000 games without this; see docs/performance.md).
@@ -75,6 +75,30 @@ class GatekeeperBot(discord.AutoShardedClient):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        """Catch the channels up: boards the channel does not show yet (the process stopped
+        between a commit and its publish), and games that had to be set aside."""
+        for table in self.service.behind():
+            self.service.republish(table)
+        for game_id, problem in list(self.service.quarantined.items()):
+            row = self.store.game(game_id)
+            self.service.quarantined.pop(game_id)
+            await self.publisher.notice_channel(row["channel_id"], (
+                f"⚠️ Game #{game_id} is suspended: after an update it could not be loaded, so it "
+                "has been set aside unchanged. The operator's log has the details; start a new "
+                "game with /play."))
+            log.warning("suspended game=%s told its channel problem=%s", game_id, problem)
+
+    async def dms_closed(self, game_id: int, seat: int) -> None:
+        """A player's DMs are closed (50007): remember it and tell them once, in the channel."""
+        table = self.service.tables.get(game_id)
+        if table is None:
+            return
+        await self.service.mark_dm_closed(table, seat)
+        user = table.seats[seat].user_id
+        await self.publisher.notice(table, f"<@{user}> I can't DM you (your DMs are closed); use "
+                                           "`/hand` in this channel to see your cards.")
 
     async def close(self) -> None:
         await self.service.close()
@@ -104,14 +128,21 @@ class GatekeeperBot(discord.AutoShardedClient):
                                     discord.InteractionType.modal_submit):
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-        match = ui.ROUTE.fullmatch(str(data.get("custom_id", "")))
-        if match is None:
-            return
+        custom_id = str(data.get("custom_id", ""))
+        match = ui.ROUTE.fullmatch(custom_id)
+        seat: int | None = None
+        if match is not None:
+            seat = None if match["seat"] == ui.ANYONE else int(match["seat"])
+        else:
+            match = ui.LEGACY_ROUTE.fullmatch(custom_id)
+            if match is None:
+                return
         values = data.get("values")
         if interaction.type is discord.InteractionType.modal_submit:
             values = [ui.modal_text(data)]
-        await self.on_component(interaction, match["op"], int(match["game"]),
-                                int(match["version"]), match["arg"], values)
+        await self.on_component(interaction, match["op"], int(match["game"]), seat,
+                                int(match["token"]), match["arg"], values,
+                                legacy=match.re is ui.LEGACY_ROUTE)
 
     async def on_message(self, message: discord.Message) -> None:
         """A player may type the label of one of their buttons instead of clicking it."""
@@ -121,7 +152,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         seat = table.seat_of(message.author.id) if table and table.status == "running" else None
         if table is None or seat is None or table.state is None:
             return
-        prompt = table.game.prompt(table.state, seat)
+        prompt = table.prompts[seat]
         typed = spoken(message.content)
         matches = [c for c in prompt.choices if spoken(c.label) == typed] if prompt else []
         if len(matches) != 1:
@@ -133,17 +164,40 @@ class GatekeeperBot(discord.AutoShardedClient):
             log.info("typed move refused game=%s reason=%r", table.id, exc.reason)
 
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
-                           version: int, arg: str, values: list[str] | None = None) -> None:
+                           seat: int | None, token: int, arg: str,
+                           values: list[str] | None = None, *, legacy: bool = False) -> None:
         try:
-            await self._component(interaction, op, game_id, version, arg, values)
+            if legacy and op not in ("lobby", "opt", "again", "hand"):
+                raise Stale()
+            await self._component(interaction, op, game_id, seat, token, arg, values)
+        except Stale as exc:
+            await reply(interaction, self.stale_reason(game_id, exc))
         except IllegalAction as exc:
-            await reply(interaction, exc.reason)
+            text = exc.reason
+            if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
+                text += f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
+            await reply(interaction, text)
         except Exception:
             log.exception("component failed game=%s op=%s", game_id, op)
-            await reply(interaction, "Something went wrong on my side; the game is unchanged.")
+            await reply(interaction, "Your move counted, but I could not finish answering; the "
+                                     "board will catch up." if self.store.interaction_seen(
+                                         interaction.id) else
+                        "Something went wrong on my side; the game is unchanged.")
+
+    def stale_reason(self, game_id: int, exc: IllegalAction) -> str:
+        """A stale click: say so, link the newest board, and republish it if the channel is behind."""
+        table = self.service.tables.get(game_id)
+        if table is None:
+            return "That game has finished or no longer exists."
+        if (self.store.shown_version(table.id) or -1) < table.version:
+            self.service.republish(table)
+            return f"{exc.reason} The board is catching up; the newest one is on its way."
+        url = self.publisher.jump_url(table)
+        return f"{exc.reason} The newest board: {url}" if url else exc.reason
 
     async def _component(self, interaction: discord.Interaction, op: str, game_id: int,
-                         version: int, arg: str, values: list[str] | None) -> None:
+                         issued_to: int | None, token: int, arg: str,
+                         values: list[str] | None) -> None:
         service, user = self.service, interaction.user
         if op == "lobby":
             await interaction.response.defer()
@@ -162,26 +216,31 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         if op == "vote":
             await interaction.response.defer(ephemeral=True, thinking=True)
-            text = await service.vote_remove(game_id, user.id, int(arg))
+            text = await service.vote_remove(game_id, user.id, int((values or [arg])[0]))
             await interaction.followup.send(text, ephemeral=True)
             return
         if op == "x":
             await interaction.response.edit_message(content="Cancelled; nothing was played.",
                                                     view=None)
             return
-        seat, prompt = service.turn_of(table, user.id, version)
+        seat, prompt = service.turn_of(table, user.id, token, issued_to)
         if op in ("c", "m"):
             index = int(arg)
             if not 0 <= index < len(prompt.choices):
                 raise Stale()
             choice = prompt.choices[index]
             if choice.input == "text" and op == "c":
-                await interaction.response.send_modal(ui.text_modal(table, index, choice))
+                await interaction.response.send_modal(ui.text_modal(table, seat, index, choice))
                 return
             action = f"{choice.action} {values[0]}" if op == "m" and values else choice.action
-            await interaction.response.defer()
-            await service.act(game_id, user.id, action, version, source="button",
-                              interaction_id=interaction.id)
+            if op == "m":  # a modal has no message of its own to update: answer privately
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+            await service.act(game_id, user.id, action, token, seat=issued_to, source="button",
+                              interaction_id=interaction.id, origin=interaction)
+            if op == "m":
+                await interaction.followup.send(f"✅ {choice.path[-1].label}: done.", ephemeral=True)
             return
         if op not in ("panel", "p"):
             raise IllegalAction("That button is not one I know.")
@@ -194,7 +253,7 @@ class GatekeeperBot(discord.AutoShardedClient):
             raise Stale() from None
         if position.complete is None:
             content = panel_text(table, seat, prompt.text, position)
-            view = ui.panel_view(table, position)
+            view = ui.panel_view(table, seat, position)
             if op == "panel":
                 await interaction.response.send_message(content, view=view, ephemeral=True)
             else:
@@ -202,24 +261,25 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         if position.complete.input == "text":
             index = prompt.choices.index(position.complete)
-            await interaction.response.send_modal(ui.text_modal(table, index, position.complete))
+            await interaction.response.send_modal(ui.text_modal(table, seat, index,
+                                                                position.complete))
             return
         await interaction.response.defer()
-        await service.act(game_id, user.id, position.complete.action, version, source="button",
-                          interaction_id=interaction.id)
+        await service.act(game_id, user.id, position.complete.action, token, seat=issued_to,
+                          source="button", interaction_id=interaction.id)
         await self.refresh_panel(interaction, table, seat, position.complete.label)
 
     async def refresh_panel(self, interaction: discord.Interaction, table: Table, seat: int,
                             done: str) -> None:
         """After a panel choice, show what this seat may do next (a move after a card)."""
-        prompt = table.game.prompt(table.state, seat) if table.status == "running" else None
+        prompt = table.prompts[seat] if table.status == "running" else None
         if prompt is None:
             await interaction.edit_original_response(content=f"✅ {done}.", view=None)
             return
         position = walk(prompt.choices, [])
         await interaction.edit_original_response(
             content=f"✅ {done}.\n" + panel_text(table, seat, prompt.text, position),
-            view=ui.panel_view(table, position))
+            view=ui.panel_view(table, seat, position))
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         row = self.store.game(game_id)
@@ -301,11 +361,12 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     user = interaction.user
     game = game_named(game_name)
     channel_id = interaction.channel_id
+    busy = bot.service.in_channel(channel_id) is not None
+    if busy and not isinstance(interaction.channel, discord.TextChannel):
+        raise IllegalAction("A game is already running here; start yours in another channel.")
     await interaction.response.defer(thinking=True)
-    if bot.service.in_channel(channel_id) is not None:
+    if busy:
         channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise IllegalAction("A game is already running here; start yours in another channel.")
         thread = await channel.create_thread(name=f"{game.title}: {user.display_name}'s table"[:100],
                                              type=discord.ChannelType.public_thread)
         channel_id = thread.id
@@ -360,7 +421,7 @@ async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, actio
     table = table_here(bot, interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await bot.service.act(table.id, interaction.user.id, action, None, source="command",
-                          interaction_id=interaction.id)
+                          interaction_id=interaction.id, origin=interaction)
     await interaction.followup.send(f"Done: `{action}`.", ephemeral=True)
 
 
@@ -372,7 +433,7 @@ def legal_completions(bot: GatekeeperBot, verb: str):
         seat = table.seat_of(interaction.user.id) if table else None
         if table is None or seat is None or table.state is None or table.status != "running":
             return []
-        prompt = table.game.prompt(table.state, seat)
+        prompt = table.prompts[seat]
         if prompt is None:
             return []
         needle = current.lower()
@@ -432,15 +493,20 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def hand(interaction: discord.Interaction) -> None:
         await reply(interaction, hand_text(table_here(bot, interaction), interaction.user.id))
 
-    @tree.command(name="status", description="Post the board again")
+    @tree.command(name="status", description="Post the live board again, with its buttons")
     async def status(interaction: discord.Interaction) -> None:
         table = table_here(bot, interaction)
         if table.state is None:
             raise IllegalAction("The game hasn't started yet; the lobby is above.")
-        await interaction.response.defer()
-        content, embed = present.turn_embed(table, None)
-        await interaction.followup.send(content=content, embed=embed,
-                                        file=await bot.publisher.board_file(table))
+        bot.service.republish(table, fresh_board=True)
+        await reply(interaction, "Here it comes: the live board is posted below.")
+
+    @tree.command(name="log", description="The whole public log of the game here")
+    async def log_cmd(interaction: discord.Interaction) -> None:
+        table = table_here(bot, interaction)
+        lines = present.public_lines(table, bot.service.public_events(table))
+        text = "\n".join(lines[-40:]) or "Nothing has happened yet."
+        await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
 
     @tree.command(name="move", description="Type your move instead of clicking")
     @app_commands.describe(action="Your move; start typing to see the legal ones")
@@ -489,6 +555,8 @@ def register_commands(bot: GatekeeperBot) -> None:
     @tree.command(name="end", description="End the game in this channel (host or Manage Server)")
     async def end(interaction: discord.Interaction) -> None:
         table = table_here(bot, interaction)
+        if interaction.user.id != table.host_id and not can_manage(interaction):
+            raise IllegalAction("Only the host or a member with Manage Server can end a game.")
         await interaction.response.defer(thinking=True)
         await bot.service.end(table.id, interaction.user.id, can_manage(interaction))
         await interaction.followup.send(f"Game #{table.id} was ended by {interaction.user.display_name}.")

@@ -5,7 +5,7 @@ import discord
 
 from games.core import Event
 
-from .table import ActResult, Table
+from .table import Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
            "orange": "🟧", "white": "⬜", "black": "⬛", "brown": "🟫"}
@@ -52,17 +52,29 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 
 def public_lines(table: Table, events: list[Event]) -> list[str]:
-    lines = [table.fill(e.text) for e in events if e.public and e.kind not in table.game.speakers]
-    if len(lines) > MAX_LOG_LINES:
-        lines = lines[: MAX_LOG_LINES - 1] + [f"…and {len(lines) - MAX_LOG_LINES + 1} more."]
-    return lines
+    return [table.fill(e.text) for e in events if e.public and e.kind not in table.game.speakers]
 
 
-def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Embed]:
-    """The content (mentions ping the mover) and the embed of a board message."""
+def fitting(lines: list[str], limit: int = 3500) -> list[str]:
+    """The newest lines that fit in `limit` characters, with a pointer to /log if some don't."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        size += len(line) + 1
+        if size > limit or len(kept) == MAX_LOG_LINES * 3:
+            return ["…earlier lines: `/log`", *reversed(kept)]
+        kept.append(line)
+    return list(reversed(kept))
+
+
+def turn_embed(table: Table, log: list[str]) -> tuple[str, discord.Embed]:
+    """The content (mentions ping whoever must act) and the embed of a board message.
+
+    `log` is every public line of the current turn (the board keeps them while it is edited).
+    """
     assert table.state is not None
     game, state = table.game, table.state
-    lines = public_lines(table, result.events) if result else []
+    lines = fitting(log)
     embed = discord.Embed(title=f"{game.title} · turn {state.turn}")
     if table.status == "running":
         mover = game.to_move(state)
@@ -72,11 +84,14 @@ def turn_embed(table: Table, result: ActResult | None) -> tuple[str, discord.Emb
             lines.append(f"⏳ The game clock runs out <t:{int(clock['end'])}:R>.")
         elif clock.get("paused_at"):
             lines.append("⏸️ The game is paused.")
+        waiting = [s for s, p in enumerate(table.prompts) if p is not None]
         if mover is not None:
             lines.append(f"➡️ {seat_label(table, mover)} to move{deadline}")
-            content = f"{mention(table, mover)}, your move." if not table.seats[mover].ai else ""
-        else:
-            content = ""
+        elif waiting:
+            lines.append("➡️ Waiting for " + ", ".join(seat_label(table, s) for s in waiting))
+        people = [s for s in dict.fromkeys([*([mover] if mover is not None else []), *waiting])
+                  if not table.seats[s].ai]
+        content = (" ".join(mention(table, s) for s in people) + ", your move.") if people else ""
         embed.colour = colour_of(table, mover)
     else:
         lines.append(result_text(table))

@@ -10,12 +10,16 @@ Which renderer draws a view is the game plugin's business (`Game.renderer`): `dr
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from typing import Any
 
 import games
+
+log = logging.getLogger("gatekeeper.render")
 
 
 def draw(view: dict[str, Any]) -> bytes:
@@ -37,17 +41,42 @@ def warm_up() -> None:
             warm()
 
 
+class RenderFailed(Exception):
+    """A picture could not be drawn, even after a retry on a fresh pool."""
+
+
 class Renderer:
     def __init__(self, workers: int = 1) -> None:
-        self.pool: Executor | None = None
-        if workers > 0:
-            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=warm_up)
+        self.workers = workers
+        self.pool: Executor | None = self._new_pool()
+        self.replaced = 0  # pools replaced after a worker died
 
-    async def _call(self, fn: Any, *args: Any) -> Any:
+    def _new_pool(self) -> Executor | None:
+        if self.workers <= 0:
+            return None
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=warm_up)
+
+    async def _once(self, fn: Any, *args: Any) -> Any:
         if self.pool is None:
             return await asyncio.to_thread(fn, *args)
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    async def _call(self, fn: Any, *args: Any) -> Any:
+        """Run `fn` in the pool; a dead worker breaks the pool for good, so replace it and try
+        once more. Two failures: RenderFailed (the caller sends text instead)."""
+        for attempt in range(2):
+            try:
+                return await self._once(fn, *args)
+            except BrokenProcessPool:
+                log.error("render pool broken; replacing it")
+                broken, self.pool = self.pool, self._new_pool()
+                self.replaced += 1
+                if broken is not None:
+                    broken.shutdown(wait=False, cancel_futures=True)
+            except Exception:  # noqa: BLE001 - a renderer bug must not stop the game
+                log.exception("render failed attempt=%s", attempt)
+        raise RenderFailed(getattr(fn, "__name__", str(fn)))
 
     async def png(self, view: dict[str, Any]) -> bytes:
         return await self._call(draw, view)
@@ -56,7 +85,10 @@ class Renderer:
         """A speaking character's picture with their line, if the game has one."""
         if games.get(game).speaker is None:
             return None
-        return await self._call(speak, game, line)
+        try:
+            return await self._call(speak, game, line)
+        except RenderFailed:
+            return None  # the words still go out
 
     def close(self) -> None:
         if self.pool is not None:

@@ -1,16 +1,18 @@
 """Running games: the one code path every action takes, whoever sends it.
 
-lock -> check seat, turn and version -> games.core.apply -> persist (one transaction) -> publish.
+lock -> check seat, button owner and that seat's prompt token -> games.core.apply -> persist
+(one transaction, compare-and-swap on the version) -> only then change memory -> release the
+lock -> publish a snapshot of the commit through the game's Feed (ordered, coalesced).
 Buttons, slash commands, timers and AI seats all come through `TableService.act`/`_run`. Nothing
-here imports discord: the Discord layer implements `Publisher` and turns results into messages.
+here imports discord: the Discord layer implements `Publisher` and turns snapshots into messages.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 import random
-from dataclasses import asdict, dataclass, field
+from collections import deque
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
@@ -18,6 +20,7 @@ from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, 
                         decide, setup)
 
 from .clock import Clock, Handle
+from .feed import Change, Feed, Snapshot
 from .store import Store
 
 log = logging.getLogger("gatekeeper.table")
@@ -26,11 +29,21 @@ VOTE_AFTER_TIMEOUTS = 2  # consecutive timeouts before the others may vote a pla
 MAX_AI_STEPS = 50  # an AI turn is a few actions; this only guards against an engine bug
 
 
+AI_RETRIES = 2  # an AI or timer action that fails is tried this often before a random legal one
+
+
 class Stale(IllegalAction):
-    """A button or command made for an earlier version of the game."""
+    """A button made for a prompt that its seat no longer has (the Discord layer adds a link)."""
 
     def __init__(self) -> None:
-        super().__init__("That prompt is out of date: the game has moved on. Use the newest message.")
+        super().__init__("That button is out of date: the game has moved on since it was drawn.")
+
+
+def prompt_sig(prompt: Prompt | None) -> Any:
+    """What a seat's buttons offer; when it changes, that seat's old buttons go stale."""
+    if prompt is None:
+        return None
+    return prompt.text, prompt.private, tuple((c.action, c.input) for c in prompt.choices)
 
 
 @dataclass
@@ -59,11 +72,12 @@ class Table:
     deadline: float | None = None
     turn_started: float = 0.0  # when the current turn began: its timeout counts from here
     warned_turn: int = -1  # the turn whose half-time warning was already posted
+    # Per seat: a counter bumped whenever that seat's prompt changes (part of every button id).
+    tokens: list[int] = field(default_factory=list)
+    prompts: list[Prompt | None] = field(default_factory=list, repr=False)  # of `state`, cached
     timers: list[dict[str, Any]] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    # Publishing (Discord round trips, rendering) runs outside `lock`, under this one: the next
-    # action and due timers need not wait for Discord, and messages still go out in order.
-    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    feed: Feed | None = field(default=None, repr=False)
     handles: dict[str, Handle] = field(default_factory=dict, repr=False)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -94,8 +108,16 @@ class Table:
             "status": self.status, "host_id": self.host_id, "seed": self.seed,
             "options": self.options, "seats": [asdict(s) for s in self.seats],
             "state": self.state.to_json() if self.state else None, "version": self.version,
-            "result": self.result, "turn_started": self.turn_started,
+            "result": self.result, "turn_started": self.turn_started, "tokens": self.tokens,
+            "state_format": self.game.state_format,
         }
+
+    def snapshot(self) -> "Table":
+        """A copy frozen at this moment, for publishing outside the lock (states are never
+        mutated after a commit, so sharing them is safe; seats are copied)."""
+        return replace(
+            self, seats=[replace(s, votes=list(s.votes)) for s in self.seats],
+            tokens=list(self.tokens), options=dict(self.options), handles={}, timers=[])
 
 
 @dataclass
@@ -110,7 +132,7 @@ class ActResult:
 
 class Publisher(Protocol):
     async def lobby_changed(self, table: Table) -> None: ...
-    async def game_changed(self, table: Table, result: ActResult | None) -> None: ...
+    async def publish(self, snapshot: Snapshot) -> None: ...
     async def timeout_warning(self, table: Table, seat: int) -> None: ...
     async def notice(self, table: Table, text: str) -> None: ...
 
@@ -130,6 +152,9 @@ class TableService:
         self.next_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)
         # How late each timer fired (seconds), newest last: the benchmark reads it.
         self.lateness: deque[float] = deque(maxlen=100_000)
+        # Stored games that could not be loaded at start-up: id -> why (they are quarantined).
+        self.quarantined: dict[int, str] = {}
+        self.accepting = True  # False while shutting down: no new actions are taken
 
     # -- lookup -----------------------------------------------------------------------------
     def get(self, game_id: int) -> Table:
@@ -170,44 +195,46 @@ class TableService:
             if table.status != "lobby":
                 raise IllegalAction("This lobby has already started or closed.")
             game = table.game
+            seats = list(table.seats)
+            changes: dict[str, Any] = {}
             if op == "join":
                 if table.seat_of(user_id) is not None:
                     raise IllegalAction("You have already joined this game.")
-                if len(table.seats) >= game.max_seats:
+                if len(seats) >= game.max_seats:
                     raise IllegalAction(f"The table is full ({game.max_seats} seats).")
-                table.seats.append(Seat(name=user_name, user_id=user_id))
+                seats.append(Seat(name=user_name, user_id=user_id))
             elif op == "leave":
                 seat = table.seat_of(user_id)
                 if seat is None:
                     raise IllegalAction("You are not in this lobby.")
                 if user_id == table.host_id:
                     raise IllegalAction("The host can't leave the lobby; use Cancel to close it.")
-                del table.seats[seat]
+                del seats[seat]
             elif op == "ai":
                 self._require_host(table, user_id, "add AI players")
-                if len(table.seats) >= game.max_seats:
+                if len(seats) >= game.max_seats:
                     raise IllegalAction(f"The table is full ({game.max_seats} seats).")
-                number = sum(1 for s in table.seats if s.ai) + 1
-                table.seats.append(Seat(name=f"AI {number}", ai=True))
+                number = sum(1 for s in seats if s.ai) + 1
+                seats.append(Seat(name=f"AI {number}", ai=True))
             elif op == "cancel":
                 self._require_host(table, user_id, "cancel the game")
-                table.status = "cancelled"
+                changes["status"] = "cancelled"
             elif op == "start":
                 self._require_host(table, user_id, "start the game")
-                if len(table.seats) < game.min_seats:
+                if len(seats) < game.min_seats:
                     raise IllegalAction(f"{game.title} needs at least {game.min_seats} players; "
                                         "invite someone or Add AI.")
-                self._start(table)
+                changes.update(self._started(table, seats))
             else:
                 raise IllegalAction(f"Unknown lobby action {op!r}.")
-            self._save(table, timers=self._timers(table))
-            if table.status != "running":
-                if table.status == "cancelled":
-                    self._unregister(table)
-                await self.publisher.lobby_changed(table)
-                return table
-            self._arm(table)
-        await self._publish(table, None)
+            changes["seats"] = seats
+            self._commit(table, changes)
+            if table.status == "cancelled":
+                self._unregister(table)
+            if table.status == "running":
+                self._arm(table)
+                self._publish(table, None)
+            await self.publisher.lobby_changed(table)  # rare: no need to leave the lock first
         return table
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
@@ -221,18 +248,18 @@ class TableService:
             match = next((v for v in allowed or () if str(v) == value), None)
             if match is None:
                 raise IllegalAction(f"{name} must be one of {', '.join(map(str, allowed or ()))}.")
-            table.options[name] = match
-            self._save(table)
+            self._commit(table, {"options": {**table.options, name: match}})
             await self.publisher.lobby_changed(table)
-            return table
+        return table
 
-    def _start(self, table: Table) -> None:
-        order = Rng(table.seed)
-        order.shuffle(table.seats)  # who goes first is random, as the table would choose
-        table.state = setup(table.game, len(table.seats), table.options, table.seed)
-        table.status = "running"
-        table.turn_started = self.clock.now()
-        log.info("start game=%s seats=%d", table.id, len(table.seats))
+    def _started(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
+        """The changes that start a game: seat order drawn by lot, the game set up."""
+        Rng(table.seed).shuffle(seats)  # who goes first is random, as the table would choose
+        state = setup(table.game, len(seats), table.options, table.seed)
+        log.info("start game=%s seats=%d", table.id, len(seats))
+        return {"state": state, "status": "running", "turn_started": self.clock.now(),
+                "tokens": [0] * len(seats),
+                "prompts": [table.game.prompt(state, s) for s in range(len(seats))]}
 
     @staticmethod
     def _require_host(table: Table, user_id: int, what: str) -> None:
@@ -240,20 +267,23 @@ class TableService:
             raise IllegalAction(f"Only the host can {what}.")
 
     # -- the one code path --------------------------------------------------------------------
-    async def act(self, game_id: int, user_id: int, action: str, version: int | None, *,
-                  source: str, interaction_id: int | None = None) -> ActResult:
-        """A person's action. Raises IllegalAction (with a reason for them) and changes nothing."""
+    async def act(self, game_id: int, user_id: int, action: str, token: int | None, *,
+                  source: str, seat: int | None = None, interaction_id: int | None = None,
+                  origin: Any = None) -> ActResult:
+        """A person's action. Raises IllegalAction (with a reason for them) and changes nothing.
+
+        `seat` and `token` come from a button: the seat it was issued to and that seat's prompt
+        token when it was drawn. Typed moves pass neither (the engine checks the action itself).
+        """
         table = self.get(game_id)
         async with table.lock:
             if interaction_id is not None and self.store.interaction_seen(interaction_id):
                 raise IllegalAction("That click was already handled.")
-            seat, _ = self.turn_of(table, user_id, version)
-            table.seats[seat].timeouts = 0
-            table.seats[seat].votes.clear()
-            result = self._run(table, seat, [action], source, user_id, interaction_id)
-            self._arm(table)
-        await self._publish(table, result)
-        return result
+            mine, _ = self.turn_of(table, user_id, token, seat)
+            seats = list(table.seats)
+            seats[mine] = replace(seats[mine], timeouts=0, votes=[])  # they are back
+            return self._run(table, mine, [action], source, user_id, interaction_id, seats=seats,
+                             origin=origin)
 
     def _running_seat(self, table: Table, user_id: int, refusal: str) -> int:
         """The user's seat in a running game, or IllegalAction(refusal)."""
@@ -264,32 +294,45 @@ class TableService:
         return seat
 
     def _require_running(self, table: Table) -> None:
+        if not self.accepting:
+            raise IllegalAction("The bot is restarting; try again in a moment.")
         if table.status == "lobby":
             raise IllegalAction("The game hasn't started yet.")
         if table.status != "running":
             raise IllegalAction("This game is over.")
 
-    def turn_of(self, table: Table, user_id: int, version: int | None) -> tuple[int, Prompt]:
-        """The user's seat and prompt, if they may act on this version of the game now.
+    def turn_of(self, table: Table, user_id: int, token: int | None,
+                issued_to: int | None = None) -> tuple[int, Prompt]:
+        """The user's seat and prompt, if they may act now on a button with `token`.
 
         Checked again under the lock by `act`; the Discord layer also calls it first, so a
         refusal is answered at once without deferring the interaction.
         """
+        if issued_to is not None and 0 <= issued_to < len(table.seats) \
+                and table.seat_of(user_id) != issued_to:
+            self._require_running(table)
+            owner = table.seats[issued_to].name
+            if table.seat_of(user_id) is None:
+                raise IllegalAction(f"This button is {owner}'s. You're not playing in this game; "
+                                    f"you can watch. Players: {', '.join(table.names())}.")
+            raise IllegalAction(f"This button is {owner}'s; yours show when it is your turn.")
         seat = self._running_seat(table, user_id, "You're not playing in this game; you can "
                                                   f"watch. Players: {', '.join(table.names())}.")
-        if version is not None and version != table.version:
+        if token is not None and token != table.tokens[seat]:
             raise Stale()
-        assert table.state is not None
-        prompt = table.game.prompt(table.state, seat)
+        prompt = table.prompts[seat]
         if prompt is None:
+            assert table.state is not None
             mover = table.game.to_move(table.state)
             who = table.seats[mover].name if mover is not None else "someone else"
             raise IllegalAction(f"It's {who}'s turn, not yours. Wait for your turn.")
         return seat, prompt
 
     def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
-             interaction_id: int | None) -> ActResult:
-        """Apply actions for one seat (more are added while an AI keeps the move), then persist."""
+             interaction_id: int | None, *, seats: list[Seat] | None = None,
+             origin: Any = None) -> ActResult:
+        """Apply actions for one seat (more are added while an AI keeps the move), commit, and
+        only then change the table in memory and hand a snapshot to the game's feed."""
         assert table.state is not None
         game, state = table.game, table.state
         turn_before = state.turn
@@ -297,10 +340,11 @@ class TableService:
         applied: list[str] = []
         rows: list[dict[str, Any]] = []
         queue = list(actions)
+        now = self.clock.now()
         while queue and len(applied) < MAX_AI_STEPS:
             action = queue.pop(0)
             try:
-                outcome = apply(game, state, seat, action, self.clock.now())
+                outcome = apply(game, state, seat, action, now)
             except IllegalAction as exc:
                 log.info("refused game=%s seat=%s source=%s reason=%r", table.id, seat, source,
                          exc.reason)
@@ -309,29 +353,52 @@ class TableService:
             events += outcome.events
             applied.append(action)
             rows.append({"game_id": table.id, "seq": state.version, "seat": seat, "user_id": user_id,
-                         "action": action, "source": source, "at": self.clock.now(),
+                         "action": action, "source": source, "at": now,
                          "interaction_id": interaction_id if len(applied) == 1 else None})
             if source in ("ai", "timeout") and not state.over and state.turn == turn_before \
                     and game.prompt(state, seat) is not None:
                 queue.append(decide(game, state, seat, ai_rng(table.id, state.version)))
-        table.state = state
-        if state.over:
-            table.status = "over"
-            table.result = state.result
+        prompts = [game.prompt(state, s) for s in range(state.seats)]
+        tokens = [token + (prompt_sig(new) != prompt_sig(old))
+                  for token, new, old in zip(table.tokens, prompts, table.prompts)]
         turn_changed = state.turn != turn_before or state.over
+        changes: dict[str, Any] = {"state": state, "prompts": prompts, "tokens": tokens}
+        if state.over:
+            changes.update(status="over", result=state.result)
         if turn_changed:
-            table.turn_started = self.clock.now()
-        self._save(table, actions=rows, timers=self._timers(table))
+            changes["turn_started"] = now
+        if seats is not None:
+            changes["seats"] = seats
+        self._commit(table, changes, actions=rows)
         for row in rows:
             log.info("action game=%s seat=%s source=%s seq=%s outcome=ok", table.id, seat, source,
                      row["seq"])
-        if state.over:
-            self._finish(table)
-        return ActResult(table, seat, applied, events, turn_changed, source)
+        result = ActResult(table, seat, applied, events, turn_changed, source)
+        self._after_commit(table, Change(seat, applied, events, turn_changed, source, origin))
+        return result
 
-    async def _publish(self, table: Table, result: ActResult | None) -> None:
-        async with table.publish_lock:
-            await self.publisher.game_changed(table, result)
+    def _after_commit(self, table: Table, change: Change | None) -> None:
+        """What follows a commit cannot undo it: failures here are logged, never raised, so
+        the player is not told a move that counted did not."""
+        try:
+            if table.status == "running":
+                self._arm(table)
+            else:
+                self._finish(table)
+            self._publish(table, change)
+        except Exception:
+            log.exception("after-commit step failed game=%s version=%s", table.id, table.version)
+
+    def _publish(self, table: Table, change: Change | None, fresh_board: bool = False) -> None:
+        """Hand a snapshot of the committed table to its feed (published outside the lock)."""
+        if table.feed is None:
+            table.feed = Feed(self.publisher.publish, self._spawn)
+        table.feed.push(Snapshot(table.snapshot(), change, fresh_board))
+
+    def republish(self, table: Table, fresh_board: bool = False) -> None:
+        """Show the current board again (start-up, a click on a board that is behind, /status)."""
+        if table.state is not None:
+            self._publish(table, None, fresh_board)
 
     def _finish(self, table: Table) -> None:
         winners = set((table.result or {}).get("winners", []))
@@ -339,16 +406,25 @@ class TableService:
                    if s.user_id is not None}
         if table.status == "over":
             self.store.record_result(table.guild_id, table.game.name, players)
+        for handle in table.handles.values():
+            handle.cancel()
         self._unregister(table)
         log.info("finish game=%s status=%s winners=%s", table.id, table.status, sorted(winners))
 
-    def _save(self, table: Table, *, actions: list[dict[str, Any]] | None = None,
-              timers: list[dict[str, Any]] | None = None) -> None:
-        self.store.save_game(table.id, {**table.row(), "updated_at": self.clock.now()},
-                             actions=actions or (), timers=timers)
-        if timers is not None:
-            table.timers = timers
-            table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
+    def _commit(self, table: Table, changes: dict[str, Any], *,
+                actions: list[dict[str, Any]] | None = None) -> None:
+        """Save `changes` (compare-and-swap on the stored version), then apply them in memory.
+
+        The timers are recomputed from the changed table and saved in the same transaction.
+        """
+        staged = replace(table, **changes)
+        timers = self._timers(staged)
+        self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
+                             expect_version=table.version, actions=actions or (), timers=timers)
+        for name, value in changes.items():
+            setattr(table, name, value)
+        table.timers = timers
+        table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
 
     # -- timers: turn timeouts, AI moves, game timers -----------------------------------------
     def _timers(self, table: Table) -> list[dict[str, Any]]:
@@ -356,7 +432,7 @@ class TableService:
 
         AI seats with something to do move after `ai_delay`; the person to move is warned at
         half the turn timeout and replaced by the AI at the timeout, both counted from the start
-        of the turn; and the game's own timers (a clock, the Gatekeeper) are passed through.
+        of the turn; and the game's own timers (a clock, a speaking character) are passed through.
         """
         if table.status != "running" or table.state is None:
             return []
@@ -364,7 +440,7 @@ class TableService:
         timers: list[dict[str, Any]] = []
         base = {"version": state.version, "turn": state.turn}
         for seat, info in enumerate(table.seats):
-            if info.ai and game.prompt(state, seat) is not None:
+            if info.ai and table.prompts[seat] is not None:
                 timers.append({"timer_id": f"ai:{seat}", "kind": "ai",
                                "due_at": now + self.ai_delay, "payload": {**base, "seat": seat}})
         mover = game.to_move(state)
@@ -398,8 +474,7 @@ class TableService:
             return any(f"game:{t['id']}" == timer["timer_id"] and t["action"] == payload["action"]
                        for t in table.game.timers(state))
         if kind == "ai":
-            return payload["version"] == state.version \
-                and table.game.prompt(state, payload["seat"]) is not None
+            return payload["version"] == state.version and table.prompts[payload["seat"]] is not None
         return payload["turn"] == state.turn and table.game.to_move(state) == payload["seat"]
 
     def _spawn(self, coro: Any) -> None:
@@ -410,8 +485,9 @@ class TableService:
     async def fire(self, game_id: int, timer: dict[str, Any]) -> None:
         """A timer fell due. Stale timers (the game moved on) do nothing."""
         table = self.tables.get(game_id)
-        if table is None:
+        if table is None or not self.accepting:
             return
+        warn = False
         try:
             async with table.lock:
                 payload = timer["payload"]
@@ -420,26 +496,70 @@ class TableService:
                     return
                 self.lateness.append(self.clock.now() - timer["due_at"])
                 table.handles.pop(timer["timer_id"], None)
-                seat = payload["seat"]
-                kind = timer["kind"]
+                seat, kind = payload["seat"], timer["kind"]
                 if kind == "warn":
                     table.warned_turn = table.state.turn
-                    await self.publisher.timeout_warning(table, seat)
-                    return
-                if kind == "game":
-                    result = self._run(table, seat, [payload["action"]], "timer", None, None)
-                else:
-                    if table.game.prompt(table.state, seat) is None:
-                        return
-                    if kind == "timeout":
-                        table.seats[seat].timeouts += 1
-                    action = decide(table.game, table.state, seat,
-                                    ai_rng(table.id, table.state.version))
-                    result = self._run(table, seat, [action], kind, None, None)
-                self._arm(table)
-            await self._publish(table, result)
-        except Exception:  # a timer must never die silently: log it with the game id
+                    warn = True
+                elif kind == "game":
+                    self._run(table, seat, [payload["action"]], "timer", None, None)
+                elif table.prompts[seat] is not None:
+                    self._play_for(table, seat, kind)
+            if warn:
+                await self.publisher.timeout_warning(table, seat)
+        except Exception:  # a timer must never die silently: log it, and keep the game going
             log.exception("timer failed game=%s timer=%s", game_id, timer.get("timer_id"))
+            if table.status == "running" and not table.handles:
+                self._arm(table)
+
+    def _play_for(self, table: Table, seat: int, kind: str) -> None:
+        """The AI moves for a seat (an AI seat, or a person who timed out).
+
+        An AI that raises or is refused gets AI_RETRIES tries, then a random legal choice, so a
+        buggy AI never leaves a game waiting forever.
+        """
+        assert table.state is not None
+        seats = None
+        if kind == "timeout":
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
+        for attempt in range(AI_RETRIES + 1):
+            rng = ai_rng(table.id, table.state.version + 7919 * attempt)
+            try:
+                if attempt < AI_RETRIES:
+                    action = decide(table.game, table.state, seat, rng)
+                else:
+                    choices = table.prompts[seat].choices  # type: ignore[union-attr]
+                    action = choices[rng.below(len(choices))].action
+                self._run(table, seat, [action], kind, None, None, seats=seats)
+                if kind == "timeout":
+                    self._announce(table, f"⏰ {table.seats[seat].name} ran out of time; the AI "
+                                          "played that turn for them.")
+                return
+            except Exception as exc:  # noqa: BLE001 - any AI failure is retried
+                log.warning("ai failed game=%s seat=%s attempt=%s error=%r", table.id, seat,
+                            attempt, exc)
+        raise RuntimeError(f"no action could be played for seat {seat}")
+
+    def _announce(self, table: Table, text: str) -> None:
+        self._spawn(self.publisher.notice(table, text))
+
+    async def mark_dm_closed(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], dm_closed=True)
+            self._commit(table, {"seats": seats})
+
+    def public_events(self, table: Table) -> list[Event]:
+        """Every public event of the game so far, rebuilt by replaying its action log."""
+        if table.state is None:
+            return []
+        state = setup(table.game, len(table.seats), table.options, table.seed)
+        events: list[Event] = []
+        for row in self.store.actions(table.id):
+            outcome = apply(table.game, state, row["seat"], row["action"], row["at"])
+            state = outcome.state
+            events += [e for e in outcome.events if e.public]
+        return events
 
     # -- leaving, voting, ending -----------------------------------------------------------------
     async def leave(self, game_id: int, user_id: int) -> Seat:
@@ -447,17 +567,16 @@ class TableService:
         async with table.lock:
             seat = self._running_seat(table, user_id, "You're not playing in this game.")
             self._to_ai(table, seat)
-            await self.publisher.notice(table, f"{table.seats[seat].name} left the table; an AI "
-                                               "plays their seat now.")
-            return table.seats[seat]
+        await self.publisher.notice(table, f"{table.seats[seat].name} left the table; an AI "
+                                           "plays their seat now.")
+        return table.seats[seat]
 
     def _to_ai(self, table: Table, seat: int) -> None:
-        table.seats[seat].ai = True
-        table.seats[seat].name += " (AI)"
-        table.seats[seat].votes.clear()
-        timers = self._timers(table)
-        self._save(table, timers=timers)
-        self._arm(table, timers)
+        seats = list(table.seats)
+        seats[seat] = replace(seats[seat], ai=True, name=seats[seat].name + " (AI)", votes=[])
+        self._commit(table, {"seats": seats})
+        self._arm(table)
+        self._publish(table, None)
 
     async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> str:
         table = self.get(game_id)
@@ -472,17 +591,19 @@ class TableService:
                 raise IllegalAction(f"{target.name} hasn't missed enough turns to be voted out.")
             if voter_id in target.votes:
                 raise IllegalAction("You have already voted.")
-            target.votes.append(voter_id)
+            votes = [*target.votes, voter_id]
             others = [u for u in table.humans() if u != target.user_id]
             needed = len(others) // 2 + 1
-            if len(target.votes) >= needed:
+            if len(votes) >= needed:
                 self._to_ai(table, seat)
-                text = f"{target.name.removesuffix(' (AI)')} was voted out; an AI takes the seat."
+                text = f"{target.name} was voted out; an AI takes the seat."
             else:
-                self._save(table)
-                text = f"Vote to remove {target.name}: {len(target.votes)}/{needed}."
-            await self.publisher.notice(table, text)
-            return text
+                seats = list(table.seats)
+                seats[seat] = replace(target, votes=votes)
+                self._commit(table, {"seats": seats})
+                text = f"Vote to remove {target.name}: {len(votes)}/{needed}."
+        await self.publisher.notice(table, text)
+        return text
 
     async def pause(self, game_id: int, user_id: int, can_manage: bool, action: str) -> ActResult:
         """Pause or resume a real-time game: the host or a member with Manage Server."""
@@ -493,40 +614,36 @@ class TableService:
                 raise IllegalAction(f"{table.game.title} has no clock to pause; turns simply wait.")
             if user_id != table.host_id and not can_manage:
                 raise IllegalAction(f"Only the host or a member with Manage Server can {action}.")
-            result = self._run(table, SYSTEM, [action], "command", user_id, None)
-            self._arm(table)
-        await self._publish(table, result)
-        return result
+            return self._run(table, SYSTEM, [action], "command", user_id, None)
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> Table:
         table = self.get(game_id)
         async with table.lock:
             if user_id != table.host_id and not can_manage:
                 raise IllegalAction("Only the host or a member with Manage Server can end a game.")
-            table.status = "ended"
-            table.result = {"winners": [], "reason": "ended early", "scores": None}
-            self._save(table, timers=[])
-            for handle in table.handles.values():
-                handle.cancel()
-            self._finish(table)
-        await self._publish(table, None)
+            self._commit(table, {"status": "ended",
+                                 "result": {"winners": [], "reason": "ended early", "scores": None}})
+            self._after_commit(table, None)
         return table
 
     # -- restart ------------------------------------------------------------------------------------
     def load(self) -> int:
-        """Reload every active game and re-arm its timers (overdue ones fire at once)."""
+        """Reload every active game, re-arm its timers (overdue ones fire at once) and
+        republish boards the channel does not show yet. A row that cannot be loaded (a game
+        whose plugin is gone, a state no upgrade can read) is quarantined, and start-up goes on."""
         timers: dict[int, list[dict[str, Any]]] = {}
         for timer in self.store.timers():
             timers.setdefault(timer["game_id"], []).append(timer)
         count = 0
         for row in self.store.active_games():
-            table = Table(
-                id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-                game=games.get(row["game"]), host_id=row["host_id"], seed=row["seed"],
-                options=row["options"] or {}, seats=[Seat(**s) for s in row["seats"]],
-                status=row["status"],
-                state=State.from_json(row["state"]) if row["state"] else None,
-                result=row["result"], turn_started=row.get("turn_started") or 0.0)
+            try:
+                table = self._revive(row)
+            except Exception as exc:  # noqa: BLE001 - any unreadable row is set aside
+                problem = f"{type(exc).__name__}: {exc}"
+                log.error("quarantined game=%s kind=%s problem=%s", row["id"], row["game"], problem)
+                self.store.quarantine(row["id"], problem)
+                self.quarantined[row["id"]] = problem
+                continue
             self._register(table)
             own = timers.get(table.id, [])
             table.deadline = next((t["due_at"] for t in own if t["kind"] == "timeout"), None)
@@ -537,6 +654,26 @@ class TableService:
             count += 1
         return count
 
+    def _revive(self, row: dict[str, Any]) -> Table:
+        game = games.get(row["game"])
+        state = upgrade(game, State.from_json(row["state"]), row.get("state_format") or 1) \
+            if row["state"] else None
+        seats = [Seat(**s) for s in row["seats"]]
+        table = Table(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=game,
+            host_id=row["host_id"], seed=row["seed"], options=row["options"] or {}, seats=seats,
+            status=row["status"], state=state, result=row["result"],
+            turn_started=row.get("turn_started") or 0.0,
+            tokens=row.get("tokens") or [0] * len(seats))
+        if state is not None:
+            table.prompts = [game.prompt(state, s) for s in range(state.seats)]
+        return table
+
+    def behind(self) -> list[Table]:
+        """Running games whose channel board shows an older version than the committed one."""
+        return [t for t in self.tables.values() if t.status == "running"
+                and (self.store.shown_version(t.id) or -1) < t.version]
+
     def _register(self, table: Table) -> None:
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table.id
@@ -546,7 +683,17 @@ class TableService:
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
 
+    async def drain(self) -> None:
+        """Stop taking actions and let what is in flight finish (publishing included)."""
+        self.accepting = False
+        for table in self.tables.values():
+            for handle in table.handles.values():
+                handle.cancel()
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     async def close(self) -> None:
+        self.accepting = False
         for table in self.tables.values():
             for handle in table.handles.values():
                 handle.cancel()
@@ -554,3 +701,15 @@ class TableService:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+
+def upgrade(game: Game, state: State, stored_format: int) -> State:
+    """A stored state brought to the engine's current format by the game's upgrade steps."""
+    if stored_format > game.state_format:
+        raise ValueError(f"state format {stored_format} is newer than this {game.name} engine "
+                         f"({game.state_format}): was the bot downgraded?")
+    for old in range(stored_format, game.state_format):
+        step = game.upgrades.get(old)
+        if step is None:
+            raise ValueError(f"{game.name} cannot upgrade a state of format {old}")
+        state.data = step(state.data)
+    return state

@@ -1,8 +1,10 @@
-"""Buttons and selects. They hold no state: the custom_id says which game, version and choice.
+"""Buttons and selects. They hold no state: the custom_id says which game, seat, token and choice.
 
-Custom ids: ``gk:<game>:<version>:<op>:<arg>``. Views are stopped before sending so discord.py
-keeps nothing in memory per message; `GatekeeperBot.on_interaction` routes every click (also after
-a restart) to the table by its custom_id alone.
+Custom ids: ``gk:<game>:<seat>:<token>:<op>:<arg>``: the seat the button was issued to ("a":
+anyone) and that seat's prompt token when it was drawn, so a click is stale only if *that
+seat's* prompt changed: simultaneous answers from several seats all land. Views are stopped
+before sending so discord.py keeps nothing in memory per message; `GatekeeperBot.on_interaction`
+routes every click (also after a restart) to the table by its custom_id alone.
 """
 from __future__ import annotations
 
@@ -10,18 +12,26 @@ import re
 
 import discord
 
-from games.core import Choice, Prompt, Step
+from games.core import Choice, Step
 
 from .choices import Position, format_path
 from .table import VOTE_AFTER_TIMEOUTS, Table
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds navigation
 MAX_SELECT = 25
-ROUTE = re.compile(r"gk:(?P<game>\d+):(?P<version>\d+):(?P<op>[a-z]+):(?P<arg>[0-9a-z.~]*)")
+ANYONE = "a"
+ROUTE = re.compile(r"gk:(?P<game>\d+):(?P<seat>\d+|a):(?P<token>\d+):(?P<op>[a-z]+)"
+                   r":(?P<arg>[0-9a-z.~]*)")
+# Release 0.1.0 ids (gk:<game>:<version>:<op>:<arg>): still routed, so a click on an old board
+# after an upgrade is answered (its lobby buttons work; its move buttons are stale).
+LEGACY_ROUTE = re.compile(r"gk:(?P<game>\d+):(?P<token>\d+):(?P<op>[a-z]+):(?P<arg>[0-9a-z.~]*)")
 
 
-def button_id(table: Table, op: str, arg: str = "", version: int | None = None) -> str:
-    return f"gk:{table.id}:{table.version if version is None else version}:{op}:{arg}"
+def button_id(table: Table, op: str, arg: str = "", seat: int | None = None) -> str:
+    """An id for a button issued to `seat` (its current token), or to anyone."""
+    if seat is None:
+        return f"gk:{table.id}:{ANYONE}:0:{op}:{arg}"
+    return f"gk:{table.id}:{seat}:{table.tokens[seat]}:{op}:{arg}"
 
 
 def frozen(view: discord.ui.View) -> discord.ui.View:
@@ -30,12 +40,14 @@ def frozen(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-def text_modal(table: Table, index: int, choice: Choice) -> discord.ui.Modal:
+def text_modal(table: Table, seat: int, index: int, choice: Choice,
+               text: str | None = None) -> discord.ui.Modal:
     """A private text box for a choice that needs words (a fear, a name)."""
     modal = discord.ui.Modal(title=choice.path[-1].label[:45],
-                             custom_id=button_id(table, "m", str(index)), timeout=None)
+                             custom_id=button_id(table, "m", str(index), seat), timeout=None)
     modal.add_item(discord.ui.TextInput(label=choice.path[-1].label[:45], custom_id="text",
-                                        style=discord.TextStyle.paragraph, max_length=100))
+                                        style=discord.TextStyle.paragraph, max_length=100,
+                                        default=text))
     modal.stop()  # not stored by discord.py: on_interaction routes the submission
     return modal
 
@@ -64,19 +76,24 @@ def lobby_view(table: Table) -> discord.ui.View | None:
         ("cancel", "Cancel", discord.ButtonStyle.danger, False),
     ):
         view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled,
-                                        custom_id=button_id(table, "lobby", op, version=0)))
+                                        custom_id=button_id(table, "lobby", op)))
     for row, (name, values) in enumerate(table.game.option_choices.items(), start=1):
         current = table.options.get(name, values[0])
         view.add_item(discord.ui.Select(
-            custom_id=button_id(table, "opt", name, version=0), row=min(row, 4),
+            custom_id=button_id(table, "opt", name), row=min(row, 4),
             placeholder=f"{name}: {current}",
             options=[discord.SelectOption(label=f"{name}: {v}", value=str(v), default=v == current)
                      for v in values]))
     return frozen(view)
 
 
-def turn_view(table: Table, prompt: Prompt | None) -> discord.ui.View | None:
-    """Buttons under a board: public choices directly, private ones behind "Take my turn"."""
+def turn_view(table: Table) -> discord.ui.View | None:
+    """Buttons under a board for every person with something to do, each issued to their seat.
+
+    One person to move: their choices as buttons. Several at once (fears, votes, answers to a
+    challenge): each button names its seat. Private or too many choices go behind a per-seat
+    "Take my turn" panel. The last row holds "My hand" and a select to vote out absent players.
+    """
     view = discord.ui.View(timeout=None)
     if table.status != "running":
         if table.status == "over":
@@ -84,27 +101,36 @@ def turn_view(table: Table, prompt: Prompt | None) -> discord.ui.View | None:
                                             custom_id=button_id(table, "again")))
             return frozen(view)
         return None
-    if prompt is not None:
-        if prompt.private or len(prompt.choices) > MAX_BUTTONS:
-            view.add_item(discord.ui.Button(label="Take my turn", style=discord.ButtonStyle.primary,
-                                            custom_id=button_id(table, "panel"), row=0))
-        else:
+    voters = [i for i, s in enumerate(table.seats) if not s.ai and s.timeouts >= VOTE_AFTER_TIMEOUTS]
+    room = MAX_BUTTONS - (5 if voters else 0)
+    waiting = [(seat, prompt) for seat, prompt in enumerate(table.prompts)
+               if prompt is not None and not table.seats[seat].ai]
+    several = len(waiting) > 1
+    buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat
+    if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
+        for seat, prompt in waiting:
             for index, choice in enumerate(prompt.choices):
-                view.add_item(discord.ui.Button(
-                    label=choice.label[:80], style=discord.ButtonStyle.primary,
-                    custom_id=button_id(table, "c", str(index)), row=index // 5))
-    row = 4
+                label = f"{table.seats[seat].name} · {choice.label}" if several else choice.label
+                buttons.append((label, f"c:{index}", seat))
+    else:
+        for seat, _ in waiting[:room]:
+            label = f"{table.seats[seat].name}: take my turn" if several else "Take my turn"
+            buttons.append((label, "panel:", seat))
+    for index, (label, op_arg, seat) in enumerate(buttons):
+        op, arg = op_arg.split(":")
+        view.add_item(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                                        custom_id=button_id(table, op, arg, seat), row=index // 5))
+    if voters:
+        view.add_item(discord.ui.Select(
+            custom_id=button_id(table, "vote"), row=3, placeholder="Vote out an absent player…",
+            options=[discord.SelectOption(label=f"Vote out {table.seats[i].name}"[:100], value=str(i))
+                     for i in voters]))
     view.add_item(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
-                                    custom_id=button_id(table, "hand"), row=row))
-    for index, seat in enumerate(table.seats):
-        if not seat.ai and seat.timeouts >= VOTE_AFTER_TIMEOUTS and len(view.children) < 25:
-            view.add_item(discord.ui.Button(
-                label=f"Vote out {seat.name}"[:80], style=discord.ButtonStyle.danger,
-                custom_id=button_id(table, "vote", str(index)), row=row))
+                                    custom_id=button_id(table, "hand"), row=4))
     return frozen(view)
 
 
-def panel_view(table: Table, position: Position) -> discord.ui.View:
+def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
     """One step of a private multi-step choice, with Back and Cancel."""
     view = discord.ui.View(timeout=None)
     options = position.options
@@ -113,21 +139,21 @@ def panel_view(table: Table, position: Position) -> discord.ui.View:
         for index, step in enumerate(options):
             view.add_item(discord.ui.Button(
                 label=step.label[:80], style=discord.ButtonStyle.primary,
-                custom_id=button_id(table, "p", format_path(path + [index])), row=index // 5))
+                custom_id=button_id(table, "p", format_path(path + [index]), seat), row=index // 5))
     else:
         for chunk, start in enumerate(range(0, min(len(options), 4 * MAX_SELECT), MAX_SELECT)):
             part: list[Step] = options[start:start + MAX_SELECT]
             select = discord.ui.Select(
-                custom_id=button_id(table, "p", f"{format_path(path)}~{chunk}"),
+                custom_id=button_id(table, "p", f"{format_path(path)}~{chunk}", seat),
                 placeholder=f"{part[0].label} … {part[-1].label}"[:150], row=chunk,
                 options=[discord.SelectOption(label=step.label[:100], value=str(start + i))
                          for i, step in enumerate(part)])
             view.add_item(select)
     if path:
         view.add_item(discord.ui.Button(label="Back", style=discord.ButtonStyle.secondary,
-                                        custom_id=button_id(table, "p", format_path(path[:-1])),
+                                        custom_id=button_id(table, "p", format_path(path[:-1]), seat),
                                         row=4))
     view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
-                                    custom_id=button_id(table, "x"), row=4))
+                                    custom_id=button_id(table, "x", "", seat), row=4))
     return frozen(view)
 

@@ -114,7 +114,7 @@ class Players:
         """Wait until the bot has finished with everything it started."""
         service = self.bot.service
         await until(lambda: not service._tasks and not (table and (
-            table.lock.locked() or table.publish_lock.locked())), what="the bot to settle")
+            table.lock.locked() or (table.feed and table.feed.busy))), what="the bot to settle")
 
     async def open(self, host: str, game: str = "castle") -> Message:
         ix = await self.fake.slash(self.users[host], self.channel.id, "play", {"game": game})
@@ -167,13 +167,16 @@ class Players:
                       or (c.input and action.startswith(c.action + " ")))
         board = self.current_board(table)
         version = table.version
-        if not prompt.private and any(label == choice.label for _, label, _ in board.buttons()):
-            custom_id = next(cid for cid, label, _ in board.buttons() if label == choice.label)
-            ix = await self.fake.click(user, board.id, custom_id)
+        mine = [(cid, label) for cid, label, _ in board.buttons()
+                if cid and cid.split(":")[2] == str(seat)]
+        direct = [cid for cid, label in mine if label == choice.label
+                  or label.endswith(f" · {choice.label}")]
+        if not prompt.private and direct:
+            ix = await self.fake.click(user, board.id, direct[0])
             if (await ix.response()).type == 9:
                 await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
         else:
-            panel_id = next(cid for cid, label, _ in board.buttons() if label == "Take my turn")
+            panel_id = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
             ix = await self.fake.click(user, board.id, panel_id)
             panel = (await ix.response()).message
             for depth in range(len(choice.path)):

@@ -120,7 +120,7 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(fake_disco
     panel_id = next(cid for cid, label, _ in board.buttons() if label == "Take my turn")
     ix = await fake_discord.click(players.users[waiter], board.id, panel_id)
     reply = await ix.response()
-    assert reply.ephemeral and f"It's {mover}'s turn" in reply.data["content"]
+    assert reply.ephemeral and f"This button is {mover}'s" in reply.data["content"]
     # a spectator clicks
     ix = await fake_discord.click(players.users["Spec"], board.id, panel_id)
     assert "not playing" in (await ix.response()).data["content"]
@@ -240,8 +240,13 @@ async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
     assert (await ix.response()).data["content"].startswith("**Winning**")
     ix = await fake_discord.slash(cy, players.channel.id, "games")
     assert "Keys to the Castle" in (await ix.response()).data["content"]
+    before = players.current_board(table).id
     ix = await fake_discord.slash(cy, players.channel.id, "status")
-    await ix.wait_original(lambda m: any(a[0] == "board.png" for a in m.attachments))
+    assert (await ix.response()).ephemeral
+    await players.settle(table)
+    live = players.current_board(table)  # /status posts the live board, buttons and all
+    assert live.id != before and live.buttons() and players.boards()[-1].id == live.id
+    assert fake_discord.messages[before].buttons() == []
 
     # a second /play here opens a thread with its own lobby and a pointer in the channel
     ix = await fake_discord.slash(cy, players.channel.id, "play", {"game": "castle"})
@@ -252,7 +257,8 @@ async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
 
     # /end needs the host or Manage Server; a guest is refused
     ix = await fake_discord.slash(cy, players.channel.id, "end")
-    assert "host" in (await ix.wait_followups())[0].content
+    refusal = await ix.response()  # answered privately at once, never as a public message
+    assert refusal.ephemeral and "host" in refusal.data["content"]
 
     # /leave hands the seat to an AI, and the game goes on
     ix = await fake_discord.slash(bo, players.channel.id, "leave")
@@ -313,11 +319,13 @@ async def test_timeouts_warn_then_ai_plays_then_vote_out(fake_discord, tmp_path)
             while players.mover(table) and table.game.to_move(table.state) != lazy_seat:
                 await players.play_by_buttons(table)
         board = players.current_board(table)
-        vote = next(cid for cid, label, _ in board.buttons() if label.startswith("Vote out"))
+        vote, options = next((cid, options) for cid, options in board.selects()
+                             if cid.endswith(":vote:"))
+        assert options == [(str(lazy_seat), f"Vote out {table.seats[lazy_seat].name}")]
         voter = table.seats[1 - lazy_seat].user_id
-        ix = await fake_discord.click(lazy, board.id, vote)
+        ix = await fake_discord.select(lazy, board.id, vote, [str(lazy_seat)])
         assert "yourself" in (await ix.wait_followups())[0].content
-        ix = await fake_discord.click(voter, board.id, vote)
+        ix = await fake_discord.select(voter, board.id, vote, [str(lazy_seat)])
         await ix.wait_followups()
         await players.settle(table)
         assert table.seats[lazy_seat].ai

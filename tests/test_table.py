@@ -18,8 +18,9 @@ class Recorder:
     async def lobby_changed(self, table) -> None:
         self.calls.append(("lobby", table.status))
 
-    async def game_changed(self, table, result) -> None:
-        self.calls.append(("game", result.actions if result else None))
+    async def publish(self, snapshot) -> None:
+        change = snapshot.change
+        self.calls.append(("game", change.actions if change else None))
 
     async def timeout_warning(self, table, seat) -> None:
         self.calls.append(("warn", seat))

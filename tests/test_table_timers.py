@@ -64,7 +64,7 @@ class Quiet:
     async def timeout_warning(self, table, seat): ...
     async def notice(self, table, text): ...
 
-    async def game_changed(self, table, result):
+    async def publish(self, snapshot):
         self.changes += 1
 
 

@@ -1,0 +1,119 @@
+"""Games are plugins: a game from outside the project is discovered and played end to end.
+
+Key Pile (tests/plugins/gk_keypile) is advertised the way an installed distribution would
+advertise it, through an entry point in a *.dist-info folder; no core file names it.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+import games
+from tests.harness import BotHarness, Players, until
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGINS = Path(__file__).parent / "plugins"
+CORE = [ROOT / "bot", ROOT / "render" / "__init__.py", ROOT / "render" / "core.py",
+        ROOT / "games" / "core", ROOT / "games" / "__init__.py"]
+
+
+def advertise(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str) -> None:
+    """Make an installed-looking distribution whose entry points are `entry_points`."""
+    info = tmp_path / "site" / "gk_keypile-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gk-keypile\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[gatekeeper.games]\n{entry_points}\n")
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    games.reload()
+
+
+@pytest.fixture
+def keypile(tmp_path, monkeypatch):
+    advertise(tmp_path, monkeypatch, "keypile = gk_keypile:GAME")
+    yield games.get("keypile")
+    games.reload()  # rediscovered without it once monkeypatch restores sys.path
+
+
+def test_discovery_finds_the_plugin_beside_the_built_in_games(keypile):
+    names = [g.name for g in games.all_games()]
+    assert names == sorted(names) and {"castle", "dontgo", "atmosfear", "keypile"} <= set(names)
+    assert keypile.title == "Key Pile" and "last key" in keypile.rules_text()
+
+
+def test_no_core_file_names_a_game():
+    built_in = {"castle", "dontgo", "atmosfear", "keypile", "firetop", "kingdom"}
+    pattern = re.compile(r"\b(" + "|".join(built_in) + r")\b", re.I)
+    offenders = []
+    for place in CORE:
+        for path in ([place] if place.is_file() else place.rglob("*.py")):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert offenders == []
+
+
+def test_a_broken_plugin_is_reported_and_the_others_still_load(tmp_path, monkeypatch):
+    advertise(tmp_path, monkeypatch, "keypile = gk_keypile:GAME\nghost = gk_keypile.nowhere:GAME")
+    try:
+        assert "keypile" in games.registry()
+        assert "ModuleNotFoundError" in games.broken()["ghost"]
+        with pytest.raises(KeyError, match="Games: .*keypile"):
+            games.get("ghost")
+    finally:
+        games.reload()
+
+
+@pytest.fixture
+async def harness(fake_discord, tmp_path):
+    h = BotHarness(fake_discord, tmp_path / "gk.db")
+    yield h
+    await h.stop()
+
+
+async def test_the_plugin_plays_through_discord_with_simultaneous_answers(keypile, fake_discord,
+                                                                           harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    await players.open("Ana", "keypile")
+    await players.lobby_click("Bo", "join")
+    await players.lobby_click("Cy", "join")
+    await players.lobby_click("Ana", "start")
+    table = await until(lambda: (t := players.table()) and t.status == "running" and t)
+    await until(lambda: players.boards(), what="the first board")
+    await players.settle(table)
+    # everyone answers "how do you feel?" at once, each on their own buttons
+    board = players.current_board(table)
+    clicks = []
+    for index, seat in enumerate(table.seats):
+        who = players.name_of(seat.user_id)
+        mine = [cid for cid, label, _ in board.buttons() if label.endswith("· Bold") and cid.split(":")[2] == str(index)]
+        assert len(mine) == 1, board.buttons()
+        clicks.append(fake_discord.click(seat.user_id, board.id, mine[0]))
+    interactions = await asyncio.gather(*clicks)
+    await asyncio.gather(*(ix.response() for ix in interactions))
+    await until(lambda: None not in table.state.data["moods"], what="every answer to land")
+    await players.settle(table)
+    assert table.state.data["moods"] == ["bold"] * 3
+    for ix in interactions:
+        assert not [m for m in fake_discord.ephemerals(ix.user_id) if "out of date" in m.text()]
+    await players.run_to_end(table)
+    assert table.status == "over"
+    final = players.boards()[-1].text()
+    assert "took the last key" in final
+    ix = await fake_discord.slash(players.users["Bo"], players.channel.id, "rules",
+                                  {"game": "keypile", "topic": "taking"})
+    assert "last key wins" in (await ix.response()).data["content"]
+    assert fake_discord.unknown_routes == [] and fake_discord.http_errors == []
+
+
+async def test_an_unknown_game_gets_the_list_of_games(fake_discord, harness):
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana"])
+    ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "play", {"game": "chess"})
+    await ix.response()
+    reply = fake_discord.ephemerals(players.users["Ana"])[-1].text()
+    assert "no game called 'chess'" in reply and "Keys to the Castle (`castle`)" in reply
