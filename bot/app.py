@@ -170,10 +170,8 @@ class GatekeeperBot(discord.AutoShardedClient):
             if legacy and op not in ("lobby", "opt", "again", "hand"):
                 raise Stale()
             await self._component(interaction, op, game_id, seat, token, arg, values)
-        except Stale as exc:
-            await reply(interaction, self.stale_reason(game_id, exc))
         except IllegalAction as exc:
-            text = exc.reason
+            text = self.stale_reason(game_id, exc) if isinstance(exc, Stale) else exc.reason
             if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
                 text += f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
             await reply(interaction, text)
@@ -244,6 +242,10 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         if op not in ("panel", "p"):
             raise IllegalAction("That button is not one I know.")
+        if op == "panel" and len(prompt.choices) == 1 and prompt.choices[0].input == "text":
+            # one thing to write (a fear): the text box at once, not a panel first
+            await interaction.response.send_modal(ui.text_modal(table, seat, 0, prompt.choices[0]))
+            return
         path = parse_path(arg.split("~")[0]) if op == "p" else []
         if values:
             path.append(int(values[0]))

@@ -330,7 +330,7 @@ class TableService:
 
     def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
              interaction_id: int | None, *, seats: list[Seat] | None = None,
-             origin: Any = None) -> ActResult:
+             origin: Any = None, follow: Callable[[State], str] | None = None) -> ActResult:
         """Apply actions for one seat (more are added while an AI keeps the move), commit, and
         only then change the table in memory and hand a snapshot to the game's feed."""
         assert table.state is not None
@@ -355,9 +355,9 @@ class TableService:
             rows.append({"game_id": table.id, "seq": state.version, "seat": seat, "user_id": user_id,
                          "action": action, "source": source, "at": now,
                          "interaction_id": interaction_id if len(applied) == 1 else None})
-            if source in ("ai", "timeout") and not state.over and state.turn == turn_before \
+            if follow is not None and not state.over and state.turn == turn_before \
                     and game.prompt(state, seat) is not None:
-                queue.append(decide(game, state, seat, ai_rng(table.id, state.version)))
+                queue.append(follow(state))  # the AI keeps the move until its turn ends
         prompts = [game.prompt(state, s) for s in range(state.seats)]
         tokens = [token + (prompt_sig(new) != prompt_sig(old))
                   for token, new, old in zip(table.tokens, prompts, table.prompts)]
@@ -522,15 +522,19 @@ class TableService:
         if kind == "timeout":
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
+        game = table.game
         for attempt in range(AI_RETRIES + 1):
-            rng = ai_rng(table.id, table.state.version + 7919 * attempt)
+            def smart(state: State, attempt: int = attempt) -> str:
+                return decide(game, state, seat, ai_rng(table.id, state.version + 7919 * attempt))
+
+            def anything(state: State) -> str:
+                choices = game.prompt(state, seat).choices  # type: ignore[union-attr]
+                return choices[ai_rng(table.id, state.version).below(len(choices))].action
+
+            choose = smart if attempt < AI_RETRIES else anything
             try:
-                if attempt < AI_RETRIES:
-                    action = decide(table.game, table.state, seat, rng)
-                else:
-                    choices = table.prompts[seat].choices  # type: ignore[union-attr]
-                    action = choices[rng.below(len(choices))].action
-                self._run(table, seat, [action], kind, None, None, seats=seats)
+                self._run(table, seat, [choose(table.state)], kind, None, None, seats=seats,
+                          follow=choose)
                 if kind == "timeout":
                     self._announce(table, f"⏰ {table.seats[seat].name} ran out of time; the AI "
                                           "played that turn for them.")

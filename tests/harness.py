@@ -34,6 +34,12 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
         await asyncio.sleep(0.002)
 
 
+def is_board(message: Message) -> bool:
+    """A board message: its picture, or (when it could not be drawn) its embed's footer."""
+    return any(name == "board.png" for name, _ in message.attachments) or any(
+        (embed.get("footer") or {}).get("text", "").startswith("Game #") for embed in message.embeds)
+
+
 class BotHarness:
     def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int = 1,
                  **overrides: Any) -> None:
@@ -98,8 +104,7 @@ class Players:
         return self.fake.channel_messages(channel_id or self.channel.id)
 
     def boards(self, channel_id: int | None = None) -> list[Message]:
-        return [m for m in self.channel_messages(channel_id)
-                if any(name == "board.png" for name, _ in m.attachments)]
+        return [m for m in self.channel_messages(channel_id) if is_board(m)]
 
     def current_board(self, table: Table) -> Message:
         """The live turn message (a /status copy may be newer, but has no buttons)."""
@@ -178,8 +183,11 @@ class Players:
         else:
             panel_id = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
             ix = await self.fake.click(user, board.id, panel_id)
-            panel = (await ix.response()).message
-            for depth in range(len(choice.path)):
+            answer = await ix.response()
+            panel = answer.message
+            if answer.type == 9:  # a lone text choice opens its text box at once
+                await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
+            for depth in range(len(choice.path) if answer.type != 9 else 0):
                 step = choice.path[depth]
                 panel = self.fake.messages[panel.id]
                 button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]),

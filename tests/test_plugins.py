@@ -12,30 +12,12 @@ from pathlib import Path
 import pytest
 
 import games
+from tests.conftest import advertise
 from tests.harness import BotHarness, Players, until
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGINS = Path(__file__).parent / "plugins"
 CORE = [ROOT / "bot", ROOT / "render" / "__init__.py", ROOT / "render" / "core.py",
         ROOT / "games" / "core", ROOT / "games" / "__init__.py"]
-
-
-def advertise(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str) -> None:
-    """Make an installed-looking distribution whose entry points are `entry_points`."""
-    info = tmp_path / "site" / "gk_keypile-0.1.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gk-keypile\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[gatekeeper.games]\n{entry_points}\n")
-    monkeypatch.syspath_prepend(str(PLUGINS))
-    monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    games.reload()
-
-
-@pytest.fixture
-def keypile(tmp_path, monkeypatch):
-    advertise(tmp_path, monkeypatch, "keypile = gk_keypile:GAME")
-    yield games.get("keypile")
-    games.reload()  # rediscovered without it once monkeypatch restores sys.path
 
 
 def test_discovery_finds_the_plugin_beside_the_built_in_games(keypile):
@@ -89,8 +71,8 @@ async def test_the_plugin_plays_through_discord_with_simultaneous_answers(keypil
     board = players.current_board(table)
     clicks = []
     for index, seat in enumerate(table.seats):
-        who = players.name_of(seat.user_id)
-        mine = [cid for cid, label, _ in board.buttons() if label.endswith("· Bold") and cid.split(":")[2] == str(index)]
+        mine = [cid for cid, label, _ in board.buttons()
+                if label.endswith("· Bold") and cid.split(":")[2] == str(index)]
         assert len(mine) == 1, board.buttons()
         clicks.append(fake_discord.click(seat.user_id, board.id, mine[0]))
     interactions = await asyncio.gather(*clicks)
