@@ -9,10 +9,27 @@ import pytest
 
 import games
 from bot.simulate import play
-from games.core import State, replay
+from bot.table import prompt_sig
+from games.core import IllegalAction, State, ai_rng, apply, decide, replay, setup
 
-PRIVATE_KEYS = {"hand", "rack", "time_cards", "secret"}
+PRIVATE_KEYS = {"hand", "rack", "time_cards", "secret", "fear", "fears", "deck", "ghosts"}
 NAMES = [g.name for g in games.all_games()]
+
+
+def private_paths(value, path=""):
+    """Every value under a private key, at any depth of a view (counts are public: a deck's
+    size is on the table, its order is not)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{key}"
+            if key in PRIVATE_KEYS and item not in (None, [], {}, "") \
+                    and not isinstance(item, (int, float)):
+                yield here
+            else:
+                yield from private_paths(item, here)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from private_paths(item, f"{path}[{index}]")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -34,8 +51,11 @@ def test_public_views_hold_no_private_keys(name):
         for moves in (0, 7, 40, 120):
             state = play(name, seats, seed=seats * 1000 + moves, max_actions=moves)
             public = game.view(state, None)
-            leaked = {k for k in PRIVATE_KEYS if public.get(k) is not None}
-            assert not leaked, sorted(leaked)
+            assert list(private_paths(public)) == []
+            text = json.dumps(public)
+            for seat in range(seats):  # nobody's private text is copied into the public view
+                for line in game.private_text(state, seat).splitlines():
+                    assert len(line) < 25 or line not in text, line
             json.dumps(public)  # views travel to the render process: JSON-native
             for seat in range(seats):
                 assert game.view(state, seat)["game"] == public["game"]
@@ -47,3 +67,67 @@ def test_metadata_the_bot_relies_on(name):
     assert 1 <= game.min_seats <= game.max_seats <= len(game.colours) == len(game.colour_rgb)
     assert game.verbs and all(" " not in verb for verb in game.verbs)
     assert all(values for values in game.option_choices.values())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_private_events_stay_private(name):
+    """An event for some seats never also goes out publicly with the same words."""
+    game = games.get(name)
+    for seats in (game.min_seats, game.max_seats):
+        log: list[tuple[int, str, float]] = []
+        play(name, seats, seed=77 + seats, max_actions=300, log=log)
+        state = setup(game, seats, {}, 77 + seats)
+        for seat, action, now in log:
+            outcome = apply(game, state, seat, action, now)
+            state = outcome.state
+            public = {e.text for e in outcome.events if e.to is None}
+            for event in outcome.events:
+                if event.to is not None:
+                    assert all(0 <= s < seats for s in event.to)
+                    assert event.text not in public, event.text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_unchanged_prompt_stays_playable_after_another_seat_moves(name):
+    """The platform keeps one token per seat and bumps it only when that seat's prompt changes:
+    so when seat A moves and seat B's prompt is unchanged, B's pending answer must still be legal
+    (simultaneous answers all land)."""
+    game = games.get(name)
+    checked = simultaneous = 0
+    for seats in range(game.min_seats, game.max_seats + 1):
+        log: list[tuple[int, str, float]] = []
+        play(name, seats, seed=500 + seats, max_actions=400, log=log)
+        state = setup(game, seats, {}, 500 + seats)
+        for seat, action, now in log:
+            waiting = [s for s in range(seats) if s != seat and game.prompt(state, s) is not None]
+            simultaneous += bool(waiting) and game.prompt(state, seat) is not None
+            before = {s: prompt_sig(game.prompt(state, s)) for s in waiting}
+            answers = {s: decide(game, state, s, ai_rng(s, state.version)) for s in waiting}
+            state = apply(game, state, seat, action, now).state
+            for other in waiting:
+                if prompt_sig(game.prompt(state, other)) == before[other] and not state.over:
+                    try:
+                        apply(game, state, other, answers[other], now)
+                    except IllegalAction as exc:
+                        pytest.fail(f"{name}: seat {other}'s unchanged prompt refused "
+                                    f"{answers[other]!r} after seat {seat} played {action!r}: {exc}")
+                    checked += 1
+    assert (checked > 0) == (simultaneous > 0)  # every game that offers them is checked
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_long_names_fit_on_the_board(name):
+    """Discord display names run to 32 characters: the board keeps its size and draws them."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from bot.rendering import draw
+    game = games.get(name)
+    state = play(name, game.max_seats, seed=9, max_actions=30)
+    view = game.view(state, None)
+    sizes = []
+    for names in (["Al", "Bo", "Cy", "Di", "Ed", "Fy"], ["W" * 32] * 6):
+        png = draw({**view, "names": names[:game.max_seats]})
+        sizes.append(Image.open(BytesIO(png)).size)
+    assert sizes[0] == sizes[1]
