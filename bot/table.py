@@ -361,7 +361,10 @@ class TableService:
         prompts = [game.prompt(state, s) for s in range(state.seats)]
         tokens = [token + (prompt_sig(new) != prompt_sig(old))
                   for token, new, old in zip(table.tokens, prompts, table.prompts)]
-        turn_changed = state.turn != turn_before or state.over
+        # The turn passes when the game says so, or when someone else is now to move (a game
+        # may count rounds, not turns).
+        turn_changed = state.turn != turn_before or state.over \
+            or game.to_move(state) != game.to_move(table.state)
         changes: dict[str, Any] = {"state": state, "prompts": prompts, "tokens": tokens}
         if state.over:
             changes.update(status="over", result=state.result)

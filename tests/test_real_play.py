@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from tests.harness import BotHarness, Players, is_board, until
 
 GAMES = 20
@@ -122,20 +124,22 @@ def channel_writes(fake, channel_id: int) -> int:
                if method in ("POST", "PATCH") and prefix in path)
 
 
-async def test_message_economy_in_a_castle_game(fake_discord, tmp_path):
+@pytest.mark.parametrize("game, names", [("castle", ["Ana", "Bo"]), ("dontgo", ["Ana", "Bo", "Cy"])])
+async def test_message_economy(fake_discord, tmp_path, game, names):
     harness = BotHarness(fake_discord, tmp_path / "gk.db")
     await harness.start()
-    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    players = Players(fake_discord, harness, names)
     try:
-        table = await players.start_game("Ana", ["Bo"])
+        table = await players.start_game(names[0], names[1:], game=game)
         writes = channel_writes(fake_discord, players.channel.id)
         dms = {seat.user_id: len(fake_discord.dms(seat.user_id)) for seat in table.seats}
         moves = turns = 0
         while table.status == "running" and turns < 30:
-            turn = table.state.turn
+            turn, mover = table.state.turn, table.game.to_move(table.state)
             await players.play_by_buttons(table)
             moves += 1
-            turns += table.state.turn != turn or table.status != "running"
+            turns += table.state.turn != turn or table.status != "running" \
+                or table.game.to_move(table.state) != mover
         per_move = (channel_writes(fake_discord, players.channel.id) - writes) / moves
         assert per_move <= 1.5, f"{per_move:.2f} channel writes per move"
         for user, before in dms.items():
