@@ -315,7 +315,8 @@ class TableService:
             if table.seat_of(user_id) is None:
                 raise IllegalAction(f"This button is {owner}'s. You're not playing in this game; "
                                     f"you can watch. Players: {', '.join(table.names())}.")
-            raise IllegalAction(f"This button is {owner}'s; yours show when it is your turn.")
+            raise IllegalAction(f"It's {owner}'s turn: this button is theirs. Yours appear when "
+                                "you have something to do.")
         seat = self._running_seat(table, user_id, "You're not playing in this game; you can "
                                                   f"watch. Players: {', '.join(table.names())}.")
         if token is not None and token != table.tokens[seat]:

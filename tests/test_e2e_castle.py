@@ -120,7 +120,7 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(fake_disco
     panel_id = next(cid for cid, label, _ in board.buttons() if label == "Take my turn")
     ix = await fake_discord.click(players.users[waiter], board.id, panel_id)
     reply = await ix.response()
-    assert reply.ephemeral and f"This button is {mover}'s" in reply.data["content"]
+    assert reply.ephemeral and f"It's {mover}'s turn: this button is theirs" in reply.data["content"]
     # a spectator clicks
     ix = await fake_discord.click(players.users["Spec"], board.id, panel_id)
     assert "not playing" in (await ix.response()).data["content"]
