@@ -170,6 +170,26 @@ def doll_set(pl: dict[str, Any], new: int) -> list[int] | None:
 
 # ---------------------------------------------------------------- parsing
 
+MAX_NUMBER_DIGITS = 4  # no card, space, die or face number is longer
+
+
+def number(token: str) -> int | None:
+    """`token` as a number if it is plain ASCII digits of a sensible length, else None.
+
+    str.isdigit accepts superscripts ("²") that int() rejects, and int() accepts other scripts'
+    digits ("٣", "３"); typed moves take only the digits the buttons show.
+    """
+    if token.isascii() and token.isdigit() and len(token) <= MAX_NUMBER_DIGITS:
+        return int(token)
+    return None
+
+
+def quoted(words: list[str]) -> str:
+    """Typed words echoed back in a refusal, cut short so junk can't flood the channel."""
+    text = " ".join(words)
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
 def parse(action: str) -> tuple[str, Any]:
     """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise."""
     tokens = action.lower().replace(",", " ").split()
@@ -179,22 +199,24 @@ def parse(action: str) -> tuple[str, Any]:
     if verb in ("reroll", "re-roll", "keep") and not rest:
         return ("reroll" if verb != "keep" else "keep"), None
     if verb == "place" and rest:
-        if not rest[-1].isdigit() or len(rest) < 2:
+        space = number(rest[-1])
+        if space is None or len(rest) < 2:
             raise IllegalAction("Say which room and which space, counted from the top: 'place attic 2'.")
         room = "".join(rest[:-1])
         room = ROOM_ALIASES.get(room, room)
         if room not in ROOMS:
-            raise IllegalAction(f"'{' '.join(rest[:-1])}' is not a room. Rooms: "
+            raise IllegalAction(f"'{quoted(rest[:-1])}' is not a room. Rooms: "
                                 f"{', '.join(sorted(ROOMS))}.")
-        return "place", (room, int(rest[-1]))
+        return "place", (room, space)
     if verb == "change":
-        nums = [x for x in rest if x != "to"]
-        if len(nums) == 2 and all(x.isdigit() for x in nums):
-            return "change", (int(nums[0]), int(nums[1]))
+        nums = [number(x) for x in rest if x != "to"]
+        if len(nums) == 2 and None not in nums:
+            return "change", (nums[0], nums[1])
         raise IllegalAction("Say which die and its new face: 'change 3 to 0' sets die 3 to 0 ghosts.")
     if verb in ("pick", "dispel", "save"):
-        if len(rest) == 1 and rest[0].isdigit():
-            return verb, int(rest[0])
+        n = number(rest[0]) if len(rest) == 1 else None
+        if n is not None:
+            return verb, n
         example = {"pick": "'pick 2' takes the 2nd card from the left",
                    "dispel": "'dispel 17' dispels your card number 17",
                    "save": "'save 17' keeps cat number 17 and dispels your other cats"}[verb]
@@ -203,9 +225,9 @@ def parse(action: str) -> tuple[str, Any]:
         t = "".join(rest)
         t = TYPE_ALIASES.get(t, t)
         if t not in TYPES:
-            raise IllegalAction(f"'{' '.join(rest)}' is not a card type. Types: {', '.join(TYPES)}.")
+            raise IllegalAction(f"'{quoted(rest)}' is not a card type. Types: {', '.join(TYPES)}.")
         return "tome", t
-    raise IllegalAction(f"I don't understand '{action.strip()}'. {SYNTAX}")
+    raise IllegalAction(f"I don't understand '{quoted(tokens)}'. {SYNTAX}")
 
 
 def canonical(kind: str, payload: Any) -> str:
