@@ -782,10 +782,10 @@ def test_view_shape():
     st = fresh(3)
     v = GAME.view(st, 1)
     assert set(v) == {"game", "turn", "current", "phase", "rooms", "deck", "dice", "players", "last",
-                      "scores", "winners", "secret"}
+                      "scores", "winners", "secret", "clocks"}
     assert v["game"] == "dontgo" and len(v["rooms"]) == 3
     r = v["rooms"][0]
-    assert set(r) == {"slot", "name", "side", "removed", "spaces", "cards"}
+    assert set(r) == {"slot", "name", "side", "removed", "spaces", "cards", "lib"}
     assert set(r["spaces"][0]) == {"flashlights", "meeple"}
     assert [p["ghosts"] for p in v["players"]] == [None, 0, None]
     assert v["players"][0]["colour"] == "red"
