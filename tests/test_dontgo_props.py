@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
@@ -193,14 +192,10 @@ def test_illegal_actions_change_nothing(seed, junk):
         assert state.to_json() == before
 
 
-def test_smart_ai_is_deterministic_and_fast():
+def test_smart_ai_is_deterministic():
     a = play_game(5, 99, ["smart"] * 5, checks=False)[1]
     b = play_game(5, 99, ["smart"] * 5, checks=False)[1]
     assert a == b
-    start = time.perf_counter()
-    for seed in range(5):
-        play_game(5, seed, ["smart"] * 5, checks=False)
-    assert (time.perf_counter() - start) / 5 < 0.2
 
 
 def test_smart_beats_random():
@@ -214,25 +209,42 @@ def test_smart_beats_random():
     assert wins >= 18, f"smart won only {wins}/30"
 
 
-def test_ai_uses_only_what_its_seat_knows():
-    """Swapping the face-down card or another player's ghosts never changes the AI's choice."""
-    for seed in range(15):
-        state = setup(GAME, 3, None, seed)
-        rng = Rng(seed)
-        for _ in range(20):
-            if state.over:
-                break
-            seat = GAME.to_move(state)
-            a = decide(GAME, state, seat, Rng(7), "smart")
-            other = state.copy()
-            d = other.data
-            for r in d["rooms"]:
-                if r["hidden"] and seat not in r["seen"]:
-                    r["cards"][2] = (r["cards"][2] + 1) % 96
-            nxt = (seat + 1) % 3
-            d["players"][nxt]["tokens"]["sub"] += 9
-            assert decide(GAME, other, seat, Rng(7), "smart") == a
-            state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state
+def hide_otherwise(state: State, seat: int, rng: Rng) -> State:
+    """A copy of `state` that differs only in what `seat` cannot see: the deck's order and the
+    set-aside cards, a face-down card it has not peeked at, and the other players' ghosts."""
+    other = state.copy()
+    d = other.data
+    unseen = d["deck"] + d["removed"]
+    for r in d["rooms"]:
+        if r["hidden"] and seat not in r["seen"]:
+            unseen.append(r["cards"][2])
+    rng.shuffle(unseen)
+    for r in d["rooms"]:
+        if r["hidden"] and seat not in r["seen"]:
+            r["cards"][2] = unseen.pop()
+    d["removed"] = sorted(unseen[:len(d["removed"])])
+    d["deck"] = unseen[len(d["removed"]):]
+    for s, pl in enumerate(d["players"]):
+        if s != seat:
+            pl["tokens"]["sub"] += rng.below(9)
+    return other
+
+
+@settings(max_examples=15, deadline=None)
+@given(seats=st_.integers(2, 5), seed=st_.integers(0, 2**32))
+def test_ai_decides_from_what_its_seat_can_see(seats, seed):
+    """Changing what the seat cannot see leaves its view and the AI's choice (same dice) alone."""
+    assert GAME.ai_reads_view
+    state = setup(GAME, seats, None, seed)
+    rng = Rng(seed)
+    while not state.over:
+        seat = GAME.to_move(state)
+        other = hide_otherwise(state, seat, Rng(state.version))
+        assert GAME.view(other, seat) == GAME.view(state, seat)
+        assert GAME.prompt(other, seat) == GAME.prompt(state, seat)
+        for level in ("smart", "random"):
+            assert decide(GAME, other, seat, Rng(7), level) == decide(GAME, state, seat, Rng(7), level)
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state
 
 
 def test_labels_are_human():

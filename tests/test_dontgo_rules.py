@@ -7,7 +7,7 @@ import pytest
 
 from tests import rules_helpers
 
-from games.core import IllegalAction, apply, setup
+from games.core import IllegalAction, Rng, apply, decide, setup
 from games.dontgo import GAME
 from games.dontgo.engine import (BOARDS, CARDS, CONFIG, DIE, ROOMS, TOKEN_VALUE, TYPES, ghosts,
                                  give_ghosts, pool_value, take_ghosts)
@@ -782,10 +782,10 @@ def test_view_shape():
     st = fresh(3)
     v = GAME.view(st, 1)
     assert set(v) == {"game", "turn", "current", "phase", "rooms", "deck", "dice", "players", "last",
-                      "scores", "winners", "secret"}
+                      "scores", "winners", "secret", "clocks"}
     assert v["game"] == "dontgo" and len(v["rooms"]) == 3
     r = v["rooms"][0]
-    assert set(r) == {"slot", "name", "side", "removed", "spaces", "cards"}
+    assert set(r) == {"slot", "name", "side", "removed", "spaces", "cards", "lib"}
     assert set(r["spaces"][0]) == {"flashlights", "meeple"}
     assert [p["ghosts"] for p in v["players"]] == [None, 0, None]
     assert v["players"][0]["colour"] == "red"
@@ -809,3 +809,133 @@ def test_engine_never_reads_shared_folder():
     from pathlib import Path
     for path in (Path(__file__).resolve().parents[1] / "games" / "dontgo").rglob("*.py"):
         assert "/work/shared" not in path.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ hidden deck, timing, flips
+
+def reshuffle_unseen(st, seed: int):
+    """A copy of `st` whose deck below the next 3 cards and set-aside cards are dealt otherwise."""
+    other = st.copy()
+    d = other.data
+    keep = d["deck"][-3:]
+    unseen = d["deck"][:-3] + d["removed"]
+    Rng(seed).shuffle(unseen)
+    below = len(d["deck"]) - len(keep)
+    d["deck"] = unseen[:below] + keep
+    d["removed"] = sorted(unseen[below:])
+    return other
+
+
+def test_deck_order_is_unknown_to_every_seat():
+    """No view and no event depends on the order of the deck below the cards about to be dealt."""
+    for seats in range(2, 6):
+        st = fresh(seats, seats)
+        rng = Rng(seats)
+        while not st.over:
+            other = reshuffle_unseen(st, st.version)
+            seat = GAME.to_move(st)
+            for s in [None, *range(seats)]:
+                assert GAME.view(other, s) == GAME.view(st, s)
+                if s is not None:
+                    assert GAME.private_text(other, s) == GAME.private_text(st, s)
+            action = decide(GAME, st, seat, rng, "random")
+            a, b = apply(GAME, st, seat, action), apply(GAME, other, seat, action)
+            assert [(e.text, e.to, e.kind) for e in a.events] == [(e.text, e.to, e.kind) for e in b.events]
+            st = a.state
+
+
+def test_game_end_cards_do_nothing_until_the_game_ends():
+    st = fresh(2)
+    am = {c["id"]: (c["curse"], c["amulet"]) for c in CARDS if c["type"] == "amulet"}
+    a13 = next(i for i, v in am.items() if v == (1, 3))
+    a31 = next(i for i, v in am.items() if v == (3, 1))
+    cats, boxes, portraits = ids("cat"), ids("musicbox"), ids("portrait")
+    hold(st, 0, a13, cats[0], cats[4], boxes[6], portraits[1], portraits[4])
+    for card in (a31, cats[6], boxes[7], portraits[7]):  # each completes its game-end condition
+        st, ev = take(st, 0, card)
+        assert down(st, 0) == [] and st.data["pending"] == [] and st.data["phase"] != "choose"
+        assert "dispel" not in public_text(ev)
+    st, _ = finish(st)
+    assert {a13, a31} <= set(down(st, 0))  # at the end they all act
+    assert st.data["phase"] == "choose" and st.data["pending"]
+
+
+def test_secret_passage_card_turns_up_on_the_third_meeple_before_the_roll():
+    st = fresh(3, seed=3)
+    hidden = ids("mirror", 1, 2)[0]  # two dice icons, face down
+    slot = room(st, "secret", [quiet("cat"), quiet("doll"), hidden], {1: 1, 2: 2}, hidden=True)
+    st, ev = act(st, 0, "place secret 3")
+    texts = [e.text for e in ev if e.public]
+    revealed = next(i for i, t in enumerate(texts) if "revealed" in t)
+    rolled = next(i for i, t in enumerate(texts) if "roll" in t and "ghost" in t)
+    assert revealed < rolled
+    assert len(st.data["dice"]["faces"]) == 2 and st.data["dice"]["slot"] == slot
+    assert GAME.view(st, None)["rooms"][slot]["cards"][2]["id"] == hidden
+
+
+@pytest.mark.parametrize("old,new", [("attic", "library"), ("basement", "nursery"),
+                                     ("hallway", "secret"), ("library", "attic"),
+                                     ("nursery", "basement"), ("secret", "hallway")])
+def test_a_flipped_room_uses_its_new_sides_effect(old, new):
+    st = fresh(2, seed=4)
+    slot = room(st, old, [quiet("cat", 3), quiet("doll", 4), quiet("ring", 3)], {1: 1, 2: 1},
+                hidden=old == "secret")
+    low, mid, high = ids("twin", 1, 1)[0], ids("mask", 2, 1)[0], ids("clocks", 4, 0)[0]
+    st.data["deck"] += [low, high, mid]  # drawn mid, high, low
+    st, _ = act(st, 0, f"place {old} 3")
+    while st.data["phase"] == "pick":
+        st, _ = act(st, st.data["current"], "pick 1")
+    r = st.data["rooms"][slot]
+    assert BOARDS[slot][r["side"]] == new and len(r["spaces"]) == len(ROOMS[new]["flashlights"])
+    seat = st.data["current"]
+    haunt(st, seat, 2)
+    before = g(st, seat)
+    bottom = len(r["spaces"])
+    if new == "library":
+        assert r["cards"] == [low, mid, high] and r["lib"] == [low, high]
+    elif new == "secret":
+        assert r["hidden"] and r["cards"][2] == low
+        assert GAME.view(st, None)["rooms"][slot]["cards"][2] == {"hidden": True}
+    else:
+        assert r["cards"] == [mid, high, low] and not r["hidden"] and r["lib"] is None
+    if new == "attic":
+        st, _ = act(st, seat, "place attic 1")
+        assert g(st, seat) == before + 1
+    elif new == "nursery":
+        st, _ = act(st, seat, f"place nursery {bottom}")
+        assert g(st, seat) == before - 1
+    elif new in ("basement", "hallway"):
+        other = 1 - seat
+        r["spaces"][0], r["spaces"][1] = other, other
+        st, _ = act(st, seat, f"place {new} 3")
+        assert st.data["phase"] == ("reroll" if new == "basement" else "change")
+    elif new == "secret":
+        st, ev = act(st, seat, "place secret 1")
+        assert any(e.to == (seat,) and "face-down card is" in e.text for e in ev)
+
+
+def test_library_and_secret_passage_lay_their_cards_at_setup_too():
+    seen = set()
+    for seed in range(40):
+        st = setup(GAME, 3, None, seed)
+        replayed = Rng(seed)  # the same draws setup made, to know the draw order
+        n_types, n_removed = CONFIG["setup"]["3"]
+        types = list(TYPES)
+        replayed.shuffle(types)
+        deck = [c["id"] for c in CARDS if c["type"] in set(types[:n_types])]
+        replayed.shuffle(deck)
+        deck = deck[n_removed:]
+        for slot, r in enumerate(st.data["rooms"]):
+            drawn = [deck.pop() for _ in range(3)]
+            replayed.below(2)
+            name = BOARDS[slot][r["side"]]
+            seen.add(name)
+            if name == "library":
+                assert r["cards"] == sorted(drawn, key=lambda i: (CARDS[i]["curse"], drawn.index(i)))
+                assert r["lib"] == [r["cards"][0], r["cards"][2]] and not r["hidden"]
+            elif name == "secret":
+                assert r["cards"] == drawn and r["hidden"] and r["cards"][2] == drawn[2]
+                assert GAME.view(st, None)["rooms"][slot]["cards"][2] == {"hidden": True}
+            else:
+                assert r["cards"] == drawn and not r["hidden"] and r["lib"] is None
+    assert {"library", "secret"} <= seen

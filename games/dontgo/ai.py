@@ -1,25 +1,21 @@
-"""AI players for Don't Go In There.
+"""AI players for Don't Go In There, deciding from their seat's view and prompt alone.
 
 "random" picks uniformly among the prompt's choices. "smart" scores every choice in curses (lower
 is better for its seat): a card is worth minus its curses plus what it would dispel (completing a
 mirror, ring, twin or doll set, the first clocks set, a tome pair, amulet matches), and each ghost
 costs a fraction of a curse that grows as the AI's own pile grows (the most-haunted player pays a
 curse per two ghosts at the end). Placement weighs the card a space is likely to get (its rank
-among the meeples) against the expected ghosts for its flashlights. It only uses what its seat
-may know: public cards, its own ghosts, and a Secret Passage card it has peeked at.
+among the meeples) against the expected ghosts for its flashlights. The view holds all it needs:
+public cards, its own ghosts, and the Secret Passage card if this seat has peeked at it.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.core import Rng, State
+from games.core import Prompt, Rng
 
-from .engine import (CARDS, DIE, SETS, TYPES, curses, doll_set, face_up, flashlights, ghosts,
-                     room_name)
-
-if TYPE_CHECKING:
-    from .engine import DontGoGame
+from .engine import BOARDS, CARDS, DIE, SETS, TYPES, doll_set
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -43,194 +39,208 @@ def expected_ghosts(n: int, lights: int) -> float:
     return sum(pr * max(0, x - lights) for x, pr in enumerate(roll_dist(n)))
 
 
-def progress(d: dict[str, Any]) -> float:
-    held = sum(len(pl["cards"]) for pl in d["players"])
-    total = held + len(d["deck"]) + sum(len(r["cards"]) for r in d["rooms"])
-    return held / max(1, total)
+def room_key(room: dict[str, Any]) -> str:
+    """The engine's name for the side a room view shows ("secret" for the Secret Passage)."""
+    return BOARDS[room["slot"]][room["side"]]
 
 
-def ghost_cost(d: dict[str, Any], seat: int) -> float:
-    """Curses one more ghost is likely to cost this seat."""
-    g = ghosts(d["players"][seat])
-    expect_end = 3 + 9 * progress(d)  # a rough guess at a typical pile by now
-    return 0.12 + 0.45 * min(1.0, g / max(1.0, expect_end))
+class Seat:
+    """What one decision needs from the view, worked out once: this seat's cards and ghost cost."""
 
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        me = view["players"][seat]
+        self.cards = me["cards"]
+        self.ghosts: int = me["ghosts"]
+        self.up: dict[str, list[dict[str, Any]]] = {t: [] for t in TYPES}
+        for c in self.cards:
+            if not c["dispelled"]:
+                self.up[c["type"]].append(c)
+        held = sum(len(p["cards"]) for p in view["players"])
+        total = held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"])
+        expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
+        self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
+        self.secret = view["secret"]
+        self._values: dict[int, float] = {}
 
-def card_value(d: dict[str, Any], seat: int, cid: int) -> float:
-    """Curses saved (positive) or added (negative) by taking card `cid`."""
-    pl = d["players"][seat]
-    c = CARDS[cid]
-    t, v = c["type"], c["curse"]
-    gc = ghost_cost(d, seat)
-    val = -float(v)
-    ups = face_up(pl, t)
-    if t == "mirror":
-        val -= gc
-        if len(ups) + 1 >= SETS["mirror"]:
-            val += v + sum(CARDS[x["id"]]["curse"] for x in ups)
-        else:
-            val += 0.25 * len(ups) * v
-    elif t == "ring":
-        if len(ups) + 1 >= SETS["ring"]:
-            val += v + sum(CARDS[x["id"]]["curse"] for x in ups)
-        else:
-            val += 0.15 * len(ups) * v
-    elif t == "twin":
-        if any(CARDS[x["id"]]["curse"] == v for x in ups):
-            val += 2 * v
-        else:
-            val += 0.25 * v
-    elif t == "doll":
-        fake = {"cards": pl["cards"] + [{"id": cid, "dispelled": False, "used": False}]}
-        val += SETS["doll_sum"] if doll_set(fake, cid) else 0.25 * v
-    elif t == "clocks":
-        if d["clocks"] is None:
-            vals = sorted([CARDS[x["id"]]["curse"] for x in ups] + [v], reverse=True)
-            if sum(vals) >= SETS["clocks_sum"]:
-                val += sum(vals[:SETS["clocks_dispel"]])
-            else:
-                val += 0.3 * v
-    elif t == "holywater":
-        if any(not x["used"] for x in ups):
-            val += (ghosts(pl) // 2) * gc
-        else:
-            val += 0.2 * v
-    elif t == "tome":
-        if any(not x["used"] for x in ups):
-            val += max((curses(pl, ty) for ty in TYPES if ty != "tome"), default=0)
-        else:
-            val += 0.2 * v
-    elif t == "mask":
-        val += min(len(ups) + 1, ghosts(pl)) * gc
-    elif t == "cat":
-        if ups:
-            val += 0.6 * max(v, min(CARDS[x["id"]]["curse"] for x in ups))
-    elif t == "portrait":
-        val += 0.45 * v
-    elif t == "musicbox":
-        val += 0.35 * v
-    elif t == "amulet":
-        amulets = face_up(pl, "amulet")
-        if any(CARDS[x["id"]]["amulet"] == v for x in amulets):
-            val += v
-        if any(CARDS[x["id"]]["curse"] == c["amulet"] for x in amulets):
-            val += c["amulet"]
-        else:
-            val += 0.2 * c["amulet"]
-    return val
+    def curses(self, ctype: str) -> int:
+        return sum(c["curse"] for c in self.up[ctype])
 
+    def card_value(self, cid: int) -> float:
+        """Curses saved (positive) or added (negative) by taking card `cid`."""
+        if cid not in self._values:
+            self._values[cid] = self._card_value(cid)
+        return self._values[cid]
 
-def pick_value(d: dict[str, Any], seat: int, room: dict[str, Any], cid: int) -> float:
-    val = card_value(d, seat, cid)
-    if room["lib"]:
-        gc = ghost_cost(d, seat)
-        if cid == room["lib"][0]:
+    def _card_value(self, cid: int) -> float:
+        c = CARDS[cid]
+        t, v = c["type"], c["curse"]
+        gc = self.gc
+        val = -float(v)
+        ups = self.up[t]
+        if t == "mirror":
             val -= gc
-        elif cid == room["lib"][1] and ghosts(d["players"][seat]):
+            if len(ups) + 1 >= SETS["mirror"]:
+                val += v + sum(x["curse"] for x in ups)
+            else:
+                val += 0.25 * len(ups) * v
+        elif t == "ring":
+            if len(ups) + 1 >= SETS["ring"]:
+                val += v + sum(x["curse"] for x in ups)
+            else:
+                val += 0.15 * len(ups) * v
+        elif t == "twin":
+            if any(x["curse"] == v for x in ups):
+                val += 2 * v
+            else:
+                val += 0.25 * v
+        elif t == "doll":
+            fake = {"cards": self.cards + [{"id": cid, "dispelled": False}]}
+            val += SETS["doll_sum"] if doll_set(fake, cid) else 0.25 * v
+        elif t == "clocks":
+            if self.view["clocks"] is None:
+                vals = sorted([x["curse"] for x in ups] + [v], reverse=True)
+                if sum(vals) >= SETS["clocks_sum"]:
+                    val += sum(vals[:SETS["clocks_dispel"]])
+                else:
+                    val += 0.3 * v
+        elif t == "holywater":
+            if any(not x["used"] for x in ups):
+                val += (self.ghosts // 2) * gc
+            else:
+                val += 0.2 * v
+        elif t == "tome":
+            if any(not x["used"] for x in ups):
+                val += max((self.curses(ty) for ty in TYPES if ty != "tome"), default=0)
+            else:
+                val += 0.2 * v
+        elif t == "mask":
+            val += min(len(ups) + 1, self.ghosts) * gc
+        elif t == "cat":
+            if ups:
+                val += 0.6 * max(v, min(x["curse"] for x in ups))
+        elif t == "portrait":
+            val += 0.45 * v
+        elif t == "musicbox":
+            val += 0.35 * v
+        elif t == "amulet":
+            amulets = ups
+            if any(x["amulet"] == v for x in amulets):
+                val += v
+            if any(x["curse"] == c["amulet"] for x in amulets):
+                val += c["amulet"]
+            else:
+                val += 0.2 * c["amulet"]
+        return val
+
+    def pick_value(self, room: dict[str, Any], cid: int) -> float:
+        val = self.card_value(cid)
+        lib = room["lib"]
+        if lib:
+            if cid == lib[0]:
+                val -= self.gc
+            elif cid == lib[1] and self.ghosts:
+                val += self.gc
+        return val
+
+    def place_value(self, room: dict[str, Any], space: int) -> float:
+        name = room_key(room)
+        spaces = room["spaces"]
+        values, dice = [], 0.0
+        for card in room["cards"]:
+            if card["hidden"]:
+                if self.secret is None or self.secret["slot"] != room["slot"]:
+                    values.append(-AVG_CURSE)
+                    dice += AVG_DICE
+                    continue
+                card = self.secret["card"]
+            values.append(self.pick_value(room, card["id"]))
+            dice += card["dice"]
+        values.sort(reverse=True)
+        occupied = sum(s["meeple"] is not None for s in spaces)
+        third = occupied == 2
+        above = sum(1 for s in spaces[:space] if s["meeple"] is not None)
+        free_above = space - above
+        rank = above if third else above + 0.5 * min(free_above, 2 - occupied)
+        lo = int(rank)
+        frac = rank - lo
+        get = values[min(lo, len(values) - 1)] if values else 0.0
+        if frac and values:
+            get = (1 - frac) * get + frac * values[min(lo + 1, len(values) - 1)]
+        gc = self.gc
+        exp = expected_ghosts(round(dice), spaces[space]["flashlights"])
+        if third and name in ("basement", "hallway"):
+            exp *= 0.7
+        val = get - gc * exp
+        if name == "attic" and space == 0:
+            val -= gc
+        if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
             val += gc
-    return val
+        if not third:
+            val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
+        return val
+
+    def takes(self, room: dict[str, Any], faces: list[int]) -> tuple[int, int]:
+        """(ghosts this seat takes, ghosts everyone else takes) for a roll in the resolving room."""
+        rolled = sum(faces)
+        mine = others = 0
+        for space in room["spaces"]:
+            who = space["meeple"]
+            if who is None:
+                continue
+            k = max(0, rolled - space["flashlights"])
+            if who == self.seat:
+                mine += k
+            else:
+                others += k
+        return mine, others
 
 
-def place_value(d: dict[str, Any], seat: int, slot: int, space: int) -> float:
-    room = d["rooms"][slot]
-    name = room_name(d, slot)
-    lights = flashlights(d, slot)
-    values, dice = [], 0.0
-    for i, cid in enumerate(room["cards"]):
-        if room["hidden"] and i == 2 and seat not in room["seen"]:
-            values.append(-AVG_CURSE)
-            dice += AVG_DICE
-        else:
-            values.append(pick_value(d, seat, room, cid))
-            dice += CARDS[cid]["dice"]
-    values.sort(reverse=True)
-    occupied = sum(s is not None for s in room["spaces"])
-    third = occupied == 2
-    above = sum(1 for s in room["spaces"][:space] if s is not None)
-    free_above = sum(1 for s in room["spaces"][:space] if s is None)
-    rank = above if third else above + 0.5 * min(free_above, 2 - occupied)
-    lo = int(rank)
-    frac = rank - lo
-    get = values[min(lo, len(values) - 1)] if values else 0.0
-    if frac and values:
-        get = (1 - frac) * get + frac * values[min(lo + 1, len(values) - 1)]
-    gc = ghost_cost(d, seat)
-    n = round(dice)
-    exp = expected_ghosts(n, lights[space])
-    if third and name in ("basement", "hallway"):
-        exp *= 0.7
-    val = get - gc * exp
-    if name == "attic" and space == 0:
-        val -= gc
-    if name == "nursery" and space == len(lights) - 1 and ghosts(d["players"][seat]):
-        val += gc
-    if not third:
-        val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
-    return val
-
-
-def my_take(d: dict[str, Any], seat: int, faces: list[int]) -> tuple[int, int]:
-    """(ghosts this seat takes, ghosts everyone else takes) for a roll in the resolving room."""
-    slot = d["res"]["slot"]
-    rolled = sum(faces)
-    mine = others = 0
-    for f, who in zip(flashlights(d, slot), d["rooms"][slot]["spaces"]):
-        if who is None:
-            continue
-        k = max(0, rolled - f)
-        if who == seat:
-            mine += k
-        else:
-            others += k
-    return mine, others
-
-
-def choose(game: "DontGoGame", state: State, seat: int, rng: Rng, level: str = "smart") -> str:
-    prompt = game.prompt(state, seat)
-    if prompt is None or not prompt.choices:
-        raise ValueError(f"seat {seat} has nothing to do")
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     choices = [c.action for c in prompt.choices]
+    if not choices:
+        raise ValueError(f"seat {prompt.seat} has nothing to do")
     if level == "random":
         return rng.choice(choices)
-    d = state.data
-    phase = d["phase"]
+    me = Seat(view, prompt.seat)
+    phase = view["phase"]
     scored: list[tuple[float, str]] = []
     if phase == "place":
+        rooms = {room_key(r): r for r in view["rooms"] if not r["removed"]}
         for a in choices:
             _, name, space = a.split()
-            slot = next(s for s in range(3) if not d["rooms"][s]["removed"] and room_name(d, s) == name)
-            scored.append((place_value(d, seat, slot, int(space) - 1), a))
+            scored.append((me.place_value(rooms[name], int(space) - 1), a))
     elif phase == "pick":
-        room = d["rooms"][d["res"]["slot"]]
+        room = view["rooms"][view["dice"]["slot"]]
         for a in choices:
-            cid = room["cards"][int(a.split()[1]) - 1]
-            scored.append((pick_value(d, seat, room, cid), a))
+            cid = room["cards"][int(a.split()[1]) - 1]["id"]
+            scored.append((me.pick_value(room, cid), a))
     elif phase == "reroll":
-        slot = d["res"]["slot"]
-        mine, _ = my_take(d, seat, d["dice"]["faces"])
-        n = len(d["dice"]["faces"])
-        expect = sum(expected_ghosts(n, f) for f, who in zip(flashlights(d, slot), d["rooms"][slot]["spaces"])
-                     if who == seat)
+        room = view["rooms"][view["dice"]["slot"]]
+        faces = view["dice"]["faces"]
+        mine, _ = me.takes(room, faces)
+        expect = sum(expected_ghosts(len(faces), s["flashlights"]) for s in room["spaces"]
+                     if s["meeple"] == me.seat)
         return "reroll" if mine > expect + 0.2 else "keep"
     elif phase == "change":
-        faces = d["dice"]["faces"]
+        room = view["rooms"][view["dice"]["slot"]]
+        faces = view["dice"]["faces"]
         for a in choices:
             new = list(faces)
             if a != "keep":
                 _, die, _, face = a.split()
                 new[int(die) - 1] = int(face)
-            mine, others = my_take(d, seat, new)
+            mine, others = me.takes(room, new)
             scored.append((-mine + 0.1 * others + (0.01 if a == "keep" else 0.0), a))
     else:
-        pend = d["pending"][0]
-        if pend["kind"] == "tome":
-            pl = d["players"][seat]
-            for a in choices:
-                scored.append((curses(pl, a.split()[1]), a))
-        else:
-            sign = 1 if pend["kind"] == "dispel" else -1
-            for a in choices:
-                scored.append((sign * CARDS[int(a.split()[1])]["curse"], a))
+        for a in choices:
+            verb, arg = a.split()
+            if verb == "tome":
+                scored.append((me.curses(arg), a))
+            else:
+                sign = 1 if verb == "dispel" else -1
+                scored.append((sign * CARDS[int(arg)]["curse"], a))
     best = max(s for s, _ in scored)
     top = [a for s, a in scored if s >= best - 1e-9]
     return top[0] if len(top) == 1 else rng.choice(top)

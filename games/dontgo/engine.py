@@ -22,6 +22,7 @@ Actions are canonical strings; see `parse` for the grammar.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -63,6 +64,14 @@ def _cards() -> list[dict[str, Any]]:
 
 
 CARDS: list[dict[str, Any]] = _cards()
+# What a face-up card shows, shared by views (copied there) and messages.
+CARD_VIEWS: tuple[dict[str, Any], ...] = tuple(
+    {"id": c["id"], "type": c["type"], "curse": c["curse"], "dice": c["dice"], "amulet": c["amulet"]}
+    for c in CARDS)
+# A held card as views show it, by (id, dispelled, used): templates to copy, not to hand out.
+HELD_VIEWS: dict[tuple[int, bool, bool], dict[str, Any]] = {
+    (cid, down, used): {**CARD_VIEWS[cid], "dispelled": down, "used": used}
+    for cid in range(len(CARDS)) for down in (False, True) for used in (False, True)}
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -77,10 +86,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word[:-3]}dice" if word.endswith("die") else f"{n} {word}s"
 
 
-def card_text(cid: int) -> str:
+def _card_text(cid: int) -> str:
     c = CARDS[cid]
     extra = f", names {c['amulet']}" if c["amulet"] is not None else ""
     return f"{TYPE_LABELS[c['type']]} ({plural(c['curse'], 'curse')}, {plural(c['dice'], 'die')}{extra})"
+
+
+CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
+
+
+def card_text(cid: int) -> str:
+    return CARD_TEXTS[cid]
 
 
 def room_name(d: dict[str, Any], slot: int) -> str:
@@ -170,6 +186,26 @@ def doll_set(pl: dict[str, Any], new: int) -> list[int] | None:
 
 # ---------------------------------------------------------------- parsing
 
+MAX_NUMBER_DIGITS = 4  # no card, space, die or face number is longer
+
+
+def number(token: str) -> int | None:
+    """`token` as a number if it is plain ASCII digits of a sensible length, else None.
+
+    str.isdigit accepts superscripts ("²") that int() rejects, and int() accepts other scripts'
+    digits ("٣", "３"); typed moves take only the digits the buttons show.
+    """
+    if token.isascii() and token.isdigit() and len(token) <= MAX_NUMBER_DIGITS:
+        return int(token)
+    return None
+
+
+def quoted(words: list[str]) -> str:
+    """Typed words echoed back in a refusal, cut short so junk can't flood the channel."""
+    text = " ".join(words)
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
 def parse(action: str) -> tuple[str, Any]:
     """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise."""
     tokens = action.lower().replace(",", " ").split()
@@ -179,22 +215,24 @@ def parse(action: str) -> tuple[str, Any]:
     if verb in ("reroll", "re-roll", "keep") and not rest:
         return ("reroll" if verb != "keep" else "keep"), None
     if verb == "place" and rest:
-        if not rest[-1].isdigit() or len(rest) < 2:
+        space = number(rest[-1])
+        if space is None or len(rest) < 2:
             raise IllegalAction("Say which room and which space, counted from the top: 'place attic 2'.")
         room = "".join(rest[:-1])
         room = ROOM_ALIASES.get(room, room)
         if room not in ROOMS:
-            raise IllegalAction(f"'{' '.join(rest[:-1])}' is not a room. Rooms: "
+            raise IllegalAction(f"'{quoted(rest[:-1])}' is not a room. Rooms: "
                                 f"{', '.join(sorted(ROOMS))}.")
-        return "place", (room, int(rest[-1]))
+        return "place", (room, space)
     if verb == "change":
-        nums = [x for x in rest if x != "to"]
-        if len(nums) == 2 and all(x.isdigit() for x in nums):
-            return "change", (int(nums[0]), int(nums[1]))
+        nums = [number(x) for x in rest if x != "to"]
+        if len(nums) == 2 and None not in nums:
+            return "change", (nums[0], nums[1])
         raise IllegalAction("Say which die and its new face: 'change 3 to 0' sets die 3 to 0 ghosts.")
     if verb in ("pick", "dispel", "save"):
-        if len(rest) == 1 and rest[0].isdigit():
-            return verb, int(rest[0])
+        n = number(rest[0]) if len(rest) == 1 else None
+        if n is not None:
+            return verb, n
         example = {"pick": "'pick 2' takes the 2nd card from the left",
                    "dispel": "'dispel 17' dispels your card number 17",
                    "save": "'save 17' keeps cat number 17 and dispels your other cats"}[verb]
@@ -203,9 +241,9 @@ def parse(action: str) -> tuple[str, Any]:
         t = "".join(rest)
         t = TYPE_ALIASES.get(t, t)
         if t not in TYPES:
-            raise IllegalAction(f"'{' '.join(rest)}' is not a card type. Types: {', '.join(TYPES)}.")
+            raise IllegalAction(f"'{quoted(rest)}' is not a card type. Types: {', '.join(TYPES)}.")
         return "tome", t
-    raise IllegalAction(f"I don't understand '{action.strip()}'. {SYNTAX}")
+    raise IllegalAction(f"I don't understand '{quoted(tokens)}'. {SYNTAX}")
 
 
 def canonical(kind: str, payload: Any) -> str:
@@ -216,6 +254,50 @@ def canonical(kind: str, payload: Any) -> str:
     if kind == "change":
         return f"change {payload[0]} to {payload[1]}"
     return f"{kind} {payload}"
+
+
+# ---------------------------------------------------------------- choices
+# Choices are frozen, so the ones whose labels never change are made once and shared.
+
+@lru_cache(maxsize=None)
+def place_choices(name: str) -> tuple[Choice, ...]:
+    """A placement on each space of room `name`, top first."""
+    fl = ROOMS[name]["flashlights"]
+    rstep = Step(name, ROOM_LABELS[name])
+    out = []
+    for i, lights in enumerate(fl):
+        note = ""
+        if name == "attic" and i == 0:
+            note = ", take a ghost"
+        if name == "nursery" and i == len(fl) - 1:
+            note = ", discard a ghost"
+        out.append(Choice(f"place {name} {i + 1}",
+                          (rstep, Step(str(i + 1), f"Space {i + 1} ({plural(lights, 'flashlight')}{note})"))))
+    return tuple(out)
+
+
+REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
+                  Choice("keep", (Step("keep", "Keep this roll"),)))
+
+
+@lru_cache(maxsize=4096)
+def change_choices(faces: tuple[int, ...]) -> tuple[Choice, ...]:
+    """Every single-die change of a Hallway roll, then keeping it."""
+    out = []
+    for i, f in enumerate(faces):
+        dstep = Step(str(i + 1), f"Die {i + 1} (shows {f})")
+        for g in sorted(set(DIE)):
+            if g != f:
+                out.append(Choice(f"change {i + 1} to {g}", (dstep, Step(str(g), f"Make it {plural(g, 'ghost')}"))))
+    out.append(REROLL_CHOICES[1])
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def pick_choice(index: int, cid: int, ghost: int) -> Choice:
+    """Taking card `cid` at `index`; `ghost` +1/-1 for the Library's take/discard-a-ghost cards."""
+    note = {1: " + take a ghost", -1: " + discard a ghost", 0: ""}[ghost]
+    return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_text(cid)}{note}"),))
 
 
 # ---------------------------------------------------------------- the game
@@ -779,42 +861,18 @@ class DontGoGame(Game):
         out: list[Choice] = []
         if phase == "place":
             for slot, room in enumerate(d["rooms"]):
-                if room["removed"]:
-                    continue
-                name = room_name(d, slot)
-                rstep = Step(name, ROOM_LABELS[name])
-                fl = flashlights(d, slot)
-                for i, who in enumerate(room["spaces"]):
-                    if who is not None:
-                        continue
-                    note = ""
-                    if name == "attic" and i == 0:
-                        note = ", take a ghost"
-                    if name == "nursery" and i == len(fl) - 1:
-                        note = ", discard a ghost"
-                    out.append(Choice(f"place {name} {i + 1}",
-                                      (rstep, Step(str(i + 1), f"Space {i + 1} ({plural(fl[i], 'flashlight')}{note})"))))
+                if not room["removed"]:
+                    out += [c for c, who in zip(place_choices(room_name(d, slot)), room["spaces"])
+                            if who is None]
         elif phase == "reroll":
-            out = [Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
-                   Choice("keep", (Step("keep", "Keep this roll"),))]
+            out = list(REROLL_CHOICES)
         elif phase == "change":
-            faces = d["dice"]["faces"]
-            for i, f in enumerate(faces):
-                dstep = Step(str(i + 1), f"Die {i + 1} (shows {f})")
-                for g in sorted(set(DIE)):
-                    if g != f:
-                        out.append(Choice(f"change {i + 1} to {g}",
-                                          (dstep, Step(str(g), f"Make it {plural(g, 'ghost')}"))))
-            out.append(Choice("keep", (Step("keep", "Keep this roll"),)))
+            out = list(change_choices(tuple(d["dice"]["faces"])))
         elif phase == "pick":
             room = d["rooms"][d["res"]["slot"]]
-            for i, cid in enumerate(room["cards"]):
-                note = ""
-                if room["lib"] and cid == room["lib"][0]:
-                    note = " + take a ghost"
-                elif room["lib"] and cid == room["lib"][1]:
-                    note = " + discard a ghost"
-                out.append(Choice(f"pick {i + 1}", (Step(str(i + 1), f"{i + 1}: {card_text(cid)}{note}"),)))
+            lib = room["lib"] or (None, None)
+            out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
+                   for i, cid in enumerate(room["cards"])]
         elif phase == "choose" and d["pending"]:
             pend = d["pending"][0]
             cands = self._candidates(d, pend)
@@ -848,8 +906,7 @@ class DontGoGame(Game):
 
     # ------------------------------------------------------------ view
     def card_view(self, cid: int) -> dict[str, Any]:
-        c = CARDS[cid]
-        return {"id": cid, "type": c["type"], "curse": c["curse"], "dice": c["dice"], "amulet": c["amulet"]}
+        return dict(CARD_VIEWS[cid])
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
@@ -863,18 +920,18 @@ class DontGoGame(Game):
                 if room["hidden"] and i == 2:
                     cards.append({"hidden": True})
                     if seat is not None and seat in room["seen"]:
-                        secret = {"slot": slot, "card": self.card_view(cid)}
+                        secret = {"slot": slot, "card": dict(CARD_VIEWS[cid])}
                 else:
-                    cards.append({**self.card_view(cid), "hidden": False})
+                    cards.append({**CARD_VIEWS[cid], "hidden": False})
             rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
                           "removed": room["removed"],
                           "spaces": [{"flashlights": f, "meeple": who}
-                                     for f, who in zip(flashlights(d, slot), room["spaces"])],
-                          "cards": cards})
+                                     for f, who in zip(ROOMS[name]["flashlights"], room["spaces"])],
+                          "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
         players = []
         for s, pl in enumerate(d["players"]):
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
-                            "cards": [{**self.card_view(c["id"]), "dispelled": c["dispelled"]}
+                            "cards": [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy()
                                       for c in pl["cards"]],
                             "curses": curses(pl),
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
@@ -884,7 +941,7 @@ class DontGoGame(Game):
             "phase": "over" if over else d["phase"], "rooms": rooms, "deck": len(d["deck"]),
             "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
                                                 "rerolled": dice["rerolled"], "changed": dice["changed"]},
-            "players": players,
+            "players": players, "clocks": d["clocks"],
             "last": None if d["last"] is None else dict(d["last"]),
             "scores": [dict(r) for r in d["scores"]] if over and d["scores"] else None,
             "winners": list(d["winners"]) if over and d["winners"] is not None else None,
@@ -915,9 +972,11 @@ class DontGoGame(Game):
         return "\n".join(lines)
 
     # ------------------------------------------------------------ AI
-    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    ai_reads_view = True
+
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose
-        return choose(self, state, seat, rng, level)
+        return choose(view, prompt, rng, level)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
