@@ -32,8 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("--players", type=int, default=None)
     ren.add_argument("--out", type=Path, required=True)
     bench = sub.add_parser("bench", help="measure speed and memory; writes docs/performance.md")
-    bench.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
-    bench.add_argument("--out", type=Path, default=Path("docs/performance.md"))
+    size = bench.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="size", action="store_const", const="quick", default="full",
+                      help="smaller runs (about a minute)")
+    size.add_argument("--smoke", dest="size", action="store_const", const="smoke",
+                      help="toy sizes (seconds): checks the benchmark runs; the figures mean nothing")
+    bench.add_argument("--out", type=Path, default=Path("docs/performance.md"),
+                       help="where to write the report (default: docs/performance.md here)")
     args = parser.parse_args(argv)
     if args.command == "run":
         return run()
@@ -52,9 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_bytes(render_after(args.game, args.seed, args.moves, args.players))
         print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
         return 0
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits beside bot/
-    from bench.run import main as bench_main
-    return bench_main(quick=args.quick, out=args.out)
+    from .bench.run import main as bench_main
+    return bench_main(args.size, out=args.out)
 
 
 def format_summary(summary: dict) -> str:
