@@ -4,23 +4,42 @@ Why a process and not a thread: drawing holds the GIL, and under load the event 
 behind render threads at every I/O step (the GIL "convoy"). Measured at 1,000 games and 50
 moves/s: p99 move latency 300-900 ms with threads, well under 100 ms with one render process
 (docs/performance.md). `workers=0` renders in a thread instead (handy for quick tests).
+
+`close()` shuts the pool down and waits until its worker processes have exited (stopping any
+that a long render holds up), so a stopped bot leaves no process behind.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+import os
+import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import render
 
 
+log = logging.getLogger("gatekeeper.render")
+
+
+def _worker_init() -> None:
+    """In each worker: Ctrl-C in a terminal reaches the whole process group, but stopping is the
+    bot's business (it shuts the pool down), so a worker ignores SIGINT rather than dying
+    mid-render with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    render.warm_up()
+
+
 class Renderer:
     def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
         self.pool: Executor | None = None
         if workers > 0:
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=render.warm_up)
+                                            initializer=_worker_init)
 
     async def png(self, view: dict[str, Any]) -> bytes:
         if self.pool is None:
@@ -36,7 +55,31 @@ class Renderer:
         return await asyncio.get_running_loop().run_in_executor(self.pool, render.speak, game,
                                                                 line)
 
-    def close(self) -> None:
+    def warm(self) -> None:
+        """Start the worker processes now (they otherwise start at the first board), so the
+        first move does not wait for Python and Pillow to load."""
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+            for _ in range(self.workers):
+                self.pool.submit(os.getpid)
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Shut the pool down: queued renders are cancelled, the workers finish what they are
+        drawing and exit. A worker still busy after `timeout` seconds is terminated, then
+        killed. Blocks until they are gone (call it through asyncio.to_thread from the loop)."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        # CPython keeps the worker processes in _processes; shutdown() forgets them, so look first.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        closer = threading.Thread(target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True},
+                                  name="render-pool-shutdown", daemon=True)
+        closer.start()
+        closer.join(timeout)
+        for stop in ("terminate", "kill"):
+            if not closer.is_alive():
+                break
+            log.warning("render workers still busy after %.0f s: %s", timeout, stop)
+            for process in processes:
+                if process.is_alive():
+                    getattr(process, stop)()
+            closer.join(2.0)
