@@ -5,6 +5,8 @@ behind render threads at every I/O step (the GIL "convoy"). Measured at 1,000 ga
 moves/s: p99 move latency 300-900 ms with threads, well under 100 ms with one render process
 (docs/performance.md). `workers=0` renders in a thread instead (handy for quick tests).
 
+A pool whose worker died (killed, out of memory) is broken for good in concurrent.futures: it is
+replaced, and the render that found it broken is tried once more in the new pool.
 `close()` shuts the pool down and waits until its worker processes have exited (stopping any
 that a long render holds up), so a stopped bot leaves no process behind.
 """
@@ -17,7 +19,8 @@ import os
 import signal
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable
 
 import render
 
@@ -36,24 +39,36 @@ def _worker_init() -> None:
 class Renderer:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
-        self.pool: Executor | None = None
-        if workers > 0:
-            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_worker_init)
+        self.pool: Executor | None = self._new_pool() if workers > 0 else None
+
+    def _new_pool(self) -> Executor:
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_worker_init)
 
     async def png(self, view: dict[str, Any]) -> bytes:
-        if self.pool is None:
-            return await asyncio.to_thread(render.render, view)
-        return await asyncio.get_running_loop().run_in_executor(self.pool, render.render, view)
+        return await self._call(render.render, view)
 
     async def speaker(self, game: str, line: str) -> bytes | None:
         """A speaking character's picture with their line, if the game has one."""
         if game not in render.SPEAKERS:
             return None
-        if self.pool is None:
-            return await asyncio.to_thread(render.speak, game, line)
-        return await asyncio.get_running_loop().run_in_executor(self.pool, render.speak, game,
-                                                                line)
+        return await self._call(render.speak, game, line)
+
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        pool = self.pool
+        if pool is None:
+            return await asyncio.to_thread(fn, *args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            if self.pool is pool:  # the first to notice replaces it; the others just retry
+                log.warning("render pool broken (a worker died): starting a new one")
+                self.pool = self._new_pool()
+                pool.shutdown(wait=False, cancel_futures=True)
+            if self.pool is None:  # closed meanwhile
+                raise
+            return await loop.run_in_executor(self.pool, fn, *args)
 
     def warm(self) -> None:
         """Start the worker processes now (they otherwise start at the first board), so the

@@ -1,4 +1,5 @@
-"""Stopping: SIGTERM (docker stop) and SIGINT (Ctrl-C) stop `gatekeeper run` cleanly.
+"""Stopping: SIGTERM (docker stop) and SIGINT (Ctrl-C) stop `gatekeeper run` cleanly; the render
+pool's workers exit with it, and one that dies early is replaced.
 
 The real command runs as a subprocess against the fake Discord served by this test's event loop:
 it plays a game (so its render worker has drawn a board), then gets the signal, and must exit 0
@@ -16,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
+import games
 from bot.app import RESTARTING
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.harness import BotHarness, until
 from bot.rendering import Renderer
+from bot.simulate import play
 from games.core import Rng, decide
 from tests.harness import Players
 
@@ -202,3 +205,20 @@ async def test_renderer_close_leaves_no_worker_running():
     await asyncio.to_thread(renderer.close)
     assert renderer.pool is None
     assert all(not w.is_alive() and w.exitcode is not None for w in workers)
+
+
+async def test_a_dead_render_worker_is_replaced():
+    game = games.get("castle")
+    view = game.view(play("castle", 2, 7, max_actions=10), None)
+    view["names"] = ["Ana", "Bo"]
+    renderer = Renderer(workers=1)
+    try:
+        (pid,) = {await asyncio.wrap_future(renderer.pool.submit(os.getpid))}
+        broken = renderer.pool
+        os.kill(pid, signal.SIGKILL)  # as the OOM killer would
+        png = await renderer.png(view)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert renderer.pool is not broken
+        assert await asyncio.wrap_future(renderer.pool.submit(os.getpid)) != pid
+    finally:
+        await asyncio.to_thread(renderer.close)
