@@ -5,6 +5,7 @@ IllegalAction into an ephemeral reply. Rules live in games/, words in bot.presen
 """
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import re
@@ -18,7 +19,7 @@ from discord import app_commands
 import games
 from games.core import IllegalAction
 
-from . import present, ui
+from . import health, present, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
@@ -28,6 +29,11 @@ from .store import Store
 from .table import Seat, Stale, Table, TableService
 
 log = logging.getLogger("gatekeeper.bot")
+
+RESTARTING = "Gatekeeper is restarting; try again in a moment."
+# Shutdown: how long in-flight clicks and timers may take to finish, and Discord to say goodbye.
+DRAIN_SECONDS = 4.0
+DISCONNECT_SECONDS = 3.0
 
 
 def point_at(settings: Settings) -> None:
@@ -58,6 +64,13 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.service = TableService(store, self.publisher, clock or RealClock(),
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay)
         self.loaded_games = 0
+        # Shutdown (close): stop taking interactions, let those in flight finish, then close.
+        self.accepting = True
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._closing: asyncio.Future[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.heartbeat_path = health.heartbeat_path(settings.db_path)
+        self.tree.interaction_check = self.check_interaction
         throttle_bucket_sweep(self.http)
         register_commands(self)
 
@@ -69,6 +82,9 @@ class GatekeeperBot(discord.AutoShardedClient):
         # pauses at 1,000 games without this; see docs/performance.md).
         gc.collect()
         gc.freeze()
+        self.renderer.warm()
+        self._heartbeat = asyncio.create_task(health.beat(self.heartbeat_path, self.connected,
+                                                          self.wait_until_ready))
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -100,11 +116,59 @@ class GatekeeperBot(discord.AutoShardedClient):
         await self.publisher.notice(table, f"<@{user}> I can't DM you (your DMs are closed); use "
                                            "`/hand` in this channel to see your cards.")
 
+    def connected(self) -> bool:
+        """Ready, and every shard's gateway connection open (what the heartbeat vouches for)."""
+        return self.is_ready() and not self.is_closed() \
+            and all(not shard.is_closed() for shard in self.shards.values())
+
+    def _track(self) -> None:
+        """Count the running handler as in flight: close() lets it finish."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._inflight.add(task)
+            task.add_done_callback(self._inflight.discard)
+
+    async def check_interaction(self, interaction: discord.Interaction) -> bool:
+        """The command tree's gate for slash commands and autocomplete."""
+        if not self.accepting:
+            if interaction.type is discord.InteractionType.application_command:
+                await reply(interaction, RESTARTING)
+            return False
+        self._track()
+        return True
+
     async def close(self) -> None:
-        await self.service.close()
-        await super().close()
-        self.renderer.close()
-        gc.unfreeze()  # hand what setup_hook froze back to the collector
+        """Stop cleanly (SIGTERM, SIGINT, or the end of a test); safe to call more than once."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._shutdown())
+        await asyncio.shield(self._closing)
+
+    async def _shutdown(self) -> None:
+        self.accepting = False  # new clicks and commands get RESTARTING from here on
+        # In flight: interaction handlers (a click being applied and published) and timers that
+        # already fired (TableService keeps those in _tasks). They are short; wait a little.
+        pending = (self._inflight | set(getattr(self.service, "_tasks", ()))) \
+            - {asyncio.current_task()}
+        log.info("shutdown: waiting for in-flight work count=%d", len(pending))
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+            if late:
+                log.warning("shutdown: cancelling unfinished work count=%d", len(late))
+        try:
+            await self.service.close()  # timers disarmed, anything still running cancelled
+        finally:
+            if self._heartbeat is not None:
+                self._heartbeat.cancel()
+            health.remove_heartbeat(self.heartbeat_path)
+            try:
+                await asyncio.wait_for(asyncio.shield(super().close()), DISCONNECT_SECONDS)
+            except asyncio.TimeoutError:
+                log.warning("shutdown: Discord did not acknowledge the close in %.0f s",
+                            DISCONNECT_SECONDS)
+            finally:
+                await asyncio.to_thread(self.renderer.close)  # waits until the workers exit
+                gc.unfreeze()  # hand what setup_hook froze back to the collector
+                log.info("shutdown: done")
 
     async def on_command_error(self, interaction: discord.Interaction,
                                error: app_commands.AppCommandError) -> None:
@@ -137,6 +201,10 @@ class GatekeeperBot(discord.AutoShardedClient):
             match = ui.LEGACY_ROUTE.fullmatch(custom_id)
             if match is None:
                 return
+        if not self.accepting:
+            await reply(interaction, RESTARTING)
+            return
+        self._track()
         values = data.get("values")
         if interaction.type is discord.InteractionType.modal_submit:
             values = [ui.modal_text(data)]
@@ -146,7 +214,7 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     async def on_message(self, message: discord.Message) -> None:
         """A player may type the label of one of their buttons instead of clicking it."""
-        if message.author.bot or not message.content:
+        if message.author.bot or not message.content or not self.accepting:
             return
         table = self.service.in_channel(message.channel.id)
         seat = table.seat_of(message.author.id) if table and table.status == "running" else None

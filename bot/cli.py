@@ -1,10 +1,11 @@
-"""`gatekeeper run | simulate | render | bench` (also `python -m bot ...`)."""
+"""`gatekeeper run | health | simulate | render | bench` (also `python -m bot ...`)."""
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -15,7 +16,10 @@ from .store import StoreError
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gatekeeper", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
+    sub.add_parser("run", help="run the bot (needs DISCORD_TOKEN); SIGTERM or SIGINT stops it")
+    hl = sub.add_parser("health", help="exit 0 if the bot using GATEKEEPER_DB is up and connected")
+    hl.add_argument("--max-age", type=float, default=None, metavar="SECONDS",
+                    help="the newest heartbeat may be this old (default: 60)")
     sim = sub.add_parser("simulate", help="AI self-play summary")
     sim.add_argument("game")
     sim.add_argument("--games", type=int, default=100)
@@ -32,11 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("--players", type=int, default=None)
     ren.add_argument("--out", type=Path, required=True)
     bench = sub.add_parser("bench", help="measure speed and memory; writes docs/performance.md")
-    bench.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
-    bench.add_argument("--out", type=Path, default=Path("docs/performance.md"))
+    size = bench.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="size", action="store_const", const="quick", default="full",
+                      help="smaller runs (about a minute)")
+    size.add_argument("--smoke", dest="size", action="store_const", const="smoke",
+                      help="toy sizes (seconds): checks the benchmark runs; the figures mean nothing")
+    bench.add_argument("--out", type=Path, default=Path("docs/performance.md"),
+                       help="where to write the report (default: docs/performance.md here)")
     args = parser.parse_args(argv)
     if args.command == "run":
         return run()
+    if args.command == "health":
+        return health(args.max_age)
     if args.command == "simulate":
         from .simulate import lobby_options, simulate
         try:
@@ -52,9 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_bytes(render_after(args.game, args.seed, args.moves, args.players))
         print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
         return 0
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ sits beside bot/
-    from bench.run import main as bench_main
-    return bench_main(quick=args.quick, out=args.out)
+    from .bench.run import main as bench_main
+    return bench_main(args.size, out=args.out)
 
 
 def format_summary(summary: dict) -> str:
@@ -81,19 +91,57 @@ def run() -> int:
         print(exc, file=sys.stderr)
         return 2
     point_at(settings)
-    bot = GatekeeperBot(settings, store)
     try:
-        asyncio.run(_run(bot, settings.token))
-    except KeyboardInterrupt:
+        asyncio.run(_run(GatekeeperBot, settings, store))
+    except KeyboardInterrupt:  # only before the signal handlers are in place
         pass
     except Exception as exc:  # discord.LoginFailure and friends: say it plainly, without the token
         logging.getLogger("gatekeeper").error("stopped: %s", type(exc).__name__)
         print(f"Gatekeeper stopped: {type(exc).__name__}: {exc}".replace(settings.token, "[redacted]"),
               file=sys.stderr)
         return 1
+    finally:
+        store.close()
     return 0
 
 
-async def _run(bot, token: str) -> None:
+async def _run(bot_class, settings: Settings, store) -> None:
+    """Run until Discord ends the session or SIGTERM / SIGINT arrives; either way, close cleanly
+    (GatekeeperBot.close: refuse new clicks, finish those in flight, then disconnect and stop the
+    render workers)."""
+    log = logging.getLogger("gatekeeper")
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def on_signal(signum: int) -> None:
+        if stop.is_set():
+            log.info("signal=%s: already stopping", signal.Signals(signum).name)
+        else:
+            log.info("signal=%s: stopping", signal.Signals(signum).name)
+            stop.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, on_signal, signum)
+    bot = bot_class(settings, store)  # in the loop: its asyncio objects belong to this loop
     async with bot:
-        await bot.start(token)
+        session = asyncio.create_task(bot.start(settings.token), name="gatekeeper-session")
+        stopped = asyncio.create_task(stop.wait(), name="gatekeeper-signal")
+        await asyncio.wait({session, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            await bot.close()
+        stopped.cancel()
+        await session  # returns once closed; raises what ended the session otherwise
+
+
+def health(max_age: float | None) -> int:
+    """Exit 0 if the bot using GATEKEEPER_DB wrote a heartbeat lately, else 1 with the reason."""
+    from . import health as heartbeat
+    try:
+        settings = Settings.from_env(need_token=False)
+    except ConfigError as exc:
+        print(f"unhealthy: {exc}")
+        return 1
+    ok, why = heartbeat.check(heartbeat.heartbeat_path(settings.db_path),
+                              heartbeat.DEFAULT_MAX_AGE if max_age is None else max_age)
+    print(why if ok else f"unhealthy: {why}")
+    return 0 if ok else 1

@@ -6,16 +6,23 @@ moves/s: p99 move latency 300-900 ms with threads, well under 100 ms with one re
 (docs/performance.md). `workers=0` renders in a thread instead (handy for quick tests).
 
 Which renderer draws a view is the game plugin's business (`Game.renderer`): `draw` looks it up.
+A pool whose worker died (killed, out of memory) is broken for good in concurrent.futures: it is
+replaced and the render tried once more; a picture that fails twice raises RenderFailed (the
+board then goes out as text). `close()` shuts the pool down and waits until its worker processes
+have exited (stopping any that a long render holds up), so a stopped bot leaves no process behind.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import multiprocessing
+import os
+import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import games
 
@@ -41,6 +48,14 @@ def warm_up() -> None:
             warm()
 
 
+def _worker_init() -> None:
+    """In each worker: Ctrl-C in a terminal reaches the whole process group, but stopping is the
+    bot's business (it shuts the pool down), so a worker ignores SIGINT rather than dying
+    mid-render with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
+
+
 class RenderFailed(Exception):
     """A picture could not be drawn, even after a retry on a fresh pool."""
 
@@ -48,35 +63,12 @@ class RenderFailed(Exception):
 class Renderer:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
-        self.pool: Executor | None = self._new_pool()
+        self.pool: Executor | None = self._new_pool() if workers > 0 else None
         self.replaced = 0  # pools replaced after a worker died
 
-    def _new_pool(self) -> Executor | None:
-        if self.workers <= 0:
-            return None
+    def _new_pool(self) -> Executor:
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=warm_up)
-
-    async def _once(self, fn: Any, *args: Any) -> Any:
-        if self.pool is None:
-            return await asyncio.to_thread(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
-
-    async def _call(self, fn: Any, *args: Any) -> Any:
-        """Run `fn` in the pool; a dead worker breaks the pool for good, so replace it and try
-        once more. Two failures: RenderFailed (the caller sends text instead)."""
-        for attempt in range(2):
-            try:
-                return await self._once(fn, *args)
-            except BrokenProcessPool:
-                log.error("render pool broken; replacing it")
-                broken, self.pool = self.pool, self._new_pool()
-                self.replaced += 1
-                if broken is not None:
-                    broken.shutdown(wait=False, cancel_futures=True)
-            except Exception:  # noqa: BLE001 - a renderer bug must not stop the game
-                log.exception("render failed attempt=%s", attempt)
-        raise RenderFailed(getattr(fn, "__name__", str(fn)))
+                                   initializer=_worker_init)
 
     async def png(self, view: dict[str, Any]) -> bytes:
         return await self._call(draw, view)
@@ -90,7 +82,51 @@ class Renderer:
         except RenderFailed:
             return None  # the words still go out
 
-    def close(self) -> None:
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run `fn` in the pool, twice at most; a broken pool is replaced in between."""
+        for attempt in range(2):
+            pool = self.pool
+            try:
+                if pool is None:
+                    return await asyncio.to_thread(fn, *args)
+                return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            except BrokenProcessPool:
+                if self.pool is None:  # closed meanwhile
+                    raise RenderFailed("the render pool is closed") from None
+                if self.pool is pool:  # the first to notice replaces it; the others just retry
+                    log.warning("render pool broken (a worker died): starting a new one")
+                    self.pool = self._new_pool()
+                    self.replaced += 1
+                    pool.shutdown(wait=False, cancel_futures=True)
+            except Exception:  # noqa: BLE001 - a renderer bug must not stop the game
+                log.exception("render failed attempt=%s", attempt)
+        raise RenderFailed(getattr(fn, "__name__", str(fn)))
+
+    def warm(self) -> None:
+        """Start the worker processes now (they otherwise start at the first board), so the
+        first move does not wait for Python and Pillow to load."""
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+            for _ in range(self.workers):
+                self.pool.submit(os.getpid)
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Shut the pool down: queued renders are cancelled, the workers finish what they are
+        drawing and exit. A worker still busy after `timeout` seconds is terminated, then
+        killed. Blocks until they are gone (call it through asyncio.to_thread from the loop)."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        # CPython keeps the worker processes in _processes; shutdown() forgets them, so look first.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        closer = threading.Thread(target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True},
+                                  name="render-pool-shutdown", daemon=True)
+        closer.start()
+        closer.join(timeout)
+        for stop in ("terminate", "kill"):
+            if not closer.is_alive():
+                break
+            log.warning("render workers still busy after %.0f s: %s", timeout, stop)
+            for process in processes:
+                if process.is_alive():
+                    getattr(process, stop)()
+            closer.join(2.0)

@@ -396,7 +396,8 @@ class TableService:
     def _publish(self, table: Table, change: Change | None, fresh_board: bool = False) -> None:
         """Hand a snapshot of the committed table to its feed (published outside the lock)."""
         if table.feed is None:
-            table.feed = Feed(self.publisher.publish, self._spawn)
+            # Looked up at each publish, so a publisher swapped in later (a test, a hook) is used.
+            table.feed = Feed(lambda snapshot: self.publisher.publish(snapshot), self._spawn)
         table.feed.push(Snapshot(table.snapshot(), change, fresh_board))
 
     def republish(self, table: Table, fresh_board: bool = False) -> None:
@@ -690,15 +691,6 @@ class TableService:
         self.tables.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
-
-    async def drain(self) -> None:
-        """Stop taking actions and let what is in flight finish (publishing included)."""
-        self.accepting = False
-        for table in self.tables.values():
-            for handle in table.handles.values():
-                handle.cancel()
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
         self.accepting = False

@@ -1,13 +1,31 @@
-"""Fixtures for every test: the fake Discord, and Key Pile (a game from outside the project)."""
+"""Fixtures for every test: a started fake Discord (bot.fakediscord) that discord.py talks to,
+and Key Pile, a game from outside the project advertised as an installed plugin would be."""
+from __future__ import annotations
+
 from pathlib import Path
+from typing import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 import games
-from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (the fixture, for every test)
-
+from bot.fakediscord import FakeDiscord, patch_discord
 
 PLUGINS = Path(__file__).parent / "plugins"
+
+
+@pytest_asyncio.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """A started FakeDiscord with discord.py's Route.BASE / DEFAULT_GATEWAY pointed at it
+    (restored afterwards)."""
+    fake = FakeDiscord()
+    await fake.start()
+    restore = patch_discord(fake)
+    try:
+        yield fake
+    finally:
+        restore()
+        await fake.stop()
 
 
 def advertise(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str) -> None:

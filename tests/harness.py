@@ -1,80 +1,19 @@
-"""Drives the real GatekeeperBot against the fake Discord: start, restart, and play like people do.
-
-Used by the end-to-end tests and by bench/ (move latency under load).
-"""
+"""Test helpers on top of bot.fakediscord.harness: people in a channel who play through the
+fake Discord's buttons, selects and modals."""
 from __future__ import annotations
-
-import asyncio
-import contextlib
-import itertools
-from dataclasses import replace
-from pathlib import Path
-from typing import Any, Callable
 
 from bot.app import GatekeeperBot
 from bot.choices import walk
-from bot.config import Settings
-from bot.store import Store
+from bot.fakediscord import FakeDiscord, Message
+from bot.fakediscord.harness import BotHarness, until
 from bot.table import Table
 from games.core import Rng, decide
-
-from tests.fakediscord import FakeDiscord, Message
-
-
-async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    """Poll bot-side state (which the fake cannot notify us about) until it holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > deadline:
-            raise TimeoutError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.002)
 
 
 def is_board(message: Message) -> bool:
     """A board message: its picture, or (when it could not be drawn) its embed's footer."""
     return any(name == "board.png" for name, _ in message.attachments) or any(
         (embed.get("footer") or {}).get("text", "").startswith("Game #") for embed in message.embeds)
-
-
-class BotHarness:
-    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int = 1,
-                 **overrides: Any) -> None:
-        self.fake = fake
-        self.seed = seed
-        self.clock = clock
-        self.settings = replace(Settings(token=fake.token, db_path=db_path, ai_delay=0.0,
-                                         turn_timeout=3600.0, api_base=fake.api_base,
-                                         gateway_url=fake.gateway_url), **overrides)
-        self.bot: GatekeeperBot | None = None
-        self.task: asyncio.Task[None] | None = None
-
-    async def start(self) -> GatekeeperBot:
-        self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path), self.clock)
-        self.bot.service.next_seed = itertools.count(self.seed).__next__  # same games every run
-        self.task = asyncio.create_task(self.bot.start(self.fake.token))
-        await until(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
-                    what="the bot to be ready")
-        if self.task.done():
-            self.task.result()
-        await self.fake.wait_commands()
-        return self.bot
-
-    async def stop(self) -> None:
-        if self.bot is not None:
-            await self.bot.close()
-            self.bot.store.close()
-        if self.task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-        self.bot = self.task = None
-
-    async def restart(self) -> GatekeeperBot:
-        await self.stop()
-        return await self.start()
 
 
 class Players:

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from bot.clock import FakeClock
-from tests.harness import BotHarness, Players
+from bot.fakediscord.harness import BotHarness
+from tests.harness import Players
 
 
 async def drain(bot) -> None:

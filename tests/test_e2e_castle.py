@@ -9,7 +9,8 @@ import pytest
 from games.castle.engine import CARD_LABELS
 from games.core import Rng, decide
 
-from tests.harness import BotHarness, Players, until
+from bot.fakediscord.harness import BotHarness, until
+from tests.harness import Players
 
 pytestmark = pytest.mark.asyncio
 

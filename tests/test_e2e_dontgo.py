@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from tests.harness import BotHarness, Players
+from bot.fakediscord.harness import BotHarness
+from tests.harness import Players
 
 
 @pytest.fixture

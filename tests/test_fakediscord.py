@@ -13,12 +13,7 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
-try:  # works whether or not tests/ is a package
-    from tests.fakediscord import FakeDiscord, FakeDiscordError
-    from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (fixture)
-except ImportError:  # pragma: no cover
-    from fakediscord import FakeDiscord, FakeDiscordError  # type: ignore[no-redef]
-    from fakediscord.fixtures import fake_discord  # type: ignore[no-redef] # noqa: F401
+from bot.fakediscord import FakeDiscord, FakeDiscordError
 
 
 def tiny_png() -> bytes:

@@ -103,7 +103,8 @@ async def test_a_process_stopped_between_commit_and_publish_republishes_on_start
         harness.bot.publisher.publish = killed  # type: ignore[method-assign]
         await players.play_by_buttons(table)
         committed = harness.bot.store.game(table.id)["version"]
-        assert newest_board(players).id == shown.id and committed == table.version
+        assert committed == table.version and newest_board(players).id == shown.id
+        assert harness.bot.store.shown_version(table.id) < committed  # the channel is behind
 
         await harness.restart()
         players.harness = harness

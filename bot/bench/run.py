@@ -1,7 +1,10 @@
 """Benchmarks: engine throughput, render+encode time, end-to-end move latency through the fake
-Discord under load, memory per game, restart recovery. Prints and writes docs/performance.md.
+Discord under load, memory per game, restart recovery. Prints and writes docs/performance.md
+(relative to the current directory) or the file given with --out.
 
-Run: `gatekeeper bench` (or `python -m bench.run`). `--quick` shrinks every run for a smoke test.
+Run: `gatekeeper bench` (or `python -m bot.bench.run`). `--quick` shrinks every run (about a
+minute); `--smoke` runs each part once at toy size (seconds): it checks the benchmark works, and its
+figures mean nothing.
 """
 from __future__ import annotations
 
@@ -15,10 +18,6 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the fake Discord lives in tests/
-
 
 def pct(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
@@ -69,7 +68,7 @@ def bench_render(game_name: str, samples: int) -> dict[str, Any]:
     game = games.get(game_name)
     sizes = range(game.min_seats, game.max_seats + 1)
     views = []
-    for index in range(20):
+    for index in range(min(20, samples)):
         state = play(game_name, sizes[index % len(sizes)], 50 + index, max_actions=30 + index * 3)
         view = game.view(state, None)
         view["names"] = ["Ana", "Bo", "Cy", "Di", "Ed"][: state.seats]
@@ -143,7 +142,7 @@ async def bench_e2e(concurrent: int, moves: int, rate: float) -> dict[str, Any]:
     Latency: from the slash command leaving the fake client to the board message for that move
     arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
     """
-    from bench.harness import Harness
+    from .harness import Harness
     async with Harness(concurrent) as harness:
         latencies = await harness.drive(moves, rate)
         return {"games": concurrent, "moves": len(latencies), "p50": pct(latencies, 50),
@@ -155,7 +154,7 @@ async def bench_timers(concurrent: int, seconds: float) -> dict[str, Any]:
     """Atmosfear games with three idle people each: only the Gatekeeper acts, on his timers
     (appear, call, late, leave), each firing posting his picture and the board. Lateness is the
     real time between a timer's due time and its firing on the bot's event loop."""
-    from bench.harness import Harness
+    from .harness import Harness
     async with Harness(concurrent, game="atmosfear", seats=3) as harness:
         service = harness.service
         semaphore = asyncio.Semaphore(50)
@@ -284,13 +283,26 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
     return text
 
 
-def main(quick: bool = False, out: Path | None = None) -> int:
-    out = out or ROOT / "docs" / "performance.md"
+# How big each run is: concurrent games, moves and rate for the end-to-end runs; games and real
+# seconds for the Gatekeeper's timers; stored games for the restart; games and samples per game for
+# the engine and the renderer.
+SIZES: dict[str, dict[str, Any]] = {
+    "full": {"e2e": [(1, 100, 10.0), (100, 500, 50.0), (1000, 1500, 50.0)], "timers": (1000, 150),
+             "restart": 10_000, "engine": 200, "render": 400},
+    "quick": {"e2e": [(1, 20, 10.0), (10, 50, 20.0)], "timers": (20, 40), "restart": 500,
+              "engine": 20, "render": 50},
+    "smoke": {"e2e": [(1, 5, 20.0)], "timers": (2, 1), "restart": 20, "engine": 1, "render": 2},
+}
+
+
+def main(size: str = "full", out: Path | None = None) -> int:
+    """Run every benchmark at `size` ("full", "quick" or "smoke") and write the report to `out`
+    (default: docs/performance.md under the current directory). Exit status 1 if a move was lost."""
+    plan = SIZES[size]
+    out = out or Path("docs") / "performance.md"
     results: dict[str, Any] = {}
     results["e2e"] = []
-    plan = [(1, 20, 10.0), (10, 50, 20.0)] if quick else \
-        [(1, 100, 10.0), (100, 500, 50.0), (1000, 1500, 50.0)]
-    for games_count, moves, rate in plan:
+    for games_count, moves, rate in plan["e2e"]:
         print(f"e2e {games_count} games...", flush=True)
         gc.collect()
         result = asyncio.run(bench_e2e(games_count, moves, rate))
@@ -299,23 +311,24 @@ def main(quick: bool = False, out: Path | None = None) -> int:
         print(result, flush=True)
     print("gatekeeper timers...", flush=True)
     gc.collect()
-    results["timers"] = asyncio.run(bench_timers(20 if quick else 1000, 40 if quick else 150))
+    results["timers"] = asyncio.run(bench_timers(*plan["timers"]))
     print(results["timers"], flush=True)
     print("restart...", flush=True)
-    results["restart"] = bench_restart(500 if quick else 10_000)
+    results["restart"] = bench_restart(plan["restart"])
     print(results["restart"], flush=True)
     results["engine"], results["render"] = [], []
     for game_name in GAMES:
         print(f"engine {game_name}...", flush=True)
-        results["engine"].append(bench_engine(game_name, 20 if quick else 200))
+        results["engine"].append(bench_engine(game_name, plan["engine"]))
         print(results["engine"][-1], flush=True)
         print(f"render {game_name}...", flush=True)
-        results["render"].append(bench_render(game_name, 50 if quick else 400))
+        results["render"].append(bench_render(game_name, plan["render"]))
         print(results["render"][-1], flush=True)
-    command = "gatekeeper bench" + (" --quick" if quick else "")
+    command = "gatekeeper bench" + ("" if size == "full" else f" --{size}")
+    out.parent.mkdir(parents=True, exist_ok=True)
     print(write_report(out, results, command))
-    return 0
+    return 1 if any(r["errors"] for r in results["e2e"]) else 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(quick="--quick" in sys.argv))
+    raise SystemExit(main(next((a[2:] for a in sys.argv[1:] if a in ("--quick", "--smoke")), "full")))

@@ -10,8 +10,8 @@ from typing import Any
 
 from bot.table import Seat
 from games.core import Rng, decide
-from tests.fakediscord import FakeDiscord, patch_discord
-from tests.harness import BotHarness
+from bot.fakediscord import FakeDiscord, patch_discord
+from bot.fakediscord.harness import BotHarness
 
 CHANNELS_PER_GUILD = 100
 

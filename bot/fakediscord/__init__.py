@@ -4,7 +4,9 @@
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
 
-See tests/fakediscord/fixtures.py for a ready-made pytest fixture.
+Part of the package (not only the tests): the end-to-end tests, the benchmark (bot.bench) and
+BotHarness (bot.fakediscord.harness) all drive the bot through it. tests/conftest.py has the
+pytest fixture (`fake_discord`).
 """
 
 from .models import Callback, Channel, Guild, Interaction, Member, Message, Role, User
