@@ -169,3 +169,61 @@ def test_smart_ai_is_deterministic():
     a = play_game(2, 99, ["smart", "smart"], checks=False)[1]
     b = play_game(2, 99, ["smart", "smart"], checks=False)[1]
     assert a == b
+
+
+DIGITS = {"superscript": "⁰¹²³⁴⁵⁶⁷⁸⁹", "fullwidth": "０１２３４５６７８９",
+          "arabic-indic": "٠١٢٣٤٥٦٧٨٩", "subscript": "₀₁₂₃₄₅₆₇₈₉", "devanagari": "०१२३४५६७८९"}
+
+
+@st_.composite
+def mangled(draw, action: str) -> str:
+    """A typed version of a legal action, damaged the ways people and keyboards damage text."""
+    text = action
+    for _ in range(draw(st_.integers(1, 3))):
+        how = draw(st_.sampled_from(["digits", "spaces", "case", "truncate", "junk", "huge", "tokens"]))
+        if how == "digits":
+            table = DIGITS[draw(st_.sampled_from(sorted(DIGITS)))]
+            text = "".join(table[int(ch)] if ch.isascii() and ch.isdigit() else ch for ch in text)
+        elif how == "spaces":
+            at = draw(st_.integers(0, len(text)))
+            text = text[:at] + draw(st_.sampled_from([" ", "  ", "\t", "\u00a0", "\u3000", "\n"])) + text[at:]
+        elif how == "case":
+            text = draw(st_.sampled_from([text.upper(), text.swapcase(), text.title()]))
+        elif how == "truncate":
+            text = text[:draw(st_.integers(0, len(text)))]
+        elif how == "junk":
+            at = draw(st_.integers(0, len(text)))
+            text = text[:at] + draw(st_.text(max_size=6)) + text[at:]
+        elif how == "huge":
+            number = draw(st_.sampled_from(["0", "-1", "10" * 30, "9" * 5000, "1e9", "+3"]))
+            text = "".join(ch for ch in text if not ch.isdigit()) + number
+        else:
+            words = text.split()
+            text = " ".join(draw(st_.lists(st_.sampled_from(words or ["play"]), max_size=5)))
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(seats=st_.integers(2, 4), seed=st_.integers(0, 2**32), steps=st_.integers(0, 40),
+       data=st_.data())
+def test_mangled_typed_actions_are_applied_or_refused_never_crash(seats, seed, steps, data):
+    from games.core import IllegalAction
+    state = setup(GAME, seats, None, seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.over:
+            break
+        seat = GAME.to_move(state)
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state
+    if state.over:
+        return
+    seat = GAME.to_move(state)
+    action = data.draw(st_.sampled_from([c.action for c in GAME.prompt(state, seat).choices]))
+    typed = data.draw(mangled(action))
+    before = state.to_json()
+    for who in (seat, (seat + 1) % seats):
+        try:
+            apply(GAME, state, who, typed)
+        except IllegalAction as err:
+            assert err.reason and len(err.reason) < 400
+    assert state.to_json() == before

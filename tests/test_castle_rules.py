@@ -556,6 +556,18 @@ def test_malformed_actions(bad, fragment):
     refused(st, 0, bad, fragment)
 
 
+@pytest.mark.parametrize("typed", ["play key-green A²", "play key-green A２", "play key-green A٣",
+                                   "move C¹", "bonus B⁴", "play passage A1 B²",
+                                   "play key-green A" + "9" * 5000])
+def test_tiles_are_named_with_ascii_digits_only(typed):
+    """Non-ASCII digits pass str.isdigit; the parser used to crash on them instead of refusing."""
+    st = blank()
+    hand(st, 0, "key-green", "passage")
+    put(st, "A1", colour="green")
+    reason = refused(st, 0, typed, "not a tile", "like C3")
+    assert len(reason) < 200
+
+
 def test_parsing_is_case_and_space_insensitive():
     st = blank()
     hand(st, 0, "key-red")

@@ -16,6 +16,7 @@ Actions are canonical strings; see `parse` for the grammar.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from data import load_toml
@@ -78,15 +79,26 @@ def coord(rc: tuple[int, int] | int, cols: int | None = None) -> str:
     return f"{chr(65 + c)}{r + 1}"
 
 
+COORD = re.compile(r"([A-Z])([0-9]{1,3})", re.ASCII)
+
+
+def shown(text: str, limit: int = 30) -> str:
+    """Typed text quoted back in a refusal, cut short so junk can't flood the reply."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def parse_coord(text: str, rows: int, cols: int) -> int:
-    """Tile index of `text` ("C3", any case) or IllegalAction naming the valid range."""
-    t = text.strip().upper()
-    if len(t) >= 2 and t[0].isalpha() and t[1:].isdigit():
-        c, r = ord(t[0]) - 65, int(t[1:]) - 1
+    """Tile index of `text` ("C3", any case) or IllegalAction naming the valid range.
+
+    Only ASCII letters and digits count: "A²" or "A２" pass str.isdigit but are not coordinates.
+    """
+    match = COORD.fullmatch(text.strip().upper())
+    if match:
+        c, r = ord(match[1]) - 65, int(match[2]) - 1
         if 0 <= c < cols and 0 <= r < rows:
             return r * cols + c
-    raise IllegalAction(f"'{text}' is not a tile of this castle: use a column letter A-{chr(64 + cols)} "
-                        f"and a row number 1-{rows}, like C3.")
+    raise IllegalAction(f"'{shown(text)}' is not a tile of this castle: use a column letter "
+                        f"A-{chr(64 + cols)} and a row number 1-{rows}, like C3.")
 
 
 def on_edge(side: str, idx: int, rows: int, cols: int) -> bool:
@@ -265,12 +277,12 @@ def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
         return "bonus", None if rest[0] == "skip" else parse_coord(rest[0], rows, cols)
     if verb == "discard" and len(rest) == 1:
         if rest[0] not in CARD_LABELS:
-            raise IllegalAction(f"'{rest[0]}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+            raise IllegalAction(f"'{shown(rest[0])}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
         return "discard", rest[0]
     if verb == "play" and rest:
         card, args = rest[0], rest[1:]
         if card not in CARD_LABELS:
-            raise IllegalAction(f"'{card}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+            raise IllegalAction(f"'{shown(card)}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
         if card == "passage":
             if len(args) != 2:
                 raise IllegalAction("A Secret Passage needs two tiles: 'play passage C3 D4'.")
@@ -283,7 +295,7 @@ def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
             extra = " (or 'play skeleton C3 unlock' to remove a padlock)" if card == "skeleton" else ""
             raise IllegalAction(f"Play a {CARD_LABELS[card]} on one tile: 'play {card} C3'{extra}.")
         return "play", (card, [parse_coord(args[0], rows, cols)])
-    raise IllegalAction(f"I don't understand '{action.strip()}'. {SYNTAX}")
+    raise IllegalAction(f"I don't understand '{shown(action.strip())}'. {SYNTAX}")
 
 
 def canonical(kind: str, payload: Any, cols: int) -> str:
