@@ -39,7 +39,7 @@ def check_invariants(state: State) -> None:
     for pl in d["players"]:
         if pl["pos"] is not None:
             t = d["tiles"][parse_coord(pl["pos"], d["rows"], d["cols"])]
-            assert t["open"] and (t["face"] != "barred" or t["hacksaw"])
+            assert t["open"] and (t["face"] != "barred" or t["hacksaw"])  # a padlock may come later
     for t in d["tiles"]:
         if t["open"]:
             assert t["revealed"]

@@ -57,7 +57,7 @@ class Board:
         for i, t in enumerate(self.tiles):
             if t["open"]:
                 if t["face"] == "barred" and not t["hacksaw"]:
-                    cost = INF if t["padlock"] else 1.0 + saw_cost
+                    cost = 1.0 + saw_cost
                 else:
                     cost = 1.0
             else:
@@ -66,13 +66,13 @@ class Board:
                 else:
                     open_cost = 0.3 if (skel or t["colour"] in keys) else 1.5
                 cost = 1.0 + open_cost
-                if t["padlock"]:
-                    cost += 2.0 if skel else 5.0
                 if t["revealed"]:
                     if t["face"] == "barred":
                         cost += saw_cost
                 else:
                     cost += 1.0  # one closed door in five hides bars
+            if t["padlock"]:  # a padlock blocks the door until a Skeleton Key removes it
+                cost += 2.0 if skel else 5.0
             who = self.occ.get(i)
             if who is not None and who != seat:
                 cost += 4.0 if self.d["players"][who]["netted"] else 2.0

@@ -132,7 +132,8 @@ def passage_links(d: dict[str, Any], idx: int) -> list[int]:
 
 
 def passable(tile: dict[str, Any]) -> bool:
-    return tile["open"] and (tile["face"] != "barred" or tile["hacksaw"])
+    """A character may step onto this door: open, not barred (unless sawn), not padlocked."""
+    return tile["open"] and not tile["padlock"] and (tile["face"] != "barred" or tile["hacksaw"])
 
 
 def occupants(d: dict[str, Any]) -> dict[int, int]:
@@ -246,6 +247,8 @@ def move_error(d: dict[str, Any], seat: int, target: int | None) -> str | None:
         return (f"{c} is not next to you: move one tile up, down, left or right, or along a "
                 f"Secret Passage.")
     t = d["tiles"][target]
+    if t["padlock"]:
+        return f"{c} is padlocked; nobody gets through until a Skeleton Key removes the Padlock."
     if not t["open"]:
         return f"{c} is closed; open it with a {t['colour'].capitalize()} Key or a Skeleton Key first."
     if not passable(t):
@@ -461,7 +464,8 @@ class CastleGame(Game):
         elif card == "padlock":
             tile["padlock"] = True
             state_word = "open" if tile["open"] else "closed"
-            events.append(Event(f"{who} snapped a Padlock onto {c}: it stays {state_word}."))
+            events.append(Event(f"{who} snapped a Padlock onto {c}: it stays {state_word}, and nobody "
+                                f"can step onto it until a Skeleton Key removes the lock."))
         elif card == "hacksaw":
             tile["hacksaw"] = True
             events.append(Event(f"{who} sawed through the bars of {c}: it is passable for good."))
