@@ -227,3 +227,49 @@ def test_mangled_typed_actions_are_applied_or_refused_never_crash(seats, seed, s
         except IllegalAction as err:
             assert err.reason and len(err.reason) < 400
     assert state.to_json() == before
+
+
+def every_action(state: State) -> list[str]:
+    """Each well-formed action for the current phase, legal or not (passages: near pairs only)."""
+    d = state.data
+    rows, cols = d["rows"], d["cols"]
+    names = [f"{chr(65 + i % cols)}{i // cols + 1}" for i in range(rows * cols)]
+    if d["phase"] == "move":
+        return [f"move {c}" for c in names] + ["move out", "stay"]
+    if d["phase"] == "bonus":
+        return [f"bonus {c}" for c in names] + ["bonus skip"]
+    out = [f"discard {card}" for card in CARD_LABELS]
+    out += [f"play {card} {c}" for card in CARD_LABELS if card != "passage" for c in names]
+    out += [f"play skeleton {c} unlock" for c in names]
+    for i in range(rows * cols):
+        for j in range(i + 1, rows * cols):
+            if abs(i // cols - j // cols) <= 1 and abs(i % cols - j % cols) <= 1:
+                out.append(f"play passage {names[i]} {names[j]}")
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(seats=st_.integers(2, 4), seed=st_.integers(0, 2**32), steps=st_.integers(0, 150))
+def test_prompt_lists_exactly_the_actions_the_rules_accept(seats, seed, steps):
+    """The prompt's fast legality must agree with the checks apply makes, both ways."""
+    from games.core import IllegalAction
+    state = setup(GAME, seats, None, seed)
+    rng = Rng(seed)
+    for step in range(steps):
+        if state.over:
+            return
+        seat = GAME.to_move(state)
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random" if step % 2 else "smart")).state
+    if state.over:
+        return
+    seat = GAME.to_move(state)
+    listed = [c.action for c in GAME.prompt(state, seat).choices]
+    accepted = []
+    for action in every_action(state):
+        try:
+            apply(GAME, state, seat, action)
+        except IllegalAction:
+            continue
+        accepted.append(GAME.canonical(state, action))
+    assert sorted(listed) == sorted(accepted)
+    assert len(listed) == len(set(listed))
