@@ -1,51 +1,50 @@
-"""AI players for Keys to the Castle.
+"""AI players for Keys to the Castle, deciding from one seat's view and prompt alone.
 
 "random" picks uniformly among the legal choices. "smart" plans a route with a reverse Dijkstra
 (distance-to-goal for every tile, where closed or barred doors cost extra turns), then scores each
 legal choice: open or saw the doors on its own route, shortcut with passages, and block the
-opponent closest to winning (close or padlock the door ahead of them, net them). It only uses what
-its seat may know: revealed faces, the board, and its own hand.
+opponent closest to winning (close or padlock the door ahead of them, net them). The view holds
+only what the seat may know: revealed faces, the board, and its own hand.
 """
 from __future__ import annotations
 
 import heapq
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.core import Rng, State
+from games.core import Prompt, Rng
 
-from .engine import KEY_CARDS, OPPOSITE, neighbours, on_edge, parse_coord
-
-if TYPE_CHECKING:
-    from .engine import CastleGame
+from .engine import KEY_CARDS, OPPOSITE, geometry
 
 INF = float("inf")
+OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
 
 
 class Board:
-    """A compact, read-only picture of the castle for planning."""
+    """A compact, read-only picture of the castle for planning, built from a seat's view."""
 
-    def __init__(self, d: dict[str, Any], extra_passage: tuple[int, int] | None = None) -> None:
-        self.d = d
-        self.rows, self.cols = d["rows"], d["cols"]
+    def __init__(self, view: dict[str, Any], extra_passage: tuple[int, int] | None = None) -> None:
+        self.view = view
+        self.rows, self.cols = view["rows"], view["cols"]
         self.n = self.rows * self.cols
-        self.tiles = d["tiles"]
-        adj = [neighbours(i, self.rows, self.cols) for i in range(self.n)]
-        pairs = [(parse_coord(a, self.rows, self.cols), parse_coord(b, self.rows, self.cols))
-                 for a, b in d["passages"]]
+        self.geo = geometry(self.rows, self.cols)
+        self.tiles = view["tiles"]
+        self.players = view["players"]
+        self.passages = [(self.geo.index[a], self.geo.index[b]) for a, b in view["passages"]]
         if extra_passage:
-            pairs.append(extra_passage)
-        for a, b in pairs:
-            adj[a] = adj[a] + [b]
-            adj[b] = adj[b] + [a]
+            self.passages.append(extra_passage)
+        adj = list(self.geo.adj)
+        for a, b in self.passages:
+            adj[a] = adj[a] + (b,)
+            adj[b] = adj[b] + (a,)
         self.adj = adj
-        self.occ: dict[int, int] = {}
-        for seat, pl in enumerate(d["players"]):
-            if pl["pos"] is not None:
-                self.occ[parse_coord(pl["pos"], self.rows, self.cols)] = seat
+        self.occ = {i: t["occupant"] for i, t in enumerate(self.tiles) if t["occupant"] is not None}
+
+    def with_passage(self, a: int, b: int) -> "Board":
+        return Board(self.view, (a, b))
 
     def node(self, seat: int) -> int:
-        pos = self.d["players"][seat]["pos"]
-        return self.n if pos is None else parse_coord(pos, self.rows, self.cols)
+        pos = self.players[seat]["pos"]
+        return self.n if pos is None else self.geo.index[pos]
 
     def costs(self, seat: int, hand: list[str] | None) -> list[float]:
         """Rough turns to step onto each tile, seen by `seat` (hand None: an opponent's unknown hand)."""
@@ -66,7 +65,7 @@ class Board:
                 else:
                     open_cost = 0.3 if (skel or t["colour"] in keys) else 1.5
                 cost = 1.0 + open_cost
-                if t["revealed"]:
+                if t["face"] is not None:
                     if t["face"] == "barred":
                         cost += saw_cost
                 else:
@@ -75,34 +74,33 @@ class Board:
                 cost += 2.0 if skel else 5.0
             who = self.occ.get(i)
             if who is not None and who != seat:
-                cost += 4.0 if self.d["players"][who]["netted"] else 2.0
+                cost += 4.0 if self.players[who]["netted"] else 2.0
             out.append(cost)
         return out
 
     def dist_to_goal(self, seat: int, cost: list[float]) -> list[float]:
         """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side)."""
-        side = self.d["players"][seat]["side"]
-        far = OPPOSITE[side]
+        side = self.players[seat]["side"]
         n = self.n
         dist = [INF] * (n + 1)
         heap = []
-        for i in range(n):
-            if on_edge(far, i, self.rows, self.cols):
-                dist[i] = 0.0
-                heap.append((0.0, i))
+        for i in self.geo.edge[OPPOSITE[side]]:
+            dist[i] = 0.0
+            heap.append((0.0, i))
         heapq.heapify(heap)
-        own_edge = [i for i in range(n) if on_edge(side, i, self.rows, self.cols)]
+        own_edge = self.geo.edge[side]
+        own = self.geo.edge_set[side]
+        adj = self.adj
         while heap:
             dv, v = heapq.heappop(heap)
             if dv > dist[v]:
                 continue
             if v == n:
-                preds = own_edge
-                step = 1.0  # moving out
+                preds: Any = own_edge
+                nd = dv + OUTSIDE_STEP
             else:
-                preds = self.adj[v] + ([n] if v in own_edge else [])
-                step = cost[v]
-            nd = dv + step
+                preds = adj[v] + (n,) if v in own else adj[v]
+                nd = dv + cost[v]
             if nd == INF:
                 continue
             for u in preds:
@@ -113,8 +111,9 @@ class Board:
 
     def path(self, seat: int, start: int, cost: list[float], dist: list[float]) -> list[int]:
         """Tiles along the best route from `start` (excluding it), nearest first."""
-        side = self.d["players"][seat]["side"]
-        own_edge = [i for i in range(self.n) if on_edge(side, i, self.rows, self.cols)]
+        side = self.players[seat]["side"]
+        own_edge = self.geo.edge[side]
+        own = self.geo.edge_set[side]
         out: list[int] = []
         cur = start
         for _ in range(self.n + 2):
@@ -124,8 +123,8 @@ class Board:
                 opts = [(cost[u] + dist[u], u) for u in own_edge]
             else:
                 opts = [(cost[u] + dist[u], u) for u in self.adj[cur]]
-                if cur in own_edge:
-                    opts.append((1.0 + dist[self.n], self.n))
+                if cur in own:
+                    opts.append((OUTSIDE_STEP + dist[self.n], self.n))
             best = min(opts)
             if best[0] == INF:
                 break
@@ -135,57 +134,37 @@ class Board:
         return out
 
 
-def choose(game: "CastleGame", state: State, seat: int, rng: Rng, level: str = "smart") -> str:
-    prompt = game.prompt(state, seat)
-    if prompt is None:
-        raise ValueError(f"seat {seat} has nothing to do")
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     choices = prompt.choices
     if level == "random" or len(choices) == 1:
         return rng.choice(choices).action
-    return _smart(state, seat, [c.action for c in choices], rng)
+    return _smart(view, prompt.seat, [c.action for c in choices], rng)
 
 
-def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
-    d = state.data
-    board = Board(d)
-    hand = d["players"][seat]["hand"]
+def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
+    board = Board(view)
+    hand = view["hand"]
     my_cost = board.costs(seat, hand)
     my_dist = board.dist_to_goal(seat, my_cost)
     me = board.node(seat)
     my_d = my_dist[me]
-    my_path = board.path(seat, me, my_cost, my_dist)
-    my_idx = {t: i for i, t in enumerate(my_path)}
-
-    lead, lead_d, lead_path = None, INF, []
-    for o in range(state.seats):
-        if o == seat:
-            continue
-        oc = board.costs(o, None)
-        od = board.dist_to_goal(o, oc)
-        on = board.node(o)
-        if od[on] < lead_d or lead is None:
-            lead, lead_d, lead_path = o, od[on], board.path(o, on, oc, od)
-    lead_idx = {t: i for i, t in enumerate(lead_path)}
-    threat = lead_d <= my_d or lead_d <= 3.5
-    urgency = 3.0 if lead_d <= 3.5 else 0.0
-
-    phase = d["phase"]
-    rows, cols = board.rows, board.cols
+    index = board.geo.typed
     tiles = board.tiles
 
-    if phase == "move":
+    if view["phase"] == "move":
         best: list[str] = []
         best_v = INF
-        used = set(d["players"][seat]["bonuses_used"])
+        used = set(board.players[seat]["bonuses_used"])
         for a in actions:
             if a == "stay":
                 v = my_d
             elif a == "move out":
                 v = my_dist[board.n] + 0.5
             else:
-                target = parse_coord(a.split()[1], rows, cols)
+                c = a.split()[1]
+                target = index[c]
                 v = my_dist[target]
-                face, c = tiles[target]["face"], a.split()[1]
+                face = tiles[target]["face"]
                 if v > 0 and c not in used:
                     if face == "extra_turn":
                         v -= 2.5
@@ -196,6 +175,21 @@ def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
             elif abs(v - best_v) <= 1e-9:
                 best.append(a)
         return rng.choice(best)
+
+    my_path = board.path(seat, me, my_cost, my_dist)
+    my_idx = {t: i for i, t in enumerate(my_path)}
+    lead, lead_d, lead_path = None, INF, []
+    for o in range(len(board.players)):
+        if o == seat:
+            continue
+        oc = board.costs(o, None)
+        od = board.dist_to_goal(o, oc)
+        on = board.node(o)
+        if od[on] < lead_d or lead is None:
+            lead, lead_d, lead_path = o, od[on], board.path(o, on, oc, od)
+    lead_idx = {t: i for i, t in enumerate(lead_path)}
+    threat = lead_d <= my_d or lead_d <= 3.5
+    urgency = 3.0 if lead_d <= 3.5 else 0.0
 
     def toggle_score(target: int, skeleton: bool) -> float:
         t = tiles[target]
@@ -223,7 +217,7 @@ def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
             soon = [t for t in my_path[:4] if not tiles[t]["open"]]
             return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
         if card == "hacksaw":
-            return 3.0 if any(tiles[t]["revealed"] and tiles[t]["face"] == "barred" for t in my_path) else 1.5
+            return 3.0 if any(tiles[t]["face"] == "barred" for t in my_path) else 1.5
         return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
 
     passage_ok = {me} | set(my_path[:2])
@@ -233,10 +227,10 @@ def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
         if parts[0] == "discard":
             s = -0.3 - card_value(parts[1]) / 3.0
         elif parts[0] == "bonus":
-            s = 0.0 if parts[1] == "skip" else toggle_score(parse_coord(parts[1], rows, cols), False)
+            s = 0.0 if parts[1] == "skip" else toggle_score(index[parts[1]], False)
         else:
             card = parts[1]
-            target = parse_coord(parts[2], rows, cols)
+            target = index[parts[2]]
             t = tiles[target]
             if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
                 s = toggle_score(target, card == "skeleton")
@@ -259,11 +253,10 @@ def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
             elif card == "hacksaw":
                 s = 11.0 - 2.0 * my_idx[target] if target in my_idx else (-3.0 if target in lead_idx else 0.0)
             elif card == "passage":
-                other = parse_coord(parts[3], rows, cols)
+                other = index[parts[3]]
                 if target in passage_ok or other in passage_ok:
-                    b2 = Board(d, (target, other))
-                    c2 = b2.costs(seat, hand)
-                    gain = my_d - b2.dist_to_goal(seat, c2)[me]
+                    b2 = board.with_passage(target, other)
+                    gain = my_d - b2.dist_to_goal(seat, my_cost)[me]
                     s = 3.0 * gain - 0.5
                 else:
                     s = -1.0

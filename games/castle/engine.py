@@ -96,7 +96,8 @@ class Geometry:
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols, self.n = rows, cols, rows * cols
         self.names = tuple(coord(i, cols) for i in range(self.n))
-        self.rc = tuple(divmod(i, cols) for i in range(self.n))
+        self.row = tuple(i // cols for i in range(self.n))
+        self.col = tuple(i % cols for i in range(self.n))
         self.index = {name: i for i, name in enumerate(self.names)}
         self.typed = {**self.index, **{name.lower(): i for name, i in self.index.items()}}
         self.adj = tuple(tuple(self._neighbours(i)) for i in range(self.n))
@@ -722,17 +723,19 @@ class CastleGame(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
         rows, cols = d["rows"], d["cols"]
-        occ = occupants(d)
         g = geometry(rows, cols)
-        tiles = []
-        for i, t in enumerate(d["tiles"]):
-            r, c = g.rc[i]
-            who = occ.get(i)
-            tiles.append({"coord": g.names[i], "row": r, "col": c, "colour": t["colour"],
-                          "open": t["open"], "face": t["face"] if t["revealed"] else None,
-                          "padlock": t["padlock"], "hacksaw": t["hacksaw"],
-                          "net": who if who is not None and d["players"][who]["netted"] > 0 else None,
-                          "occupant": who})
+        occupant: list[int | None] = [None] * g.n
+        net: list[int | None] = [None] * g.n
+        for s, pl in enumerate(d["players"]):
+            if pl["pos"] is not None:
+                occupant[g.index[pl["pos"]]] = s
+                if pl["netted"] > 0:
+                    net[g.index[pl["pos"]]] = s
+        names, row, col = g.names, g.row, g.col
+        tiles = [{"coord": names[i], "row": row[i], "col": col[i], "colour": t["colour"],
+                  "open": t["open"], "face": t["face"] if t["revealed"] else None,
+                  "padlock": t["padlock"], "hacksaw": t["hacksaw"], "net": net[i],
+                  "occupant": occupant[i]} for i, t in enumerate(d["tiles"])]
         players = [{"seat": s, "colour": self.colours[s], "side": pl["side"], "pos": pl["pos"],
                     "hand_size": len(pl["hand"]), "netted": pl["netted"],
                     "bonuses_used": list(pl["bonuses_used"])} for s, pl in enumerate(d["players"])]
@@ -762,9 +765,11 @@ class CastleGame(Game):
                 f"🔑 Your hand ({len(cards)}): **{hand}**")
 
     # ------------------------------------------------------------ AI
-    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    ai_reads_view = True
+
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose
-        return choose(self, state, seat, rng, level)
+        return choose(view, prompt, rng, level)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
