@@ -22,25 +22,19 @@ OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
 class Board:
     """A compact, read-only picture of the castle for planning, built from a seat's view."""
 
-    def __init__(self, view: dict[str, Any], extra_passage: tuple[int, int] | None = None) -> None:
+    def __init__(self, view: dict[str, Any]) -> None:
         self.view = view
         self.rows, self.cols = view["rows"], view["cols"]
         self.n = self.rows * self.cols
         self.geo = geometry(self.rows, self.cols)
         self.tiles = view["tiles"]
         self.players = view["players"]
-        self.passages = [(self.geo.index[a], self.geo.index[b]) for a, b in view["passages"]]
-        if extra_passage:
-            self.passages.append(extra_passage)
         adj = list(self.geo.adj)
-        for a, b in self.passages:
+        for a, b in ((self.geo.index[x], self.geo.index[y]) for x, y in view["passages"]):
             adj[a] = adj[a] + (b,)
             adj[b] = adj[b] + (a,)
         self.adj = adj
         self.occ = {i: t["occupant"] for i, t in enumerate(self.tiles) if t["occupant"] is not None}
-
-    def with_passage(self, a: int, b: int) -> "Board":
-        return Board(self.view, (a, b))
 
     def node(self, seat: int) -> int:
         pos = self.players[seat]["pos"]
@@ -104,6 +98,38 @@ class Board:
             if nd == INF:
                 continue
             for u in preds:
+                if nd < dist[u]:
+                    dist[u] = nd
+                    heapq.heappush(heap, (nd, u))
+        return dist
+
+    def dist_from(self, seat: int, start: int, cost: list[float]) -> list[float]:
+        """F[node]: cost paid to get from `start` onto node (the mirror of dist_to_goal).
+
+        With both, a new Secret Passage a-b is judged without another search: the best route
+        through it costs F[a] + cost[b] + D[b] (or the reverse).
+        """
+        side = self.players[seat]["side"]
+        n = self.n
+        own_edge = self.geo.edge[side]
+        own = self.geo.edge_set[side]
+        adj = self.adj
+        dist = [INF] * (n + 1)
+        dist[start] = 0.0
+        heap = [(0.0, start)]
+        while heap:
+            dv, v = heapq.heappop(heap)
+            if dv > dist[v]:
+                continue
+            if v == n:
+                nexts: Any = own_edge
+            else:
+                if v in own and dv + OUTSIDE_STEP < dist[n]:
+                    dist[n] = dv + OUTSIDE_STEP
+                    heapq.heappush(heap, (dist[n], n))
+                nexts = adj[v]
+            for u in nexts:
+                nd = dv + cost[u]
                 if nd < dist[u]:
                     dist[u] = nd
                     heapq.heappush(heap, (nd, u))
@@ -221,6 +247,7 @@ def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str
         return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
 
     passage_ok = {me} | set(my_path[:2])
+    my_from: list[float] | None = None  # forward distances, computed once if a passage needs them
     scored: list[tuple[float, str]] = []
     for a in actions:
         parts = a.split()
@@ -255,8 +282,11 @@ def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str
             elif card == "passage":
                 other = index[parts[3]]
                 if target in passage_ok or other in passage_ok:
-                    b2 = board.with_passage(target, other)
-                    gain = my_d - b2.dist_to_goal(seat, my_cost)[me]
+                    if my_from is None:
+                        my_from = board.dist_from(seat, me, my_cost)
+                    through = min(my_from[target] + my_cost[other] + my_dist[other],
+                                  my_from[other] + my_cost[target] + my_dist[target])
+                    gain = my_d - min(my_d, through)
                     s = 3.0 * gain - 0.5
                 else:
                     s = -1.0
