@@ -1,10 +1,13 @@
 """AI players for Keys to the Castle, deciding from one seat's view and prompt alone.
 
 "random" picks uniformly among the legal choices. "smart" plans a route with a reverse Dijkstra
-(distance-to-goal for every tile, where closed or barred doors cost extra turns), then scores each
-legal choice: open or saw the doors on its own route, shortcut with passages, and block the
-opponent closest to winning (close or padlock the door ahead of them, net them). The view holds
-only what the seat may know: revealed faces, the board, and its own hand.
+(distance-to-goal for every tile, where closed or barred doors cost extra turns). It takes a win
+when one is there (a step onto the far edge, or a play that opens that step and then the step),
+stops the next opponent's winning step when it can (net, padlock, close), and otherwise scores
+each legal choice: open or saw the doors on its own route, shortcut with passages, and block the
+opponent closest to winning where that really delays them (a door with an equally short way
+round is not worth a card). The view holds only what the seat may know: revealed faces, the
+board, and its own hand.
 """
 from __future__ import annotations
 
@@ -160,6 +163,11 @@ class Board:
         return out
 
 
+def passable(t: dict[str, Any]) -> bool:
+    """The view's version of the engine rule: open, not padlocked, not barred unless sawn."""
+    return t["open"] and not t["padlock"] and (t["face"] != "barred" or t["hacksaw"])
+
+
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     choices = prompt.choices
     if level == "random" or len(choices) == 1:
@@ -167,137 +175,277 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     return _smart(view, prompt.seat, [c.action for c in choices], rng)
 
 
+class Plan:
+    """One decision's picture of the race: this seat's route and, when needed, the leader's."""
+
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        self.seat = seat
+        self.board = board = Board(view)
+        self.tiles = board.tiles
+        self.index = board.geo.typed
+        self.cost = board.costs(seat, view["hand"])
+        self.dist = board.dist_to_goal(seat, self.cost)
+        self.me = board.node(seat)
+        self.d = self.dist[self.me]
+        self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
+
+    def finish_line(self, seat: int) -> list[int]:
+        """Far-edge tiles `seat` could step onto from where it stands (none while outside)."""
+        here = self.board.node(seat)
+        if here == self.board.n:
+            return []
+        far = self.board.geo.edge_set[OPPOSITE[self.board.players[seat]["side"]]]
+        return [t for t in self.board.adj[here] if t in far]
+
+    def open_doors_to_win(self, seat: int) -> list[int]:
+        """Tiles on which `seat` would win by stepping there on its next move."""
+        if self.board.players[seat]["netted"]:
+            return []
+        return [t for t in self.finish_line(seat)
+                if passable(self.tiles[t]) and t not in self.board.occ]
+
+    def plan_race(self) -> None:
+        """My route, and the opponent nearest to winning (as far as this seat can tell)."""
+        board = self.board
+        self.path = board.path(self.seat, self.me, self.cost, self.dist)
+        self.on_path = {t: i for i, t in enumerate(self.path)}
+        self.lead, self.lead_d, self.lead_path, self.lead_cost = None, INF, [], []
+        for o in range(len(board.players)):
+            if o == self.seat:
+                continue
+            oc = board.costs(o, None)
+            od = board.dist_to_goal(o, oc)
+            on = board.node(o)
+            if od[on] < self.lead_d or self.lead is None:
+                self.lead, self.lead_d, self.lead_cost = o, od[on], oc
+                self.lead_path = board.path(o, on, oc, od)
+        self.on_lead_path = {t: i for i, t in enumerate(self.lead_path)}
+        self.threat = self.lead_d <= self.d or self.lead_d <= 3.5
+        self.urgency = 3.0 if self.lead_d <= 3.5 else 0.0
+
+    def lead_delay(self, target: int, extra: float) -> float:
+        """How many turns the leader loses if `target` costs it `extra` more to step onto."""
+        cost = list(self.lead_cost)
+        cost[target] += extra
+        node = self.board.node(self.lead)
+        return self.board.dist_to_goal(self.lead, cost)[node] - self.lead_d
+
+
 def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
-    board = Board(view)
-    hand = view["hand"]
-    my_cost = board.costs(seat, hand)
-    my_dist = board.dist_to_goal(seat, my_cost)
-    me = board.node(seat)
-    my_d = my_dist[me]
-    index = board.geo.typed
-    tiles = board.tiles
-
+    plan = Plan(view, seat)
     if view["phase"] == "move":
-        best: list[str] = []
-        best_v = INF
-        used = set(board.players[seat]["bonuses_used"])
-        for a in actions:
-            if a == "stay":
-                v = my_d
-            elif a == "move out":
-                v = my_dist[board.n] + 0.5
-            else:
-                c = a.split()[1]
-                target = index[c]
-                v = my_dist[target]
-                face = tiles[target]["face"]
-                if v > 0 and c not in used:
-                    if face == "extra_turn":
-                        v -= 2.5
-                    elif face == "extra_key":
-                        v -= 1.0
-            if v < best_v - 1e-9:
-                best, best_v = [a], v
-            elif abs(v - best_v) <= 1e-9:
-                best.append(a)
-        return rng.choice(best)
-
-    my_path = board.path(seat, me, my_cost, my_dist)
-    my_idx = {t: i for i, t in enumerate(my_path)}
-    lead, lead_d, lead_path = None, INF, []
-    for o in range(len(board.players)):
-        if o == seat:
-            continue
-        oc = board.costs(o, None)
-        od = board.dist_to_goal(o, oc)
-        on = board.node(o)
-        if od[on] < lead_d or lead is None:
-            lead, lead_d, lead_path = o, od[on], board.path(o, on, oc, od)
-    lead_idx = {t: i for i, t in enumerate(lead_path)}
-    threat = lead_d <= my_d or lead_d <= 3.5
-    urgency = 3.0 if lead_d <= 3.5 else 0.0
-
-    def toggle_score(target: int, skeleton: bool) -> float:
-        t = tiles[target]
-        if not t["open"]:
-            if target in my_idx:
-                s = 10.0 - 2.0 * my_idx[target]
-            else:
-                s = -0.5
-                if lead_idx.get(target, 99) < 4:
-                    s -= 2.0
-        else:
-            if target in my_idx:
-                s = -6.0
-            elif target in lead_idx:
-                s = (8.0 + urgency if threat else 1.5) - 1.5 * lead_idx[target]
-            else:
-                s = -3.0
-        return s - (1.0 if skeleton else 0.0)
-
-    def card_value(card: str) -> float:
-        if card == "skeleton":
-            return 3.0
-        if card in KEY_CARDS:
-            colour = card[4:]
-            soon = [t for t in my_path[:4] if not tiles[t]["open"]]
-            return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
-        if card == "hacksaw":
-            return 3.0 if any(tiles[t]["face"] == "barred" for t in my_path) else 1.5
-        return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
-
-    passage_ok = {me} | set(my_path[:2])
-    my_from: list[float] | None = None  # forward distances, computed once if a passage needs them
-    scored: list[tuple[float, str]] = []
-    for a in actions:
-        parts = a.split()
-        if parts[0] == "discard":
-            s = -0.3 - card_value(parts[1]) / 3.0
-        elif parts[0] == "bonus":
-            s = 0.0 if parts[1] == "skip" else toggle_score(index[parts[1]], False)
-        else:
-            card = parts[1]
-            target = index[parts[2]]
-            t = tiles[target]
-            if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
-                s = toggle_score(target, card == "skeleton")
-            elif card == "skeleton":  # unlock
-                if target in my_idx:
-                    s = 9.0 - 2.0 * my_idx[target]
-                elif target in lead_idx:
-                    s = -4.0
-                else:
-                    s = -1.5
-            elif card == "padlock":
-                if target in lead_idx and target not in my_idx:
-                    i = lead_idx[target]
-                    s = ((9.0 + urgency if threat else 2.5) if not t["open"] else
-                         (1.0 if threat else 0.0)) - 1.5 * i
-                elif target in my_idx and t["open"]:
-                    s = 0.5
-                else:
-                    s = -2.0
-            elif card == "hacksaw":
-                s = 11.0 - 2.0 * my_idx[target] if target in my_idx else (-3.0 if target in lead_idx else 0.0)
-            elif card == "passage":
-                other = index[parts[3]]
-                if target in passage_ok or other in passage_ok:
-                    if my_from is None:
-                        my_from = board.dist_from(seat, me, my_cost)
-                    through = min(my_from[target] + my_cost[other] + my_dist[other],
-                                  my_from[other] + my_cost[target] + my_dist[target])
-                    gain = my_d - min(my_d, through)
-                    s = 3.0 * gain - 0.5
-                else:
-                    s = -1.0
-            elif card == "net":
-                victim = board.occ[target]
-                if victim == lead and threat:
-                    s = 9.0 + urgency
-                else:
-                    s = 0.5
-            else:  # pragma: no cover
-                s = -10.0
-        scored.append((s, a))
+        return _move(plan, actions, rng)
+    if view["phase"] == "play":
+        forced = _winning_plays(plan, actions) or _stop_a_win(plan, actions)
+        if forced:
+            return rng.choice(forced)
+    plan.plan_race()
+    scored = [(_score(plan, a), a) for a in actions]
     top = max(s for s, _ in scored)
     return rng.choice([a for s, a in scored if s >= top - 1e-9])
+
+
+def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
+    """Win if a step wins; else the step that leaves the least to pay, bonus doors counted."""
+    wins = set(plan.open_doors_to_win(plan.seat))
+    winning = [a for a in actions if a.startswith("move ") and plan.index.get(a[5:]) in wins]
+    if winning:
+        return rng.choice(winning)
+    best: list[str] = []
+    best_v = INF
+    used = set(plan.board.players[plan.seat]["bonuses_used"])
+    for a in actions:
+        if a == "stay":
+            v = plan.d
+        elif a == "move out":
+            v = plan.dist[plan.board.n] + 0.5
+        else:
+            c = a.split()[1]
+            target = plan.index[c]
+            v = plan.dist[target]
+            face = plan.tiles[target]["face"]
+            if v > 0 and c not in used:
+                if face == "extra_turn":
+                    v -= 2.5
+                elif face == "extra_key":
+                    v -= 1.0
+        if v < best_v - 1e-9:
+            best, best_v = [a], v
+        elif abs(v - best_v) <= 1e-9:
+            best.append(a)
+    return rng.choice(best)
+
+
+def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
+    """Plays after which this seat's move wins: keep an open finish, or make one.
+
+    A door opened for the first time may show bars, so a sure finish beats a hoped-for one.
+    """
+    seat, tiles = plan.seat, plan.tiles
+    if plan.board.players[seat]["netted"]:
+        return []
+    ready = plan.open_doors_to_win(seat)
+    if ready:
+        only = ready[0] if len(ready) == 1 else None
+        keep = [a for a in actions if only is None or not _shuts(plan, a, only)]
+        return [a for a in keep if a.startswith("discard")] or keep
+    finish = set(plan.finish_line(seat))
+    far = plan.board.geo.edge_set[OPPOSITE[plan.board.players[seat]["side"]]]
+    occ = plan.board.occ
+    sure, hoped = [], []
+    for a in actions:
+        parts = a.split()
+        if parts[0] != "play":
+            continue
+        card, target = parts[1], plan.index[parts[2]]
+        if card == "passage":
+            ends = {target, plan.index[parts[3]]} - {plan.me}
+            if len(ends) == 1:
+                (other,) = ends
+                if other in far and passable(tiles[other]) and other not in occ:
+                    sure.append(a)
+            continue
+        if target not in finish or target in occ:
+            continue
+        t = tiles[target]
+        after = dict(t)
+        if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+            if t["open"]:
+                continue
+            if t["face"] is None:
+                hoped.append(a)
+                continue
+            after["open"] = True
+        elif card == "skeleton":  # unlock
+            after["padlock"] = False
+        elif card == "hacksaw":
+            after["hacksaw"] = True
+        else:
+            continue
+        if passable(after):
+            sure.append(a)
+    best = sure or hoped
+    return [a for a in best if not a.startswith("play skeleton")] or best  # keep the Skeleton Key
+
+
+def _shuts(plan: Plan, action: str, target: int) -> bool:
+    """Does `action` close or padlock `target`?"""
+    parts = action.split()
+    return (parts[0] == "play" and len(parts) == 3 and plan.index[parts[2]] == target
+            and (parts[1] == "padlock" or parts[1] in KEY_CARDS or parts[1] == "skeleton"))
+
+
+def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
+    """When the next opponent to move could win on that move, the play that stops it.
+
+    A Net stops every step; a Padlock or a closed door stops one door, and only until a
+    Skeleton Key (or any matching key) comes along, so they rank below it.
+    """
+    seats = len(plan.board.players)
+    for step in range(1, seats):
+        o = (plan.seat + step) % seats
+        doors = plan.open_doors_to_win(o)
+        if not doors:
+            continue
+        pos = plan.board.node(o)
+        nets = [a for a in actions if a == f"play net {plan.board.geo.names[pos]}"]
+        if nets or len(doors) > 1:
+            return nets
+        (door,) = doors
+        locks = [a for a in actions if a == f"play padlock {plan.board.geo.names[door]}"]
+        closes = [a for a in actions if a.startswith("play key-") and _shuts(plan, a, door)]
+        skeleton = [a for a in actions if a.startswith("play skeleton") and _shuts(plan, a, door)]
+        return locks or closes or skeleton
+    return []
+
+
+def _score(plan: Plan, action: str) -> float:
+    """A heuristic value of a play or Extra Key action: my progress, the leader's delay, card cost."""
+    parts = action.split()
+    tiles, my_idx, lead_idx = plan.tiles, plan.on_path, plan.on_lead_path
+    if parts[0] == "discard":
+        return -0.3 - _card_value(plan, parts[1]) / 3.0
+    if parts[0] == "bonus":
+        return 0.0 if parts[1] == "skip" else _toggle_score(plan, plan.index[parts[1]], False)
+    card = parts[1]
+    target = plan.index[parts[2]]
+    t = tiles[target]
+    if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+        return _toggle_score(plan, target, card == "skeleton")
+    if card == "skeleton":  # unlock
+        if target in my_idx:
+            return 9.0 - 2.0 * my_idx[target]
+        return -4.0 if target in lead_idx else -1.5
+    if card == "padlock":
+        if target in my_idx:
+            return -6.0  # a padlock blocks its owner too
+        if target in lead_idx:
+            i = lead_idx[target]
+            base = (9.0 + plan.urgency if plan.threat else 2.5) - 1.5 * i
+            return _effective(plan, base, target, 5.0)
+        return -2.0
+    if card == "hacksaw":
+        if target in my_idx:
+            return 11.0 - 2.0 * my_idx[target]
+        return -3.0 if target in lead_idx else 0.0
+    if card == "passage":
+        return _passage_score(plan, target, plan.index[parts[3]])
+    if card == "net":
+        return 9.0 + plan.urgency if plan.board.occ[target] == plan.lead and plan.threat else 0.5
+    raise AssertionError(action)
+
+
+def _effective(plan: Plan, base: float, target: int, extra: float) -> float:
+    """Scale a block's value by how much it really delays the leader (a detour may cost nothing)."""
+    if base <= 0 or plan.on_lead_path[target] > 3:
+        return base
+    delay = plan.lead_delay(target, extra)
+    if delay < 0.05:
+        return -2.0
+    return base if delay >= 2.0 else base * delay / 2.0
+
+
+def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:
+    t = plan.tiles[target]
+    my_idx, lead_idx = plan.on_path, plan.on_lead_path
+    if not t["open"]:
+        if target in my_idx:
+            s = 10.0 - 2.0 * my_idx[target]
+        else:
+            s = -0.5
+            if lead_idx.get(target, 99) < 4:
+                s -= 2.0
+    elif target in my_idx:
+        s = -6.0
+    elif target in lead_idx:
+        base = (8.0 + plan.urgency if plan.threat else 1.5) - 1.5 * lead_idx[target]
+        s = _effective(plan, base, target, 1.0)
+    else:
+        s = -3.0
+    return s - (1.0 if skeleton else 0.0)
+
+
+def _card_value(plan: Plan, card: str) -> float:
+    """What keeping a card is worth, to choose which to discard."""
+    tiles = plan.tiles
+    if card == "skeleton":
+        return 3.0
+    if card in KEY_CARDS:
+        colour = card[4:]
+        soon = [t for t in plan.path[:4] if not tiles[t]["open"]]
+        return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
+    if card == "hacksaw":
+        return 3.0 if any(tiles[t]["face"] == "barred" for t in plan.path) else 1.5
+    return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
+
+
+def _passage_score(plan: Plan, a: int, b: int) -> float:
+    """Worth laying only next to me or my next steps, by the turns it saves on my route."""
+    near = {plan.me} | set(plan.path[:2])
+    if a not in near and b not in near:
+        return -1.0
+    if plan.forward is None:
+        plan.forward = plan.board.dist_from(plan.seat, plan.me, plan.cost)
+    f, c, dist = plan.forward, plan.cost, plan.dist
+    through = min(f[a] + c[b] + dist[b], f[b] + c[a] + dist[a])
+    return 3.0 * (plan.d - min(plan.d, through)) - 0.5
