@@ -38,6 +38,7 @@ class Board:
             adj[b] = adj[b] + (a,)
         self.adj = adj
         self.occ = {i: t["occupant"] for i, t in enumerate(self.tiles) if t["occupant"] is not None}
+        self.unknown_hand_costs: list[float] | None = None
 
     def node(self, seat: int) -> int:
         pos = self.players[seat]["pos"]
@@ -45,12 +46,25 @@ class Board:
 
     def costs(self, seat: int, hand: list[str] | None) -> list[float]:
         """Rough turns to step onto each tile, seen by `seat` (hand None: an opponent's unknown hand)."""
+        if hand is None:
+            if self.unknown_hand_costs is None:
+                self.unknown_hand_costs = self.door_costs(None)
+            out = list(self.unknown_hand_costs)
+        else:
+            out = self.door_costs(hand)
+        for i, who in self.occ.items():
+            if who != seat:
+                out[i] += 4.0 if self.players[who]["netted"] else 2.0
+        return out
+
+    def door_costs(self, hand: list[str] | None) -> list[float]:
+        """The doors' part of `costs`: what opening, unlocking or sawing each one takes."""
         keys = set() if hand is None else {c[4:] for c in hand if c in KEY_CARDS}
         skel = hand is not None and "skeleton" in hand
         saw = hand is not None and "hacksaw" in hand
         saw_cost = 1.0 if saw else 6.0
         out = []
-        for i, t in enumerate(self.tiles):
+        for t in self.tiles:
             if t["open"]:
                 if t["face"] == "barred" and not t["hacksaw"]:
                     cost = 1.0 + saw_cost
@@ -69,14 +83,15 @@ class Board:
                     cost += 1.0  # one closed door in five hides bars
             if t["padlock"]:  # a padlock blocks the door until a Skeleton Key removes it
                 cost += 2.0 if skel else 5.0
-            who = self.occ.get(i)
-            if who is not None and who != seat:
-                cost += 4.0 if self.players[who]["netted"] else 2.0
             out.append(cost)
         return out
 
-    def dist_to_goal(self, seat: int, cost: list[float]) -> list[float]:
-        """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side)."""
+    def dist_to_goal(self, seat: int, cost: list[float], stop: int | None = None) -> list[float]:
+        """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side).
+
+        With `stop`, the search ends once D[stop] is final: so is D of every node on the best
+        route from there, which is all an opponent's route needs.
+        """
         side = self.players[seat]["side"]
         n = self.n
         dist = [INF] * (n + 1)
@@ -88,22 +103,23 @@ class Board:
         own_edge = self.geo.edge[side]
         own = self.geo.edge_set[side]
         adj = self.adj
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            dv, v = heapq.heappop(heap)
+            dv, v = pop(heap)
             if dv > dist[v]:
                 continue
+            if v == stop:
+                break
             if v == n:
                 preds: Any = own_edge
                 nd = dv + OUTSIDE_STEP
             else:
                 preds = adj[v] + (n,) if v in own else adj[v]
                 nd = dv + cost[v]
-            if nd == INF:
-                continue
             for u in preds:
                 if nd < dist[u]:
                     dist[u] = nd
-                    heapq.heappush(heap, (nd, u))
+                    push(heap, (nd, u))
         return dist
 
     def dist_from(self, seat: int, start: int, cost: list[float]) -> list[float]:
@@ -214,8 +230,8 @@ class Plan:
             if o == self.seat:
                 continue
             oc = board.costs(o, None)
-            od = board.dist_to_goal(o, oc)
             on = board.node(o)
+            od = board.dist_to_goal(o, oc, stop=on)
             if od[on] < self.lead_d or self.lead is None:
                 self.lead, self.lead_d, self.lead_cost = o, od[on], oc
                 self.lead_path = board.path(o, on, oc, od)
@@ -228,7 +244,7 @@ class Plan:
         cost = list(self.lead_cost)
         cost[target] += extra
         node = self.board.node(self.lead)
-        return self.board.dist_to_goal(self.lead, cost)[node] - self.lead_d
+        return self.board.dist_to_goal(self.lead, cost, stop=node)[node] - self.lead_d
 
 
 def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
