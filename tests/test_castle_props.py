@@ -259,7 +259,8 @@ def test_prompt_lists_exactly_the_actions_the_rules_accept(seats, seed, steps):
         if state.over:
             return
         seat = GAME.to_move(state)
-        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random" if step % 2 else "smart")).state
+        level = "random" if step % 2 else "smart"
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, level)).state
     if state.over:
         return
     seat = GAME.to_move(state)

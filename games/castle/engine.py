@@ -125,10 +125,10 @@ class Geometry:
         self.moves: list[Choice] = []
         self.bonus: dict[tuple[int, str], Choice] = {}
         for i, c in enumerate(self.names):
-            for card in TOGGLERS:
-                for verb in ("Open", "Close"):
+            for verb in ("Open", "Close"):
+                self.bonus[i, verb] = Choice(f"bonus {c}", (Step(c, f"{verb} {c}"),))
+                for card in TOGGLERS:
                     plays[card, i, verb] = two(f"play {card} {c}", card, c, f"{verb} {c}")
-                    self.bonus[i, verb] = Choice(f"bonus {c}", (Step(c, f"{verb} {c}"),))
             plays["skeleton", i, "unlock"] = two(f"play skeleton {c} unlock", "skeleton",
                                                  f"{c} unlock", f"Unlock {c}")
             for card in ("padlock", "hacksaw"):
@@ -187,10 +187,6 @@ def on_edge(side: str, idx: int, rows: int, cols: int) -> bool:
 
 def edge_name(side: str, rows: int, cols: int) -> str:
     return {"S": f"row {rows}", "N": "row 1", "W": "column A", "E": f"column {chr(64 + cols)}"}[side]
-
-
-def neighbours(idx: int, rows: int, cols: int) -> list[int]:
-    return list(geometry(rows, cols).adj[idx])
 
 
 def passage_links(d: dict[str, Any], idx: int) -> list[int]:
