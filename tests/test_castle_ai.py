@@ -166,3 +166,11 @@ def test_smart_ai_keeps_its_keys_when_the_leader_can_walk_around_the_door():
     door(st, "E1", colour="blue", face="barred", revealed=True)  # no quick win for seat 0 either
     plays = smart_choices(st)
     assert plays and not any(a.endswith(" A6") for a in plays), plays
+
+
+def test_smart_ai_uses_its_extra_key_to_shut_the_next_players_winning_door():
+    st = position(seat0=("B5", []), seat1=("D7", []))
+    for name in ("B5", "D7", "D8", "B4"):
+        door(st, name, open=True)  # B4 is open on seat 0's own way, but D8 wins for seat 1
+    st.data["phase"] = "bonus"
+    assert smart_choices(st) == {"bonus D8"}

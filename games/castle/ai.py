@@ -251,10 +251,10 @@ def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str
     plan = Plan(view, seat)
     if view["phase"] == "move":
         return _move(plan, actions, rng)
-    if view["phase"] == "play":
-        forced = _winning_plays(plan, actions) or _stop_a_win(plan, actions)
-        if forced:
-            return rng.choice(forced)
+    forced = _winning_plays(plan, actions) if view["phase"] == "play" else []
+    forced = forced or _stop_a_win(plan, actions)
+    if forced:
+        return rng.choice(forced)
     plan.plan_race()
     scored = [(_score(plan, a), a) for a in actions]
     top = max(s for s, _ in scored)
@@ -345,14 +345,16 @@ def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
 
 
 def _shuts(plan: Plan, action: str, target: int) -> bool:
-    """Does `action` close or padlock `target`?"""
+    """Does `action` close or padlock the open door `target` (a card, or the Extra Key)?"""
     parts = action.split()
+    if parts[0] == "bonus":
+        return plan.index.get(parts[1]) == target
     return (parts[0] == "play" and len(parts) == 3 and plan.index[parts[2]] == target
             and (parts[1] == "padlock" or parts[1] in KEY_CARDS or parts[1] == "skeleton"))
 
 
 def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
-    """When the next opponent to move could win on that move, the play that stops it.
+    """When the next opponent to move could win on that move, the play (or Extra Key) that stops it.
 
     A Net stops every step; a Padlock or a closed door stops one door, and only until a
     Skeleton Key (or any matching key) comes along, so they rank below it.
@@ -369,7 +371,7 @@ def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
             return nets
         (door,) = doors
         locks = [a for a in actions if a == f"play padlock {plan.board.geo.names[door]}"]
-        closes = [a for a in actions if a.startswith("play key-") and _shuts(plan, a, door)]
+        closes = [a for a in actions if a.startswith(("play key-", "bonus")) and _shuts(plan, a, door)]
         skeleton = [a for a in actions if a.startswith("play skeleton") and _shuts(plan, a, door)]
         return locks or closes or skeleton
     return []
