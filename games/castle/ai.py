@@ -26,7 +26,6 @@ class Board:
     """A compact, read-only picture of the castle for planning, built from a seat's view."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
         self.rows, self.cols = view["rows"], view["cols"]
         self.n = self.rows * self.cols
         self.geo = geometry(self.rows, self.cols)
@@ -380,14 +379,13 @@ def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
 def _score(plan: Plan, action: str) -> float:
     """A heuristic value of a play or Extra Key action: my progress, the leader's delay, card cost."""
     parts = action.split()
-    tiles, my_idx, lead_idx = plan.tiles, plan.on_path, plan.on_lead_path
+    my_idx, lead_idx = plan.on_path, plan.on_lead_path
     if parts[0] == "discard":
         return -0.3 - _card_value(plan, parts[1]) / 3.0
     if parts[0] == "bonus":
         return 0.0 if parts[1] == "skip" else _toggle_score(plan, plan.index[parts[1]], False)
     card = parts[1]
     target = plan.index[parts[2]]
-    t = tiles[target]
     if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
         return _toggle_score(plan, target, card == "skeleton")
     if card == "skeleton":  # unlock

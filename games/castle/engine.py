@@ -247,7 +247,7 @@ def toggle_error(d: dict[str, Any], idx: int, key_colour: str | None) -> str | N
 
 
 def play_error(d: dict[str, Any], seat: int, card: str, args: list[Any]) -> str | None:
-    rows, cols = d["rows"], d["cols"]
+    cols = d["cols"]
     if card in KEY_CARDS:
         return toggle_error(d, args[0], card[4:])
     if card == "skeleton":
