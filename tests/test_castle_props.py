@@ -39,7 +39,7 @@ def check_invariants(state: State) -> None:
     for pl in d["players"]:
         if pl["pos"] is not None:
             t = d["tiles"][parse_coord(pl["pos"], d["rows"], d["cols"])]
-            assert t["open"] and (t["face"] != "barred" or t["hacksaw"])
+            assert t["open"] and (t["face"] != "barred" or t["hacksaw"])  # a padlock may come later
     for t in d["tiles"]:
         if t["open"]:
             assert t["revealed"]
@@ -169,3 +169,108 @@ def test_smart_ai_is_deterministic():
     a = play_game(2, 99, ["smart", "smart"], checks=False)[1]
     b = play_game(2, 99, ["smart", "smart"], checks=False)[1]
     assert a == b
+
+
+DIGITS = {"superscript": "⁰¹²³⁴⁵⁶⁷⁸⁹", "fullwidth": "０１２３４５６７８９",
+          "arabic-indic": "٠١٢٣٤٥٦٧٨٩", "subscript": "₀₁₂₃₄₅₆₇₈₉", "devanagari": "०१२३४५६७८९"}
+
+
+@st_.composite
+def mangled(draw, action: str) -> str:
+    """A typed version of a legal action, damaged the ways people and keyboards damage text."""
+    text = action
+    for _ in range(draw(st_.integers(1, 3))):
+        how = draw(st_.sampled_from(["digits", "spaces", "case", "truncate", "junk", "huge", "tokens"]))
+        if how == "digits":
+            table = DIGITS[draw(st_.sampled_from(sorted(DIGITS)))]
+            text = "".join(table[int(ch)] if ch.isascii() and ch.isdigit() else ch for ch in text)
+        elif how == "spaces":
+            at = draw(st_.integers(0, len(text)))
+            text = text[:at] + draw(st_.sampled_from([" ", "  ", "\t", "\u00a0", "\u3000", "\n"])) + text[at:]
+        elif how == "case":
+            text = draw(st_.sampled_from([text.upper(), text.swapcase(), text.title()]))
+        elif how == "truncate":
+            text = text[:draw(st_.integers(0, len(text)))]
+        elif how == "junk":
+            at = draw(st_.integers(0, len(text)))
+            text = text[:at] + draw(st_.text(max_size=6)) + text[at:]
+        elif how == "huge":
+            number = draw(st_.sampled_from(["0", "-1", "10" * 30, "9" * 5000, "1e9", "+3"]))
+            text = "".join(ch for ch in text if not ch.isdigit()) + number
+        else:
+            words = text.split()
+            text = " ".join(draw(st_.lists(st_.sampled_from(words or ["play"]), max_size=5)))
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(seats=st_.integers(2, 4), seed=st_.integers(0, 2**32), steps=st_.integers(0, 40),
+       data=st_.data())
+def test_mangled_typed_actions_are_applied_or_refused_never_crash(seats, seed, steps, data):
+    from games.core import IllegalAction
+    state = setup(GAME, seats, None, seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.over:
+            break
+        seat = GAME.to_move(state)
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state
+    if state.over:
+        return
+    seat = GAME.to_move(state)
+    action = data.draw(st_.sampled_from([c.action for c in GAME.prompt(state, seat).choices]))
+    typed = data.draw(mangled(action))
+    before = state.to_json()
+    for who in (seat, (seat + 1) % seats):
+        try:
+            apply(GAME, state, who, typed)
+        except IllegalAction as err:
+            assert err.reason and len(err.reason) < 400
+    assert state.to_json() == before
+
+
+def every_action(state: State) -> list[str]:
+    """Each well-formed action for the current phase, legal or not (passages: near pairs only)."""
+    d = state.data
+    rows, cols = d["rows"], d["cols"]
+    names = [f"{chr(65 + i % cols)}{i // cols + 1}" for i in range(rows * cols)]
+    if d["phase"] == "move":
+        return [f"move {c}" for c in names] + ["move out", "stay"]
+    if d["phase"] == "bonus":
+        return [f"bonus {c}" for c in names] + ["bonus skip"]
+    out = [f"discard {card}" for card in CARD_LABELS]
+    out += [f"play {card} {c}" for card in CARD_LABELS if card != "passage" for c in names]
+    out += [f"play skeleton {c} unlock" for c in names]
+    for i in range(rows * cols):
+        for j in range(i + 1, rows * cols):
+            if abs(i // cols - j // cols) <= 1 and abs(i % cols - j % cols) <= 1:
+                out.append(f"play passage {names[i]} {names[j]}")
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(seats=st_.integers(2, 4), seed=st_.integers(0, 2**32), steps=st_.integers(0, 150))
+def test_prompt_lists_exactly_the_actions_the_rules_accept(seats, seed, steps):
+    """The prompt's fast legality must agree with the checks apply makes, both ways."""
+    from games.core import IllegalAction
+    state = setup(GAME, seats, None, seed)
+    rng = Rng(seed)
+    for step in range(steps):
+        if state.over:
+            return
+        seat = GAME.to_move(state)
+        level = "random" if step % 2 else "smart"
+        state = apply(GAME, state, seat, decide(GAME, state, seat, rng, level)).state
+    if state.over:
+        return
+    seat = GAME.to_move(state)
+    listed = [c.action for c in GAME.prompt(state, seat).choices]
+    accepted = []
+    for action in every_action(state):
+        try:
+            apply(GAME, state, seat, action)
+        except IllegalAction:
+            continue
+        accepted.append(GAME.canonical(state, action))
+    assert sorted(listed) == sorted(accepted)
+    assert len(listed) == len(set(listed))

@@ -196,6 +196,52 @@ def test_padlock_blocks_doors_until_a_skeleton_removes_it(is_open):
     assert "remove" in texts(ev)[0].lower()
 
 
+def test_padlocked_door_blocks_movement_onto_it():
+    """A Padlock blocks a door (rulebook), open or not: no entering, stepping or passage onto it."""
+    st = blank()
+    st.data["passages"] = [["B6", "C7"]]
+    for c in ("C8", "C7", "B6", "D7", "C6"):
+        put(st, c, open=True, padlock=c != "C7")
+    to_move_phase(st)
+    refused(st, 0, "move C8", "padlocked", "Skeleton Key")  # entering from outside
+    at(st, 0, "C7")
+    for c in ("C8", "B6", "D7", "C6"):  # back, along the passage, sideways, ahead
+        refused(st, 0, f"move {c}", "padlocked")
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["stay"]
+    hand(st, 0, "skeleton")
+    st.data["phase"] = "play"
+    st, _ = act(st, 0, "play skeleton C6 unlock")
+    st, _ = act(st, 0, "move C6")
+    assert st.data["players"][0]["pos"] == "C6"
+
+
+def test_padlocked_door_on_the_far_row_cannot_be_reached_to_win():
+    st = blank()
+    put(st, "B2", open=True)
+    put(st, "B1", open=True, padlock=True)
+    at(st, 0, "B2")
+    to_move_phase(st)
+    refused(st, 0, "move B1", "padlocked")
+    assert not st.over
+
+
+def test_character_under_a_new_padlock_may_step_off_it():
+    """House rule: a Padlock may go on an occupied door; it keeps others out, not the occupant in."""
+    st = blank()
+    put(st, "C8", open=True)
+    put(st, "C7", open=True)
+    at(st, 1, "C8")
+    hand(st, 0, "padlock")
+    st, _ = act(st, 0, "play padlock C8")
+    st, _ = act(st, 0, "stay")
+    hand(st, 1, "key-red")
+    st, _ = act(st, 1, "discard key-red")
+    st, _ = act(st, 1, "move C7")
+    assert st.data["players"][1]["pos"] == "C7"
+    st.data["current"], st.data["phase"] = 1, "move"
+    refused(st, 1, "move C8", "padlocked")
+
+
 def test_unlock_needs_a_padlock_and_a_skeleton():
     st = blank()
     hand(st, 0, "skeleton", "key-red")
@@ -228,13 +274,17 @@ def test_hacksaw_only_on_an_opened_barred_door_and_is_permanent():
     refused(st, 0, "play key-red D7", "stays open for good")
     refused(st, 0, "play skeleton D7", "stays open for good")
     refused(st, 0, "play hacksaw D7", "already")
-    st, _ = act(st, 0, "play padlock D7")  # may still be padlocked
+    # it is passable now
+    st2 = to_move_phase(st.copy())
+    st2.data["players"][0]["pos"] = "D8"
+    put(st2, "D8", open=True)
+    st2, _ = act(st2, 0, "move D7")
+    assert st2.data["players"][0]["pos"] == "D7"
+    st, _ = act(st, 0, "play padlock D7")  # and may still be padlocked, which blocks it again
     assert tile(st, "D7")["padlock"] and tile(st, "D7")["open"]
-    # and it is passable now
     st.data["players"][0]["pos"] = "D8"
     put(st, "D8", open=True)
-    st, _ = act(st, 0, "move D7")
-    assert st.data["players"][0]["pos"] == "D7"
+    refused(st, 0, "move D7", "padlocked")
 
 
 def test_barred_door_can_be_closed_before_it_is_sawn():
@@ -554,6 +604,18 @@ def test_malformed_actions(bad, fragment):
     st = blank()
     hand(st, 0, "key-red")
     refused(st, 0, bad, fragment)
+
+
+@pytest.mark.parametrize("typed", ["play key-green A²", "play key-green A２", "play key-green A٣",
+                                   "move C¹", "bonus B⁴", "play passage A1 B²",
+                                   "play key-green A" + "9" * 5000])
+def test_tiles_are_named_with_ascii_digits_only(typed):
+    """Non-ASCII digits pass str.isdigit; the parser used to crash on them instead of refusing."""
+    st = blank()
+    hand(st, 0, "key-green", "passage")
+    put(st, "A1", colour="green")
+    reason = refused(st, 0, typed, "not a tile", "like C3")
+    assert len(reason) < 200
 
 
 def test_parsing_is_case_and_space_insensitive():

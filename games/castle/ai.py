@@ -1,63 +1,72 @@
-"""AI players for Keys to the Castle.
+"""AI players for Keys to the Castle, deciding from one seat's view and prompt alone.
 
 "random" picks uniformly among the legal choices. "smart" plans a route with a reverse Dijkstra
-(distance-to-goal for every tile, where closed or barred doors cost extra turns), then scores each
-legal choice: open or saw the doors on its own route, shortcut with passages, and block the
-opponent closest to winning (close or padlock the door ahead of them, net them). It only uses what
-its seat may know: revealed faces, the board, and its own hand.
+(distance-to-goal for every tile, where closed or barred doors cost extra turns). It takes a win
+when one is there (a step onto the far edge, or a play that opens that step and then the step),
+stops the next opponent's winning step when it can (net, padlock, close), and otherwise scores
+each legal choice: open or saw the doors on its own route, shortcut with passages, and block the
+opponent closest to winning where that really delays them (a door with an equally short way
+round is not worth a card). The view holds only what the seat may know: revealed faces, the
+board, and its own hand.
 """
 from __future__ import annotations
 
 import heapq
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.core import Rng, State
+from games.core import Prompt, Rng
 
-from .engine import KEY_CARDS, OPPOSITE, neighbours, on_edge, parse_coord
-
-if TYPE_CHECKING:
-    from .engine import CastleGame
+from .engine import KEY_CARDS, OPPOSITE, geometry
 
 INF = float("inf")
+OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
 
 
 class Board:
-    """A compact, read-only picture of the castle for planning."""
+    """A compact, read-only picture of the castle for planning, built from a seat's view."""
 
-    def __init__(self, d: dict[str, Any], extra_passage: tuple[int, int] | None = None) -> None:
-        self.d = d
-        self.rows, self.cols = d["rows"], d["cols"]
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.rows, self.cols = view["rows"], view["cols"]
         self.n = self.rows * self.cols
-        self.tiles = d["tiles"]
-        adj = [neighbours(i, self.rows, self.cols) for i in range(self.n)]
-        pairs = [(parse_coord(a, self.rows, self.cols), parse_coord(b, self.rows, self.cols))
-                 for a, b in d["passages"]]
-        if extra_passage:
-            pairs.append(extra_passage)
-        for a, b in pairs:
-            adj[a] = adj[a] + [b]
-            adj[b] = adj[b] + [a]
+        self.geo = geometry(self.rows, self.cols)
+        self.tiles = view["tiles"]
+        self.players = view["players"]
+        adj = list(self.geo.adj)
+        for a, b in ((self.geo.index[x], self.geo.index[y]) for x, y in view["passages"]):
+            adj[a] = adj[a] + (b,)
+            adj[b] = adj[b] + (a,)
         self.adj = adj
-        self.occ: dict[int, int] = {}
-        for seat, pl in enumerate(d["players"]):
-            if pl["pos"] is not None:
-                self.occ[parse_coord(pl["pos"], self.rows, self.cols)] = seat
+        self.occ = {i: t["occupant"] for i, t in enumerate(self.tiles) if t["occupant"] is not None}
+        self.unknown_hand_costs: list[float] | None = None
 
     def node(self, seat: int) -> int:
-        pos = self.d["players"][seat]["pos"]
-        return self.n if pos is None else parse_coord(pos, self.rows, self.cols)
+        pos = self.players[seat]["pos"]
+        return self.n if pos is None else self.geo.index[pos]
 
     def costs(self, seat: int, hand: list[str] | None) -> list[float]:
         """Rough turns to step onto each tile, seen by `seat` (hand None: an opponent's unknown hand)."""
+        if hand is None:
+            if self.unknown_hand_costs is None:
+                self.unknown_hand_costs = self.door_costs(None)
+            out = list(self.unknown_hand_costs)
+        else:
+            out = self.door_costs(hand)
+        for i, who in self.occ.items():
+            if who != seat:
+                out[i] += 4.0 if self.players[who]["netted"] else 2.0
+        return out
+
+    def door_costs(self, hand: list[str] | None) -> list[float]:
+        """The doors' part of `costs`: what opening, unlocking or sawing each one takes."""
         keys = set() if hand is None else {c[4:] for c in hand if c in KEY_CARDS}
         skel = hand is not None and "skeleton" in hand
         saw = hand is not None and "hacksaw" in hand
         saw_cost = 1.0 if saw else 6.0
         out = []
-        for i, t in enumerate(self.tiles):
+        for t in self.tiles:
             if t["open"]:
                 if t["face"] == "barred" and not t["hacksaw"]:
-                    cost = INF if t["padlock"] else 1.0 + saw_cost
+                    cost = 1.0 + saw_cost
                 else:
                     cost = 1.0
             else:
@@ -66,46 +75,79 @@ class Board:
                 else:
                     open_cost = 0.3 if (skel or t["colour"] in keys) else 1.5
                 cost = 1.0 + open_cost
-                if t["padlock"]:
-                    cost += 2.0 if skel else 5.0
-                if t["revealed"]:
+                if t["face"] is not None:
                     if t["face"] == "barred":
                         cost += saw_cost
                 else:
                     cost += 1.0  # one closed door in five hides bars
-            who = self.occ.get(i)
-            if who is not None and who != seat:
-                cost += 4.0 if self.d["players"][who]["netted"] else 2.0
+            if t["padlock"]:  # a padlock blocks the door until a Skeleton Key removes it
+                cost += 2.0 if skel else 5.0
             out.append(cost)
         return out
 
-    def dist_to_goal(self, seat: int, cost: list[float]) -> list[float]:
-        """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side)."""
-        side = self.d["players"][seat]["side"]
-        far = OPPOSITE[side]
+    def dist_to_goal(self, seat: int, cost: list[float], stop: int | None = None) -> list[float]:
+        """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side).
+
+        With `stop`, the search ends once D[stop] is final: so is D of every node on the best
+        route from there, which is all an opponent's route needs.
+        """
+        side = self.players[seat]["side"]
         n = self.n
         dist = [INF] * (n + 1)
         heap = []
-        for i in range(n):
-            if on_edge(far, i, self.rows, self.cols):
-                dist[i] = 0.0
-                heap.append((0.0, i))
+        for i in self.geo.edge[OPPOSITE[side]]:
+            dist[i] = 0.0
+            heap.append((0.0, i))
         heapq.heapify(heap)
-        own_edge = [i for i in range(n) if on_edge(side, i, self.rows, self.cols)]
+        own_edge = self.geo.edge[side]
+        own = self.geo.edge_set[side]
+        adj = self.adj
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            dv, v = pop(heap)
+            if dv > dist[v]:
+                continue
+            if v == stop:
+                break
+            if v == n:
+                preds: Any = own_edge
+                nd = dv + OUTSIDE_STEP
+            else:
+                preds = adj[v] + (n,) if v in own else adj[v]
+                nd = dv + cost[v]
+            for u in preds:
+                if nd < dist[u]:
+                    dist[u] = nd
+                    push(heap, (nd, u))
+        return dist
+
+    def dist_from(self, seat: int, start: int, cost: list[float]) -> list[float]:
+        """F[node]: cost paid to get from `start` onto node (the mirror of dist_to_goal).
+
+        With both, a new Secret Passage a-b is judged without another search: the best route
+        through it costs F[a] + cost[b] + D[b] (or the reverse).
+        """
+        side = self.players[seat]["side"]
+        n = self.n
+        own_edge = self.geo.edge[side]
+        own = self.geo.edge_set[side]
+        adj = self.adj
+        dist = [INF] * (n + 1)
+        dist[start] = 0.0
+        heap = [(0.0, start)]
         while heap:
             dv, v = heapq.heappop(heap)
             if dv > dist[v]:
                 continue
             if v == n:
-                preds = own_edge
-                step = 1.0  # moving out
+                nexts: Any = own_edge
             else:
-                preds = self.adj[v] + ([n] if v in own_edge else [])
-                step = cost[v]
-            nd = dv + step
-            if nd == INF:
-                continue
-            for u in preds:
+                if v in own and dv + OUTSIDE_STEP < dist[n]:
+                    dist[n] = dv + OUTSIDE_STEP
+                    heapq.heappush(heap, (dist[n], n))
+                nexts = adj[v]
+            for u in nexts:
+                nd = dv + cost[u]
                 if nd < dist[u]:
                     dist[u] = nd
                     heapq.heappush(heap, (nd, u))
@@ -113,8 +155,9 @@ class Board:
 
     def path(self, seat: int, start: int, cost: list[float], dist: list[float]) -> list[int]:
         """Tiles along the best route from `start` (excluding it), nearest first."""
-        side = self.d["players"][seat]["side"]
-        own_edge = [i for i in range(self.n) if on_edge(side, i, self.rows, self.cols)]
+        side = self.players[seat]["side"]
+        own_edge = self.geo.edge[side]
+        own = self.geo.edge_set[side]
         out: list[int] = []
         cur = start
         for _ in range(self.n + 2):
@@ -124,8 +167,8 @@ class Board:
                 opts = [(cost[u] + dist[u], u) for u in own_edge]
             else:
                 opts = [(cost[u] + dist[u], u) for u in self.adj[cur]]
-                if cur in own_edge:
-                    opts.append((1.0 + dist[self.n], self.n))
+                if cur in own:
+                    opts.append((OUTSIDE_STEP + dist[self.n], self.n))
             best = min(opts)
             if best[0] == INF:
                 break
@@ -135,146 +178,290 @@ class Board:
         return out
 
 
-def choose(game: "CastleGame", state: State, seat: int, rng: Rng, level: str = "smart") -> str:
-    prompt = game.prompt(state, seat)
-    if prompt is None:
-        raise ValueError(f"seat {seat} has nothing to do")
+def passable(t: dict[str, Any]) -> bool:
+    """The view's version of the engine rule: open, not padlocked, not barred unless sawn."""
+    return t["open"] and not t["padlock"] and (t["face"] != "barred" or t["hacksaw"])
+
+
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     choices = prompt.choices
     if level == "random" or len(choices) == 1:
         return rng.choice(choices).action
-    return _smart(state, seat, [c.action for c in choices], rng)
+    return _smart(view, prompt.seat, [c.action for c in choices], rng)
 
 
-def _smart(state: State, seat: int, actions: list[str], rng: Rng) -> str:
-    d = state.data
-    board = Board(d)
-    hand = d["players"][seat]["hand"]
-    my_cost = board.costs(seat, hand)
-    my_dist = board.dist_to_goal(seat, my_cost)
-    me = board.node(seat)
-    my_d = my_dist[me]
-    my_path = board.path(seat, me, my_cost, my_dist)
-    my_idx = {t: i for i, t in enumerate(my_path)}
+class Plan:
+    """One decision's picture of the race: this seat's route and, when needed, the leader's."""
 
-    lead, lead_d, lead_path = None, INF, []
-    for o in range(state.seats):
-        if o == seat:
-            continue
-        oc = board.costs(o, None)
-        od = board.dist_to_goal(o, oc)
-        on = board.node(o)
-        if od[on] < lead_d or lead is None:
-            lead, lead_d, lead_path = o, od[on], board.path(o, on, oc, od)
-    lead_idx = {t: i for i, t in enumerate(lead_path)}
-    threat = lead_d <= my_d or lead_d <= 3.5
-    urgency = 3.0 if lead_d <= 3.5 else 0.0
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        self.seat = seat
+        self.board = board = Board(view)
+        self.tiles = board.tiles
+        self.index = board.geo.typed
+        self.cost = board.costs(seat, view["hand"])
+        self.dist = board.dist_to_goal(seat, self.cost)
+        self.me = board.node(seat)
+        self.d = self.dist[self.me]
+        self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
 
-    phase = d["phase"]
-    rows, cols = board.rows, board.cols
-    tiles = board.tiles
+    def finish_line(self, seat: int) -> list[int]:
+        """Far-edge tiles `seat` could step onto from where it stands (none while outside)."""
+        here = self.board.node(seat)
+        if here == self.board.n:
+            return []
+        far = self.board.geo.edge_set[OPPOSITE[self.board.players[seat]["side"]]]
+        return [t for t in self.board.adj[here] if t in far]
 
-    if phase == "move":
-        best: list[str] = []
-        best_v = INF
-        used = set(d["players"][seat]["bonuses_used"])
-        for a in actions:
-            if a == "stay":
-                v = my_d
-            elif a == "move out":
-                v = my_dist[board.n] + 0.5
-            else:
-                target = parse_coord(a.split()[1], rows, cols)
-                v = my_dist[target]
-                face, c = tiles[target]["face"], a.split()[1]
-                if v > 0 and c not in used:
-                    if face == "extra_turn":
-                        v -= 2.5
-                    elif face == "extra_key":
-                        v -= 1.0
-            if v < best_v - 1e-9:
-                best, best_v = [a], v
-            elif abs(v - best_v) <= 1e-9:
-                best.append(a)
-        return rng.choice(best)
+    def open_doors_to_win(self, seat: int) -> list[int]:
+        """Tiles on which `seat` would win by stepping there on its next move."""
+        if self.board.players[seat]["netted"]:
+            return []
+        return [t for t in self.finish_line(seat)
+                if passable(self.tiles[t]) and t not in self.board.occ]
 
-    def toggle_score(target: int, skeleton: bool) -> float:
-        t = tiles[target]
-        if not t["open"]:
-            if target in my_idx:
-                s = 10.0 - 2.0 * my_idx[target]
-            else:
-                s = -0.5
-                if lead_idx.get(target, 99) < 4:
-                    s -= 2.0
-        else:
-            if target in my_idx:
-                s = -6.0
-            elif target in lead_idx:
-                s = (8.0 + urgency if threat else 1.5) - 1.5 * lead_idx[target]
-            else:
-                s = -3.0
-        return s - (1.0 if skeleton else 0.0)
+    def plan_race(self) -> None:
+        """My route, and the opponent nearest to winning (as far as this seat can tell)."""
+        board = self.board
+        self.path = board.path(self.seat, self.me, self.cost, self.dist)
+        self.on_path = {t: i for i, t in enumerate(self.path)}
+        self.lead, self.lead_d, self.lead_path, self.lead_cost = None, INF, [], []
+        for o in range(len(board.players)):
+            if o == self.seat:
+                continue
+            oc = board.costs(o, None)
+            on = board.node(o)
+            od = board.dist_to_goal(o, oc, stop=on)
+            if od[on] < self.lead_d or self.lead is None:
+                self.lead, self.lead_d, self.lead_cost = o, od[on], oc
+                self.lead_path = board.path(o, on, oc, od)
+        self.on_lead_path = {t: i for i, t in enumerate(self.lead_path)}
+        self.threat = self.lead_d <= self.d or self.lead_d <= 3.5
+        self.urgency = 3.0 if self.lead_d <= 3.5 else 0.0
 
-    def card_value(card: str) -> float:
-        if card == "skeleton":
-            return 3.0
-        if card in KEY_CARDS:
-            colour = card[4:]
-            soon = [t for t in my_path[:4] if not tiles[t]["open"]]
-            return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
-        if card == "hacksaw":
-            return 3.0 if any(tiles[t]["revealed"] and tiles[t]["face"] == "barred" for t in my_path) else 1.5
-        return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
+    def lead_delay(self, target: int, extra: float) -> float:
+        """How many turns the leader loses if `target` costs it `extra` more to step onto."""
+        cost = list(self.lead_cost)
+        cost[target] += extra
+        node = self.board.node(self.lead)
+        return self.board.dist_to_goal(self.lead, cost, stop=node)[node] - self.lead_d
 
-    passage_ok = {me} | set(my_path[:2])
-    scored: list[tuple[float, str]] = []
-    for a in actions:
-        parts = a.split()
-        if parts[0] == "discard":
-            s = -0.3 - card_value(parts[1]) / 3.0
-        elif parts[0] == "bonus":
-            s = 0.0 if parts[1] == "skip" else toggle_score(parse_coord(parts[1], rows, cols), False)
-        else:
-            card = parts[1]
-            target = parse_coord(parts[2], rows, cols)
-            t = tiles[target]
-            if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
-                s = toggle_score(target, card == "skeleton")
-            elif card == "skeleton":  # unlock
-                if target in my_idx:
-                    s = 9.0 - 2.0 * my_idx[target]
-                elif target in lead_idx:
-                    s = -4.0
-                else:
-                    s = -1.5
-            elif card == "padlock":
-                if target in lead_idx and target not in my_idx:
-                    i = lead_idx[target]
-                    s = ((9.0 + urgency if threat else 2.5) if not t["open"] else
-                         (1.0 if threat else 0.0)) - 1.5 * i
-                elif target in my_idx and t["open"]:
-                    s = 0.5
-                else:
-                    s = -2.0
-            elif card == "hacksaw":
-                s = 11.0 - 2.0 * my_idx[target] if target in my_idx else (-3.0 if target in lead_idx else 0.0)
-            elif card == "passage":
-                other = parse_coord(parts[3], rows, cols)
-                if target in passage_ok or other in passage_ok:
-                    b2 = Board(d, (target, other))
-                    c2 = b2.costs(seat, hand)
-                    gain = my_d - b2.dist_to_goal(seat, c2)[me]
-                    s = 3.0 * gain - 0.5
-                else:
-                    s = -1.0
-            elif card == "net":
-                victim = board.occ[target]
-                if victim == lead and threat:
-                    s = 9.0 + urgency
-                else:
-                    s = 0.5
-            else:  # pragma: no cover
-                s = -10.0
-        scored.append((s, a))
+
+def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
+    plan = Plan(view, seat)
+    if view["phase"] == "move":
+        return _move(plan, actions, rng)
+    forced = _winning_plays(plan, actions) if view["phase"] == "play" else []
+    forced = forced or _stop_a_win(plan, actions)
+    if forced:
+        return rng.choice(forced)
+    plan.plan_race()
+    scored = [(_score(plan, a), a) for a in actions]
     top = max(s for s, _ in scored)
     return rng.choice([a for s, a in scored if s >= top - 1e-9])
+
+
+def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
+    """Win if a step wins; else the step that leaves the least to pay, bonus doors counted."""
+    wins = set(plan.open_doors_to_win(plan.seat))
+    winning = [a for a in actions if a.startswith("move ") and plan.index.get(a[5:]) in wins]
+    if winning:
+        return rng.choice(winning)
+    best: list[str] = []
+    best_v = INF
+    used = set(plan.board.players[plan.seat]["bonuses_used"])
+    for a in actions:
+        if a == "stay":
+            v = plan.d
+        elif a == "move out":
+            v = plan.dist[plan.board.n] + 0.5
+        else:
+            c = a.split()[1]
+            target = plan.index[c]
+            v = plan.dist[target]
+            face = plan.tiles[target]["face"]
+            if v > 0 and c not in used:
+                if face == "extra_turn":
+                    v -= 2.5
+                elif face == "extra_key":
+                    v -= 1.0
+        if v < best_v - 1e-9:
+            best, best_v = [a], v
+        elif abs(v - best_v) <= 1e-9:
+            best.append(a)
+    return rng.choice(best)
+
+
+def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
+    """Plays after which this seat's move wins: keep an open finish, or make one.
+
+    A door opened for the first time may show bars, so a sure finish beats a hoped-for one.
+    """
+    seat, tiles = plan.seat, plan.tiles
+    if plan.board.players[seat]["netted"]:
+        return []
+    ready = plan.open_doors_to_win(seat)
+    if ready:
+        only = ready[0] if len(ready) == 1 else None
+        keep = [a for a in actions if only is None or not _shuts(plan, a, only)]
+        return [a for a in keep if a.startswith("discard")] or keep
+    finish = set(plan.finish_line(seat))
+    far = plan.board.geo.edge_set[OPPOSITE[plan.board.players[seat]["side"]]]
+    occ = plan.board.occ
+    sure, hoped = [], []
+    for a in actions:
+        parts = a.split()
+        if parts[0] != "play":
+            continue
+        card, target = parts[1], plan.index[parts[2]]
+        if card == "passage":
+            ends = {target, plan.index[parts[3]]} - {plan.me}
+            if len(ends) == 1:
+                (other,) = ends
+                if other in far and passable(tiles[other]) and other not in occ:
+                    sure.append(a)
+            continue
+        if target not in finish or target in occ:
+            continue
+        t = tiles[target]
+        after = dict(t)
+        if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+            if t["open"]:
+                continue
+            if t["face"] is None:
+                hoped.append(a)
+                continue
+            after["open"] = True
+        elif card == "skeleton":  # unlock
+            after["padlock"] = False
+        elif card == "hacksaw":
+            after["hacksaw"] = True
+        else:
+            continue
+        if passable(after):
+            sure.append(a)
+    best = sure or hoped
+    return [a for a in best if not a.startswith("play skeleton")] or best  # keep the Skeleton Key
+
+
+def _shuts(plan: Plan, action: str, target: int) -> bool:
+    """Does `action` close or padlock the open door `target` (a card, or the Extra Key)?"""
+    parts = action.split()
+    if parts[0] == "bonus":
+        return plan.index.get(parts[1]) == target
+    return (parts[0] == "play" and len(parts) == 3 and plan.index[parts[2]] == target
+            and (parts[1] == "padlock" or parts[1] in KEY_CARDS or parts[1] == "skeleton"))
+
+
+def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
+    """When the next opponent to move could win on that move, the play (or Extra Key) that stops it.
+
+    A Net stops every step; a Padlock or a closed door stops one door, and only until a
+    Skeleton Key (or any matching key) comes along, so they rank below it.
+    """
+    seats = len(plan.board.players)
+    for step in range(1, seats):
+        o = (plan.seat + step) % seats
+        doors = plan.open_doors_to_win(o)
+        if not doors:
+            continue
+        pos = plan.board.node(o)
+        nets = [a for a in actions if a == f"play net {plan.board.geo.names[pos]}"]
+        if nets or len(doors) > 1:
+            return nets
+        (door,) = doors
+        locks = [a for a in actions if a == f"play padlock {plan.board.geo.names[door]}"]
+        closes = [a for a in actions if a.startswith(("play key-", "bonus")) and _shuts(plan, a, door)]
+        skeleton = [a for a in actions if a.startswith("play skeleton") and _shuts(plan, a, door)]
+        return locks or closes or skeleton
+    return []
+
+
+def _score(plan: Plan, action: str) -> float:
+    """A heuristic value of a play or Extra Key action: my progress, the leader's delay, card cost."""
+    parts = action.split()
+    my_idx, lead_idx = plan.on_path, plan.on_lead_path
+    if parts[0] == "discard":
+        return -0.3 - _card_value(plan, parts[1]) / 3.0
+    if parts[0] == "bonus":
+        return 0.0 if parts[1] == "skip" else _toggle_score(plan, plan.index[parts[1]], False)
+    card = parts[1]
+    target = plan.index[parts[2]]
+    if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+        return _toggle_score(plan, target, card == "skeleton")
+    if card == "skeleton":  # unlock
+        if target in my_idx:
+            return 9.0 - 2.0 * my_idx[target]
+        return -4.0 if target in lead_idx else -1.5
+    if card == "padlock":
+        if target in my_idx:
+            return -6.0  # a padlock blocks its owner too
+        if target in lead_idx:
+            i = lead_idx[target]
+            base = (9.0 + plan.urgency if plan.threat else 2.5) - 1.5 * i
+            return _effective(plan, base, target, 5.0)
+        return -2.0
+    if card == "hacksaw":
+        if target in my_idx:
+            return 11.0 - 2.0 * my_idx[target]
+        return -3.0 if target in lead_idx else 0.0
+    if card == "passage":
+        return _passage_score(plan, target, plan.index[parts[3]])
+    if card == "net":
+        return 9.0 + plan.urgency if plan.board.occ[target] == plan.lead and plan.threat else 0.5
+    raise AssertionError(action)
+
+
+def _effective(plan: Plan, base: float, target: int, extra: float) -> float:
+    """Scale a block's value by how much it really delays the leader (a detour may cost nothing)."""
+    if base <= 0 or plan.on_lead_path[target] > 3:
+        return base
+    delay = plan.lead_delay(target, extra)
+    if delay < 0.05:
+        return -2.0
+    return base if delay >= 2.0 else base * delay / 2.0
+
+
+def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:
+    t = plan.tiles[target]
+    my_idx, lead_idx = plan.on_path, plan.on_lead_path
+    if not t["open"]:
+        if target in my_idx:
+            s = 10.0 - 2.0 * my_idx[target]
+        else:
+            s = -0.5
+            if lead_idx.get(target, 99) < 4:
+                s -= 2.0
+    elif target in my_idx:
+        s = -6.0
+    elif target in lead_idx:
+        base = (8.0 + plan.urgency if plan.threat else 1.5) - 1.5 * lead_idx[target]
+        s = _effective(plan, base, target, 1.0)
+    else:
+        s = -3.0
+    return s - (1.0 if skeleton else 0.0)
+
+
+def _card_value(plan: Plan, card: str) -> float:
+    """What keeping a card is worth, to choose which to discard."""
+    tiles = plan.tiles
+    if card == "skeleton":
+        return 3.0
+    if card in KEY_CARDS:
+        colour = card[4:]
+        soon = [t for t in plan.path[:4] if not tiles[t]["open"]]
+        return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
+    if card == "hacksaw":
+        return 3.0 if any(tiles[t]["face"] == "barred" for t in plan.path) else 1.5
+    return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
+
+
+def _passage_score(plan: Plan, a: int, b: int) -> float:
+    """Worth laying only next to me or my next steps, by the turns it saves on my route."""
+    near = {plan.me} | set(plan.path[:2])
+    if a not in near and b not in near:
+        return -1.0
+    if plan.forward is None:
+        plan.forward = plan.board.dist_from(plan.seat, plan.me, plan.cost)
+    f, c, dist = plan.forward, plan.cost, plan.dist
+    through = min(f[a] + c[b] + dist[b], f[b] + c[a] + dist[a])
+    return 3.0 * (plan.d - min(plan.d, through)) - 0.5

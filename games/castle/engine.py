@@ -16,7 +16,9 @@ Actions are canonical strings; see `parse` for the grammar.
 """
 from __future__ import annotations
 
-from typing import Any
+import re
+from functools import lru_cache
+from typing import Any, Iterable
 
 from data import load_toml
 from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
@@ -38,6 +40,12 @@ CARD_LABELS = {**{f"key-{c}": f"{c.capitalize()} Key" for c in DOOR_COLOURS},
 FACE_LABELS = {"open": "Open", "barred": "Barred", "extra_key": "Extra Key",
                "extra_turn": "Extra Turn"}
 OPPOSITE = {"S": "N", "N": "S", "W": "E", "E": "W"}
+TOGGLERS = KEY_CARDS + ("skeleton",)  # cards that open or close a door
+MAX_SEATS = max(map(int, CONFIG["boards"]))  # nets name their victim: one label per seat
+MOVE_OUT = Choice("move out", (Step("out", "Move out of the castle"),))
+STAY = Choice("stay", (Step("stay", "Stay"),))
+STAY_NETTED = Choice("stay", (Step("stay", "Stay (netted)"),))
+BONUS_SKIP = Choice("bonus skip", (Step("skip", "Skip"),))
 SYNTAX = ("Try 'play key-red C3', 'play skeleton C3 unlock', 'play passage C3 D4', "
           "'discard padlock', 'bonus C3', 'bonus skip', 'move C4', 'move out' or 'stay'.")
 
@@ -78,57 +86,143 @@ def coord(rc: tuple[int, int] | int, cols: int | None = None) -> str:
     return f"{chr(65 + c)}{r + 1}"
 
 
+class Geometry:
+    """Everything about a rows x cols castle that never changes, computed once per size.
+
+    Legal-move generation runs for every prompt; recomputing tile names, neighbours and edges
+    there dominated self-play time.
+    """
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols, self.n = rows, cols, rows * cols
+        self.names = tuple(coord(i, cols) for i in range(self.n))
+        self.row = tuple(i // cols for i in range(self.n))
+        self.col = tuple(i % cols for i in range(self.n))
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.typed = {**self.index, **{name.lower(): i for name, i in self.index.items()}}
+        self.adj = tuple(tuple(self._neighbours(i)) for i in range(self.n))
+        self.adj_sorted = tuple(tuple(sorted(a)) for a in self.adj)
+        self.edge = {side: tuple(i for i in range(self.n) if self._on_edge(side, i))
+                     for side in OPPOSITE}
+        self.edge_set = {side: frozenset(tiles) for side, tiles in self.edge.items()}
+        # Diagonal pairs in prompt order: (first, second) names sorted, and the crossing pair.
+        self.diagonals: list[tuple[tuple[str, str], tuple[str, str]]] = []
+        for i in range(self.n):
+            r, c = divmod(i, cols)
+            for dc in (-1, 1):
+                if r + 1 < rows and 0 <= c + dc < cols:
+                    pair = tuple(sorted((self.names[i], coord((r + 1, c + dc), cols))))
+                    cross = tuple(sorted((coord((r, c + dc), cols), coord((r + 1, c), cols))))
+                    self.diagonals.append((pair, cross))
+        self._build_choices()
+
+    def _build_choices(self) -> None:
+        """Every prompt Choice a castle of this size can offer, made once: they are immutable."""
+        def two(action: str, card: str, key: str, label: str) -> Choice:
+            return Choice(action, (Step(card, CARD_LABELS[card]), Step(key, label)))
+
+        plays: dict[tuple[str, int, str], Choice] = {}
+        self.moves: list[Choice] = []
+        self.bonus: dict[tuple[int, str], Choice] = {}
+        for i, c in enumerate(self.names):
+            for verb in ("Open", "Close"):
+                self.bonus[i, verb] = Choice(f"bonus {c}", (Step(c, f"{verb} {c}"),))
+                for card in TOGGLERS:
+                    plays[card, i, verb] = two(f"play {card} {c}", card, c, f"{verb} {c}")
+            plays["skeleton", i, "unlock"] = two(f"play skeleton {c} unlock", "skeleton",
+                                                 f"{c} unlock", f"Unlock {c}")
+            for card in ("padlock", "hacksaw"):
+                plays[card, i, ""] = two(f"play {card} {c}", card, c, f"{CARD_LABELS[card]} {c}")
+            for seat in range(MAX_SEATS):
+                plays["net", i, p(seat)] = two(f"play net {c}", "net", c, f"Net on {c} ({p(seat)})")
+            self.moves.append(Choice(f"move {c}", (Step(c, f"Move to {c}"),)))
+        self.plays = plays
+        self.passages = [two(f"play passage {a} {b}", "passage", f"{a} {b}", f"Passage {a}–{b}")
+                         for (a, b), _ in self.diagonals]
+        self.discards = {card: two(f"discard {card}", card, "discard", "Discard it") for card in CARD_ORDER}
+
+    def _on_edge(self, side: str, idx: int) -> bool:
+        r, c = divmod(idx, self.cols)
+        return {"S": r == self.rows - 1, "N": r == 0, "W": c == 0, "E": c == self.cols - 1}[side]
+
+    def _neighbours(self, idx: int) -> list[int]:
+        r, c = divmod(idx, self.cols)
+        return [rr * self.cols + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= rr < self.rows and 0 <= cc < self.cols]
+
+
+@lru_cache(maxsize=None)
+def geometry(rows: int, cols: int) -> Geometry:
+    return Geometry(rows, cols)
+
+
+COORD = re.compile(r"([A-Z])([0-9]{1,3})", re.ASCII)
+
+
+def shown(text: str, limit: int = 30) -> str:
+    """Typed text quoted back in a refusal, cut short so junk can't flood the reply."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def parse_coord(text: str, rows: int, cols: int) -> int:
-    """Tile index of `text` ("C3", any case) or IllegalAction naming the valid range."""
-    t = text.strip().upper()
-    if len(t) >= 2 and t[0].isalpha() and t[1:].isdigit():
-        c, r = ord(t[0]) - 65, int(t[1:]) - 1
+    """Tile index of `text` ("C3", any case) or IllegalAction naming the valid range.
+
+    Only ASCII letters and digits count: "A²" or "A２" pass str.isdigit but are not coordinates.
+    """
+    idx = geometry(rows, cols).typed.get(text)
+    if idx is not None:
+        return idx
+    match = COORD.fullmatch(text.strip().upper())
+    if match:
+        c, r = ord(match[1]) - 65, int(match[2]) - 1
         if 0 <= c < cols and 0 <= r < rows:
             return r * cols + c
-    raise IllegalAction(f"'{text}' is not a tile of this castle: use a column letter A-{chr(64 + cols)} "
-                        f"and a row number 1-{rows}, like C3.")
+    raise IllegalAction(f"'{shown(text)}' is not a tile of this castle: use a column letter "
+                        f"A-{chr(64 + cols)} and a row number 1-{rows}, like C3.")
 
 
 def on_edge(side: str, idx: int, rows: int, cols: int) -> bool:
-    r, c = divmod(idx, cols)
-    return {"S": r == rows - 1, "N": r == 0, "W": c == 0, "E": c == cols - 1}[side]
+    return idx in geometry(rows, cols).edge_set[side]
 
 
 def edge_name(side: str, rows: int, cols: int) -> str:
     return {"S": f"row {rows}", "N": "row 1", "W": "column A", "E": f"column {chr(64 + cols)}"}[side]
 
 
-def neighbours(idx: int, rows: int, cols: int) -> list[int]:
-    r, c = divmod(idx, cols)
-    out = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        rr, cc = r + dr, c + dc
-        if 0 <= rr < rows and 0 <= cc < cols:
-            out.append(rr * cols + cc)
-    return out
-
-
 def passage_links(d: dict[str, Any], idx: int) -> list[int]:
-    here = coord(idx, d["cols"])
+    g = geometry(d["rows"], d["cols"])
+    here = g.names[idx]
     out = []
     for a, b in d["passages"]:
         if a == here:
-            out.append(parse_coord(b, d["rows"], d["cols"]))
+            out.append(g.index[b])
         elif b == here:
-            out.append(parse_coord(a, d["rows"], d["cols"]))
+            out.append(g.index[a])
     return out
 
 
 def passable(tile: dict[str, Any]) -> bool:
-    return tile["open"] and (tile["face"] != "barred" or tile["hacksaw"])
+    """A character may step onto this door: open, not barred (unless sawn), not padlocked."""
+    return tile["open"] and not tile["padlock"] and (tile["face"] != "barred" or tile["hacksaw"])
 
 
 def occupants(d: dict[str, Any]) -> dict[int, int]:
     """Tile index -> seat standing there."""
-    out = {}
-    for seat, pl in enumerate(d["players"]):
-        if pl["pos"] is not None:
-            out[parse_coord(pl["pos"], d["rows"], d["cols"])] = seat
+    index = geometry(d["rows"], d["cols"]).index
+    return {index[pl["pos"]]: seat for seat, pl in enumerate(d["players"]) if pl["pos"] is not None}
+
+
+def toggle_verbs(tiles: list[dict[str, Any]], occ: dict[int, int]) -> list[str | None]:
+    """Per tile, "Open" or "Close" if a key of its colour may turn it now, else None.
+
+    The colour-free part of `toggle_error`, for all tiles at once.
+    """
+    out: list[str | None] = []
+    for i, t in enumerate(tiles):
+        if t["padlock"] or (t["open"] and (t["hacksaw"] or i in occ)):
+            out.append(None)
+        else:
+            out.append("Close" if t["open"] else "Open")
     return out
 
 
@@ -146,14 +240,14 @@ def toggle_error(d: dict[str, Any], idx: int, key_colour: str | None) -> str | N
     if t["open"]:
         if t["hacksaw"]:
             return f"{c}'s bars were sawn through with a Hacksaw, so it stays open for good."
-        occ = occupants(d).get(idx)
-        if occ is not None:
-            return f"{c} can't be closed while {p(occ)} is standing on it."
+        who = occupants(d).get(idx)
+        if who is not None:
+            return f"{c} can't be closed while {p(who)} is standing on it."
     return None
 
 
 def play_error(d: dict[str, Any], seat: int, card: str, args: list[Any]) -> str | None:
-    rows, cols = d["rows"], d["cols"]
+    cols = d["cols"]
     if card in KEY_CARDS:
         return toggle_error(d, args[0], card[4:])
     if card == "skeleton":
@@ -230,17 +324,19 @@ def move_error(d: dict[str, Any], seat: int, target: int | None) -> str | None:
                     f"({edge_name(side, rows, cols)}), not at {c}.")
     elif target == here:
         return "You're already there; choose 'stay' to stay put."
-    elif target not in neighbours(here, rows, cols) and target not in passage_links(d, here):
+    elif target not in geometry(rows, cols).adj[here] and target not in passage_links(d, here):
         return (f"{c} is not next to you: move one tile up, down, left or right, or along a "
                 f"Secret Passage.")
     t = d["tiles"][target]
+    if t["padlock"]:
+        return f"{c} is padlocked; nobody gets through until a Skeleton Key removes the Padlock."
     if not t["open"]:
         return f"{c} is closed; open it with a {t['colour'].capitalize()} Key or a Skeleton Key first."
     if not passable(t):
         return f"{c} is barred; nobody gets through until a Hacksaw cuts the bars."
-    occ = occupants(d).get(target)
-    if occ is not None:
-        return f"{p(occ)} is already on {c}; only one character fits on a tile."
+    who = occupants(d).get(target)
+    if who is not None:
+        return f"{p(who)} is already on {c}; only one character fits on a tile."
     return None
 
 
@@ -265,12 +361,12 @@ def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
         return "bonus", None if rest[0] == "skip" else parse_coord(rest[0], rows, cols)
     if verb == "discard" and len(rest) == 1:
         if rest[0] not in CARD_LABELS:
-            raise IllegalAction(f"'{rest[0]}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+            raise IllegalAction(f"'{shown(rest[0])}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
         return "discard", rest[0]
     if verb == "play" and rest:
         card, args = rest[0], rest[1:]
         if card not in CARD_LABELS:
-            raise IllegalAction(f"'{card}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+            raise IllegalAction(f"'{shown(card)}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
         if card == "passage":
             if len(args) != 2:
                 raise IllegalAction("A Secret Passage needs two tiles: 'play passage C3 D4'.")
@@ -283,7 +379,7 @@ def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
             extra = " (or 'play skeleton C3 unlock' to remove a padlock)" if card == "skeleton" else ""
             raise IllegalAction(f"Play a {CARD_LABELS[card]} on one tile: 'play {card} C3'{extra}.")
         return "play", (card, [parse_coord(args[0], rows, cols)])
-    raise IllegalAction(f"I don't understand '{action.strip()}'. {SYNTAX}")
+    raise IllegalAction(f"I don't understand '{shown(action.strip())}'. {SYNTAX}")
 
 
 def canonical(kind: str, payload: Any, cols: int) -> str:
@@ -452,7 +548,8 @@ class CastleGame(Game):
         elif card == "padlock":
             tile["padlock"] = True
             state_word = "open" if tile["open"] else "closed"
-            events.append(Event(f"{who} snapped a Padlock onto {c}: it stays {state_word}."))
+            events.append(Event(f"{who} snapped a Padlock onto {c}: it stays {state_word}, and nobody "
+                                f"can step onto it until a Skeleton Key removes the lock."))
         elif card == "hacksaw":
             tile["hacksaw"] = True
             events.append(Event(f"{who} sawed through the bars of {c}: it is passable for good."))
@@ -518,10 +615,11 @@ class CastleGame(Game):
             events.append(Event(f"{who} slipped out of the castle from {here}."))
             self._end_turn(state, rng, events)
             return
-        c = coord(target, cols)
+        g = geometry(rows, cols)
+        c = g.names[target]
         if here is None:
             events.append(Event(f"{who} entered the castle at {c}."))
-        elif target in neighbours(parse_coord(here, rows, cols), rows, cols):
+        elif target in g.adj[g.index[here]]:
             events.append(Event(f"{who} moved to {c}."))
         else:
             events.append(Event(f"{who} took the Secret Passage to {c}."))
@@ -549,81 +647,64 @@ class CastleGame(Game):
 
     # ------------------------------------------------------------ prompts
     def legal_plays(self, d: dict[str, Any], seat: int) -> list[Choice]:
-        rows, cols = d["rows"], d["cols"]
-        n = rows * cols
-        hand = d["players"][seat]["hand"]
+        """Every card play, then its discard, in card order and tile order (as play_error judges)."""
+        g = geometry(d["rows"], d["cols"])
+        tiles, plays = d["tiles"], g.plays
+        held = set(d["players"][seat]["hand"])
         occ = occupants(d)
+        verbs = toggle_verbs(tiles, occ) if not held.isdisjoint(TOGGLERS) else []
+        turnable = [(i, verb, tiles[i]["colour"]) for i, verb in enumerate(verbs) if verb]
         choices: list[Choice] = []
         for card in CARD_ORDER:
-            if card not in hand:
+            if card not in held:
                 continue
-            cstep = Step(card, CARD_LABELS[card])
-            if card in KEY_CARDS or card == "skeleton":
-                colour = card[4:] if card in KEY_CARDS else None
-                for i in range(n):
-                    c = coord(i, cols)
-                    if card == "skeleton" and d["tiles"][i]["padlock"]:
-                        choices.append(Choice(f"play skeleton {c} unlock",
-                                              (cstep, Step(f"{c} unlock", f"Unlock {c}"))))
-                    if toggle_error(d, i, colour) is None:
-                        verb = "Close" if d["tiles"][i]["open"] else "Open"
-                        choices.append(Choice(f"play {card} {c}", (cstep, Step(c, f"{verb} {c}"))))
-            elif card == "padlock" or card == "hacksaw":
-                for i in range(n):
-                    if play_error(d, seat, card, [i]) is None:
-                        c = coord(i, cols)
-                        choices.append(Choice(f"play {card} {c}",
-                                              (cstep, Step(c, f"{CARD_LABELS[card]} {c}"))))
+            if card in KEY_CARDS:
+                colour = card[4:]
+                choices += [plays[card, i, verb] for i, verb, c in turnable if c == colour]
+            elif card == "skeleton":
+                for i, verb in enumerate(verbs):
+                    if tiles[i]["padlock"]:
+                        choices.append(plays[card, i, "unlock"])
+                    elif verb:
+                        choices.append(plays[card, i, verb])
+            elif card == "padlock":
+                choices += [plays[card, i, ""] for i, t in enumerate(tiles) if not t["padlock"]]
+            elif card == "hacksaw":
+                choices += [plays[card, i, ""] for i, t in enumerate(tiles)
+                            if t["open"] and t["face"] == "barred" and not t["hacksaw"] and not t["padlock"]]
             elif card == "passage":
-                for i in range(n):
-                    r, ccol = divmod(i, cols)
-                    if r + 1 >= rows:
-                        continue
-                    for dc in (-1, 1):
-                        if 0 <= ccol + dc < cols:
-                            j = (r + 1) * cols + ccol + dc
-                            a, b = sorted((coord(i, cols), coord(j, cols)))
-                            ai, bi = parse_coord(a, rows, cols), parse_coord(b, rows, cols)
-                            if play_error(d, seat, card, [ai, bi]) is None:
-                                choices.append(Choice(f"play passage {a} {b}",
-                                                      (cstep, Step(f"{a} {b}", f"Passage {a}–{b}"))))
+                laid = {tuple(pair) for pair in d["passages"]}
+                choices += [choice for choice, (pair, cross) in zip(g.passages, g.diagonals)
+                            if pair not in laid and cross not in laid]
             elif card == "net":
-                for i, who in sorted(occ.items()):
-                    if play_error(d, seat, card, [i]) is None:
-                        c = coord(i, cols)
-                        choices.append(Choice(f"play net {c}", (cstep, Step(c, f"Net on {c} ({p(who)})"))))
-            choices.append(Choice(f"discard {card}", (cstep, Step("discard", "Discard it"))))
+                choices += [plays[card, i, p(who)] for i, who in sorted(occ.items())
+                            if who != seat and d["players"][who]["netted"] == 0]
+            choices.append(g.discards[card])
         return choices
 
     def legal_moves(self, d: dict[str, Any], seat: int) -> list[Choice]:
-        rows, cols = d["rows"], d["cols"]
+        """Steps onto passable, empty doors (as move_error judges), moving out, staying."""
+        g = geometry(d["rows"], d["cols"])
         pl = d["players"][seat]
         if pl["netted"] > 0:
-            return [Choice("stay", (Step("stay", "Stay (netted)"),))]
+            return [STAY_NETTED]
+        occ = occupants(d)
+        tiles = d["tiles"]
         if pl["pos"] is None:
-            cands = [i for i in range(rows * cols) if on_edge(pl["side"], i, rows, cols)]
+            cands: Iterable[int] = g.edge[pl["side"]]
         else:
-            here = parse_coord(pl["pos"], rows, cols)
-            cands = sorted(set(neighbours(here, rows, cols) + passage_links(d, here)))
-        choices = []
-        for i in cands:
-            if move_error(d, seat, i) is None:
-                c = coord(i, cols)
-                choices.append(Choice(f"move {c}", (Step(c, f"Move to {c}"),)))
-        if pl["pos"] is not None and move_error(d, seat, None) is None:
-            choices.append(Choice("move out", (Step("out", "Move out of the castle"),)))
-        choices.append(Choice("stay", (Step("stay", "Stay"),)))
+            here = g.index[pl["pos"]]
+            cands = sorted({*g.adj[here], *passage_links(d, here)}) if d["passages"] else g.adj_sorted[here]
+        choices = [g.moves[i] for i in cands if i not in occ and passable(tiles[i])]
+        if pl["pos"] is not None and here in g.edge_set[pl["side"]]:
+            choices.append(MOVE_OUT)
+        choices.append(STAY)
         return choices
 
     def legal_bonus(self, d: dict[str, Any], seat: int) -> list[Choice]:
-        cols = d["cols"]
-        choices = []
-        for i, t in enumerate(d["tiles"]):
-            if toggle_error(d, i, None) is None:
-                c = coord(i, cols)
-                choices.append(Choice(f"bonus {c}", (Step(c, f"{'Close' if t['open'] else 'Open'} {c}"),)))
-        choices.append(Choice("bonus skip", (Step("skip", "Skip"),)))
-        return choices
+        g = geometry(d["rows"], d["cols"])
+        verbs = toggle_verbs(d["tiles"], occupants(d))
+        return [g.bonus[i, verb] for i, verb in enumerate(verbs) if verb] + [BONUS_SKIP]
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -641,16 +722,19 @@ class CastleGame(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
         rows, cols = d["rows"], d["cols"]
-        occ = occupants(d)
-        tiles = []
-        for i, t in enumerate(d["tiles"]):
-            r, c = divmod(i, cols)
-            who = occ.get(i)
-            tiles.append({"coord": coord(i, cols), "row": r, "col": c, "colour": t["colour"],
-                          "open": t["open"], "face": t["face"] if t["revealed"] else None,
-                          "padlock": t["padlock"], "hacksaw": t["hacksaw"],
-                          "net": who if who is not None and d["players"][who]["netted"] > 0 else None,
-                          "occupant": who})
+        g = geometry(rows, cols)
+        occupant: list[int | None] = [None] * g.n
+        net: list[int | None] = [None] * g.n
+        for s, pl in enumerate(d["players"]):
+            if pl["pos"] is not None:
+                occupant[g.index[pl["pos"]]] = s
+                if pl["netted"] > 0:
+                    net[g.index[pl["pos"]]] = s
+        names, row, col = g.names, g.row, g.col
+        tiles = [{"coord": names[i], "row": row[i], "col": col[i], "colour": t["colour"],
+                  "open": t["open"], "face": t["face"] if t["revealed"] else None,
+                  "padlock": t["padlock"], "hacksaw": t["hacksaw"], "net": net[i],
+                  "occupant": occupant[i]} for i, t in enumerate(d["tiles"])]
         players = [{"seat": s, "colour": self.colours[s], "side": pl["side"], "pos": pl["pos"],
                     "hand_size": len(pl["hand"]), "netted": pl["netted"],
                     "bonuses_used": list(pl["bonuses_used"])} for s, pl in enumerate(d["players"])]
@@ -680,9 +764,11 @@ class CastleGame(Game):
                 f"🔑 Your hand ({len(cards)}): **{hand}**")
 
     # ------------------------------------------------------------ AI
-    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    ai_reads_view = True
+
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose
-        return choose(self, state, seat, rng, level)
+        return choose(view, prompt, rng, level)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
