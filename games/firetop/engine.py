@@ -197,7 +197,11 @@ def _op_say(ctx: Ctx, step: dict[str, Any]) -> str | None:
 def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
     n = step["n"]
     if n < 0:
-        return "stop" if ctx.game._wound(ctx, ctx.seat, -n, cause="the " + ctx.d["task"]["name"]) else None
+        ctx.say(f"{{p}} loses {plural(-n, 'Stamina point')}.")
+        if ctx.game._wound(ctx, ctx.seat, -n, cause="the " + ctx.d["task"]["name"]):
+            return "stop"
+        ctx.say(f"{{p}}'s Stamina: {ctx.me['stamina']}.")
+        return None
     me = ctx.me
     gain = min(n, me["stamina0"] - me["stamina"])
     me["stamina"] += gain
