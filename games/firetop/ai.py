@@ -143,32 +143,36 @@ class Smart:
     # ------------------------------------------------------------ decisions
     def decide(self) -> str:
         verbs = self.by_verb
-        step = self.view["step"]
+        view = self.view
+        step = view["step"]
+        queue = view["queue"]
+        mine = view["current"] == self.seat
         if "extras" in verbs:
-            best = max(verbs["extras"], key=lambda a: -abs(int(a.split()[1]) - 3))
-            return best
+            return min(verbs["extras"], key=lambda a: abs(int(a.split()[1]) - 3))
+        if queue and queue[0]["seat"] == self.seat:
+            kind = queue[0]["kind"]
+            if kind == "spoils":
+                return self.spoils()
+            if kind == "flee":
+                return self.best_of(verbs["move"])
+            return self.lighten()
+        battle = view["battle"]
         if "dice" in verbs:
             return "dice"
-        if "stand" in verbs:
-            return "escape" if self.should_escape_duel() else "stand"
-        if "reply" in verbs:
-            return self.rng.choice(verbs["reply"])
-        if "spoils" in verbs:
-            return self.spoils()
-        if "flee" in verbs:
-            return self.best_of(verbs["flee"])
-        if "leave" in verbs or "drop" in verbs:
-            return self.lighten()
-        if "offer" in verbs:
-            return self.rng.choice(verbs["offer"])
-        if "open" in verbs:
-            return self.open_chest()
-        if step == "battle" and "attack" in verbs:
+        if battle and battle["kind"] == "duel" and battle.get("foe") == self.seat:
+            return "escape" if "escape" in verbs and self.should_escape_duel() else "attack"
+        if "show" in verbs:
+            return self.rng.choice(verbs["show"])
+        if not mine:
+            return self.actions[0]
+        if step == "battle":
             return "escape" if "escape" in verbs and self.should_escape() else "attack"
-        if "buy" in verbs or step == "shop":
+        if step == "shop":
             return self.shop()
         if step == "ask":
-            return self.challenge() or "skip"
+            return self.challenge() or "pass"
+        if step == "open":
+            return self.open_chest()
         if "face" in verbs:
             return "face"
         if step == "move":
@@ -178,7 +182,7 @@ class Smart:
             if "move" in verbs:
                 return self.best_of(verbs["move"])
             return self.actions[0]
-        if step == "maze" or ("maze" in verbs and "roll" not in verbs):
+        if step == "maze":
             return self.maze()
         if step in ("start", "stop"):
             return self.start()
@@ -227,10 +231,10 @@ class Smart:
 
     def open_chest(self) -> str:
         cands = set(self.candidates)
-        opens = [a for a in self.by_verb["open"] if frozenset(int(x) for x in a.split()[1:]) in cands]
+        opens = [a for a in self.by_verb.get("open", []) if frozenset(int(x) for x in a.split()[1:]) in cands]
         if opens:
             return opens[0]
-        return "end"
+        return "pass"
 
     def shop(self) -> str:
         me = self.me
@@ -240,13 +244,13 @@ class Smart:
                 return action
             if WARES[ware]["gives"] == "provisions" and me["provisions"] < 2:
                 return action
-        return "done"
+        return "pass"
 
     def lighten(self) -> str:
         verbs = self.by_verb
-        if "keep" in verbs:
-            return "keep"
-        options = verbs.get("leave") or verbs.get("drop") or []
+        if "pass" in verbs:
+            return "pass"
+        options = verbs["drop"]
         needed = self.needed() | set().union(*self.candidates) if self.candidates else set()
 
         def worth(action: str) -> float:
@@ -297,10 +301,13 @@ class Smart:
             return False
         return self.foe_strength(other["skill"], other["stamina"]) < 0.3 and self.me["stamina"] <= 8
 
+    def maze_moves(self) -> list[str]:
+        return [a for a in self.by_verb.get("move", []) if a.split()[1] in BOARD.maze_links]
+
     def maze(self) -> str:
-        options = self.by_verb.get("maze", [])
+        options = self.maze_moves()
         if not options:
-            return "end" if "end" in self.actions else self.actions[0]
+            return "pass" if "pass" in self.actions else self.actions[0]
         targets = self.targets()
         north_goal = min(targets, key=lambda t: cost_to(t[0]).get(self.me["pos"], 99) - t[1])[0]
         north = BOARD.side(north_goal) == "north"
@@ -333,7 +340,7 @@ class Smart:
             if known < other["keycards"] and len(self.candidates) > 1:
                 return action
         if self.view["step"] == "stop":
-            return "end"
+            return "pass"
         targets = self.targets()
         here = self.where()
         here_score = self.potential(here, targets)
@@ -343,13 +350,14 @@ class Smart:
             risky = c["id"] == "raft" and me["luck"] < 7 or c["id"] == "bridge" and me["stamina"] < 8
             if self.potential(far, targets) + (4 if risky else 0) < here_score - 2:
                 return "cross"
-        if "exit" in verbs:
-            best = min(verbs["exit"], key=lambda a: self.potential(a.split()[1], targets))
+        exits = [a for a in verbs.get("move", []) if a.split()[1] in BOARD.passages]
+        if exits:
+            best = min(exits, key=lambda a: self.potential(a.split()[1], targets))
             if self.potential(best.split()[1], targets) < here_score - 1:
                 return best
         if "grope" in verbs and here_score > 5:
             return "grope"
-        if "maze" in verbs:
+        if self.maze_moves() and here in BOARD.maze_gates:
             gates = BOARD.maze_gates
             other_gate = gates[1] if here == gates[0] else gates[0]
             blocked = self.maze_blocked()
@@ -357,7 +365,7 @@ class Smart:
                 return self.maze()
         if "roll" in verbs:
             return "roll"
-        if "maze" in verbs:
+        if self.maze_moves():
             return self.maze()
         return self.actions[0]
 

@@ -68,30 +68,31 @@ def key_treasure_numbers(items: list[str]) -> list[int]:
 
 # ---------------------------------------------------------------- parsing
 
+# First words of every action (at most 25: Discord's limit on a command's subcommands). Some verbs
+# mean what the moment needs: `move` also takes a passage exit, a Maze space or where to flee;
+# `pass` ends the turn, declines, refuses or keeps; `show` offers or answers a look at Key cards.
 VERBS = {
-    "extras": "Gold to take (the rest are Provisions), e.g. 2",
-    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "end": "", "stay": "",
-    "move": "a square or room, e.g. K9 or armoury",
-    "exit": "the Secret Passage entrance to come out at, e.g. V2",
-    "maze": "the Maze space to try, e.g. B7",
+    "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
+    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
+    "escape": "", "dice": "",
+    "move": "a square, room, passage exit or Maze space, e.g. K9 or armoury",
     "challenge": "a key number 1-9",
-    "attack": "", "escape": "", "stand": "", "dice": "", "decline": "", "skip": "", "done": "",
     "nominate": "who rolls for the monster, by colour, e.g. blue",
     "fight": "the adventurer to attack, by colour, e.g. blue",
-    "confer": "the adventurer to exchange a look at Key cards with, e.g. blue",
-    "offer": "your Key card to show, e.g. 4", "reply": "your Key card to show back, e.g. 7",
-    "refuse": "", "cancel": "",
-    "open": "three key numbers, e.g. 2 5 9",
+    "confer": "the adventurer to show Key cards to, by colour, e.g. blue",
+    "show": "one of your Key cards, e.g. 4",
+    "open": "three key numbers you carry, e.g. 2 5 9",
     "buy": "provision or draught",
-    "spoils": "keys, random or a card you have seen, then 'lantern' to take it too",
-    "flee": "a square 4 away", "leave": "a treasure card to leave behind", "keep": "",
-    "drop": "a treasure card to leave behind",
+    "spoils": "keys, random, nothing or a card you have seen; add 'lantern' to take it too",
+    "drop": "one of your treasure cards, e.g. goblet",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
 SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
+ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
 
 
-def parse(action: str) -> tuple[str, Any]:
+def normalize(action: str) -> str:
+    """The canonical spelling of a typed action; IllegalAction says what was expected."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
         raise IllegalAction(f"That action is empty. {SYNTAX}")
@@ -101,59 +102,59 @@ def parse(action: str) -> tuple[str, Any]:
     if verb in BARE:
         if rest:
             raise IllegalAction(f"'{verb}' takes nothing after it.")
-        return verb, None
+        return verb
     if not rest:
         raise IllegalAction(f"Say what to {verb}: {VERBS[verb]}.")
-    if verb in ("move", "exit", "maze", "flee"):
-        word = "".join(rest)
+    if verb == "move":
+        word = "".join(rest).replace("'", "")
         if CELL.match(word):
-            return verb, word.upper()
+            return f"move {word.upper()}"
         if word in BOARD.rooms or word == "entrance":
-            return verb, word
-        aliases = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
-        if word.replace("'", "") in aliases:
-            return verb, aliases[word.replace("'", "")]
+            return f"move {word}"
+        if word in ROOM_ALIASES:
+            return f"move {ROOM_ALIASES[word]}"
         raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
-    if verb in ("challenge", "offer", "reply", "extras"):
+    if verb in ("challenge", "show", "extras"):
         if len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 2:
-            return verb, int(rest[0])
+            return f"{verb} {int(rest[0])}"
         raise IllegalAction(f"Give one number: {VERBS[verb]}.")
     if verb == "open":
         if len(rest) == CHEST_KEYS and all(t.isdigit() and len(t) == 1 for t in rest):
             nums = sorted(int(t) for t in rest)
             if len(set(nums)) == CHEST_KEYS:
-                return verb, tuple(nums)
+                return "open " + " ".join(map(str, nums))
         raise IllegalAction(f"Name {CHEST_KEYS} different key numbers, e.g. 'open 2 5 9'.")
     if verb in ("nominate", "fight", "confer"):
         if len(rest) == 1 and rest[0] in COLOURS:
-            return verb, rest[0]
+            return f"{verb} {rest[0]}"
         raise IllegalAction(f"Name an adventurer by colour ({', '.join(COLOURS)}).")
     if verb == "buy":
         if len(rest) == 1 and rest[0] in WARES:
-            return verb, rest[0]
+            return f"buy {rest[0]}"
         raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
-    if verb in ("leave", "drop"):
+    if verb == "drop":
         if len(rest) == 1 and rest[0] in TREASURES:
-            return verb, rest[0]
-        raise IllegalAction("Name one of your treasure cards by its id (see /hand), e.g. 'leave goblet'.")
+            return f"drop {rest[0]}"
+        raise IllegalAction("Name one of your treasure cards by its id (see /hand), e.g. 'drop goblet'.")
+    lantern = rest[-1] == "lantern"
+    what = rest[:-1] if lantern else rest
+    if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
+        return f"spoils {what[0]}" + (" lantern" if lantern else "")
+    raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
+                        "and add 'lantern' to take his lantern too.")
+
+
+def arg_of(action: str) -> Any:
+    """The argument of a canonical action, as its handler wants it."""
+    verb, _, rest = action.partition(" ")
+    if verb in ("challenge", "show", "extras"):
+        return int(rest)
+    if verb == "open":
+        return tuple(int(t) for t in rest.split())
     if verb == "spoils":
-        lantern = rest[-1] == "lantern"
-        what = rest[:-1] if lantern else rest
-        if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
-            return verb, (what[0], lantern)
-        raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
-                            "and add 'lantern' to take his lantern too.")
-    raise IllegalAction(f"I don't understand '{action.strip()[:40]}'. {SYNTAX}")
-
-
-def canonical(kind: str, arg: Any) -> str:
-    if arg is None:
-        return kind
-    if kind == "open":
-        return "open " + " ".join(map(str, arg))
-    if kind == "spoils":
-        return f"spoils {arg[0]}" + (" lantern" if arg[1] else "")
-    return f"{kind} {arg}"
+        parts = rest.split()
+        return parts[0], len(parts) > 1
+    return rest or None
 
 
 # ---------------------------------------------------------------- effects: registered ops
@@ -920,56 +921,66 @@ class FiretopGame(Game):
                                 "adventurers flee the mountain empty-handed. Nobody wins.", kind="end"))
 
     # ------------------------------------------------------------ prompts
-    def prompt(self, state: State, seat: int) -> Prompt | None:
+    # A seat's options: each legal action with its UI path and the handler that carries it out.
+    # `prompt` shows them; `reduce` accepts exactly these, so the two can never disagree.
+
+    def options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
         if state.over or seat == SYSTEM:
-            return None
+            return "", [], False
         d = state.data
         me = d["players"][seat]
         if d["queue"]:
             head = d["queue"][0]
             if head["seat"] == seat:
-                return self._queue_prompt(d, seat, head)
-            return self._side_prompt(d, seat)
+                return self._queue_options(d, seat, head)
+            return self._side_options(d, seat)
         if me["extras"] is not None:
-            return self._extras_prompt(d, seat)
+            return self._extras_options(d, seat)
         if d["phase"] != "play":
-            return None
+            return "", [], False
         if seat == d["current"]:
-            return self._turn_prompt(d, seat)
-        return self._side_prompt(d, seat)
+            return self._turn_options(d, seat)
+        return self._side_options(d, seat)
 
-    def _extras_prompt(self, d: dict[str, Any], seat: int) -> Prompt:
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        text, opts, private = self.options(state, seat)
+        if not opts:
+            return None
+        return Prompt(seat, text, [c for c, _ in opts], private=private)
+
+    def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         n = me["extras"]
-        choices = [Choice(f"extras {g}", (Step(str(g), f"{g} Gold, {n - g} Provisions"),)) for g in range(n + 1)]
-        return Prompt(seat, f"Your new adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck "
-                            f"{me['luck']}) may take {n} extra Gold and/or Provisions", choices)
+        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {n - g} Provisions")), self._do_extras)
+                for g in range(n + 1)]
+        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) may take "
+                f"{n} extra Gold and/or Provisions", opts, False)
 
-    def _side_prompt(self, d: dict[str, Any], seat: int) -> Prompt | None:
-        """Prompts for someone who is not the player to move: rolling for a monster, a battle's
-        defender, a new adventurer's extras, an offered exchange of Key cards."""
+    def _side_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+        """Options for someone who is not the player to move: rolling for a monster, a battle's
+        defender, a new adventurer's extras, an offered look at Key cards."""
         me = d["players"][seat]
         b = d["battle"]
         if b is not None and not d["queue"]:
             if b["kind"] == "monster" and b["roller"] == seat and b["mroll"] is None:
-                return Prompt(seat, f"Roll for the {b['name']} in its battle with {p(b['seat'])}",
-                              [Choice("dice", (Step("dice", f"Roll for the {b['name']}"),)),
-                               Choice("decline", (Step("decline", "Let the bot roll"),))])
+                return (f"Roll for the {b['name']} in its battle with {p(b['seat'])}",
+                        [(_choice("dice", ("dice", f"Roll for the {b['name']}")), self._do_dice),
+                         (_choice("pass", ("pass", "Let the bot roll")), self._do_decline)], False)
             if b["kind"] == "duel" and b["foe"] == seat and b["round"] >= 1 and not b["stand"]:
-                return Prompt(seat, f"{p(b['seat'])} fights you: stand and fight, or try to escape?",
-                              [Choice("stand", (Step("stand", "Fight on"),)),
-                               Choice("escape", (Step("escape", "Try to escape"),))])
+                return (f"{p(b['seat'])} is fighting you: fight on, or try to escape?",
+                        [(_choice("attack", ("attack", "Fight on")), self._do_stand),
+                         (_choice("escape", ("escape", "Try to escape")), self._do_escape)], False)
         if me["extras"] is not None:
-            return self._extras_prompt(d, seat)
+            return self._extras_options(d, seat)
         offer = next((o for o in d["offers"] if o["to"] == seat), None)
         if offer is not None and not d["queue"]:
-            choices = [Choice(f"reply {n}", (Step(str(n), f"Show my Key {n}"),)) for n in me["keys"]]
-            choices.append(Choice("refuse", (Step("refuse", "Refuse"),)))
-            return Prompt(seat, f"{p(offer['from'])} offers to show you one of their Key cards if you show one "
-                                "of yours", choices, private=True)
-        return None
+            opts = [(_choice(f"show {n}", (str(n), f"Show my Key {n}")), self._do_reply) for n in me["keys"]]
+            opts.append((_choice("pass", ("pass", "Refuse")), self._do_refuse))
+            return (f"{p(offer['from'])} will show you one of their Key cards if you show one of yours",
+                    opts, True)
+        return "", [], False
 
-    def _queue_prompt(self, d: dict[str, Any], seat: int, head: dict[str, Any]) -> Prompt:
+    def _queue_options(self, d: dict[str, Any], seat: int, head: dict[str, Any]) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         kind = head["kind"]
         if kind == "spoils":
@@ -979,43 +990,43 @@ class FiretopGame(Game):
                 whats.append(("keys", "All his Bunches of Keys"))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
                 whats.append(("random", "One treasure card at random"))
-            for cid in loser["revealed"]:
+            for cid in _distinct(loser["revealed"]):
                 if cid in loser["items"] or cid in loser["swords"]:
                     whats.append((cid, f"His {TREASURES[cid]['name']}"))
             whats.append(("nothing", "No treasure"))
-            choices = []
+            opts = []
             for what, label in whats:
                 if loser["lantern"]:
-                    choices.append(Choice(f"spoils {what} lantern", (Step(what, label), Step("lantern", "…and his lantern"))))
-                    choices.append(Choice(f"spoils {what}", (Step(what, label), Step("nolantern", "…but not his lantern"))))
+                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and his lantern")),
+                                 self._do_spoils))
+                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not his lantern")),
+                                 self._do_spoils))
                 else:
-                    choices.append(Choice(f"spoils {what}", (Step(what, label),)))
-            return Prompt(seat, f"{p(head['from'])} escaped from your battle: claim your spoils", choices)
+                    opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
+            return f"{p(head['from'])} escaped from your battle: claim your spoils", opts, False
         if kind == "flee":
             dests = self.destinations(d, seat, FLEE_STEPS, flee=True)
-            choices = [Choice(f"flee {n}", (Step(n, self._dest_label(d, seat, n)),)) for n in sorted(dests, key=_order)]
-            if not choices:
-                choices = [Choice(f"flee {me['pos']}", (Step(me["pos"], "Nowhere to run: stay"),))]
-            return Prompt(seat, f"Flee {FLEE_STEPS} spaces: where to?", choices)
+            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_flee)
+                    for n in sorted(dests, key=_order)]
+            if not opts:
+                opts = [(_choice(f"move {me['pos']}", (me["pos"], "Nowhere to run: stay")), self._do_flee)]
+            return f"Flee {FLEE_STEPS} spaces: where to?", opts, False
+        cards = _distinct(me["items"] + ([s for s in me["swords"] if s != "sword"] if kind == "leave" else []))
+        opts = [(_choice(f"drop {cid}", (cid, f"Leave {treasure_name(cid)}")),
+                 self._do_leave if kind == "leave" else self._do_drop) for cid in cards]
         if kind == "leave":
-            choices = [Choice(f"leave {cid}", (Step(cid, f"Leave {treasure_name(cid)}"),))
-                       for cid in _distinct(me["items"] + [s for s in me["swords"] if s != "sword"])]
             if len(me["items"]) <= RUCKSACK:
-                choices.insert(0, Choice("keep", (Step("keep", "Keep the rest"),)))
-            return Prompt(seat, "Leave behind any treasure you do not want (the rucksack holds "
-                                f"{RUCKSACK}; you carry {len(me['items'])})", choices, private=True)
-        choices = [Choice(f"drop {cid}", (Step(cid, f"Leave {treasure_name(cid)}"),)) for cid in _distinct(me["items"])]
-        return Prompt(seat, f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", choices,
-                      private=True)
+                opts.insert(0, (_choice("pass", ("pass", "Keep the rest")), self._do_keep))
+            return (f"Leave behind any treasure you do not want (the rucksack holds {RUCKSACK}; you carry "
+                    f"{len(me['items'])})", opts, True)
+        return f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", opts, True
 
     def _dest_label(self, d: dict[str, Any], seat: int, node: str) -> str:
         label = BOARD.label(node)
         label = label[0].upper() + label[1:]
         extra = []
-        if node in BOARD.rooms:
-            room = d["rooms"][node]
-            if node != "treasure" and node != "study":
-                extra.append("explored" if room["visited"] else "unexplored")
+        if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room":
+            extra.append("explored" if d["rooms"][node]["visited"] else "unexplored")
         who = [COLOURS[s] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
         if who:
             extra.append(", ".join(who) + " here")
@@ -1027,95 +1038,93 @@ class FiretopGame(Game):
             extra.append("Maze gate")
         return label + (f" ({', '.join(extra)})" if extra else "")
 
-    def _turn_prompt(self, d: dict[str, Any], seat: int) -> Prompt | None:
+    def _turn_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         step = d["step"]
         node = me["pos"]
-        choices: list[Choice] = []
+        opts: list[tuple[Choice, Callable[..., None]]] = []
         private = False
         text = ""
         if step == "start":
             text = "Your turn"
             if me["face"]:
-                return Prompt(seat, "An encounter waits for you in this room",
-                              [Choice("face", (Step("face", "Face the encounter"),))])
+                return ("An encounter waits for you in this room",
+                        [(_choice("face", ("face", "Face the encounter")), self._do_face)], False)
             if node in BOARD.maze_spaces:
-                choices += self._maze_choices(d, seat)
+                opts += self._maze_options(d, seat)
             else:
-                choices.append(Choice("roll", (Step("roll", "Roll to move"),)))
+                opts.append((_choice("roll", ("roll", "Roll to move")), self._do_roll))
                 if node in BOARD.passages:
                     spec = BOARD.passage_colours[BOARD.passages[node]["colour"]]
                     if me["lantern"]:
                         for other in spec["entrances"]:
                             if other != node:
-                                choices.append(Choice(f"exit {other}", (Step("exit", "Follow the passage"),
-                                                                        Step(other, f"Come out at {other}"))))
+                                opts.append((_choice(f"move {other}", (other, f"Through the passage to {other}")),
+                                             self._do_exit))
                     else:
-                        choices.append(Choice("grope", (Step("grope", "Grope through the dark passage"),)))
+                        opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
                 if node in BOARD.maze_gates:
-                    choices += self._maze_choices(d, seat)
+                    opts += self._maze_options(d, seat)
                 if node in BOARD.crossing_at:
                     c = BOARD.crossings[BOARD.crossing_at[node]]
                     if c["id"] != "ferry" or me["gold"] >= FERRY_GOLD:
                         label = {"ferry": f"Take the ferry ({FERRY_GOLD} Gold)", "raft": "Punt the raft (test Luck)",
                                  "bridge": "Try the rope bridge (roll)"}[c["id"]]
-                        choices.append(Choice("cross", (Step("cross", label),)))
+                        opts.append((_choice("cross", ("cross", label)), self._do_cross))
             if self._can_eat(d, seat) is None:
-                choices.append(Choice("eat", (Step("eat", f"Eat a Provision (+{EAT} Stamina, ends turn)"),)))
-            choices += self._company_choices(d, seat, start=True)
+                opts.append((_choice("eat", ("eat", f"Eat a Provision (+{EAT} Stamina, ends turn)")), self._do_eat))
+            opts += self._company_options(d, seat)
         elif step == "move":
             text = f"You rolled {d['roll']}: where to?"
             if d["roll"] == 1 and not d["challenged"]:
                 for n in range(1, NUMBERS + 1):
                     if n not in me["keys"]:
-                        choices.append(Choice(f"challenge {n}", (Step("challenge", "Key Challenge"),
-                                                                 Step(str(n), f"Key {n}"))))
+                        opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
+                                     self._do_challenge))
             dests = self.destinations(d, seat, d["roll"])
             for n in sorted(dests, key=_order):
-                choices.append(Choice(f"move {n}", (Step(n, self._dest_label(d, seat, n)),)))
+                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_move))
             if not dests:
-                choices.append(Choice("stay", (Step("stay", "Nowhere to go: stay"),)))
+                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
         elif step == "maze":
             text = "In the Maze"
-            choices += self._maze_choices(d, seat)
-            choices.append(Choice("end", (Step("end", "Rest here (end turn)"),)))
+            opts += self._maze_options(d, seat)
+            opts.append((_choice("pass", ("pass", "Rest here (end turn)")), self._do_end))
         elif step == "stop":
             text = "Another adventurer is here"
-            choices += self._company_choices(d, seat, start=False)
-            choices.append(Choice("end", (Step("end", "End my turn"),)))
+            opts += self._company_options(d, seat)
+            opts.append((_choice("pass", ("pass", "End my turn")), self._do_end))
         elif step == "offer":
             text = "Show which of your Key cards (only if they show you one back)?"
             private = True
-            choices = [Choice(f"offer {n}", (Step(str(n), f"My Key {n}"),)) for n in me["keys"]]
-            choices.append(Choice("cancel", (Step("cancel", "Never mind"),)))
+            opts = [(_choice(f"show {n}", (str(n), f"My Key {n}")), self._do_offer) for n in me["keys"]]
+            opts.append((_choice("pass", ("pass", "Never mind")), self._do_cancel))
         elif step == "ask":
             text = "Make a Key Challenge: name a key number"
             for n in range(1, NUMBERS + 1):
                 if n not in me["keys"]:
-                    choices.append(Choice(f"challenge {n}", (Step(str(n), f"Key {n}"),)))
-            choices.append(Choice("skip", (Step("skip", "No challenge"),)))
+                    opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
+            opts.append((_choice("pass", ("pass", "No challenge")), self._do_skip))
         elif step == "shop":
             text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
                 room_for = ware["gives"] == "provisions" or len(me["items"]) < RUCKSACK
                 if me["gold"] >= ware["price"] and room_for:
-                    choices.append(Choice(f"buy {wid}", (Step(wid, f"Buy {ware['name']} ({ware['price']} Gold)"),)))
-            choices.append(Choice("done", (Step("done", "Leave the Pedlar"),)))
+                    opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
+                                 self._do_buy))
+            opts.append((_choice("pass", ("pass", "Leave the Pedlar")), self._do_done))
         elif step == "open":
             text = OPEN_TEXT
             private = True
-            nums = key_treasure_numbers(me["items"])
-            for combo in combinations(nums, CHEST_KEYS):
-                choices.append(Choice("open " + " ".join(map(str, combo)),
-                                      tuple(Step(str(n), f"Key {n}") for n in combo)))
-            choices.append(Choice("end", (Step("end", "Not now (end turn)"),)))
+            for combo in combinations(key_treasure_numbers(me["items"]), CHEST_KEYS):
+                opts.append((_choice("open " + " ".join(map(str, combo)), *[(str(n), f"Key {n}") for n in combo]),
+                             self._do_open))
+            opts.append((_choice("pass", ("pass", "Not now (end turn)")), self._do_end))
         elif step == "battle":
-            return self._battle_prompt(d, seat)
-        else:
-            return None
-        return Prompt(seat, text, choices, private=private)
+            return self._battle_options(d, seat)
+        return text, opts, private
 
-    def _maze_choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
+    def _maze_options(self, d: dict[str, Any], seat: int) -> list[tuple[Choice, Callable[..., None]]]:
         node = d["players"][seat]["pos"]
         out = []
         for nb in BOARD.maze_links[node]:
@@ -1126,38 +1135,39 @@ class FiretopGame(Game):
                     continue
                 label = f"Step out of the Maze at {nb}"
             else:
-                known = d["maze_seen"].get(nb)
-                label = f"Try Maze space {nb}" + (" (seen open)" if known == "open" else "")
-            out.append(Choice(f"maze {nb}", (Step(nb, label),)))
+                label = f"Try Maze space {nb}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+            out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
         return out
 
-    def _company_choices(self, d: dict[str, Any], seat: int, start: bool) -> list[Choice]:
+    def _company_options(self, d: dict[str, Any], seat: int) -> list[tuple[Choice, Callable[..., None]]]:
         out = []
         for other in self._others_here(d, seat):
             colour = COLOURS[other]
             if self._can_duel(d, seat, other):
-                out.append(Choice(f"fight {colour}", (Step(f"fight-{colour}", f"Attack {colour}"),)))
+                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {colour}")), self._do_fight))
             if other not in d["conferred"] and not any(o["from"] == seat and o["to"] == other for o in d["offers"]):
-                out.append(Choice(f"confer {colour}", (Step(f"confer-{colour}", f"Confer with {colour} (Key cards)"),)))
+                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Confer with {colour} (Key cards)")),
+                            self._do_confer))
         return out
 
-    def _battle_prompt(self, d: dict[str, Any], seat: int) -> Prompt | None:
+    def _battle_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         b = d["battle"]
         if b is None or b["seat"] != seat or b.get("waiting"):
-            return None
+            return "", [], False
         foe = b["name"] if b["kind"] == "monster" else p(b["foe"])
-        choices = []
+        opts = []
         if b["kind"] == "monster" and not b["chosen"]:
-            choices.append(Choice("attack", (Step("attack", "Fight (the bot rolls for the monster)"),)))
+            opts.append((_choice("attack", ("attack", "Fight (the bot rolls for the monster)")), self._do_attack))
             for other, q in enumerate(d["players"]):
                 if other != seat and q["extras"] is None:
-                    choices.append(Choice(f"nominate {COLOURS[other]}",
-                                          (Step(f"nominate-{COLOURS[other]}", f"Fight, {COLOURS[other]} rolls for it"),)))
+                    colour = COLOURS[other]
+                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {colour} rolls for it")),
+                                 self._do_nominate))
         else:
-            choices.append(Choice("attack", (Step("attack", "Attack"),)))
+            opts.append((_choice("attack", ("attack", "Attack")), self._do_attack))
         if b["round"] >= 1 and not b.get("held"):
-            choices.append(Choice("escape", (Step("escape", "Try to escape"),)))
-        return Prompt(seat, f"Battle with {foe}", choices)
+            opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
+        return f"Battle with {foe}", opts, False
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
@@ -1177,16 +1187,15 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        kind, arg = parse(action)
-        pr = self.prompt(state, seat)
-        if pr is None:
+        wanted = normalize(action)
+        _, opts, _ = self.options(state, seat)
+        if not opts:
             raise IllegalAction(self._idle_reason(state, seat))
-        wanted = canonical(kind, arg)
-        offered = {c.action for c in pr.choices}
-        if wanted not in offered:
-            raise IllegalAction(self._why_not(state, seat, kind, arg, pr))
+        handler = next((h for c, h in opts if c.action == wanted), None)
+        if handler is None:
+            raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
         ctx = Ctx(self, state, seat, rng, now, events)
-        getattr(self, "_do_" + kind)(ctx, arg)
+        handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
 
@@ -1201,18 +1210,20 @@ class FiretopGame(Game):
             return "Wait for the others to finish rolling up their adventurers."
         return f"It's not your turn: {p(d['current'])} is moving."
 
-    def _why_not(self, state: State, seat: int, kind: str, arg: Any, pr: Prompt) -> str:
+    def _why_not(self, state: State, seat: int, wanted: str, choices: list[Choice]) -> str:
         d = state.data
         me = d["players"][seat]
-        verbs = sorted({c.action.split()[0] for c in pr.choices})
-        if not any(c.action.split()[0] == kind for c in pr.choices):
-            if kind == "eat" and d["step"] == "start" and seat == d["current"]:
+        kind, _, rest = wanted.partition(" ")
+        verbs = sorted({c.action.split()[0] for c in choices})
+        mine = seat == d["current"]
+        if kind not in verbs:
+            if kind == "eat" and mine and d["step"] == "start":
                 return self._can_eat(d, seat) or "You can't eat now."
-            if kind == "fight" and arg is not None:
-                other = COLOURS.index(arg)
+            if kind == "fight" and mine:
+                other = COLOURS.index(rest)
                 if other < state.seats and other != seat:
                     return self._duel_reason(d, seat, other)
-            if kind == "cross" and me["pos"] in BOARD.crossing_at:
+            if kind == "cross" and mine and me["pos"] in BOARD.crossing_at:
                 return f"The ferryman wants {FERRY_GOLD} Gold and you have {me['gold']}."
             if kind == "cross":
                 return "You can only cross the river from a ferry, bridge or raft landing on its bank."
@@ -1221,30 +1232,28 @@ class FiretopGame(Game):
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
             return f"You can't {kind} now. You can: {', '.join(verbs)}."
-        if kind == "move":
-            reach = [c.action.split()[1] for c in pr.choices if c.action.startswith("move ")]
-            return (f"You can't end a move of {d['roll']} at {arg}. You can reach: {', '.join(reach[:12])}"
+        same = [c.action for c in choices if c.action.split()[0] == kind]
+        if kind == "move" and d["step"] == "move" and mine:
+            reach = [a.split()[1] for a in same]
+            return (f"You can't end a move of {d['roll']} at {rest}. You can reach: {', '.join(reach[:12])}"
                     + ("…" if len(reach) > 12 else "."))
+        if kind == "challenge" and rest.isdigit() and int(rest) in me["keys"]:
+            return f"You hold Key card {rest} yourself: name another number."
         if kind == "challenge":
-            if arg in me["keys"]:
-                return f"You hold Key card {arg} yourself: name another number."
             return f"Name a key number from 1 to {NUMBERS}."
         if kind == "open":
             held = key_treasure_numbers(me["items"])
-            return (f"You may only name keys you carry on Bunches of Keys ({', '.join(map(str, held)) or 'none'}).")
-        if kind in ("offer", "reply"):
-            return f"You don't hold Key card {arg}; yours: {', '.join(map(str, me['keys']))}."
+            return f"You may only name keys you carry on Bunches of Keys ({', '.join(map(str, held)) or 'none'})."
+        if kind == "show":
+            return f"You don't hold Key card {rest}; yours: {', '.join(map(str, me['keys']))}."
         if kind == "buy":
-            ware = WARES[arg]
+            ware = WARES[rest]
             return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']} (and need room for it)."
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
-        if kind in ("fight", "confer", "nominate"):
-            return f"The {arg} adventurer is not someone you can {kind} now."
-        if kind == "keep":
-            return f"Your rucksack holds {RUCKSACK}: leave something first."
-        options = [c.action for c in pr.choices if c.action.split()[0] == kind]
-        return f"That isn't possible now. Try: {', '.join(options[:8])}."
+        if kind == "drop":
+            return f"You don't carry {rest}; see /hand for your treasure cards' ids."
+        return f"That isn't possible now. Try: {', '.join(same[:8])}."
 
     # ------------------------------------------------------------ actions
     def _do_extras(self, ctx: Ctx, gold: int) -> None:
@@ -1694,3 +1703,7 @@ COLS_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUV")}
 
 def _distinct(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _choice(action: str, *steps: tuple[str, str]) -> Choice:
+    return Choice(action, tuple(Step(key, label) for key, label in steps))
