@@ -417,6 +417,7 @@ class FiretopGame(Game):
         old = me["pos"]
         if old == node:
             return
+        me["face"] = False
         if old in BOARD.rooms:
             me["left_room"] = True
             fixed = d["rooms"][old]["fixed"]
