@@ -147,3 +147,48 @@ def test_every_prompted_choice_is_accepted():
             assert len({c.action for c in prompt.choices}) == len(prompt.choices)
             assert all(len(step.label) <= 80 for c in prompt.choices for step in c.path)
             state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version), "random")).state
+
+
+def rehide(state: State, rng) -> State:
+    """The same public game with every hidden thing dealt again (counts kept)."""
+    new = state.copy()
+    d = new.data
+    numbers = list(d["chest"]) + [n for pl in d["players"] for n in pl["keys"]]
+    rng.shuffle(numbers)
+    d["chest"], numbers = sorted(numbers[:3]), numbers[3:]
+    for pl in d["players"]:
+        k = len(pl["keys"])
+        pl["keys"], numbers = sorted(numbers[:k]), numbers[k:]
+    pool = [c for pl in d["players"] for c in pl["items"] if c not in pl["revealed"]]
+    rng.shuffle(pool)
+    for pl in d["players"]:
+        keep = [c for c in pl["items"] if c in pl["revealed"]]
+        take = len(pl["items"]) - len(keep)
+        pl["items"], pool = keep + pool[:take], pool[take:]
+    rooms = [r for r in d["rooms"].values() if r["treasure"]]
+    cards = [r["treasure"] for r in rooms]
+    rng.shuffle(cards)
+    for room, cid in zip(rooms, cards):
+        room["treasure"] = cid
+    return new
+
+
+def test_public_prompts_never_depend_on_hidden_information():
+    """A prompt shown as buttons in the channel (not private) must read the same whatever is hidden."""
+    import random
+    checked = 0
+    for seed in range(5):
+        state = setup(GAME, 4, None, seed)
+        rng = random.Random(seed)
+        for _ in range(250):
+            if state.over:
+                break
+            other = rehide(state, rng)
+            for seat in range(4):
+                prompt = GAME.prompt(state, seat)
+                if prompt is not None and not prompt.private:
+                    assert GAME.prompt(other, seat) == prompt, prompt
+                    checked += 1
+            seat = next(s for s in range(4) if GAME.prompt(state, s) is not None)
+            state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version), "smart")).state
+    assert checked > 500

@@ -329,9 +329,11 @@ def test_a_roll_of_1_allows_a_key_challenge():
     st = fresh()
     turn_of(st, 0)
     st1 = rolled_to(st, 0, 1)
-    mine = player(st1, 0)["keys"]
-    assert {a for a in actions(st1, 0) if a.startswith("challenge")} == \
-        {f"challenge {n}" for n in range(1, 10) if n not in mine}
+    # all nine numbers, his own too: leaving his own out would show the table what he holds
+    assert {a for a in actions(st1, 0) if a.startswith("challenge")} == {f"challenge {n}" for n in range(1, 10)}
+    own = player(st1, 0)["keys"][0]
+    _, events = act(st1, 0, f"challenge {own}")
+    assert "is your own" in texts(events, public=False)
     st2 = rolled_to(st, 0, 2)
     assert not any(a.startswith("challenge") for a in actions(st2, 0))
     refused(GAME, st2, 0, "challenge 5", "needs a 1")

@@ -1078,10 +1078,11 @@ class FiretopGame(Game):
         elif step == "move":
             text = f"You rolled {d['roll']}: where to?"
             if d["roll"] == 1 and not d["challenged"]:
+                # every number is offered (naming your own is pointless but legal): the buttons may
+                # be public, and leaving out your own numbers would show everyone what you hold
                 for n in range(1, NUMBERS + 1):
-                    if n not in me["keys"]:
-                        opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
-                                     self._do_challenge))
+                    opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
+                                 self._do_challenge))
             dests = self.destinations(d, seat, d["roll"])
             for n in sorted(dests, key=_order):
                 opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_move))
@@ -1103,8 +1104,7 @@ class FiretopGame(Game):
         elif step == "ask":
             text = "Make a Key Challenge: name a key number"
             for n in range(1, NUMBERS + 1):
-                if n not in me["keys"]:
-                    opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
+                opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
             opts.append((_choice("pass", ("pass", "No challenge")), self._do_skip))
         elif step == "shop":
             text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
