@@ -111,3 +111,54 @@ async def test_hand_rules_and_typed_moves(fake_discord, harness):
     said = answer.data.get("content") or (await ix.wait_original(lambda m: bool(m.content))).content
     assert answer.ephemeral and "turn, not yours" in said
     assert fake_discord.unknown_routes == [] and fake_discord.http_errors == []
+
+
+async def typed(fake_discord, players: Players, table, seat: int, action: str) -> None:
+    version = table.version
+    ix = await fake_discord.slash(table.seats[seat].user_id, players.channel.id, "move", {"action": action})
+    await ix.response()
+    await until(lambda: table.version > version, what=f"{action!r} to apply")
+    await players.settle(table)
+
+
+async def click(fake_discord, players: Players, table, seat: int, label: str) -> None:
+    version = table.version
+    board = players.current_board(table)
+    custom_id = next(cid for cid, text, _ in board.buttons()
+                     if cid and cid.split(":")[2] == str(seat) and text.endswith(label))
+    ix = await fake_discord.click(table.seats[seat].user_id, board.id, custom_id)
+    await ix.response()
+    await until(lambda: table.version > version, what=f"{label!r} to apply")
+    await players.settle(table)
+
+
+async def test_a_person_rolls_for_the_monster_on_the_same_board(fake_discord, harness):
+    """Ana hands the monster's dice to Bo: both have buttons on one board, which is edited, not
+    posted again, round by round."""
+    from games.core import Rng, decide
+    await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"], game="firetop")
+    for _ in range(200):  # play on (typed moves, the AI's choices) until someone meets a monster
+        battle = table.state.data["battle"]
+        if battle is not None and battle["kind"] == "monster" and battle["round"] == 0:
+            break
+        seat = next(s for s in range(2) if table.game.prompt(table.state, s) is not None)
+        await typed(fake_discord, players, table, seat, decide(table.game, table.state, seat, Rng(table.version)))
+    else:
+        raise AssertionError("nobody met a monster")
+    fighter = table.state.data["battle"]["seat"]
+    roller = 1 - fighter
+    colour = GAME.colours[roller]
+    board = players.current_board(table)
+    boards_before = len(players.boards())
+    await click(fake_discord, players, table, fighter, f"Fight, {colour} rolls for it")
+    name = table.state.data["battle"]["name"]
+    assert table.prompts[roller] is not None and table.prompts[fighter] is not None  # two people at once
+    await click(fake_discord, players, table, fighter, "Attack")
+    assert table.prompts[fighter] is None and table.game.timers(table.state)  # the bot rolls if he is slow
+    await click(fake_discord, players, table, roller, f"Roll for the {name}")
+    assert table.state.data["battle"] is None or table.state.data["battle"]["round"] == 1
+    assert players.current_board(table).id == board.id and len(players.boards()) == boards_before
+    text = players.current_board(table).text()
+    assert f"rolls for the {name}" in text and "Round 1:" in text
