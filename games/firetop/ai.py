@@ -1,0 +1,395 @@
+"""AI players for The Warlock of Firetop Mountain.
+
+"random" picks uniformly among the prompt's choices. "smart" decides from its seat's view alone
+(the board, public scores, its own Key cards, rucksack and what it has learned):
+
+- keys: it keeps the set of chest triples consistent with what it knows (its own Key cards, Key
+  cards it has seen held, keys it knows are under the chest, and every public try at the chest
+  with its count of wrong keys), challenges for the number that splits that set most evenly, and
+  goes to the Treasure Room once a likely triple is covered by the Bunches of Keys it carries;
+- moving: it walks towards the best target (the Treasure Room when ready, the Warlock's orb, unexplored
+  rooms, treasure left lying about, the healing spring when hurt), weighing the value of each
+  target against its walking cost over the board's route graph (crossings, passages, the Maze);
+- fights when it should (escapes when a battle is going badly, attacks weaker adventurers who carry
+  treasure), eats when hurt, confers with anyone it shares a square with.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from games.core import Prompt, Rng
+
+from .board import BOARD, route_costs
+from .content import CHEST_KEYS, NUMBERS, TREASURES, WARES
+
+ALL_TRIPLES = [frozenset(t) for t in combinations(range(1, NUMBERS + 1), CHEST_KEYS)]
+
+
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+    actions = [c.action for c in prompt.choices]
+    if level != "smart" or len(actions) == 1:
+        return actions[rng.below(len(actions))]
+    return Smart(view, actions, rng).decide()
+
+
+@lru_cache(maxsize=None)
+def cost_to(target: str) -> dict[str, float]:
+    return route_costs(target)
+
+
+def carried(items: list[str]) -> set[int]:
+    return {n for cid in items if TREASURES[cid]["kind"] == "keys" for n in TREASURES[cid]["keys"]}
+
+
+class Smart:
+    def __init__(self, view: dict[str, Any], actions: list[str], rng: Rng) -> None:
+        self.view = view
+        self.actions = actions
+        self.rng = rng
+        self.secret = view["secret"]
+        self.seat = self.secret["seat"]
+        self.me = view["players"][self.seat]
+        self.by_verb: dict[str, list[str]] = {}
+        for action in actions:
+            self.by_verb.setdefault(action.split()[0], []).append(action)
+
+    # ------------------------------------------------------------ knowledge
+    @property
+    def candidates(self) -> list[frozenset[int]]:
+        if not hasattr(self, "_cands"):
+            own = set(self.secret["keys"])
+            held = {int(n) for n, who in self.secret["held"].items() if who}
+            chest = set(self.secret["chest"])
+            out = []
+            for t in ALL_TRIPLES:
+                if t & (own | held) or not chest <= t:
+                    continue
+                if all(len(set(a["keys"]) - t) == a["wrong"] for a in self.view["attempts"]):
+                    out.append(t)
+            self._cands = out or [t for t in ALL_TRIPLES if not t & own]
+        return self._cands
+
+    def chance(self, n: int) -> float:
+        cands = self.candidates
+        return sum(1 for t in cands if n in t) / len(cands)
+
+    @property
+    def keys_carried(self) -> set[int]:
+        return carried(self.secret["items"])
+
+    def ready(self) -> frozenset[int] | None:
+        """A triple worth trying at the chest: covered by our keys and likely enough."""
+        cands = self.candidates
+        cover = [t for t in cands if t <= self.keys_carried]
+        if cover and (len(cands) <= 2 or len(cover) * 2 >= len(cands)):
+            return cover[0]
+        return None
+
+    def needed(self) -> set[int]:
+        """Key numbers we still lack for the likeliest triples."""
+        return {n for t in self.candidates for n in t} - self.keys_carried
+
+    # ------------------------------------------------------------ places
+    def targets(self) -> list[tuple[str, float]]:
+        view, me, seat = self.view, self.me, self.seat
+        out: list[tuple[str, float]] = []
+        if self.ready() is not None:
+            out.append(("treasure", 60.0))
+        hurt = me["stamina"] / max(1, me["stamina0"])
+        rooms = view["rooms"]
+        if rooms["study"]["barred"] != seat and len(self.candidates) > 1 and me["luck"] >= 6 \
+                and me["stamina"] > 6:
+            out.append(("study", 14.0 + 2 * min(len(self.candidates), 10) / 10))
+        if rooms["spring"]["barred"] != seat and hurt < 0.6:
+            out.append(("spring", 18.0 * (1 - hurt)))
+        need = bool(self.needed())
+        for rid, room in rooms.items():
+            if room["looted"] or room["barred"] == seat or rid in ("study", "treasure"):
+                continue
+            value = 12.0 if need else 5.0
+            if room["waiting"] or (room["fixed"] and rid == "guardroom"):
+                value -= 3.0 if hurt > 0.6 else 9.0
+            elif not room["visited"] and hurt < 0.35:
+                value -= 6.0
+            out.append((rid, value))
+        for pile in view["piles"]:
+            if pile["owner"] in (None, seat):
+                out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
+        if need and self.rooms_exhausted():
+            for other in view["players"]:
+                if other["seat"] != seat and other["treasures"] and not other["creating"] \
+                        and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
+                        and other["left_room"] and me["left_room"]:
+                    out.append((other["pos"], 10.0 + 3 * other["treasures"]))
+        if not out:
+            out.append(("treasure", 1.0))
+        return out
+
+    def potential(self, node: str, targets: list[tuple[str, float]]) -> float:
+        best = float("inf")
+        for target, value in targets:
+            cost = cost_to(target).get(node)
+            if cost is None:
+                continue
+            best = min(best, cost - value)
+        return best
+
+    def where(self) -> str:
+        """The node the next move starts from."""
+        return self.me["pos"]
+
+    # ------------------------------------------------------------ decisions
+    def decide(self) -> str:
+        verbs = self.by_verb
+        view = self.view
+        step = view["step"]
+        queue = view["queue"]
+        mine = view["current"] == self.seat
+        if "extras" in verbs:
+            return min(verbs["extras"], key=lambda a: abs(int(a.split()[1]) - 3))
+        if queue and queue[0]["seat"] == self.seat:
+            kind = queue[0]["kind"]
+            if kind == "spoils":
+                return self.spoils()
+            if kind == "flee":
+                return self.best_of(verbs["move"])
+            return self.lighten()
+        battle = view["battle"]
+        if "dice" in verbs:
+            return "dice"
+        if battle and battle["kind"] == "duel" and battle.get("foe") == self.seat:
+            return "escape" if "escape" in verbs and self.should_escape_duel() else "attack"
+        if "show" in verbs:
+            return self.rng.choice(verbs["show"])
+        if not mine:
+            return self.actions[0]
+        if step == "battle":
+            return "escape" if "escape" in verbs and self.should_escape() else "attack"
+        if step == "shop":
+            return self.shop()
+        if step == "ask":
+            return self.challenge() or "pass"
+        if step == "open":
+            return self.open_chest()
+        if "face" in verbs:
+            return "face"
+        if step == "move":
+            pick = self.challenge() if "challenge" in verbs else None
+            if pick:
+                return pick
+            if "move" in verbs:
+                return self.best_of(verbs["move"])
+            return self.actions[0]
+        if step == "maze":
+            return self.maze()
+        if step in ("start", "stop"):
+            return self.start()
+        return self.actions[self.rng.below(len(self.actions))]
+
+    def best_of(self, actions: list[str]) -> str:
+        targets = self.targets()
+        scored = []
+        for action in actions:
+            node = action.split()[1]
+            score = self.potential(node, targets)
+            score += self.danger(node)
+            scored.append((score, action))
+        scored.sort()
+        return scored[0][1]
+
+    def danger(self, node: str) -> float:
+        if node not in BOARD.rooms:
+            return 0.0
+        room = self.view["rooms"][node]
+        hurt = self.me["stamina"] / max(1, self.me["stamina0"])
+        if room["barred"] == self.seat:
+            return 50.0
+        if (room["waiting"] or (room["fixed"] and node == "guardroom")) and hurt < 0.5:
+            return 15.0
+        return 0.0
+
+    def challenge(self) -> str | None:
+        options = [a for a in self.by_verb.get("challenge", [])]
+        if not options or len(self.candidates) <= 1:
+            return None
+        known = {int(n) for n in self.secret["held"]} | set(self.secret["chest"])
+        scored = []
+        for action in options:
+            n = int(action.split()[1])
+            if n in known:
+                continue
+            c = self.chance(n)
+            if c in (0.0, 1.0):
+                continue
+            scored.append((-min(c, 1 - c), n, action))
+        if not scored:
+            return None
+        scored.sort()
+        return scored[0][2]
+
+    def open_chest(self) -> str:
+        cands = set(self.candidates)
+        opens = [a for a in self.by_verb.get("open", []) if frozenset(int(x) for x in a.split()[1:]) in cands]
+        if opens:
+            return opens[0]
+        return "pass"
+
+    def shop(self) -> str:
+        me = self.me
+        for action in self.by_verb.get("buy", []):
+            ware = action.split()[1]
+            if WARES[ware]["gives"] == "draught" and "draught" not in self.secret["items"]:
+                return action
+            if WARES[ware]["gives"] == "provisions" and me["provisions"] < 2:
+                return action
+        return "pass"
+
+    def lighten(self) -> str:
+        verbs = self.by_verb
+        if "pass" in verbs:
+            return "pass"
+        options = verbs["drop"]
+        needed = self.needed() | set().union(*self.candidates) if self.candidates else set()
+
+        def worth(action: str) -> float:
+            cid = action.split()[1]
+            card = TREASURES[cid]
+            if card["kind"] == "trinket":
+                return 0.0
+            if card["kind"] == "keys":
+                return 5.0 + sum(1 for n in card["keys"] if n in needed)
+            if card["kind"] == "sword":
+                return 4.0
+            return 3.0
+        return min(options, key=worth)
+
+    def spoils(self) -> str:
+        options = self.by_verb["spoils"]
+        for prefix in ("spoils keys lantern", "spoils keys", "spoils random lantern", "spoils random"):
+            if prefix in options:
+                return prefix
+        return options[0]
+
+    def foe_strength(self, skill: int, stamina: int) -> float:
+        """Rough chance we win a battle against skill/stamina from here."""
+        me = self.me
+        bonus = 2 if any(s != "Sword" for s in me["swords"]) else 0
+        diff = me["skill"] + bonus - skill
+        p_round = {-4: 0.1, -3: 0.16, -2: 0.24, -1: 0.34, 0: 0.45, 1: 0.56, 2: 0.66, 3: 0.75, 4: 0.83}
+        p = p_round.get(max(-4, min(4, diff)))
+        mine = -(-me["stamina"] // 2)
+        theirs = -(-stamina // 2)
+        # we need `theirs` wins before they get `mine`
+        return p ** theirs / (p ** theirs + (1 - p) ** mine) if p else 0.0
+
+    def should_escape(self) -> bool:
+        b = self.view["battle"]
+        if b is None or b["kind"] != "monster":
+            return False
+        if self.me["stamina"] <= 2:
+            return False  # a parting blow would kill
+        return self.foe_strength(b["skill"], b["stamina"]) < 0.35 and self.me["stamina"] <= 8
+
+    def should_escape_duel(self) -> bool:
+        b = self.view["battle"]
+        if b is None:
+            return False
+        other = self.view["players"][b["seat"] if b["seat"] != self.seat else b["foe"]]
+        if self.me["stamina"] <= 2:
+            return False
+        return self.foe_strength(other["skill"], other["stamina"]) < 0.3 and self.me["stamina"] <= 8
+
+    def maze_moves(self) -> list[str]:
+        return [a for a in self.by_verb.get("move", []) if a.split()[1] in BOARD.maze_links]
+
+    def maze(self) -> str:
+        options = self.maze_moves()
+        if not options:
+            return "pass" if "pass" in self.actions else self.actions[0]
+        targets = self.targets()
+        north_goal = min(targets, key=lambda t: cost_to(t[0]).get(self.me["pos"], 99) - t[1])[0]
+        north = BOARD.side(north_goal) == "north"
+
+        def score(action: str) -> float:
+            node = action.split()[1]
+            row = int(node[1:])
+            s = row if north else -row
+            if node in BOARD.maze_gates:
+                s -= 3 if (BOARD.side(node) == "north") == north else -10
+            if self.view["maze"].get(node) == "open":
+                s -= 1
+            return s
+        return min(options, key=score)
+
+    def start(self) -> str:
+        verbs = self.by_verb
+        me = self.me
+        if "face" in verbs:
+            return "face"
+        if "eat" in verbs and me["stamina"] <= me["stamina0"] - 6 and self.ready() is None:
+            return "eat"
+        fight = self.pick_fight()
+        if fight:
+            return fight
+        for action in verbs.get("confer", []):
+            colour = action.split()[1]
+            other = next(q for q in self.view["players"] if q["colour"] == colour)
+            known = sum(1 for who in self.secret["held"].values() if other["seat"] in who)
+            if known < other["keycards"] and len(self.candidates) > 1:
+                return action
+        if self.view["step"] == "stop":
+            return "pass"
+        targets = self.targets()
+        here = self.where()
+        here_score = self.potential(here, targets)
+        if "cross" in verbs:
+            c = BOARD.crossings[BOARD.crossing_at[here]]
+            far = c["north"] if here == c["south"] else c["south"]
+            risky = c["id"] == "raft" and me["luck"] < 7 or c["id"] == "bridge" and me["stamina"] < 8
+            if self.potential(far, targets) + (4 if risky else 0) < here_score - 2:
+                return "cross"
+        exits = [a for a in verbs.get("move", []) if a.split()[1] in BOARD.passages]
+        if exits:
+            best = min(exits, key=lambda a: self.potential(a.split()[1], targets))
+            if self.potential(best.split()[1], targets) < here_score - 1:
+                return best
+        if "grope" in verbs and here_score > 5:
+            return "grope"
+        if self.maze_moves() and here in BOARD.maze_gates:
+            gates = BOARD.maze_gates
+            other_gate = gates[1] if here == gates[0] else gates[0]
+            blocked = self.maze_blocked()
+            if not blocked and self.potential(other_gate, targets) + 6 < here_score:
+                return self.maze()
+        if "roll" in verbs:
+            return "roll"
+        if self.maze_moves():
+            return self.maze()
+        return self.actions[0]
+
+    def maze_blocked(self) -> bool:
+        seen = self.view["maze"]
+        rows: dict[int, list[str]] = {}
+        for space in BOARD.maze_spaces:
+            rows.setdefault(int(space[1:]), []).append(space)
+        return any(all(seen.get(s) == "dead" for s in spaces) for spaces in rows.values())
+
+    def pick_fight(self) -> str | None:
+        options = self.by_verb.get("fight", [])
+        best = None
+        for action in options:
+            colour = action.split()[1]
+            other = next(q for q in self.view["players"] if q["colour"] == colour)
+            if not other["treasures"]:
+                continue
+            win = self.foe_strength(other["skill"], other["stamina"])
+            hunting = self.needed() and self.rooms_exhausted()
+            if win > 0.7 or (win > 0.55 and self.needed() and other["treasures"] >= 2) \
+                    or (hunting and win > 0.2):
+                best = action
+        return best
+
+    def rooms_exhausted(self) -> bool:
+        return all(r["looted"] for rid, r in self.view["rooms"].items() if rid not in ("study", "treasure"))

@@ -1,0 +1,1710 @@
+"""The Warlock of Firetop Mountain: the pure rules engine.
+
+State lives in `state.data` (JSON-native):
+
+    phase        "create" (everyone rolls up an adventurer) | "play" | "over"
+    current      whose turn it is; `first` started (lowest Skill); `round` counts from 1
+    step         what the player to move is doing: start | move | maze | stop | offer | ask |
+                 shop | open | battle | done (the turn is over once the queue is empty)
+    roll         this turn's movement die, `challenged` once he has used a 1 for a Key Challenge
+    players      per seat: scores (skill/skill0, stamina/stamina0, luck/luck0), gold, provisions,
+                 lantern, swords, items (the rucksack: treasure card ids), keys (numbered Key
+                 cards; each also holds one blank), pos (a board node), door (where he came in),
+                 left_room, extras (Gold/Provisions still to choose: a fresh adventurer), ate,
+                 turns, miss, face, revealed (his treasure cards the table has seen), lives,
+                 know {"held": {n: [seats]}, "chest": [n]} (what he has learned about keys)
+    rooms        per room: treasure, encounter (face-down card), fixed, seen (the card once
+                 turned up: public memory), barred (a permanently occupied room: the last
+                 adventurer to leave it), visited
+    chest        the three numbers under the Treasure Chest
+    maze         Maze space -> its face-down card ("open" | "dead"); `maze_seen`: the cards the
+                 table has seen turned up (they are turned back down, but everyone remembers)
+    piles        treasure left on the board [{"node", "items", "owner"}] (owner: only he may
+                 reclaim them; None: anyone)
+    battle       the fight going on, or None
+    task         an effect in progress {"effect", "at" (a step id), "room", "then", ...}
+    queue        decisions the turn waits for [{"seat", "kind": spoils|flee|leave|drop, ...}]
+    offers       key exchanges offered [{"from", "to", "key"}]
+    attempts     tries at the chest, public [{"seat", "keys", "wrong"}]
+    last, dice   the last move and the last dice, for the board
+
+Actions are canonical strings; `parse` gives the grammar.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Callable
+
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+from .board import BOARD, CELL
+from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
+                      KILL_LUCK, MAX_SWORDS, MAZE_CARDS, NUMBERS, OTHER_TREASURES, ROLL_WAIT, RUCKSACK,
+                      SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, treasure_name)
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+KEY_NAMES = {n: str(n) for n in range(1, NUMBERS + 1)}
+OPEN_TEXT = "Make a Key Challenge at the chest with three keys you carry"
+
+
+def p(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def listing(parts: list[str]) -> str:
+    parts = list(parts)
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def key_treasure_numbers(items: list[str]) -> list[int]:
+    return sorted({n for cid in items if TREASURES[cid]["kind"] == "keys" for n in TREASURES[cid]["keys"]})
+
+
+# ---------------------------------------------------------------- parsing
+
+# First words of every action (at most 25: Discord's limit on a command's subcommands). Some verbs
+# mean what the moment needs: `move` also takes a passage exit, a Maze space or where to flee;
+# `pass` ends the turn, declines, refuses or keeps; `show` offers or answers a look at Key cards.
+VERBS = {
+    "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
+    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
+    "escape": "", "dice": "",
+    "move": "a square, room, passage exit or Maze space, e.g. K9 or armoury",
+    "challenge": "a key number 1-9",
+    "nominate": "who rolls for the monster, by colour, e.g. blue",
+    "fight": "the adventurer to attack, by colour, e.g. blue",
+    "confer": "the adventurer to show Key cards to, by colour, e.g. blue",
+    "show": "one of your Key cards, e.g. 4",
+    "open": "three key numbers you carry, e.g. 2 5 9",
+    "buy": "provision or draught",
+    "spoils": "keys, random, nothing or a card you have seen; add 'lantern' to take it too",
+    "drop": "one of your treasure cards, e.g. goblet",
+}
+BARE = {v for v, help_ in VERBS.items() if not help_}
+SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
+ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
+
+
+def normalize(action: str) -> str:
+    """The canonical spelling of a typed action; IllegalAction says what was expected."""
+    tokens = action.lower().replace(",", " ").split()
+    if not tokens:
+        raise IllegalAction(f"That action is empty. {SYNTAX}")
+    verb, rest = tokens[0], tokens[1:]
+    if verb not in VERBS:
+        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'. {SYNTAX}")
+    if verb in BARE:
+        if rest:
+            raise IllegalAction(f"'{verb}' takes nothing after it.")
+        return verb
+    if not rest:
+        raise IllegalAction(f"Say what to {verb}: {VERBS[verb]}.")
+    if verb == "move":
+        word = "".join(rest).replace("'", "")
+        if CELL.match(word):
+            return f"move {word.upper()}"
+        if word in BOARD.rooms or word == "entrance":
+            return f"move {word}"
+        if word in ROOM_ALIASES:
+            return f"move {ROOM_ALIASES[word]}"
+        raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
+    if verb in ("challenge", "show", "extras"):
+        if len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 2:
+            return f"{verb} {int(rest[0])}"
+        raise IllegalAction(f"Give one number: {VERBS[verb]}.")
+    if verb == "open":
+        if len(rest) == CHEST_KEYS and all(t.isdigit() and len(t) == 1 for t in rest):
+            nums = sorted(int(t) for t in rest)
+            if len(set(nums)) == CHEST_KEYS:
+                return "open " + " ".join(map(str, nums))
+        raise IllegalAction(f"Name {CHEST_KEYS} different key numbers, e.g. 'open 2 5 9'.")
+    if verb in ("nominate", "fight", "confer"):
+        if len(rest) == 1 and rest[0] in COLOURS:
+            return f"{verb} {rest[0]}"
+        raise IllegalAction(f"Name an adventurer by colour ({', '.join(COLOURS)}).")
+    if verb == "buy":
+        if len(rest) == 1 and rest[0] in WARES:
+            return f"buy {rest[0]}"
+        raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
+    if verb == "drop":
+        if len(rest) == 1 and rest[0] in TREASURES:
+            return f"drop {rest[0]}"
+        raise IllegalAction("Name one of your treasure cards by its id (see /hand), e.g. 'drop goblet'.")
+    lantern = rest[-1] == "lantern"
+    what = rest[:-1] if lantern else rest
+    if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
+        return f"spoils {what[0]}" + (" lantern" if lantern else "")
+    raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
+                        "and add 'lantern' to take his lantern too.")
+
+
+def arg_of(action: str) -> Any:
+    """The argument of a canonical action, as its handler wants it."""
+    verb, _, rest = action.partition(" ")
+    if verb in ("challenge", "show", "extras"):
+        return int(rest)
+    if verb == "open":
+        return tuple(int(t) for t in rest.split())
+    if verb == "spoils":
+        parts = rest.split()
+        return parts[0], len(parts) > 1
+    return rest or None
+
+
+# ---------------------------------------------------------------- effects: registered ops
+
+class Ctx:
+    """What an op works on: the state, the seat the effect happens to, dice, the event list."""
+
+    def __init__(self, game: "FiretopGame", state: State, seat: int, rng: Rng, now: float,
+                 events: list[Event]) -> None:
+        self.game, self.state, self.d, self.seat, self.rng, self.now, self.events = \
+            game, state, state.data, seat, rng, now, events
+
+    @property
+    def me(self) -> dict[str, Any]:
+        return self.d["players"][self.seat]
+
+    def say(self, text: str, to: tuple[int, ...] | None = None, kind: str = "info") -> None:
+        self.events.append(Event(text.replace("{p}", p(self.seat)), to, kind))
+
+
+OPS: dict[str, Callable[[Ctx, dict[str, Any]], str | None]] = {}
+
+
+def op(name: str) -> Callable[[Callable[[Ctx, dict[str, Any]], str | None]], Callable[[Ctx, dict[str, Any]], str | None]]:
+    def register(fn: Callable[[Ctx, dict[str, Any]], str | None]) -> Callable[[Ctx, dict[str, Any]], str | None]:
+        OPS[name] = fn
+        return fn
+    return register
+
+
+# An op returns None (go on to the next step), a step id or "end" (jump), "wait" (a decision or a
+# battle: the effect resumes at the next step) or "stop" (the adventurer died or was moved away).
+
+@op("say")
+def _op_say(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    ctx.say(step["text"])
+    return None
+
+
+@op("stamina")
+def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    n = step["n"]
+    if n < 0:
+        ctx.say(f"{{p}} loses {plural(-n, 'Stamina point')}.")
+        if ctx.game._wound(ctx, ctx.seat, -n, cause="the " + ctx.d["task"]["name"]):
+            return "stop"
+        ctx.say(f"{{p}}'s Stamina: {ctx.me['stamina']}.")
+        return None
+    me = ctx.me
+    gain = min(n, me["stamina0"] - me["stamina"])
+    me["stamina"] += gain
+    ctx.say(f"{{p}} regains {plural(gain, 'Stamina point')} (Stamina {me['stamina']}).")
+    return None
+
+
+@op("luck")
+def _op_luck(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    me = ctx.me
+    n = step["n"]
+    me["luck"] = max(0, min(me["luck0"], me["luck"] + n))
+    ctx.say(f"{{p}}'s Luck is now {me['luck']}.")
+    return None
+
+
+@op("gold")
+def _op_gold(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    ctx.me["gold"] = max(0, ctx.me["gold"] + step["n"])
+    ctx.say(f"{{p}} now has {plural(ctx.me['gold'], 'Gold Piece')}.")
+    return None
+
+
+@op("provisions")
+def _op_provisions(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    ctx.me["provisions"] = max(0, ctx.me["provisions"] + step["n"])
+    ctx.say(f"{{p}} now has {plural(ctx.me['provisions'], 'Provision')}.")
+    return None
+
+
+@op("heal")
+def _op_heal(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    ctx.me["stamina"] = ctx.me["stamina0"]
+    ctx.say(f"{{p}}'s Stamina is back to {ctx.me['stamina0']}.")
+    return None
+
+
+@op("test_luck")
+def _op_test_luck(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    return step["lucky"] if ctx.game._test_luck(ctx, ctx.seat) else step["unlucky"]
+
+
+@op("fight")
+def _op_fight(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    task = ctx.d["task"]
+    spec = effect(task["effect"])
+    ctx.game._start_battle(ctx, spec["name"], spec["skill"], spec["stamina"])
+    return "wait"
+
+
+@op("challenge")
+def _op_challenge(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    ctx.d["step"] = "ask"
+    return "wait"
+
+
+@op("glimpse")
+def _op_glimpse(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    known = set(ctx.me["know"]["chest"])
+    unseen = [n for n in ctx.d["chest"] if n not in known]
+    ctx.say("The orb's smoke parts and shows {p} a key...")
+    if not unseen:
+        ctx.say("The orb shows you nothing you did not already know.", to=(ctx.seat,))
+        return None
+    n = unseen[ctx.rng.below(len(unseen))]
+    ctx.me["know"]["chest"] = sorted(known | {n})
+    ctx.say(f"🔮 The orb shows key **{n}** lying under the Warlock's chest.", to=(ctx.seat,), kind="secret")
+    return None
+
+
+@op("shop")
+def _op_shop(ctx: Ctx, step: dict[str, Any]) -> str | None:
+    ctx.d["step"] = "shop"
+    return "wait"
+
+
+check(OPS)
+
+
+# ---------------------------------------------------------------- the game
+
+class FiretopGame(Game):
+    name = "firetop"
+    title = "The Warlock of Firetop Mountain"
+    pitch = ("Brave Firetop Mountain's rooms, river and maze, fight its monsters and each other, "
+             "deduce which three keys open the Warlock's chest, and be first to carry them there.")
+    min_seats = 2
+    max_seats = 6
+    colours = COLOURS
+    colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30), (150, 70, 200),
+                  (235, 120, 20))
+    verbs = VERBS
+    option_choices = {"double6": ("off", "on"), "rounds": (40, 30, 60)}
+    renderer = "render.firetop:render_firetop"
+    warm_up = "render.firetop:warm_up"
+    rules_page = ("data", "firetop/rules.md")
+    ai_reads_view = True
+    state_format = 1
+
+    # ------------------------------------------------------------ set-up
+    def setup_data(self, state: State, rng: Rng) -> None:
+        n = state.seats
+        numbers = list(range(1, NUMBERS + 1))
+        rng.shuffle(numbers)
+        chest, rest = sorted(numbers[:CHEST_KEYS]), numbers[CHEST_KEYS:]
+        players = []
+        for _ in range(n):
+            pl = {"keys": [], "know": {"held": {}, "chest": []}, "lives": 1}
+            pl.update(self._character(rng))
+            players.append(pl)
+        each, spare = divmod(len(rest), n)
+        for seat in range(n):
+            players[seat]["keys"] = sorted(rest[seat * each:(seat + 1) * each])
+        lowest = sorted(range(n), key=lambda s: (players[s]["skill"], s))
+        for i, seat in enumerate(lowest[:spare]):
+            players[seat]["keys"] = sorted(players[seat]["keys"] + [rest[n * each + i]])
+        treasure_rooms = [rid for rid, r in BOARD.rooms.items() if r["kind"] == "room"]
+        others = list(OTHER_TREASURES)
+        rng.shuffle(others)
+        laid = KEY_TREASURES + others[:len(treasure_rooms) - len(KEY_TREASURES)]
+        rng.shuffle(laid)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        rooms = {}
+        for rid, room in BOARD.rooms.items():
+            rooms[rid] = {"treasure": None, "encounter": None, "fixed": room["fixed"], "seen": None,
+                          "barred": None, "visited": False}
+            if room["kind"] == "room":
+                rooms[rid]["treasure"] = laid.pop()
+                if room["fixed"] is None:
+                    rooms[rid]["encounter"] = deck.pop()
+        maze = list(MAZE_CARDS)
+        rng.shuffle(maze)
+        first = lowest[0]
+        state.data = {
+            "phase": "create", "current": first, "first": first, "round": 1, "step": "start",
+            "roll": None, "challenged": False, "players": players, "rooms": rooms, "chest": chest,
+            "maze": {space: maze[i] for i, space in enumerate(BOARD.maze_spaces)}, "maze_seen": {},
+            "maze_trail": [], "piles": [], "battle": None, "task": None, "queue": [], "offers": [],
+            "conferred": [], "attempts": [], "last": None, "dice": None, "winner": None,
+            "limit": int(state.options.get("rounds", 40)),
+            "double6": state.options.get("double6", "off") == "on",
+        }
+        state.turn = 1
+
+    def _character(self, rng: Rng) -> dict[str, Any]:
+        skill = SKILL_TABLE[rng.die() - 1]
+        stamina = sum(rng.die() for _ in range(CHAR["stamina_dice"])) + CHAR["stamina_base"]
+        luck = rng.die() + CHAR["luck_base"]
+        return {"skill": skill, "skill0": skill, "stamina": stamina, "stamina0": stamina, "luck": luck,
+                "luck0": luck, "gold": 0, "provisions": CHAR["provisions"], "lantern": True,
+                "swords": ["sword"], "items": [], "pos": "entrance", "door": None, "left_room": False,
+                "extras": CHAR["extras_from"] - skill, "ate": -9, "turns": 0, "miss": 0, "face": False,
+                "revealed": []}
+
+    # ------------------------------------------------------------ helpers
+    def _others_here(self, d: dict[str, Any], seat: int) -> list[int]:
+        node = d["players"][seat]["pos"]
+        return [s for s, q in enumerate(d["players"])
+                if s != seat and q["extras"] is None and q["pos"] == node]
+
+    def _can_duel(self, d: dict[str, Any], a: int, b: int) -> bool:
+        pa, pb = d["players"][a], d["players"][b]
+        node = pa["pos"]
+        return (pa["left_room"] and pb["left_room"] and pb["extras"] is None and pb["pos"] == node
+                and node not in BOARD.passages and node not in BOARD.maze_links)
+
+    def _duel_reason(self, d: dict[str, Any], a: int, b: int) -> str:
+        pa, pb = d["players"][a], d["players"][b]
+        if pb["pos"] != pa["pos"] or pb["extras"] is not None:
+            return f"{p(b)} is not on your space."
+        if pa["pos"] in BOARD.passages:
+            return "No fighting is allowed on a Secret Passage square."
+        if pa["pos"] in BOARD.maze_links:
+            return "There is no room to fight in the Maze."
+        who = "You have" if not pa["left_room"] else f"{p(b)} has"
+        return (f"{who} not yet entered and left a room: battles between adventurers wait until "
+                "both have.")
+
+    def _can_eat(self, d: dict[str, Any], seat: int) -> str | None:
+        """None if `seat` may eat now, else why not."""
+        me = d["players"][seat]
+        if me["provisions"] <= 0:
+            return "You have no Provisions left."
+        if me["ate"] == me["turns"] - 1:
+            return "You ate on your last turn: Provisions can't be eaten two turns running."
+        if me["face"]:
+            return "You can't eat while an encounter waits for you in this room."
+        if any(self._can_duel(d, s, seat) for s in self._others_here(d, seat)):
+            return "You can't eat with another adventurer on your space: a fight may break out."
+        if me["stamina"] >= me["stamina0"]:
+            return "Your Stamina is already at its starting level."
+        return None
+
+    def _sword_bonus(self, me: dict[str, Any]) -> tuple[int, str | None]:
+        best, name = 0, None
+        for cid in me["swords"]:
+            bonus = TREASURES[cid]["attack"] if cid in TREASURES else 0
+            if bonus > best:
+                best, name = bonus, cid
+        return best, name
+
+    def _reveal(self, ctx: Ctx, seat: int, cid: str) -> None:
+        me = ctx.d["players"][seat]
+        if cid not in me["revealed"]:
+            me["revealed"].append(cid)
+
+    def _set_pos(self, d: dict[str, Any], seat: int, node: str) -> None:
+        """Move a figure. Leaving a room counts for the 'entered and left a room' rule and bars a
+        permanently occupied room to him until someone else has been in and out."""
+        me = d["players"][seat]
+        old = me["pos"]
+        if old == node:
+            return
+        me["face"] = False
+        if old in BOARD.rooms:
+            me["left_room"] = True
+            fixed = d["rooms"][old]["fixed"]
+            if fixed is not None and FIXED[fixed].get("permanent"):
+                d["rooms"][old]["barred"] = seat
+        me["pos"] = node
+
+    def _test_luck(self, ctx: Ctx, seat: int) -> bool:
+        me = ctx.d["players"][seat]
+        a, b = ctx.rng.die(), ctx.rng.die()
+        lucky = a + b <= me["luck"]
+        before = me["luck"]
+        me["luck"] = max(0, me["luck"] - 1)
+        ctx.d["dice"] = {"seat": seat, "what": "luck", "faces": [a, b]}
+        verdict = "Lucky!" if lucky else "Unlucky."
+        if not lucky and "clover" in me["items"]:
+            me["items"].remove("clover")
+            lucky = True
+            verdict = "Unlucky... but the Lucky Charm crumbles to dust and turns it to luck!"
+        ctx.events.append(Event(f"{p(seat)} tests for Luck: {a}+{b} = {a + b} against Luck {before}. "
+                                f"{verdict} (Luck now {me['luck']})"))
+        return lucky
+
+    def _wound(self, ctx: Ctx, seat: int, n: int, cause: str, battle: bool = False,
+               killer: int | None = None) -> bool:
+        """Take `n` Stamina from `seat`; True if that killed him."""
+        me = ctx.d["players"][seat]
+        if battle and "shield" in me["items"] and n > 1:
+            n -= 1
+            self._reveal(ctx, seat, "shield")
+        me["stamina"] = max(0, me["stamina"] - n)
+        if me["stamina"] == 0:
+            self._die(ctx, seat, cause, killer)
+            return True
+        if me["stamina"] <= 4 and "draught" in me["items"]:
+            me["items"].remove("draught")
+            me["stamina"] = min(me["stamina0"], me["stamina"] + 8)
+            ctx.events.append(Event(f"{p(seat)} gulps a Healing Draught (Stamina {me['stamina']})."))
+        return False
+
+    def _die(self, ctx: Ctx, seat: int, cause: str, killer: int | None) -> None:
+        d = ctx.d
+        me = d["players"][seat]
+        node = me["pos"]
+        cards = list(me["items"]) + [s for s in me["swords"] if s != "sword"]
+        ctx.events.append(Event(f"💀 {p(seat)} is slain by {cause}!", kind="death"))
+        if killer is None:
+            if cards:
+                self._add_pile(d, node, cards, owner=seat)
+                ctx.events.append(Event(f"{p(seat)}'s treasure lies hidden where he fell "
+                                        f"({plural(len(cards), 'card')}): only he may reclaim it."))
+        else:
+            victor = d["players"][killer]
+            victor["gold"] += me["gold"]
+            victor["provisions"] += me["provisions"]
+            got = [f"{plural(me['gold'], 'Gold Piece')}", f"{plural(me['provisions'], 'Provision')}"]
+            if me["lantern"]:
+                victor["lantern"] = True
+                got.append("his lantern")
+            if cards:
+                got.append(plural(len(cards), "treasure card"))
+            ctx.events.append(Event(f"{p(killer)} claims {listing(got)} from {p(seat)}."))
+            names = []
+            for cid in cards:
+                names.append(treasure_name(cid))
+                self._gain(ctx, killer, cid, quiet=True)
+            if names:
+                ctx.events.append(Event(f"From {p(seat)} you take: {listing(names)}.", to=(killer,)))
+            d["queue"].append({"seat": killer, "kind": "leave"})
+        me.update(self._character(ctx.rng))
+        me["lives"] += 1
+        ctx.events.append(Event(f"{p(seat)} rolls up a new adventurer (Skill {me['skill']}, Stamina "
+                                f"{me['stamina']}, Luck {me['luck']}), who will set out from the Entrance."))
+        battle = d["battle"]
+        if battle is not None and seat in (battle["seat"], battle.get("foe")):
+            d["battle"] = None
+            d["task"] = None
+        d["queue"] = [q for q in d["queue"] if q["seat"] != seat]
+        d["offers"] = [o for o in d["offers"] if seat not in (o["from"], o["to"])]
+        if seat == d["current"]:
+            d["task"] = None
+            d["step"] = "done"
+
+    def _add_pile(self, d: dict[str, Any], node: str, cards: list[str], owner: int | None) -> None:
+        for pile in d["piles"]:
+            if pile["node"] == node and pile["owner"] == owner:
+                pile["items"] += cards
+                return
+        d["piles"].append({"node": node, "items": list(cards), "owner": owner})
+
+    def _gain(self, ctx: Ctx, seat: int, cid: str, quiet: bool = False) -> None:
+        """`seat` takes treasure card `cid` (face down unless it is Gold or Provisions)."""
+        d = ctx.d
+        me = d["players"][seat]
+        card = TREASURES[cid]
+        kind = card["kind"]
+        if kind == "gold":
+            me["gold"] += card["n"]
+            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {plural(card['n'], 'Gold Piece')}."))
+            return
+        if kind == "provisions":
+            me["provisions"] += card["n"]
+            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {plural(card['n'], 'Provision')}."))
+            return
+        if not quiet:
+            ctx.events.append(Event(f"{p(seat)} pockets a treasure card, face down."))
+            ctx.events.append(Event(f"You find: **{treasure_name(cid)}**.", to=(seat,), kind="secret"))
+        if kind == "sword":
+            me["swords"].append(cid)
+            if len(me["swords"]) > MAX_SWORDS:
+                worst = min(me["swords"], key=lambda s: TREASURES[s]["attack"] if s in TREASURES else 0)
+                me["swords"].remove(worst)
+                if worst != "sword":
+                    self._add_pile(d, me["pos"], [worst], owner=None)
+                ctx.events.append(Event(f"{p(seat)} can carry only {MAX_SWORDS} swords and leaves one behind."))
+            return
+        me["items"].append(cid)
+        if len(me["items"]) > RUCKSACK and not any(q["seat"] == seat and q["kind"] in ("drop", "leave")
+                                                   for q in d["queue"]):
+            d["queue"].append({"seat": seat, "kind": "drop"})
+
+    def _pick_piles(self, ctx: Ctx, seat: int) -> None:
+        d = ctx.d
+        node = d["players"][seat]["pos"]
+        for pile in [pl for pl in d["piles"] if pl["node"] == node and pl["owner"] in (None, seat)]:
+            d["piles"].remove(pile)
+            mine = pile["owner"] == seat
+            ctx.events.append(Event(f"{p(seat)} {'reclaims his lost' if mine else 'picks up the discarded'} "
+                                    f"treasure ({plural(len(pile['items']), 'card')})."))
+            ctx.events.append(Event("You pick up: " + listing([treasure_name(c) for c in pile["items"]]) + ".",
+                                    to=(seat,)))
+            for cid in pile["items"]:
+                self._gain(ctx, seat, cid, quiet=True)
+
+    # ------------------------------------------------------------ movement
+    def destinations(self, d: dict[str, Any], seat: int, steps: int, flee: bool = False) -> dict[str, list[str]]:
+        """Where `seat` may end a move of `steps` squares, with one path to each.
+
+        A move is exactly `steps` squares, no square twice, except that it stops on entering a
+        room, a Secret Passage or a square beside the Maze, may stop where another adventurer or
+        discarded treasure is, and ends early in a dead end. A fleeing adventurer (escaping
+        another) goes exactly FLEE_STEPS, never into a Secret Passage, stopping for nothing but rooms.
+        """
+        me = d["players"][seat]
+        start = me["pos"]
+        company = {q["pos"] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None}
+        piles = {pl["node"] for pl in d["piles"] if pl["owner"] in (None, seat)}
+        out: dict[str, list[str]] = {}
+        rooms = d["rooms"]
+
+        def allowed(node: str) -> bool:
+            if node in BOARD.rooms and rooms[node]["barred"] == seat:
+                return False
+            return not (flee and node in BOARD.passages)
+
+        def visit(path: list[str]) -> None:
+            node = path[-1]
+            k = len(path) - 1
+            if k > 0:
+                if node in BOARD.rooms or node in BOARD.passages or (node in BOARD.maze_gates and not flee):
+                    out.setdefault(node, path)
+                    return
+                if k == steps:
+                    out.setdefault(node, path)
+                    return
+                if not flee and (node in company or node in piles):
+                    out.setdefault(node, path)
+            went = False
+            for nb in BOARD.adj[node]:
+                if nb in path or not allowed(nb):
+                    continue
+                went = True
+                visit(path + [nb])
+            if not went and k > 0:
+                out.setdefault(node, path)
+
+        visit([start])
+        return out
+
+    def _move_to(self, ctx: Ctx, seat: int, path: list[str]) -> None:
+        d = ctx.d
+        me = d["players"][seat]
+        start = me["pos"]
+        self._set_pos(d, seat, path[-1])
+        me["door"] = path[-2] if len(path) > 1 else me["door"]
+        d["last"] = {"seat": seat, "from": start, "to": path[-1], "path": list(path)}
+
+    # ------------------------------------------------------------ battles
+    def _start_battle(self, ctx: Ctx, name: str, skill: int, stamina: int) -> None:
+        d = ctx.d
+        d["battle"] = {"kind": "monster", "seat": ctx.seat, "name": name, "skill": skill, "stamina": stamina,
+                       "stamina0": stamina, "round": 0, "roller": None, "chosen": False, "mroll": None,
+                       "waiting": False, "due": None, "last": None}
+        d["step"] = "battle"
+        ctx.say(f"⚔️ {name} (Skill {skill}, Stamina {stamina}) attacks {{p}}!", kind="battle")
+
+    def _resolve_round(self, ctx: Ctx) -> None:
+        d = ctx.d
+        b = d["battle"]
+        seat = b["seat"]
+        me = d["players"][seat]
+        rng = ctx.rng
+        bonus, sword = self._sword_bonus(me)
+        if sword:
+            self._reveal(ctx, seat, sword)
+        mine = [rng.die(), rng.die()]
+        my_total = sum(mine) + me["skill"] + bonus
+        bonus_text = f"+{bonus}" if bonus else ""
+        if b["kind"] == "monster":
+            theirs = b["mroll"] or [rng.die(), rng.die()]
+            their_total = sum(theirs) + b["skill"]
+            foe_name, foe_skill, foe_bonus = b["name"], b["skill"], ""
+        else:
+            foe = d["players"][b["foe"]]
+            fbonus, fsword = self._sword_bonus(foe)
+            if fsword:
+                self._reveal(ctx, b["foe"], fsword)
+            theirs = [rng.die(), rng.die()]
+            their_total = sum(theirs) + foe["skill"] + fbonus
+            foe_name, foe_skill, foe_bonus = p(b["foe"]), foe["skill"], (f"+{fbonus}" if fbonus else "")
+        b["round"] += 1
+        b["mroll"], b["waiting"], b["due"], b["held"] = None, False, None, False
+        b["last"] = {"mine": mine, "theirs": theirs, "my_total": my_total, "their_total": their_total}
+        d["dice"] = {"seat": seat, "what": "battle", "faces": mine + theirs}
+        line = (f"Round {b['round']}: {foe_name} {theirs[0]}+{theirs[1]}+{foe_skill}{foe_bonus} = {their_total}"
+                f" · {p(seat)} {mine[0]}+{mine[1]}+{me['skill']}{bonus_text} = {my_total}: ")
+        if my_total == their_total:
+            ctx.events.append(Event(line + "blades lock, no wound.", kind="battle"))
+            return
+        won = my_total > their_total
+        sixes = (mine if won else theirs) == [6, 6] and d["double6"]
+        wound = WOUND * (2 if sixes else 1)
+        extra = " Double six: double damage!" if sixes else ""
+        if b["kind"] == "monster":
+            if won:
+                b["stamina"] = max(0, b["stamina"] - wound)
+                ctx.events.append(Event(line + f"{foe_name} is wounded (Stamina {b['stamina']}).{extra}",
+                                        kind="battle"))
+                if b["stamina"] == 0:
+                    self._monster_slain(ctx)
+            else:
+                ctx.events.append(Event(line + f"{p(seat)} is wounded.{extra}", kind="battle"))
+                self._wound(ctx, seat, wound, cause=f"the {foe_name}", battle=True)
+                if d["players"][seat]["stamina"] > 0:
+                    ctx.events.append(Event(f"{p(seat)}'s Stamina: {d['players'][seat]['stamina']}.", kind="battle"))
+            return
+        loser, winner = (b["foe"], seat) if won else (seat, b["foe"])
+        ctx.events.append(Event(line + f"{p(loser)} is wounded.{extra}", kind="battle"))
+        if not self._wound(ctx, loser, wound, cause=p(winner), battle=True, killer=winner):
+            ctx.events.append(Event(f"{p(loser)}'s Stamina: {d['players'][loser]['stamina']}.", kind="battle"))
+        else:
+            d["battle"] = None
+            if d["players"][seat]["extras"] is None:
+                d["step"] = "done"
+
+    def _monster_slain(self, ctx: Ctx) -> None:
+        d = ctx.d
+        b = d["battle"]
+        seat = b["seat"]
+        me = d["players"][seat]
+        me["luck"] = min(me["luck0"], me["luck"] + KILL_LUCK)
+        task = d["task"]
+        ctx.events.append(Event(f"🗡️ {p(seat)} slays the {b['name']}! (+{KILL_LUCK} Luck: {me['luck']})",
+                                kind="battle"))
+        d["battle"] = None
+        room = task.get("room")
+        if room is not None:
+            kind = task["effect"].split(":")[0]
+            if kind == "card":
+                d["rooms"][room]["encounter"] = None
+            else:
+                d["rooms"][room]["fixed"] = None
+        elif task["effect"] == "fixed:crocodile":
+            ctx.events.append(Event("Another crocodile slides into the river to take its place."))
+        d["step"] = "task"
+        self._run(ctx)
+
+    def _escape(self, ctx: Ctx, seat: int) -> None:
+        d = ctx.d
+        b = d["battle"]
+        face = ctx.rng.die()
+        row = next(r for r in ESCAPE if face in r["faces"])
+        d["dice"] = {"seat": seat, "what": "escape", "faces": [face]}
+        ctx.events.append(Event(f"{p(seat)} tries to escape and rolls {face} on the Escape Table: "
+                                + row["text"].replace("{p}", p(seat)), kind="battle"))
+        other = None if b["kind"] == "monster" else (b["foe"] if seat == b["seat"] else b["seat"])
+        if row["stamina"] and self._wound(ctx, seat, -row["stamina"], cause="a parting blow", killer=other):
+            d["battle"] = None
+            d["step"] = "done"
+            return
+        if not row["escaped"]:
+            # the next round has begun: no other escape until it is fought
+            b["mroll"] = None
+            b["held"] = True
+            if b["kind"] == "duel" and seat == b["foe"]:
+                b["stand"] = True
+            return
+        d["battle"] = None
+        if b["kind"] == "monster":
+            task = d["task"]
+            d["task"] = None
+            me = d["players"][seat]
+            back = me["door"] or me["pos"]
+            self._set_pos(d, seat, back)
+            where = "back to the river bank" if task.get("room") is None else f"out of the door, to {back}"
+            ctx.events.append(Event(f"{p(seat)} escapes {where}. The {b['name']} is turned face down again, "
+                                    "its wounds healed."))
+            d["step"] = "done"
+            return
+        victor = b["foe"] if seat == b["seat"] else b["seat"]
+        d["queue"].append({"seat": victor, "kind": "spoils", "from": seat})
+        d["queue"].append({"seat": seat, "kind": "flee"})
+        d["step"] = "done"
+
+    # ------------------------------------------------------------ effects
+    def _begin(self, ctx: Ctx, source: str, **task: Any) -> None:
+        spec = effect(source)
+        ctx.d["task"] = {"effect": source, "at": spec["steps"][0]["id"], "name": spec["name"], **task}
+        ctx.d["step"] = "task"
+        self._run(ctx)
+
+    def _run(self, ctx: Ctx) -> None:
+        """Run the task's effect from its resume point until it waits, stops or ends."""
+        d = ctx.d
+        for _ in range(60):  # runaway guard
+            task = d["task"]
+            if task is None:
+                return
+            spec = effect(task["effect"])
+            at = task["at"]
+            if at == "end":
+                self._finish(ctx)
+                return
+            step = spec["index"][at]
+            after = step.get("then") or spec["next"][at]
+            result = OPS[step["op"]](ctx, step)
+            if d["task"] is not task:
+                return  # the op ended the task (a death)
+            if result == "stop":
+                d["task"] = None
+                return
+            if result == "wait":
+                task["at"] = after
+                return
+            task["at"] = result if result is not None else after
+        raise AssertionError("an effect loops")
+
+    def _finish(self, ctx: Ctx) -> None:
+        d = ctx.d
+        task = d["task"]
+        d["task"] = None
+        then = task["then"]
+        if then == "loot":
+            room = d["rooms"][task["room"]]
+            source_kind, _, ident = task["effect"].partition(":")
+            if source_kind == "card" and room["encounter"] == ident and not is_monster(task["effect"]):
+                room["encounter"] = None
+            self._loot(ctx)
+        elif then == "far_bank":
+            self._set_pos(d, ctx.seat, task["far"])
+            d["players"][ctx.seat]["door"] = task["far"]
+            ctx.events.append(Event(f"{p(ctx.seat)} drags himself out on the far bank, at {task['far']}."))
+            d["step"] = "done"
+
+    def _enter_room(self, ctx: Ctx) -> None:
+        d = ctx.d
+        rid = ctx.me["pos"]
+        room = d["rooms"][rid]
+        ctx.me["face"] = False
+        room["visited"] = True
+        if room["fixed"] is not None:
+            self._begin(ctx, "fixed:" + room["fixed"], room=rid, then="loot")
+        elif room["encounter"] is not None:
+            room["seen"] = room["encounter"]
+            ctx.events.append(Event(f"In the {BOARD.rooms[rid]['name']}, {p(ctx.seat)} turns up the "
+                                    f"encounter card: **{CARDS[room['encounter']]['name']}**!"))
+            self._begin(ctx, "card:" + room["encounter"], room=rid, then="loot")
+        else:
+            self._loot(ctx)
+
+    def _loot(self, ctx: Ctx) -> None:
+        d = ctx.d
+        rid = ctx.me["pos"]
+        room = d["rooms"][rid]
+        if room["treasure"] is not None:
+            cid, room["treasure"] = room["treasure"], None
+            self._gain(ctx, ctx.seat, cid)
+        self._pick_piles(ctx, ctx.seat)
+        if BOARD.rooms[rid]["kind"] == "treasure":
+            if len(key_treasure_numbers(ctx.me["items"])) >= CHEST_KEYS:
+                d["step"] = "open"
+                ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's iron-bound chest."))
+                return
+            ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's chest, but does not carry "
+                                    f"keys with {CHEST_KEYS} different numbers."))
+        self._company(ctx)
+
+    def _company(self, ctx: Ctx) -> None:
+        """After a move: stop to deal with another adventurer here, or end the turn."""
+        d = ctx.d
+        d["step"] = "stop" if self._others_here(d, ctx.seat) else "done"
+
+    def _arrive(self, ctx: Ctx) -> None:
+        d = ctx.d
+        node = ctx.me["pos"]
+        if node in BOARD.passages:
+            colour = BOARD.passages[node]["colour"]
+            ctx.events.append(Event(f"{p(ctx.seat)} slips into the {colour} Secret Passage; his turn ends."))
+            d["step"] = "done"
+        elif node in BOARD.maze_gates:
+            ctx.events.append(Event(f"{p(ctx.seat)} reaches the edge of the Maze; his turn ends."))
+            self._pick_piles(ctx, ctx.seat)
+            d["step"] = "done"
+        elif node in BOARD.rooms:
+            self._enter_room(ctx)
+        else:
+            self._pick_piles(ctx, ctx.seat)
+            self._company(ctx)
+
+    # ------------------------------------------------------------ keys
+    def _challenge(self, ctx: Ctx, n: int) -> None:
+        d = ctx.d
+        seat = ctx.seat
+        holders = [s for s, q in enumerate(d["players"]) if s != seat and n in q["keys"]]
+        ctx.events.append(Event(f"🗝️ {p(seat)} makes a Key Challenge for key {n}: everyone holds out a Key "
+                                "card face down, and only the challenger sees them."))
+        know = d["players"][seat]["know"]
+        know["held"][str(n)] = holders
+        if holders:
+            text = f"Key {n} is held out by {listing([p(s) for s in holders])}; the others hold out blanks."
+        elif n in d["players"][seat]["keys"]:
+            text = f"Everyone else holds out a blank: key {n} is your own."
+        else:
+            know["chest"] = sorted(set(know["chest"]) | {n})
+            text = f"Everyone holds out a blank: key **{n}** must lie under the Warlock's chest!"
+        ctx.events.append(Event(text, to=(seat,), kind="secret"))
+
+    def _open(self, ctx: Ctx, keys: tuple[int, ...]) -> None:
+        d = ctx.d
+        seat = ctx.seat
+        wrong = sum(1 for n in keys if n not in d["chest"])
+        d["attempts"].append({"seat": seat, "keys": list(keys), "wrong": wrong})
+        named = listing([str(n) for n in keys])
+        ctx.events.append(Event(f"🗝️ {p(seat)} names keys {named} at the Warlock's chest; every other "
+                                "adventurer holds out a card for each."))
+        if wrong == 0:
+            ctx.events.append(Event(f"🏆 Every card held out is blank: the keys turn, the lid creaks open, and "
+                                    f"the Warlock's treasure belongs to {p(seat)}!", kind="end"))
+            d["winner"] = seat
+            d["phase"] = "over"
+            d["step"] = "done"
+            ctx.state.over = True
+            ctx.state.result = {"winners": [seat], "reason": "opened the Warlock's chest",
+                                "scores": None}
+            return
+        ctx.events.append(Event(f"{p(seat)} must announce it: {plural(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
+                                f"wrong! A spell hurls him to the south bank of the river, at {BOARD.landing}."))
+        self._set_pos(d, seat, BOARD.landing)
+        d["players"][seat]["door"] = BOARD.landing
+        d["last"] = {"seat": seat, "from": "treasure", "to": BOARD.landing, "path": ["treasure", BOARD.landing]}
+        d["step"] = "done"
+
+    # ------------------------------------------------------------ turns
+    def _settle(self, ctx: Ctx) -> None:
+        d = ctx.d
+        state = ctx.state
+        if state.over or d["queue"] or d["phase"] != "play" or d["step"] != "done":
+            return
+        self._pass_turn(ctx)
+
+    def _pass_turn(self, ctx: Ctx) -> None:
+        d = ctx.d
+        state = ctx.state
+        d.update(step="start", roll=None, challenged=False, task=None, battle=None, maze_trail=[],
+                 conferred=[])
+        for _ in range(state.seats * 4):
+            nxt = (d["current"] + 1) % state.seats
+            if nxt == d["first"]:
+                d["round"] += 1
+                if d["round"] > d["limit"]:
+                    self._time_up(ctx)
+                    return
+            d["current"] = nxt
+            state.turn += 1
+            me = d["players"][nxt]
+            d["offers"] = [o for o in d["offers"] if o["from"] != nxt]
+            if me["miss"] > 0 and me["extras"] is None:
+                me["miss"] -= 1
+                ctx.events.append(Event(f"{p(nxt)} is lost in the Maze's dead end and misses a turn."))
+                continue
+            me["turns"] += 1
+            return
+        raise AssertionError("nobody can take a turn")
+
+    def _time_up(self, ctx: Ctx) -> None:
+        d = ctx.d
+        d["phase"] = "over"
+        d["step"] = "done"
+        ctx.state.over = True
+        ctx.state.result = {"winners": [], "reason": "the Warlock woke up", "scores": None}
+        ctx.events.append(Event(f"🌋 Round {d['limit']} is over and the Warlock wakes from his slumber: the "
+                                "adventurers flee the mountain empty-handed. Nobody wins.", kind="end"))
+
+    # ------------------------------------------------------------ prompts
+    # A seat's options: each legal action with its UI path and the handler that carries it out.
+    # `prompt` shows them; `reduce` accepts exactly these, so the two can never disagree.
+
+    def options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
+        if state.over or seat == SYSTEM:
+            return "", [], False
+        d = state.data
+        me = d["players"][seat]
+        if d["queue"]:
+            head = d["queue"][0]
+            if head["seat"] == seat:
+                return self._queue_options(d, seat, head)
+            return self._side_options(d, seat)
+        if me["extras"] is not None:
+            return self._extras_options(d, seat)
+        if d["phase"] != "play":
+            return "", [], False
+        if seat == d["current"]:
+            return self._turn_options(d, seat)
+        return self._side_options(d, seat)
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        text, opts, private = self.options(state, seat)
+        if not opts:
+            return None
+        return Prompt(seat, text, [c for c, _ in opts], private=private)
+
+    def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+        me = d["players"][seat]
+        n = me["extras"]
+        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {n - g} Provisions")), self._do_extras)
+                for g in range(n + 1)]
+        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) may take "
+                f"{n} extra Gold and/or Provisions", opts, False)
+
+    def _side_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+        """Options for someone who is not the player to move: rolling for a monster, a battle's
+        defender, a new adventurer's extras, an offered look at Key cards."""
+        me = d["players"][seat]
+        b = d["battle"]
+        if b is not None and not d["queue"]:
+            if b["kind"] == "monster" and b["roller"] == seat and b["mroll"] is None:
+                return (f"Roll for the {b['name']} in its battle with {p(b['seat'])}",
+                        [(_choice("dice", ("dice", f"Roll for the {b['name']}")), self._do_dice),
+                         (_choice("pass", ("pass", "Let the bot roll")), self._do_decline)], False)
+            if b["kind"] == "duel" and b["foe"] == seat and b["round"] >= 1 and not b["stand"]:
+                return (f"{p(b['seat'])} is fighting you: fight on, or try to escape?",
+                        [(_choice("attack", ("attack", "Fight on")), self._do_stand),
+                         (_choice("escape", ("escape", "Try to escape")), self._do_escape)], False)
+        if me["extras"] is not None:
+            return self._extras_options(d, seat)
+        offer = next((o for o in d["offers"] if o["to"] == seat), None)
+        if offer is not None and not d["queue"]:
+            opts = [(_choice(f"show {n}", (str(n), f"Show my Key {n}")), self._do_reply) for n in me["keys"]]
+            opts.append((_choice("pass", ("pass", "Refuse")), self._do_refuse))
+            return (f"{p(offer['from'])} will show you one of their Key cards if you show one of yours",
+                    opts, True)
+        return "", [], False
+
+    def _queue_options(self, d: dict[str, Any], seat: int, head: dict[str, Any]) -> tuple[str, list[Any], bool]:
+        me = d["players"][seat]
+        kind = head["kind"]
+        if kind == "spoils":
+            loser = d["players"][head["from"]]
+            whats: list[tuple[str, str]] = []
+            if key_treasure_numbers(loser["items"]):
+                whats.append(("keys", "All his Bunches of Keys"))
+            if loser["items"] or any(s != "sword" for s in loser["swords"]):
+                whats.append(("random", "One treasure card at random"))
+            for cid in _distinct(loser["revealed"]):
+                if cid in loser["items"] or cid in loser["swords"]:
+                    whats.append((cid, f"His {TREASURES[cid]['name']}"))
+            whats.append(("nothing", "No treasure"))
+            opts = []
+            for what, label in whats:
+                if loser["lantern"]:
+                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and his lantern")),
+                                 self._do_spoils))
+                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not his lantern")),
+                                 self._do_spoils))
+                else:
+                    opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
+            return f"{p(head['from'])} escaped from your battle: claim your spoils", opts, False
+        if kind == "flee":
+            dests = self.destinations(d, seat, FLEE_STEPS, flee=True)
+            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_flee)
+                    for n in sorted(dests, key=_order)]
+            if not opts:
+                opts = [(_choice(f"move {me['pos']}", (me["pos"], "Nowhere to run: stay")), self._do_flee)]
+            return f"Flee {FLEE_STEPS} spaces: where to?", opts, False
+        cards = _distinct(me["items"] + ([s for s in me["swords"] if s != "sword"] if kind == "leave" else []))
+        opts = [(_choice(f"drop {cid}", (cid, f"Leave {treasure_name(cid)}")),
+                 self._do_leave if kind == "leave" else self._do_drop) for cid in cards]
+        if kind == "leave":
+            if len(me["items"]) <= RUCKSACK:
+                opts.insert(0, (_choice("pass", ("pass", "Keep the rest")), self._do_keep))
+            return (f"Leave behind any treasure you do not want (the rucksack holds {RUCKSACK}; you carry "
+                    f"{len(me['items'])})", opts, True)
+        return f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", opts, True
+
+    def _dest_label(self, d: dict[str, Any], seat: int, node: str) -> str:
+        label = BOARD.label(node)
+        label = label[0].upper() + label[1:]
+        extra = []
+        if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room":
+            extra.append("explored" if d["rooms"][node]["visited"] else "unexplored")
+        who = [COLOURS[s] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
+        if who:
+            extra.append(", ".join(who) + " here")
+        if any(pl["node"] == node and pl["owner"] in (None, seat) for pl in d["piles"]):
+            extra.append("treasure")
+        if node in BOARD.crossing_at:
+            extra.append(BOARD.crossings[BOARD.crossing_at[node]]["name"].lower())
+        if node in BOARD.maze_gates:
+            extra.append("Maze gate")
+        return label + (f" ({', '.join(extra)})" if extra else "")
+
+    def _turn_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+        me = d["players"][seat]
+        step = d["step"]
+        node = me["pos"]
+        opts: list[tuple[Choice, Callable[..., None]]] = []
+        private = False
+        text = ""
+        if step == "start":
+            text = "Your turn"
+            if me["face"]:
+                return ("An encounter waits for you in this room",
+                        [(_choice("face", ("face", "Face the encounter")), self._do_face)], False)
+            if node in BOARD.maze_spaces:
+                opts += self._maze_options(d, seat)
+            else:
+                opts.append((_choice("roll", ("roll", "Roll to move")), self._do_roll))
+                if node in BOARD.passages:
+                    spec = BOARD.passage_colours[BOARD.passages[node]["colour"]]
+                    if me["lantern"]:
+                        for other in spec["entrances"]:
+                            if other != node:
+                                opts.append((_choice(f"move {other}", (other, f"Through the passage to {other}")),
+                                             self._do_exit))
+                    else:
+                        opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
+                if node in BOARD.maze_gates:
+                    opts += self._maze_options(d, seat)
+                if node in BOARD.crossing_at:
+                    c = BOARD.crossings[BOARD.crossing_at[node]]
+                    if c["id"] != "ferry" or me["gold"] >= FERRY_GOLD:
+                        label = {"ferry": f"Take the ferry ({FERRY_GOLD} Gold)", "raft": "Punt the raft (test Luck)",
+                                 "bridge": "Try the rope bridge (roll)"}[c["id"]]
+                        opts.append((_choice("cross", ("cross", label)), self._do_cross))
+            if self._can_eat(d, seat) is None:
+                opts.append((_choice("eat", ("eat", f"Eat a Provision (+{EAT} Stamina, ends turn)")), self._do_eat))
+            opts += self._company_options(d, seat)
+        elif step == "move":
+            text = f"You rolled {d['roll']}: where to?"
+            if d["roll"] == 1 and not d["challenged"]:
+                # every number is offered (naming your own is pointless but legal): the buttons may
+                # be public, and leaving out your own numbers would show everyone what you hold
+                for n in range(1, NUMBERS + 1):
+                    opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
+                                 self._do_challenge))
+            dests = self.destinations(d, seat, d["roll"])
+            for n in sorted(dests, key=_order):
+                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_move))
+            if not dests:
+                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
+        elif step == "maze":
+            text = "In the Maze"
+            opts += self._maze_options(d, seat)
+            opts.append((_choice("pass", ("pass", "Rest here (end turn)")), self._do_end))
+        elif step == "stop":
+            text = "Another adventurer is here"
+            opts += self._company_options(d, seat)
+            opts.append((_choice("pass", ("pass", "End my turn")), self._do_end))
+        elif step == "offer":
+            text = "Show which of your Key cards (only if they show you one back)?"
+            private = True
+            opts = [(_choice(f"show {n}", (str(n), f"My Key {n}")), self._do_offer) for n in me["keys"]]
+            opts.append((_choice("pass", ("pass", "Never mind")), self._do_cancel))
+        elif step == "ask":
+            text = "Make a Key Challenge: name a key number"
+            for n in range(1, NUMBERS + 1):
+                opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
+            opts.append((_choice("pass", ("pass", "No challenge")), self._do_skip))
+        elif step == "shop":
+            text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
+            for wid, ware in WARES.items():
+                room_for = ware["gives"] == "provisions" or len(me["items"]) < RUCKSACK
+                if me["gold"] >= ware["price"] and room_for:
+                    opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
+                                 self._do_buy))
+            opts.append((_choice("pass", ("pass", "Leave the Pedlar")), self._do_done))
+        elif step == "open":
+            text = OPEN_TEXT
+            private = True
+            for combo in combinations(key_treasure_numbers(me["items"]), CHEST_KEYS):
+                opts.append((_choice("open " + " ".join(map(str, combo)), *[(str(n), f"Key {n}") for n in combo]),
+                             self._do_open))
+            opts.append((_choice("pass", ("pass", "Not now (end turn)")), self._do_end))
+        elif step == "battle":
+            return self._battle_options(d, seat)
+        return text, opts, private
+
+    def _maze_options(self, d: dict[str, Any], seat: int) -> list[tuple[Choice, Callable[..., None]]]:
+        node = d["players"][seat]["pos"]
+        out = []
+        for nb in BOARD.maze_links[node]:
+            if nb in d["maze_trail"] or d["maze_seen"].get(nb) == "dead":
+                continue
+            if nb in BOARD.maze_gates:
+                if node in BOARD.maze_gates:
+                    continue
+                label = f"Step out of the Maze at {nb}"
+            else:
+                label = f"Try Maze space {nb}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+            out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
+        return out
+
+    def _company_options(self, d: dict[str, Any], seat: int) -> list[tuple[Choice, Callable[..., None]]]:
+        out = []
+        for other in self._others_here(d, seat):
+            colour = COLOURS[other]
+            if self._can_duel(d, seat, other):
+                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {colour}")), self._do_fight))
+            if other not in d["conferred"] and not any(o["from"] == seat and o["to"] == other for o in d["offers"]):
+                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Confer with {colour} (Key cards)")),
+                            self._do_confer))
+        return out
+
+    def _battle_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+        b = d["battle"]
+        if b is None or b["seat"] != seat or b.get("waiting"):
+            return "", [], False
+        foe = b["name"] if b["kind"] == "monster" else p(b["foe"])
+        opts = []
+        if b["kind"] == "monster" and not b["chosen"]:
+            opts.append((_choice("attack", ("attack", "Fight (the bot rolls for the monster)")), self._do_attack))
+            for other, q in enumerate(d["players"]):
+                if other != seat and q["extras"] is None:
+                    colour = COLOURS[other]
+                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {colour} rolls for it")),
+                                 self._do_nominate))
+        else:
+            opts.append((_choice("attack", ("attack", "Attack")), self._do_attack))
+        if b["round"] >= 1 and not b.get("held"):
+            opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
+        return f"Battle with {foe}", opts, False
+
+    # ------------------------------------------------------------ reduce
+    def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        if state.over:
+            raise IllegalAction("This game is over.")
+        events: list[Event] = []
+        if seat == SYSTEM:
+            if action != "botroll":
+                raise IllegalAction("The clock only rolls for a monster whose roller is slow.")
+            b = d["battle"]
+            if b is None or b["kind"] != "monster" or b["roller"] is None or not b["waiting"] or now < (b["due"] or 0):
+                raise IllegalAction("No monster is waiting for its dice.")
+            ctx = Ctx(self, state, b["seat"], rng, now, events)
+            events.append(Event(f"{p(b['roller'])} is slow to roll, so the bot rolls for the {b['name']}."))
+            b["roller"] = None
+            self._resolve_round(ctx)
+            self._settle(ctx)
+            return events
+        wanted = normalize(action)
+        _, opts, _ = self.options(state, seat)
+        if not opts:
+            raise IllegalAction(self._idle_reason(state, seat))
+        handler = next((h for c, h in opts if c.action == wanted), None)
+        if handler is None:
+            raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        ctx = Ctx(self, state, seat, rng, now, events)
+        handler(ctx, arg_of(wanted))
+        self._settle(ctx)
+        return events
+
+    def _idle_reason(self, state: State, seat: int) -> str:
+        d = state.data
+        if d["queue"]:
+            return f"Wait: {p(d['queue'][0]['seat'])} has a decision to make first."
+        b = d["battle"]
+        if b is not None and b["seat"] == seat and b.get("waiting"):
+            return f"Wait for {p(b['roller'])} to roll for the {b['name']}."
+        if d["phase"] == "create":
+            return "Wait for the others to finish rolling up their adventurers."
+        return f"It's not your turn: {p(d['current'])} is moving."
+
+    def _why_not(self, state: State, seat: int, wanted: str, choices: list[Choice]) -> str:
+        d = state.data
+        me = d["players"][seat]
+        kind, _, rest = wanted.partition(" ")
+        verbs = sorted({c.action.split()[0] for c in choices})
+        mine = seat == d["current"]
+        if kind not in verbs:
+            if kind == "eat" and mine and d["step"] == "start":
+                return self._can_eat(d, seat) or "You can't eat now."
+            if kind == "fight" and mine:
+                other = COLOURS.index(rest)
+                if other < state.seats and other != seat:
+                    return self._duel_reason(d, seat, other)
+            if kind == "cross" and mine and me["pos"] in BOARD.crossing_at:
+                return f"The ferryman wants {FERRY_GOLD} Gold and you have {me['gold']}."
+            if kind == "cross":
+                return "You can only cross the river from a ferry, bridge or raft landing on its bank."
+            if kind == "challenge":
+                return "A Key Challenge needs a 1 on your movement roll (or an encounter that grants one)."
+            if kind == "open":
+                return "You can try the chest only on arriving in the Treasure Room."
+            return f"You can't {kind} now. You can: {', '.join(verbs)}."
+        same = [c.action for c in choices if c.action.split()[0] == kind]
+        if kind == "move" and d["step"] == "move" and mine:
+            reach = [a.split()[1] for a in same]
+            return (f"You can't end a move of {d['roll']} at {rest}. You can reach: {', '.join(reach[:12])}"
+                    + ("…" if len(reach) > 12 else "."))
+        if kind == "challenge" and rest.isdigit() and int(rest) in me["keys"]:
+            return f"You hold Key card {rest} yourself: name another number."
+        if kind == "challenge":
+            return f"Name a key number from 1 to {NUMBERS}."
+        if kind == "open":
+            held = key_treasure_numbers(me["items"])
+            return f"You may only name keys you carry on Bunches of Keys ({', '.join(map(str, held)) or 'none'})."
+        if kind == "show":
+            return f"You don't hold Key card {rest}; yours: {', '.join(map(str, me['keys']))}."
+        if kind == "buy":
+            ware = WARES[rest]
+            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']} (and need room for it)."
+        if kind == "extras":
+            return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
+        if kind == "drop":
+            return f"You don't carry {rest}; see /hand for your treasure cards' ids."
+        return f"That isn't possible now. Try: {', '.join(same[:8])}."
+
+    # ------------------------------------------------------------ actions
+    def _do_extras(self, ctx: Ctx, gold: int) -> None:
+        d = ctx.d
+        me = ctx.me
+        n = me["extras"]
+        me["gold"] += gold
+        me["provisions"] += n - gold
+        me["extras"] = None
+        ctx.say(f"{{p}}'s adventurer is ready: Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}, "
+                f"{plural(me['gold'], 'Gold Piece')} and {plural(me['provisions'], 'Provision')}.")
+        if d["phase"] == "create" and all(q["extras"] is None for q in d["players"]):
+            d["phase"] = "play"
+            d["current"] = d["first"]
+            d["players"][d["first"]]["turns"] = 1
+            ctx.events.append(Event(f"All adventurers stand at the Entrance of Firetop Mountain. {p(d['first'])}, "
+                                    "with the lowest Skill, goes first.", kind="start"))
+
+    def _do_roll(self, ctx: Ctx, _: Any) -> None:
+        d = ctx.d
+        die = ctx.rng.die()
+        d["roll"], d["challenged"], d["step"] = die, False, "move"
+        d["dice"] = {"seat": ctx.seat, "what": "move", "faces": [die]}
+        extra = " A 1: he may make a Key Challenge." if die == 1 else ""
+        ctx.say(f"{{p}} rolls {die} to move.{extra}")
+
+    def _do_move(self, ctx: Ctx, node: str) -> None:
+        path = self.destinations(ctx.d, ctx.seat, ctx.d["roll"])[node]
+        self._move_to(ctx, ctx.seat, path)
+        ctx.say(f"{{p}} moves to {BOARD.label(node)}.")
+        self._arrive(ctx)
+
+    def _do_stay(self, ctx: Ctx, _: Any) -> None:
+        ctx.say("{p} has nowhere to go and stays put.")
+        ctx.d["step"] = "done"
+
+    def _do_challenge(self, ctx: Ctx, n: int) -> None:
+        d = ctx.d
+        self._challenge(ctx, n)
+        if d["step"] == "ask":
+            d["step"] = "task"
+            self._run(ctx)
+        else:
+            d["challenged"] = True
+
+    def _do_skip(self, ctx: Ctx, _: Any) -> None:
+        ctx.d["step"] = "task"
+        ctx.say("{p} lets the chance pass.")
+        self._run(ctx)
+
+    def _do_eat(self, ctx: Ctx, _: Any) -> None:
+        me = ctx.me
+        me["provisions"] -= 1
+        me["stamina"] = min(me["stamina0"], me["stamina"] + EAT)
+        me["ate"] = me["turns"]
+        ctx.say(f"{{p}} eats a Provision and rests (Stamina {me['stamina']}); that is his turn.")
+        ctx.d["step"] = "done"
+
+    def _do_face(self, ctx: Ctx, _: Any) -> None:
+        self._enter_room(ctx)
+
+    def _do_cross(self, ctx: Ctx, _: Any) -> None:
+        d = ctx.d
+        me = ctx.me
+        bank = me["pos"]
+        c = BOARD.crossings[BOARD.crossing_at[bank]]
+        far = c["north"] if bank == c["south"] else c["south"]
+        me["door"] = bank
+        d["last"] = {"seat": ctx.seat, "from": bank, "to": far, "path": [bank, far]}
+        if c["id"] == "ferry":
+            me["gold"] -= FERRY_GOLD
+            ctx.say(f"{{p}} pays the ferryman {FERRY_GOLD} Gold and is rowed across to {far}.")
+            self._set_pos(d, ctx.seat, far)
+            d["step"] = "done"
+            return
+        if c["id"] == "raft":
+            ctx.say("{p} pushes off on the raft...")
+            if self._test_luck(ctx, ctx.seat):
+                ctx.say(f"...and punts safely across to {far}.")
+                self._set_pos(d, ctx.seat, far)
+                d["step"] = "done"
+                return
+            ctx.say("...but the raft tips over and {p} falls into the river!")
+        else:
+            face = ctx.rng.die()
+            row = next(r for r in BRIDGE if face in r["faces"])
+            d["dice"] = {"seat": ctx.seat, "what": "bridge", "faces": [face]}
+            ctx.say(f"{{p}} rolls {face} on the Bridge Table: " + row["text"])
+            if row["result"] == "back":
+                d["step"] = "done"
+                return
+            if row["result"] == "cross":
+                self._set_pos(d, ctx.seat, far)
+                if row.get("stamina") and self._wound(ctx, ctx.seat, -row["stamina"], cause="the bridge"):
+                    return
+                d["step"] = "done"
+                return
+        self._begin(ctx, "fixed:crocodile", then="far_bank", far=far)
+
+    def _do_exit(self, ctx: Ctx, node: str) -> None:
+        colour = BOARD.passages[ctx.me["pos"]]["colour"]
+        self._set_pos(ctx.d, ctx.seat, node)
+        ctx.d["last"] = None
+        ctx.say(f"{{p}}'s lantern lights the {colour} passage; he comes out at {node}.")
+        self._do_roll(ctx, None)
+
+    def _do_grope(self, ctx: Ctx, _: Any) -> None:
+        here = ctx.me["pos"]
+        colour = BOARD.passages[here]["colour"]
+        spec = BOARD.passage_colours[colour]
+        face = ctx.rng.die()
+        node = spec["entrances"][spec["roll"][face - 1] - 1]
+        ctx.d["dice"] = {"seat": ctx.seat, "what": "passage", "faces": [face]}
+        self._set_pos(ctx.d, ctx.seat, node)
+        same = " (where he went in)" if node == here else ""
+        ctx.say(f"Without a lantern, {{p}} gropes through the dark {colour} passage (rolled {face}) and comes "
+                f"out at {node}{same}.")
+        self._do_roll(ctx, None)
+
+    def _do_maze(self, ctx: Ctx, node: str) -> None:
+        d = ctx.d
+        me = ctx.me
+        here = me["pos"]
+        if node in BOARD.maze_gates:
+            self._set_pos(d, ctx.seat, node)
+            d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
+            ctx.say(f"{{p}} steps out of the Maze at {node}; his turn ends.")
+            d["step"] = "done"
+            return
+        card = d["maze"][node]
+        d["maze_seen"][node] = card
+        d["maze_trail"].append(here)
+        if card == "dead":
+            ctx.say(f"{{p}} turns up the Maze card at {node}: a dead end! He must miss a turn before trying "
+                    "another way. The card is turned face down again.")
+            me["miss"] = 1
+            d["step"] = "done"
+            return
+        self._set_pos(d, ctx.seat, node)
+        d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
+        ctx.say(f"{{p}} turns up the Maze card at {node}: a way through. He passes on, and the card is turned "
+                "face down again.")
+        d["step"] = "maze"
+
+    def _do_end(self, ctx: Ctx, _: Any) -> None:
+        if ctx.d["step"] == "open":
+            ctx.say("{p} leaves the chest alone for now.")
+        ctx.d["step"] = "done"
+
+    def _do_fight(self, ctx: Ctx, colour: str) -> None:
+        d = ctx.d
+        foe = COLOURS.index(colour)
+        d["battle"] = {"kind": "duel", "seat": ctx.seat, "foe": foe, "round": 0, "stand": False, "last": None,
+                       "name": None}
+        d["step"] = "battle"
+        ctx.say(f"⚔️ {{p}} attacks {p(foe)}!", kind="battle")
+
+    def _do_attack(self, ctx: Ctx, _: Any) -> None:
+        b = ctx.d["battle"]
+        if b["kind"] == "monster":
+            b["chosen"] = True
+            if b["roller"] is not None and b["mroll"] is None:
+                b["waiting"] = True
+                b["due"] = ctx.now + ROLL_WAIT
+                ctx.say(f"{{p}} raises his sword and waits for {p(b['roller'])} to roll for the {b['name']}.",
+                        kind="battle")
+                return
+        else:
+            b["stand"] = False
+        self._resolve_round(ctx)
+
+    def _do_nominate(self, ctx: Ctx, colour: str) -> None:
+        b = ctx.d["battle"]
+        b["roller"], b["chosen"] = COLOURS.index(colour), True
+        ctx.say(f"{{p}} hands the {b['name']}'s dice to {p(b['roller'])}.", kind="battle")
+
+    def _do_dice(self, ctx: Ctx, _: Any) -> None:
+        b = ctx.d["battle"]
+        b["mroll"] = [ctx.rng.die(), ctx.rng.die()]
+        ctx.say(f"{{p}} rolls for the {b['name']}: {b['mroll'][0]}+{b['mroll'][1]}.", kind="battle")
+        if b["waiting"]:
+            self._resolve_round(Ctx(self, ctx.state, b["seat"], ctx.rng, ctx.now, ctx.events))
+
+    def _do_decline(self, ctx: Ctx, _: Any) -> None:
+        b = ctx.d["battle"]
+        b["roller"] = None
+        ctx.say(f"{{p}} declines; the bot rolls for the {b['name']}.", kind="battle")
+        if b["waiting"]:
+            self._resolve_round(Ctx(self, ctx.state, b["seat"], ctx.rng, ctx.now, ctx.events))
+
+    def _do_stand(self, ctx: Ctx, _: Any) -> None:
+        ctx.d["battle"]["stand"] = True
+        ctx.say("{p} stands and fights on.", kind="battle")
+
+    def _do_escape(self, ctx: Ctx, _: Any) -> None:
+        self._escape(ctx, ctx.seat)
+
+    def _do_confer(self, ctx: Ctx, colour: str) -> None:
+        d = ctx.d
+        d["confer_with"] = COLOURS.index(colour)
+        d["back"] = d["step"]
+        d["step"] = "offer"
+
+    def _do_offer(self, ctx: Ctx, n: int) -> None:
+        d = ctx.d
+        other = d.pop("confer_with")
+        d["conferred"].append(other)
+        d["offers"].append({"from": ctx.seat, "to": other, "key": n})
+        d["step"] = d.pop("back")
+        ctx.say(f"{{p}} leans close to {p(other)} and offers a look at one Key card for a look at one of theirs.")
+
+    def _do_cancel(self, ctx: Ctx, _: Any) -> None:
+        d = ctx.d
+        d.pop("confer_with", None)
+        d["step"] = d.pop("back")
+
+    def _do_reply(self, ctx: Ctx, n: int) -> None:
+        d = ctx.d
+        offer = next(o for o in d["offers"] if o["to"] == ctx.seat)
+        d["offers"].remove(offer)
+        giver = offer["from"]
+        self._learn(d, giver, ctx.seat, n)
+        self._learn(d, ctx.seat, giver, offer["key"])
+        ctx.events.append(Event(f"{p(giver)} and {p(ctx.seat)} each show the other one Key card, hidden from "
+                                "the rest of the table."))
+        ctx.events.append(Event(f"{p(ctx.seat)} shows you Key card **{n}**.", to=(giver,), kind="secret"))
+        ctx.events.append(Event(f"{p(giver)} shows you Key card **{offer['key']}**.", to=(ctx.seat,),
+                                kind="secret"))
+
+    def _learn(self, d: dict[str, Any], seat: int, holder: int, n: int) -> None:
+        held = d["players"][seat]["know"]["held"]
+        held[str(n)] = sorted(set(held.get(str(n), [])) | {holder})
+
+    def _do_refuse(self, ctx: Ctx, _: Any) -> None:
+        d = ctx.d
+        offer = next(o for o in d["offers"] if o["to"] == ctx.seat)
+        d["offers"].remove(offer)
+        ctx.say(f"{{p}} refuses to show {p(offer['from'])} any Key card.")
+
+    def _do_buy(self, ctx: Ctx, wid: str) -> None:
+        ware = WARES[wid]
+        me = ctx.me
+        me["gold"] -= ware["price"]
+        if ware["gives"] == "provisions":
+            me["provisions"] += 1
+        else:
+            me["items"].append(ware["gives"])
+        ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
+
+    def _do_done(self, ctx: Ctx, _: Any) -> None:
+        ctx.d["step"] = "task"
+        self._run(ctx)
+
+    def _do_open(self, ctx: Ctx, keys: tuple[int, ...]) -> None:
+        self._open(ctx, keys)
+
+    def _do_spoils(self, ctx: Ctx, arg: tuple[str, bool]) -> None:
+        d = ctx.d
+        head = d["queue"].pop(0)
+        what, lantern = arg
+        loser_seat = head["from"]
+        loser = d["players"][loser_seat]
+        held = loser["items"] + [s for s in loser["swords"] if s != "sword"]
+        taken: list[str] = []
+        if what == "keys":
+            taken = [cid for cid in loser["items"] if TREASURES[cid]["kind"] == "keys"]
+        elif what == "random" and held:
+            taken = [held[ctx.rng.below(len(held))]]
+        elif what not in ("nothing", "random"):
+            taken = [what]
+        for cid in taken:
+            if cid in loser["items"]:
+                loser["items"].remove(cid)
+            else:
+                loser["swords"].remove(cid)
+            if cid in loser["revealed"]:
+                loser["revealed"].remove(cid)
+        parts = [plural(len(taken), "treasure card")] if taken else []
+        if lantern:
+            loser["lantern"] = False
+            ctx.me["lantern"] = True
+            parts.append("the lantern")
+        ctx.say(f"{{p}} claims {listing(parts)} from the fleeing {p(loser_seat)}.")
+        if taken:
+            ctx.events.append(Event("You take " + listing([treasure_name(c) for c in taken]) + ".", to=(ctx.seat,)))
+            ctx.events.append(Event(f"{p(ctx.seat)} takes your " + listing([treasure_name(c) for c in taken]) + ".",
+                                    to=(loser_seat,)))
+        for cid in taken:
+            self._gain(ctx, ctx.seat, cid, quiet=True)
+
+    def _do_flee(self, ctx: Ctx, node: str) -> None:
+        d = ctx.d
+        d["queue"].pop(0)
+        me = ctx.me
+        start = me["pos"]
+        dests = self.destinations(d, ctx.seat, FLEE_STEPS, flee=True)
+        if node in dests:
+            self._move_to(ctx, ctx.seat, dests[node])
+        ctx.say(f"{{p}} flees to {BOARD.label(node)}.")
+        if node in BOARD.rooms and node != start:
+            room = d["rooms"][node]
+            if room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
+                me["face"] = True
+                ctx.say("{p} will have to face what is in there on his next turn.")
+
+    def _do_leave(self, ctx: Ctx, cid: str) -> None:
+        me = ctx.me
+        if cid in me["items"]:
+            me["items"].remove(cid)
+        else:
+            me["swords"].remove(cid)
+        if cid in me["revealed"]:
+            me["revealed"].remove(cid)
+        self._add_pile(ctx.d, me["pos"], [cid], owner=None)
+        ctx.say("{p} leaves a treasure card on the floor.")
+
+    def _do_drop(self, ctx: Ctx, cid: str) -> None:
+        self._do_leave(ctx, cid)
+        if len(ctx.me["items"]) <= RUCKSACK:
+            ctx.d["queue"].pop(0)
+
+    def _do_keep(self, ctx: Ctx, _: Any) -> None:
+        ctx.d["queue"].pop(0)
+
+    # ------------------------------------------------------------ view
+    def to_move(self, state: State) -> int | None:
+        d = state.data
+        if state.over:
+            return None
+        if d["queue"]:
+            return d["queue"][0]["seat"]
+        if d["phase"] == "create":
+            return next((s for s, q in enumerate(d["players"]) if q["extras"] is not None), None)
+        return d["current"]
+
+    def timers(self, state: State) -> list[dict[str, Any]]:
+        b = state.data.get("battle")
+        if state.over or b is None or b["kind"] != "monster" or b["roller"] is None or not b["waiting"]:
+            return []
+        return [{"id": "monster-dice", "due": b["due"], "seat": SYSTEM, "action": "botroll"}]
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        d = state.data
+        over = state.over
+        players = []
+        for s, q in enumerate(d["players"]):
+            players.append({
+                "seat": s, "colour": COLOURS[s], "skill": q["skill"], "skill0": q["skill0"],
+                "stamina": q["stamina"], "stamina0": q["stamina0"], "luck": q["luck"], "luck0": q["luck0"],
+                "gold": q["gold"], "provisions": q["provisions"], "lantern": q["lantern"],
+                "swords": [TREASURES[c]["name"] if c in TREASURES else "Sword" for c in q["swords"]
+                           if c == "sword" or c in q["revealed"]],
+                "treasures": len(q["items"]) + sum(1 for c in q["swords"] if c != "sword"),
+                "shown": [TREASURES[c]["name"] for c in q["revealed"]],
+                "shown_ids": list(q["revealed"]),
+                "keycards": len(q["keys"]), "pos": q["pos"], "creating": q["extras"] is not None,
+                "lives": q["lives"], "left_room": q["left_room"], "miss": q["miss"], "face": q["face"],
+            })
+        rooms = {}
+        for rid, r in d["rooms"].items():
+            seen = r["seen"]
+            rooms[rid] = {"name": BOARD.rooms[rid]["name"], "visited": r["visited"],
+                          "looted": r["treasure"] is None, "barred": r["barred"],
+                          "waiting": CARDS[seen]["name"] if seen is not None and r["encounter"] == seen else None,
+                          "fixed": FIXED[r["fixed"]]["name"] if r["fixed"] else None}
+        b = d["battle"]
+        battle = None
+        if b is not None:
+            battle = {"kind": b["kind"], "seat": b["seat"], "round": b["round"], "last": b["last"]}
+            if b["kind"] == "monster":
+                battle.update(name=b["name"], skill=b["skill"], stamina=b["stamina"], stamina0=b["stamina0"],
+                              roller=b["roller"], waiting=b["waiting"], mroll=b["mroll"])
+            else:
+                battle.update(foe=b["foe"])
+        view: dict[str, Any] = {
+            "game": "firetop", "turn": state.turn, "round": d["round"], "limit": d["limit"],
+            "phase": d["phase"], "current": None if over else d["current"], "step": d["step"],
+            "roll": d["roll"], "players": players, "rooms": rooms,
+            "piles": [{"node": pl["node"], "count": len(pl["items"]), "owner": pl["owner"]} for pl in d["piles"]],
+            "maze": {space: d["maze_seen"].get(space) for space in BOARD.maze_spaces},
+            "maze_trail": list(d["maze_trail"]),
+            "battle": battle, "queue": [{"seat": q["seat"], "kind": q["kind"]} for q in d["queue"]],
+            "offers": [{"from": o["from"], "to": o["to"]} for o in d["offers"]],
+            "conferred": list(d["conferred"]),
+            "attempts": [dict(a) for a in d["attempts"]], "last": d["last"], "dice": d["dice"],
+            "winner": d["winner"], "double6": d["double6"], "secret": None,
+        }
+        if over:
+            view["chest"] = list(d["chest"])
+        if seat is not None and 0 <= seat < state.seats:
+            me = d["players"][seat]
+            view["secret"] = {
+                "seat": seat, "keys": list(me["keys"]), "items": list(me["items"]),
+                "swords": list(me["swords"]),
+                "held": {k: list(v) for k, v in me["know"]["held"].items()},
+                "chest": list(me["know"]["chest"]),
+                "offer": next((o["key"] for o in d["offers"] if o["from"] == seat), None),
+            }
+        return view
+
+    def private_text(self, state: State, seat: int) -> str:
+        d = state.data
+        me = d["players"][seat]
+        lines = [f"📜 **Adventure sheet** ({COLOURS[seat]}, adventurer {me['lives']})",
+                 f"Skill **{me['skill']}**/{me['skill0']} · Stamina **{me['stamina']}**/{me['stamina0']} · "
+                 f"Luck **{me['luck']}**/{me['luck0']}",
+                 f"Gold {me['gold']} · Provisions {me['provisions']} · Lantern: {'yes' if me['lantern'] else 'no'} · "
+                 "Swords: " + listing([treasure_name(s) if s in TREASURES else "Sword" for s in me["swords"]])]
+        if me["extras"] is not None:
+            lines.append(f"Still to choose: {me['extras']} extra Gold and/or Provisions.")
+        items = [f"{treasure_name(c)} `{c}`" for c in me["items"]]
+        lines.append(f"Rucksack ({len(me['items'])}/{RUCKSACK}): " + ("; ".join(items) if items else "empty"))
+        nums = key_treasure_numbers(me["items"])
+        if nums:
+            lines.append("Keys you carry for the chest: " + ", ".join(map(str, nums)))
+        lines.append("Your Key cards: " + ", ".join(map(str, me["keys"])) + " and a blank")
+        know = me["know"]
+        facts = []
+        for n in range(1, NUMBERS + 1):
+            holders = know["held"].get(str(n))
+            if holders:
+                facts.append(f"{n}: {', '.join(COLOURS[s] for s in holders)}")
+        if facts:
+            lines.append("Key cards you have seen held: " + "; ".join(facts))
+        if know["chest"]:
+            lines.append("Keys you know are under the chest: **" + ", ".join(map(str, know["chest"])) + "**")
+        mine = [pl for pl in d["piles"] if pl["owner"] == seat]
+        for pl in mine:
+            lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({plural(len(pl['items']), 'card')}).")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ AI
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+        from .ai import choose
+        return choose(view, prompt, rng, level)
+
+
+def _order(node: str) -> tuple[int, int, str]:
+    if CELL.match(node):
+        x, y = COLS_INDEX[node[0]], int(node[1:])
+        return (1, y * 100 + x, node)
+    return (0, 0, node)
+
+
+COLS_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUV")}
+
+
+def _distinct(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _choice(action: str, *steps: tuple[str, str]) -> Choice:
+    return Choice(action, tuple(Step(key, label) for key, label in steps))

@@ -1,0 +1,111 @@
+"""The Warlock of Firetop Mountain's AIs: smart beats random, and decides only from what its seat sees."""
+from __future__ import annotations
+
+import pytest
+
+from games.core import SYSTEM, Rng, State, ai_rng, apply, decide, setup
+from games.firetop import GAME
+from games.firetop.board import BOARD
+
+
+def duel_game(levels: list[str], seed: int) -> State:
+    state = setup(GAME, len(levels), {"rounds": 40}, seed)
+    now = 0.0
+    for _ in range(8000):
+        if state.over:
+            return state
+        due = [t for t in GAME.timers(state) if t["due"] <= now]
+        if due:
+            state = apply(GAME, state, SYSTEM, due[0]["action"], now).state
+            continue
+        seat = next(s for s in range(len(levels)) if GAME.prompt(state, s) is not None)
+        action = decide(GAME, state, seat, ai_rng(seed, state.version), levels[seat])
+        state = apply(GAME, state, seat, action, now).state
+        now += 5.0
+    raise AssertionError("the game did not end")
+
+
+def test_smart_beats_random_clearly():
+    smart_wins = 0
+    games = 16
+    for seed in range(games):
+        levels = ["smart", "random"] if seed % 2 == 0 else ["random", "smart"]
+        state = duel_game(levels, seed)
+        smart_wins += state.result["winners"] == [levels.index("smart")]
+    assert smart_wins >= games * 0.8
+
+
+def test_smart_games_end_with_a_winner():
+    winners = 0
+    for seed in range(10):
+        state = duel_game(["smart"] * (2 + seed % 5), 100 + seed)
+        winners += bool(state.result["winners"])
+    assert winners >= 9
+
+
+def reshuffle_hidden(state: State, seat: int, rng: Rng) -> State:
+    """The same game as `seat` sees it, with everything hidden from that seat dealt again."""
+    new = state.copy()
+    d = new.data
+    rooms = [r for r in d["rooms"].values() if r["treasure"] is not None]
+    treasures = [r["treasure"] for r in rooms]
+    rng.shuffle(treasures)
+    for room, cid in zip(rooms, treasures):
+        room["treasure"] = cid
+    hidden = [r for r in d["rooms"].values() if r["encounter"] is not None and r["seen"] is None]
+    cards = [r["encounter"] for r in hidden]
+    rng.shuffle(cards)
+    for room, cid in zip(hidden, cards):
+        room["encounter"] = cid
+    unseen = [s for s in BOARD.maze_spaces if s not in d["maze_seen"]]
+    faces = [d["maze"][s] for s in unseen]
+    rng.shuffle(faces)
+    d["maze"].update(zip(unseen, faces))
+    others = [s for s in range(new.seats) if s != seat]
+    pool = [c for s in others for c in d["players"][s]["items"] if c not in d["players"][s]["revealed"]]
+    rng.shuffle(pool)
+    for s in others:
+        pl = d["players"][s]
+        keep = [c for c in pl["items"] if c in pl["revealed"]]
+        take = len(pl["items"]) - len(keep)
+        pl["items"], pool = keep + pool[:take], pool[take:]
+    # the chest and the others' Key cards: any deal of the numbers the seat does not hold
+    mine = d["players"][seat]["keys"]
+    rest = [n for n in range(1, 10) if n not in mine]
+    rng.shuffle(rest)
+    d["chest"] = sorted(rest[:3])
+    rest = rest[3:]
+    for s in others:
+        k = len(d["players"][s]["keys"])
+        d["players"][s]["keys"], rest = sorted(rest[:k]), rest[k:]
+    for pile in d["piles"]:
+        rng.shuffle(pile["items"])
+    return new
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_ai_decides_the_same_whatever_is_hidden_from_it(seed):
+    state = setup(GAME, 4, None, seed)
+    checked = 0
+    for step in range(400):
+        if state.over:
+            break
+        seat = next(s for s in range(4) if GAME.prompt(state, s) is not None)
+        if step % 7 == 0:
+            other = reshuffle_hidden(state, seat, Rng(seed * 1000 + step))
+            assert GAME.view(other, seat) == GAME.view(state, seat)
+            assert GAME.prompt(other, seat) == GAME.prompt(state, seat)
+            ai = ai_rng(seed, state.version)
+            assert decide(GAME, other, seat, ai_rng(seed, state.version)) == decide(GAME, state, seat, ai)
+            checked += 1
+        state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version))).state
+    assert checked > 10
+
+
+def test_gatekeeper_simulate_reports_smart_games_with_winners(monkeypatch):
+    import games
+    from bot.simulate import simulate
+    monkeypatch.setitem(games.registry(), "firetop", GAME)
+    report = simulate("firetop", 10, seed=7)
+    assert report["errors"] == [] and report["finished"] == 10
+    assert report["no_winner"] <= 1 and sum(report["wins_by_seat"].values()) >= 9
