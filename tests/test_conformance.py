@@ -66,6 +66,7 @@ def test_metadata_the_bot_relies_on(name):
     game = games.get(name)
     assert 1 <= game.min_seats <= game.max_seats <= len(game.colours) == len(game.colour_rgb)
     assert game.verbs and all(" " not in verb for verb in game.verbs)
+    assert len(game.verbs) <= 25  # Discord: at most 25 subcommands in a command group
     assert all(values for values in game.option_choices.values())
 
 

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-import games
 from games.firetop import GAME
 from tests.harness import BotHarness, Players, until
 
@@ -17,11 +16,8 @@ SECRET_WORDS = ("held out by", "must lie under", "You find:", "shows you Key car
 
 
 @pytest.fixture
-async def harness(fake_discord, tmp_path, monkeypatch):
-    # Not yet advertised as an entry point: registered in this process only, so the boards are
-    # drawn in a thread (a spawned render worker discovers games afresh and would not know it).
-    monkeypatch.setitem(games.registry(), "firetop", GAME)
-    h = BotHarness(fake_discord, tmp_path / "gk.db", render_workers=0)
+async def harness(fake_discord, tmp_path):
+    h = BotHarness(fake_discord, tmp_path / "gk.db")
     yield h
     await h.stop()
 

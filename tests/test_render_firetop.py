@@ -160,12 +160,10 @@ def test_odd_views_still_render():
     firetop.render_firetop({"game": "firetop", "players": []})
 
 
-def test_the_platform_draws_firetop_views(monkeypatch):
-    import games
+def test_the_platform_draws_firetop_views():
     from bot.rendering import draw
     from bot.simulate import play
     from games.firetop import GAME
-    monkeypatch.setitem(games.registry(), "firetop", GAME)
     state = play("firetop", 4, 2, max_actions=80)
     view = GAME.view(state, None)
     view["names"] = ["Ana", "Bo", "Cy", "Di"]

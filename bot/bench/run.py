@@ -39,7 +39,7 @@ def workers_rss_mb() -> float:
 
 
 # -- engine ----------------------------------------------------------------------------------------
-GAMES = ("castle", "dontgo", "atmosfear")
+GAMES = ("castle", "dontgo", "atmosfear", "firetop")
 
 
 def bench_engine(game_name: str, games_count: int) -> dict[str, Any]:
