@@ -136,7 +136,7 @@ def result_text(table: Table) -> str:
 def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None) -> str:
     assert table.state is not None
     private = [table.fill(e.text) for e in events if e.to is not None and seat in e.to]
-    body = table.game.private_text(table.state, seat)
+    body = table.fill(table.game.private_text(table.state, seat))
     parts = [f"**{table.game.title}** (game #{table.id})", *private, body]
     if jump_url:
         parts.append(f"Back to the table: {jump_url}")

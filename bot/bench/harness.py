@@ -17,22 +17,35 @@ CHANNELS_PER_GUILD = 100
 
 
 class Harness:
-    def __init__(self, games: int, game: str = "castle", seats: int = 2) -> None:
+    def __init__(self, games: int, game: str = "castle", seats: int = 2,
+                 latency: float = 0.0) -> None:
         self.games = games
         self.game = game
         self.seats = seats
+        self.latency = latency  # seconds the fake Discord takes per REST request
         self.errors: list[str] = []
         self.done: dict[int, asyncio.Event] = {}
         self.publish_ms: list[float] = []
+        self.act_ms: list[float] = []  # the bot's own time per move (see TableService.act)
 
     async def __aenter__(self) -> "Harness":
         self.tmp = tempfile.TemporaryDirectory()
-        self.fake = FakeDiscord(keep_attachment_bytes=False)
+        self.fake = FakeDiscord(keep_attachment_bytes=False, latency=self.latency)
         await self.fake.start()
         self.restore = patch_discord(self.fake)
         self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db")
         bot = await self.harness.start()
         self.service = bot.service
+        act = self.service.act
+
+        async def timed_act(*args, **kwargs):  # lock, checks, apply, commit, hand-off to the feed
+            start = time.perf_counter()
+            try:
+                return await act(*args, **kwargs)
+            finally:
+                self.act_ms.append((time.perf_counter() - start) * 1000)
+
+        self.service.act = timed_act  # type: ignore[method-assign]
         publish = bot.publisher.publish
 
         async def published(snapshot):  # a hook: the board reached the fake Discord

@@ -115,7 +115,7 @@ class FakeDiscord:
     """Fake Discord. ``fake = FakeDiscord(); await fake.start(); ...; await fake.stop()``."""
 
     def __init__(self, *, compress_gateway: bool = True, interaction_timeout: Optional[float] = 3.0,
-                 keep_attachment_bytes: bool = True) -> None:
+                 keep_attachment_bytes: bool = True, latency: float = 0.0) -> None:
         self._snow = SnowflakeFactory()
         self.token = 'fake-bot-token.' + secrets.token_hex(8)
         self.compress_gateway = compress_gateway
@@ -143,6 +143,8 @@ class FakeDiscord:
         self.http_errors: List[Tuple[str, str, int, Dict[str, Any]]] = []  # 4xx we generated (not injected)
         self.requests: List[Tuple[str, str]] = []
         self.keep_attachment_bytes = keep_attachment_bytes
+        #: seconds each REST request takes before it is handled (an injected network round trip)
+        self.latency = latency
         self.rate_limited = 0
         self.resume_count = 0
         self.identify_count = 0
@@ -751,6 +753,8 @@ class FakeDiscord:
             return self._unknown(method, raw_path)
         path = m.group(1)
         self.requests.append((method, path))
+        if self.latency:
+            await asyncio.sleep(self.latency)
 
         for rule in self._fail_rules:
             if rule['count'] > 0 and rule['method'] == method and rule['re'].search(path):
