@@ -1,0 +1,585 @@
+"""Key to the Kingdom: one test per rule, on constructed positions with scripted dice.
+
+Hazard tests are named for the hazard and the branch of the handbook they check.
+"""
+from __future__ import annotations
+
+import pytest
+
+from games.kingdom import GAME
+from games.kingdom.board import BOARD
+from games.kingdom.hazards import HAZARDS
+from tests.kingdom_helpers import (act, actions, fresh, in_hazard, me, next_turn_of, position, put,
+                                   task_at, text)
+from tests.rules_helpers import refused
+
+
+def cross(st, hazard, dice, *more):
+    return act(st, 0, f"cross {hazard}", *(["roll"] * len(dice) if not more else more), dice=dice)
+
+
+# ============================================================ the goal and setup
+def test_setup_hides_one_treasure_per_key_location_and_the_cobra_among_lost_holders():
+    st = fresh(4)
+    d = st.data
+    assert sorted(d["locations"]) == sorted(BOARD.locations)
+    assert sorted(d["locations"].values()) == sorted(["key", "crown", "chalice", "orb", "sceptre", "amulet"])
+    assert d["lost_treasure"] == ["cobra"]
+    assert all(len(pl["equip"]) == 3 and pl["at"] == "gate" and not pl["hand"] for pl in d["players"])
+    public = GAME.view(st, None)
+    assert set(public["locations"].values()) == {True}  # which Treasure is where: nobody knows
+
+
+def test_escaping_through_the_gate_with_the_key_and_another_treasure_wins():
+    st = position("h1", hand=["key", "orb"])
+    st.data["demon"] = "h7"
+    st, ev = act(st, 0, "roll", dice=[2])          # Demon King h7 -> one of two; then move
+    if st.data["phase"] == "demon":
+        st, ev2 = act(st, 0, actions(st)[0])
+    assert "move gate" in actions(st)              # the Gate: no exact count needed to escape
+    st, ev = act(st, 0, "move gate")
+    assert st.over and st.result["winners"] == [0]
+
+
+def test_the_gate_is_no_way_out_without_the_key_and_another_treasure():
+    st = position("h1", hand=["key"])
+    st.data["demon"] = "h7"
+    st, _ = act(st, 0, "roll", dice=[3])
+    if st.data["phase"] == "demon":
+        st, _ = act(st, 0, actions(st)[0])
+    assert "move gate" not in actions(st)          # two steps would overshoot the dead end
+    assert not st.over
+
+
+def test_the_round_limit_ends_the_game_with_no_winner():
+    st = fresh(2, rounds=50)
+    st.data["round"] = 50
+    st.data["current"] = 1
+    put(st, 1, "h3")
+    st.data["demon"] = "h8"
+    st, _ = act(st, 1, "roll", dice=[1])
+    while not st.over:
+        st, _ = act(st, 1, actions(st, 1)[0])
+    assert st.result["winners"] == [] and "Demon King" in st.result["reason"]
+
+
+# ============================================================ movement
+def test_after_a_throw_the_demon_king_moves_first_then_the_adventurer():
+    st = position("gate")
+    st, ev = act(st, 0, "roll", dice=[2])
+    assert st.data["phase"] == "demon"
+    assert sorted(actions(st)) == ["demon h1", "demon h2"] or all(a.startswith("demon") for a in actions(st))
+    refused(GAME, st, 0, "move hs", "can't")
+    st, _ = act(st, 0, actions(st)[0])
+    assert st.data["phase"] == "move" and "move h1" in actions(st)
+
+
+def test_a_throw_never_changes_direction():
+    st = fresh()
+    d = st.data
+    got = BOARD.destinations(d["fold"], "h3", 2, demon="ht")
+    assert "h3" not in got and set(got) == {"h1", "h5", "b6"}
+
+
+def test_nobody_passes_or_lands_on_the_demon_king():
+    st = fresh()
+    d = st.data
+    got = BOARD.destinations(d["fold"], "h3", 2, demon="h2")
+    assert "h1" not in got and "h2" not in got and "h5" in got
+
+
+def test_a_white_dagger_stops_the_move_and_keeps_the_points_left():
+    st = fresh()
+    got = BOARD.destinations(st.data["fold"], "h5", 4, demon="ht")
+    assert got["bone_a"] == 1       # h5 b1 b2 bone_a: 3 steps, 1 point left over
+
+
+def test_a_key_location_the_ring_and_a_whirlpool_need_no_exact_count():
+    st = fresh()
+    d = st.data
+    assert "ring" in GAME.move_targets({**d, "demon": "h10"}, 0, 5) or True
+    put(st, 0, "h6")
+    st.data["demon"] = "h10"
+    assert "ring" in GAME.move_targets(st.data, 0, 5)
+    put(st, 0, "b3")
+    assert "btk_n" in GAME.move_targets(st.data, 0, 6)
+    put(st, 0, "b4")
+    got = BOARD.destinations(st.data["fold"], "bp", 7, demon="ht")
+    assert got["wpool"] == 6
+
+
+def test_an_empty_key_location_needs_the_exact_count():
+    st = position("b3")
+    st.data["locations"]["btk_n"] = None
+    assert "btk_n" not in GAME.move_targets(st.data, 0, 6)
+    assert "btk_n" in GAME.move_targets(st.data, 0, 1)
+
+
+def test_the_demon_king_landing_on_or_beside_an_adventurer_sends_them_to_the_dungeon():
+    st = position("gate", seats=3)
+    put(st, 1, "h4")
+    put(st, 2, "h2")
+    st.data["demon"] = "h6"
+    st, ev = act(st, 0, "roll", dice=[3])
+    st, ev = act(st, 0, "demon h3")           # h3 is beside h4 and h2
+    assert me(st, 1)["spot"] == "dungeon" and me(st, 2)["spot"] == "dungeon"
+    assert task_at(st, 1) == "demon_dungeon.escape"
+    assert "dungeon" in text(ev)
+
+
+def test_the_gate_and_the_ring_are_safe_from_the_demon_king():
+    st = position("gate", seats=3)
+    put(st, 1, "ring")
+    st.data["demon"] = "h1"
+    st, ev = act(st, 0, "roll", dice=[1])
+    st, ev = act(st, 0, "demon hs")
+    assert me(st, 0)["spot"] is None and me(st, 1)["spot"] is None
+
+
+def test_the_roller_caught_by_their_own_demon_king_loses_the_move():
+    st = position("h3")
+    st.data["demon"] = "h6"
+    st, ev = act(st, 0, "roll", dice=[2])
+    st, ev = act(st, 0, "demon h4")
+    assert me(st, 0)["spot"] == "dungeon" and st.data["current"] == 1
+
+
+def test_adventurers_may_share_a_space():
+    st = position("h3")
+    put(st, 1, "h1")
+    st.data["demon"] = "ht"
+    st, _ = act(st, 0, "roll", dice=[2])
+    st, _ = act(st, 0, actions(st)[0])
+    st, _ = act(st, 0, "move h1")
+    assert me(st, 0)["at"] == me(st, 1)["at"] == "h1"
+
+
+def test_landing_on_an_opponent_lets_you_steal_a_treasure_holder_unseen():
+    st = position("h3")
+    put(st, 1, "h1", hand=["crown"])
+    st.data["demon"] = "ht"
+    st, _ = act(st, 0, "roll", dice=[2])
+    st, _ = act(st, 0, actions(st)[0])
+    st, _ = act(st, 0, "move h1")
+    assert actions(st) == ["steal blue", "leave"]
+    st, ev = act(st, 0, "steal blue")
+    assert me(st, 0)["hand"] == ["crown"] and me(st, 1)["hand"] == []
+    public = [e.text for e in ev if e.to is None]
+    assert not any("Crown" in t for t in public)
+    assert any("Crown" in e.text and e.to == (0,) for e in ev)
+
+
+def test_stealing_the_key_is_remembered_by_its_victim():
+    st = position("h3")
+    put(st, 1, "h1", hand=["key"])
+    st.data["demon"] = "ht"
+    st, _ = act(st, 0, "roll", dice=[2])
+    st, _ = act(st, 0, actions(st)[0])
+    st, _ = act(st, 0, "move h1", "steal blue")
+    assert GAME.view(st, 1)["knows"] == {"key": 0}
+    assert GAME.view(st, None)["knows"] is None
+
+
+def test_stopping_on_a_supply_cache_draws_equipment():
+    st = position("h1")
+    st.data["demon"] = "ht"
+    before = len(st.data["equip_deck"])
+    st, ev = act(st, 0, "roll", dice=[2])
+    st, _ = act(st, 0, actions(st)[0])
+    st, ev = act(st, 0, "move h3")
+    assert len(me(st)["equip"]) == 1 and len(st.data["equip_deck"]) == before - 1
+
+
+def test_a_white_dagger_offers_the_hazard_or_ending_the_turn():
+    st = position("b2")
+    st.data["demon"] = "ht"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st, _ = act(st, 0, actions(st)[0])
+    st, _ = act(st, 0, "move bone_a")
+    assert sorted(actions(st)) == ["cross bone_pit", "stay"]
+    st2, _ = act(st, 0, "stay")
+    assert st2.data["current"] == 1 and me(st2)["at"] == "bone_a"
+
+
+def test_a_turn_that_starts_on_a_white_dagger_may_cross_or_move_away():
+    st = position("bone_a")
+    assert sorted(actions(st)) == ["cross bone_pit", "roll"]
+
+
+def test_typed_actions_that_are_not_legal_are_refused_with_the_choices():
+    st = position("bone_a")
+    refused(GAME, st, 0, "cross swamp", "try one of", "cross bone_pit")
+    refused(GAME, st, 1, "roll", "not your turn")
+    refused(GAME, st, 0, "", "try one of")
+
+
+def later(st, seat=0):
+    """The other adventurers pass; `seat` plays its next turn."""
+    st = next_turn_of(st, 1 if seat == 0 else 0)
+    return next_turn_of(st, seat)
+
+
+def ended(st):
+    return st.data["current"] != 0
+
+
+# ============================================================ Bone Pit
+def test_bone_pit_even_throw_leaps_to_the_far_white_dagger():
+    st, ev = cross(position("bone_a"), "bone_pit", [4])
+    assert me(st)["at"] == "bone_b" and me(st)["task"] is None and ended(st)
+
+
+@pytest.mark.parametrize("face,skulls", [(1, 3), (3, 3), (5, 2), (7, 2)])
+def test_bone_pit_odd_throw_drops_onto_the_red_or_grey_skull(face, skulls):
+    st, ev = cross(position("bone_a"), "bone_pit", [face])
+    assert task_at(st) == "bone_pit.climb" and me(st)["task"]["pos"] == skulls and ended(st)
+    assert ("red skull" if skulls == 3 else "grey skull") in text(ev)
+
+
+def test_bone_pit_climbing_one_throw_per_turn_odd_climbs_even_stays():
+    st, _ = cross(position("bone_a"), "bone_pit", [5])           # grey skull: 2 skulls to climb
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 2 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert me(st)["task"]["pos"] == 1 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[7])
+    assert me(st)["task"] is None and me(st)["at"] == "bone_b" and ended(st)
+
+
+# ============================================================ Bridge of Glass
+def test_bridge_of_glass_five_or_more_crosses():
+    st, _ = cross(position("glass_a"), "bridge_of_glass", [5])
+    assert me(st)["at"] == "glass_b" and ended(st)
+
+
+def with_tom(st):
+    st.data["fold"]["east"] = "out"
+    return st
+
+
+def glass(equip):
+    return with_tom(position("glass_a", equip))
+
+
+def test_bridge_of_glass_cracks_under_four_net_rope_or_hook_escapes_on_four_to_six():
+    st, ev = act(glass(["rope"]), 0, "cross bridge_of_glass", "roll", "roll", dice=[2, 6])
+    assert me(st)["at"] == "glass_b" and me(st)["equip"] == ["rope"] and ended(st)
+    assert "quicksand" in text(ev)
+
+
+def test_bridge_of_glass_gear_throw_fails_and_waits_for_next_turn():
+    st, _ = act(glass(["net"]), 0, "cross bridge_of_glass", "roll", "roll", dice=[1, 8])
+    assert task_at(st) == "bridge_of_glass.sand" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])
+    assert me(st)["at"] == "glass_b" and me(st)["equip"] == ["net"]
+
+
+def test_bridge_of_glass_gear_fails_then_the_shield_buys_the_way_out():
+    st, _ = act(glass(["hook", "shield"]), 0, "cross bridge_of_glass", "roll", "use gear", "roll", dice=[3, 7])
+    assert sorted(actions(st)) == ["use shield", "use wait"]
+    st, _ = act(st, 0, "use shield")
+    assert me(st)["at"] == "glass_b" and me(st)["equip"] == ["hook"]
+    assert {"item": "shield", "owner": 0} in st.data["lost_equip"]
+
+
+def test_bridge_of_glass_without_net_rope_or_hook_nine_in_two_throws_escapes_losing_one():
+    st, _ = act(glass(["sword"]), 0, "cross bridge_of_glass", "roll", "roll", "roll", dice=[4, 5, 4])
+    assert me(st)["at"] == "glass_b" and me(st)["equip"] == []
+
+
+def test_bridge_of_glass_without_gear_eight_or_less_stays_stuck():
+    st, _ = act(glass([]), 0, "cross bridge_of_glass", "roll", "roll", "roll", dice=[1, 4, 4])
+    assert task_at(st) == "bridge_of_glass.sand" and ended(st)
+
+
+# ============================================================ Broken Bridge
+def bridge(equip=()):
+    return with_tom(position("broken_a", list(equip)))
+
+
+def test_broken_bridge_three_throws_that_reach_the_far_side_cross():
+    st, _ = act(bridge(), 0, "cross broken_bridge", "roll", "roll", "roll", dice=[2, 2, 6])
+    assert me(st)["at"] == "broken_b" and ended(st)
+
+
+def test_broken_bridge_short_after_three_throws_goes_back_to_the_start():
+    st, ev = act(bridge(), 0, "cross broken_bridge", "roll", "roll", "roll", dice=[2, 2, 2])
+    assert me(st)["at"] == "broken_a" and me(st)["task"] is None and ended(st)
+
+
+def test_broken_bridge_missing_plank_splashes_then_one_stone_throw_per_turn():
+    st, ev = act(bridge(), 0, "cross broken_bridge", "roll", dice=[3])
+    assert task_at(st) == "broken_bridge.paddle" and "Splash" in text(ev) and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 2 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])
+    assert me(st)["at"] == "broken_b"
+
+
+def squid(equip):
+    st = in_hazard(bridge(equip), 0, "broken_bridge", "paddle", near="broken_a", lane="stones", pos=1)
+    st, ev = act(st, 0, "roll", dice=[2])
+    return st, ev
+
+
+def test_broken_bridge_squid_throw_the_shield():
+    st, ev = squid(["shield", "food"])
+    assert "Giant Squid" in text(ev)
+    st, _ = act(st, 0, "use shield")
+    assert me(st)["equip"] == ["food"] and me(st)["task"]["pos"] == 4 and ended(st)
+
+
+def test_broken_bridge_squid_give_it_the_food():
+    st, _ = squid(["food", "sword"])
+    st, _ = act(st, 0, "use food")
+    assert me(st)["equip"] == ["sword"] and task_at(st) == "broken_bridge.paddle"
+
+
+def test_broken_bridge_squid_fight_two_evens_in_four_keeps_the_weapon():
+    st, _ = squid(["axe"])
+    st, _ = act(st, 0, "roll", "roll", "roll", dice=[2, 3, 8])
+    assert me(st)["equip"] == ["axe"] and me(st)["task"]["pos"] == 4
+
+
+def test_broken_bridge_squid_fight_fails_and_waits_to_try_again():
+    st, _ = squid(["sword"])
+    st, _ = act(st, 0, "roll", "roll", "roll", dice=[1, 3, 5])   # two evens no longer possible
+    assert task_at(st) == "broken_bridge.squid" and ended(st)
+
+
+def test_broken_bridge_squid_without_equipment_seven_or_eight_escapes():
+    st, _ = squid(["rope"])
+    st, _ = act(st, 0, "roll", dice=[7])
+    assert me(st)["equip"] == [] and me(st)["task"]["pos"] == 4
+
+
+def test_broken_bridge_squid_without_equipment_six_or_less_stays():
+    st, _ = squid([])
+    st, _ = act(st, 0, "roll", dice=[6])
+    assert task_at(st) == "broken_bridge.squid" and ended(st)
+
+
+# ============================================================ Cyclops
+def cyclops(equip=()):
+    return with_tom(position("cyc_a", list(equip)))
+
+
+def test_cyclops_axe_and_fire_he_carries_you_across():
+    st, _ = act(cyclops(["axe", "fire"]), 0, "cross cyclops")
+    assert me(st)["at"] == "cyc_b" and me(st)["equip"] == ["axe", "fire"] and ended(st)
+
+
+def test_cyclops_give_him_another_piece_of_equipment():
+    st, _ = act(cyclops(["rope", "fire"]), 0, "cross cyclops", "drop rope")
+    assert me(st)["at"] == "cyc_b" and me(st)["equip"] == ["fire"]
+
+
+def test_cyclops_no_equipment_a_one_and_he_carries_you():
+    st, _ = act(cyclops(), 0, "cross cyclops", "roll", dice=[1])
+    assert me(st)["at"] == "cyc_b"
+
+
+def test_cyclops_no_equipment_other_throws_move_across_the_stones():
+    st, _ = act(cyclops(), 0, "cross cyclops", "roll", dice=[2])
+    assert task_at(st) == "cyclops.wade" and me(st)["task"]["pos"] == 2 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])
+    assert me(st)["at"] == "cyc_b"
+
+
+def test_cyclops_third_rock_drops_you_in_the_water_and_arrows_lead_to_the_whirlpool():
+    st, ev = act(cyclops(), 0, "cross cyclops", "roll", dice=[3])
+    assert task_at(st) == "cyclops.swim" and "drops" in text(ev)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 2
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["at"] == "tp" and me(st)["task"] is None
+
+
+# ============================================================ Demon Castle moat
+def test_demon_castle_moat_two_to_eight_crosses():
+    st, _ = cross(position("moat_a"), "demon_castle_moat", [2])
+    assert me(st)["at"] == "moat_b"
+
+
+def test_demon_castle_moat_a_one_falls_in_and_next_turn_two_to_eight_climbs_out():
+    st, ev = cross(position("moat_a"), "demon_castle_moat", [1])
+    assert task_at(st) == "demon_castle_moat.climb" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[8])
+    assert me(st)["at"] == "moat_b"
+
+
+def crocs(equip=(), hand=()):
+    st = in_hazard(position("moat_a", list(equip), hand=list(hand)), 0, "demon_castle_moat", "climb",
+                   near="moat_a", lane="moat", pos=1)
+    st, ev = act(st, 0, "roll", dice=[1])
+    assert "crocodiles" in text(ev)
+    return st
+
+
+def test_demon_castle_moat_crocodiles_take_the_food():
+    st = crocs(["food", "sword"])
+    st, _ = act(st, 0, "use food")
+    assert me(st)["at"] == "moat_b" and me(st)["equip"] == ["sword"]
+
+
+def test_demon_castle_moat_crocodiles_sword_and_an_eight():
+    st = crocs(["sword"])
+    st, _ = act(st, 0, "use sword", "roll", dice=[8])
+    assert me(st)["at"] == "moat_b" and me(st)["equip"] == ["sword"]
+
+
+def test_demon_castle_moat_crocodiles_one_method_per_turn():
+    st = crocs(["sword"])
+    st, _ = act(st, 0, "use sword", "roll", dice=[7])
+    assert task_at(st) == "demon_castle_moat.crocs" and ended(st)
+
+
+def test_demon_castle_moat_crocodiles_a_one_costs_a_treasure():
+    st = crocs([], hand=["orb"])
+    st, ev = act(st, 0, "roll", dice=[1])
+    assert me(st)["at"] == "moat_b" and me(st)["hand"] == [] and "orb" in st.data["lost_treasure"]
+    assert not any("Orb" in e.text for e in ev if e.to is None)
+
+
+# ============================================================ Evil Tower bridge
+def tower(equip=()):
+    st = position("etb_a", list(equip))
+    st.data["fold"]["west"] = "out"
+    return st
+
+
+def test_evil_tower_bridge_first_to_arrive_throws_six_builds_it_all():
+    st, ev = cross(tower(), "evil_tower_bridge", [6])
+    assert me(st)["at"] == "etb_b" and st.data["bridge"]["built"] == 6
+
+
+def test_evil_tower_bridge_first_under_six_builds_that_many_and_finishes_next_turn():
+    st, _ = cross(tower(), "evil_tower_bridge", [3])
+    assert st.data["bridge"] == {"built": 3, "from": "etb_a"} and me(st)["task"]["pos"] == 3 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])       # 3 + 4 passes the 6 sections
+    assert me(st)["at"] == "etb_b"
+
+
+def test_evil_tower_bridge_unbuilt_section_falls_in_loses_equipment_and_takes_the_river():
+    st, _ = cross(tower(["rope"]), "evil_tower_bridge", [3])
+    st = later(st)
+    st, ev = act(st, 0, "roll", dice=[2])      # lands on section 5: not built
+    assert task_at(st) == "evil_tower_bridge.river" and me(st)["equip"] == [] and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])
+    assert me(st)["at"] == "etb_b"
+
+
+def test_evil_tower_bridge_seven_or_eight_does_not_count():
+    st, ev = cross(tower(), "evil_tower_bridge", [7])
+    assert st.data["bridge"]["built"] == 0 and task_at(st) == "evil_tower_bridge.arrive" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[6])
+    assert me(st)["at"] == "etb_b"
+
+
+def test_evil_tower_bridge_later_arrivals_keep_rolling_until_across_or_in():
+    st = tower()
+    st.data["bridge"] = {"built": 4, "from": "etb_a"}
+    st2, _ = cross(st, "evil_tower_bridge", [2, 2, 3])
+    assert me(st2)["at"] == "etb_b"
+    st3, _ = cross(st, "evil_tower_bridge", [3, 2])
+    assert task_at(st3) == "evil_tower_bridge.river"
+
+
+def test_evil_tower_bridge_built_from_the_far_side_leaves_the_near_sections_unmade():
+    st = tower()
+    st.data["bridge"] = {"built": 2, "from": "etb_b"}
+    st2, _ = cross(st, "evil_tower_bridge", [1])
+    assert task_at(st2) == "evil_tower_bridge.river"
+    st3, _ = cross(st, "evil_tower_bridge", [5, 2])
+    assert me(st3)["at"] == "etb_b"
+
+
+# ============================================================ Ice Caves
+def ice(equip=()):
+    return position("ice_a", list(equip))
+
+
+def test_ice_caves_five_or_more_crosses():
+    st, _ = cross(ice(), "ice_caves", [5])
+    assert me(st)["at"] == "ice_b"
+
+
+def test_ice_caves_frozen_fire_melts_the_ice_and_is_lost():
+    st, _ = act(ice(["fire"]), 0, "cross ice_caves", "roll", "go ice_a", dice=[2])
+    assert me(st)["at"] == "ice_a" and me(st)["equip"] == []
+
+
+def test_ice_caves_frozen_axe_odd_escapes_keeping_it():
+    st, _ = act(ice(["axe"]), 0, "cross ice_caves", "roll", "roll", "go ice_b", dice=[4, 3])
+    assert me(st)["at"] == "ice_b" and me(st)["equip"] == ["axe"]
+
+
+def test_ice_caves_frozen_axe_even_escapes_but_loses_it():
+    st, _ = act(ice(["axe"]), 0, "cross ice_caves", "roll", "roll", "go ice_b", dice=[4, 6])
+    assert me(st)["at"] == "ice_b" and me(st)["equip"] == []
+
+
+def test_ice_caves_frozen_with_fire_and_axe_you_choose():
+    st, _ = act(ice(["axe", "fire"]), 0, "cross ice_caves", "roll", dice=[1])
+    assert sorted(actions(st)) == ["use axe", "use fire"]
+
+
+def test_ice_caves_frozen_without_fire_or_axe_a_four_per_turn_then_lose_one():
+    st, _ = act(ice(["net"]), 0, "cross ice_caves", "roll", "roll", dice=[1, 3])
+    assert task_at(st) == "ice_caves.chip" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", "go ice_b", dice=[4])
+    assert me(st)["at"] == "ice_b" and me(st)["equip"] == []
+
+
+# ============================================================ Living Forest
+def forest(equip=()):
+    return position("forest_a", list(equip))
+
+
+def test_living_forest_throws_until_across():
+    st, _ = cross(forest(), "living_forest", [2, 7])
+    assert me(st)["at"] == "forest_b"
+
+
+def test_living_forest_branch_axe_odd_in_three():
+    st, ev = act(forest(["axe"]), 0, "cross living_forest", "roll", "roll", "roll", dice=[3, 2, 5])
+    assert "branch" in text(ev) and me(st)["at"] == "forest_b" and me(st)["equip"] == ["axe"]
+
+
+def test_living_forest_branch_sword_even_in_three():
+    st, _ = act(forest(["sword"]), 0, "cross living_forest", *["roll"] * 5, dice=[2, 4, 1, 3, 6])
+    assert me(st)["at"] == "forest_b" and me(st)["equip"] == ["sword"]
+
+
+def test_living_forest_branch_fire_a_six():
+    st, _ = act(forest(["fire"]), 0, "cross living_forest", "roll", "roll", dice=[6, 6])
+    assert me(st)["at"] == "forest_b" and me(st)["equip"] == ["fire"]
+
+
+def test_living_forest_branch_failure_waits_and_may_choose_another_way():
+    st, _ = act(forest(["fire", "axe"]), 0, "cross living_forest", "roll", "use fire", "roll", dice=[3, 5])
+    assert task_at(st) == "living_forest.caught" and ended(st)
+    st = later(st)
+    assert sorted(actions(st)) == ["use axe", "use fire"]
+
+
+def test_living_forest_branch_without_axe_sword_or_fire_a_three_then_lose_one():
+    st, _ = act(forest(["rope"]), 0, "cross living_forest", "roll", "roll", dice=[6, 4])
+    assert task_at(st) == "living_forest.wriggle" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert me(st)["at"] == "forest_b" and me(st)["equip"] == []
