@@ -103,3 +103,12 @@ def next_turn_of(st: State, seat: int) -> State:
     while new.data["current"] != seat:
         GAME.end_turn(new, R(1), [])
     return new
+
+
+def safe_demon(st: State, seat: int = 0) -> State:
+    """If the Demon King must be moved, move him where he catches nobody."""
+    if st.data["phase"] != "demon":
+        return st
+    prompt = GAME.prompt(st, seat)
+    choice = next(c for c in prompt.choices if "catches" not in c.label)
+    return act(st, seat, choice.action)[0]

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from games.core import Rng
 from games.kingdom import GAME
 from games.kingdom.board import BOARD
 from games.kingdom.hazards import HAZARDS
 from tests.kingdom_helpers import (act, actions, fresh, in_hazard, me, next_turn_of, position, put,
-                                   task_at, text)
+                                   safe_demon, task_at, text)
 from tests.rules_helpers import refused
 
 
@@ -97,7 +98,6 @@ def test_a_white_dagger_stops_the_move_and_keeps_the_points_left():
 def test_a_key_location_the_ring_and_a_whirlpool_need_no_exact_count():
     st = fresh()
     d = st.data
-    assert "ring" in GAME.move_targets({**d, "demon": "h10"}, 0, 5) or True
     put(st, 0, "h6")
     st.data["demon"] = "h10"
     assert "ring" in GAME.move_targets(st.data, 0, 5)
@@ -583,3 +583,269 @@ def test_living_forest_branch_without_axe_sword_or_fire_a_three_then_lose_one():
     st = later(st)
     st, _ = act(st, 0, "roll", dice=[3])
     assert me(st)["at"] == "forest_b" and me(st)["equip"] == []
+
+
+# ============================================================ Magic Rainbow and the Wizard of Plenty
+def et(at, equip=(), **kw):
+    st = position(at, list(equip), **kw)
+    st.data["fold"]["west"] = "out"
+    return st
+
+
+def test_magic_rainbow_six_or_more_crosses_to_the_wizard():
+    st, _ = cross(et("rain_a"), "magic_rainbow", [6])
+    assert me(st)["at"] == "wiz" and ended(st)
+    st = later(st)
+    assert sorted(actions(st)) == ["cross beam_bridge", "cross magic_rainbow", "visit"]
+
+
+def test_magic_rainbow_short_on_the_way_to_the_wizard_must_go_round_before_trying_again():
+    st, ev = cross(et("rain_a"), "magic_rainbow", [5])
+    assert me(st)["at"] == "rain_a" and me(st)["barred"] == "magic_rainbow" and ended(st)
+    st = later(st)
+    assert actions(st) == ["roll"]                        # no retry from where you stand
+    st.data["demon"] = "h2"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st, _ = act(st, 0, actions(st)[0]) if st.data["phase"] == "demon" else (st, [])
+    st, _ = act(st, 0, "move wpool") if "move wpool" in actions(st) else act(st, 0, actions(st)[0])
+    assert me(st)["barred"] is None
+
+
+def test_magic_rainbow_short_when_leaving_the_wizard_stays_on_his_dagger():
+    st, ev = act(et("wiz"), 0, "cross magic_rainbow", "roll", dice=[2])
+    assert me(st)["at"] == "wiz" and me(st)["barred"] is None and ended(st)
+    st = later(st)
+    assert "cross magic_rainbow" in actions(st)
+
+
+def test_wizard_of_plenty_over_the_rainbow_and_back_in_four_returns_your_equipment_and_holders():
+    st = et("wiz", ["sword"])
+    st.data["lost_equip"] = [{"item": "rope", "owner": 0}, {"item": "net", "owner": 1}]
+    st.data["lost_treasure"] = ["orb"]
+    st, ev = act(st, 0, "visit")
+    assert "take holder" in actions(st) and "done" in actions(st)
+    st, ev = act(st, 0, "take holder", "roll", "roll", "roll", dice=[8, 4, 5])
+    assert sorted(me(st)["equip"]) == ["rope", "sword"] and me(st)["hand"] == ["orb"]
+    assert st.data["lost_equip"] == [{"item": "net", "owner": 1}] and me(st)["wizard_used"] and ended(st)
+
+
+def test_wizard_of_plenty_failing_returns_one_piece_of_your_choice():
+    st = et("wiz")
+    st.data["lost_equip"] = [{"item": "rope", "owner": 0}, {"item": "net", "owner": 1}]
+    st.data["lost_treasure"] = []
+    st, ev = act(st, 0, "visit", "roll", "roll", "roll", "roll", dice=[1, 2, 3, 4])
+    assert sorted(actions(st)) == ["done", "take net", "take rope"]
+    st, _ = act(st, 0, "take net")
+    assert me(st)["equip"] == ["net"] and ended(st)
+
+
+def test_wizard_of_plenty_only_one_try_per_game():
+    st = et("wiz")
+    me(st)["wizard_used"] = True
+    assert "visit" not in actions(st)
+    refused(GAME, st, 0, "visit", "try one of")
+
+
+def test_wizard_of_plenty_after_a_visit_the_rainbow_squares_count_as_spaces():
+    st = et("wiz")
+    st.data["lost_treasure"] = []
+    st, _ = act(st, 0, "visit", "roll", "roll", dice=[8, 8])
+    st = later(st)
+    st, _ = act(st, 0, "cross magic_rainbow", "roll", dice=[3])
+    assert task_at(st) == "magic_rainbow.stroll" and me(st)["task"]["pos"] == 3 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[5])
+    assert me(st)["at"] == "rain_a"
+
+
+def test_wizard_cross_the_beam_bridge_away():
+    st, _ = cross(et("wiz"), "beam_bridge", [2, 6])
+    assert me(st)["at"] == "beam_b"
+
+
+# ============================================================ Beam Bridge
+def test_beam_bridge_even_throws_from_post_to_post_reach_the_wizard():
+    st, ev = cross(et("beam_b"), "beam_bridge", [2, 4, 2])
+    assert me(st)["at"] == "wiz" and ended(st)
+
+
+def test_beam_bridge_odd_throw_lands_on_a_beam_and_falls_into_the_splash():
+    st, ev = cross(et("beam_b"), "beam_bridge", [2, 3])
+    assert task_at(st) == "beam_bridge.swim" and "beam" in text(ev) and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 2 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[5])
+    assert me(st)["at"] == "wiz"
+
+
+def fish(equip=()):
+    st = in_hazard(et("beam_b", list(equip)), 0, "beam_bridge", "swim", near="beam_b", lane="stones", pos=1)
+    st, ev = act(st, 0, "roll", dice=[3])
+    assert "Giant Fish" in text(ev) and task_at(st) == "beam_bridge.escape" and ended(st)
+    return later(st)
+
+
+def test_beam_bridge_giant_fish_net_eight_or_more_in_two():
+    st, _ = act(fish(["net"]), 0, "roll", "roll", dice=[4, 4])
+    assert me(st)["equip"] == ["net"] and me(st)["task"]["pos"] == 5 and ended(st)
+
+
+def test_beam_bridge_giant_fish_hook_fails_and_is_lost_but_you_move_on():
+    st, _ = act(fish(["hook"]), 0, "roll", "roll", dice=[4, 4])
+    assert me(st)["equip"] == [] and me(st)["task"]["pos"] == 5
+
+
+def test_beam_bridge_giant_fish_without_net_or_hook_a_two_per_turn():
+    st = fish(["rope"])
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert task_at(st) == "beam_bridge.bare" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 5 and me(st)["equip"] == ["rope"]
+
+
+# ============================================================ Rat Trap and Swamp
+def test_rat_trap_even_crosses():
+    st, _ = cross(position("rat_a"), "rat_trap", [2])
+    assert me(st)["at"] == "rat_b"
+
+
+def test_rat_trap_odd_with_rope_nine_in_two_climbs_out_keeping_it():
+    st, _ = act(position("rat_a", ["rope"]), 0, "cross rat_trap", "roll", "roll", "roll", dice=[3, 5, 4])
+    assert me(st)["at"] == "rat_b" and me(st)["equip"] == ["rope"]
+
+
+def test_rat_trap_odd_without_rope_misses_three_turns_then_climbs_into_the_swamp():
+    st, ev = cross(position("rat_a"), "rat_trap", [1])
+    assert task_at(st) == "rat_trap.trapped" and ended(st)
+    events = []
+    for _ in range(3):                      # seat 1 plays; seat 0's turn is missed each time
+        GAME.end_turn(st, Rng(1), events)
+        assert st.data["current"] == 1 and task_at(st) == "rat_trap.trapped"
+    assert text(events).count("misses a turn") == 3
+    GAME.end_turn(st, Rng(1), events)       # the 4th turn: over the wall onto the grey stone
+    assert task_at(st) == "swamp.wade" and me(st)["task"]["pos"] == 1 and st.data["current"] == 1
+    assert "into the Swamp" in text(events)
+    GAME.end_turn(st, Rng(1), events)
+    assert st.data["current"] == 0 and actions(st) == ["roll"]
+
+
+def test_rat_trap_rope_failure_also_misses_three_turns():
+    st, _ = act(position("rat_a", ["rope"]), 0, "cross rat_trap", "roll", "roll", "roll", dice=[3, 4, 4])
+    assert task_at(st) == "rat_trap.trapped" and me(st)["task"]["v"]["miss"] == 3
+
+
+def test_rat_trap_after_the_missed_turns_you_start_the_swamp_on_its_first_grey_stone():
+    st = in_hazard(position("rat_a"), 0, "rat_trap", "trapped", near="rat_a", miss=0)
+    st = next_turn_of(next_turn_of(st, 1), 0)
+    assert task_at(st) == "swamp.wade" and me(st)["task"]["pos"] == 1
+    assert me(st)["task"]["near"] == "swamp_a" and me(st)["task"]["far"] == "swamp_b"
+    st, _ = act(st, 0, "roll", "roll", dice=[2, 6])    # grey 3, then off the end
+    assert me(st)["at"] == "swamp_b"
+
+
+def test_swamp_throw_and_move_until_across():
+    st, _ = cross(position("swamp_a"), "swamp", [1, 3, 5])
+    assert me(st)["at"] == "swamp_b"
+
+
+def test_swamp_red_stone_grappling_hook_keeps_rolling():
+    st, ev = act(position("swamp_a", ["hook"]), 0, "cross swamp", "roll", "roll", "roll", dice=[2, 3, 5])
+    assert "red stone" in text(ev) and me(st)["at"] == "swamp_b" and me(st)["equip"] == ["hook"]
+
+
+def test_swamp_red_stone_hook_even_throw_onto_red_stops_the_turn():
+    # 2: red (hook out); 3 onto red 5 with an odd throw: keep going; 2 onto red 7, even: stop
+    st, _ = act(position("swamp_a", ["hook"]), 0, "cross swamp", "roll", "roll", "roll", dice=[2, 3, 2])
+    assert task_at(st) == "swamp.red" and me(st)["task"]["pos"] == 7 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["at"] == "swamp_b" and me(st)["equip"] == ["hook"]
+
+
+def test_swamp_red_stone_net_to_the_next_grey_stone_and_roll_on_at_once():
+    st, _ = act(position("swamp_a", ["net"]), 0, "cross swamp", "roll", "roll", dice=[2, 7])
+    assert me(st)["at"] == "swamp_b" and me(st)["equip"] == []
+
+
+def test_swamp_red_stone_without_hook_or_net_lose_one_and_wait_on_the_next_grey_stone():
+    st, _ = act(position("swamp_a", ["food"]), 0, "cross swamp", "roll", dice=[5])
+    assert task_at(st) == "swamp.wade" and me(st)["task"]["pos"] == 6 and me(st)["equip"] == [] and ended(st)
+
+
+# ============================================================ Ring of Stones
+def ring_visit(entry_face, lost_equip=(), lost=()):
+    st = position("h4")
+    st.data["demon"] = "h9"
+    st.data["lost_equip"] = [{"item": i, "owner": 1} for i in lost_equip]
+    st.data["lost_treasure"] = list(lost)
+    st, _ = act(st, 0, "roll", dice=[entry_face])
+    st = safe_demon(st)
+    st, ev = act(st, 0, "move ring")
+    return st
+
+
+def test_ring_of_stones_needs_no_exact_count_and_grants_a_choice_of_magic():
+    st = ring_visit(5)
+    assert me(st)["at"] == "ring" and sorted(actions(st)) == ["use cards", "use deep"]
+
+
+def test_ring_of_stones_three_lost_cards_chosen_next_turn_then_move_away_the_turn_after():
+    st = ring_visit(5, lost_equip=["rope", "net"], lost=["crown"])
+    st, _ = act(st, 0, "use cards")
+    assert ended(st)
+    st = later(st)
+    assert sorted(actions(st)) == ["done", "take holder", "take net", "take rope"]
+    st, ev = act(st, 0, "take rope", "take holder", "take net")
+    assert sorted(me(st)["equip"]) == ["net", "rope"] and me(st)["hand"] == ["crown"] and ended(st)
+    st = later(st)
+    assert me(st)["task"] is None and actions(st) == ["roll"]
+
+
+def test_ring_of_stones_deep_magic_the_throw_that_brought_you_counts():
+    st = ring_visit(8)
+    st, ev = act(st, 0, "use deep")
+    assert me(st)["deep"] == 1 and st.data["deep_left"] == 1
+    assert actions(st) == ["roll"] and not ended(st)    # roll and move out at once
+
+
+def test_ring_of_stones_deep_magic_one_throw_per_turn_for_a_one_or_an_eight():
+    st = ring_visit(5)
+    st, _ = act(st, 0, "use deep")
+    assert ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "use roll", "roll", dice=[4])
+    assert ended(st) and me(st)["deep"] == 0
+    st = later(st)
+    st, _ = act(st, 0, "use roll", "roll", dice=[1])
+    assert me(st)["deep"] == 1 and actions(st) == ["roll"]
+
+
+def test_ring_of_stones_giving_up_on_deep_magic_waits_a_turn():
+    st = ring_visit(5)
+    st, _ = act(st, 0, "use deep")
+    st = later(st)
+    st, _ = act(st, 0, "use giveup")
+    assert me(st)["task"] is None and ended(st)
+
+
+def test_ring_of_stones_no_deep_magic_left_only_cards():
+    st = position("h4")
+    st.data["deep_left"] = 0
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[5])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move ring")
+    assert task_at(st) == "ring_of_stones.pick" and ended(st)
+
+
+def test_the_cobra_bites_whoever_takes_it_and_slides_back():
+    st = ring_visit(5, lost=["cobra"])
+    me(st)["equip"] = ["sword"]
+    st, _ = act(st, 0, "use cards")
+    st = later(st)
+    st, ev = act(st, 0, "take holder")
+    assert "Cobra" in text(ev) and me(st)["hand"] == [] and st.data["lost_treasure"] == ["cobra"]
+    assert me(st)["equip"] == [] and {"item": "sword", "owner": 0} in st.data["lost_equip"]
