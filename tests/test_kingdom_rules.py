@@ -10,6 +10,7 @@ from games.core import Rng
 from games.kingdom import GAME
 from games.kingdom.board import BOARD
 from games.kingdom.hazards import HAZARDS
+from games.kingdom.stock import TREASURE_NAMES
 from tests.kingdom_helpers import (act, actions, fresh, in_hazard, me, next_turn_of, position, put,
                                    safe_demon, task_at, text)
 from tests.rules_helpers import refused
@@ -849,3 +850,375 @@ def test_the_cobra_bites_whoever_takes_it_and_slides_back():
     st, ev = act(st, 0, "take holder")
     assert "Cobra" in text(ev) and me(st)["hand"] == [] and st.data["lost_treasure"] == ["cobra"]
     assert me(st)["equip"] == [] and {"item": "sword", "owner": 0} in st.data["lost_equip"]
+
+
+# ============================================================ Sleeping Giant and the dungeons
+def test_sleeping_giant_across_in_two_throws():
+    st, _ = cross(position("giant_a"), "sleeping_giant", [3, 4])
+    assert me(st)["at"] == "giant_b" and ended(st)
+
+
+def giant(equip):
+    st, ev = act(position("giant_a", equip), 0, "cross sleeping_giant", "roll", "roll", dice=[2, 3])
+    assert "Banshee Towers Dungeon" in text(ev)
+    return st
+
+
+def test_sleeping_giant_wakes_and_sword_fire_and_axe_threaten_him_same_turn():
+    st = giant(["sword", "fire", "axe"])
+    st, _ = act(st, 0, "go btk_s")                    # the only way: no choice to make
+    assert me(st)["at"] == "btk_s" and sorted(me(st)["equip"]) == ["axe", "fire", "sword"]
+
+
+def test_sleeping_giant_dungeon_net_climbs_out_on_an_even_number_one_throw_per_turn():
+    st = giant(["net"])
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert task_at(st) == "bt_dungeon.escape" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", "go btk_n", dice=[4])
+    assert me(st)["at"] == "btk_n" and me(st)["equip"] == ["net"]
+
+
+def test_sleeping_giant_dungeon_otherwise_give_up_one_piece_of_equipment():
+    st = giant(["sword", "rope"])
+    st, _ = act(st, 0, "drop rope", "go btk_n")
+    assert me(st)["at"] == "btk_n" and me(st)["equip"] == ["sword"]
+
+
+def test_sleeping_giant_dungeon_with_nothing_to_give_a_one_or_an_eight():
+    st = giant([])
+    st, _ = act(st, 0, "roll", dice=[8])
+    assert actions(st) == ["go btk_n", "go btk_s"]
+
+
+def test_demon_dungeon_gives_the_same_ways_out_onto_the_castle_road():
+    st = position("gate")
+    put(st, 0, spot="dungeon", equip=["net", "food"], task=None)
+    from games.kingdom import hazards as hzm
+    me(st)["task"] = hzm.new_task("demon_dungeon")
+    st.data["demon"] = "hs"
+    st = later(st)
+    assert actions(st) == ["roll"] and task_at(st) == "demon_dungeon.climb"   # the Net: an even number
+    st, _ = act(st, 0, "roll", dice=[6])
+    assert me(st)["at"] == "hc" and me(st)["spot"] is None   # not onto the Demon King's space
+
+
+# ============================================================ Snake Pit
+def test_snake_pit_eleven_or_more_in_three_throws_gets_round():
+    st, _ = cross(et("snake_a"), "snake_pit", [4, 3, 5])
+    assert me(st)["at"] == "snake_b"
+
+
+def test_snake_pit_under_eleven_falls_in_grappling_hook_five_to_eight():
+    st, ev = act(et("snake_a", ["hook"]), 0, "cross snake_pit", "roll", "roll", "roll", "roll", "go snake_a",
+                 dice=[1, 2, 3, 7])
+    assert "Snake Pit" in text(ev) and me(st)["at"] == "snake_a" and me(st)["equip"] == ["hook"]
+
+
+def test_snake_pit_rope_one_to_four_one_throw_per_turn():
+    st, _ = act(et("snake_a", ["rope"]), 0, "cross snake_pit", "roll", "roll", "roll", "roll",
+                dice=[1, 2, 3, 7])
+    assert task_at(st) == "snake_pit.way" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", "go snake_b", dice=[2])
+    assert me(st)["at"] == "snake_b" and me(st)["equip"] == ["rope"]
+
+
+def test_snake_pit_hook_and_rope_choose_one_before_throwing():
+    st, _ = act(et("snake_a", ["hook", "rope"]), 0, "cross snake_pit", "roll", "roll", "roll", dice=[1, 2, 3])
+    assert sorted(actions(st)) == ["use hook", "use rope"]
+
+
+def test_snake_pit_without_rope_or_hook_lose_one_and_climb_straight_out():
+    st, _ = act(et("snake_a", ["food"]), 0, "cross snake_pit", "roll", "roll", "roll", "go snake_b",
+                dice=[1, 2, 3])
+    assert me(st)["at"] == "snake_b" and me(st)["equip"] == []
+
+
+# ============================================================ Spider's Web
+def test_spiders_web_a_four_in_four_throws_gets_past():
+    st, _ = cross(position("web_a"), "spiders_web", [1, 2, 4])
+    assert me(st)["at"] == "web_b"
+
+
+def web(equip):
+    st, ev = act(position("web_a", equip), 0, "cross spiders_web", "roll", "roll", "roll", "roll",
+                 dice=[1, 2, 3, 5])
+    assert "web" in text(ev)
+    return st
+
+
+def test_spiders_web_sword_announced_one_or_six_escapes_onto_the_spiders():
+    st = web(["sword", "shield"])
+    st, _ = act(st, 0, "use sword", "roll", dice=[6])
+    assert task_at(st) == "spiders_web.crawl" and me(st)["task"]["pos"] == 1 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])
+    assert me(st)["at"] == "web_b" and sorted(me(st)["equip"]) == ["shield", "sword"]
+
+
+def test_spiders_web_shield_two_or_five_and_axe_three_or_four():
+    st = web(["shield", "axe"])
+    st2, _ = act(st, 0, "use shield", "roll", dice=[5])
+    assert task_at(st2) == "spiders_web.crawl"
+    st3, _ = act(st, 0, "use axe", "roll", dice=[3])
+    assert task_at(st3) == "spiders_web.crawl"
+
+
+def test_spiders_web_each_failure_costs_equipment_of_your_choice_four_chances():
+    st = web(["sword", "sword", "axe", "rope"])
+    st, _ = act(st, 0, "use sword", "roll", "drop rope", dice=[2])
+    assert sorted(me(st)["equip"]) == ["axe", "sword", "sword"] and not ended(st)
+    st, _ = act(st, 0, "use axe", "roll", "drop sword", dice=[8])
+    st, _ = act(st, 0, "use axe", "roll", "drop sword", dice=[8])
+    st, _ = act(st, 0, "roll", dice=[8])            # the Axe alone is left: fourth chance
+    assert me(st)["equip"] == [] and task_at(st) == "spiders_web.crawl" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[5])           # along the spiders' backs
+    assert me(st)["at"] == "web_b"
+
+
+def test_spiders_web_without_sword_shield_or_axe_an_eight_one_throw_per_turn():
+    st = web(["rope"])
+    st, _ = act(st, 0, "roll", dice=[7])
+    assert task_at(st) == "spiders_web.bare" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[8])
+    assert task_at(st) == "spiders_web.crawl" and me(st)["task"]["pos"] == 1 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 3 and ended(st)      # landing on a spider waits a turn
+
+
+# ============================================================ Tiger Pen
+def test_tiger_pen_rope_swings_across_and_spends_the_points_left():
+    st = position("i9", ["rope"])
+    st.data["demon"] = "h4"
+    st, _ = act(st, 0, "roll", dice=[3])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move tiger_a")
+    assert me(st)["at"] == "tiger_a" and st.data["turn_info"]["left"] == 2
+    st, _ = act(st, 0, "cross tiger_pen", "use rope")
+    assert me(st)["at"] == "tiger_b" and me(st)["equip"] == [] and st.data["phase"] == "move"
+    assert actions(st) == ["move epool"] or "move epool" in actions(st)
+
+
+def test_tiger_pen_without_rope_five_to_eight_jumps_over():
+    st, _ = cross(position("tiger_a"), "tiger_pen", [5])
+    assert me(st)["at"] == "tiger_b" and ended(st)
+
+
+def pen(equip):
+    st, ev = act(position("tiger_a", equip), 0, "cross tiger_pen", *(["use jump"] if "rope" in equip else []),
+                 "roll", dice=[2])
+    assert "Tiger Pen" in text(ev)
+    return st
+
+
+def test_tiger_pen_fallen_in_food_feeds_the_tiger_and_you_throw_and_move_on():
+    st = pen(["food", "shield"])
+    st, _ = act(st, 0, "use food")
+    assert me(st)["at"] == "tiger_b" and actions(st) == ["roll"] and not ended(st)
+
+
+def test_tiger_pen_fallen_in_shield_an_eight_in_four_throws():
+    st = pen(["shield"])
+    st, _ = act(st, 0, "roll", "roll", dice=[3, 8])
+    assert me(st)["at"] == "tiger_b" and me(st)["equip"] == ["shield"] and actions(st) == ["roll"]
+
+
+def test_tiger_pen_fallen_in_shield_fails_and_tries_again_next_turn():
+    st = pen(["shield"])
+    st, _ = act(st, 0, *["roll"] * 4, dice=[1, 2, 3, 4])
+    assert task_at(st) == "tiger_pen.way" and ended(st)
+
+
+def test_tiger_pen_fallen_in_fire_six_seven_or_eight():
+    st = pen(["fire"])
+    st, _ = act(st, 0, "roll", dice=[7])
+    assert me(st)["at"] == "tiger_b" and me(st)["equip"] == ["fire"]
+    st2 = pen(["fire"])
+    st2, _ = act(st2, 0, "roll", dice=[5])
+    assert task_at(st2) == "tiger_pen.way" and ended(st2)
+
+
+def test_tiger_pen_fallen_in_with_none_a_four_per_turn_then_lose_one():
+    st = pen(["net"])
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert task_at(st) == "tiger_pen.claw" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[4])
+    assert me(st)["at"] == "tiger_b" and me(st)["equip"] == [] and ended(st)
+
+
+# ============================================================ Well of Doom
+def test_well_of_doom_around_in_two_throws():
+    st, _ = cross(position("well_a"), "well_of_doom", [3, 4])
+    assert me(st)["at"] == "well_b"
+
+
+def well(equip):
+    st, ev = act(position("well_a", equip), 0, "cross well_of_doom", "roll", "roll", dice=[2, 2])
+    assert "Well of Doom" in text(ev)
+    return st
+
+
+def test_well_of_doom_rope_or_hook_a_two_in_four_back_onto_the_wall_then_roll_high_enough():
+    st = well(["rope"])
+    st, _ = act(st, 0, "roll", "roll", dice=[5, 2])
+    assert task_at(st) == "well_of_doom.edge" and me(st)["task"]["pos"] == 4 and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert me(st)["at"] == "well_b" and me(st)["equip"] == ["rope"]
+
+
+def test_well_of_doom_back_on_the_wall_too_low_falls_in_again():
+    st = well(["hook"])
+    st, _ = act(st, 0, "roll", dice=[2])
+    st = later(st)
+    st, ev = act(st, 0, "roll", dice=[1])
+    assert task_at(st) == "well_of_doom.dangle" and "falls into the Well" in text(ev)
+
+
+def test_well_of_doom_shield_ten_or_more_in_three_throws():
+    st = well(["shield"])
+    st, _ = act(st, 0, "roll", "roll", dice=[6, 5])
+    assert task_at(st) == "well_of_doom.edge"
+
+
+def test_well_of_doom_failing_or_empty_handed_a_five_per_turn_then_lose_one():
+    st = well(["shield", "food"])
+    st, _ = act(st, 0, "roll", "roll", "roll", dice=[1, 2, 3])       # the Shield: 10 in 3 throws
+    assert task_at(st) == "well_of_doom.five" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", "drop food", "go well_a", dice=[5])
+    assert me(st)["at"] == "well_a" and me(st)["equip"] == ["shield"]
+    st2 = well([])
+    st2, _ = act(st2, 0, "roll", dice=[5])
+    assert actions(st2) == ["go well_a", "go well_b"]
+
+
+# ============================================================ Wild Boar
+def boar(equip):
+    return with_tom(position("boar_a", equip))
+
+
+def test_wild_boar_with_food_six_to_eight_leaps_over():
+    st, _ = cross(boar(["food"]), "wild_boar", [6])
+    assert me(st)["at"] == "boar_b" and me(st)["equip"] == ["food"]
+
+
+def test_wild_boar_with_food_two_to_five_stays_put_until_next_turn():
+    st, _ = cross(boar(["food"]), "wild_boar", [3])
+    assert me(st)["at"] == "boar_a" and ended(st)
+    st = later(st)
+    assert "cross wild_boar" in actions(st)
+
+
+def test_wild_boar_with_food_a_one_falls_in_surrenders_equipment_and_goes_back():
+    st, ev = act(boar(["food", "net"]), 0, "cross wild_boar", "roll", "drop net", dice=[1])
+    assert me(st)["at"] == "boar_a" and me(st)["equip"] == ["food"] and ended(st)
+
+
+def test_wild_boar_without_food_a_one_or_an_eight():
+    st, _ = cross(boar([]), "wild_boar", [8])
+    assert me(st)["at"] == "boar_b"
+    st, _ = cross(boar(["sword"]), "wild_boar", [4])
+    assert me(st)["at"] == "boar_a" and ended(st)
+
+
+# ============================================================ Boats
+def boats(equip=(), hand=()):
+    st = with_tom(position("t9", list(equip), hand=list(hand)))
+    st.data["demon"] = "h4"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move boat_a")
+    return st
+
+
+def test_boats_stop_on_the_first_boat_and_row_on_the_next_turn():
+    st = boats()
+    st, ev = act(st, 0, "cross boats")
+    assert task_at(st) == "boats.row" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", "roll", dice=[2, 5])
+    assert me(st)["at"] == "boat_b"
+
+
+def test_boats_a_turn_begun_in_the_boat_rows_at_once():
+    st = with_tom(position("boat_a"))
+    st, _ = cross(st, "boats", [7])
+    assert me(st)["at"] == "boat_b"
+
+
+def serpent(equip, hand=()):
+    st = with_tom(position("boat_a", list(equip), hand=list(hand)))
+    st, ev = act(st, 0, "cross boats", "roll", dice=[3])
+    assert "Sea Serpent" in text(ev)
+    return st
+
+
+def test_boats_sea_serpent_sword_axe_or_fire_two_eights_in_six_escapes():
+    st = serpent(["axe"])
+    st, _ = act(st, 0, *["roll"] * 3, dice=[8, 2, 8])
+    assert me(st)["at"] == "boat_b" and me(st)["equip"] == ["axe"]
+
+
+def test_boats_sea_serpent_no_eights_sinks_the_boat_losing_equipment_and_a_treasure():
+    st = serpent(["fire"], hand=["crown"])
+    st, ev = act(st, 0, *["roll"] * 6, dice=[8, 1, 2, 3, 4, 5])
+    assert me(st)["equip"] == [] and me(st)["hand"] == [] and task_at(st) == "boats.rocks" and ended(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[6])
+    assert me(st)["at"] == "tp"
+
+
+def test_boats_sea_serpent_without_weapons_the_boat_sinks():
+    st = serpent(["rope"], hand=[])
+    assert me(st)["equip"] == [] and task_at(st) == "boats.rocks" and ended(st)
+
+
+# ============================================================ Key Locations and monsters
+def fight(equip, monster):
+    st = position("btk_n", equip)
+    st.data["monster_deck"].append(monster)
+    st, ev = act(st, 0, "fight")
+    assert "Monster card" in text(ev)
+    return st
+
+
+def test_key_location_win_the_fight_and_take_the_treasure_holder_secretly():
+    st = fight(["fire"], "troll")              # strength 6, fears Fire +3
+    assert sorted(actions(st)) == ["use bare", "use fire"]
+    treasure = st.data["locations"]["btk_n"]
+    st, ev = act(st, 0, "use fire", "roll", dice=[3])
+    assert me(st)["hand"] == [treasure] and st.data["locations"]["btk_n"] is None and ended(st)
+    name = GAME.view(st, 0)["hand"]
+    assert name == [treasure]
+    secret = TREASURE_NAMES[treasure]
+    assert not any(secret in e.text for e in ev if e.to is None)
+    assert any(secret in e.text for e in ev if e.to == (0,))
+
+
+def test_key_location_losing_the_fight_leaves_the_treasure_and_you_may_try_next_turn():
+    st = fight([], "troll")
+    st, ev = act(st, 0, "roll", dice=[5])
+    assert me(st)["hand"] == [] and st.data["locations"]["btk_n"] is not None and ended(st)
+    st = later(st)
+    assert "fight" in actions(st)
+
+
+def test_key_location_with_no_treasure_left_offers_no_fight():
+    st = position("btk_n")
+    st.data["locations"]["btk_n"] = None
+    assert "fight" not in actions(st)
+
+
+def test_stopping_on_a_key_location_offers_the_fight_at_once():
+    st = position("b3")
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[3])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move btk_n")
+    assert sorted(actions(st)) == ["fight", "stay"]
