@@ -1222,3 +1222,170 @@ def test_stopping_on_a_key_location_offers_the_fight_at_once():
     st = safe_demon(st)
     st, _ = act(st, 0, "move btk_n")
     assert sorted(actions(st)) == ["fight", "stay"]
+
+
+# ============================================================ Whirlpools and the folding board
+def jump(seats=3, **where):
+    """Seat 0 by the Banshee Towers Whirlpool throws 1 and jumps in; others placed by `where`."""
+    st = position("bp", seats=seats)
+    st.data["demon"] = "h9"
+    for seat, at in where.items():
+        put(st, int(seat[1:]), at)
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, ev = act(st, 0, "move wpool")
+    return st, ev
+
+
+def test_whirlpool_jumping_in_needs_no_exact_count():
+    st = position("bp")
+    assert BOARD.destinations(st.data["fold"], "bp", 6, demon="h9")["wpool"] == 5
+
+
+def test_whirlpool_in_banshee_towers_opens_the_board_out_and_the_jumper_stays_in_it():
+    st, ev = jump(seats=2)
+    assert st.data["fold"] == {"west": "out", "east": "in"} and me(st)["at"] == "wpool" and ended(st)
+    assert "Evil Tower" in text(ev)
+    st = later(st)
+    assert actions(st) == ["roll"]
+    assert set(BOARD.neighbours("wpool", st.data["fold"])) == {"e8", "rain_a"}
+
+
+def test_whirlpool_in_the_evil_tower_folds_the_board_back_in():
+    st = et("e8")
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, ev = act(st, 0, "move wpool")
+    assert st.data["fold"]["west"] == "in" and "Banshee Towers" in text(ev)
+
+
+def test_whirlpool_others_in_the_affected_world_get_three_throws_to_escape():
+    st, ev = jump(s1="b5", s2="i10")            # seat 2 is in the Ice Palace: unaffected
+    assert st.data["phase"] == "fold" and GAME.to_move(st) == 1
+    assert actions(st, 1) == ["roll"] and actions(st, 2) == [] and actions(st, 0) == []
+    st, _ = act(st, 1, "roll", dice=[2])
+    assert "move h2" in actions(st, 1)
+    st, ev = act(st, 1, "move h2")
+    assert "escapes to safety" in text(ev)
+    assert st.data["fold"]["west"] == "out" and me(st, 1)["at"] == "h2" and me(st, 2)["at"] == "i10"
+    assert st.data["current"] == 1 and st.data["phase"] == "act"   # the jumper's turn is over
+
+
+def test_whirlpool_a_runner_may_jump_into_the_whirlpool_too():
+    st, _ = jump(s1="bp")
+    st, _ = act(st, 1, "roll", "move wpool", dice=[3])
+    assert me(st, 1)["at"] == "wpool" and me(st, 1)["spot"] is None and st.data["fold"]["west"] == "out"
+
+
+def test_whirlpool_runners_throw_at_the_same_time():
+    st, _ = jump(s1="b3", s2="b8")
+    assert actions(st, 1) == ["roll"] and actions(st, 2) == ["roll"]
+    st, _ = act(st, 2, "roll", dice=[1])
+    assert actions(st, 1) == ["roll"]                      # seat 1's prompt is untouched
+
+
+def test_whirlpool_not_escaping_in_three_throws_drops_you_in_the_hole_when_the_board_opens_out():
+    st, _ = jump(seats=2, s1="b3")
+    for _ in range(3):
+        st, _ = act(st, 1, "roll", dice=[1])
+        st, ev = act(st, 1, [a for a in actions(st, 1) if a != "move btk_n"][0])
+    assert me(st, 1)["spot"] == "hole_west" and task_at(st, 1) == "caught.struggle"
+    assert "caught by the folding board" in text(ev)
+
+
+def test_whirlpool_caught_one_or_eight_in_three_throws_keeps_your_treasure():
+    st = position("gate")
+    put(st, 0, spot="hole_west", hand=["crown"])
+    from games.kingdom import hazards as hzm
+    me(st)["task"] = hzm.new_task("caught", spot="hole_west")
+    st, _ = act(st, 0, "roll", "roll", dice=[3, 8])
+    assert sorted(actions(st)) == ["go h3", "go h4"]
+    st, _ = act(st, 0, "go h4")
+    assert me(st)["at"] == "h4" and me(st)["hand"] == ["crown"] and ended(st)
+
+
+def test_whirlpool_caught_no_one_or_eight_rejoins_but_loses_every_treasure():
+    st = position("gate")
+    put(st, 0, spot="black_east", hand=["crown", "key"])
+    from games.kingdom import hazards as hzm
+    me(st)["task"] = hzm.new_task("caught", spot="black_east")
+    st, ev = act(st, 0, "roll", "roll", "roll", "go h11", dice=[2, 3, 4])
+    assert me(st)["at"] == "h11" and me(st)["hand"] == [] and sorted(st.data["lost_treasure"]) == ["cobra", "crown", "key"]
+
+
+def test_whirlpool_folding_in_drops_the_caught_into_the_black_edged_whirlpool():
+    st = et("e8", seats=2)
+    put(st, 1, "e3")
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move wpool")
+    for _ in range(3):
+        st, _ = act(st, 1, "roll", dice=[1])
+        st, _ = act(st, 1, actions(st, 1)[0])
+    assert st.data["fold"]["west"] == "in" and me(st, 1)["spot"] == "black_west"
+
+
+def test_whirlpool_an_adventurer_inside_a_hazard_on_the_folding_panel_is_caught():
+    st = position("bp", seats=2)
+    in_hazard(st, 1, "bone_pit", "climb", near="bone_a", lane="skulls", pos=2)
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move wpool")
+    assert me(st, 1)["spot"] == "hole_west" and task_at(st, 1) == "caught.struggle"
+
+
+def test_whirlpool_deep_magic_stops_the_board_folding():
+    st = position("bp", seats=3)
+    put(st, 1, "b5")
+    me(st, 2)["deep"] = 1
+    st.data["deep_left"] = 1
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, ev = act(st, 0, "move wpool")
+    assert actions(st, 2) == ["deep", "let"] and actions(st, 1) == []
+    st, ev = act(st, 2, "deep")
+    assert st.data["fold"]["west"] == "in" and me(st, 2)["deep"] == 0 and st.data["deep_left"] == 2
+    assert me(st, 1)["at"] == "b5" and me(st)["at"] == "wpool" and st.data["current"] == 1
+
+
+def test_whirlpool_declining_deep_magic_lets_the_fold_go_ahead():
+    st = position("bp", seats=2)
+    me(st, 1)["deep"] = 1
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move wpool", )
+    st, _ = act(st, 1, "let")
+    assert st.data["fold"]["west"] == "out" and me(st, 1)["deep"] == 1
+
+
+def test_whirlpool_the_demon_king_is_not_repositioned_by_a_fold():
+    st, _ = jump(seats=2, s1="b5")
+    demon = st.data["demon"]
+    st, _ = act(st, 1, "roll", dice=[1])
+    st, _ = act(st, 1, actions(st, 1)[0])
+    assert st.data["demon"] == demon
+
+
+# ============================================================ every hazard is data
+def test_every_hazard_on_the_board_has_a_step_table_and_each_handbook_hazard_is_there():
+    handbook = {"beam_bridge", "boats", "bone_pit", "bridge_of_glass", "broken_bridge", "cyclops",
+                "demon_castle_moat", "evil_tower_bridge", "ice_caves", "living_forest", "magic_rainbow",
+                "rat_trap", "ring_of_stones", "sleeping_giant", "snake_pit", "spiders_web", "swamp",
+                "tiger_pen", "well_of_doom", "wild_boar", "wizard"}
+    assert handbook <= set(HAZARDS)
+    assert set(BOARD.hazards) <= set(HAZARDS)
+
+
+def test_a_bad_hazard_table_fails_at_load():
+    from games.kingdom import hazards as hzm
+    bad = {"oops": {"name": "Oops", "start": "a", "steps": [{"id": "a", "op": "teleport", "go": "a"}]}}
+    with pytest.raises(ValueError, match="unknown op"):
+        hzm.load({**hzm.RAW, **bad})
+    bad = {"oops": {"name": "Oops", "start": "a", "steps": [{"id": "a", "op": "wait", "go": "nowhere"}]}}
+    with pytest.raises(ValueError, match="unknown step"):
+        hzm.load({**hzm.RAW, **bad})
