@@ -669,7 +669,7 @@ class KingdomGame(Game):
             "demon": d["demon"], "die": ti.get("die"), "rolls": list(d["rolls"]),
             "players": [self.player_view(d, s, seat, over) for s in range(state.seats)],
             "locations": {loc: tid is not None for loc, tid in d["locations"].items()},
-            "lost_equipment": sorted(e["item"] for e in d["lost_equip"]),
+            "lost_equipment": [{"item": e["item"], "owner": e["owner"]} for e in d["lost_equip"]],
             "lost_treasures": len(d["lost_treasure"]), "equipment_left": len(d["equip_deck"]),
             "deep_left": d["deep_left"], "bridge": dict(d["bridge"]),
             "monster": None if not d["monster"] else {"id": d["monster"]["id"], "seat": d["monster"]["seat"],
