@@ -34,3 +34,7 @@ def test_private_events_stay_private():
 
 def test_an_unchanged_prompt_stays_playable_after_another_seat_moves():
     conformance.test_an_unchanged_prompt_stays_playable_after_another_seat_moves("kingdom")
+
+
+def test_long_names_fit_on_the_board():
+    conformance.test_long_names_fit_on_the_board("kingdom")

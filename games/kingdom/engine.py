@@ -659,6 +659,11 @@ class KingdomGame(Game):
         demon_targets: list[str] = []
         if not over and d["phase"] == "move":
             targets = sorted(self.move_targets(d, d["current"], ti["die"]))
+        if not over and job and job["stage"] == "run":
+            for s, run in job["runners"].items():
+                if run["die"] is not None:
+                    targets += self.move_targets(d, int(s), run["die"], run=True)
+            targets = sorted(set(targets))
         if not over and d["phase"] == "demon":
             demon_targets = BOARD.demon_moves(d["fold"], d["demon"], ti["die"])
         view = {
