@@ -448,6 +448,7 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
     key = ctx.pick()
     if key is None:
         return need([(f"go {s}", f"Out to {place_name(s)}") for s in spots])
+    ctx.say(f"{{p}} comes out at {key.split()[1]}.")
     return ("exit", {"to": key.split()[1], "then": then})
 
 
