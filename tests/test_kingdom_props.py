@@ -57,6 +57,7 @@ def check_secrecy(state: State, events) -> None:
     assert public["hand"] is None and public["knows"] is None
     assert all(isinstance(v, bool) for v in public["locations"].values())
     for seat in range(state.seats):
+        assert "{p" not in GAME.private_text(state, seat)  # DMs are not name-filled
         mine = GAME.view(state, seat)
         assert mine["hand"] == state.data["players"][seat]["hand"]
         strip = {k: v for k, v in mine.items() if k not in ("hand", "knows", "seat")}

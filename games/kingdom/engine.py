@@ -60,6 +60,7 @@ class KingdomGame(Game):
              "done": "", "go": "where you climb out, e.g. b3", "steal": "whose Treasure, e.g. blue",
              "leave": "", "deep": "", "let": ""}
     option_choices = {"rounds": ROUNDS}
+    image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     renderer = "render.kingdom:render_kingdom"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
@@ -709,7 +710,7 @@ class KingdomGame(Game):
             lines.append("🗝️ You have the Key: one more Treasure, then out through the Gate.")
         knows = d["knows"][seat].get("key")
         if knows is not None and "key" not in pl["hand"]:
-            lines.append(f"You saw {p(knows)} take the Key from you.")
+            lines.append(f"You saw {self.colours[knows].capitalize()} take the Key from you.")
         lines.append(f"🎒 Equipment (everyone sees it): {stock.items_text(pl['equip'])}.")
         if pl["deep"]:
             lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
