@@ -161,7 +161,7 @@ class KingdomGame(Game):
         if pl["task"] is not None:
             wanted = hz.needs(self.ctx(d, seat, Rng(0), []))
             if wanted == "roll":
-                out.append(("roll", "Roll the die"))
+                out.append(("roll", hz.roll_label(d, pl["task"])))
             elif wanted:
                 out.extend(wanted)
         elif phase == "demon":

@@ -654,6 +654,44 @@ def advance(ctx: Ctx) -> Result:
     raise AssertionError(f"hazard {ctx.task['hz']} loops")
 
 
+def faces_text(faces: list[int]) -> str:
+    faces = sorted(faces)
+    if faces == [1, 3, 5, 7]:
+        return "an odd number"
+    if faces == [2, 4, 6, 8]:
+        return "an even number"
+    if len(faces) == 1:
+        return f"a {faces[0]}" if faces[0] != 8 else "an 8"
+    return ", ".join(map(str, faces[:-1])) + f" or {faces[-1]}"
+
+
+def roll_label(d: dict[str, Any], task: dict[str, Any]) -> str:
+    """What the throw the parked step waits for can do, for the Roll button."""
+    st = step_of(task)
+    c = task["c"]
+    op = st["op"]
+    if op == "roll_hit":
+        need_text = faces_text(st["faces"])
+        if st.get("need", 1) > 1:
+            need_text = f"{st['need']} × {need_text} ({c.get('hits', 0)} so far)"
+        if st.get("per_turn"):
+            return f"Roll for {need_text} (1 throw a turn)"
+        return f"Roll for {need_text} (throw {c.get('tries', 0) + 1} of {st.get('tries', 1)})"
+    if op == "roll_sum":
+        return f"Roll: {c.get('sum', 0)} so far, need {st['at_least']} (throw {c.get('n', 0) + 1} of {st['rolls']})"
+    if op == "walk":
+        length = HAZARDS[task["hz"]].lanes[st["lane"]]
+        return f"Roll and move ({task['pos']} of {length} crossed)"
+    if op == "climb":
+        return f"Roll: {faces_text(st['faces'])} climbs a skull ({task['pos']} to go)"
+    if op == "fight":
+        m = MONSTERS[task["v"]["monster"]]
+        item = task["v"].get("item")
+        bonus = m["fears"].get(item, 0) if item else 0
+        return f"Roll to fight: {max(1, m['strength'] - bonus)} or more wins"
+    return "Roll the die"
+
+
 def label(task: dict[str, Any]) -> str:
     """Where the adventurer is in the hazard, in words (for the board and the prompt)."""
     hz = HAZARDS[task["hz"]]
