@@ -10,7 +10,7 @@ from bot.simulate import simulate
 from games.core import Rng, decide, setup
 from games.kingdom import GAME
 from games.kingdom.stock import TREASURES
-from tests.kingdom_helpers import act, actions, in_hazard, me, position, put, safe_demon
+from tests.kingdom_helpers import act, actions, me, position, put, safe_demon
 
 
 def self_play(seats: int, seed: int, levels: list[str]):

@@ -98,7 +98,6 @@ def test_a_white_dagger_stops_the_move_and_keeps_the_points_left():
 
 def test_a_key_location_the_ring_and_a_whirlpool_need_no_exact_count():
     st = fresh()
-    d = st.data
     put(st, 0, "h6")
     st.data["demon"] = "h10"
     assert "ring" in GAME.move_targets(st.data, 0, 5)

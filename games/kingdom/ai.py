@@ -22,7 +22,7 @@ from typing import Any
 
 from games.core import Prompt, Rng
 
-from .board import BOARD, PANELS
+from .board import BOARD
 from .hazards import HAZARDS
 from .stock import DIE, MONSTERS
 

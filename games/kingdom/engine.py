@@ -31,12 +31,10 @@ from . import hazards as hz
 from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
-from .stock import ITEMS, SETUP, TREASURE_NAMES, p
+from .stock import SETUP, TREASURE_NAMES, p
 
 FORMAT = 1
 ROUNDS = tuple(SETUP["rounds"])
-PHASE_WORDS = {"act": "act", "demon": "move the Demon King", "move": "move", "steal": "decide whether to steal",
-               "fold": "escape the fold"}
 
 
 def norm(action: str) -> str:
@@ -309,9 +307,9 @@ class KingdomGame(Game):
         elif verb == "steal":
             victim = self.colours.index(arg)
             self.steal(state, seat, victim, rng, events)
-            self.after_landing(state, seat, rng, events, stole=True)
+            self.after_landing(state, seat, rng, events)
         elif verb == "leave":
-            self.after_landing(state, seat, rng, events, stole=True)
+            self.after_landing(state, seat, rng, events)
         elif verb == "stay":
             if d["phase"] == "move":
                 events.append(Event(f"{p(seat)} can't move {d['turn_info']['die']} and stays put."))
@@ -398,7 +396,7 @@ class KingdomGame(Game):
             return
         self.after_landing(state, seat, rng, events)
 
-    def after_landing(self, state: State, seat: int, rng: Rng, events: list[Event], stole: bool = False) -> None:
+    def after_landing(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         d["phase"] = "act"
         if self._place_choices(d, seat):
@@ -636,7 +634,7 @@ class KingdomGame(Game):
         return d["current"]
 
     # ------------------------------------------------------------ views
-    def player_view(self, d: dict[str, Any], s: int, seat: int | None, over: bool) -> dict[str, Any]:
+    def player_view(self, d: dict[str, Any], s: int, over: bool) -> dict[str, Any]:
         pl = d["players"][s]
         task = pl["task"]
         tv = None
@@ -673,7 +671,7 @@ class KingdomGame(Game):
             "fold": dict(d["fold"]),
             "worlds": {pn: BOARD.world(pn, d["fold"][pn]) for pn in PANELS},
             "demon": d["demon"], "die": ti.get("die"), "rolls": list(d["rolls"]),
-            "players": [self.player_view(d, s, seat, over) for s in range(state.seats)],
+            "players": [self.player_view(d, s, over) for s in range(state.seats)],
             "locations": {loc: tid is not None for loc, tid in d["locations"].items()},
             "lost_equipment": [{"item": e["item"], "owner": e["owner"]} for e in d["lost_equip"]],
             "lost_treasures": len(d["lost_treasure"]), "equipment_left": len(d["equip_deck"]),

@@ -22,7 +22,7 @@ from games.core import Event, IllegalAction, Rng
 
 from . import stock
 from .board import BOARD
-from .stock import ITEMS, MONSTERS, TREASURE_NAMES, p
+from .stock import ITEMS, MONSTERS, p
 
 RAW: dict[str, Any] = load_toml("kingdom", "hazards.toml")
 TARGET_KEYS = ("go", "pass", "fail", "end", "short", "else", "reached", "win", "lose", "resume")
