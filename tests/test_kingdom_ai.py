@@ -187,3 +187,19 @@ def test_treasure_names_never_reach_the_ai_through_another_seats_view(treasure):
     st = position("h3", seats=2)
     put(st, 1, "h5", hand=[treasure])
     assert treasure not in str(GAME.view(st, 0)["hand"])
+
+
+def figures(count: int = 100, seed: int = 1000) -> None:
+    """Self-play figures for the report (not a test): python -m tests.test_kingdom_ai [games]."""
+    games.registry()["kingdom"] = GAME
+    for players in (2, 3, 4):
+        r = simulate("kingdom", count, seed, players=players, level="smart")
+        share = {s: f"{100 * w / count:.0f}%" for s, w in r["wins_by_seat"].items()}
+        print(f"{players} players: {r['finished']}/{count} finished, {r['no_winner']} without a winner, "
+              f"{r['turns_mean']:.1f} turns on average ({r['turns_mean'] / players:.1f} rounds), "
+              f"longest {r['turns_max']}; wins by seat {share}; errors {len(r['errors'])}")
+
+
+if __name__ == "__main__":
+    import sys
+    figures(int(sys.argv[1]) if len(sys.argv) > 1 else 100)

@@ -163,3 +163,38 @@ def test_real_views_from_self_play_render_through_the_plugin(monkeypatch):
 def test_warm_up_builds_every_fold_layer():
     kingdom.warm_up()
     assert kingdom._static_cached.cache_info().currsize >= 4
+
+
+def timing(games_played: int = 4) -> None:
+    """Render + encode CPU time over real self-play views in every fold state (not a test):
+    python -m tests.test_render_kingdom"""
+    import time
+    kingdom.warm_up()
+    views = []
+    for seed in range(games_played):
+        state = setup(GAME, 4, {}, seed)
+        rng = Rng(seed)
+        while not state.over:
+            seat = next(s for s in range(4) if GAME.prompt(state, s) is not None)
+            state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "smart")).state
+            if state.version % 9 == 0:
+                view = GAME.view(state, None)
+                for key in GAME.image_ignores:
+                    view.pop(key, None)
+                view["names"] = ["Ana", "Bo", "Cy", "Di"]
+                views.append(view)
+    for fold in FOLDS:
+        spent, sizes = [], []
+        for view in views:
+            view = dict(view, fold={"west": fold[0], "east": fold[1]})
+            start = time.process_time()
+            png = render_kingdom(view)
+            spent.append(time.process_time() - start)
+            sizes.append(len(png))
+        spent.sort()
+        print(f"fold {fold}: {len(spent)} boards, p50 {1000 * spent[len(spent) // 2]:.1f} ms, "
+              f"p95 {1000 * spent[int(len(spent) * 0.95)]:.1f} ms, PNG {sum(sizes) // len(sizes) // 1024} KB mean")
+
+
+if __name__ == "__main__":
+    timing()
