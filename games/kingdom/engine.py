@@ -1,0 +1,720 @@
+"""Key to the Kingdom: the pure rules engine.
+
+State lives in `state.data` (JSON-native):
+
+    players     [{"at": space | None, "spot": holding place | None, "task": hazard attempt | None,
+                  "equip": [items], "hand": [treasure ids] (secret), "deep": Deep Magic cards,
+                  "wizard_used", "after_visit", "barred": hazard the adventurer must walk away from}]
+    demon       the Demon King's space
+    fold        {"west": "in"|"out", "east": "in"|"out"}: which World each panel shows
+    locations   Key Location -> treasure id | None (secret)
+    equip_deck, monster_deck, monster_discard, lost_equip [{"item", "owner"}], lost_treasure (secret)
+    deep_left   Deep Magic cards still at the Ring of Stones
+    bridge      the Evil Tower bridge: {"built": sections, "from": the White Dagger it starts at}
+    current     whose turn it is; phase: act | demon | move | steal | fold | over
+    turn_info   {"die", "moved", "left", "entry", "must_roll", "no_demon", "targets"}
+    fold_job    the fold in progress (jumper, panel, stage, who was asked, the runners' throws)
+    round, rounds, rolls (this turn's dice), last (last move), monster (a fight in progress),
+    knows       per seat: what it has learned ({"key": seat it saw take the Key})
+    winner
+
+Hazards are data (hazards.toml, run by hazards.py); the board is data (board.toml, board.py).
+Actions are canonical strings; the prompt's choices are the only legal ones.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+from . import hazards as hz
+from . import stock
+from .board import BOARD, PANELS
+from .hazards import HAZARDS, Ctx
+from .stock import SETUP, TREASURE_NAMES, p
+
+FORMAT = 1
+ROUNDS = tuple(SETUP["rounds"])
+
+
+def norm(action: str) -> str:
+    words = action.lower().replace(",", " ").split()
+    return " ".join(stock.ITEM_ALIASES.get(w, w) for w in words)
+
+
+class KingdomGame(Game):
+    name = "kingdom"
+    title = "Key to the Kingdom"
+    pitch = ("Brave the hazards of a folding Kingdom, fight monsters for hidden Treasures, dodge the "
+             "Demon King, and escape with the Key and one more Treasure.")
+    min_seats = 2
+    max_seats = 4
+    colours = ("red", "blue", "green", "yellow")
+    colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30))
+    verbs = {"roll": "", "demon": "where the Demon King goes, e.g. h4",
+             "move": "where you go, e.g. b3", "stay": "", "cross": "the hazard, e.g. bone_pit",
+             "fight": "", "visit": "", "use": "a way or an item, e.g. net",
+             "drop": "the equipment you give up, e.g. rope", "take": "an item or holder",
+             "done": "", "go": "where you climb out, e.g. b3", "steal": "whose Treasure, e.g. blue",
+             "leave": "", "deep": "", "let": ""}
+    option_choices = {"rounds": ROUNDS}
+    image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
+    renderer = "render.kingdom:render_kingdom"
+    warm_up = "render.kingdom:warm_up"
+    rules_page = ("data", "kingdom/rules.md")
+    ai_reads_view = True
+    state_format = FORMAT
+
+    # ------------------------------------------------------------ setup
+    def setup_data(self, state: State, rng: Rng) -> None:
+        n = state.seats
+        treasures = list(stock.TREASURES)
+        rng.shuffle(treasures)
+        locations = dict(zip(sorted(BOARD.locations), treasures))
+        deck = stock.fresh_equipment_deck(rng)
+        monsters = sorted(stock.MONSTERS)
+        rng.shuffle(monsters)
+        players = []
+        for _ in range(n):
+            equip = [deck.pop() for _ in range(SETUP["equipment_each"])]
+            players.append({"at": BOARD.start, "spot": None, "task": None, "equip": equip, "hand": [],
+                            "deep": 0, "wizard_used": False, "after_visit": False, "barred": None})
+        rounds = state.options.get("rounds", ROUNDS[0])
+        if rounds not in ROUNDS:
+            rounds = ROUNDS[0]
+        state.data = {
+            "players": players, "demon": BOARD.demon_start, "fold": {"west": "in", "east": "in"},
+            "locations": locations, "equip_deck": deck, "monster_deck": monsters, "monster_discard": [],
+            "lost_equip": [], "lost_treasure": [stock.COBRA] if SETUP["cobra_in_lost"] else [],
+            "deep_left": SETUP["deep_magic"], "bridge": {"built": 0, "from": None},
+            "current": SETUP["first_seat"], "phase": "act", "turn_info": {}, "fold_job": None,
+            "round": 1, "rounds": rounds, "rolls": [], "last": None, "monster": None,
+            "knows": [{"key": None} for _ in range(n)], "winner": None,
+        }
+        state.turn = 1
+
+    # ------------------------------------------------------------ helpers
+    def ctx(self, d: dict[str, Any], seat: int, rng: Rng, events: list[Event], action: str | None = None) -> Ctx:
+        ctx = Ctx(d, seat, rng, events)
+        if action == "roll":
+            ctx.roll = True
+        elif action is not None:
+            ctx.choice = action
+        return ctx
+
+    def on_track(self, pl: dict[str, Any]) -> bool:
+        return pl["task"] is None and pl["spot"] is None and pl["at"] is not None
+
+    def optional_stops(self, d: dict[str, Any], seat: int) -> list[str]:
+        stops = [loc for loc, tid in d["locations"].items() if tid is not None]
+        stops.append("ring")
+        if stock.can_escape(d["players"][seat]):
+            stops.append(BOARD.start)
+        return stops
+
+    def move_targets(self, d: dict[str, Any], seat: int, n: int, run: bool = False) -> dict[str, int]:
+        pl = d["players"][seat]
+        stops = ([BOARD.start] if stock.can_escape(pl) else []) if run else self.optional_stops(d, seat)
+        return BOARD.destinations(d["fold"], pl["at"], n, d["demon"], optional_stop=stops)
+
+    def crossable(self, d: dict[str, Any], seat: int) -> list[str]:
+        pl = d["players"][seat]
+        if not self.on_track(pl):
+            return []
+        return [h for h in BOARD.hazards_at(pl["at"]) if pl["barred"] != h]
+
+    def can_fight(self, d: dict[str, Any], seat: int) -> bool:
+        pl = d["players"][seat]
+        return self.on_track(pl) and d["locations"].get(pl["at"]) is not None
+
+    def can_visit(self, d: dict[str, Any], seat: int) -> bool:
+        pl = d["players"][seat]
+        return self.on_track(pl) and pl["at"] == BOARD.wizard and not pl["wizard_used"]
+
+    def victims(self, d: dict[str, Any], seat: int) -> list[int]:
+        pl = d["players"][seat]
+        if not self.on_track(pl) or pl["at"] in BOARD.safe:
+            return []
+        return [s for s, o in enumerate(d["players"]) if s != seat and self.on_track(o)
+                and o["at"] == pl["at"] and o["hand"]]
+
+    def panel_of_player(self, pl: dict[str, Any]) -> str | None:
+        if pl["spot"] is not None or pl["at"] is None:
+            return None
+        return BOARD.panel_of(pl["at"])
+
+    # ------------------------------------------------------------ choices
+    def choices(self, state: State, seat: int) -> list[Choice]:
+        d = state.data
+        if state.over or d["phase"] == "over":
+            return []
+        if d["phase"] == "fold":
+            return self.fold_choices(d, seat)
+        if seat != d["current"]:
+            return []
+        pl = d["players"][seat]
+        phase = d["phase"]
+        ti = d["turn_info"]
+        out: list[tuple[str, str]] = []
+        if pl["task"] is not None:
+            wanted = hz.needs(self.ctx(d, seat, Rng(0), []))
+            if wanted == "roll":
+                out.append(("roll", hz.roll_label(d, pl["task"])))
+            elif wanted:
+                out.extend(wanted)
+        elif phase == "demon":
+            for s in BOARD.demon_moves(d["fold"], d["demon"], ti["die"]):
+                out.append((f"demon {s}", f"Demon King to {s}" + self._catch_note(d, s)))
+        elif phase == "move":
+            targets = self.move_targets(d, seat, ti["die"])
+            for s in sorted(targets):
+                out.append((f"move {s}", f"Go to {s} ({self._space_note(d, s)})"))
+            if not targets:
+                out.append(("stay", "No way forward: stay"))
+        elif phase == "steal":
+            for v in self.victims(d, seat):
+                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {self.colours[v].capitalize()}"))
+            out.append(("leave", "Leave them be"))
+        else:  # act
+            moved = ti.get("moved")
+            if not moved:
+                if self.move_possible(d, seat):
+                    out.append(("roll", "Roll and move"))
+                if not ti.get("must_roll"):
+                    out += self._place_choices(d, seat)
+                if not out:
+                    out.append(("stay", "Nothing to do: end the turn"))
+            else:
+                out += self._place_choices(d, seat)
+                out.append(("stay", "End the turn here"))
+        return [Choice(a, (Step(a.replace(" ", "-"), lab),)) for a, lab in out]
+
+    def move_possible(self, d: dict[str, Any], seat: int) -> bool:
+        at = d["players"][seat]["at"]
+        return bool(BOARD.neighbours(at, d["fold"]))
+
+    def _place_choices(self, d: dict[str, Any], seat: int) -> list[tuple[str, str]]:
+        out = [(f"cross {h}", f"Cross the {HAZARDS[h].name}") for h in self.crossable(d, seat)]
+        if self.can_fight(d, seat):
+            out.append(("fight", f"Fight for the Treasure of {BOARD.locations[d['players'][seat]['at']]}"))
+        if self.can_visit(d, seat):
+            out.append(("visit", "Visit the Wizard of Plenty (once per game)"))
+        return out
+
+    def _catch_note(self, d: dict[str, Any], space: str) -> str:
+        caught = self.caught_by_demon(d, space)
+        if not caught:
+            return ""
+        return " (catches " + ", ".join(self.colours[s].capitalize() for s in caught) + ")"
+
+    def _space_note(self, d: dict[str, Any], space: str) -> str:
+        s = BOARD.spaces[space]
+        world = BOARD.world_of(space, d["fold"])
+        what = {
+            "white": lambda: "White Dagger: " + " / ".join(HAZARDS[h].name for h in BOARD.hazards_at(space)),
+            "black": lambda: BOARD.locations[space] + (", Treasure" if d["locations"].get(space) else ", empty"),
+            "pool": lambda: "jump into the Whirlpool",
+            "ring": lambda: "the Ring of Stones",
+            "gate": lambda: "the Gate",
+            "supply": lambda: "equipment cache",
+            "track": lambda: "",
+        }[s.kind]()
+        return f"{what}, {world}" if what else world
+
+    def fold_choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
+        job = d["fold_job"]
+        out: list[tuple[str, str]] = []
+        if job["stage"] == "deep":
+            if seat in job["asked"] and seat not in job["answered"]:
+                out = [("deep", "Use Deep Magic: stop the fold"), ("let", "Let the board fold")]
+        elif job["stage"] == "run":
+            run = job["runners"].get(str(seat))
+            if run is not None:
+                if run["die"] is None:
+                    out = [("roll", f"Run! Throw {4 - run['left']} of 3")]
+                else:
+                    targets = self.move_targets(d, seat, run["die"], run=True)
+                    out = [(f"move {s}", f"Run to {s} ({self._space_note(d, s)})") for s in sorted(targets)]
+                    if not targets:
+                        out = [("stay", "No way out: stay")]
+        return [Choice(a, (Step(a.replace(" ", "-"), lab),)) for a, lab in out]
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        choices = self.choices(state, seat)
+        if not choices:
+            return None
+        return Prompt(seat, self.prompt_text(state, seat), choices)
+
+    def prompt_text(self, state: State, seat: int) -> str:
+        d = state.data
+        pl = d["players"][seat]
+        if d["phase"] == "fold":
+            job = d["fold_job"]
+            world = BOARD.world(job["panel"], job["to"])
+            if job["stage"] == "deep":
+                return f"The board is about to fold to the {world}. Use your Deep Magic?"
+            run = job["runners"][str(seat)]
+            return f"Escape the folding World! {run['left']} throw{'s' if run['left'] != 1 else ''} left."
+        if pl["task"] is not None:
+            return hz.label(pl["task"])
+        ti = d["turn_info"]
+        if d["phase"] == "demon":
+            return f"You threw {ti['die']}: move the Demon King first."
+        if d["phase"] == "move":
+            return f"Move {ti['die']} space{'s' if ti['die'] != 1 else ''}."
+        if d["phase"] == "steal":
+            return "You landed on another adventurer. Steal a Treasure?"
+        if ti.get("moved"):
+            return "You stopped here."
+        return "Your turn."
+
+    # ------------------------------------------------------------ reduce
+    def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        d = state.data
+        if state.over or d["phase"] == "over":
+            raise IllegalAction("This game is over.")
+        act = norm(action)
+        choices = self.choices(state, seat)
+        if not choices:
+            if d["phase"] == "fold":
+                raise IllegalAction("The board is folding: you have nothing to decide right now.")
+            raise IllegalAction(f"It's not your turn: {p(d['current'])} is playing.")
+        legal = [c.action for c in choices]
+        if act not in legal:
+            shown = ", ".join(f"'{a}'" for a in legal[:12]) + (" …" if len(legal) > 12 else "")
+            raise IllegalAction(f"You can't '{action.strip()[:60]}' now. Try one of: {shown}.")
+        events: list[Event] = []
+        if d["phase"] == "fold":
+            self.fold_action(state, seat, act, rng, events)
+            return events
+        pl = d["players"][seat]
+        verb, _, arg = act.partition(" ")
+        if pl["task"] is not None:
+            self.run_task(state, seat, rng, events, act)
+        elif verb == "roll":
+            self.throw(state, seat, rng, events)
+        elif verb == "demon":
+            self.move_demon(state, seat, arg, rng, events)
+        elif verb == "move":
+            self.move_to(state, seat, arg, rng, events)
+        elif verb == "cross":
+            task = hz.new_task(arg, pl["at"], entry=d["turn_info"].get("entry"), left=d["turn_info"].get("left", 0))
+            self.begin_task(state, seat, task, rng, events)
+        elif verb == "fight":
+            self.begin_task(state, seat, hz.new_task("fight"), rng, events)
+        elif verb == "visit":
+            self.begin_task(state, seat, hz.new_task("wizard"), rng, events)
+        elif verb == "steal":
+            victim = self.colours.index(arg)
+            self.steal(state, seat, victim, rng, events)
+            self.after_landing(state, seat, rng, events)
+        elif verb == "leave":
+            self.after_landing(state, seat, rng, events)
+        elif verb == "stay":
+            if d["phase"] == "move":
+                events.append(Event(f"{p(seat)} can't move {d['turn_info']['die']} and stays put."))
+            self.end_turn(state, rng, events)
+        else:  # pragma: no cover - every legal action is handled above
+            raise IllegalAction(f"Unknown action {action!r}.")
+        return events
+
+    # ------------------------------------------------------------ moving
+    def throw(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        ti = d["turn_info"]
+        face = rng.die(stock.DIE)
+        d["rolls"].append(face)
+        ti.update(die=face, entry=face, must_roll=False)
+        events.append(Event(f"🎲 {p(seat)} throws **{face}**."))
+        if ti.get("no_demon"):
+            d["phase"] = "move"
+            return self.check_move(state, seat, rng, events)
+        options = BOARD.demon_moves(d["fold"], d["demon"], face)
+        if len(options) == 1:
+            return self.move_demon(state, seat, options[0], rng, events)
+        if not options:
+            events.append(Event("The Demon King cannot move that far and stays where he is."))
+            d["phase"] = "move"
+            return self.check_move(state, seat, rng, events)
+        d["phase"] = "demon"
+
+    def caught_by_demon(self, d: dict[str, Any], space: str) -> list[int]:
+        near = set(BOARD.neighbours(space, d["fold"])) | {space}
+        return [s for s, pl in enumerate(d["players"])
+                if self.on_track(pl) and pl["at"] in near and pl["at"] not in BOARD.safe]
+
+    def move_demon(self, state: State, seat: int, space: str, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        d["demon"] = space
+        events.append(Event(f"👹 {p(seat)} moves the Demon King to {space}."))
+        for victim in self.caught_by_demon(d, space):
+            self.to_dungeon(state, victim, rng, events)
+        if not self.on_track(d["players"][seat]):
+            return self.end_turn(state, rng, events)
+        d["phase"] = "move"
+        self.check_move(state, seat, rng, events)
+
+    def to_dungeon(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        pl = d["players"][seat]
+        events.append(Event(f"👹 The Demon King seizes {p(seat)} and throws them into his dungeon!"))
+        pl["at"], pl["spot"], pl["barred"] = None, "dungeon", None
+        pl["task"] = hz.new_task("demon_dungeon")
+
+    def check_move(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        targets = self.move_targets(d, seat, d["turn_info"]["die"])
+        if not targets:
+            events.append(Event(f"{p(seat)} has no way forward with {d['turn_info']['die']} and stays put."))
+            self.end_turn(state, rng, events)
+
+    def move_to(self, state: State, seat: int, space: str, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        pl = d["players"][seat]
+        ti = d["turn_info"]
+        left = self.move_targets(d, seat, ti["die"])[space]
+        d["last"] = {"seat": seat, "from": pl["at"], "to": space}
+        if pl["at"] != space:
+            pl["barred"] = None
+            if pl["at"] == BOARD.wizard:
+                pl["after_visit"] = False
+        pl["at"] = space
+        ti.update(moved=True, left=left, no_demon=False)
+        d["phase"] = "act"
+        kind = BOARD.spaces[space].kind
+        events.append(Event(f"{p(seat)} moves to {space} ({self._space_note(d, space)})."))
+        if kind == "pool":
+            return self.start_fold(state, seat, rng, events)
+        if kind == "gate" and stock.can_escape(pl):
+            return self.win(state, seat, events)
+        if kind == "supply":
+            stock.draw_equipment(d, seat, events, " from the supply cache")
+        if kind == "ring":
+            return self.begin_task(state, seat, hz.new_task("ring_of_stones", entry=ti["die"]), rng, events)
+        if self.victims(d, seat):
+            d["phase"] = "steal"
+            return
+        self.after_landing(state, seat, rng, events)
+
+    def after_landing(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        d["phase"] = "act"
+        if self._place_choices(d, seat):
+            return  # cross / fight / stay
+        self.end_turn(state, rng, events)
+
+    def steal(self, state: State, seat: int, victim: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        hand = d["players"][victim]["hand"]
+        tid = hand.pop(rng.below(len(hand)))
+        d["players"][seat]["hand"].append(tid)
+        events.append(Event(f"💰 {p(seat)} steals a Treasure holder from {p(victim)}!"))
+        events.append(Event(f"You stole **{TREASURE_NAMES[tid]}** from {p(victim)}.", to=(seat,), kind="private"))
+        events.append(Event(f"{p(seat)} stole **{TREASURE_NAMES[tid]}** from you.", to=(victim,), kind="private"))
+        stock.forget_holder(d, victim)
+        if tid == "key":
+            d["knows"][victim]["key"] = seat
+
+    # ------------------------------------------------------------ hazards
+    def begin_task(self, state: State, seat: int, task: dict[str, Any], rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        d["players"][seat]["task"] = task
+        ctx = self.ctx(d, seat, rng, events)
+        hz.start(ctx)
+        self.settle_task(state, seat, ctx, hz.advance(ctx), rng, events)
+
+    def run_task(self, state: State, seat: int, rng: Rng, events: list[Event], action: str) -> None:
+        ctx = self.ctx(state.data, seat, rng, events, action)
+        self.settle_task(state, seat, ctx, hz.advance(ctx), rng, events)
+
+    def settle_task(self, state: State, seat: int, ctx: Ctx, result: tuple[Any, ...], rng: Rng,
+                    events: list[Event]) -> None:
+        d = state.data
+        pl = d["players"][seat]
+        kind = result[0]
+        if kind == "need":
+            d["phase"] = "act"
+            return
+        if kind == "end":
+            return self.end_turn(state, rng, events)
+        # exit
+        task = pl["task"]
+        info = result[1]
+        pl["task"] = None
+        if info["to"] is not None:
+            pl["at"], pl["spot"] = info["to"], None
+        if info["to"] is not None and info["to"] != task["near"]:
+            pl["barred"] = None
+        if info["to"] is not None and info["to"] != BOARD.wizard:
+            pl["after_visit"] = False
+        then = info["then"]
+        ti = d["turn_info"]
+        if then == "move":
+            ti.update(moved=False, must_roll=True, no_demon=False)
+            d["phase"] = "act"
+            return
+        if then == "continue" and task["v"].get("left", 0) > 0:
+            ti.update(die=task["v"]["left"], no_demon=True, moved=False)
+            d["phase"] = "move"
+            return self.check_move(state, seat, rng, events)
+        self.end_turn(state, rng, events)
+
+    # ------------------------------------------------------------ turns
+    def end_turn(self, state: State, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        n = state.seats
+        for _ in range(200):
+            if state.over:
+                return
+            seat = (d["current"] + 1) % n
+            if seat == SETUP["first_seat"]:
+                d["round"] += 1
+                if d["round"] > d["rounds"]:
+                    return self.time_up(state, events)
+            d["current"] = seat
+            d["phase"] = "act"
+            d["turn_info"] = {}
+            d["rolls"] = []
+            state.turn += 1
+            pl = d["players"][seat]
+            if pl["task"] is None:
+                return
+            ctx = self.ctx(d, seat, rng, events)
+            result = hz.advance(ctx)
+            if result[0] == "need":
+                return
+            if result[0] == "exit":
+                # a task that finishes by itself at the start of a turn (after missed turns)
+                return self.settle_task(state, seat, ctx, result, rng, events)
+            # "end": the turn is missed; on to the next seat
+        raise AssertionError("turns loop")
+
+    def time_up(self, state: State, events: list[Event]) -> None:
+        d = state.data
+        d["phase"], d["winner"] = "over", None
+        state.over = True
+        state.result = {"winners": [], "reason": "the Demon King keeps the Kingdom: nobody escaped in time"}
+        events.append(Event(f"🌑 {d['rounds']} rounds have passed: the Demon King seals the Kingdom. "
+                            "Nobody escapes!", kind="end"))
+
+    def win(self, state: State, seat: int, events: list[Event]) -> None:
+        d = state.data
+        pl = d["players"][seat]
+        d["phase"], d["winner"] = "over", seat
+        state.over = True
+        carried = ", ".join(TREASURE_NAMES[t] for t in pl["hand"])
+        state.result = {"winners": [seat], "reason": "escaped the Kingdom with the Key"}
+        events.append(Event(f"🗝️ {p(seat)} escapes the Kingdom through the Gate carrying {carried}!", kind="end"))
+
+    # ------------------------------------------------------------ the folding board
+    def start_fold(self, state: State, jumper: int, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        panel = BOARD.panel_of(d["players"][jumper]["at"])
+        to = "out" if d["fold"][panel] == "in" else "in"
+        world = BOARD.world(panel, to)
+        verb = "opens out" if to == "out" else "folds in"
+        events.append(Event(f"🌀 {p(jumper)} jumps into the Whirlpool! The {panel.capitalize()} panel "
+                            f"{verb} to show the {world}."))
+        asked = [s for s, pl in enumerate(d["players"]) if s != jumper and pl["deep"] > 0]
+        d["fold_job"] = {"panel": panel, "to": to, "jumper": jumper, "stage": "deep", "asked": asked,
+                         "answered": [], "runners": {}, "caught": []}
+        d["phase"] = "fold"
+        if asked:
+            events.append(Event("Anyone holding Deep Magic may stop the fold."))
+            return
+        self.fold_runs(state, rng, events)
+
+    def affected(self, d: dict[str, Any]) -> list[int]:
+        job = d["fold_job"]
+        pool = BOARD.panels[job["panel"]]["pool"]
+        return [s for s, pl in enumerate(d["players"]) if s != job["jumper"]
+                and self.panel_of_player(pl) == job["panel"] and not (pl["task"] is None and pl["at"] == pool)]
+
+    def fold_runs(self, state: State, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        job = d["fold_job"]
+        job["stage"] = "run"
+        for s in self.affected(d):
+            if self.on_track(d["players"][s]):
+                job["runners"][str(s)] = {"left": 3, "die": None}
+                events.append(Event(f"{p(s)} has 3 throws to get out of the {self._world_name(d, job['panel'])}!"))
+        if not job["runners"]:
+            self.do_fold(state, rng, events)
+
+    def _world_name(self, d: dict[str, Any], panel: str) -> str:
+        return BOARD.world(panel, d["fold"][panel])
+
+    def fold_action(self, state: State, seat: int, act: str, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        job = d["fold_job"]
+        if job["stage"] == "deep":
+            job["answered"].append(seat)
+            if act == "deep":
+                d["players"][seat]["deep"] -= 1
+                d["deep_left"] += 1
+                events.append(Event(f"✨ {p(seat)} uses Deep Magic: the board does not fold! The card returns "
+                                    "to the Ring of Stones."))
+                d["fold_job"] = None
+                d["phase"] = "act"
+                return self.end_turn(state, rng, events)
+            events.append(Event(f"{p(seat)} lets the board fold."))
+            if set(job["asked"]) <= set(job["answered"]):
+                self.fold_runs(state, rng, events)
+            return
+        run = job["runners"][str(seat)]
+        pl = d["players"][seat]
+        if act == "roll":
+            face = rng.die(stock.DIE)
+            run["die"] = face
+            d["rolls"].append(face)
+            events.append(Event(f"🎲 {p(seat)} throws **{face}** to escape the fold."))
+            if not self.move_targets(d, seat, face, run=True):
+                events.append(Event(f"{p(seat)} has no way to move {face}."))
+                self.runner_done(state, seat, rng, events, safe=False)
+            return
+        if act != "stay":
+            space = act.split()[1]
+            pl["at"] = space
+            pl["barred"] = None
+            d["last"] = {"seat": seat, "from": d["last"]["to"] if d["last"] else None, "to": space}
+            events.append(Event(f"{p(seat)} runs to {space}."))
+            if BOARD.spaces[space].kind == "gate" and stock.can_escape(pl):
+                return self.win(state, seat, events)
+        pool = BOARD.panels[job["panel"]]["pool"]
+        safe = BOARD.panel_of(pl["at"]) != job["panel"] or pl["at"] == pool
+        if safe:
+            where = "into the Whirlpool" if pl["at"] == pool else "to safety"
+            events.append(Event(f"{p(seat)} escapes {where}."))
+        self.runner_done(state, seat, rng, events, safe=safe)
+
+    def runner_done(self, state: State, seat: int, rng: Rng, events: list[Event], safe: bool) -> None:
+        d = state.data
+        job = d["fold_job"]
+        run = job["runners"][str(seat)]
+        run["die"] = None
+        run["left"] -= 1
+        if safe or run["left"] <= 0:
+            del job["runners"][str(seat)]
+        if not job["runners"]:
+            self.do_fold(state, rng, events)
+
+    def do_fold(self, state: State, rng: Rng, events: list[Event]) -> None:
+        d = state.data
+        job = d["fold_job"]
+        panel, to = job["panel"], job["to"]
+        caught = self.affected(d)
+        d["fold"] = {**d["fold"], panel: to}
+        spot = BOARD.panels[panel]["hole" if to == "out" else "black"]
+        for s in caught:
+            pl = d["players"][s]
+            pl["at"], pl["spot"], pl["barred"], pl["after_visit"] = None, spot, None, False
+            pl["task"] = hz.new_task("caught", spot=spot)
+            events.append(Event(f"💥 {p(s)} is caught by the folding board and lands in "
+                                f"{BOARD.spots[spot]['name']}!"))
+        if d["monster"] and d["monster"]["seat"] in caught:
+            d["monster_discard"].append(d["monster"]["id"])
+            d["monster"] = None
+        events.append(Event(f"The {panel.capitalize()} panel now shows the {BOARD.world(panel, to)}."))
+        d["fold_job"] = None
+        d["phase"] = "act"
+        self.end_turn(state, rng, events)
+
+    # ------------------------------------------------------------ whose move
+    def to_move(self, state: State) -> int | None:
+        d = state.data
+        if state.over:
+            return None
+        if d["phase"] == "fold":
+            n = state.seats
+            for k in range(n):
+                s = (d["current"] + k) % n
+                if self.fold_choices(d, s):
+                    return s
+            return None
+        return d["current"]
+
+    # ------------------------------------------------------------ views
+    def player_view(self, d: dict[str, Any], s: int, over: bool) -> dict[str, Any]:
+        pl = d["players"][s]
+        task = pl["task"]
+        tv = None
+        if task is not None:
+            hazard = HAZARDS[task["hz"]]
+            tv = {"hazard": task["hz"], "name": hazard.name, "step": task["at"], "label": hz.label(task),
+                  "lane": task["lane"], "pos": task["pos"],
+                  "length": hazard.lanes.get(task["lane"], 0) if task["lane"] else 0,
+                  "near": task["near"], "far": task["far"], "miss": task["v"].get("miss")}
+        return {"seat": s, "colour": self.colours[s], "at": pl["at"], "spot": pl["spot"], "task": tv,
+                "equip": list(pl["equip"]), "treasures": len(pl["hand"]), "deep": pl["deep"],
+                "wizard_used": pl["wizard_used"], "barred": pl["barred"],
+                "revealed": [TREASURE_NAMES[t] for t in pl["hand"]] if over else None}
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        d = state.data
+        over = state.over
+        ti = d["turn_info"]
+        job = d["fold_job"]
+        targets: list[str] = []
+        demon_targets: list[str] = []
+        if not over and d["phase"] == "move":
+            targets = sorted(self.move_targets(d, d["current"], ti["die"]))
+        if not over and job and job["stage"] == "run":
+            for s, run in job["runners"].items():
+                if run["die"] is not None:
+                    targets += self.move_targets(d, int(s), run["die"], run=True)
+            targets = sorted(set(targets))
+        if not over and d["phase"] == "demon":
+            demon_targets = BOARD.demon_moves(d["fold"], d["demon"], ti["die"])
+        view = {
+            "game": self.name, "turn": state.turn, "round": d["round"], "rounds": d["rounds"],
+            "current": None if over else d["current"], "phase": "over" if over else d["phase"],
+            "fold": dict(d["fold"]),
+            "worlds": {pn: BOARD.world(pn, d["fold"][pn]) for pn in PANELS},
+            "demon": d["demon"], "die": ti.get("die"), "rolls": list(d["rolls"]),
+            "players": [self.player_view(d, s, over) for s in range(state.seats)],
+            "locations": {loc: tid is not None for loc, tid in d["locations"].items()},
+            "lost_equipment": [{"item": e["item"], "owner": e["owner"]} for e in d["lost_equip"]],
+            "lost_treasures": len(d["lost_treasure"]), "equipment_left": len(d["equip_deck"]),
+            "deep_left": d["deep_left"], "bridge": dict(d["bridge"]),
+            "monster": None if not d["monster"] else {"id": d["monster"]["id"], "seat": d["monster"]["seat"],
+                                                     "at": d["monster"]["at"],
+                                                     "name": stock.MONSTERS[d["monster"]["id"]]["name"],
+                                                     "strength": stock.MONSTERS[d["monster"]["id"]]["strength"]},
+            "fold_job": None if not job else {"panel": job["panel"], "to": job["to"], "jumper": job["jumper"],
+                                             "stage": job["stage"],
+                                             "runners": {k: dict(v) for k, v in job["runners"].items()},
+                                             "waiting": [s for s in job["asked"] if s not in job["answered"]]},
+            "moved": bool(ti.get("moved")), "targets": targets, "demon_targets": demon_targets,
+            "last": dict(d["last"]) if d["last"] else None, "winner": d["winner"],
+            "hand": None, "knows": None,
+        }
+        if seat is not None and 0 <= seat < state.seats:
+            view["hand"] = list(d["players"][seat]["hand"])
+            view["knows"] = dict(d["knows"][seat])
+            view["seat"] = seat
+        return view
+
+    def private_text(self, state: State, seat: int) -> str:
+        d = state.data
+        pl = d["players"][seat]
+        lines = [f"You are **{self.colours[seat]}**."]
+        if pl["hand"]:
+            lines.append("🔒 Your Treasure holders: " + ", ".join(f"**{TREASURE_NAMES[t]}**" for t in pl["hand"]) + ".")
+        else:
+            lines.append("🔒 You carry no Treasure yet.")
+        if stock.can_escape(pl):
+            lines.append("🗝️ You have the Key and another Treasure: get to the Gate to escape!")
+        elif "key" in pl["hand"]:
+            lines.append("🗝️ You have the Key: one more Treasure, then out through the Gate.")
+        knows = d["knows"][seat].get("key")
+        if knows is not None and "key" not in pl["hand"]:
+            lines.append(f"You saw {self.colours[knows].capitalize()} take the Key from you.")
+        lines.append(f"🎒 Equipment (everyone sees it): {stock.items_text(pl['equip'])}.")
+        if pl["deep"]:
+            lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ AI
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+        from .ai import choose
+        return choose(view, prompt, rng, level)

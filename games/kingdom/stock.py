@@ -1,0 +1,140 @@
+"""Cards and what changes hands: equipment, Treasure holders, monsters, the lost piles.
+
+The numbers and names are data (data/kingdom/cards.toml). Lost equipment lies face up with its
+owner's seat (the Wizard gives each adventurer back their own); lost Treasure holders lie face
+down and are shuffled whenever one is added, so nobody can tell which is which.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from data import load_toml
+from games.core import Event, Rng
+
+CARDS: dict[str, Any] = load_toml("kingdom", "cards.toml")
+DIE: int = CARDS["die"]
+SETUP: dict[str, Any] = CARDS["setup"]
+ITEMS: dict[str, str] = {k: v[0] for k, v in CARDS["equipment"].items()}
+ITEM_COPIES: dict[str, int] = {k: int(v[1]) for k, v in CARDS["equipment"].items()}
+TREASURES: dict[str, str] = dict(CARDS["treasures"])
+COBRA = "cobra"
+TREASURE_NAMES: dict[str, str] = {**TREASURES, COBRA: CARDS["cobra"]["label"]}
+MONSTERS: dict[str, dict[str, Any]] = CARDS["monsters"]
+ITEM_ALIASES = {"grappling": "hook", "grapplinghook": "hook", "grappling-hook": "hook",
+                "grappling_hook": "hook", "swords": "sword", "axes": "axe"}
+
+if "key" not in TREASURES:
+    raise ValueError("cards.toml: the Key must be one of the Treasures")
+for _m in MONSTERS.values():
+    for _item in _m["fears"]:
+        if _item not in ITEMS:
+            raise ValueError(f"cards.toml: monster {_m['name']} fears unknown item {_item}")
+
+
+def p(seat: int) -> str:
+    return "{p%d}" % seat
+
+
+def item_label(item: str) -> str:
+    return ITEMS[item]
+
+
+def the(item: str) -> str:
+    return f"the {ITEMS[item]}"
+
+
+def items_text(items: list[str]) -> str:
+    if not items:
+        return "nothing"
+    counts: dict[str, int] = {}
+    for it in items:
+        counts[it] = counts.get(it, 0) + 1
+    return ", ".join(ITEMS[i] + (f" ×{n}" if n > 1 else "") for i, n in sorted(counts.items()))
+
+
+def fresh_equipment_deck(rng: Rng) -> list[str]:
+    deck = [item for item, n in ITEM_COPIES.items() for _ in range(n)]
+    rng.shuffle(deck)
+    return deck
+
+
+def draw_equipment(d: dict[str, Any], seat: int, events: list[Event], why: str = "") -> str | None:
+    if not d["equip_deck"]:
+        events.append(Event(f"{p(seat)} finds no equipment left to draw{why}."))
+        return None
+    item = d["equip_deck"].pop()
+    d["players"][seat]["equip"].append(item)
+    events.append(Event(f"🎒 {p(seat)} draws {the(item)}{why}."))
+    return item
+
+
+def lose_item(d: dict[str, Any], seat: int, item: str, events: list[Event], verb: str = "loses") -> bool:
+    """Move one `item` from `seat` to the lost equipment pile (face up, remembering the owner)."""
+    equip = d["players"][seat]["equip"]
+    if item not in equip:
+        return False
+    equip.remove(item)
+    d["lost_equip"].append({"item": item, "owner": seat})
+    events.append(Event(f"{p(seat)} {verb} {the(item)}."))
+    return True
+
+
+def add_lost_treasure(d: dict[str, Any], tid: str, rng: Rng) -> None:
+    """A holder goes onto the lost pile face down, shuffled in among the others."""
+    pile = d["lost_treasure"]
+    pile.insert(rng.below(len(pile) + 1), tid)
+
+
+def lose_treasure(d: dict[str, Any], seat: int, rng: Rng, events: list[Event], every: bool = False) -> int:
+    """`seat` loses one Treasure holder (drawn blind) or all of them to the lost pile."""
+    hand = d["players"][seat]["hand"]
+    if not hand:
+        return 0
+    lost = list(hand) if every else [hand[rng.below(len(hand))]]
+    for tid in lost:
+        hand.remove(tid)
+        add_lost_treasure(d, tid, rng)
+        events.append(Event(f"You lost {TREASURE_NAMES[tid]}.", to=(seat,), kind="private"))
+    n = len(lost)
+    events.append(Event(f"💰 {p(seat)} loses {n} Treasure holder{'s' if n > 1 else ''} to the lost pile."))
+    forget_holder(d, seat)
+    return n
+
+
+def forget_holder(d: dict[str, Any], seat: int) -> None:
+    """Whoever knew that `seat` held the Key can no longer be sure."""
+    for knows in d["knows"]:
+        if knows.get("key") == seat:
+            knows["key"] = None
+
+
+def take_holder(d: dict[str, Any], seat: int, tid: str, rng: Rng, events: list[Event]) -> None:
+    """`seat` opens a holder just taken: a Treasure joins their hand; the Cobra bites."""
+    if tid == COBRA:
+        events.append(Event(f"🐍 The Cobra! It bites {p(seat)} and slides back among the lost holders."))
+        add_lost_treasure(d, COBRA, rng)
+        equip = d["players"][seat]["equip"]
+        if equip:
+            lose_item(d, seat, equip[rng.below(len(equip))], events, verb="drops")
+        return
+    d["players"][seat]["hand"].append(tid)
+    events.append(Event(f"Inside the holder: **{TREASURE_NAMES[tid]}**.", to=(seat,), kind="private"))
+
+
+def can_escape(player: dict[str, Any]) -> bool:
+    hand = player["hand"]
+    return "key" in hand and any(t != "key" for t in hand)
+
+
+def draw_monster(d: dict[str, Any], rng: Rng) -> str:
+    if not d["monster_deck"]:
+        d["monster_deck"] = list(d["monster_discard"])
+        d["monster_discard"] = []
+        rng.shuffle(d["monster_deck"])
+    return d["monster_deck"].pop()
+
+
+def monster_text(mid: str) -> str:
+    m = MONSTERS[mid]
+    fears = ", ".join(f"{ITEMS[i]} +{b}" for i, b in m["fears"].items())
+    return f"{m['name']} (strength {m['strength']}; fears {fears})"

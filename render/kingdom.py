@@ -1,0 +1,546 @@
+"""Board image for Key to the Kingdom.
+
+``render_kingdom(view) -> bytes`` turns the public *view dict* into a PNG; ``draw_kingdom(view)``
+gives the RGB image. The board's geometry (spaces, paths, hazards, spots) is the game's static data,
+read once from the shipped board and hazard tables; everything that changes comes from the view.
+
+Picture, top to bottom: a header (title, round, who is to play, the die), a bar naming the World
+each panel shows and which way it folds, the Kingdom (Heartland between the West and East panels,
+hazards as labelled bands between their White Daggers, Key Locations with or without their
+Treasure, the Whirlpools, the Ring, the Gate), the Demon King, every adventurer (on a space, part
+way across a hazard, in a dungeon or caught by a fold), the spaces the current throw can reach
+(labelled with their names, so they can be typed), the last move, and one panel per adventurer
+(equipment, how many Treasure holders, Deep Magic, what they are doing), then the lost pile.
+
+Colour is never the only cue: seats carry their letter, the Demon King reads "DK", Treasure and
+empty Key Locations differ in shape, folding panels are named in words.
+
+Speed: one static layer per fold state (four) is cached; a render copies it, draws the pieces and
+text, and encodes with a fixed palette.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import core
+from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, tint
+
+BOARD: dict[str, Any] = tomllib.loads(core.resource("kingdom", "board.toml").read_text(encoding="utf-8"))
+HAZARD_TABLE: dict[str, Any] = tomllib.loads(core.resource("kingdom", "hazards.toml").read_text(encoding="utf-8"))
+
+WIDTH = 1200
+HEADER_H = 62
+BAR_H = 36
+DY = 28                      # board.toml y -> image y
+BOARD_TOP = HEADER_H + BAR_H
+BOARD_BOTTOM = 900
+PANEL_H = 96
+PANELS_Y = BOARD_BOTTOM + 8
+LOST_H = 40
+HEIGHT = PANELS_Y + 2 * PANEL_H + 8 + LOST_H + 8
+R = 15                       # space radius
+
+WORLD_BG = {"The Heartland": (44, 70, 52), "Banshee Towers": (68, 58, 92), "Evil Tower": (92, 44, 48),
+            "Ice Palace": (42, 78, 108), "Temple of Martyrs": (104, 84, 50)}
+PATH = (196, 186, 160)
+BAND = (28, 28, 36)
+BAND_EDGE = (235, 200, 90)
+STONE = core.STONE
+POOL = (60, 150, 215)
+DK_RGB = (170, 20, 30)
+GOLDEN = core.GOLD
+LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "orange": "O", "cyan": "C"}
+# Hazard names that would sit on another band are written here instead (board coordinates).
+LABEL_AT = {"magic_rainbow": (168, 700), "cyclops": (1000, 540), "demon_castle_moat": (600, 540)}
+ITEM_SHORT = {"sword": "Sword", "axe": "Axe", "fire": "Fire", "net": "Net", "rope": "Rope", "hook": "Hook",
+              "shield": "Shield", "food": "Food"}
+
+
+# --------------------------------------------------------------------------- geometry
+def _spaces() -> dict[str, tuple[int, int, str, str, str | None]]:
+    """id -> (x, y, kind, area, face) for every space of every face."""
+    out: dict[str, tuple[int, int, str, str, str | None]] = {}
+    for sid, (x, y, kind) in BOARD["heart"]["spaces"].items():
+        out[sid] = (x, y + DY, kind, "heart", None)
+    for name, panel in BOARD["panels"].items():
+        px, py = panel["pool_xy"]
+        out[panel["pool"]] = (px, py + DY, "pool", name, None)
+        for face in ("in", "out"):
+            for sid, (x, y, kind) in panel[face]["spaces"].items():
+                out[sid] = (x, y + DY, kind, name, face)
+    return out
+
+
+SPACES = _spaces()
+SPOTS = {k: (v["xy"][0], v["xy"][1] + DY) for k, v in BOARD["spots"].items()}
+HAZARDS = {k: tuple(v) for k, v in BOARD["hazards"].items()}
+HAZARD_NAMES = {k: v["name"] for k, v in HAZARD_TABLE.items()}
+MAIN_LANE = {k: next(iter(v.get("lanes", {"-": 0}))) for k, v in HAZARD_TABLE.items()}
+
+
+def _present(sid: str, fold: tuple[str, str]) -> bool:
+    _, _, _, area, face = SPACES[sid]
+    return face is None or dict(zip(("west", "east"), fold))[area] == face
+
+
+def _paths(fold: tuple[str, str]) -> list[tuple[str, str]]:
+    groups = [BOARD["heart"]["paths"], BOARD["panels"]["west"][fold[0]]["paths"],
+              BOARD["panels"]["east"][fold[1]]["paths"]]
+    out = []
+    for group in groups:
+        for path in group:
+            ids = path.split()
+            out += list(zip(ids, ids[1:]))
+    return out
+
+
+def xy(sid: str) -> tuple[int, int]:
+    x, y, *_ = SPACES[sid]
+    return x, y
+
+
+def _fold_of(view: dict[str, Any]) -> tuple[str, str]:
+    fold = view.get("fold") or {}
+    west = fold.get("west") if fold.get("west") in ("in", "out") else "in"
+    east = fold.get("east") if fold.get("east") in ("in", "out") else "in"
+    return west, east
+
+
+def _world(panel: str, face: str) -> str:
+    return BOARD["panels"][panel][face]["world"]
+
+
+# --------------------------------------------------------------------------- static layer
+def _dagger(d: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    d.polygon([(x, y - 10), (x + 3, y + 2), (x - 3, y + 2)], fill=colour)
+    d.line((x - 6, y + 3, x + 6, y + 3), fill=colour, width=2)
+    d.line((x, y + 3, x, y + 9), fill=colour, width=3)
+
+
+def _text_outline(d: ImageDraw.ImageDraw, pos: tuple[float, float], text: str, fnt, fill, anchor="mm") -> None:
+    d.text(pos, text, font=fnt, fill=fill, anchor=anchor, stroke_width=3, stroke_fill=(12, 12, 16))
+
+
+def _band_points(hz: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    a, b = HAZARDS[hz]
+    return xy(a), xy(b)
+
+
+def _vertical_label(im: Image.Image, text: str, centre: tuple[int, int], fnt) -> None:
+    w = int(fnt.getlength(text)) + 12
+    tile = Image.new("RGBA", (w, 34), (0, 0, 0, 0))
+    td = ImageDraw.Draw(tile)
+    td.text((w / 2, 17), text, font=fnt, fill=WHITE, anchor="mm", stroke_width=3, stroke_fill=(12, 12, 16))
+    tile = tile.rotate(90, expand=True)
+    im.paste(tile, (centre[0] - tile.width // 2, centre[1] - tile.height // 2), tile)
+
+
+def build_static(fold: tuple[str, str]) -> Image.Image:
+    im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
+    d = ImageDraw.Draw(im)
+    d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.HEADER_BG)
+    # world backgrounds
+    areas = [("west", 0, 400, _world("west", fold[0])), ("heart", 400, 800, "The Heartland"),
+             ("east", 800, 1200, _world("east", fold[1]))]
+    for area, x0, x1, world in areas:
+        d.rectangle((x0, BOARD_TOP, x1, BOARD_BOTTOM), fill=WORLD_BG[world])
+        d.rectangle((x0, HEADER_H, x1, BOARD_TOP - 2), fill=shade(WORLD_BG[world], 0.6))
+    for x in (400, 800):  # the folds
+        for y in range(BOARD_TOP, BOARD_BOTTOM, 18):
+            d.line((x, y, x, y + 9), fill=(235, 235, 240), width=3)
+    # the Demon Castle
+    cx, cy = xy("castle")
+    d.rectangle((cx - 46, cy - 52, cx + 46, cy + 30), fill=(58, 52, 60), outline=(20, 20, 24), width=3)
+    for k in range(-2, 3):
+        d.rectangle((cx + 18 * k - 6, cy - 62, cx + 18 * k + 6, cy - 52), fill=(58, 52, 60))
+    my = (xy("moat_a")[1] + xy("moat_b")[1]) // 2
+    d.ellipse((cx - 120, my - 110, cx + 120, my + 40), outline=(50, 110, 170), width=10)
+    # paths
+    for a, b in _paths(fold):
+        d.line((*xy(a), *xy(b)), fill=PATH, width=7)
+    # hazards: bands between their White Daggers, with their names
+    label = font(22, True)
+    for hz, (a, b) in HAZARDS.items():
+        if not (_present(a, fold) and _present(b, fold)):
+            continue
+        (x0, y0), (x1, y1) = _band_points(hz)
+        d.line((x0, y0, x1, y1), fill=BAND_EDGE, width=30)
+        d.line((x0, y0, x1, y1), fill=BAND, width=24)
+        length = HAZARD_TABLE[hz].get("lanes", {}).get(MAIN_LANE[hz], 0)
+        for k in range(1, length + 1):
+            t = k / (length + 1)
+            px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            d.ellipse((px - 4, py - 4, px + 4, py + 4), fill=(150, 150, 160))
+        name = HAZARD_NAMES[hz]
+        mx, my2 = (x0 + x1) // 2, (y0 + y1) // 2
+        if hz in LABEL_AT:
+            lx, ly = LABEL_AT[hz]
+            _text_outline(d, (lx, ly + DY), name, label, WHITE)
+        elif abs(x1 - x0) < abs(y1 - y0):   # a vertical band: write along it, beside it
+            side = 34 if mx < 600 else -34
+            _vertical_label(im, name, (mx + side, my2), label)
+        else:
+            dy = -26 if y0 < 200 or (y0 > 600 and y0 < 760) else 28
+            if y0 > 760:
+                dy = 28
+            _text_outline(d, (mx, my2 + dy), name, label, WHITE)
+    # spots: dungeon, holes
+    for spot, (x, y) in SPOTS.items():
+        if spot == "dungeon":
+            d.rectangle((x - 22, y - 18, x + 22, y + 18), fill=(20, 18, 22), outline=(120, 120, 130), width=2)
+            for k in range(-1, 2):
+                d.line((x + 12 * k, y - 16, x + 12 * k, y + 16), fill=(150, 150, 160), width=2)
+        elif spot.startswith("hole"):
+            d.ellipse((x - 18, y - 18, x + 18, y + 18), fill=(8, 8, 10), outline=(90, 90, 100), width=2)
+        else:
+            d.ellipse((x - 18, y - 18, x + 18, y + 18), fill=(20, 40, 70), outline=BLACK, width=5)
+    # spaces
+    for sid, (x, y, kind, area, face) in SPACES.items():
+        if not _present(sid, fold):
+            continue
+        if kind == "pool":
+            d.ellipse((x - 26, y - 26, x + 26, y + 26), fill=POOL, outline=(20, 60, 110), width=3)
+            for k in range(3):
+                r = 20 - 6 * k
+                d.arc((x - r, y - r, x + r, y + r), 30 + 90 * k, 300 + 90 * k, fill=WHITE, width=3)
+        elif kind == "ring":
+            for k in range(8):
+                ang = k * math.pi / 4
+                sx, sy = x + 20 * math.cos(ang), y + 20 * math.sin(ang)
+                d.ellipse((sx - 6, sy - 6, sx + 6, sy + 6), fill=(150, 150, 155), outline=(60, 60, 64))
+        elif kind == "gate":
+            d.rectangle((x - 26, y - 10, x + 26, y + 22), fill=(90, 70, 50), outline=BLACK, width=2)
+            d.pieslice((x - 26, y - 36, x + 26, y + 16), 180, 360, fill=(90, 70, 50), outline=BLACK, width=2)
+            d.rectangle((x - 12, y - 8, x + 12, y + 22), fill=(20, 16, 12))
+        elif kind == "white":
+            d.ellipse((x - R, y - R, x + R, y + R), fill=WHITE, outline=BLACK, width=2)
+            _dagger(d, x, y, BLACK)
+        elif kind == "black":
+            d.ellipse((x - R - 2, y - R - 2, x + R + 2, y + R + 2), fill=BLACK, outline=GOLDEN, width=2)
+            _dagger(d, x, y, WHITE)
+        else:
+            d.ellipse((x - R, y - R, x + R, y + R), fill=STONE, outline=core.STONE_EDGE, width=2)
+            if kind == "supply":
+                d.line((x - 7, y, x + 7, y), fill=(40, 110, 60), width=4)
+                d.line((x, y - 7, x, y + 7), fill=(40, 110, 60), width=4)
+    # world names and which way each panel turns
+    bar = font(22, True)
+    small = font(22)
+    for panel, x0, x1 in (("west", 0, 400), ("east", 800, 1200)):
+        face = fold[0] if panel == "west" else fold[1]
+        other = "out" if face == "in" else "in"
+        text = fit_text(f"{_world(panel, face)}", bar, 220)
+        d.text((x0 + 10, HEADER_H + BAR_H // 2), text, font=bar, fill=WHITE, anchor="lm")
+        back = fit_text(f"↻ {_world(panel, other)}", small, 372 - bar.getlength(text))
+        d.text((x1 - 10, HEADER_H + BAR_H // 2), back, font=small, fill=core.TEXT_DIM, anchor="rm")
+    d.text((600, HEADER_H + BAR_H // 2), "The Heartland", font=bar, fill=WHITE, anchor="mm")
+    # player panels and the lost pile strip
+    for k in range(4):
+        x0 = 8 + (k % 2) * 596
+        y0 = PANELS_Y + (k // 2) * PANEL_H
+        d.rounded_rectangle((x0, y0, x0 + 588, y0 + PANEL_H - 8), radius=10, fill=core.PANEL_BG)
+    return im
+
+
+_static_cached = lru_cache(maxsize=8)(build_static)
+
+
+# --------------------------------------------------------------------------- pieces
+def _name(view: dict[str, Any], seat: int) -> str:
+    names = view.get("names") or []
+    if 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    players = view.get("players") or []
+    colour = players[seat].get("colour") if seat < len(players) else None
+    return (colour or f"P{seat + 1}").capitalize()
+
+
+def _token(d: ImageDraw.ImageDraw, x: float, y: float, colour: str | None, seat: int, ring=None) -> None:
+    rgb = seat_rgb(colour)
+    r = 14
+    if ring:
+        d.ellipse((x - r - 5, y - r - 5, x + r + 5, y + r + 5), outline=ring, width=4)
+    d.ellipse((x - r, y - r, x + r, y + r), fill=rgb, outline=WHITE, width=2)
+    d.text((x, y + 1), LETTERS.get(colour or "", str(seat + 1)), font=font(22, True), fill=ink_on(colour),
+           anchor="mm")
+
+
+def _demon(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.regular_polygon((x, y, 24), 6, fill=DK_RGB, outline=BLACK)
+    d.polygon([(x - 16, y - 14), (x - 8, y - 30), (x - 4, y - 16)], fill=DK_RGB, outline=BLACK)
+    d.polygon([(x + 16, y - 14), (x + 8, y - 30), (x + 4, y - 16)], fill=DK_RGB, outline=BLACK)
+    d.text((x, y + 1), "DK", font=font(22, True), fill=WHITE, anchor="mm")
+
+
+OFFSETS = [(0, 0), (-13, -13), (13, -13), (-13, 13), (13, 13)]
+
+
+def _piece_positions(view: dict[str, Any]) -> dict[int, tuple[float, float]]:
+    """Where each adventurer is drawn (pieces sharing a place fan out)."""
+    out: dict[int, tuple[float, float]] = {}
+    for pl in view.get("players") or []:
+        seat = pl.get("seat", 0)
+        task = pl.get("task")
+        at, spot = pl.get("at"), pl.get("spot")
+        if spot in SPOTS:
+            out[seat] = SPOTS[spot]
+        elif task and task.get("hazard") in HAZARDS and task.get("near") in SPACES and task.get("far") in SPACES \
+                and task.get("length"):
+            (x0, y0), (x1, y1) = xy(task["near"]), xy(task["far"])
+            t = max(0.0, min(1.0, (task.get("pos") or 0) / (task["length"] + 1)))
+            px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            if task.get("lane") != MAIN_LANE.get(task["hazard"]):
+                nx, ny = y1 - y0, -(x1 - x0)
+                norm = math.hypot(nx, ny) or 1
+                px, py = px + 24 * nx / norm, py + 24 * ny / norm
+            out[seat] = (px, py)
+        elif at in SPACES:
+            out[seat] = xy(at)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for seat, (x, y) in out.items():
+        groups.setdefault((round(x), round(y)), []).append(seat)
+    for (x, y), seats in groups.items():
+        if len(seats) > 1:
+            for k, seat in enumerate(sorted(seats)):
+                ox, oy = OFFSETS[1 + k % 4]
+                out[seat] = (x + ox, y + oy)
+    return out
+
+
+def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour) -> None:
+    f = font(22, True)
+    w = f.getlength(text)
+    top = y - R - 34
+    if top < BOARD_TOP + 2:
+        top = y + R + 6
+    left = min(max(4, x - w / 2 - 6), WIDTH - w - 16)
+    d.rounded_rectangle((left, top, left + w + 12, top + 28), radius=6, fill=(12, 12, 16), outline=colour, width=2)
+    d.text((left + 6 + w / 2, top + 14), text, font=f, fill=WHITE, anchor="mm")
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    mid = HEADER_H // 2
+    players = view.get("players") or []
+    winner = view.get("winner")
+    if view.get("phase") == "over":
+        if isinstance(winner, int) and winner < len(players):
+            d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.GOLD)
+            tail = " escapes the Kingdom with the Key!"
+            big = font(30, True)
+            text = fit_text(_name(view, winner), big, WIDTH - 40 - big.getlength(tail)) + tail
+            d.text((WIDTH / 2, mid), text, font=font(30, True), fill=BLACK, anchor="mm")
+        else:
+            d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(28, True),
+                   fill=core.WARN, anchor="mm")
+        return
+    d.text((14, mid), "Key to the Kingdom", font=font(28, True), fill=GOLDEN, anchor="lm")
+    d.text((350, mid), f"Round {view.get('round', 1)}/{view.get('rounds', '?')}", font=font(22), fill=core.TEXT_DIM,
+           anchor="lm")
+    right = WIDTH - 14
+    die = view.get("die")
+    if isinstance(die, int):
+        d.rounded_rectangle((right - 44, mid - 22, right, mid + 22), radius=8, fill=WHITE, outline=BLACK, width=2)
+        d.text((right - 22, mid + 1), str(die), font=font(28, True), fill=BLACK, anchor="mm")
+        right -= 56
+    current = view.get("current")
+    job = view.get("fold_job")
+    if job:
+        text = f"The {str(job.get('panel', '')).capitalize()} panel is folding!"
+        d.text((right, mid), fit_text(text, font(24, True), 420), font=font(24, True), fill=core.WARN, anchor="rm")
+    elif isinstance(current, int) and current < len(players):
+        phase = {"demon": "moves the Demon King", "move": "moves", "steal": "may steal"}.get(view.get("phase"), "to play")
+        text = fit_text(f"{_name(view, current)} {phase}", font(24, True), 380)
+        d.text((right, mid), text, font=font(24, True), fill=core.TEXT, anchor="rm")
+        w = font(24, True).getlength(text)
+        _token(d, right - w - 22, mid, players[current].get("colour"), current)
+
+
+def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], fold: tuple[str, str]) -> None:
+    job = view.get("fold_job")
+    if job and job.get("panel") in ("west", "east"):
+        x0 = 0 if job["panel"] == "west" else 800
+        d.rectangle((x0 + 2, BOARD_TOP + 2, x0 + 398, BOARD_BOTTOM - 2), outline=core.WARN, width=6)
+        to = job.get("to")
+        world = _world(job["panel"], to if to in ("in", "out") else "out")
+        text = f"{'Opening out' if to == 'out' else 'Folding in'} to the {world}!"
+        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), fit_text(text, font(22, True), 380), font(22, True),
+                      core.WARN)
+    # Key Locations: a gold chest while the Treasure is there
+    for loc, full in (view.get("locations") or {}).items():
+        if loc not in SPACES or not _present(loc, fold):
+            continue
+        x, y = xy(loc)
+        if full:
+            d.rectangle((x + 9, y - 24, x + 29, y - 10), fill=GOLDEN, outline=BLACK, width=2)
+            d.line((x + 9, y - 18, x + 29, y - 18), fill=BLACK, width=2)
+        else:
+            d.line((x + 10, y - 24, x + 26, y - 10), fill=(170, 170, 170), width=3)
+            d.line((x + 26, y - 24, x + 10, y - 10), fill=(170, 170, 170), width=3)
+    # the Evil Tower bridge, as built
+    bridge = view.get("bridge") or {}
+    built = bridge.get("built") or 0
+    if built and "evil_tower_bridge" in HAZARDS:
+        a, b = HAZARDS["evil_tower_bridge"]
+        if _present(a, fold):
+            start, end = (a, b) if bridge.get("from") != b else (b, a)
+            (x0, y0), (x1, y1) = xy(start), xy(end)
+            length = HAZARD_TABLE["evil_tower_bridge"]["lanes"]["bridge"]
+            for k in range(1, min(built, length) + 1):
+                t = k / (length + 1)
+                px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+                d.rectangle((px - 12, py - 12, px + 12, py + 12), fill=(40, 40, 44), outline=GOLDEN, width=2)
+    players = view.get("players") or []
+    colour_of = {p.get("seat"): p.get("colour") for p in players}
+    # the last move
+    last = view.get("last")
+    if last and last.get("from") in SPACES and last.get("to") in SPACES:
+        if _present(last["from"], fold) and _present(last["to"], fold):
+            rgb = seat_rgb(colour_of.get(last.get("seat")))
+            d.line((*xy(last["from"]), *xy(last["to"])), fill=tint(rgb, 0.3), width=5)
+    # where the throw can go, with the names to type
+    current = view.get("current")
+    ring = seat_rgb(colour_of.get(current)) if isinstance(current, int) else core.HIGHLIGHT
+    for sid in view.get("targets") or []:
+        if sid in SPACES:
+            x, y = xy(sid)
+            d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=core.HIGHLIGHT, width=4)
+            _label(d, x, y, sid, core.HIGHLIGHT)
+    for sid in view.get("demon_targets") or []:
+        if sid in SPACES:
+            x, y = xy(sid)
+            d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=DK_RGB, width=4)
+            _label(d, x, y, sid, DK_RGB)
+    # the Demon King
+    demon = view.get("demon")
+    if demon in SPACES:
+        _demon(d, *xy(demon))
+    # the adventurers
+    for seat, (x, y) in sorted(_piece_positions(view).items()):
+        pl = players[seat] if seat < len(players) else {}
+        _token(d, x, y, pl.get("colour"), seat, ring if seat == current else None)
+
+
+def _draw_panels(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    players = view.get("players") or []
+    f_name = font(24, True)
+    f = font(22)
+    current = view.get("current")
+    monster = view.get("monster")
+    for pl in players[:4]:
+        seat = pl.get("seat", 0)
+        x0 = 8 + (seat % 2) * 596
+        y0 = PANELS_Y + (seat // 2) * PANEL_H
+        if seat == current:
+            d.rounded_rectangle((x0, y0, x0 + 588, y0 + PANEL_H - 8), radius=10, outline=core.TURN_GREEN, width=3)
+        _token(d, x0 + 26, y0 + 26, pl.get("colour"), seat)
+        treasures = pl.get("treasures") or 0
+        deep = pl.get("deep") or 0
+        tail = f"  {treasures} holder{'s' if treasures != 1 else ''}" + (f" · {deep} Deep Magic" if deep else "")
+        name = fit_text(_name(view, seat), f_name, 560 - 60 - f.getlength(tail))
+        d.text((x0 + 50, y0 + 26), name, font=f_name, fill=WHITE, anchor="lm")
+        d.text((x0 + 50 + f_name.getlength(name), y0 + 26), tail, font=f, fill=GOLDEN, anchor="lm")
+        if treasures:
+            cx = x0 + 566
+            d.rectangle((cx - 10, y0 + 16, cx + 10, y0 + 34), fill=GOLDEN, outline=BLACK, width=2)
+        equip = pl.get("equip") or []
+        counts: dict[str, int] = {}
+        for item in equip:
+            counts[item] = counts.get(item, 0) + 1
+        kit = ", ".join(ITEM_SHORT.get(i, i) + (f"×{n}" if n > 1 else "") for i, n in sorted(counts.items()))
+        d.text((x0 + 14, y0 + 54), fit_text(kit or "no equipment", f, 560), font=f, fill=core.TEXT, anchor="lm")
+        status = _status(pl, monster, view.get("fold_job"))
+        d.text((x0 + 14, y0 + 78), fit_text(status, f, 560), font=f, fill=core.TEXT_DIM, anchor="lm")
+    lost: dict[str, int] = {}
+    for e in view.get("lost_equipment") or []:
+        if isinstance(e, dict):
+            lost[e.get("item")] = lost.get(e.get("item"), 0) + 1
+    items = ", ".join(ITEM_SHORT.get(i, "?") + (f"×{n}" if n > 1 else "") for i, n in sorted(lost.items()))
+    held = view.get("lost_treasures", 0)
+    text = f"Ring: {view.get('deep_left', 0)} Deep Magic · Lost: {held} holder{'s' if held != 1 else ''}" \
+        + (f", {items}" if items else "")
+    d.text((14, PANELS_Y + 2 * PANEL_H + 8 + LOST_H // 2), fit_text(text, f, WIDTH - 28), font=f,
+           fill=core.TEXT_DIM, anchor="lm")
+
+
+def _status(pl: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None = None) -> str:
+    if pl.get("revealed"):
+        return "carried " + ", ".join(str(t) for t in pl["revealed"])
+    task = pl.get("task")
+    run = ((job or {}).get("runners") or {}).get(str(pl.get("seat")))
+    if run:
+        left = run.get("left", 0)
+        return f"running from the fold: {left} throw{'s' if left != 1 else ''} left"
+    if monster and monster.get("seat") == pl.get("seat"):
+        return f"fighting a {monster.get('name')} (strength {monster.get('strength')})"
+    if task:
+        label = str(task.get("label") or task.get("name") or "")
+        if task.get("miss"):
+            label += f" ({task['miss']} turns to miss)"
+        elif task.get("length") and task.get("lane"):
+            label += f" ({task.get('pos')}/{task.get('length')})"
+        return label
+    if pl.get("spot"):
+        return "held"
+    at = pl.get("at")
+    return f"at {at}" if at else ""
+
+
+# --------------------------------------------------------------------------- entry points
+def draw_kingdom(view: dict[str, Any]) -> Image.Image:
+    fold = _fold_of(view)
+    im = _static_cached(fold).copy()
+    d = ImageDraw.Draw(im)
+    _draw_header(d, view)
+    _draw_board(im, d, view, fold)
+    _draw_panels(d, view)
+    return im
+
+
+def render_kingdom(view: dict[str, Any]) -> bytes:
+    """PNG bytes for a Key to the Kingdom view: cached layers + fixed-palette PNG."""
+    return core.encode_png(draw_kingdom(view), palette=kingdom_palette())
+
+
+def _calibration_views() -> list[dict[str, Any]]:
+    colours = ["red", "blue", "green", "yellow"]
+    views = []
+    for k, (west, east) in enumerate((("in", "in"), ("out", "out"))):
+        players = [{"seat": s, "colour": colours[s], "at": "gate", "spot": None, "task": None,
+                    "equip": ["sword", "fire"], "treasures": s, "deep": s % 2} for s in range(4)]
+        views.append({"game": "kingdom", "round": 3, "rounds": 80, "current": k, "phase": "move",
+                      "fold": {"west": west, "east": east}, "demon": "ht", "die": 5, "players": players,
+                      "locations": {loc: bool(i % 2) for i, loc in enumerate(BOARD["locations"])},
+                      "lost_equipment": [{"item": "rope", "owner": 0}], "lost_treasures": 2, "deep_left": 1,
+                      "bridge": {"built": 3, "from": "etb_a"}, "targets": ["h3", "h1"], "demon_targets": ["h7"],
+                      "last": {"seat": 0, "from": "gate", "to": "hs"}, "winner": None})
+    over = dict(views[0], phase="over", winner=1)
+    views.append(over)
+    return views
+
+
+@lru_cache(maxsize=1)
+def kingdom_palette() -> Image.Image:
+    """Fixed 256-colour palette, computed once from calibration boards in every fold state."""
+    images = [draw_kingdom(v) for v in _calibration_views()]
+    images += [_static_cached(f) for f in (("in", "out"), ("out", "in"))]
+    swatch = Image.new("RGB", (WIDTH, sum(i.height for i in images)))
+    y = 0
+    for img in images:
+        swatch.paste(img, (0, y))
+        y += img.height
+    return core.adaptive_palette(swatch)
+
+
+def warm_up() -> None:
+    """Pay the one-off costs (palette, the four fold layers) ahead of time."""
+    kingdom_palette()
+    for fold in (("in", "in"), ("in", "out"), ("out", "in"), ("out", "out")):
+        _static_cached(fold)
+
+
+__all__ = ["WIDTH", "HEIGHT", "draw_kingdom", "render_kingdom", "kingdom_palette", "warm_up"]

@@ -1,0 +1,205 @@
+"""Key to the Kingdom AIs: smart beats random, decides from its seat's view only, and makes the
+obvious good choices (escape, the best way through a hazard, the Demon King onto a rival, run from
+a fold, Deep Magic when the fold would catch it)."""
+from __future__ import annotations
+
+import pytest
+
+import games
+from bot.simulate import simulate
+from games.core import Rng, decide, setup
+from games.kingdom import GAME
+from games.kingdom.stock import TREASURES
+from tests.kingdom_helpers import act, actions, me, position, put, safe_demon
+
+
+def self_play(seats: int, seed: int, levels: list[str]):
+    state = setup(GAME, seats, {}, seed)
+    rng = Rng(seed * 31 + 7)
+    for _ in range(8000):
+        if state.over:
+            break
+        seat = GAME.to_move(state)
+        action = decide(GAME, state, seat, rng, levels[seat])
+        step = Rng(state.rng)
+        GAME.reduce(state, seat, action, 0.0, step)  # raises if the AI ever chose illegally
+        state.rng = step.state
+    return state
+
+
+def test_smart_beats_random_in_two_player_games():
+    wins = 0
+    for seed in range(24):
+        smart = seed % 2
+        levels = ["random", "random"]
+        levels[smart] = "smart"
+        state = self_play(2, seed, levels)
+        wins += state.result["winners"] == [smart]
+    assert wins >= 18, f"smart AI won only {wins}/24"
+
+
+def test_smart_games_end_with_a_winner_through_simulate(monkeypatch):
+    monkeypatch.setitem(games.registry(), "kingdom", GAME)
+    for players in (2, 3, 4):
+        report = simulate("kingdom", 6, 1000, players=players, level="smart")
+        assert report["errors"] == [] and report["finished"] == 6
+        assert report["no_winner"] <= 1 and sum(report["wins_by_seat"].values()) >= 5
+
+
+def hidden_shuffle(state, seat: int):
+    """Swap which Treasure is where among everything `seat` cannot see."""
+    other = state.copy()
+    d = other.data
+    slots = [("loc", k) for k, v in d["locations"].items() if v is not None]
+    slots += [("lost", i) for i in range(len(d["lost_treasure"]))]
+    for s, pl in enumerate(d["players"]):
+        if s != seat:
+            slots += [("hand", (s, i)) for i in range(len(pl["hand"]))]
+
+    def get(slot):
+        kind, where = slot
+        if kind == "loc":
+            return d["locations"][where]
+        if kind == "lost":
+            return d["lost_treasure"][where]
+        return d["players"][where[0]]["hand"][where[1]]
+
+    def put_(slot, value):
+        kind, where = slot
+        if kind == "loc":
+            d["locations"][where] = value
+        elif kind == "lost":
+            d["lost_treasure"][where] = value
+        else:
+            d["players"][where[0]]["hand"][where[1]] = value
+
+    values = [get(s) for s in slots]
+    values = values[1:] + values[:1]
+    for slot, value in zip(slots, values):
+        put_(slot, value)
+    # the Cobra never sits in a hand or at a Key Location: swap it back if it moved there
+    for slot in slots:
+        if get(slot) == "cobra" and slot[0] != "lost":
+            lost_slot = next(s for s in slots if s[0] == "lost")
+            a, b = get(slot), get(lost_slot)
+            put_(slot, b)
+            put_(lost_slot, a)
+    return other
+
+
+def test_ai_choice_is_unchanged_when_hidden_treasures_are_reshuffled():
+    checked = 0
+    for seed in range(6):
+        state = setup(GAME, 3, {}, seed)
+        rng = Rng(seed)
+        for _ in range(250):
+            if state.over:
+                break
+            waiting = [s for s in range(3) if GAME.prompt(state, s) is not None]
+            seat = waiting[0]
+            other = hidden_shuffle(state, seat)
+            assert GAME.view(other, seat) == GAME.view(state, seat)
+            assert decide(GAME, other, seat, Rng(7), "smart") == decide(GAME, state, seat, Rng(7), "smart")
+            checked += 1
+            from games.core import apply
+            state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "smart")).state
+    assert checked > 500
+
+
+def test_random_level_picks_from_the_prompt():
+    state = setup(GAME, 3, {}, 8)
+    legal = {c.action for c in GAME.prompt(state, 0).choices}
+    for i in range(20):
+        assert decide(GAME, state, 0, Rng(i), "random") in legal
+
+
+def smart(st, seat=0):
+    return decide(GAME, st, seat, Rng(3), "smart")
+
+
+def test_smart_escapes_through_the_gate_when_it_can():
+    st = position("h1", hand=["key", "orb"])
+    st.data["demon"] = "h7"
+    st, _ = act(st, 0, "roll", dice=[2])
+    st = safe_demon(st)
+    assert smart(st) == "move gate"
+
+
+def test_smart_fights_with_what_the_monster_fears_most():
+    st = position("btk_n", ["sword", "fire", "net"])
+    st.data["monster_deck"].append("bats")          # fears Fire +3, Net +2
+    st, _ = act(st, 0, "fight")
+    assert smart(st) == "use fire"
+
+
+def test_smart_picks_the_hazard_way_with_the_best_odds():
+    # Living Forest branch: Fire needs a 6 (1 in 8); the Axe an odd number in 3 (7 in 8)
+    st = position("forest_a", ["fire", "axe"])
+    st, _ = act(st, 0, "cross living_forest", "roll", "roll", dice=[2, 1])
+    assert sorted(actions(st)) == ["use axe", "use fire"]
+    assert smart(st) == "use axe"
+
+
+def test_smart_moves_the_demon_king_onto_a_rival_not_itself():
+    st = position("gate", seats=2)
+    put(st, 1, "h4", hand=["crown"])
+    st.data["demon"] = "h6"
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert smart(st) == "demon h3"
+
+
+def test_smart_uses_deep_magic_when_the_fold_would_catch_it():
+    st = position("bp", seats=2)
+    put(st, 1, "b5")
+    me(st, 1)["deep"] = 1
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move wpool")
+    assert smart(st, 1) == "deep"
+
+
+def test_smart_runs_off_the_folding_panel():
+    st = position("bp", seats=2)
+    put(st, 1, "b5")
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move wpool")
+    st, _ = act(st, 1, "roll", dice=[2])
+    assert smart(st, 1) == "move h2"
+
+
+def test_smart_heads_for_hidden_worlds_through_a_whirlpool():
+    st = position("bp", seats=2)
+    st.data["demon"] = "h9"
+    for loc in st.data["locations"]:
+        if loc not in ("etk",):
+            st.data["locations"][loc] = None
+    st.data["locations"]["etk"] = "key"
+    st, _ = act(st, 0, "roll", dice=[2])
+    st = safe_demon(st)
+    assert smart(st) == "move wpool"
+
+
+@pytest.mark.parametrize("treasure", sorted(TREASURES))
+def test_treasure_names_never_reach_the_ai_through_another_seats_view(treasure):
+    st = position("h3", seats=2)
+    put(st, 1, "h5", hand=[treasure])
+    assert treasure not in str(GAME.view(st, 0)["hand"])
+
+
+def figures(count: int = 100, seed: int = 1000) -> None:
+    """Self-play figures for the report (not a test): python -m tests.test_kingdom_ai [games]."""
+    games.registry()["kingdom"] = GAME
+    for players in (2, 3, 4):
+        r = simulate("kingdom", count, seed, players=players, level="smart")
+        share = {s: f"{100 * w / count:.0f}%" for s, w in r["wins_by_seat"].items()}
+        print(f"{players} players: {r['finished']}/{count} finished, {r['no_winner']} without a winner, "
+              f"{r['turns_mean']:.1f} turns on average ({r['turns_mean'] / players:.1f} rounds), "
+              f"longest {r['turns_max']}; wins by seat {share}; errors {len(r['errors'])}")
+
+
+if __name__ == "__main__":
+    import sys
+    figures(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
