@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-import games
-from games.kingdom import GAME
 from games.kingdom.stock import TREASURE_NAMES, TREASURES
 from tests.harness import BotHarness, Players
 
 
 @pytest.fixture
-async def harness(fake_discord, tmp_path, monkeypatch):
-    monkeypatch.setitem(games.registry(), "kingdom", GAME)
-    h = BotHarness(fake_discord, tmp_path / "gk.db", render_workers=0)
+async def harness(fake_discord, tmp_path):
+    h = BotHarness(fake_discord, tmp_path / "gk.db")
     yield h
     await h.stop()
 

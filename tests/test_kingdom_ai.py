@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import games
 from bot.simulate import simulate
 from games.core import Rng, decide, setup
 from games.kingdom import GAME
@@ -38,8 +37,7 @@ def test_smart_beats_random_in_two_player_games():
     assert wins >= 18, f"smart AI won only {wins}/24"
 
 
-def test_smart_games_end_with_a_winner_through_simulate(monkeypatch):
-    monkeypatch.setitem(games.registry(), "kingdom", GAME)
+def test_smart_games_end_with_a_winner_through_simulate():
     for players in (2, 3, 4):
         report = simulate("kingdom", 6, 1000, players=players, level="smart")
         assert report["errors"] == [] and report["finished"] == 6
@@ -191,7 +189,6 @@ def test_treasure_names_never_reach_the_ai_through_another_seats_view(treasure):
 
 def figures(count: int = 100, seed: int = 1000) -> None:
     """Self-play figures for the report (not a test): python -m tests.test_kingdom_ai [games]."""
-    games.registry()["kingdom"] = GAME
     for players in (2, 3, 4):
         r = simulate("kingdom", count, seed, players=players, level="smart")
         share = {s: f"{100 * w / count:.0f}%" for s, w in r["wins_by_seat"].items()}

@@ -10,7 +10,6 @@ import random
 import pytest
 from PIL import Image
 
-import games
 from games.core import Rng, apply, decide, setup
 from games.kingdom import GAME
 from games.kingdom.board import BOARD
@@ -140,8 +139,7 @@ def test_long_names_keep_the_size():
     assert draw_kingdom(view).size == (WIDTH, HEIGHT)
 
 
-def test_real_views_from_self_play_render_through_the_plugin(monkeypatch):
-    monkeypatch.setitem(games.registry(), "kingdom", GAME)
+def test_real_views_from_self_play_render_through_the_plugin():
     from bot.rendering import draw
     seen_folds = set()
     for seed in range(3):
