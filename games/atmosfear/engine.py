@@ -19,6 +19,7 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from data import load_toml
@@ -62,6 +63,18 @@ ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
+
+
+def echo(text: str, limit: int = 24) -> str:
+    """Typed text quoted back in a refusal: printable, no placeholders, short."""
+    clean = "".join(c for c in text if c.isprintable() and c not in "{}")
+    return clean if len(clean) <= limit else clean[:limit] + "…"
+
+
+def clean_fear(text: str) -> str:
+    """A fear as shown to everyone: no control or invisible format characters, no placeholders."""
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in " \t\n")
+    return " ".join(kept.replace("{", "(").replace("}", ")").split())
 
 
 def p(seat: int) -> str:
@@ -336,7 +349,7 @@ class AtmosfearGame(Game):
         d = state.data
         if d["fears"][seat] is not None:
             raise IllegalAction("Your fear is already in the Well; wait for the others.")
-        text = " ".join(text.split())
+        text = clean_fear(text)
         if not text:
             raise IllegalAction("Write your fear after the word: 'fear being buried alive'.")
         max_c = RULES["fear_max_chars"]
@@ -409,8 +422,8 @@ class AtmosfearGame(Game):
                     self._interrupt(state, events, lambda: self._effect(state, s, card, rng, events,
                                                                          on_turn=False))
                     return events
-            raise IllegalAction(f"Nobody holds Time card {cid}.")
-        raise IllegalAction(f"'{(verb + ' ' + arg).strip()}' is not a system action.")
+            raise IllegalAction(f"Nobody holds Time card {echo(cid)}.")
+        raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
 
     def time_due(self, d: dict[str, Any], cid: str) -> float:
         return d["clock"]["end"] - TIME[cid]["at"] * 60
@@ -1019,7 +1032,7 @@ class AtmosfearGame(Game):
     # ------------------------------------------------------------ parsing and choices
     def _seat_arg(self, arg: str) -> int | None:
         a = arg.strip().lower()
-        if a.isdigit():
+        if a.isascii() and a.isdigit() and len(a) <= 2:
             return int(a) - 1
         for i, n in enumerate(NAMES):
             if a and (n.lower() == a or n.lower().split()[0] == a.split()[0]):
@@ -1041,7 +1054,7 @@ class AtmosfearGame(Game):
         if verb == "duel" and step == "duel":
             return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
         if verb == "fly" and step == "flight":
-            return f"'{canon[4:]}' is not another Flight stone. Choose from {opts}."
+            return f"'{echo(canon[4:])}' is not another Flight stone. Choose from {opts}."
         if verb == "pass":
             return ("You can only hand the Black Key to a Harbinger on your stone who is not in a "
                     f"Black Hole. Choose from {opts}.")
@@ -1239,5 +1252,5 @@ class AtmosfearGame(Game):
             raise IllegalAction(f"That action is empty. {SYNTAX}")
         verb, arg = tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
         if verb == "fear":
-            return f"fear {' '.join(arg.split())}"
+            return f"fear {clean_fear(arg)}"
         return self._canonical(state.data, 0, verb, arg)
