@@ -294,6 +294,37 @@ def test_black_hole_out_of_game_no_duel_no_call():
         assert GAME.target(d, None, "random", Rng(_)) != 1
 
 
+def test_black_hole_player_ignores_orders_to_go_home():
+    """Out of the game: neither the Gatekeeper's nor a card's "back to your headstones" frees them."""
+    for how in ("gatekeeper", "fate", "time"):
+        st = gk_state(3)
+        st.data["players"][2].update(hole=True, pos="O54")
+        st.data["players"][0]["pos"] = "O30"
+        if how == "gatekeeper":
+            st, ev = appear(st, "all_headstones")
+        else:
+            ev = []
+            card = {"effect": "all_headstones"} if how == "fate" else {"effect": "headstone"}
+            GAME._effect(st, 0 if how == "fate" else 2, card, Rng(1), ev, on_turn=how == "fate")
+        pl = st.data["players"]
+        assert pl[2]["hole"] and pl[2]["pos"] == "O54", how
+        if how != "time":
+            assert pl[0]["pos"] == HEADSTONES[0]
+
+
+def test_black_hole_player_does_not_duel_even_by_a_card():
+    st = quiet(started())
+    d = st.data
+    d["players"][2].update(hole=True, pos="O54", rack=["red"])
+    d["players"][0]["rack"] = ["blue", "green"]
+    for c in ("red", "blue", "green"):
+        d["realm_keys"][COLOURS.index(c)] -= 1
+    ev = []
+    GAME._effect(st, 2, {"effect": "duel", "target": "leader"}, Rng(1), ev, on_turn=False)
+    assert "Duel" not in texts(ev) and d["players"][2]["rack"] == ["red"]
+    assert len(d["players"][0]["rack"]) == 2
+
+
 def test_nearest_black_hole_first():
     assert nearest_hole("O25") == "O21" and nearest_hole("O50") == "O54"
     assert nearest_hole("O2") == "O54" or nearest_hole("O2") == "O21"
@@ -616,8 +647,8 @@ def test_every_order(order):
         assert pl[seat]["pos"] == HEADSTONES[seat]
     elif order == "inside_catch":
         assert seat == 1 and pl[1]["pos"] == HEADSTONES[1]
-    elif order == "all_headstones":
-        assert [x["pos"] for x in pl] == HEADSTONES[:3]
+    elif order == "all_headstones":  # seat 2 is in a Black Hole: out of the game, it stays
+        assert [x["pos"] for x in pl] == HEADSTONES[:2] + ["O21"] and pl[2]["hole"]
     elif order == "release":
         assert not pl[2]["hole"]
     elif order == "fate":

@@ -278,8 +278,12 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
 
     def _to_headstone(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
+        """Back home (not a landing). A player in a Black Hole is out of the game: they stay."""
         pl = d["players"][seat]
-        pl["pos"], pl["hole"] = HEADSTONES[seat], False
+        if pl["hole"]:
+            events.append(Event(f"{p(seat)} is in a Black Hole and stays there."))
+            return
+        pl["pos"] = HEADSTONES[seat]
         events.append(Event(f"{p(seat)} goes back to their headstone {HEADSTONES[seat]}."))
 
     # ------------------------------------------------------------ the clock
@@ -569,7 +573,7 @@ class AtmosfearGame(Game):
         elif kind in ("headstone", "inside_catch"):
             self._to_headstone(d, seat, events)
         elif kind == "all_headstones":
-            for s in range(len(players)):
+            for s in self.active(d):
                 self._to_headstone(d, s, events)
         elif kind == "release":
             for s in range(len(players)):
@@ -967,7 +971,7 @@ class AtmosfearGame(Game):
         elif e == "headstone":
             self._to_headstone(d, seat, events)
         elif e == "all_headstones":
-            for s in range(len(players)):
+            for s in self.active(d):
                 self._to_headstone(d, s, events)
         elif e == "must_roll":
             pl["must_roll"] = card["n"]
@@ -976,7 +980,7 @@ class AtmosfearGame(Game):
             d["chosen"] = seat
             events.append(Event(f"{p(seat)} is now the Chosen One."))
         elif e == "duel":
-            if tgt is None or self.keys_count(d, tgt) == 0 and self.keys_count(d, seat) == 0:
+            if tgt is None or pl["hole"] or self.keys_count(d, tgt) == 0 and self.keys_count(d, seat) == 0:
                 events.append(nothing)
             else:
                 self._duel(d, seat, tgt, rng, events)
