@@ -232,13 +232,17 @@ def test_own_headstone_roll_own_number_takes_a_key():
     assert st.data["players"][1]["pos"] == "O11" and st.data["players"][1]["rack"] == ["yellow"]
 
 
-def test_other_headstone_owner_rolls_and_takes_blind():
+def test_other_headstone_owner_rolls_for_the_visitors_number():
     st = quiet(started())
     st.data["players"][0]["pos"] = "O6"
     st.data["players"][0]["rack"] = ["red"]
-    force(st, 5, 2)
-    st, ev = act(st, 0, "roll 1")
-    assert st.data["players"][1]["rack"] == ["red"] and st.data["players"][0]["rack"] == []
+    st.data["realm_keys"][0] -= 1
+    force(st, 5, 1)  # 5 steps to O11 (Khufu's headstone), then Khufu rolls the visitor's 1
+    a, ev = act(st, 0, "roll 1")
+    assert a.data["players"][1]["rack"] == ["red"] and a.data["players"][0]["rack"] == []
+    force(st, 5, 2)  # Khufu's own number is nothing special on someone else's visit
+    b, ev = act(st, 0, "roll 1")
+    assert b.data["players"][1]["rack"] == [] and b.data["players"][0]["rack"] == ["red"]
 
 
 def test_sent_to_headstone_is_not_a_landing():

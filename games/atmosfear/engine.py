@@ -835,9 +835,10 @@ class AtmosfearGame(Game):
                 else:
                     events.append(Event(f"{p(seat)} is home and rolls a {die}: no key."))
             elif owner < state.seats and not d["players"][owner]["hole"]:
-                if die == owner + 1:
+                # the owner rolls for the visitor's number, not their own
+                if die == seat + 1:
                     events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
-                                        f"rolls a {die}, their own number!"))
+                                        f"rolls a {die}, {p(seat)}'s number!"))
                     self._blind(d, seat, owner, rng, events)
                 else:
                     events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
