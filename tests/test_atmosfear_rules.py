@@ -273,6 +273,24 @@ def test_black_hole_landing_and_release_by_own_number():
     assert not b.data["players"][0]["hole"] and b.data["current"] == 1  # plays next turn
 
 
+def test_an_extra_turn_does_not_survive_a_black_hole():
+    for how in ("landing", "banished"):
+        st = quiet(started())
+        pl = st.data["players"][0]
+        pl.update(pos="O18", extra=True)
+        if how == "landing":
+            force(st, 3)
+            st, _ = act(st, 0, "roll 1")
+        else:
+            ev = []
+            GAME._interrupt(st, ev, lambda: GAME._carry_out(st, "black_hole", 0, {}, Rng(1), ev))
+        assert st.data["players"][0]["hole"] and st.data["current"] == 1, how
+        st.data["current"] = 0
+        force(st, 1)
+        st, _ = act(st, 0, "try")  # released by its own number: plays again from its next turn
+        assert not st.data["players"][0]["hole"] and st.data["current"] == 1, how
+
+
 def test_black_hole_release_by_own_key_at_turn_start():
     st = quiet(started())
     d = st.data

@@ -264,10 +264,14 @@ class AtmosfearGame(Game):
             d["realm_keys"][COLOURS.index(colour)] += 1
             events.append(Event(f"{p(seat)} returns a {colour} key to {NAMES[COLOURS.index(colour)]}'s realm."))
 
+    def _fall(self, pl: dict[str, Any], hole: str) -> None:
+        """Into a Black Hole: an extra turn won earlier is lost with the rest of the game."""
+        pl["pos"], pl["hole"], pl["extra"] = hole, True, False
+
     def _to_hole(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         pl = d["players"][seat]
         hole = nearest_hole(pl["pos"])
-        pl["pos"], pl["hole"] = hole, True
+        self._fall(pl, hole)
         events.append(Event(f"{p(seat)} is cast into the Black Hole at {hole} and is out of the game "
                             f"until released."))
 
@@ -820,7 +824,7 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} must pick up the cursed Black Key!"))
             self._give_black(d, seat, events, quiet=True)
         elif kind == "black_hole":
-            pl["hole"] = True
+            self._fall(pl, here)
             events.append(Event(f"{p(seat)} falls into the Black Hole at {here} and is out of the game "
                                 f"until released."))
         elif kind == "time":
