@@ -599,7 +599,7 @@ def test_called_player_answers_in_time_then_order_proceeds():
     st, ev = appear(st, "take_key")  # the trailer: the first seat with fewest keys
     gk = st.data["gk"]
     seat = gk["calling"]
-    assert seat == 1 and GAME.to_move(st) == 1
+    assert seat == 1 and GAME.to_move(st) == 1 and GAME.paused(st)
     pr = GAME.prompt(st, 1)
     assert [(c.action, c.label) for c in pr.choices] == [("yes", "YES! MY GATEKEEPER!")]
     assert GAME.prompt(st, 0) is None
@@ -679,6 +679,42 @@ def test_every_order(order):
         assert d["chosen"] == seat and GAME.view(st, None)["players"][seat]["chosen_one"]
     elif order == "taunt":
         assert ev[0].kind == "gatekeeper"
+
+
+def test_all_play_stops_while_he_is_on_screen():
+    """Only his own timer runs: no Time card or clock end fires, and nobody's turn is timed."""
+    st = gk_state()
+    st.data["players"][0]["time_cards"] = ["T14"]
+    st.data["gk"]["next"] = st.data["clock"]["end"] - 1
+    due_card = GAME.time_due(st.data, "T14")
+    st, _ = appear(st, "chosen")
+    assert GAME.to_move(st) == st.data["gk"]["calling"] and GAME.paused(st)
+    assert [t["action"] for t in GAME.timers(st)] == ["gk late"]
+    late = st.data["gk"]["deadline"]
+    for action in ("time T14", "clock end"):
+        with pytest.raises(IllegalAction, match="Gatekeeper"):
+            act(st, SYSTEM, action, max(late, due_card) + 10)
+    # the clock runs out while he waits: the called player may still answer him
+    seat = st.data["gk"]["calling"]
+    st, ev = act(st, seat, "yes", late - 0.5)
+    assert not st.over and st.data["chosen"] == seat
+    assert [t["action"] for t in GAME.timers(st)] == ["gk leave"]
+    (leave,) = GAME.timers(st)
+    st, _ = act(st, SYSTEM, "gk leave", leave["due"])
+    assert not GAME.paused(st) and GAME.to_move(st) == st.data["current"]
+    overdue = [t["action"] for t in GAME.timers(st) if t["due"] <= leave["due"]]
+    assert {"clock end", "time T14"} <= set(overdue)
+
+
+def test_only_the_called_seat_may_answer():
+    st = gk_state()
+    st, _ = appear(st, "fate")
+    seat = st.data["gk"]["calling"]
+    prompts = {s: GAME.prompt(st, s) for s in range(st.seats)}
+    assert [s for s, pr in prompts.items() if pr is not None] == [seat]
+    for other in set(range(st.seats)) - {seat}:
+        with pytest.raises(IllegalAction):
+            act(st, other, "yes", st.data["gk"]["deadline"] - 1)
 
 
 def test_must_roll_one_try_per_turn():

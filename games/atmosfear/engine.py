@@ -336,10 +336,10 @@ class AtmosfearGame(Game):
                 raise IllegalAction("First write your greatest fear for the Well: 'fear <your fear>'.")
             return self._fear(state, seat, arg, now, rng)
         events: list[Event] = []
-        if d["clock"]["end"] is not None and now >= d["clock"]["end"]:
+        gk = d["gk"]
+        if not gk["on"] and d["clock"]["end"] is not None and now >= d["clock"]["end"]:
             self._end_game_clock(state, events, rng)
             return events
-        gk = d["gk"]
         if gk["on"]:
             if verb == "yes" and not arg and gk["calling"] == seat:
                 return self._answer(state, seat, now, rng)
@@ -395,6 +395,8 @@ class AtmosfearGame(Game):
             raise IllegalAction("The game is paused; timers wait until it resumes.")
         if clock["end"] is None:
             raise IllegalAction("The clock has not started: the Well is still waiting for fears.")
+        if gk["on"] and verb not in ("gk", "pause", "resume"):
+            raise IllegalAction("The Gatekeeper is on screen: everything waits until he leaves.")
         if verb == "clock" and arg == "end":
             if now < clock["end"]:
                 raise IllegalAction("The clock has not run out yet.")
@@ -413,6 +415,7 @@ class AtmosfearGame(Game):
                 raise IllegalAction("The Gatekeeper is not leaving yet.")
             line = rng.choice(LINES["leave"])
             lo, hi = RULES["gk_gap"]
+            state.turn += 1  # a fresh turn timer for whoever plays on (see _appear)
             gk.update(on=False, line=None, order=None, leave_at=None, deadline=None,
                       next=now + lo + rng.random() * (hi - lo))
             return [Event(line, kind="gatekeeper")]
@@ -481,9 +484,12 @@ class AtmosfearGame(Game):
         return items[-1][0]
 
     def _appear(self, state: State, now: float, rng: Rng) -> list[Event]:
+        """He takes the screen. `state.turn` moves on as he comes and goes: a turn timer armed
+        before he came is stale, and whoever plays on after him gets a whole turn's time."""
         d = state.data
         gk = d["gk"]
         gk["n"] += 1
+        state.turn += 1
         order = self._pick(self._weights(d, now), rng)
         o = ORDERS[order]
         parts = [rng.choice(LINES["greeting"])]
@@ -1155,9 +1161,14 @@ class AtmosfearGame(Game):
         if d["phase"] == "fears":
             missing = [s for s, f in enumerate(d["fears"]) if f is None]
             return missing[0] if missing else None
-        if d["gk"]["on"]:
+        if d["gk"]["on"]:  # the one he calls answers; paused() keeps their turn timer off
             return d["gk"]["calling"]
         return d["current"]
+
+    def paused(self, state: State) -> bool:
+        """Paused by the host, or stopped while the Gatekeeper is on screen: nobody is timed out."""
+        d = state.data
+        return d["clock"]["paused_at"] is not None or (d["gk"]["on"] and not state.over)
 
     # ------------------------------------------------------------ timers
     def timers(self, state: State) -> list[dict[str, Any]]:
@@ -1166,13 +1177,13 @@ class AtmosfearGame(Game):
             return []
         gk = d["gk"]
         n = gk["n"]
+        if gk["on"]:  # while he is on screen only his own timer runs; the rest fall due after
+            if gk["calling"] is not None:
+                return [{"id": f"gk-late-{n}", "due": gk["deadline"], "seat": SYSTEM, "action": "gk late"}]
+            return [{"id": f"gk-leave-{n}", "due": gk["leave_at"], "seat": SYSTEM, "action": "gk leave"}]
         out = [{"id": "clock-end", "due": d["clock"]["end"], "seat": SYSTEM, "action": "clock end"}]
-        if not gk["on"] and gk["next"] is not None:
+        if gk["next"] is not None:
             out.append({"id": f"gk-appear-{n + 1}", "due": gk["next"], "seat": SYSTEM, "action": "gk appear"})
-        elif gk["on"] and gk["calling"] is not None:
-            out.append({"id": f"gk-late-{n}", "due": gk["deadline"], "seat": SYSTEM, "action": "gk late"})
-        elif gk["on"] and gk["leave_at"] is not None:
-            out.append({"id": f"gk-leave-{n}", "due": gk["leave_at"], "seat": SYSTEM, "action": "gk leave"})
         for pl in d["players"]:
             for cid in pl["time_cards"]:
                 out.append({"id": f"time-{cid}", "due": self.time_due(d, cid), "seat": SYSTEM,
