@@ -485,6 +485,8 @@ def test_each_fate_card(cid):
         assert p0["pos"] == "O52"
     elif e == "everyone_lose":
         assert len(p1["rack"]) == 2 and len(d["players"][3]["rack"]) == 0 and len(p0["rack"]) == 2
+    elif e == "dice":
+        assert p0["must_dice"] == card["n"]
     elif e == "release_all":
         pass  # covered by test_releases_by_gatekeeper_fate_and_time
     else:
@@ -654,7 +656,9 @@ def test_every_order(order):
         st, ev = act(st, seat, "yes", d["gk"]["deadline"] - 1)
         d = st.data
     pl = d["players"]
-    if order == "must_roll":
+    if order == "dice":
+        assert pl[seat]["must_dice"] in (1, 2)
+    elif order == "must_roll":
         assert pl[seat]["must_roll"] in range(1, 7)
         assert GAME.prompt(st, seat) is None  # he is still on screen
     elif order == "take_key":
@@ -715,6 +719,28 @@ def test_only_the_called_seat_may_answer():
     for other in set(range(st.seats)) - {seat}:
         with pytest.raises(IllegalAction):
             act(st, other, "yes", st.data["gk"]["deadline"] - 1)
+
+
+def test_the_gatekeeper_or_fate_can_impose_the_number_of_dice():
+    st = gk_state()
+    st, _ = appear(st, "dice")
+    seat = st.data["gk"]["calling"]
+    n = st.data["gk"]["order"]["number"]
+    assert "{dice}" not in st.data["gk"]["line"] and ("one die" if n == 1 else "both dice") in st.data["gk"]["line"]
+    st, _ = act(st, seat, "yes", st.data["gk"]["deadline"] - 1)
+    st.data["gk"].update(on=False, leave_at=None, next=T0 + 10**6)
+    st.data["current"] = seat
+    assert [c.action for c in GAME.prompt(st, seat).choices if c.action.startswith("roll")] == [f"roll {n}"]
+    with pytest.raises(IllegalAction, match="told to roll"):
+        act(st, seat, f"roll {3 - n}")
+    st, ev = act(st, seat, f"roll {n}")
+    assert st.data["players"][seat]["must_dice"] is None and len(st.data["dice"]) == n
+    # a Fate card does the same
+    st = quiet(started())
+    ev = []
+    GAME._effect(st, 0, FATE["F25"], Rng(1), ev, on_turn=True)
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["roll 1"]
+    assert GAME.view(st, None)["players"][0]["must_dice"] == 1
 
 
 def test_must_roll_one_try_per_turn():
@@ -805,7 +831,7 @@ def test_well_other_fear_is_discarded_and_player_sent_home():
 # ------------------------------------------------------------------ lines and data
 
 def test_gatekeeper_lines_are_many_varied_and_well_formed():
-    allowed = {"name", "minutes", "number"}
+    allowed = {"name", "minutes", "number", "dice"}
     every = [line for group in LINES.values() for line in group]
     assert len(set(every)) >= 60
     for line in every:

@@ -5,7 +5,7 @@ State lives in `state.data` (JSON-native):
     phase        "fears" | "play" | "over"   (view adds "gatekeeper" and "paused")
     step         what the current player must do: turn | branch | ring | key | duel | flight | pass
     current      whose turn it is
-    players      [{"pos", "rack" (colours), "hole", "must_roll", "extra", "time_cards"}]
+    players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards"}]
     fears        [text|None] per seat (secret); well: seats whose fear is still in the Well
     read         fear texts drawn and read aloud (public); realm_keys: keys left per realm
     removed      colour -> keys removed from the game; black_key: {"holder", "on_board"}
@@ -60,6 +60,8 @@ ORDERS: dict[str, dict[str, Any]] = GK["orders"]
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
+
+DICE_WORDS = {1: "one die", 2: "both dice"}
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
@@ -127,6 +129,15 @@ def inside(stone: str) -> bool:
     return stone not in STONE
 
 
+# ---------------------------------------------------------------- saved games
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: players gain `must_dice` (no imposed number of dice yet)."""
+    new = dict(data)
+    new["players"] = [{**pl, "must_dice": None} for pl in data["players"]]
+    return new
+
+
 # ---------------------------------------------------------------- the game
 
 class AtmosfearGame(Game):
@@ -135,6 +146,8 @@ class AtmosfearGame(Game):
     pausable = True
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
     option_choices = {"minutes": (40, 20, 60)}
+    state_format = 2
+    upgrades = {1: upgrade_1}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
              "while the Gatekeeper barks orders at you.")
     min_seats = 3
@@ -158,7 +171,8 @@ class AtmosfearGame(Game):
         state.data = {
             "phase": "fears", "step": "turn", "current": None,
             "players": [{"pos": HEADSTONES[s], "rack": [], "hole": False, "must_roll": None,
-                         "extra": False, "time_cards": []} for s in range(state.seats)],
+                         "must_dice": None, "extra": False, "time_cards": []}
+                        for s in range(state.seats)],
             "fears": [None] * state.seats, "well": [], "read": [],
             "realm_keys": [KEYS_PER] * 6, "removed": {c: 0 for c in COLOURS},
             "black_key": {"holder": None, "on_board": True},
@@ -280,6 +294,11 @@ class AtmosfearGame(Game):
         if pl["hole"]:
             pl["hole"] = False
             events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
+
+    def _impose_dice(self, d: dict[str, Any], seat: int, n: int, events: list[Event]) -> None:
+        """The Gatekeeper or Fate picks how many dice `seat` rolls next time they move."""
+        d["players"][seat]["must_dice"] = n
+        events.append(Event(f"{p(seat)} must roll {DICE_WORDS[n]} on their next move."))
 
     def _to_headstone(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         """Back home (not a landing). A player in a Black Hole is out of the game: they stay."""
@@ -522,10 +541,11 @@ class AtmosfearGame(Game):
                 target = rng.choice(sneaks)
             else:
                 target = self.target(d, None, how, rng)
-            if order == "must_roll":
-                args["number"] = rng.choice(GK["must_roll_numbers"])
+            if order in ("must_roll", "dice"):
+                args["number"] = rng.choice(GK[order + "_numbers"])
             parts.append(fill(rng.choice(LINES["call"]), target))
-            parts.append(fill(rng.choice(LINES[order]), target, **args))
+            parts.append(fill(rng.choice(LINES[order]), target, dice=DICE_WORDS.get(args.get("number")),
+                              **args))
         elif order != "taunt":
             parts.append(rng.choice(LINES[order]))
         line = " ".join(parts)
@@ -572,6 +592,8 @@ class AtmosfearGame(Game):
             players[seat]["must_roll"] = order["number"]
             events.append(Event(f"{p(seat)} must roll a {order['number']} before playing again "
                                 f"(one try each turn)."))
+        elif kind == "dice":
+            self._impose_dice(d, seat, order["number"], events)
         elif kind == "take_key":
             self._take_from_realm(d, seat, realm_of(players[seat]["pos"]), events)
         elif kind == "lose_key":
@@ -677,6 +699,7 @@ class AtmosfearGame(Game):
                 return events
             if verb == "roll":
                 n = int(arg)
+                pl["must_dice"] = None
                 dice = [rng.die() for _ in range(n)]
                 d["dice"] = dice
                 total = sum(dice)
@@ -984,6 +1007,8 @@ class AtmosfearGame(Game):
         elif e == "all_headstones":
             for s in self.active(d):
                 self._to_headstone(d, s, events)
+        elif e == "dice":
+            self._impose_dice(d, seat, card["n"], events)
         elif e == "must_roll":
             pl["must_roll"] = card["n"]
             events.append(Event(f"{p(seat)} must roll a {card['n']} before playing again."))
@@ -1077,6 +1102,8 @@ class AtmosfearGame(Game):
             return f"You are in a Black Hole: 'try' to roll your own number ({seat + 1}) to get out."
         if step == "turn" and pl["must_roll"]:
             return f"The Gatekeeper wants a {pl['must_roll']} first: 'try' to roll it."
+        if verb == "roll" and step == "turn" and pl["must_dice"]:
+            return f"You were told to roll {DICE_WORDS[pl['must_dice']]} this time: 'roll {pl['must_dice']}'."
         if verb == "roll":
             return f"Roll one or two dice: 'roll 1' or 'roll 2'. Now you may: {opts}."
         return f"You can't do that now. You may: {opts}."
@@ -1100,8 +1127,10 @@ class AtmosfearGame(Game):
             if self.waiting(d, seat):
                 c("read", "Have a fear drawn from the Well")
                 return out
-            c("roll 1", "Roll one die")
-            c("roll 2", "Roll two dice")
+            if pl["must_dice"] != 2:
+                c("roll 1", "Roll one die")
+            if pl["must_dice"] != 1:
+                c("roll 2", "Roll two dice")
             if inside(pl["pos"]):
                 c("leave", "Leave the inside track: back to your headstone")
             for s in self.pass_targets(d, seat):
@@ -1208,6 +1237,7 @@ class AtmosfearGame(Game):
             players.append({"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s],
                             "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": bk["holder"] == s,
                             "in_black_hole": pl["hole"], "must_roll": pl["must_roll"],
+                            "must_dice": pl["must_dice"],
                             "chosen_one": d["chosen"] == s, "waiting_at_well": self.waiting(d, s)})
         out: dict[str, Any] = {
             "game": "atmosfear", "turn": state.turn,
@@ -1254,6 +1284,8 @@ class AtmosfearGame(Game):
             lines.append(f"⏳ Time card {cid}: {TIME[cid]['text']}")
         if pl["must_roll"]:
             lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
+        if pl["must_dice"]:
+            lines.append(f"🎲 You must roll {DICE_WORDS[pl['must_dice']]} on your next move.")
         if pl["hole"]:
             lines.append("🕳️ You are in a Black Hole.")
         if d["fears"][seat] is not None:
