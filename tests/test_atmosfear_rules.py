@@ -597,8 +597,9 @@ def test_called_player_answers_in_time_then_order_proceeds():
     st = gk_state()
     st.data["players"][1]["pos"] = "O30"
     st.data["players"][0]["rack"] = ["red"]
-    st.data["realm_keys"][0] -= 1
-    st, ev = appear(st, "take_key")  # the trailer: the first seat with fewest keys
+    st.data["players"][2]["rack"] = ["red"]
+    st.data["realm_keys"][0] -= 2
+    st, ev = appear(st, "take_key")  # the trailer: the seat with fewest keys
     gk = st.data["gk"]
     seat = gk["calling"]
     assert seat == 1 and GAME.to_move(st) == 1 and GAME.paused(st)
@@ -741,6 +742,23 @@ def test_the_gatekeeper_or_fate_can_impose_the_number_of_dice():
     GAME._effect(st, 0, FATE["F25"], Rng(1), ev, on_turn=True)
     assert [c.action for c in GAME.prompt(st, 0).choices] == ["roll 1"]
     assert GAME.view(st, None)["players"][0]["must_dice"] == 1
+
+
+def test_his_ties_are_broken_at_random_not_by_seat():
+    picked = {"leader": set(), "trailer": set()}
+    for seed in range(40):
+        st = gk_state(seed)
+        d = st.data
+        d["players"][0]["rack"] = ["red"]
+        d["players"][1]["rack"] = ["red"]
+        d["realm_keys"][0] -= 2
+        after, _ = appear(st, "lose_key")  # seats 0 and 1 lead with one key each
+        picked["leader"].add(after.data["gk"]["calling"])
+        d["players"][1]["rack"] = []
+        d["realm_keys"][0] += 1
+        after, _ = appear(st, "take_key")  # seats 1 and 2 trail with none
+        picked["trailer"].add(after.data["gk"]["calling"])
+    assert picked == {"leader": {0, 1}, "trailer": {1, 2}}
 
 
 def test_must_roll_one_try_per_turn():

@@ -200,27 +200,21 @@ class AtmosfearGame(Game):
         """Seats not in a Black Hole (in the game)."""
         return [s for s, pl in enumerate(d["players"]) if not pl["hole"]]
 
-    def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng | None = None) -> int | None:
+    def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng) -> int | None:
+        """Whom a card or the Gatekeeper picks: never `seat`, never anyone in a Black Hole.
+        "leader"/"trailer" (most/fewest coloured keys) break ties at random."""
         n = len(d["players"])
         cands = [s for s in self.active(d) if s != seat]
         if not cands:
             return None
-        if how == "left" and seat is not None:
-            for k in range(1, n):
-                s = (seat + k) % n
-                if s in cands:
-                    return s
-        if how == "right" and seat is not None:
-            for k in range(1, n):
-                s = (seat - k) % n
-                if s in cands:
-                    return s
-        if how == "trailer":
-            return min(cands, key=lambda s: (len(d["players"][s]["rack"]), s))
-        if how == "random" and rng is not None:
-            return rng.choice(cands)
-        # leader: most coloured keys, ties to the lowest seat
-        return max(cands, key=lambda s: (len(d["players"][s]["rack"]), -s))
+        if how in ("left", "right") and seat is not None:
+            step = 1 if how == "left" else -1
+            return next(s for k in range(1, n) if (s := (seat + step * k) % n) in cands)
+        if how in ("leader", "trailer"):
+            keys = {s: len(d["players"][s]["rack"]) for s in cands}
+            best = (max if how == "leader" else min)(keys.values())
+            cands = [s for s in cands if keys[s] == best]
+        return cands[0] if len(cands) == 1 else rng.choice(cands)
 
     def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None,
                          events: list[Event], why: str = "") -> bool:
@@ -523,7 +517,7 @@ class AtmosfearGame(Game):
                 opts.append(("black_key", bk))
             if holes:
                 opts.append(("black_hole_taunt", rng.choice(holes)))
-            lead = self.target(d, None, "leader")
+            lead = self.target(d, None, "leader", rng)
             if lead is not None and d["players"][lead]["rack"]:
                 opts.append(("leader", lead))
             group, who = rng.choice(opts)
