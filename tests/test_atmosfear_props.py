@@ -28,7 +28,7 @@ def check_secrecy(state: State, events) -> None:
     d = state.data
     pub = GAME.view(state, None)
     text = json.dumps(pub)
-    assert "rack" not in pub and "time_cards" not in pub
+    assert "rack" not in pub and "time_cards" not in pub and "fear" not in pub
     unread = [f for s, f in enumerate(d["fears"]) if f is not None and f not in d["read"]]
     for f in unread:
         assert f not in text
@@ -45,7 +45,7 @@ def check_secrecy(state: State, events) -> None:
             assert e.to is not None and len(e.to) == 1
     for seat in range(state.seats):
         v = GAME.view(state, seat)
-        assert {k: v[k] for k in v if k not in ("rack", "time_cards")} == pub
+        assert {k: v[k] for k in v if k not in ("rack", "time_cards", "fear")} == pub
 
 
 def play_game(seats, seed, levels, minutes=20, step=5.0, late_every=0, checks=True):

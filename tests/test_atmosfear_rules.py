@@ -61,7 +61,8 @@ def test_fears_are_private_text_choices_and_start_the_clock():
     st, ev = act(st, 0, "fear   being  eaten ", 50.0)
     assert st.data["fears"][0] == "being eaten"
     assert "being eaten" not in json.dumps(GAME.view(st, None)) + texts(ev)
-    assert "being eaten" not in json.dumps(GAME.view(st, 0))
+    assert "being eaten" not in json.dumps(GAME.view(st, 1))
+    assert GAME.view(st, 0)["fear"] == {"text": "being eaten", "in_well": True}
     assert "being eaten" in GAME.private_text(st, 0)
     with pytest.raises(IllegalAction):
         act(st, 0, "fear again")

@@ -1232,7 +1232,9 @@ class AtmosfearGame(Game):
                             "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": bk["holder"] == s,
                             "in_black_hole": pl["hole"], "must_roll": pl["must_roll"],
                             "must_dice": pl["must_dice"],
-                            "chosen_one": d["chosen"] == s, "waiting_at_well": self.waiting(d, s)})
+                            "chosen_one": d["chosen"] == s,
+                            # what others can tell: whether a rack still holds every colour is hidden
+                            "waiting_at_well": pl["pos"] == WELL and bk["holder"] != s})
         out: dict[str, Any] = {
             "game": "atmosfear", "turn": state.turn,
             "current": None if state.over or d["phase"] != "play" else d["current"],
@@ -1261,6 +1263,7 @@ class AtmosfearGame(Game):
             out["rack"] = rack
             out["time_cards"] = [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
                                  for cid in d["players"][seat]["time_cards"]]
+            out["fear"] = {"text": d["fears"][seat], "in_well": seat in d["well"]}
         return out
 
     def private_text(self, state: State, seat: int) -> str:
@@ -1288,9 +1291,11 @@ class AtmosfearGame(Game):
         return "\n".join(lines)
 
     # ------------------------------------------------------------ AI
-    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    ai_reads_view = True
+
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose
-        return choose(self, state, seat, rng, level)
+        return choose(view, prompt, rng, level)
 
     def canonical(self, state: State, action: str) -> str:
         tokens = action.split(None, 1)
