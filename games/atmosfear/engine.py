@@ -11,7 +11,8 @@ State lives in `state.data` (JSON-native):
     removed      colour -> keys removed from the game; black_key: {"holder", "on_board"}
     fate, time   deck orders (card ids, top first; secret)
     clock        {"end", "paused_at", "minutes"}
-    gk           the Gatekeeper: {"next", "on", "line", "calling", "order", "deadline", "leave_at", "n"}
+    gk           the Gatekeeper: {"next", "on", "line", "calling", "order", "deadline", "leave_at", "n",
+                 "said" (line group -> bit mask of the lines he has said this game)}
     move         a roll being walked: {"steps", "dir", "decided", "inside", "path"}
     chosen, dice, last, winner
 
@@ -57,6 +58,7 @@ FLIGHTS = [s["id"] for s in OUTER if s["kind"] == "flight"]
 KEYS_PER = RULES["keys_per_colour"]
 LINES: dict[str, list[str]] = GK["lines"]
 ORDERS: dict[str, dict[str, Any]] = GK["orders"]
+TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
@@ -132,9 +134,11 @@ def inside(stone: str) -> bool:
 # ---------------------------------------------------------------- saved games
 
 def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
-    """Format 1 -> 2: players gain `must_dice` (no imposed number of dice yet)."""
+    """Format 1 -> 2: players gain `must_dice` (none imposed yet) and the Gatekeeper `said`
+    (the lines he has said; an old game starts with none)."""
     new = dict(data)
     new["players"] = [{**pl, "must_dice": None} for pl in data["players"]]
+    new["gk"] = {**data["gk"], "said": {}}
     return new
 
 
@@ -179,7 +183,7 @@ class AtmosfearGame(Game):
             "fate": fate, "time": time,
             "clock": {"end": None, "paused_at": None, "minutes": minutes},
             "gk": {"next": None, "on": False, "line": None, "calling": None, "order": None,
-                   "deadline": None, "leave_at": None, "n": 0},
+                   "deadline": None, "leave_at": None, "n": 0, "said": {}},
             "move": None, "chosen": None, "dice": None, "last": None, "winner": None,
         }
         state.turn = 0
@@ -321,7 +325,7 @@ class AtmosfearGame(Game):
         state.result = {"winners": [], "scores": None, "reason": "The Gatekeeper wins"}
         d["phase"], d["current"] = "over", None
         d["gk"].update(on=True, calling=None, deadline=None, leave_at=None)
-        line = rng.choice(LINES["lose"])
+        line = self._say(d, "lose", rng)
         d["gk"]["line"] = line
         events.append(Event(line, kind="gatekeeper"))
         events.append(Event("Time is up: nobody conquered their fear. The Gatekeeper wins.", kind="end"))
@@ -426,7 +430,7 @@ class AtmosfearGame(Game):
         if verb == "gk" and arg == "leave":
             if not gk["on"] or gk["calling"] is not None or now < gk["leave_at"]:
                 raise IllegalAction("The Gatekeeper is not leaving yet.")
-            line = rng.choice(LINES["leave"])
+            line = self._say(d, "leave", rng)
             lo, hi = RULES["gk_gap"]
             state.turn += 1  # a fresh turn timer for whoever plays on (see _appear)
             gk.update(on=False, line=None, order=None, leave_at=None, deadline=None,
@@ -460,8 +464,7 @@ class AtmosfearGame(Game):
         anyone_hole = any(pl["hole"] for pl in players)
         end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
         late = end is not None and (end - now) < total / 4
-        sneaks = [s for s in act if inside(players[s]["pos"]) and not self.waiting(d, s)
-                  and not all(c in players[s]["rack"] for c in COLOURS)]
+        sneaks = self.sneaks(d)
         out = []
         for name, o in ORDERS.items():
             w = o.get("weight", 0.0)
@@ -483,6 +486,8 @@ class AtmosfearGame(Game):
                 w = 0.0
             if name == "release" and not anyone_hole:
                 w = 0.0
+            if not (self._fresh(d, name) if name != "taunt" else any(self._fresh(d, g) for g in TAUNTS)):
+                w = 0.0  # he has said all his lines for it in this game
             if w > 0:
                 out.append((name, w))
         return out
@@ -503,48 +508,21 @@ class AtmosfearGame(Game):
         gk = d["gk"]
         gk["n"] += 1
         state.turn += 1
-        order = self._pick(self._weights(d, now), rng)
+        order = self._pick(self._weights(d, now) or [("taunt", 1.0)], rng)
         o = ORDERS[order]
-        parts = [rng.choice(LINES["greeting"])]
-        # a remark on the situation
-        bk = d["black_key"]["holder"]
-        holes = [s for s, pl in enumerate(d["players"]) if pl["hole"]]
-        remark = rng.below(4)
-        if remark == 0 or (order == "taunt"):
-            mins = self.minutes_left(d, now)
-            opts = [("time_left", None)]
-            if bk is not None:
-                opts.append(("black_key", bk))
-            if holes:
-                opts.append(("black_hole_taunt", rng.choice(holes)))
-            lead = self.target(d, None, "leader", rng)
-            if lead is not None and d["players"][lead]["rack"]:
-                opts.append(("leader", lead))
-            group, who = rng.choice(opts)
-            parts.append(fill(rng.choice(LINES[group]), who, minutes=mins)
-                         if group == "time_left" else fill(rng.choice(LINES[group]), who))
-        events: list[Event] = []
         target = None
         args: dict[str, Any] = {}
         if o.get("call"):
-            how = o.get("target", "random")
-            if how == "inside":
-                act = self.active(d)
-                sneaks = [s for s in act if inside(d["players"][s]["pos"]) and not self.waiting(d, s)
-                          and not all(c in d["players"][s]["rack"] for c in COLOURS)]
-                target = rng.choice(sneaks)
-            else:
-                target = self.target(d, None, how, rng)
+            target = self._victim(d, o.get("target", "random"), rng)
             if order in ("must_roll", "dice"):
                 args["number"] = rng.choice(GK[order + "_numbers"])
-            parts.append(fill(rng.choice(LINES["call"]), target))
-            parts.append(fill(rng.choice(LINES[order]), target, dice=DICE_WORDS.get(args.get("number")),
-                              **args))
-        elif order != "taunt":
-            parts.append(rng.choice(LINES[order]))
-        line = " ".join(parts)
+            line = self._say(d, order, rng, target, dice=DICE_WORDS.get(args.get("number")), **args)
+        elif order == "taunt":
+            line = self._taunt(d, now, rng)
+        else:
+            line = self._say(d, order, rng)
+        events = [Event(line, kind="gatekeeper")]
         gk.update(on=True, line=line, order={"kind": order, "target": target, **args})
-        events.append(Event(line, kind="gatekeeper"))
         if target is not None:
             gk["calling"] = target
             gk["deadline"] = now + RULES["gk_answer_seconds"]
@@ -555,13 +533,52 @@ class AtmosfearGame(Game):
             gk["leave_at"] = now + RULES["gk_leave_seconds"]
         return events
 
+    def _victim(self, d: dict[str, Any], how: str, rng: Rng) -> int | None:
+        if how != "inside":
+            return self.target(d, None, how, rng)
+        return rng.choice(self.sneaks(d))
+
+    def sneaks(self, d: dict[str, Any]) -> list[int]:
+        """Players on the inside track (the Well included) without a key of every colour."""
+        players = d["players"]
+        return [s for s in self.active(d) if inside(players[s]["pos"])
+                and not all(c in players[s]["rack"] for c in COLOURS)]
+
+    def _taunt(self, d: dict[str, Any], now: float, rng: Rng) -> str:
+        """A taunt fitted to the moment: the clock, the Black Key, the void, or the leader."""
+        options: list[tuple[str, int | None]] = [("greeting", None), ("time_left", None)]
+        holder = d["black_key"]["holder"]
+        if holder is not None:
+            options.append(("black_key", holder))
+        holes = [s for s, pl in enumerate(d["players"]) if pl["hole"]]
+        if holes:
+            options.append(("black_hole_taunt", rng.choice(holes)))
+        lead = self.target(d, None, "leader", rng)
+        if lead is not None and d["players"][lead]["rack"]:
+            options.append(("leader", lead))
+        group, who = rng.choice([o for o in options if self._fresh(d, o[0])] or options[:1])
+        return self._say(d, group, rng, who, minutes=self.minutes_left(d, now))
+
+    def _fresh(self, d: dict[str, Any], group: str) -> bool:
+        """Has he a line of `group` left that he has not said in this game?"""
+        return d["gk"]["said"].get(group, 0) != (1 << len(LINES[group])) - 1
+
+    def _say(self, d: dict[str, Any], group: str, rng: Rng, seat: int | None = None, **kw: Any) -> str:
+        """A line of `group` not said yet in this game, remembered in gk.said as a bit mask
+        (a used-up group starts over, which the weights make rare)."""
+        said = d["gk"]["said"]
+        used = said.get(group, 0) if self._fresh(d, group) else 0
+        index = rng.choice([i for i in range(len(LINES[group])) if not used >> i & 1])
+        said[group] = used | 1 << index
+        return fill(LINES[group][index], seat, **kw)
+
     def _answer(self, state: State, seat: int, now: float, rng: Rng) -> list[Event]:
         d = state.data
         gk = d["gk"]
         if now >= gk["deadline"]:
             return self._late(state, now, rng)
         events = [Event(f"{p(seat)}: YES! MY GATEKEEPER!"),
-                  Event(fill(rng.choice(LINES["answered"]), seat), kind="gatekeeper")]
+                  Event(self._say(d, "answered", rng, seat), kind="gatekeeper")]
         order = gk["order"]
         self._interrupt(state, events, lambda: self._carry_out(state, order["kind"], seat, order, rng, events))
         gk.update(calling=None, deadline=None, leave_at=now + RULES["gk_leave_seconds"])
@@ -571,8 +588,10 @@ class AtmosfearGame(Game):
         d = state.data
         gk = d["gk"]
         seat = gk["calling"]
-        kind = self._pick([(x["kind"], x["weight"]) for x in PUNISHMENTS], rng)
-        line = fill(rng.choice(LINES["late"]), seat) + " " + fill(rng.choice(LINES["punish_" + kind]), seat)
+        kinds = [(x["kind"], x["weight"]) for x in PUNISHMENTS]
+        kind = self._pick([k for k in kinds if self._fresh(d, "punish_" + k[0])] or kinds, rng)
+        line = self._say(d, "punish_" + kind, rng, seat)
+        gk["line"] = line
         events = [Event(line, kind="gatekeeper")]
         self._interrupt(state, events, lambda: self._carry_out(state, kind, seat, {}, rng, events))
         gk.update(calling=None, deadline=None, leave_at=now + RULES["gk_leave_seconds"])
@@ -1052,7 +1071,7 @@ class AtmosfearGame(Game):
             d["winner"], d["phase"], d["current"] = seat, "over", None
             state.result = {"winners": [seat], "scores": None,
                             "reason": f"{NAMES[seat]} faced their own fear at the Well of Fears"}
-            events.append(Event(fill(rng.choice(LINES["win"]), seat), kind="gatekeeper"))
+            events.append(Event(self._say(d, "win", rng, seat), kind="gatekeeper"))
             events.append(Event(f"It is {p(seat)}'s own fear! {p(seat)} conquers it and wins!", kind="end"))
             return events
         events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
