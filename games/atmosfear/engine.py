@@ -62,6 +62,9 @@ TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
+# The outer track as views show it (never changes: each view gets copies of these).
+OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
+                   for s in OUTER)
 
 DICE_WORDS = {1: "one die", 2: "both dice"}
 
@@ -129,6 +132,38 @@ def nearest_hole(stone: str) -> str:
 
 def inside(stone: str) -> bool:
     return stone not in STONE
+
+
+# ---------------------------------------------------------------- choices (built once: immutable)
+
+def _one(action: str, label: str) -> Choice:
+    return Choice(action, (Step(action, label),))
+
+
+def _two(action: str, first: tuple[str, str], label: str) -> Choice:
+    key = action.split()[1]
+    return Choice(action, (Step(*first), Step(key, label)))
+
+
+FIXED = {a: _one(a, label) for a, label in (
+    ("read", "Have a fear drawn from the Well"), ("leave", "Leave the inside track: back to your headstone"),
+    ("yes", "YES! MY GATEKEEPER!"), ("roll 1", "Roll one die"), ("roll 2", "Roll two dice"),
+    ("inside", "Go inside, toward the Well"), ("outside", "Stay on the outer track"),
+    ("cw", "Clockwise round the Inner Ring"), ("ccw", "Anticlockwise round the Inner Ring"))}
+FEAR = Choice("fear", (Step("fear", "Write your fear"),), input="text")
+ROLLS = {None: (FIXED["roll 1"], FIXED["roll 2"]), 1: (FIXED["roll 1"],), 2: (FIXED["roll 2"],)}
+PAIRS = {"branch": (FIXED["inside"], FIXED["outside"]), "ring": (FIXED["cw"], FIXED["ccw"])}
+SKIPS = {"key": _one("skip", "Leave it"), "flight": _one("skip", "Stay here"),
+         "duel": _one("skip", "No duel"), "pass": _one("skip", "Keep the Black Key")}
+TRY_HOLE = [_one("try", f"Try to roll your number ({s + 1}) to leave the Black Hole") for s in range(6)]
+TRY_NUMBER = {n: _one("try", f"Try to roll the {n} the Gatekeeper demands") for n in range(1, 7)}
+TAKE = [_one("take", f"Take a {c} key") for c in COLOURS]
+FLY = {f: _two(f"fly {f}", ("fly", "Fly"), f"Fly to {f}") for f in FLIGHTS}
+DUEL = [_two(f"duel {s + 1}", ("duel", "Call a duel"), NAMES[s]) for s in range(6)]
+PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in range(6)]
+STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
+               "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
+               "pass": "Pass the Black Key?"}
 
 
 # ---------------------------------------------------------------- saved games
@@ -1122,57 +1157,31 @@ class AtmosfearGame(Game):
         return f"You can't do that now. You may: {opts}."
 
     def choices(self, state: State, seat: int) -> list[Choice]:
+        """Every legal action of `seat` at the current step (shared, immutable Choice objects)."""
         d = state.data
         pl = d["players"][seat]
         step = d["step"]
-        out: list[Choice] = []
-
-        def c(action: str, label: str, key: str | None = None) -> None:
-            out.append(Choice(action, (Step(key or action, label),)))
-
         if step == "turn":
             if pl["hole"]:
-                c("try", f"Try to roll your number ({seat + 1}) to leave the Black Hole")
-                return out
+                return [TRY_HOLE[seat]]
             if pl["must_roll"]:
-                c("try", f"Try to roll the {pl['must_roll']} the Gatekeeper demands")
-                return out
+                return [TRY_NUMBER[pl["must_roll"]]]
             if self.waiting(d, seat):
-                c("read", "Have a fear drawn from the Well")
-                return out
-            if pl["must_dice"] != 2:
-                c("roll 1", "Roll one die")
-            if pl["must_dice"] != 1:
-                c("roll 2", "Roll two dice")
-            if inside(pl["pos"]):
-                c("leave", "Leave the inside track: back to your headstone")
-            for s in self.pass_targets(d, seat):
-                out.append(Choice(f"pass {s + 1}", (Step("pass", "Pass the Black Key"),
-                                                    Step(str(s + 1), NAMES[s]))))
-        elif step == "branch":
-            c("inside", "Go inside, toward the Well")
-            c("outside", "Stay on the outer track")
-        elif step == "ring":
-            c("cw", "Clockwise round the Inner Ring")
-            c("ccw", "Anticlockwise round the Inner Ring")
-        elif step == "key":
-            c("take", f"Take a {COLOURS[realm_of(pl['pos'])]} key")
-            c("skip", "Leave it")
-        elif step == "flight":
-            for f in FLIGHTS:
-                if f != pl["pos"]:
-                    out.append(Choice(f"fly {f}", (Step("fly", "Fly"), Step(f, f"Fly to {f}"))))
-            c("skip", "Stay here")
-        elif step == "duel":
-            for s in self.duel_targets(d, seat):
-                out.append(Choice(f"duel {s + 1}", (Step("duel", "Call a duel"), Step(str(s + 1), NAMES[s]))))
-            c("skip", "No duel")
-        elif step == "pass":
-            for s in self.pass_targets(d, seat):
-                out.append(Choice(f"pass {s + 1}", (Step("pass", "Pass the Black Key"),
-                                                    Step(str(s + 1), NAMES[s]))))
-            c("skip", "Keep the Black Key")
-        return out
+                return [FIXED["read"]]
+            out = list(ROLLS[pl["must_dice"]])
+            if pl["pos"] not in STONE:
+                out.append(FIXED["leave"])
+            out += [PASS[s] for s in self.pass_targets(d, seat)]
+            return out
+        if step == "flight":
+            return [FLY[f] for f in FLIGHTS if f != pl["pos"]] + [SKIPS["flight"]]
+        if step == "duel":
+            return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
+        if step == "pass":
+            return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
+        if step == "key":
+            return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
+        return list(PAIRS[step])
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1181,20 +1190,15 @@ class AtmosfearGame(Game):
         if d["phase"] == "fears":
             if d["fears"][seat] is not None:
                 return None
-            return Prompt(seat, "Write your greatest fear. It goes into the Well, unseen.",
-                          [Choice("fear", (Step("fear", "Write your fear"),), input="text")], private=True)
+            return Prompt(seat, "Write your greatest fear. It goes into the Well, unseen.", [FEAR], private=True)
         gk = d["gk"]
         if gk["on"]:
             if gk["calling"] == seat:
-                return Prompt(seat, "The Gatekeeper calls your name! Answer him!",
-                              [Choice("yes", (Step("yes", "YES! MY GATEKEEPER!"),))])
+                return Prompt(seat, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]])
             return None
         if d["current"] != seat:
             return None
-        labels = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
-                  "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
-                  "pass": "Pass the Black Key?"}
-        return Prompt(seat, labels[d["step"]], self.choices(state, seat))
+        return Prompt(seat, STEP_LABELS[d["step"]], self.choices(state, seat))
 
     def to_move(self, state: State) -> int | None:
         d = state.data
@@ -1260,9 +1264,8 @@ class AtmosfearGame(Game):
             "phase": phase,
             "clock": {"end": d["clock"]["end"], "paused_at": d["clock"]["paused_at"],
                       "minutes": d["clock"]["minutes"]},
-            "board": {"outer": [{"id": s["id"], "realm": s["realm"], "kind": s["kind"],
-                                 "colour": s["colour"] or None} for s in OUTER],
-                      "radials": [list(r) for r in RADIALS], "inner": list(INNER), "well": WELL},
+            "board": {"outer": [dict(s) for s in OUTER_VIEW], "radials": [list(r) for r in RADIALS],
+                      "inner": list(INNER), "well": WELL},
             "realms": [{"index": r, "harbinger": NAMES[r], "colour": COLOURS[r],
                         "keys_left": d["realm_keys"][r]} for r in range(6)],
             "black_key": {"holder": bk["holder"], "on_board": bk["on_board"]},
