@@ -11,7 +11,7 @@ from games.core import Rng, State, apply, decide, setup
 
 def hide_differently(state: State, seat: int, rng: Rng) -> State:
     """A copy where everything `seat` cannot see is redrawn: decks, the game's RNG, the Gatekeeper's
-    next visit, other seats' key colours (not their counts), Time cards and fears."""
+    next visit, other seats' key colours (not their counts), Time cards and fears, his decoys."""
     other = state.copy()
     d = other.data
     rng.shuffle(d["fate"])
@@ -26,6 +26,8 @@ def hide_differently(state: State, seat: int, rng: Rng) -> State:
         pl["time_cards"] = [rng.choice(sorted(TIME)) for _ in range(rng.below(3))]
         if d["fears"][s] is not None:
             d["fears"][s] = rng.choice(AI_FEARS) + " (redrawn)"
+    for s in range(state.seats, len(d["fears"])):  # the Gatekeeper's decoys
+        d["fears"][s] = rng.choice(AI_FEARS) + " (decoy)"
     return other
 
 

@@ -71,7 +71,8 @@ def test_fears_are_private_text_choices_and_start_the_clock():
     st, _ = act(st, 2, "fear the dark", 77.0)
     v = GAME.view(st, None)
     assert v["phase"] == "play" and v["clock"]["end"] == 77.0 + 20 * 60 and v["current"] == 0
-    assert v["fears_in_well"] == 3 and v["fears_read"] == []
+    # 20 minutes for 3 is 6.7 minutes each: the Well holds 6 fears, 3 of them his decoys
+    assert v["fears_in_well"] == 6 and v["fears_read"] == []
 
 
 def test_clock_end_means_the_gatekeeper_wins():
@@ -818,6 +819,51 @@ def well_state(chosen=None):
     return st
 
 
+def test_head_start_keys_by_minutes_per_player():
+    for seats, minutes, head in ((6, 20, 4), (4, 20, 3), (3, 20, 1), (4, 40, 0)):
+        st = setup(GAME, seats, {"minutes": minutes}, 1)
+        d = st.data
+        for s, pl in enumerate(d["players"]):
+            assert len(pl["rack"]) == head and COLOURS[s] not in pl["rack"]
+        for i, c in enumerate(COLOURS):
+            held = sum(pl["rack"].count(c) for pl in d["players"])
+            assert d["realm_keys"][i] + held == 6
+
+
+def test_the_gatekeeper_fills_the_well_with_his_own_fears():
+    for seats, minutes, fears in ((6, 20, 6), (4, 40, 8), (3, 60, 30)):
+        st = started(seats=seats, minutes=minutes)
+        assert GAME.view(st, None)["fears_in_well"] == fears
+    st = quiet(st)
+    d = st.data
+    d["players"][0].update(pos="WELL", rack=list(COLOURS))
+    d["realm_keys"] = [5] * 6
+    st.rng = next(r for r in range(1000) if d["well"][Rng(r).below(len(d["well"]))] >= 3)
+    st, ev = act(st, 0, "read")
+    assert "Gatekeeper's own fears" in texts(ev) and len(st.data["read"]) == 1
+    assert st.data["players"][0]["pos"] == HEADSTONES[0]  # 20 minutes each: a miss sends you home
+    assert {0, 1, 2} <= set(st.data["well"]) and len(st.data["well"]) == 29
+
+
+def test_he_has_enough_fears_of_his_own_and_they_fit_the_well():
+    from games.atmosfear.engine import RULES
+    most = max(n for _, n in RULES["well_fears"]) - GAME.min_seats
+    assert len(set(GK["decoy_fears"])) >= most
+    assert all(0 < len(f) <= RULES["fear_max_chars"] for f in GK["decoy_fears"])
+
+
+def test_a_miss_at_the_well_waits_there_when_time_is_short():
+    st = quiet(started(seats=6, minutes=20))  # 3.3 minutes each
+    d = st.data
+    d["players"][0].update(pos="WELL", rack=list(COLOURS))
+    d["realm_keys"] = [5] * 6
+    st.rng = next(r for r in range(1000) if d["well"][Rng(r).below(len(d["well"]))] != 0)
+    st, ev = act(st, 0, "read")
+    assert st.data["players"][0]["pos"] == "WELL" and st.data["current"] == 1
+    st.data["current"] = 0
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
+
+
 def test_well_reader_is_chosen_one_or_their_left():
     st = well_state(chosen=1)
     assert GAME.reader(st.data, 0) == 1
@@ -890,7 +936,8 @@ def test_rules_page_sections_are_short_and_match_data():
         assert topic in secs
     for name, body in secs.items():
         assert len("## " + body) < 1800, name
-    assert RULES["well_miss"] in secs["House rules"]
+    for name in ("well_miss", "head_start", "well_fears"):
+        assert f"`{name}`" in secs["Balance"], name
     assert f"{RULES['gk_answer_seconds']} seconds" in secs["The Gatekeeper"]
     for verb in GAME.verbs:
         assert f"`{verb}" in secs["Commands"], verb

@@ -6,7 +6,8 @@ State lives in `state.data` (JSON-native):
     step         what the current player must do: turn | branch | ring | key | duel | flight | pass
     current      whose turn it is
     players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards"}]
-    fears        [text|None] per seat (secret); well: seats whose fear is still in the Well
+    fears        [text|None] per seat, then the Gatekeeper's decoys (secret); well: indexes into
+                 fears still in the Well
     read         fear texts drawn and read aloud (public); realm_keys: keys left per realm
     removed      colour -> keys removed from the game; black_key: {"holder", "on_board"}
     fate, time   deck orders (card ids, top first; secret)
@@ -93,6 +94,11 @@ def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> 
     for k, v in kw.items():
         text = text.replace("{%s}" % k, str(v))
     return text.replace("{name}", name)
+
+
+def step_table(points: list[list[Any]], x: float) -> Any:
+    """The value of the last [threshold, value] point whose threshold is at most `x`."""
+    return next(v for t, v in reversed(points) if x >= t)
 
 
 # ---------------------------------------------------------------- geometry
@@ -207,13 +213,21 @@ class AtmosfearGame(Game):
         rng.shuffle(fate)
         time = sorted(TIME)
         rng.shuffle(time)
+        per_player = minutes / state.seats
+        decoys = list(GK["decoy_fears"])
+        rng.shuffle(decoys)
+        decoys = decoys[:max(0, step_table(RULES["well_fears"], per_player) - state.seats)]
+        head = step_table(RULES["head_start"], per_player)
+        racks = [[COLOURS[(s + k) % 6] for k in range(1, head + 1)] for s in range(state.seats)]
         state.data = {
             "phase": "fears", "step": "turn", "current": None,
-            "players": [{"pos": HEADSTONES[s], "rack": [], "hole": False, "must_roll": None,
-                         "must_dice": None, "extra": False, "time_cards": []}
-                        for s in range(state.seats)],
-            "fears": [None] * state.seats, "well": [], "read": [],
-            "realm_keys": [KEYS_PER] * 6, "removed": {c: 0 for c in COLOURS},
+            "players": [{"pos": HEADSTONES[s], "rack": racks[s], "hole": False, "must_roll": None,
+                         "must_dice": None, "extra": False, "time_cards": []} for s in range(state.seats)],
+            # fears[seats:] are the Gatekeeper's own (decoys), in the Well from the start
+            "fears": [None] * state.seats + decoys,
+            "well": list(range(state.seats, state.seats + len(decoys))), "read": [],
+            "realm_keys": [KEYS_PER - sum(rack.count(c) for rack in racks) for c in COLOURS],
+            "removed": {c: 0 for c in COLOURS},
             "black_key": {"holder": None, "on_board": True},
             "fate": fate, "time": time,
             "clock": {"end": None, "paused_at": None, "minutes": minutes},
@@ -492,6 +506,18 @@ class AtmosfearGame(Game):
         return d["clock"]["end"] - TIME[cid]["at"] * 60
 
     # ------------------------------------------------------------ the Gatekeeper
+    def temper(self, d: dict[str, Any]) -> float:
+        """How cruel he is, 0 (kind) to 1 (cruel): it follows the clock's minutes per player, so
+        tables with little time each get help and tables with plenty get trouble (gatekeeper.toml)."""
+        x = d["clock"]["minutes"] / len(d["players"])
+        points = GK["temper"]
+        if x <= points[0][0]:
+            return points[0][1]
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            if x <= x1:
+                return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        return points[-1][1]
+
     def _weights(self, d: dict[str, Any], now: float) -> list[tuple[str, float]]:
         players = d["players"]
         act = self.active(d)
@@ -500,9 +526,12 @@ class AtmosfearGame(Game):
         end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
         late = end is not None and (end - now) < total / 4
         sneaks = self.sneaks(d)
+        cruel = self.temper(d)
         out = []
         for name, o in ORDERS.items():
             w = o.get("weight", 0.0)
+            if isinstance(w, list):  # [when kind, when cruel]
+                w = w[0] + (w[1] - w[0]) * cruel
             if leader_keys >= 3:
                 w += o.get("leader_bonus", 0.0)
             if anyone_hole:
@@ -1109,9 +1138,13 @@ class AtmosfearGame(Game):
             events.append(Event(self._say(d, "win", rng, seat), kind="gatekeeper"))
             events.append(Event(f"It is {p(seat)}'s own fear! {p(seat)} conquers it and wins!", kind="end"))
             return events
-        events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
-                            f"longer escape through the Well."))
-        if RULES["well_miss"] == "headstone":
+        if owner >= state.seats:
+            events.append(Event(f"It is one of the Gatekeeper's own fears, hidden in the Well to trick "
+                                f"{p(seat)}. It is cast away."))
+        else:
+            events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
+                                f"longer escape through the Well."))
+        if step_table(RULES["well_miss"], d["clock"]["minutes"] / state.seats) == "headstone":
             self._to_headstone(d, seat, events)
         d["last"] = {"seat": seat, "path": [d["players"][seat]["pos"]]}
         self._end_turn(state, events)
