@@ -62,7 +62,9 @@ ORDERS: dict[str, dict[str, Any]] = GK["orders"]
 TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
+OUTER_INDEX = {sid: i for i, sid in enumerate(OUTER_IDS)}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
+WHO = [{"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s]} for s in range(6)]
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
                    for s in OUTER)
@@ -114,7 +116,7 @@ def realm_of(stone: str) -> int | None:
 
 
 def outer_index(stone: str) -> int:
-    return OUTER_IDS.index(stone)
+    return OUTER_INDEX[stone]
 
 
 def proxy_outer(stone: str) -> int:
@@ -1282,22 +1284,19 @@ class AtmosfearGame(Game):
         else:
             phase = d["phase"]
         bk = d["black_key"]
-        players = []
-        for s, pl in enumerate(d["players"]):
-            players.append({"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s],
-                            "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": bk["holder"] == s,
-                            "in_black_hole": pl["hole"], "must_roll": pl["must_roll"],
-                            "must_dice": pl["must_dice"],
-                            "chosen_one": d["chosen"] == s,
-                            # what others can tell: whether a rack still holds every colour is hidden
-                            "waiting_at_well": pl["pos"] == WELL and bk["holder"] != s})
+        holder, chosen = bk["holder"], d["chosen"]
+        # waiting_at_well is what others can tell: whether a rack still holds every colour is hidden
+        players = [{**WHO[s], "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": holder == s,
+                    "in_black_hole": pl["hole"], "must_roll": pl["must_roll"], "must_dice": pl["must_dice"],
+                    "chosen_one": chosen == s, "waiting_at_well": pl["pos"] == WELL and holder != s}
+                   for s, pl in enumerate(d["players"])]
         out: dict[str, Any] = {
             "game": "atmosfear", "turn": state.turn,
             "current": None if state.over or d["phase"] != "play" else d["current"],
             "phase": phase,
             "clock": {"end": d["clock"]["end"], "paused_at": d["clock"]["paused_at"],
                       "minutes": d["clock"]["minutes"]},
-            "board": {"outer": [dict(s) for s in OUTER_VIEW], "radials": [list(r) for r in RADIALS],
+            "board": {"outer": [s.copy() for s in OUTER_VIEW], "radials": [list(r) for r in RADIALS],
                       "inner": list(INNER), "well": WELL},
             "realms": [{"index": r, "harbinger": NAMES[r], "colour": COLOURS[r],
                         "keys_left": d["realm_keys"][r]} for r in range(6)],
