@@ -8,7 +8,7 @@ from hypothesis import strategies as st_
 
 from bot.simulate import play
 from games.atmosfear import GAME
-from games.core import SYSTEM, IllegalAction, State, apply
+from games.core import SYSTEM, IllegalAction, State, apply, setup
 
 # Digits a phone keyboard or a copy-paste may produce instead of 0-9.
 LOOKALIKES = {str(d): [chr(0x2070 + d) if d not in (1, 2, 3) else "¹²³"[d - 1],  # superscript
@@ -25,13 +25,14 @@ def positions() -> list[tuple[State, list[str]]]:
     """Snapshots of real games (every step kind, the Gatekeeper calling) with their legal moves."""
     out = []
     for seats, seed, level in ((3, 1, "smart"), (4, 2, "random"), (6, 3, "smart"), (5, 4, "random")):
-        for moves in range(0, 400, 7):
-            state = play("atmosfear", seats, seed, level, max_actions=moves)
-            if state.over:
-                break
-            legal = [c.action for s in range(seats) for c in (GAME.prompt(state, s) or
-                                                               type("P", (), {"choices": []})).choices]
-            out.append((state, legal + EXTRA + [f"{v} 3" for v in EXTRA]))
+        log: list[tuple[int, str, float]] = []
+        play("atmosfear", seats, seed, level, max_actions=400, log=log)
+        state = setup(GAME, seats, None, seed)
+        for index, (seat, action, now) in enumerate(log):
+            if index % 7 == 0:
+                legal = [c.action for s in range(seats) for c in getattr(GAME.prompt(state, s), "choices", [])]
+                out.append((state, legal + EXTRA + [f"{v} 3" for v in EXTRA]))
+            state = apply(GAME, state, seat, action, now).state
     return out
 
 
@@ -74,9 +75,11 @@ def test_mangled_typed_moves_are_applied_or_refused_with_a_reason(case):
 
 
 def test_lookalike_digits_are_refused_not_read_as_other_seats():
+    checked = 0
     for state, actions in positions():
         for action in actions:
             if action.startswith(("duel ", "pass ")) and action[-1].isdigit():
+                checked += action not in ("duel 3", "pass 3")  # the extras every position has
                 seat = GAME.to_move(state)
                 seat = state.data["current"] if seat is None else seat
                 for look in LOOKALIKES[action[-1]]:
@@ -85,6 +88,7 @@ def test_lookalike_digits_are_refused_not_read_as_other_seats():
                     except IllegalAction:
                         continue
                     raise AssertionError(f"{action[:-1] + look!r} was accepted")
+    assert checked >= 3
 
 
 def test_a_typed_fear_loses_invisible_characters_and_placeholders():
