@@ -28,7 +28,7 @@ def check_secrecy(state: State, events) -> None:
     d = state.data
     pub = GAME.view(state, None)
     text = json.dumps(pub)
-    assert "rack" not in pub and "time_cards" not in pub
+    assert "rack" not in pub and "time_cards" not in pub and "fear" not in pub
     unread = [f for s, f in enumerate(d["fears"]) if f is not None and f not in d["read"]]
     for f in unread:
         assert f not in text
@@ -45,7 +45,7 @@ def check_secrecy(state: State, events) -> None:
             assert e.to is not None and len(e.to) == 1
     for seat in range(state.seats):
         v = GAME.view(state, seat)
-        assert {k: v[k] for k in v if k not in ("rack", "time_cards")} == pub
+        assert {k: v[k] for k in v if k not in ("rack", "time_cards", "fear")} == pub
 
 
 def play_game(seats, seed, levels, minutes=20, step=5.0, late_every=0, checks=True):
@@ -112,11 +112,11 @@ def test_replay_and_json_round_trip(seats, seed):
     assert State.from_json(state.to_json()).to_json() == state.to_json()
 
 
-@settings(max_examples=3, deadline=None)
-@given(seed=st_.integers(0, 2**32))
-def test_smart_players_can_win_a_long_game(seed):
-    state, _ = play_game(3, seed, ["smart"] * 3, minutes=60, step=3.0, checks=False)
-    assert state.over and state.result["winners"]  # smart players reach the Well in an hour
+def test_long_games_are_sometimes_won_and_sometimes_lost():
+    """Balanced: over a dozen hour-long games, smart players neither always escape nor never do."""
+    won = [bool(play_game(4, seed, ["smart"] * 4, minutes=60, step=4.0, checks=False)[0].result["winners"])
+           for seed in range(12)]
+    assert 2 <= sum(won) <= 10, won
 
 
 @settings(max_examples=8, deadline=None)

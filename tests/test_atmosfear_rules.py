@@ -61,7 +61,8 @@ def test_fears_are_private_text_choices_and_start_the_clock():
     st, ev = act(st, 0, "fear   being  eaten ", 50.0)
     assert st.data["fears"][0] == "being eaten"
     assert "being eaten" not in json.dumps(GAME.view(st, None)) + texts(ev)
-    assert "being eaten" not in json.dumps(GAME.view(st, 0))
+    assert "being eaten" not in json.dumps(GAME.view(st, 1))
+    assert GAME.view(st, 0)["fear"] == {"text": "being eaten", "in_well": True}
     assert "being eaten" in GAME.private_text(st, 0)
     with pytest.raises(IllegalAction):
         act(st, 0, "fear again")
@@ -70,7 +71,8 @@ def test_fears_are_private_text_choices_and_start_the_clock():
     st, _ = act(st, 2, "fear the dark", 77.0)
     v = GAME.view(st, None)
     assert v["phase"] == "play" and v["clock"]["end"] == 77.0 + 20 * 60 and v["current"] == 0
-    assert v["fears_in_well"] == 3 and v["fears_read"] == []
+    # 20 minutes for 3 is 6.7 minutes each: the Well holds 6 fears, 3 of them his decoys
+    assert v["fears_in_well"] == 6 and v["fears_read"] == []
 
 
 def test_clock_end_means_the_gatekeeper_wins():
@@ -232,13 +234,17 @@ def test_own_headstone_roll_own_number_takes_a_key():
     assert st.data["players"][1]["pos"] == "O11" and st.data["players"][1]["rack"] == ["yellow"]
 
 
-def test_other_headstone_owner_rolls_and_takes_blind():
+def test_other_headstone_owner_rolls_for_the_visitors_number():
     st = quiet(started())
     st.data["players"][0]["pos"] = "O6"
     st.data["players"][0]["rack"] = ["red"]
-    force(st, 5, 2)
-    st, ev = act(st, 0, "roll 1")
-    assert st.data["players"][1]["rack"] == ["red"] and st.data["players"][0]["rack"] == []
+    st.data["realm_keys"][0] -= 1
+    force(st, 5, 1)  # 5 steps to O11 (Khufu's headstone), then Khufu rolls the visitor's 1
+    a, ev = act(st, 0, "roll 1")
+    assert a.data["players"][1]["rack"] == ["red"] and a.data["players"][0]["rack"] == []
+    force(st, 5, 2)  # Khufu's own number is nothing special on someone else's visit
+    b, ev = act(st, 0, "roll 1")
+    assert b.data["players"][1]["rack"] == [] and b.data["players"][0]["rack"] == ["red"]
 
 
 def test_sent_to_headstone_is_not_a_landing():
@@ -269,6 +275,24 @@ def test_black_hole_landing_and_release_by_own_number():
     assert not b.data["players"][0]["hole"] and b.data["current"] == 1  # plays next turn
 
 
+def test_an_extra_turn_does_not_survive_a_black_hole():
+    for how in ("landing", "banished"):
+        st = quiet(started())
+        pl = st.data["players"][0]
+        pl.update(pos="O18", extra=True)
+        if how == "landing":
+            force(st, 3)
+            st, _ = act(st, 0, "roll 1")
+        else:
+            ev = []
+            GAME._interrupt(st, ev, lambda: GAME._carry_out(st, "black_hole", 0, {}, Rng(1), ev))
+        assert st.data["players"][0]["hole"] and st.data["current"] == 1, how
+        st.data["current"] = 0
+        force(st, 1)
+        st, _ = act(st, 0, "try")  # released by its own number: plays again from its next turn
+        assert not st.data["players"][0]["hole"] and st.data["current"] == 1, how
+
+
 def test_black_hole_release_by_own_key_at_turn_start():
     st = quiet(started())
     d = st.data
@@ -292,6 +316,37 @@ def test_black_hole_out_of_game_no_duel_no_call():
     assert GAME.duel_targets(d, 0) == []
     for _ in range(30):
         assert GAME.target(d, None, "random", Rng(_)) != 1
+
+
+def test_black_hole_player_ignores_orders_to_go_home():
+    """Out of the game: neither the Gatekeeper's nor a card's "back to your headstones" frees them."""
+    for how in ("gatekeeper", "fate", "time"):
+        st = gk_state(3)
+        st.data["players"][2].update(hole=True, pos="O54")
+        st.data["players"][0]["pos"] = "O30"
+        if how == "gatekeeper":
+            st, ev = appear(st, "all_headstones")
+        else:
+            ev = []
+            card = {"effect": "all_headstones"} if how == "fate" else {"effect": "headstone"}
+            GAME._effect(st, 0 if how == "fate" else 2, card, Rng(1), ev, on_turn=how == "fate")
+        pl = st.data["players"]
+        assert pl[2]["hole"] and pl[2]["pos"] == "O54", how
+        if how != "time":
+            assert pl[0]["pos"] == HEADSTONES[0]
+
+
+def test_black_hole_player_does_not_duel_even_by_a_card():
+    st = quiet(started())
+    d = st.data
+    d["players"][2].update(hole=True, pos="O54", rack=["red"])
+    d["players"][0]["rack"] = ["blue", "green"]
+    for c in ("red", "blue", "green"):
+        d["realm_keys"][COLOURS.index(c)] -= 1
+    ev = []
+    GAME._effect(st, 2, {"effect": "duel", "target": "leader"}, Rng(1), ev, on_turn=False)
+    assert "Duel" not in texts(ev) and d["players"][2]["rack"] == ["red"]
+    assert len(d["players"][0]["rack"]) == 2
 
 
 def test_nearest_black_hole_first():
@@ -432,6 +487,8 @@ def test_each_fate_card(cid):
         assert p0["pos"] == "O52"
     elif e == "everyone_lose":
         assert len(p1["rack"]) == 2 and len(d["players"][3]["rack"]) == 0 and len(p0["rack"]) == 2
+    elif e == "dice":
+        assert p0["must_dice"] == card["n"]
     elif e == "release_all":
         pass  # covered by test_releases_by_gatekeeper_fate_and_time
     else:
@@ -542,11 +599,12 @@ def test_called_player_answers_in_time_then_order_proceeds():
     st = gk_state()
     st.data["players"][1]["pos"] = "O30"
     st.data["players"][0]["rack"] = ["red"]
-    st.data["realm_keys"][0] -= 1
-    st, ev = appear(st, "take_key")  # the trailer: the first seat with fewest keys
+    st.data["players"][2]["rack"] = ["red"]
+    st.data["realm_keys"][0] -= 2
+    st, ev = appear(st, "take_key")  # the trailer: the seat with fewest keys
     gk = st.data["gk"]
     seat = gk["calling"]
-    assert seat == 1 and GAME.to_move(st) == 1
+    assert seat == 1 and GAME.to_move(st) == 1 and GAME.paused(st)
     pr = GAME.prompt(st, 1)
     assert [(c.action, c.label) for c in pr.choices] == [("yes", "YES! MY GATEKEEPER!")]
     assert GAME.prompt(st, 0) is None
@@ -601,7 +659,9 @@ def test_every_order(order):
         st, ev = act(st, seat, "yes", d["gk"]["deadline"] - 1)
         d = st.data
     pl = d["players"]
-    if order == "must_roll":
+    if order == "dice":
+        assert pl[seat]["must_dice"] in (1, 2)
+    elif order == "must_roll":
         assert pl[seat]["must_roll"] in range(1, 7)
         assert GAME.prompt(st, seat) is None  # he is still on screen
     elif order == "take_key":
@@ -616,8 +676,8 @@ def test_every_order(order):
         assert pl[seat]["pos"] == HEADSTONES[seat]
     elif order == "inside_catch":
         assert seat == 1 and pl[1]["pos"] == HEADSTONES[1]
-    elif order == "all_headstones":
-        assert [x["pos"] for x in pl] == HEADSTONES[:3]
+    elif order == "all_headstones":  # seat 2 is in a Black Hole: out of the game, it stays
+        assert [x["pos"] for x in pl] == HEADSTONES[:2] + ["O21"] and pl[2]["hole"]
     elif order == "release":
         assert not pl[2]["hole"]
     elif order == "fate":
@@ -626,6 +686,81 @@ def test_every_order(order):
         assert d["chosen"] == seat and GAME.view(st, None)["players"][seat]["chosen_one"]
     elif order == "taunt":
         assert ev[0].kind == "gatekeeper"
+
+
+def test_all_play_stops_while_he_is_on_screen():
+    """Only his own timer runs: no Time card or clock end fires, and nobody's turn is timed."""
+    st = gk_state()
+    st.data["players"][0]["time_cards"] = ["T14"]
+    st.data["gk"]["next"] = st.data["clock"]["end"] - 1
+    due_card = GAME.time_due(st.data, "T14")
+    st, _ = appear(st, "chosen")
+    assert GAME.to_move(st) == st.data["gk"]["calling"] and GAME.paused(st)
+    assert [t["action"] for t in GAME.timers(st)] == ["gk late"]
+    late = st.data["gk"]["deadline"]
+    for action in ("time T14", "clock end"):
+        with pytest.raises(IllegalAction, match="Gatekeeper"):
+            act(st, SYSTEM, action, max(late, due_card) + 10)
+    # the clock runs out while he waits: the called player may still answer him
+    seat = st.data["gk"]["calling"]
+    st, ev = act(st, seat, "yes", late - 0.5)
+    assert not st.over and st.data["chosen"] == seat
+    assert [t["action"] for t in GAME.timers(st)] == ["gk leave"]
+    (leave,) = GAME.timers(st)
+    st, _ = act(st, SYSTEM, "gk leave", leave["due"])
+    assert not GAME.paused(st) and GAME.to_move(st) == st.data["current"]
+    overdue = [t["action"] for t in GAME.timers(st) if t["due"] <= leave["due"]]
+    assert {"clock end", "time T14"} <= set(overdue)
+
+
+def test_only_the_called_seat_may_answer():
+    st = gk_state()
+    st, _ = appear(st, "fate")
+    seat = st.data["gk"]["calling"]
+    prompts = {s: GAME.prompt(st, s) for s in range(st.seats)}
+    assert [s for s, pr in prompts.items() if pr is not None] == [seat]
+    for other in set(range(st.seats)) - {seat}:
+        with pytest.raises(IllegalAction):
+            act(st, other, "yes", st.data["gk"]["deadline"] - 1)
+
+
+def test_the_gatekeeper_or_fate_can_impose_the_number_of_dice():
+    st = gk_state()
+    st, _ = appear(st, "dice")
+    seat = st.data["gk"]["calling"]
+    n = st.data["gk"]["order"]["number"]
+    assert "{dice}" not in st.data["gk"]["line"] and ("one die" if n == 1 else "both dice") in st.data["gk"]["line"]
+    st, _ = act(st, seat, "yes", st.data["gk"]["deadline"] - 1)
+    st.data["gk"].update(on=False, leave_at=None, next=T0 + 10**6)
+    st.data["current"] = seat
+    assert [c.action for c in GAME.prompt(st, seat).choices if c.action.startswith("roll")] == [f"roll {n}"]
+    with pytest.raises(IllegalAction, match="told to roll"):
+        act(st, seat, f"roll {3 - n}")
+    st, ev = act(st, seat, f"roll {n}")
+    assert st.data["players"][seat]["must_dice"] is None and len(st.data["dice"]) == n
+    # a Fate card does the same
+    st = quiet(started())
+    ev = []
+    GAME._effect(st, 0, FATE["F25"], Rng(1), ev, on_turn=True)
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["roll 1"]
+    assert GAME.view(st, None)["players"][0]["must_dice"] == 1
+
+
+def test_his_ties_are_broken_at_random_not_by_seat():
+    picked = {"leader": set(), "trailer": set()}
+    for seed in range(40):
+        st = gk_state(seed)
+        d = st.data
+        d["players"][0]["rack"] = ["red"]
+        d["players"][1]["rack"] = ["red"]
+        d["realm_keys"][0] -= 2
+        after, _ = appear(st, "lose_key")  # seats 0 and 1 lead with one key each
+        picked["leader"].add(after.data["gk"]["calling"])
+        d["players"][1]["rack"] = []
+        d["realm_keys"][0] += 1
+        after, _ = appear(st, "take_key")  # seats 1 and 2 trail with none
+        picked["trailer"].add(after.data["gk"]["calling"])
+    assert picked == {"leader": {0, 1}, "trailer": {1, 2}}
 
 
 def test_must_roll_one_try_per_turn():
@@ -684,6 +819,51 @@ def well_state(chosen=None):
     return st
 
 
+def test_head_start_keys_by_minutes_per_player():
+    for seats, minutes, head in ((6, 20, 4), (4, 20, 3), (3, 20, 1), (4, 40, 0)):
+        st = setup(GAME, seats, {"minutes": minutes}, 1)
+        d = st.data
+        for s, pl in enumerate(d["players"]):
+            assert len(pl["rack"]) == head and COLOURS[s] not in pl["rack"]
+        for i, c in enumerate(COLOURS):
+            held = sum(pl["rack"].count(c) for pl in d["players"])
+            assert d["realm_keys"][i] + held == 6
+
+
+def test_the_gatekeeper_fills_the_well_with_his_own_fears():
+    for seats, minutes, fears in ((6, 20, 6), (4, 40, 8), (3, 60, 30)):
+        st = started(seats=seats, minutes=minutes)
+        assert GAME.view(st, None)["fears_in_well"] == fears
+    st = quiet(st)
+    d = st.data
+    d["players"][0].update(pos="WELL", rack=list(COLOURS))
+    d["realm_keys"] = [5] * 6
+    st.rng = next(r for r in range(1000) if d["well"][Rng(r).below(len(d["well"]))] >= 3)
+    st, ev = act(st, 0, "read")
+    assert "Gatekeeper's own fears" in texts(ev) and len(st.data["read"]) == 1
+    assert st.data["players"][0]["pos"] == HEADSTONES[0]  # 20 minutes each: a miss sends you home
+    assert {0, 1, 2} <= set(st.data["well"]) and len(st.data["well"]) == 29
+
+
+def test_he_has_enough_fears_of_his_own_and_they_fit_the_well():
+    from games.atmosfear.engine import RULES
+    most = max(n for _, n in RULES["well_fears"]) - GAME.min_seats
+    assert len(set(GK["decoy_fears"])) >= most
+    assert all(0 < len(f) <= RULES["fear_max_chars"] for f in GK["decoy_fears"])
+
+
+def test_a_miss_at_the_well_waits_there_when_time_is_short():
+    st = quiet(started(seats=6, minutes=20))  # 3.3 minutes each
+    d = st.data
+    d["players"][0].update(pos="WELL", rack=list(COLOURS))
+    d["realm_keys"] = [5] * 6
+    st.rng = next(r for r in range(1000) if d["well"][Rng(r).below(len(d["well"]))] != 0)
+    st, ev = act(st, 0, "read")
+    assert st.data["players"][0]["pos"] == "WELL" and st.data["current"] == 1
+    st.data["current"] = 0
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
+
+
 def test_well_reader_is_chosen_one_or_their_left():
     st = well_state(chosen=1)
     assert GAME.reader(st.data, 0) == 1
@@ -716,7 +896,7 @@ def test_well_other_fear_is_discarded_and_player_sent_home():
 # ------------------------------------------------------------------ lines and data
 
 def test_gatekeeper_lines_are_many_varied_and_well_formed():
-    allowed = {"name", "minutes", "number"}
+    allowed = {"name", "minutes", "number", "dice"}
     every = [line for group in LINES.values() for line in group]
     assert len(set(every)) >= 60
     for line in every:
@@ -756,7 +936,8 @@ def test_rules_page_sections_are_short_and_match_data():
         assert topic in secs
     for name, body in secs.items():
         assert len("## " + body) < 1800, name
-    assert RULES["well_miss"] in secs["House rules"]
+    for name in ("well_miss", "head_start", "well_fears"):
+        assert f"`{name}`" in secs["Balance"], name
     assert f"{RULES['gk_answer_seconds']} seconds" in secs["The Gatekeeper"]
     for verb in GAME.verbs:
         assert f"`{verb}" in secs["Commands"], verb

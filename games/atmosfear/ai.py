@@ -1,28 +1,21 @@
-"""AI players for Atmosfear.
+"""AI players for Atmosfear, deciding from their seat's view and prompt alone.
 
 "random" picks uniformly among the legal choices (and a fear from data/atmosfear/fears.toml).
 "smart" always answers the Gatekeeper, mostly rolls two dice, takes every key, heads inside only
 with a key of every colour, steers round the Inner Ring the short way to the Well, duels whoever
 shows the most keys, flies toward realms whose colour it lacks, and gets rid of the Black Key.
-It only uses what its seat may know (its own rack, public counts).
+Everything it reads is in the seat's view: its own rack and fear, and public counts.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from games.core import IllegalAction, Rng, State
+from games.core import Prompt, Rng
 
-from .engine import AI_FEARS, COLOURS, FLIGHTS, INNER, N_OUTER, STONE, outer_index
-
-if TYPE_CHECKING:
-    from .engine import AtmosfearGame
+from .engine import AI_FEARS, COLOURS, FLIGHTS, INNER, N_OUTER, OUTER, outer_index
 
 
-def choose(game: "AtmosfearGame", state: State, seat: int, rng: Rng, level: str = "smart") -> str:
-    d = state.data
-    prompt = game.prompt(state, seat)
-    if prompt is None:
-        raise IllegalAction("Nothing to do right now.")
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     actions = [c.action for c in prompt.choices]
     if actions == ["fear"]:
         return "fear " + rng.choice(AI_FEARS)
@@ -30,41 +23,59 @@ def choose(game: "AtmosfearGame", state: State, seat: int, rng: Rng, level: str 
         return rng.choice(actions)
     if len(actions) == 1:
         return actions[0]
-    pl = d["players"][seat]
-    rack = pl["rack"]
-    has_all = all(c in rack for c in COLOURS)
-    can_win = has_all and d["black_key"]["holder"] != seat and seat in d["well"]
-    step = d["step"]
     passes = [a for a in actions if a.startswith("pass ")]
     if passes:
         return passes[0]
-    if step == "turn":
-        if "leave" in actions and not can_win:
-            return "leave"
-        return "roll 2" if rng.below(10) < 8 else "roll 1"
-    if step == "branch":
-        return "inside" if can_win else "outside"
-    if step == "ring":
-        i = INNER.index(pl["pos"]) if pl["pos"] in INNER else 0
-        return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
-    if step == "key":
+    seat = prompt.seat
+    me = view["players"][seat]
+    if "take" in actions:
         return "take"
-    if step == "duel":
-        duels = [a for a in actions if a.startswith("duel ")]
-        best = max(duels, key=lambda a: (game.keys_count(d, int(a.split()[1]) - 1), a))
-        return best
-    if step == "flight":
-        missing = {c for c in COLOURS if c not in rack}
-        here = outer_index(pl["pos"])
-        best, score = "skip", 0
-        for f in FLIGHTS:
-            if f"fly {f}" not in actions:
-                continue
-            i = outer_index(f)
-            ahead = [STONE[list(STONE)[(i + k) % N_OUTER]] for k in range(1, 13)]
-            s = sum(1 for st in ahead if st["kind"] == "key" and st["colour"] in missing
-                    and d["realm_keys"][st["realm"]] > 0)
-            if s > score and f != pl["pos"] and (i - here) % N_OUTER != 0:
-                best, score = f"fly {f}", s
-        return best
+    if "inside" in actions:
+        return "inside" if can_win(view, seat) else "outside"
+    if "cw" in actions:
+        i = INNER.index(me["pos"]) if me["pos"] in INNER else 0
+        return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
+    if any(a.startswith("duel ") for a in actions):
+        return strongest_duel(view, actions)
+    if any(a.startswith("fly ") for a in actions):
+        return best_flight(view, me["pos"], actions)
+    rolls = [a for a in actions if a.startswith("roll ")]
+    if rolls:
+        if "leave" in actions and not can_win(view, seat):
+            return "leave"
+        if len(rolls) == 1:
+            return rolls[0]
+        return "roll 2" if rng.below(10) < 8 else "roll 1"
     return rng.choice(actions)
+
+
+def can_win(view: dict[str, Any], seat: int) -> bool:
+    """A key of every colour, no Black Key, and one's own fear still in the Well."""
+    rack = view["rack"]
+    return (all(rack.get(c) for c in COLOURS) and view["black_key"]["holder"] != seat
+            and view["fear"]["in_well"])
+
+
+def strongest_duel(view: dict[str, Any], actions: list[str]) -> str:
+    """Duel whoever shows the most keys (the Black Key counts: it may be the one drawn)."""
+    def shown(action: str) -> tuple[int, str]:
+        other = view["players"][int(action.split()[1]) - 1]
+        return other["keys"] + other["black_key"], action
+    return max((a for a in actions if a.startswith("duel ")), key=shown)
+
+
+def best_flight(view: dict[str, Any], here_stone: str, actions: list[str]) -> str:
+    """Fly where the next dozen stones hold the most key stones of missing, available colours."""
+    missing = {c for c in COLOURS if not view["rack"].get(c)}
+    left = [r["keys_left"] for r in view["realms"]]
+    here = outer_index(here_stone)
+    best, score = "skip", 0
+    for f in FLIGHTS:
+        if f"fly {f}" not in actions:
+            continue
+        i = outer_index(f)
+        ahead = [OUTER[(i + k) % N_OUTER] for k in range(1, 13)]
+        s = sum(1 for st in ahead if st["kind"] == "key" and st["colour"] in missing and left[st["realm"]] > 0)
+        if s > score and (i - here) % N_OUTER != 0:
+            best, score = f"fly {f}", s
+    return best

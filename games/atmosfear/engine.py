@@ -5,13 +5,15 @@ State lives in `state.data` (JSON-native):
     phase        "fears" | "play" | "over"   (view adds "gatekeeper" and "paused")
     step         what the current player must do: turn | branch | ring | key | duel | flight | pass
     current      whose turn it is
-    players      [{"pos", "rack" (colours), "hole", "must_roll", "extra", "time_cards"}]
-    fears        [text|None] per seat (secret); well: seats whose fear is still in the Well
+    players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards"}]
+    fears        [text|None] per seat, then the Gatekeeper's decoys (secret); well: indexes into
+                 fears still in the Well
     read         fear texts drawn and read aloud (public); realm_keys: keys left per realm
     removed      colour -> keys removed from the game; black_key: {"holder", "on_board"}
     fate, time   deck orders (card ids, top first; secret)
     clock        {"end", "paused_at", "minutes"}
-    gk           the Gatekeeper: {"next", "on", "line", "calling", "order", "deadline", "leave_at", "n"}
+    gk           the Gatekeeper: {"next", "on", "line", "calling", "order", "deadline", "leave_at", "n",
+                 "said" (line group -> bit mask of the lines he has said this game)}
     move         a roll being walked: {"steps", "dir", "decided", "inside", "path"}
     chosen, dice, last, winner
 
@@ -19,6 +21,7 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from data import load_toml
@@ -56,12 +59,32 @@ FLIGHTS = [s["id"] for s in OUTER if s["kind"] == "flight"]
 KEYS_PER = RULES["keys_per_colour"]
 LINES: dict[str, list[str]] = GK["lines"]
 ORDERS: dict[str, dict[str, Any]] = GK["orders"]
+TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
+OUTER_INDEX = {sid: i for i, sid in enumerate(OUTER_IDS)}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
+WHO = [{"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s]} for s in range(6)]
+# The outer track as views show it (never changes: each view gets copies of these).
+OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
+                   for s in OUTER)
+
+DICE_WORDS = {1: "one die", 2: "both dice"}
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
+
+
+def echo(text: str, limit: int = 24) -> str:
+    """Typed text quoted back in a refusal: printable, no placeholders, short."""
+    clean = "".join(c for c in text if c.isprintable() and c not in "{}")
+    return clean if len(clean) <= limit else clean[:limit] + "…"
+
+
+def clean_fear(text: str) -> str:
+    """A fear as shown to everyone: no control or invisible format characters, no placeholders."""
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in " \t\n")
+    return " ".join(kept.replace("{", "(").replace("}", ")").split())
 
 
 def p(seat: int) -> str:
@@ -73,6 +96,11 @@ def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> 
     for k, v in kw.items():
         text = text.replace("{%s}" % k, str(v))
     return text.replace("{name}", name)
+
+
+def step_table(points: list[list[Any]], x: float) -> Any:
+    """The value of the last [threshold, value] point whose threshold is at most `x`."""
+    return next(v for t, v in reversed(points) if x >= t)
 
 
 # ---------------------------------------------------------------- geometry
@@ -88,7 +116,7 @@ def realm_of(stone: str) -> int | None:
 
 
 def outer_index(stone: str) -> int:
-    return OUTER_IDS.index(stone)
+    return OUTER_INDEX[stone]
 
 
 def proxy_outer(stone: str) -> int:
@@ -114,6 +142,49 @@ def inside(stone: str) -> bool:
     return stone not in STONE
 
 
+# ---------------------------------------------------------------- choices (built once: immutable)
+
+def _one(action: str, label: str) -> Choice:
+    return Choice(action, (Step(action, label),))
+
+
+def _two(action: str, first: tuple[str, str], label: str) -> Choice:
+    key = action.split()[1]
+    return Choice(action, (Step(*first), Step(key, label)))
+
+
+FIXED = {a: _one(a, label) for a, label in (
+    ("read", "Have a fear drawn from the Well"), ("leave", "Leave the inside track: back to your headstone"),
+    ("yes", "YES! MY GATEKEEPER!"), ("roll 1", "Roll one die"), ("roll 2", "Roll two dice"),
+    ("inside", "Go inside, toward the Well"), ("outside", "Stay on the outer track"),
+    ("cw", "Clockwise round the Inner Ring"), ("ccw", "Anticlockwise round the Inner Ring"))}
+FEAR = Choice("fear", (Step("fear", "Write your fear"),), input="text")
+ROLLS = {None: (FIXED["roll 1"], FIXED["roll 2"]), 1: (FIXED["roll 1"],), 2: (FIXED["roll 2"],)}
+PAIRS = {"branch": (FIXED["inside"], FIXED["outside"]), "ring": (FIXED["cw"], FIXED["ccw"])}
+SKIPS = {"key": _one("skip", "Leave it"), "flight": _one("skip", "Stay here"),
+         "duel": _one("skip", "No duel"), "pass": _one("skip", "Keep the Black Key")}
+TRY_HOLE = [_one("try", f"Try to roll your number ({s + 1}) to leave the Black Hole") for s in range(6)]
+TRY_NUMBER = {n: _one("try", f"Try to roll the {n} the Gatekeeper demands") for n in range(1, 7)}
+TAKE = [_one("take", f"Take a {c} key") for c in COLOURS]
+FLY = {f: _two(f"fly {f}", ("fly", "Fly"), f"Fly to {f}") for f in FLIGHTS}
+DUEL = [_two(f"duel {s + 1}", ("duel", "Call a duel"), NAMES[s]) for s in range(6)]
+PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in range(6)]
+STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
+               "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
+               "pass": "Pass the Black Key?"}
+
+
+# ---------------------------------------------------------------- saved games
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: players gain `must_dice` (none imposed yet) and the Gatekeeper `said`
+    (the lines he has said; an old game starts with none)."""
+    new = dict(data)
+    new["players"] = [{**pl, "must_dice": None} for pl in data["players"]]
+    new["gk"] = {**data["gk"], "said": {}}
+    return new
+
+
 # ---------------------------------------------------------------- the game
 
 class AtmosfearGame(Game):
@@ -127,6 +198,8 @@ class AtmosfearGame(Game):
     pausable = True
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
     option_choices = {"minutes": (40, 20, 60)}
+    state_format = 2
+    upgrades = {1: upgrade_1}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
              "while the Gatekeeper barks orders at you.")
     min_seats = 3
@@ -147,17 +220,26 @@ class AtmosfearGame(Game):
         rng.shuffle(fate)
         time = sorted(TIME)
         rng.shuffle(time)
+        per_player = minutes / state.seats
+        decoys = list(GK["decoy_fears"])
+        rng.shuffle(decoys)
+        decoys = decoys[:max(0, step_table(RULES["well_fears"], per_player) - state.seats)]
+        head = step_table(RULES["head_start"], per_player)
+        racks = [[COLOURS[(s + k) % 6] for k in range(1, head + 1)] for s in range(state.seats)]
         state.data = {
             "phase": "fears", "step": "turn", "current": None,
-            "players": [{"pos": HEADSTONES[s], "rack": [], "hole": False, "must_roll": None,
-                         "extra": False, "time_cards": []} for s in range(state.seats)],
-            "fears": [None] * state.seats, "well": [], "read": [],
-            "realm_keys": [KEYS_PER] * 6, "removed": {c: 0 for c in COLOURS},
+            "players": [{"pos": HEADSTONES[s], "rack": racks[s], "hole": False, "must_roll": None,
+                         "must_dice": None, "extra": False, "time_cards": []} for s in range(state.seats)],
+            # fears[seats:] are the Gatekeeper's own (decoys), in the Well from the start
+            "fears": [None] * state.seats + decoys,
+            "well": list(range(state.seats, state.seats + len(decoys))), "read": [],
+            "realm_keys": [KEYS_PER - sum(rack.count(c) for rack in racks) for c in COLOURS],
+            "removed": {c: 0 for c in COLOURS},
             "black_key": {"holder": None, "on_board": True},
             "fate": fate, "time": time,
             "clock": {"end": None, "paused_at": None, "minutes": minutes},
             "gk": {"next": None, "on": False, "line": None, "calling": None, "order": None,
-                   "deadline": None, "leave_at": None, "n": 0},
+                   "deadline": None, "leave_at": None, "n": 0, "said": {}},
             "move": None, "chosen": None, "dice": None, "last": None, "winner": None,
         }
         state.turn = 0
@@ -178,27 +260,21 @@ class AtmosfearGame(Game):
         """Seats not in a Black Hole (in the game)."""
         return [s for s, pl in enumerate(d["players"]) if not pl["hole"]]
 
-    def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng | None = None) -> int | None:
+    def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng) -> int | None:
+        """Whom a card or the Gatekeeper picks: never `seat`, never anyone in a Black Hole.
+        "leader"/"trailer" (most/fewest coloured keys) break ties at random."""
         n = len(d["players"])
         cands = [s for s in self.active(d) if s != seat]
         if not cands:
             return None
-        if how == "left" and seat is not None:
-            for k in range(1, n):
-                s = (seat + k) % n
-                if s in cands:
-                    return s
-        if how == "right" and seat is not None:
-            for k in range(1, n):
-                s = (seat - k) % n
-                if s in cands:
-                    return s
-        if how == "trailer":
-            return min(cands, key=lambda s: (len(d["players"][s]["rack"]), s))
-        if how == "random" and rng is not None:
-            return rng.choice(cands)
-        # leader: most coloured keys, ties to the lowest seat
-        return max(cands, key=lambda s: (len(d["players"][s]["rack"]), -s))
+        if how in ("left", "right") and seat is not None:
+            step = 1 if how == "left" else -1
+            return next(s for k in range(1, n) if (s := (seat + step * k) % n) in cands)
+        if how in ("leader", "trailer"):
+            keys = {s: len(d["players"][s]["rack"]) for s in cands}
+            best = (max if how == "leader" else min)(keys.values())
+            cands = [s for s in cands if keys[s] == best]
+        return cands[0] if len(cands) == 1 else rng.choice(cands)
 
     def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None,
                          events: list[Event], why: str = "") -> bool:
@@ -256,10 +332,14 @@ class AtmosfearGame(Game):
             d["realm_keys"][COLOURS.index(colour)] += 1
             events.append(Event(f"{p(seat)} returns a {colour} key to {NAMES[COLOURS.index(colour)]}'s realm."))
 
+    def _fall(self, pl: dict[str, Any], hole: str) -> None:
+        """Into a Black Hole: an extra turn won earlier is lost with the rest of the game."""
+        pl["pos"], pl["hole"], pl["extra"] = hole, True, False
+
     def _to_hole(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         pl = d["players"][seat]
         hole = nearest_hole(pl["pos"])
-        pl["pos"], pl["hole"] = hole, True
+        self._fall(pl, hole)
         events.append(Event(f"{p(seat)} is cast into the Black Hole at {hole} and is out of the game "
                             f"until released."))
 
@@ -269,9 +349,18 @@ class AtmosfearGame(Game):
             pl["hole"] = False
             events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
 
+    def _impose_dice(self, d: dict[str, Any], seat: int, n: int, events: list[Event]) -> None:
+        """The Gatekeeper or Fate picks how many dice `seat` rolls next time they move."""
+        d["players"][seat]["must_dice"] = n
+        events.append(Event(f"{p(seat)} must roll {DICE_WORDS[n]} on their next move."))
+
     def _to_headstone(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
+        """Back home (not a landing). A player in a Black Hole is out of the game: they stay."""
         pl = d["players"][seat]
-        pl["pos"], pl["hole"] = HEADSTONES[seat], False
+        if pl["hole"]:
+            events.append(Event(f"{p(seat)} is in a Black Hole and stays there."))
+            return
+        pl["pos"] = HEADSTONES[seat]
         events.append(Event(f"{p(seat)} goes back to their headstone {HEADSTONES[seat]}."))
 
     # ------------------------------------------------------------ the clock
@@ -292,7 +381,7 @@ class AtmosfearGame(Game):
         state.result = {"winners": [], "scores": None, "reason": "The Gatekeeper wins"}
         d["phase"], d["current"] = "over", None
         d["gk"].update(on=True, calling=None, deadline=None, leave_at=None)
-        line = rng.choice(LINES["lose"])
+        line = self._say(d, "lose", rng)
         d["gk"]["line"] = line
         events.append(Event(line, kind="gatekeeper"))
         events.append(Event("Time is up: nobody conquered their fear. The Gatekeeper wins.", kind="end"))
@@ -320,10 +409,10 @@ class AtmosfearGame(Game):
                 raise IllegalAction("First write your greatest fear for the Well: 'fear <your fear>'.")
             return self._fear(state, seat, arg, now, rng)
         events: list[Event] = []
-        if d["clock"]["end"] is not None and now >= d["clock"]["end"]:
+        gk = d["gk"]
+        if not gk["on"] and d["clock"]["end"] is not None and now >= d["clock"]["end"]:
             self._end_game_clock(state, events, rng)
             return events
-        gk = d["gk"]
         if gk["on"]:
             if verb == "yes" and not arg and gk["calling"] == seat:
                 return self._answer(state, seat, now, rng)
@@ -341,7 +430,7 @@ class AtmosfearGame(Game):
         d = state.data
         if d["fears"][seat] is not None:
             raise IllegalAction("Your fear is already in the Well; wait for the others.")
-        text = " ".join(text.split())
+        text = clean_fear(text)
         if not text:
             raise IllegalAction("Write your fear after the word: 'fear being buried alive'.")
         max_c = RULES["fear_max_chars"]
@@ -379,6 +468,8 @@ class AtmosfearGame(Game):
             raise IllegalAction("The game is paused; timers wait until it resumes.")
         if clock["end"] is None:
             raise IllegalAction("The clock has not started: the Well is still waiting for fears.")
+        if gk["on"] and verb not in ("gk", "pause", "resume"):
+            raise IllegalAction("The Gatekeeper is on screen: everything waits until he leaves.")
         if verb == "clock" and arg == "end":
             if now < clock["end"]:
                 raise IllegalAction("The clock has not run out yet.")
@@ -395,8 +486,9 @@ class AtmosfearGame(Game):
         if verb == "gk" and arg == "leave":
             if not gk["on"] or gk["calling"] is not None or now < gk["leave_at"]:
                 raise IllegalAction("The Gatekeeper is not leaving yet.")
-            line = rng.choice(LINES["leave"])
+            line = self._say(d, "leave", rng)
             lo, hi = RULES["gk_gap"]
+            state.turn += 1  # a fresh turn timer for whoever plays on (see _appear)
             gk.update(on=False, line=None, order=None, leave_at=None, deadline=None,
                       next=now + lo + rng.random() * (hi - lo))
             return [Event(line, kind="gatekeeper")]
@@ -414,13 +506,25 @@ class AtmosfearGame(Game):
                     self._interrupt(state, events, lambda: self._effect(state, s, card, rng, events,
                                                                          on_turn=False))
                     return events
-            raise IllegalAction(f"Nobody holds Time card {cid}.")
-        raise IllegalAction(f"'{(verb + ' ' + arg).strip()}' is not a system action.")
+            raise IllegalAction(f"Nobody holds Time card {echo(cid)}.")
+        raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
 
     def time_due(self, d: dict[str, Any], cid: str) -> float:
         return d["clock"]["end"] - TIME[cid]["at"] * 60
 
     # ------------------------------------------------------------ the Gatekeeper
+    def temper(self, d: dict[str, Any]) -> float:
+        """How cruel he is, 0 (kind) to 1 (cruel): it follows the clock's minutes per player, so
+        tables with little time each get help and tables with plenty get trouble (gatekeeper.toml)."""
+        x = d["clock"]["minutes"] / len(d["players"])
+        points = GK["temper"]
+        if x <= points[0][0]:
+            return points[0][1]
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            if x <= x1:
+                return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        return points[-1][1]
+
     def _weights(self, d: dict[str, Any], now: float) -> list[tuple[str, float]]:
         players = d["players"]
         act = self.active(d)
@@ -428,11 +532,13 @@ class AtmosfearGame(Game):
         anyone_hole = any(pl["hole"] for pl in players)
         end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
         late = end is not None and (end - now) < total / 4
-        sneaks = [s for s in act if inside(players[s]["pos"]) and not self.waiting(d, s)
-                  and not all(c in players[s]["rack"] for c in COLOURS)]
+        sneaks = self.sneaks(d)
+        cruel = self.temper(d)
         out = []
         for name, o in ORDERS.items():
             w = o.get("weight", 0.0)
+            if isinstance(w, list):  # [when kind, when cruel]
+                w = w[0] + (w[1] - w[0]) * cruel
             if leader_keys >= 3:
                 w += o.get("leader_bonus", 0.0)
             if anyone_hole:
@@ -451,6 +557,8 @@ class AtmosfearGame(Game):
                 w = 0.0
             if name == "release" and not anyone_hole:
                 w = 0.0
+            if not (self._fresh(d, name) if name != "taunt" else any(self._fresh(d, g) for g in TAUNTS)):
+                w = 0.0  # he has said all his lines for it in this game
             if w > 0:
                 out.append((name, w))
         return out
@@ -465,50 +573,27 @@ class AtmosfearGame(Game):
         return items[-1][0]
 
     def _appear(self, state: State, now: float, rng: Rng) -> list[Event]:
+        """He takes the screen. `state.turn` moves on as he comes and goes: a turn timer armed
+        before he came is stale, and whoever plays on after him gets a whole turn's time."""
         d = state.data
         gk = d["gk"]
         gk["n"] += 1
-        order = self._pick(self._weights(d, now), rng)
+        state.turn += 1
+        order = self._pick(self._weights(d, now) or [("taunt", 1.0)], rng)
         o = ORDERS[order]
-        parts = [rng.choice(LINES["greeting"])]
-        # a remark on the situation
-        bk = d["black_key"]["holder"]
-        holes = [s for s, pl in enumerate(d["players"]) if pl["hole"]]
-        remark = rng.below(4)
-        if remark == 0 or (order == "taunt"):
-            mins = self.minutes_left(d, now)
-            opts = [("time_left", None)]
-            if bk is not None:
-                opts.append(("black_key", bk))
-            if holes:
-                opts.append(("black_hole_taunt", rng.choice(holes)))
-            lead = self.target(d, None, "leader")
-            if lead is not None and d["players"][lead]["rack"]:
-                opts.append(("leader", lead))
-            group, who = rng.choice(opts)
-            parts.append(fill(rng.choice(LINES[group]), who, minutes=mins)
-                         if group == "time_left" else fill(rng.choice(LINES[group]), who))
-        events: list[Event] = []
         target = None
         args: dict[str, Any] = {}
         if o.get("call"):
-            how = o.get("target", "random")
-            if how == "inside":
-                act = self.active(d)
-                sneaks = [s for s in act if inside(d["players"][s]["pos"]) and not self.waiting(d, s)
-                          and not all(c in d["players"][s]["rack"] for c in COLOURS)]
-                target = rng.choice(sneaks)
-            else:
-                target = self.target(d, None, how, rng)
-            if order == "must_roll":
-                args["number"] = rng.choice(GK["must_roll_numbers"])
-            parts.append(fill(rng.choice(LINES["call"]), target))
-            parts.append(fill(rng.choice(LINES[order]), target, **args))
-        elif order != "taunt":
-            parts.append(rng.choice(LINES[order]))
-        line = " ".join(parts)
+            target = self._victim(d, o.get("target", "random"), rng)
+            if order in ("must_roll", "dice"):
+                args["number"] = rng.choice(GK[order + "_numbers"])
+            line = self._say(d, order, rng, target, dice=DICE_WORDS.get(args.get("number")), **args)
+        elif order == "taunt":
+            line = self._taunt(d, now, rng)
+        else:
+            line = self._say(d, order, rng)
+        events = [Event(line, kind="gatekeeper")]
         gk.update(on=True, line=line, order={"kind": order, "target": target, **args})
-        events.append(Event(line, kind="gatekeeper"))
         if target is not None:
             gk["calling"] = target
             gk["deadline"] = now + RULES["gk_answer_seconds"]
@@ -519,13 +604,52 @@ class AtmosfearGame(Game):
             gk["leave_at"] = now + RULES["gk_leave_seconds"]
         return events
 
+    def _victim(self, d: dict[str, Any], how: str, rng: Rng) -> int | None:
+        if how != "inside":
+            return self.target(d, None, how, rng)
+        return rng.choice(self.sneaks(d))
+
+    def sneaks(self, d: dict[str, Any]) -> list[int]:
+        """Players on the inside track (the Well included) without a key of every colour."""
+        players = d["players"]
+        return [s for s in self.active(d) if inside(players[s]["pos"])
+                and not all(c in players[s]["rack"] for c in COLOURS)]
+
+    def _taunt(self, d: dict[str, Any], now: float, rng: Rng) -> str:
+        """A taunt fitted to the moment: the clock, the Black Key, the void, or the leader."""
+        options: list[tuple[str, int | None]] = [("greeting", None), ("time_left", None)]
+        holder = d["black_key"]["holder"]
+        if holder is not None:
+            options.append(("black_key", holder))
+        holes = [s for s, pl in enumerate(d["players"]) if pl["hole"]]
+        if holes:
+            options.append(("black_hole_taunt", rng.choice(holes)))
+        lead = self.target(d, None, "leader", rng)
+        if lead is not None and d["players"][lead]["rack"]:
+            options.append(("leader", lead))
+        group, who = rng.choice([o for o in options if self._fresh(d, o[0])] or options[:1])
+        return self._say(d, group, rng, who, minutes=self.minutes_left(d, now))
+
+    def _fresh(self, d: dict[str, Any], group: str) -> bool:
+        """Has he a line of `group` left that he has not said in this game?"""
+        return d["gk"]["said"].get(group, 0) != (1 << len(LINES[group])) - 1
+
+    def _say(self, d: dict[str, Any], group: str, rng: Rng, seat: int | None = None, **kw: Any) -> str:
+        """A line of `group` not said yet in this game, remembered in gk.said as a bit mask
+        (a used-up group starts over, which the weights make rare)."""
+        said = d["gk"]["said"]
+        used = said.get(group, 0) if self._fresh(d, group) else 0
+        index = rng.choice([i for i in range(len(LINES[group])) if not used >> i & 1])
+        said[group] = used | 1 << index
+        return fill(LINES[group][index], seat, **kw)
+
     def _answer(self, state: State, seat: int, now: float, rng: Rng) -> list[Event]:
         d = state.data
         gk = d["gk"]
         if now >= gk["deadline"]:
             return self._late(state, now, rng)
         events = [Event(f"{p(seat)}: YES! MY GATEKEEPER!"),
-                  Event(fill(rng.choice(LINES["answered"]), seat), kind="gatekeeper")]
+                  Event(self._say(d, "answered", rng, seat), kind="gatekeeper")]
         order = gk["order"]
         self._interrupt(state, events, lambda: self._carry_out(state, order["kind"], seat, order, rng, events))
         gk.update(calling=None, deadline=None, leave_at=now + RULES["gk_leave_seconds"])
@@ -535,8 +659,10 @@ class AtmosfearGame(Game):
         d = state.data
         gk = d["gk"]
         seat = gk["calling"]
-        kind = self._pick([(x["kind"], x["weight"]) for x in PUNISHMENTS], rng)
-        line = fill(rng.choice(LINES["late"]), seat) + " " + fill(rng.choice(LINES["punish_" + kind]), seat)
+        kinds = [(x["kind"], x["weight"]) for x in PUNISHMENTS]
+        kind = self._pick([k for k in kinds if self._fresh(d, "punish_" + k[0])] or kinds, rng)
+        line = self._say(d, "punish_" + kind, rng, seat)
+        gk["line"] = line
         events = [Event(line, kind="gatekeeper")]
         self._interrupt(state, events, lambda: self._carry_out(state, kind, seat, {}, rng, events))
         gk.update(calling=None, deadline=None, leave_at=now + RULES["gk_leave_seconds"])
@@ -550,6 +676,8 @@ class AtmosfearGame(Game):
             players[seat]["must_roll"] = order["number"]
             events.append(Event(f"{p(seat)} must roll a {order['number']} before playing again "
                                 f"(one try each turn)."))
+        elif kind == "dice":
+            self._impose_dice(d, seat, order["number"], events)
         elif kind == "take_key":
             self._take_from_realm(d, seat, realm_of(players[seat]["pos"]), events)
         elif kind == "lose_key":
@@ -561,7 +689,7 @@ class AtmosfearGame(Game):
         elif kind in ("headstone", "inside_catch"):
             self._to_headstone(d, seat, events)
         elif kind == "all_headstones":
-            for s in range(len(players)):
+            for s in self.active(d):
                 self._to_headstone(d, s, events)
         elif kind == "release":
             for s in range(len(players)):
@@ -655,6 +783,7 @@ class AtmosfearGame(Game):
                 return events
             if verb == "roll":
                 n = int(arg)
+                pl["must_dice"] = None
                 dice = [rng.die() for _ in range(n)]
                 d["dice"] = dice
                 total = sum(dice)
@@ -808,7 +937,7 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} must pick up the cursed Black Key!"))
             self._give_black(d, seat, events, quiet=True)
         elif kind == "black_hole":
-            pl["hole"] = True
+            self._fall(pl, here)
             events.append(Event(f"{p(seat)} falls into the Black Hole at {here} and is out of the game "
                                 f"until released."))
         elif kind == "time":
@@ -823,9 +952,10 @@ class AtmosfearGame(Game):
                 else:
                     events.append(Event(f"{p(seat)} is home and rolls a {die}: no key."))
             elif owner < state.seats and not d["players"][owner]["hole"]:
-                if die == owner + 1:
+                # the owner rolls for the visitor's number, not their own
+                if die == seat + 1:
                     events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
-                                        f"rolls a {die}, their own number!"))
+                                        f"rolls a {die}, {p(seat)}'s number!"))
                     self._blind(d, seat, owner, rng, events)
                 else:
                     events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
@@ -959,8 +1089,10 @@ class AtmosfearGame(Game):
         elif e == "headstone":
             self._to_headstone(d, seat, events)
         elif e == "all_headstones":
-            for s in range(len(players)):
+            for s in self.active(d):
                 self._to_headstone(d, s, events)
+        elif e == "dice":
+            self._impose_dice(d, seat, card["n"], events)
         elif e == "must_roll":
             pl["must_roll"] = card["n"]
             events.append(Event(f"{p(seat)} must roll a {card['n']} before playing again."))
@@ -968,7 +1100,7 @@ class AtmosfearGame(Game):
             d["chosen"] = seat
             events.append(Event(f"{p(seat)} is now the Chosen One."))
         elif e == "duel":
-            if tgt is None or self.keys_count(d, tgt) == 0 and self.keys_count(d, seat) == 0:
+            if tgt is None or pl["hole"] or self.keys_count(d, tgt) == 0 and self.keys_count(d, seat) == 0:
                 events.append(nothing)
             else:
                 self._duel(d, seat, tgt, rng, events)
@@ -1010,12 +1142,16 @@ class AtmosfearGame(Game):
             d["winner"], d["phase"], d["current"] = seat, "over", None
             state.result = {"winners": [seat], "scores": None,
                             "reason": f"{NAMES[seat]} faced their own fear at the Well of Fears"}
-            events.append(Event(fill(rng.choice(LINES["win"]), seat), kind="gatekeeper"))
+            events.append(Event(self._say(d, "win", rng, seat), kind="gatekeeper"))
             events.append(Event(f"It is {p(seat)}'s own fear! {p(seat)} conquers it and wins!", kind="end"))
             return events
-        events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
-                            f"longer escape through the Well."))
-        if RULES["well_miss"] == "headstone":
+        if owner >= state.seats:
+            events.append(Event(f"It is one of the Gatekeeper's own fears, hidden in the Well to trick "
+                                f"{p(seat)}. It is cast away."))
+        else:
+            events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
+                                f"longer escape through the Well."))
+        if step_table(RULES["well_miss"], d["clock"]["minutes"] / state.seats) == "headstone":
             self._to_headstone(d, seat, events)
         d["last"] = {"seat": seat, "path": [d["players"][seat]["pos"]]}
         self._end_turn(state, events)
@@ -1024,7 +1160,7 @@ class AtmosfearGame(Game):
     # ------------------------------------------------------------ parsing and choices
     def _seat_arg(self, arg: str) -> int | None:
         a = arg.strip().lower()
-        if a.isdigit():
+        if a.isascii() and a.isdigit() and len(a) <= 2:
             return int(a) - 1
         for i, n in enumerate(NAMES):
             if a and (n.lower() == a or n.lower().split()[0] == a.split()[0]):
@@ -1046,7 +1182,7 @@ class AtmosfearGame(Game):
         if verb == "duel" and step == "duel":
             return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
         if verb == "fly" and step == "flight":
-            return f"'{canon[4:]}' is not another Flight stone. Choose from {opts}."
+            return f"'{echo(canon[4:])}' is not another Flight stone. Choose from {opts}."
         if verb == "pass":
             return ("You can only hand the Black Key to a Harbinger on your stone who is not in a "
                     f"Black Hole. Choose from {opts}.")
@@ -1054,60 +1190,38 @@ class AtmosfearGame(Game):
             return f"You are in a Black Hole: 'try' to roll your own number ({seat + 1}) to get out."
         if step == "turn" and pl["must_roll"]:
             return f"The Gatekeeper wants a {pl['must_roll']} first: 'try' to roll it."
+        if verb == "roll" and step == "turn" and pl["must_dice"]:
+            return f"You were told to roll {DICE_WORDS[pl['must_dice']]} this time: 'roll {pl['must_dice']}'."
         if verb == "roll":
             return f"Roll one or two dice: 'roll 1' or 'roll 2'. Now you may: {opts}."
         return f"You can't do that now. You may: {opts}."
 
     def choices(self, state: State, seat: int) -> list[Choice]:
+        """Every legal action of `seat` at the current step (shared, immutable Choice objects)."""
         d = state.data
         pl = d["players"][seat]
         step = d["step"]
-        out: list[Choice] = []
-
-        def c(action: str, label: str, key: str | None = None) -> None:
-            out.append(Choice(action, (Step(key or action, label),)))
-
         if step == "turn":
             if pl["hole"]:
-                c("try", f"Try to roll your number ({seat + 1}) to leave the Black Hole")
-                return out
+                return [TRY_HOLE[seat]]
             if pl["must_roll"]:
-                c("try", f"Try to roll the {pl['must_roll']} the Gatekeeper demands")
-                return out
+                return [TRY_NUMBER[pl["must_roll"]]]
             if self.waiting(d, seat):
-                c("read", "Have a fear drawn from the Well")
-                return out
-            c("roll 1", "Roll one die")
-            c("roll 2", "Roll two dice")
-            if inside(pl["pos"]):
-                c("leave", "Leave the inside track: back to your headstone")
-            for s in self.pass_targets(d, seat):
-                out.append(Choice(f"pass {s + 1}", (Step("pass", "Pass the Black Key"),
-                                                    Step(str(s + 1), NAMES[s]))))
-        elif step == "branch":
-            c("inside", "Go inside, toward the Well")
-            c("outside", "Stay on the outer track")
-        elif step == "ring":
-            c("cw", "Clockwise round the Inner Ring")
-            c("ccw", "Anticlockwise round the Inner Ring")
-        elif step == "key":
-            c("take", f"Take a {COLOURS[realm_of(pl['pos'])]} key")
-            c("skip", "Leave it")
-        elif step == "flight":
-            for f in FLIGHTS:
-                if f != pl["pos"]:
-                    out.append(Choice(f"fly {f}", (Step("fly", "Fly"), Step(f, f"Fly to {f}"))))
-            c("skip", "Stay here")
-        elif step == "duel":
-            for s in self.duel_targets(d, seat):
-                out.append(Choice(f"duel {s + 1}", (Step("duel", "Call a duel"), Step(str(s + 1), NAMES[s]))))
-            c("skip", "No duel")
-        elif step == "pass":
-            for s in self.pass_targets(d, seat):
-                out.append(Choice(f"pass {s + 1}", (Step("pass", "Pass the Black Key"),
-                                                    Step(str(s + 1), NAMES[s]))))
-            c("skip", "Keep the Black Key")
-        return out
+                return [FIXED["read"]]
+            out = list(ROLLS[pl["must_dice"]])
+            if pl["pos"] not in STONE:
+                out.append(FIXED["leave"])
+            out += [PASS[s] for s in self.pass_targets(d, seat)]
+            return out
+        if step == "flight":
+            return [FLY[f] for f in FLIGHTS if f != pl["pos"]] + [SKIPS["flight"]]
+        if step == "duel":
+            return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
+        if step == "pass":
+            return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
+        if step == "key":
+            return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
+        return list(PAIRS[step])
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1116,20 +1230,15 @@ class AtmosfearGame(Game):
         if d["phase"] == "fears":
             if d["fears"][seat] is not None:
                 return None
-            return Prompt(seat, "Write your greatest fear. It goes into the Well, unseen.",
-                          [Choice("fear", (Step("fear", "Write your fear"),), input="text")], private=True)
+            return Prompt(seat, "Write your greatest fear. It goes into the Well, unseen.", [FEAR], private=True)
         gk = d["gk"]
         if gk["on"]:
             if gk["calling"] == seat:
-                return Prompt(seat, "The Gatekeeper calls your name! Answer him!",
-                              [Choice("yes", (Step("yes", "YES! MY GATEKEEPER!"),))])
+                return Prompt(seat, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]])
             return None
         if d["current"] != seat:
             return None
-        labels = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
-                  "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
-                  "pass": "Pass the Black Key?"}
-        return Prompt(seat, labels[d["step"]], self.choices(state, seat))
+        return Prompt(seat, STEP_LABELS[d["step"]], self.choices(state, seat))
 
     def to_move(self, state: State) -> int | None:
         d = state.data
@@ -1138,9 +1247,14 @@ class AtmosfearGame(Game):
         if d["phase"] == "fears":
             missing = [s for s, f in enumerate(d["fears"]) if f is None]
             return missing[0] if missing else None
-        if d["gk"]["on"]:
+        if d["gk"]["on"]:  # the one he calls answers; paused() keeps their turn timer off
             return d["gk"]["calling"]
         return d["current"]
+
+    def paused(self, state: State) -> bool:
+        """Paused by the host, or stopped while the Gatekeeper is on screen: nobody is timed out."""
+        d = state.data
+        return d["clock"]["paused_at"] is not None or (d["gk"]["on"] and not state.over)
 
     # ------------------------------------------------------------ timers
     def timers(self, state: State) -> list[dict[str, Any]]:
@@ -1149,13 +1263,13 @@ class AtmosfearGame(Game):
             return []
         gk = d["gk"]
         n = gk["n"]
+        if gk["on"]:  # while he is on screen only his own timer runs; the rest fall due after
+            if gk["calling"] is not None:
+                return [{"id": f"gk-late-{n}", "due": gk["deadline"], "seat": SYSTEM, "action": "gk late"}]
+            return [{"id": f"gk-leave-{n}", "due": gk["leave_at"], "seat": SYSTEM, "action": "gk leave"}]
         out = [{"id": "clock-end", "due": d["clock"]["end"], "seat": SYSTEM, "action": "clock end"}]
-        if not gk["on"] and gk["next"] is not None:
+        if gk["next"] is not None:
             out.append({"id": f"gk-appear-{n + 1}", "due": gk["next"], "seat": SYSTEM, "action": "gk appear"})
-        elif gk["on"] and gk["calling"] is not None:
-            out.append({"id": f"gk-late-{n}", "due": gk["deadline"], "seat": SYSTEM, "action": "gk late"})
-        elif gk["on"] and gk["leave_at"] is not None:
-            out.append({"id": f"gk-leave-{n}", "due": gk["leave_at"], "seat": SYSTEM, "action": "gk leave"})
         for pl in d["players"]:
             for cid in pl["time_cards"]:
                 out.append({"id": f"time-{cid}", "due": self.time_due(d, cid), "seat": SYSTEM,
@@ -1175,21 +1289,20 @@ class AtmosfearGame(Game):
         else:
             phase = d["phase"]
         bk = d["black_key"]
-        players = []
-        for s, pl in enumerate(d["players"]):
-            players.append({"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s],
-                            "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": bk["holder"] == s,
-                            "in_black_hole": pl["hole"], "must_roll": pl["must_roll"],
-                            "chosen_one": d["chosen"] == s, "waiting_at_well": self.waiting(d, s)})
+        holder, chosen = bk["holder"], d["chosen"]
+        # waiting_at_well is what others can tell: whether a rack still holds every colour is hidden
+        players = [{**WHO[s], "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": holder == s,
+                    "in_black_hole": pl["hole"], "must_roll": pl["must_roll"], "must_dice": pl["must_dice"],
+                    "chosen_one": chosen == s, "waiting_at_well": pl["pos"] == WELL and holder != s}
+                   for s, pl in enumerate(d["players"])]
         out: dict[str, Any] = {
             "game": "atmosfear", "turn": state.turn,
             "current": None if state.over or d["phase"] != "play" else d["current"],
             "phase": phase,
             "clock": {"end": d["clock"]["end"], "paused_at": d["clock"]["paused_at"],
                       "minutes": d["clock"]["minutes"]},
-            "board": {"outer": [{"id": s["id"], "realm": s["realm"], "kind": s["kind"],
-                                 "colour": s["colour"] or None} for s in OUTER],
-                      "radials": [list(r) for r in RADIALS], "inner": list(INNER), "well": WELL},
+            "board": {"outer": [s.copy() for s in OUTER_VIEW], "radials": [list(r) for r in RADIALS],
+                      "inner": list(INNER), "well": WELL},
             "realms": [{"index": r, "harbinger": NAMES[r], "colour": COLOURS[r],
                         "keys_left": d["realm_keys"][r]} for r in range(6)],
             "black_key": {"holder": bk["holder"], "on_board": bk["on_board"]},
@@ -1209,6 +1322,7 @@ class AtmosfearGame(Game):
             out["rack"] = rack
             out["time_cards"] = [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
                                  for cid in d["players"][seat]["time_cards"]]
+            out["fear"] = {"text": d["fears"][seat], "in_well": seat in d["well"]}
         return out
 
     def private_text(self, state: State, seat: int) -> str:
@@ -1226,6 +1340,8 @@ class AtmosfearGame(Game):
             lines.append(f"⏳ Time card {cid}: {TIME[cid]['text']}")
         if pl["must_roll"]:
             lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
+        if pl["must_dice"]:
+            lines.append(f"🎲 You must roll {DICE_WORDS[pl['must_dice']]} on your next move.")
         if pl["hole"]:
             lines.append("🕳️ You are in a Black Hole.")
         if d["fears"][seat] is not None:
@@ -1234,9 +1350,11 @@ class AtmosfearGame(Game):
         return "\n".join(lines)
 
     # ------------------------------------------------------------ AI
-    def ai_action(self, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+    ai_reads_view = True
+
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose
-        return choose(self, state, seat, rng, level)
+        return choose(view, prompt, rng, level)
 
     def canonical(self, state: State, action: str) -> str:
         tokens = action.split(None, 1)
@@ -1244,5 +1362,5 @@ class AtmosfearGame(Game):
             raise IllegalAction(f"That action is empty. {SYNTAX}")
         verb, arg = tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
         if verb == "fear":
-            return f"fear {' '.join(arg.split())}"
+            return f"fear {clean_fear(arg)}"
         return self._canonical(state.data, 0, verb, arg)

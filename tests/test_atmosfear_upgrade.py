@@ -1,0 +1,44 @@
+"""Atmosfear games saved in an older state format load and play on after the upgrades."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from games.atmosfear import GAME
+from games.core import State, ai_rng, apply, decide, setup
+
+SAVED = Path(__file__).parent / "data" / "atmosfear-state-format1.json"
+
+
+def upgraded(raw: dict, fmt: int) -> State:
+    data = raw["data"]
+    while fmt < GAME.state_format:
+        data = GAME.upgrades[fmt](data)
+        fmt += 1
+    return State(**{**raw, "data": data})
+
+
+def test_a_format_1_game_upgrades_to_the_current_shape_and_plays_on():
+    raw = json.loads(SAVED.read_text(encoding="utf-8"))
+    before = json.dumps(raw, sort_keys=True)
+    state = upgraded(raw, 1)
+    assert json.dumps(raw, sort_keys=True) == before  # upgrades are pure
+    fresh = setup(GAME, state.seats, state.options, 1)
+    assert all(set(pl) == set(fresh.data["players"][0]) for pl in state.data["players"])
+    assert set(state.data["gk"]) == set(fresh.data["gk"])
+    assert set(state.data) <= set(fresh.data) | {"now"}
+    now = state.data["now"]
+    for _ in range(300):
+        if state.over:
+            break
+        due = [t for t in GAME.timers(state) if t["due"] <= now]
+        if due:
+            state = apply(GAME, state, due[0]["seat"], due[0]["action"], now).state
+            continue
+        seat = next((s for s in range(state.seats) if GAME.prompt(state, s) is not None), None)
+        if seat is None:
+            now = min(t["due"] for t in GAME.timers(state))
+            continue
+        state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(1, state.version)), now).state
+        now += 4.0
+    assert state.version > raw["version"] + 100
