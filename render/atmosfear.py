@@ -527,9 +527,10 @@ class _Sprites:
     piece: Callable[..., Image.Image]
     icon: Callable[..., Image.Image]
     die: Callable[..., Image.Image]
+    draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
-CACHED = _Sprites(_stone_cached, _piece_cached, _icon_cached, _die_cached)
+CACHED = _Sprites(_stone_cached, _piece_cached, _icon_cached, _die_cached, core.Draw)
 UNCACHED = _Sprites(build_stone, build_piece, build_icon, build_die)
 
 
@@ -716,7 +717,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image
     spec = board_spec(view)
     base, geo = static(spec)
     im = base.copy()
-    d = ImageDraw.Draw(im)
+    d = sprites.draw(im)
     players = _players(view)
 
     # black key taken from its stone

@@ -462,10 +462,11 @@ class _Sprites:
     card: Callable[..., Image.Image]
     card_back: Callable[..., Image.Image]
     legend: Callable[..., Image.Image]
+    draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
 CACHED = _Sprites(_tile_cached, _overlay_cached, _piece_cached, _passage_cached, _card_cached,
-                  _card_back_cached, _legend_cached)
+                  _card_back_cached, _legend_cached, core.Draw)
 UNCACHED = _Sprites(build_tile, build_overlay, build_piece, build_passage, build_card, build_card_back,
                     build_legend_icon)
 
@@ -591,7 +592,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     players = _players(view)
     bands = tuple(sorted({p["side"]: p.get("colour") for p in players if p.get("side") in SIDES}.items()))
     im = static(rows, cols, bands, sprites).copy()
-    d = ImageDraw.Draw(im)
+    d = sprites.draw(im)
 
     # tiles + overlays
     s_off = GAP // 2

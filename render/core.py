@@ -8,9 +8,10 @@ from the ``data`` package's ``fonts`` folder (DejaVu Sans, see
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from data import resource
 
@@ -31,13 +32,63 @@ def _font_bytes(bold: bool) -> bytes:
     return resource("fonts", FONT_FILES[bold]).read_bytes()
 
 
+@lru_cache(maxsize=8192)
+def text_length(fnt: ImageFont.FreeTypeFont, text: str) -> float:
+    """``fnt.getlength(text)``, cached: boards measure the same strings over and over."""
+    return fnt.getlength(text)
+
+
+@lru_cache(maxsize=4096)
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """Shorten ``text`` with an ellipsis so it fits in ``max_width`` pixels."""
-    if fnt.getlength(text) <= max_width:
+    """Shorten ``text`` with an ellipsis so it fits in ``max_width`` pixels (cached)."""
+    if text_length(fnt, text) <= max_width:
         return text
-    while text and fnt.getlength(text + "…") > max_width:
+    while text and text_length(fnt, text + "…") > max_width:
         text = text[:-1]
     return text + "…"
+
+
+@lru_cache(maxsize=8192)
+def _text_mask(fnt: ImageFont.FreeTypeFont, text: str, anchor: str | None, stroke_width: float,
+               start: tuple[float, float]) -> tuple[object, tuple[int, int]]:
+    """The antialiased coverage mask of one line of text and its offset, as ImageDraw makes it."""
+    return fnt.getmask2(text, "L", None, None, None, stroke_width, anchor, 0, start, stroke_filled=True)
+
+
+class Draw(ImageDraw.ImageDraw):
+    """``ImageDraw.ImageDraw`` whose ``text`` reuses glyph masks.
+
+    Rendering a string with FreeType is most of the cost of a board's text; the same strings
+    (labels, names, numbers) come back on every board, so their masks are cached (keyed by
+    font, string, anchor, stroke and sub-pixel start) and only blended per call. The pixels are
+    exactly those of ``ImageDraw.text`` for one line of ``str`` in an "RGB"/"RGBA"/"L" image;
+    anything else (several lines, other arguments) goes to ``ImageDraw.text`` itself.
+    """
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, stroke_width: float = 0,  # type: ignore[override]
+             stroke_fill=None, **kwargs) -> None:
+        if (args or kwargs or self.fontmode != "L" or not isinstance(text, str) or "\n" in text
+                or not isinstance(font, ImageFont.FreeTypeFont)):
+            super().text(xy, text, fill, font, anchor, *args, stroke_width=stroke_width,
+                         stroke_fill=stroke_fill, **kwargs)
+            return
+        if anchor is not None and len(anchor) != 2:
+            raise ValueError("anchor must be a 2 character string")
+        ink = self._getink(fill)[0]
+        if ink is None:
+            return
+        x, y = xy
+        ix, iy = int(x), int(y)
+        start = (math.modf(x)[0], math.modf(y)[0])
+        anchor = anchor or "la"
+        if stroke_width:
+            stroke_ink = self._getink(stroke_fill)[0] if stroke_fill is not None else ink
+            mask, (ox, oy) = _text_mask(font, text, anchor, stroke_width, start)
+            self.draw.draw_bitmap((ix + ox, iy + oy), mask, stroke_ink)
+            if ink == stroke_ink:
+                return
+        mask, (ox, oy) = _text_mask(font, text, anchor, 0, start)
+        self.draw.draw_bitmap((ix + ox, iy + oy), mask, ink)
 
 
 # --- palette ---------------------------------------------------------------

@@ -567,10 +567,11 @@ class _Sprites:
     die: Callable[..., Image.Image]
     room: Callable[..., Image.Image]
     closed: Callable[..., Image.Image]
+    draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
 CACHED = _Sprites(_meeple_cached, _icon_cached, _card_cached, _card_back_cached, _chip_cached, _die_cached,
-                  _room_cached, _closed_cached)
+                  _room_cached, _closed_cached, core.Draw)
 UNCACHED = _Sprites(build_meeple, build_icon, build_card, build_card_back, build_chip, build_die, build_room,
                     build_closed_room)
 
@@ -641,7 +642,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     over = view.get("phase") == "over"
     scores = list(view.get("scores") or []) if over else []
     im = static(len(players), over, len(scores)).copy()
-    d = ImageDraw.Draw(im)
+    d = sprites.draw(im)
     colour_of = {p.get("seat"): p.get("colour") for p in players}
 
     _draw_header(im, d, view, sprites, colour_of)
