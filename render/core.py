@@ -50,7 +50,7 @@ def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     return text + "…"
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # masks are a few KB each: a few MB at most
 def _text_mask(fnt: ImageFont.FreeTypeFont, text: str, anchor: str | None, stroke_width: float,
                start: tuple[float, float]) -> tuple[object, tuple[int, int]]:
     """The antialiased coverage mask of one line of text and its offset, as ImageDraw makes it."""
