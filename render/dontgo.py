@@ -547,9 +547,6 @@ def build_closed_room(name: str) -> Image.Image:
     return im
 
 
-# cached sprite factories (the naive renderer calls the builders directly)
-_meeple_cached = lru_cache(maxsize=64)(build_meeple)
-_icon_cached = lru_cache(maxsize=64)(build_icon)
 def _on_wall(sprite: Image.Image) -> Image.Image:
     """An opaque copy of a sprite over the house wall: room cards always lie on the plain wall,
     so pasting this (a plain copy) gives the same pixels as blending the sprite there, ~10x
@@ -567,6 +564,11 @@ def _card_on_wall(kind: str, curse: int, dice: int, amulet: int | None) -> Image
 @lru_cache(maxsize=1)
 def _card_back_on_wall() -> Image.Image:
     return _on_wall(build_card_back())
+
+
+# cached sprite factories (the naive renderer calls the builders directly)
+_meeple_cached = lru_cache(maxsize=64)(build_meeple)
+_icon_cached = lru_cache(maxsize=64)(build_icon)
 _chip_cached = lru_cache(maxsize=512)(build_chip)
 _die_cached = lru_cache(maxsize=16)(build_die)
 _room_cached = lru_cache(maxsize=128)(build_room)
