@@ -29,7 +29,7 @@ from typing import Any, Callable
 from PIL import Image, ImageDraw, ImageFilter
 
 from . import core
-from .core import BLACK, WHITE, fit_text, font, shade, tint
+from .core import BLACK, WHITE, fit_text, font, shade, text_length, tint
 
 WIDTH = 1200
 HEADER_H = 64
@@ -527,9 +527,10 @@ class _Sprites:
     piece: Callable[..., Image.Image]
     icon: Callable[..., Image.Image]
     die: Callable[..., Image.Image]
+    draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
-CACHED = _Sprites(_stone_cached, _piece_cached, _icon_cached, _die_cached)
+CACHED = _Sprites(_stone_cached, _piece_cached, _icon_cached, _die_cached, core.Draw)
 UNCACHED = _Sprites(build_stone, build_piece, build_icon, build_die)
 
 
@@ -716,7 +717,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image
     spec = board_spec(view)
     base, geo = static(spec)
     im = base.copy()
-    d = ImageDraw.Draw(im)
+    d = sprites.draw(im)
     players = _players(view)
 
     # black key taken from its stone
@@ -739,7 +740,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image
         l, t, r, b = box
         n_left = max(0, int(realm.get("keys_left") or 0))
         d.text((l + 10, t + 59), f"keys left {n_left}", font=fr, fill=core.TEXT, anchor="lm")
-        x = l + 10 + int(fr.getlength(f"keys left {n_left}")) + 6
+        x = l + 10 + int(text_length(fr, f"keys left {n_left}")) + 6
         step = min(22, (r - 4 - x - 26) / max(1, n_left - 1)) if n_left > 1 else 0
         for j in range(n_left):
             im.paste(key_icon, (int(x + j * step), t + 46), key_icon)
@@ -806,8 +807,8 @@ def _draw_header(im, d, view, sprites) -> None:
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
         p = _player(view, winner) or {}
         f = font(38, True)
-        text = fit_text(_name(view, winner), f, WIDTH - 300 - f.getlength(" wins!")) + " wins!"
-        tw = f.getlength(text)
+        text = fit_text(_name(view, winner), f, WIDTH - 300 - text_length(f, " wins!")) + " wins!"
+        tw = text_length(f, text)
         x = (WIDTH - tw) / 2 + 26
         pc = sprites.piece(24, p.get("colour"), int(p.get("number") or winner + 1), False)
         im.paste(pc, (int(x - 60), mid - pc.height // 2 - 2), pc)
@@ -823,10 +824,10 @@ def _draw_header(im, d, view, sprites) -> None:
     current = view.get("current")
     if current is not None:
         p = _player(view, current) or {}
-        x = right - fr.getlength(tail) - 22
+        x = right - text_length(fr, tail) - 22
         who = fit_text(f"{_name(view, current)} to play", f, max(120, x - 500))
         d.text((x, mid), who, font=f, fill=core.TEXT, anchor="rm")
-        x -= f.getlength(who) + 10
+        x -= text_length(f, who) + 10
         pc = sprites.piece(20, p.get("colour"), int(p.get("number") or current + 1), False)
         im.paste(pc, (int(x - pc.width), mid - pc.height // 2), pc)
 
@@ -861,13 +862,13 @@ def _draw_panel(im, d, view, players, sprites) -> None:
         if p.get("waiting_at_well"):
             flags.append("at Well")
         warn = " · ".join(flags)
-        wl = fi.getlength(warn) + 8 if warn else 0
+        wl = text_length(fi, warn) + 8 if warn else 0
         cw = 32 if crown else 0
         name = fit_text(name, fn, max(40, avail - cw - wl))
         d.text((tx, y + 2), name, font=fn, fill=core.TEXT)
         if crown:
             ic = sprites.icon("crown", 28)
-            im.paste(ic, (int(tx + fn.getlength(name) + 4), y + 1), ic)
+            im.paste(ic, (int(tx + text_length(fn, name) + 4), y + 1), ic)
         if warn:
             d.text((x0 + inner_w, y + 5), fit_text(warn, fi, avail - 60), font=fi, fill=core.WARN, anchor="ra")
         # line 2: keys held, black key, harbinger and colour
@@ -880,7 +881,7 @@ def _draw_panel(im, d, view, players, sprites) -> None:
         im.paste(kic, (lx, ly - 1), kic)
         kt = str(int(p.get("keys") or 0))
         d.text((lx + 28, ly - 1), kt, font=fn, fill=core.TEXT)
-        lx += 28 + int(fn.getlength(kt)) + 8
+        lx += 28 + int(text_length(fn, kt)) + 8
         if p.get("black_key"):
             bic = sprites.icon("key_black", 26)
             im.paste(bic, (lx, ly - 1), bic)
@@ -937,7 +938,7 @@ def _wrap(text: str, fnt, width: float) -> list[str]:
     cur = ""
     for w in words:
         t = f"{cur} {w}".strip()
-        if fnt.getlength(t) <= width or not cur:
+        if text_length(fnt, t) <= width or not cur:
             cur = t
         else:
             lines.append(cur)

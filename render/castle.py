@@ -33,6 +33,7 @@ from .core import (
     ink_on,
     seat_rgb,
     shade,
+    text_length,
 )
 
 WIDTH = 1200
@@ -462,10 +463,11 @@ class _Sprites:
     card: Callable[..., Image.Image]
     card_back: Callable[..., Image.Image]
     legend: Callable[..., Image.Image]
+    draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
 CACHED = _Sprites(_tile_cached, _overlay_cached, _piece_cached, _passage_cached, _card_cached,
-                  _card_back_cached, _legend_cached)
+                  _card_back_cached, _legend_cached, core.Draw)
 UNCACHED = _Sprites(build_tile, build_overlay, build_piece, build_passage, build_card, build_card_back,
                     build_legend_icon)
 
@@ -591,7 +593,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     players = _players(view)
     bands = tuple(sorted({p["side"]: p.get("colour") for p in players if p.get("side") in SIDES}.items()))
     im = static(rows, cols, bands, sprites).copy()
-    d = ImageDraw.Draw(im)
+    d = sprites.draw(im)
 
     # tiles + overlays
     s_off = GAP // 2
@@ -662,8 +664,8 @@ def _draw_header(im, d, view, sprites) -> None:
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
         f = font(38, True)
-        text = fit_text(_name(view, winner), f, WIDTH - 260 - f.getlength(" wins!")) + " wins!"
-        tw = f.getlength(text)
+        text = fit_text(_name(view, winner), f, WIDTH - 260 - text_length(f, " wins!")) + " wins!"
+        tw = text_length(f, text)
         x = (WIDTH - tw) / 2 + 26
         pc = sprites.piece(24, _colour_of(view, winner), winner)
         im.paste(pc, (int(x - 60), HEADER_H // 2 - pc.height // 2 - 2), pc)
@@ -679,10 +681,10 @@ def _draw_header(im, d, view, sprites) -> None:
     tail = f"turn {turn} · {phase}"
     d.text((right, HEADER_H // 2), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
     if current is not None:
-        x = right - fr.getlength(tail) - 24
+        x = right - text_length(fr, tail) - 24
         who = fit_text(f"{_name(view, current)} to play", f, 330)
         d.text((x, HEADER_H // 2), who, font=f, fill=core.TEXT, anchor="rm")
-        x -= f.getlength(who) + 10
+        x -= text_length(f, who) + 10
         pc = sprites.piece(22, _colour_of(view, current), current)
         im.paste(pc, (int(x - pc.width), HEADER_H // 2 - pc.height // 2), pc)
 
@@ -705,9 +707,9 @@ def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
         colour = p.get("colour")
         name = _name(view, seat)
         tag = f"  {COLOUR_NAMES.get(colour, str(colour))} · side {p.get('side', '?')}"
-        name = fit_text(name, fn, avail - fi.getlength(tag))
+        name = fit_text(name, fn, avail - text_length(fi, tag))
         d.text((tx, y + 4), name, font=fn, fill=core.TEXT)
-        d.text((tx + fn.getlength(name), y + 8), tag, font=fi, fill=core.TEXT_DIM)
+        d.text((tx + text_length(fn, name), y + 8), tag, font=fi, fill=core.TEXT_DIM)
         pos = p.get("pos")
         info = f"hand {p.get('hand_size', 0)} · " + (f"at {pos}" if pos else "outside")
         used = p.get("bonuses_used") or []
@@ -715,10 +717,10 @@ def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
             info += " · bonus " + ",".join(used)
         netted = int(p.get("netted") or 0)
         warn = f"netted {netted}" if netted > 0 else ""
-        info = fit_text(info, fi, avail - (fi.getlength("  " + warn) if warn else 0))
+        info = fit_text(info, fi, avail - (text_length(fi, "  " + warn) if warn else 0))
         d.text((tx, y + 40), info, font=fi, fill=core.TEXT)
         if warn:
-            d.text((tx + fi.getlength(info + "  "), y + 40), warn, font=fi, fill=core.WARN)
+            d.text((tx + text_length(fi, info + "  "), y + 40), warn, font=fi, fill=core.WARN)
         y += PLAYER_ROW_H
 
     # draw + discard piles
@@ -736,7 +738,7 @@ def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
     label_w = lay.px + lay.pw - 12 - (dx + CARD_W + 12)
     label = CARD_LABELS.get(top, str(top)) if top else "empty"
     words = label.split(" ")
-    lines = [label] if len(words) == 1 or fi.getlength(label) <= label_w else [words[0], " ".join(words[1:])]
+    lines = [label] if len(words) == 1 or text_length(fi, label) <= label_w else [words[0], " ".join(words[1:])]
     ly = pt + 10
     for line in lines:
         d.text((dx + CARD_W + 12, ly), fit_text(line, fi, label_w), font=fi, fill=core.TEXT)

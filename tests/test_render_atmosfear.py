@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 
 import pytest
 from PIL import Image, ImageChops
@@ -225,17 +224,10 @@ def test_dispatch_on_game():
     assert draw(v) == atmosfear.render_atmosfear(v)
 
 
-def test_size_and_speed_budget():
-    v = full_view()
-    atmosfear.render_atmosfear(v)  # warm
-    times = []
-    for _ in range(20):
-        t = time.perf_counter()
-        png = atmosfear.render_atmosfear(v)
-        times.append(time.perf_counter() - t)
+def test_size_budget():
+    """Size only: speed is measured by render.timing.measure, not asserted in tests."""
+    png = atmosfear.render_atmosfear(full_view())
     assert len(png) < 400_000
-    times.sort()
-    assert times[len(times) // 2] < 0.05  # generous: CI machines vary (target p95 < 20 ms)
 
 
 def test_render_gatekeeper():
