@@ -193,7 +193,7 @@ def encode_png(
 
     On a 1200 px wide board (1-1.9 megapixels) mapping and deflating are most
     of the cost (~1.3 + ~2.5 ns a pixel); drawing, with cached layers, sprites
-    and glyphs, is the smaller part (``render.timing.measure`` times it all).
+    and glyphs, is the smaller part (``bot.bench.render_timing.measure`` times it all).
     """
     if img.mode == "RGB":
         if palette is not None:

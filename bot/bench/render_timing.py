@@ -1,10 +1,10 @@
 """Render + encode timing of real boards: ``measure("dontgo")``.
 
-Not a renderer: a measuring tool kept next to the renderers it measures. Unlike them it plays
+A measuring tool for the renderers (kept in the benchmark, not in render/). Unlike them it plays
 games (AI self-play through ``bot.simulate``) and reads a clock, so it imports ``games`` and
-``bot`` lazily, inside :func:`measure`; nothing in ``render`` imports this module.
+``bot`` lazily, inside :func:`measure`.
 
-    .venv/bin/python -c "from render.timing import measure; print(measure('dontgo'))"
+    .venv/bin/python -c "from bot.bench.render_timing import measure; print(measure('dontgo'))"
 
 Boards are public views (``game.view(state, None)`` plus seat names, as the bot draws them)
 taken at spread-out points of AI games with every seat count the game allows, some of them
@@ -85,7 +85,7 @@ def measure(game_name: str, boards: int = 200, seed: int = 1) -> dict[str, Any]:
     return result
 
 
-if __name__ == "__main__":  # python -m render.timing [game ...]
+if __name__ == "__main__":  # python -m bot.bench.render_timing [game ...]
     import sys
 
     for name in sys.argv[1:] or ["castle", "dontgo", "atmosfear"]:
