@@ -46,7 +46,7 @@ class Bell(Game):
     def view(self, state, seat):
         return dict(state.data)
 
-    def ai_action(self, state, seat, rng, level="smart"):
+    def ai_action(self, view, prompt, rng, level="smart"):
         return "ready"
 
     def timers(self, state):

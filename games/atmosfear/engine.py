@@ -1350,7 +1350,6 @@ class AtmosfearGame(Game):
         return "\n".join(lines)
 
     # ------------------------------------------------------------ AI
-    ai_reads_view = True
 
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose

@@ -764,7 +764,6 @@ class CastleGame(Game):
                 f"🔑 Your hand ({len(cards)}): **{hand}**")
 
     # ------------------------------------------------------------ AI
-    ai_reads_view = True
 
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         from .ai import choose

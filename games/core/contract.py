@@ -169,13 +169,10 @@ class Game(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: a spectator). The public view holds no hidden information."""
 
-    # Transitional: True once a game's AI decides from its seat's view and prompt alone
-    # (ai_action(view, prompt, rng, level)); False while it still takes the full state.
-    ai_reads_view: ClassVar[bool] = False
-
     @abstractmethod
-    def ai_action(self, *args: Any, **kwargs: Any) -> str:
-        """An action chosen by the AI ("smart" heuristic or "random" legal); call `decide`."""
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+        """The AI's action ("smart" heuristic or "random" legal) from what its seat may know:
+        `view(state, seat)` and `prompt(state, seat)`, never the state. Call it via `decide`."""
 
     def private_text(self, state: State, seat: int) -> str:
         """What only `seat` knows (a hand, a key rack), as short Markdown for DMs and /hand."""
@@ -228,12 +225,10 @@ def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart") 
     The AI is given only what the seat may know (its view and its prompt), so it cannot peek
     at hidden cards however it is written; `rng` must not be derived from the game's RNG.
     """
-    if game.ai_reads_view:
-        prompt = game.prompt(state, seat)
-        if prompt is None:
-            raise IllegalAction("That seat has nothing to do.")
-        return game.ai_action(game.view(state, seat), prompt, rng, level)
-    return game.ai_action(state, seat, rng, level)
+    prompt = game.prompt(state, seat)
+    if prompt is None:
+        raise IllegalAction("That seat has nothing to do.")
+    return game.ai_action(game.view(state, seat), prompt, rng, level)
 
 
 def ai_rng(seed: int, version: int) -> Rng:

@@ -299,7 +299,6 @@ class FiretopGame(Game):
     renderer = "render.firetop:render_firetop"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
-    ai_reads_view = True
     state_format = 1
 
     # ------------------------------------------------------------ set-up

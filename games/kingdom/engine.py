@@ -62,7 +62,6 @@ class KingdomGame(Game):
     renderer = "render.kingdom:render_kingdom"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
-    ai_reads_view = True
     state_format = FORMAT
 
     # ------------------------------------------------------------ setup

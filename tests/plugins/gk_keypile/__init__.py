@@ -24,7 +24,6 @@ class KeyPile(Game):
     option_choices = {"keys": (9, 12)}
     renderer = "gk_keypile.draw:draw"
     rules_page = ("gk_keypile", "rules.md")
-    ai_reads_view = True
 
     def setup_data(self, state: State, rng: Rng) -> None:
         state.data = {"pile": int(state.options.get("keys", 9)), "current": 0,
