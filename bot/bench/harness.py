@@ -11,7 +11,7 @@ from typing import Any
 from bot.table import Seat
 from games.core import Rng, decide
 from bot.fakediscord import FakeDiscord, patch_discord
-from bot.fakediscord.harness import BotHarness
+from bot.fakediscord.harness import BotHarness, until
 
 CHANNELS_PER_GUILD = 100
 
@@ -81,6 +81,8 @@ class Harness:
             jobs.append(create(index, guild.id, channel.id, users))
         self.tables = await asyncio.gather(*jobs)
         await self.fake.wait_for(lambda: all(self.fake.guilds), timeout=60)
+        # every game's first board is published (outside the start) before anything is measured
+        await until(lambda: not self.service._tasks, timeout=300, what="the first boards")
         # as the bot does after loading its games at start-up (GatekeeperBot.setup_hook)
         gc.collect()
         gc.freeze()
