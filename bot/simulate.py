@@ -6,7 +6,7 @@ from typing import Any
 
 import games
 from bot.rendering import draw
-from games.core import IllegalAction, State, ai_rng, apply, decide, setup
+from games.core import IllegalAction, State, advance, ai_rng, decide, setup
 
 MAX_ACTIONS = 20_000
 
@@ -35,7 +35,8 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
          log: list[tuple[int, str, float]] | None = None,
          options: dict[str, Any] | None = None) -> State:
     """One game of AI against AI on a simulated clock, returning the final (or the
-    max_actions-th) state. Game timers (a clock, the Gatekeeper) fire when they fall due, as
+    max_actions-th) state. Actions are applied in place (`advance`): the conformance suite
+    checks that replaying the log through the checked `apply` gives the same state. Game timers (a clock, the Gatekeeper) fire when they fall due, as
     the bot's scheduler would fire them. `log` receives every (seat, action, now) applied."""
     game = games.get(game_name)
     state = setup(game, seats, options, seed)
@@ -44,14 +45,14 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
         if state.over:
             break
         due = sorted((t for t in game.timers(state) if t["due"] <= now), key=lambda t: t["due"])
-        seat = next((s for s in range(seats) if game.prompt(state, s) is not None), None)
         if due:
             timer = due[0]
             step = (timer["seat"], timer["action"], max(now, timer["due"]))
-            state = apply(game, state, *step).state
+            advance(game, state, *step)
             if log is not None:
                 log.append(step)
             continue
+        seat = next((s for s in range(seats) if game.prompt(state, s) is not None), None)
         if seat is None:  # nobody may act: jump to the next timer
             upcoming = [t["due"] for t in game.timers(state)]
             if not upcoming:
@@ -59,7 +60,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
             now = max(now, min(upcoming))
             continue
         action = decide(game, state, seat, ai_rng(seed, state.version), level)
-        state = apply(game, state, seat, action, now).state
+        advance(game, state, seat, action, now)  # the AI chose from the prompt: no copy needed
         if log is not None:
             log.append((seat, action, now))
         now += THINK_SECONDS

@@ -219,6 +219,21 @@ def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) ->
     return Outcome(new, events)
 
 
+def advance(game: Game, state: State, seat: int, action: str, now: float = 0.0) -> list[Event]:
+    """`apply` without the copy, for self-play: changes `state` in place and returns the events.
+
+    Only for actions the game itself offered (an AI's choice from its prompt, a listed timer):
+    a refusal may leave `state` half-changed, which ends a simulation anyway. Bots use `apply`.
+    """
+    if state.over:
+        raise IllegalAction("This game is over.")
+    rng = Rng(state.rng)
+    events = game.reduce(state, seat, action.strip(), now, rng)
+    state.rng = rng.state
+    state.version += 1
+    return events
+
+
 def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
     """The AI's action for `seat`: the one way platform code asks an AI to move.
 
