@@ -71,28 +71,3 @@ async def test_hand_shows_treasures_privately_and_rules_answer(fake_discord, har
     ix = await fake_discord.slash(players.users["Bo"], players.channel.id, "rules",
                                   {"game": "kingdom", "topic": "whirlpools"})
     assert "3 throws" in (await ix.response()).data["content"]
-
-
-async def test_message_economy(fake_discord, harness):
-    """At most 1.5 channel writes per move on average, a DM at most once a turn each, and a new
-    board that pings whoever plays next."""
-    from tests.test_real_play import channel_writes, newest_board
-    await harness.start()
-    players = Players(fake_discord, harness, ["Ana", "Bo"])
-    table = await players.start_game("Ana", ["Bo"], game="kingdom")
-    writes = channel_writes(fake_discord, players.channel.id)
-    dms = {seat.user_id: len(fake_discord.dms(seat.user_id)) for seat in table.seats}
-    moves = turns = 0
-    while table.status == "running" and turns < 30:
-        turn, mover = table.state.turn, table.game.to_move(table.state)
-        await players.play_by_buttons(table)
-        moves += 1
-        turns += table.state.turn != turn or table.status != "running" \
-            or table.game.to_move(table.state) != mover
-    per_move = (channel_writes(fake_discord, players.channel.id) - writes) / moves
-    assert per_move <= 1.5, f"{per_move:.2f} channel writes per move"
-    for user, before in dms.items():
-        assert len(fake_discord.dms(user)) - before <= turns
-    if table.status == "running":
-        mover = table.seats[table.game.to_move(table.state)].user_id
-        assert f"<@{mover}>" in newest_board(players).content

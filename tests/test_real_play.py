@@ -125,7 +125,8 @@ def channel_writes(fake, channel_id: int) -> int:
                if method in ("POST", "PATCH") and prefix in path)
 
 
-@pytest.mark.parametrize("game, names", [("castle", ["Ana", "Bo"]), ("dontgo", ["Ana", "Bo", "Cy"])])
+@pytest.mark.parametrize("game, names", [("castle", ["Ana", "Bo"]), ("dontgo", ["Ana", "Bo", "Cy"]),
+                                         ("kingdom", ["Ana", "Bo"])])
 async def test_message_economy(fake_discord, tmp_path, game, names):
     harness = BotHarness(fake_discord, tmp_path / "gk.db")
     await harness.start()
