@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import Game, IllegalAction, State, apply
+from games.core import Game, IllegalAction, Rng, State, advance, apply, decide, setup
 
 
 def act(game: Game, st: State, seat: int, action: str, now: float = 0.0):
@@ -20,3 +20,16 @@ def refused(game: Game, st: State, seat: int, action: str, *fragments: str, now:
     for fragment in fragments:
         assert fragment.lower() in err.value.reason.lower(), err.value.reason
     return err.value.reason
+
+
+def self_play(game: Game, seats: int, seed: int, levels: list[str], max_actions: int = 8000) -> State:
+    """AI against AI at the given levels (one per seat), the AI's dice seeded from `seed`;
+    `advance` raises if an AI ever chooses illegally."""
+    state = setup(game, seats, {}, seed)
+    rng = Rng(seed * 31 + 7)
+    for _ in range(max_actions):
+        if state.over:
+            break
+        seat = game.to_move(state)
+        advance(game, state, seat, decide(game, state, seat, rng, levels[seat]))
+    return state

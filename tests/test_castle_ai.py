@@ -7,17 +7,11 @@ from games.castle import GAME
 from games.castle.engine import parse_coord
 from games.core import Rng, apply, decide, setup
 
+from tests import rules_helpers
+
 
 def self_play(seats: int, seed: int, levels: list[str]):
-    state = setup(GAME, seats, None, seed)
-    rng = Rng(seed * 31 + 7)
-    while not state.over:
-        seat = GAME.to_move(state)
-        action = decide(GAME, state, seat, rng, levels[seat])
-        step = Rng(state.rng)
-        GAME.reduce(state, seat, action, 0.0, step)  # raises if the AI ever chose illegally
-        state.rng = step.state
-    return state
+    return rules_helpers.self_play(GAME, seats, seed, levels)
 
 
 def test_smart_beats_random_in_two_player_games():

@@ -11,19 +11,11 @@ from games.kingdom import GAME
 from games.kingdom.stock import TREASURES
 from tests.kingdom_helpers import act, actions, me, position, put, safe_demon
 
+from tests import rules_helpers
+
 
 def self_play(seats: int, seed: int, levels: list[str]):
-    state = setup(GAME, seats, {}, seed)
-    rng = Rng(seed * 31 + 7)
-    for _ in range(8000):
-        if state.over:
-            break
-        seat = GAME.to_move(state)
-        action = decide(GAME, state, seat, rng, levels[seat])
-        step = Rng(state.rng)
-        GAME.reduce(state, seat, action, 0.0, step)  # raises if the AI ever chose illegally
-        state.rng = step.state
-    return state
+    return rules_helpers.self_play(GAME, seats, seed, levels)
 
 
 def test_smart_beats_random_in_two_player_games():
