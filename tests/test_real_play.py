@@ -109,9 +109,12 @@ async def test_a_process_stopped_between_commit_and_publish_republishes_on_start
         await harness.restart()
         players.harness = harness
         table = players.table()
-        await until(lambda: converged(players, table), what="the board to be republished")
-        assert harness.bot.store.shown_version(table.id) == committed
-        assert [b for b in players.boards() if b.buttons()] == [newest_board(players)]
+        # The fake shows a message before the bot has read the reply and recorded it: wait for
+        # the whole republish (post, record, retire the old board), then pin each part.
+        await until(lambda: converged(players, table)
+                    and harness.bot.store.shown_version(table.id) == committed
+                    and [b for b in players.boards() if b.buttons()] == [newest_board(players)],
+                    what="the board to be republished, recorded and the old one retired")
         await players.play_by_buttons(table)  # and the game plays on from the new board
         assert table.version > committed
     finally:
