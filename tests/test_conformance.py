@@ -10,7 +10,7 @@ import pytest
 import games
 from bot.simulate import play
 from bot.table import prompt_sig
-from games.core import IllegalAction, State, ai_rng, apply, decide, replay, setup
+from games.core import SYSTEM, IllegalAction, State, ai_rng, apply, decide, replay, setup
 
 PRIVATE_KEYS = {"hand", "rack", "time_cards", "secret", "fear", "fears", "deck", "ghosts"}
 NAMES = [g.name for g in games.all_games()]
@@ -42,6 +42,22 @@ def test_every_player_count_plays_to_the_end_and_replays(name, level):
         assert state.over, f"{name} with {seats} seats did not end"
         assert replay(game, seats, {}, 40 + seats, log).to_json() == state.to_json()
         assert State.from_json(state.to_json()) == state
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("level", ["random", "smart"])
+def test_the_ai_reads_a_part_of_its_seat_view(name, level):
+    """`ai_view` may leave keys out of the seat's view, never add or change one."""
+    game = games.get(name)
+    for seats in (game.min_seats, game.max_seats):
+        log: list[tuple[int, str, float]] = []
+        play(name, seats, seed=90 + seats, level=level, max_actions=300, log=log)
+        state = setup(game, seats, {}, 90 + seats)
+        for seat, action, now in log:
+            if seat != SYSTEM:
+                part, whole = game.ai_view(state, seat, level), game.view(state, seat)
+                assert part == {key: whole[key] for key in part}, (seats, action)
+            state = apply(game, state, seat, action, now).state
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1288,13 +1288,6 @@ class AtmosfearGame(Game):
             phase = "gatekeeper"
         else:
             phase = d["phase"]
-        bk = d["black_key"]
-        holder, chosen = bk["holder"], d["chosen"]
-        # waiting_at_well is what others can tell: whether a rack still holds every colour is hidden
-        players = [{**WHO[s], "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": holder == s,
-                    "in_black_hole": pl["hole"], "must_roll": pl["must_roll"], "must_dice": pl["must_dice"],
-                    "chosen_one": chosen == s, "waiting_at_well": pl["pos"] == WELL and holder != s}
-                   for s, pl in enumerate(d["players"])]
         out: dict[str, Any] = {
             "game": "atmosfear", "turn": state.turn,
             "current": None if state.over or d["phase"] != "play" else d["current"],
@@ -1303,10 +1296,8 @@ class AtmosfearGame(Game):
                       "minutes": d["clock"]["minutes"]},
             "board": {"outer": [s.copy() for s in OUTER_VIEW], "radials": [list(r) for r in RADIALS],
                       "inner": list(INNER), "well": WELL},
-            "realms": [{"index": r, "harbinger": NAMES[r], "colour": COLOURS[r],
-                        "keys_left": d["realm_keys"][r]} for r in range(6)],
-            "black_key": {"holder": bk["holder"], "on_board": bk["on_board"]},
-            "players": players,
+            "realms": self._realms_view(d), "black_key": dict(d["black_key"]),
+            "players": self._players_view(d),
             "gatekeeper": {"on_screen": gk["on"], "line": gk["line"] if gk["on"] else None,
                            "calling": gk["calling"] if gk["on"] else None,
                            "deadline": gk["deadline"] if gk["on"] else None, "next_at": None},
@@ -1316,14 +1307,38 @@ class AtmosfearGame(Game):
             "winner": d["winner"], "gatekeeper_won": bool(state.over and d["winner"] is None),
         }
         if seat is not None and 0 <= seat < state.seats:
-            rack: dict[str, int] = {}
-            for c in d["players"][seat]["rack"]:
-                rack[c] = rack.get(c, 0) + 1
-            out["rack"] = rack
-            out["time_cards"] = [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
-                                 for cid in d["players"][seat]["time_cards"]]
-            out["fear"] = {"text": d["fears"][seat], "in_well": seat in d["well"]}
+            out.update(self._seat_view(d, seat))
         return out
+
+    def _players_view(self, d: dict[str, Any]) -> list[dict[str, Any]]:
+        holder, chosen = d["black_key"]["holder"], d["chosen"]
+        # waiting_at_well is what others can tell: whether a rack still holds every colour is hidden
+        return [{**WHO[s], "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": holder == s,
+                 "in_black_hole": pl["hole"], "must_roll": pl["must_roll"], "must_dice": pl["must_dice"],
+                 "chosen_one": chosen == s, "waiting_at_well": pl["pos"] == WELL and holder != s}
+                for s, pl in enumerate(d["players"])]
+
+    def _realms_view(self, d: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"index": r, "harbinger": NAMES[r], "colour": COLOURS[r], "keys_left": d["realm_keys"][r]}
+                for r in range(6)]
+
+    def _seat_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
+        """What only `seat` sees: its rack, its Time cards, its fear."""
+        rack: dict[str, int] = {}
+        for c in d["players"][seat]["rack"]:
+            rack[c] = rack.get(c, 0) + 1
+        return {"rack": rack,
+                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
+                               for cid in d["players"][seat]["time_cards"]],
+                "fear": {"text": d["fears"][seat], "in_well": seat in d["well"]}}
+
+    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
+        """The smart AI reads players, realms, the Black Key and its own seat's part; random, none."""
+        if level != "smart":
+            return {}
+        d = state.data
+        return {"players": self._players_view(d), "realms": self._realms_view(d),
+                "black_key": dict(d["black_key"]), **self._seat_view(d, seat)}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data

@@ -753,6 +753,10 @@ class CastleGame(Game):
             out["hand"] = list(d["players"][seat]["hand"])
         return out
 
+    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
+        """The random AI reads only its prompt; the smart one, most of the view."""
+        return {} if level == "random" else self.view(state, seat)
+
     def private_text(self, state: State, seat: int) -> str:
         pl = state.data["players"][seat]
         cards = sorted(pl["hand"], key=CARD_ORDER.index)

@@ -174,6 +174,12 @@ class Game(ABC):
         """The AI's action ("smart" heuristic or "random" legal) from what its seat may know:
         `view(state, seat)` and `prompt(state, seat)`, never the state. Call it via `decide`."""
 
+    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
+        """The part of `view(state, seat)` that the AI at `level` reads: every key it returns has
+        the value `view` gives it. A game whose AI reads less overrides this to skip building
+        the rest (self-play asks once per action); the conformance suite checks it is a part."""
+        return self.view(state, seat)
+
     def private_text(self, state: State, seat: int) -> str:
         """What only `seat` knows (a hand, a key rack), as short Markdown for DMs and /hand."""
         return ""
@@ -234,16 +240,19 @@ def advance(game: Game, state: State, seat: int, action: str, now: float = 0.0) 
     return events
 
 
-def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart") -> str:
+def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart",
+           prompt: Prompt | None = None) -> str:
     """The AI's action for `seat`: the one way platform code asks an AI to move.
 
-    The AI is given only what the seat may know (its view and its prompt), so it cannot peek
-    at hidden cards however it is written; `rng` must not be derived from the game's RNG.
+    The AI is given only what the seat may know (its view, or the part of it the AI reads, and
+    its prompt), so it cannot peek at hidden cards however it is written; `rng` must not be
+    derived from the game's RNG. `prompt`: the seat's prompt in `state`, if the caller has it.
     """
-    prompt = game.prompt(state, seat)
+    if prompt is None:
+        prompt = game.prompt(state, seat)
     if prompt is None:
         raise IllegalAction("That seat has nothing to do.")
-    return game.ai_action(game.view(state, seat), prompt, rng, level)
+    return game.ai_action(game.ai_view(state, seat, level), prompt, rng, level)
 
 
 def ai_rng(seed: int, version: int) -> Rng:

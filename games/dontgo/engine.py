@@ -948,6 +948,10 @@ class DontGoGame(Game):
             "secret": secret,
         }
 
+    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
+        """The random AI reads only its prompt; the smart one, the whole view."""
+        return {} if level == "random" else self.view(state, seat)
+
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
         pl = d["players"][seat]
