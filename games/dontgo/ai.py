@@ -63,6 +63,7 @@ class Seat:
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
         self._values: dict[int, float] = {}
+        self._rooms: dict[int, tuple[list[float], float]] = {}
 
     def curses(self, ctype: str) -> int:
         return sum(c["curse"] for c in self.up[ctype])
@@ -144,20 +145,28 @@ class Seat:
                 val += self.gc
         return val
 
+    def room_cards(self, room: dict[str, Any]) -> tuple[list[float], float]:
+        """The room's card values for this seat, best first, and its ghost dice (once per room)."""
+        slot = room["slot"]
+        if slot not in self._rooms:
+            values, dice = [], 0.0
+            for card in room["cards"]:
+                if card["hidden"]:
+                    if self.secret is None or self.secret["slot"] != slot:
+                        values.append(-AVG_CURSE)
+                        dice += AVG_DICE
+                        continue
+                    card = self.secret["card"]
+                values.append(self.pick_value(room, card["id"]))
+                dice += card["dice"]
+            values.sort(reverse=True)
+            self._rooms[slot] = values, dice
+        return self._rooms[slot]
+
     def place_value(self, room: dict[str, Any], space: int) -> float:
         name = room_key(room)
         spaces = room["spaces"]
-        values, dice = [], 0.0
-        for card in room["cards"]:
-            if card["hidden"]:
-                if self.secret is None or self.secret["slot"] != room["slot"]:
-                    values.append(-AVG_CURSE)
-                    dice += AVG_DICE
-                    continue
-                card = self.secret["card"]
-            values.append(self.pick_value(room, card["id"]))
-            dice += card["dice"]
-        values.sort(reverse=True)
+        values, dice = self.room_cards(room)
         occupied = sum(s["meeple"] is not None for s in spaces)
         third = occupied == 2
         above = sum(1 for s in spaces[:space] if s["meeple"] is not None)

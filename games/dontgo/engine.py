@@ -72,6 +72,9 @@ CARD_VIEWS: tuple[dict[str, Any], ...] = tuple(
 HELD_VIEWS: dict[tuple[int, bool, bool], dict[str, Any]] = {
     (cid, down, used): {**CARD_VIEWS[cid], "dispelled": down, "used": used}
     for cid in range(len(CARDS)) for down in (False, True) for used in (False, True)}
+# A face-up card in a room, as views show it (a template to copy).
+ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v in CARD_VIEWS)
+CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -915,14 +918,11 @@ class DontGoGame(Game):
         secret = None
         for slot, room in enumerate(d["rooms"]):
             name = room_name(d, slot)
-            cards = []
-            for i, cid in enumerate(room["cards"]):
-                if room["hidden"] and i == 2:
-                    cards.append({"hidden": True})
-                    if seat is not None and seat in room["seen"]:
-                        secret = {"slot": slot, "card": dict(CARD_VIEWS[cid])}
-                else:
-                    cards.append({**CARD_VIEWS[cid], "hidden": False})
+            cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
+            if room["hidden"] and len(cards) > 2:
+                cards[2] = {"hidden": True}
+                if seat is not None and seat in room["seen"]:
+                    secret = {"slot": slot, "card": CARD_VIEWS[room["cards"][2]].copy()}
             rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
                           "removed": room["removed"],
                           "spaces": [{"flashlights": f, "meeple": who}
@@ -933,7 +933,7 @@ class DontGoGame(Game):
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
                             "cards": [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy()
                                       for c in pl["cards"]],
-                            "curses": curses(pl),
+                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
         dice = d["dice"]
         return {
