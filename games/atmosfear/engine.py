@@ -22,6 +22,7 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 from __future__ import annotations
 
 import unicodedata
+from operator import itemgetter
 from typing import Any
 
 from data import load_toml
@@ -63,6 +64,12 @@ TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
 OUTER_INDEX = {sid: i for i, sid in enumerate(OUTER_IDS)}
+# One step along each track, looked up rather than searched for on every step of a walk.
+NEXT_OUTER = {sid: OUTER_IDS[(i + 1) % N_OUTER] for i, sid in enumerate(OUTER_IDS)}
+BRANCH_RADIAL = {b: RADIALS[r][0] for r, b in enumerate(BRANCHES)}
+NEXT_RADIAL = {sid: rad[k + 1] if k + 1 < len(rad) else ENDS[r]
+               for r, rad in enumerate(RADIALS) for k, sid in enumerate(rad)}
+INNER_INDEX = {sid: i for i, sid in enumerate(INNER)}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 WHO = [{"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s]} for s in range(6)]
 # The outer track as views show it (never changes: each view gets copies of these).
@@ -70,6 +77,7 @@ OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colo
                    for s in OUTER)
 
 DICE_WORDS = {1: "one die", 2: "both dice"}
+TIMER_ORDER = itemgetter("due", "id")
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
@@ -854,18 +862,17 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         mv = d["move"]
         here = pl["pos"]
-        if here in STONE:
-            if here in BRANCHES and mv["decided"] != here:
-                d["step"] = "branch"
-                return None
-            if here in BRANCHES and mv["inside"]:
-                mv["inside"] = False
-                return RADIALS[BRANCHES.index(here)][0]
-            return OUTER_IDS[(outer_index(here) + 1) % N_OUTER]
-        if here in RADIAL_OF:
-            r = RADIAL_OF[here]
-            k = RADIALS[r].index(here)
-            return RADIALS[r][k + 1] if k + 1 < len(RADIALS[r]) else ENDS[r]
+        if here in NEXT_OUTER:
+            if here in BRANCH_RADIAL:
+                if mv["decided"] != here:
+                    d["step"] = "branch"
+                    return None
+                if mv["inside"]:
+                    mv["inside"] = False
+                    return BRANCH_RADIAL[here]
+            return NEXT_OUTER[here]
+        if here in NEXT_RADIAL:
+            return NEXT_RADIAL[here]
         if here == WELL:
             return GATE
         if here == GATE and self.qualified(d, seat):
@@ -873,7 +880,7 @@ class AtmosfearGame(Game):
         if mv["dir"] is None:
             d["step"] = "ring"
             return None
-        i = INNER.index(here)
+        i = INNER_INDEX[here]
         return INNER[(i + (1 if mv["dir"] == "cw" else -1)) % len(INNER)]
 
     def _walk(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -1274,7 +1281,8 @@ class AtmosfearGame(Game):
             for cid in pl["time_cards"]:
                 out.append({"id": f"time-{cid}", "due": self.time_due(d, cid), "seat": SYSTEM,
                             "action": f"time {cid}"})
-        return sorted(out, key=lambda t: (t["due"], t["id"]))
+        out.sort(key=TIMER_ORDER)
+        return out
 
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -1367,8 +1375,7 @@ class AtmosfearGame(Game):
     # ------------------------------------------------------------ AI
 
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        from .ai import choose
-        return choose(view, prompt, rng, level)
+        return ai.choose(view, prompt, rng, level)
 
     def canonical(self, state: State, action: str) -> str:
         tokens = action.split(None, 1)
@@ -1378,3 +1385,7 @@ class AtmosfearGame(Game):
         if verb == "fear":
             return f"fear {clean_fear(arg)}"
         return self._canonical(state.data, 0, verb, arg)
+
+
+# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
+from . import ai  # noqa: E402

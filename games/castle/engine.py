@@ -770,11 +770,14 @@ class CastleGame(Game):
     # ------------------------------------------------------------ AI
 
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        from .ai import choose
-        return choose(view, prompt, rng, level)
+        return ai.choose(view, prompt, rng, level)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
         """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
         kind, payload = parse(action, state.data)
         return canonical(kind, payload, state.data["cols"])
+
+
+# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
+from . import ai  # noqa: E402
