@@ -12,11 +12,12 @@ board, and its own hand.
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 from typing import Any
 
 from games.core import Prompt, Rng
 
-from .engine import KEY_CARDS, OPPOSITE, geometry
+from .engine import KEY_CARDS, OPPOSITE, Geometry, geometry
 
 INF = float("inf")
 OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
@@ -38,6 +39,7 @@ class Board:
         self.adj = adj
         self.occ = {i: t["occupant"] for i, t in enumerate(self.tiles) if t["occupant"] is not None}
         self.unknown_hand_costs: list[float] | None = None
+        self._preds: dict[str, list[Any]] = {}
 
     def node(self, seat: int) -> int:
         pos = self.players[seat]["pos"]
@@ -99,9 +101,8 @@ class Board:
             dist[i] = 0.0
             heap.append((0.0, i))
         heapq.heapify(heap)
-        own_edge = self.geo.edge[side]
-        own = self.geo.edge_set[side]
-        adj = self.adj
+        preds = self.preds(side)
+        step = cost + [OUTSIDE_STEP]  # leaving node v costs step[v]; outside, one turn
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             dv, v = pop(heap)
@@ -109,17 +110,19 @@ class Board:
                 continue
             if v == stop:
                 break
-            if v == n:
-                preds: Any = own_edge
-                nd = dv + OUTSIDE_STEP
-            else:
-                preds = adj[v] + (n,) if v in own else adj[v]
-                nd = dv + cost[v]
-            for u in preds:
+            nd = dv + step[v]
+            for u in preds[v]:
                 if nd < dist[u]:
                     dist[u] = nd
                     push(heap, (nd, u))
         return dist
+
+    def preds(self, side: str) -> list[Any]:
+        """Per node, the nodes one step before it on a route toward `side`'s far edge
+        (its neighbours; from the own edge, also outside; from outside, the own edge)."""
+        if side not in self._preds:
+            self._preds[side] = links(self.geo, tuple(self.adj), side)
+        return self._preds[side]
 
     def dist_from(self, seat: int, start: int, cost: list[float]) -> list[float]:
         """F[node]: cost paid to get from `start` onto node (the mirror of dist_to_goal).
@@ -178,6 +181,13 @@ class Board:
         return out
 
 
+@lru_cache(maxsize=256)
+def links(geo: Geometry, adj: tuple[tuple[int, ...], ...], side: str) -> list[Any]:
+    """`Board.preds` for a board whose neighbours are `adj` (one table per passage layout)."""
+    own = geo.edge_set[side]
+    return [a + (geo.n,) if v in own else a for v, a in enumerate(adj)] + [geo.edge[side]]
+
+
 def passable(t: dict[str, Any]) -> bool:
     """The view's version of the engine rule: open, not padlocked, not barred unless sawn."""
     return t["open"] and not t["padlock"] and (t["face"] != "barred" or t["hacksaw"])
@@ -203,6 +213,7 @@ class Plan:
         self.me = board.node(seat)
         self.d = self.dist[self.me]
         self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
+        self.delays: dict[tuple[int, float], float] = {}  # lead_delay's answers, once each
 
     def finish_line(self, seat: int) -> list[int]:
         """Far-edge tiles `seat` could step onto from where it stands (none while outside)."""
@@ -224,6 +235,7 @@ class Plan:
         board = self.board
         self.path = board.path(self.seat, self.me, self.cost, self.dist)
         self.on_path = {t: i for i, t in enumerate(self.path)}
+        self.near = {self.me, *self.path[:2]}  # where a passage may help: here or the next steps
         self.lead, self.lead_d, self.lead_path, self.lead_cost = None, INF, [], []
         for o in range(len(board.players)):
             if o == self.seat:
@@ -240,10 +252,12 @@ class Plan:
 
     def lead_delay(self, target: int, extra: float) -> float:
         """How many turns the leader loses if `target` costs it `extra` more to step onto."""
-        cost = list(self.lead_cost)
-        cost[target] += extra
-        node = self.board.node(self.lead)
-        return self.board.dist_to_goal(self.lead, cost, stop=node)[node] - self.lead_d
+        if (target, extra) not in self.delays:
+            cost = list(self.lead_cost)
+            cost[target] += extra
+            node = self.board.node(self.lead)
+            self.delays[target, extra] = self.board.dist_to_goal(self.lead, cost, stop=node)[node] - self.lead_d
+        return self.delays[target, extra]
 
 
 def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
@@ -457,7 +471,7 @@ def _card_value(plan: Plan, card: str) -> float:
 
 def _passage_score(plan: Plan, a: int, b: int) -> float:
     """Worth laying only next to me or my next steps, by the turns it saves on my route."""
-    near = {plan.me} | set(plan.path[:2])
+    near = plan.near
     if a not in near and b not in near:
         return -1.0
     if plan.forward is None:
