@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="smaller runs (about a minute)")
     size.add_argument("--smoke", dest="size", action="store_const", const="smoke",
                       help="toy sizes (seconds): checks the benchmark runs; the figures mean nothing")
+    bench.add_argument("--engine-only", action="store_true",
+                       help="only AI self-play speed, per game and AI level; rewrites that section")
     bench.add_argument("--out", type=Path, default=Path("docs/performance.md"),
                        help="where to write the report (default: docs/performance.md here)")
     args = parser.parse_args(argv)
@@ -64,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
         return 0
     from .bench.run import main as bench_main
-    return bench_main(args.size, out=args.out)
+    return bench_main(args.size, out=args.out, engine_only=args.engine_only)
 
 
 def format_summary(summary: dict) -> str:

@@ -42,18 +42,50 @@ def workers_rss_mb() -> float:
 GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
 
 
-def bench_engine(game_name: str, games_count: int) -> dict[str, Any]:
+def bench_engine(game_name: str, games_count: int, level: str) -> dict[str, Any]:
+    from bot.bench.selfplay import measure
+    return measure(game_name, level, games_count)
+
+
+def bench_engines(games_count: int) -> list[dict[str, Any]]:
+    """`bench_engine` for every game and every AI level it has."""
     import games
-    from bot.simulate import play
-    game = games.get(game_name)
-    sizes = range(game.min_seats, game.max_seats + 1)
-    start = time.perf_counter()
-    turns = 0
-    for index in range(games_count):
-        turns += play(game_name, sizes[index % len(sizes)], 1000 + index).turn
-    elapsed = time.perf_counter() - start
-    return {"game": game_name, "games": games_count, "games_per_s": games_count / elapsed,
-            "turns_per_s": turns / elapsed}
+    results = []
+    for game_name in GAMES:
+        for level in games.get(game_name).ai_levels:
+            print(f"engine {game_name} {level}...", flush=True)
+            results.append(bench_engine(game_name, games_count, level))
+            print(results[-1], flush=True)
+    return results
+
+
+ENGINE_HEADING = "## Engine (AI self-play, every player count in turn)"
+
+
+def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
+    """The report's engine table, and how the speed work compares with the engines before it."""
+    lines = [
+        ENGINE_HEADING,
+        "",
+        f"`{command}`: games and turns per CPU second of the benchmark process (so other load on "
+        "the machine does not count), seeds 1000 on, the AI at each of the game's levels in every "
+        "seat.",
+        "",
+        "| game | AI level | games | games/s | turns/s |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for eng in results:
+        lines.append(f"| {eng['game']} | {eng['level']} | {eng['games']} | "
+                     f"{eng['games_per_s']:.1f} | {eng['turns_per_s']:.0f} |")
+    return lines + ["", *ENGINE_HISTORY]
+
+
+def replace_engine_section(report: str, section: list[str]) -> str:
+    """`report` with its engine section (up to the next "## " heading) replaced by `section`."""
+    lines = report.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("## Engine"))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[:start] + section + [""] + lines[end:])
 
 
 # -- render ----------------------------------------------------------------------------------------
@@ -195,16 +227,7 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "for a move p99 <= 20 ms with 1,000 concurrent games at 50 moves/s; the Gatekeeper's "
         "timers < 100 ms late (p99); thousands of games in one process.",
         "",
-        "## Engine (smart AI self-play, every player count in turn)",
-        "",
-        "| game | games | games/s | turns/s |",
-        "| --- | --- | --- | --- |",
-    ]
-    for eng in results["engine"]:
-        lines.append(f"| {eng['game']} | {eng['games']} | {eng['games_per_s']:.1f} | "
-                     f"{eng['turns_per_s']:.0f} |")
-    lines += [
-        "",
+        *engine_section(results["engine"], command),
         "## Board render + PNG encode",
         "",
         "| game | variant | p50 ms | p95 ms | mean PNG bytes | max PNG bytes |",
@@ -311,11 +334,18 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 
 
-def main(size: str = "full", out: Path | None = None) -> int:
+def main(size: str = "full", out: Path | None = None, engine_only: bool = False) -> int:
     """Run every benchmark at `size` ("full", "quick" or "smoke") and write the report to `out`
-    (default: docs/performance.md under the current directory). Exit status 1 if a move was lost."""
+    (default: docs/performance.md under the current directory). Exit status 1 if a move was lost.
+    `engine_only`: run the engine benchmark alone and replace only its section of the report."""
     plan = SIZES[size]
     out = out or Path("docs") / "performance.md"
+    if engine_only:
+        command = "gatekeeper bench --engine-only" + ("" if size == "full" else f" --{size}")
+        section = engine_section(bench_engines(plan["engine"]), command)
+        print("\n".join(section))
+        out.write_text(replace_engine_section(out.read_text(), section))
+        return 0
     results: dict[str, Any] = {}
     results["e2e"] = []
     for games_count, moves, rate, latency in plan["e2e"]:
@@ -332,11 +362,9 @@ def main(size: str = "full", out: Path | None = None) -> int:
     print("restart...", flush=True)
     results["restart"] = bench_restart(plan["restart"])
     print(results["restart"], flush=True)
-    results["engine"], results["render"] = [], []
+    results["engine"] = bench_engines(plan["engine"])
+    results["render"] = []
     for game_name in GAMES:
-        print(f"engine {game_name}...", flush=True)
-        results["engine"].append(bench_engine(game_name, plan["engine"]))
-        print(results["engine"][-1], flush=True)
         print(f"render {game_name}...", flush=True)
         results["render"].append(bench_render(game_name, plan["render"]))
         print(results["render"][-1], flush=True)
@@ -347,4 +375,5 @@ def main(size: str = "full", out: Path | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(next((a[2:] for a in sys.argv[1:] if a in ("--quick", "--smoke")), "full")))
+    raise SystemExit(main(next((a[2:] for a in sys.argv[1:] if a in ("--quick", "--smoke")), "full"),
+                          engine_only="--engine-only" in sys.argv[1:]))

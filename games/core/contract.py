@@ -119,6 +119,8 @@ class Game(ABC):
     verbs: ClassVar[dict[str, str]]
     # Real-time games accept the SYSTEM actions "pause" and "resume" (/pause, /resume).
     pausable: ClassVar[bool] = False
+    # The AI's levels, its strongest first: `ai_action` and `ai_view` take each of them.
+    ai_levels: ClassVar[tuple[str, ...]] = ("smart", "random")
     # Public view keys the board image leaves out (shown in messages instead), so a change in
     # them alone does not redraw the board.
     image_ignores: ClassVar[tuple[str, ...]] = ()
