@@ -71,7 +71,6 @@ NEXT_RADIAL = {sid: rad[k + 1] if k + 1 < len(rad) else ENDS[r]
                for r, rad in enumerate(RADIALS) for k, sid in enumerate(rad)}
 INNER_INDEX = {sid: i for i, sid in enumerate(INNER)}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
-WHO = [{"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s]} for s in range(6)]
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
                    for s in OUTER)
@@ -1321,7 +1320,8 @@ class AtmosfearGame(Game):
     def _players_view(self, d: dict[str, Any]) -> list[dict[str, Any]]:
         holder, chosen = d["black_key"]["holder"], d["chosen"]
         # waiting_at_well is what others can tell: whether a rack still holds every colour is hidden
-        return [{**WHO[s], "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": holder == s,
+        return [{"seat": s, "harbinger": NAMES[s], "number": s + 1, "colour": COLOURS[s],
+                 "pos": pl["pos"], "keys": len(pl["rack"]), "black_key": holder == s,
                  "in_black_hole": pl["hole"], "must_roll": pl["must_roll"], "must_dice": pl["must_dice"],
                  "chosen_one": chosen == s, "waiting_at_well": pl["pos"] == WELL and holder != s}
                 for s, pl in enumerate(d["players"])]
