@@ -59,6 +59,36 @@ def bench_engines(games_count: int) -> list[dict[str, Any]]:
     return results
 
 
+# The speed work's before/after comparison (issue 10): a one-off measurement, so fixed text. The
+# "before" engines are the commits the replay fixtures were recorded at.
+ENGINE_HISTORY = [
+    "Before and after the engine speed work (2026-11-24, games per CPU second, the mean of two "
+    "runs interleaved with the other side on the same machine). Before: each game at the commit "
+    "its replay fixture was recorded at, `git worktree add /tmp/before <commit>`, then "
+    "`PYTHONPATH=/tmp/before .venv/bin/python bot/bench/selfplay.py GAME LEVEL N` from this "
+    "checkout (castle smart N=100, random N=40; dontgo N=200; atmosfear N=100). After: the same "
+    "command without PYTHONPATH. Castle and Atmosfear changed after those commits, so their games "
+    "are not move for move the same: Castle's padlocked doors block movement and its smart AI "
+    "looks for wins and blocks (more work per decision); Atmosfear had rule fixes (Black Holes, "
+    "headstones, ties, dice, play stops while the Gatekeeper is on screen) and a clock of minutes "
+    "per player. Don't Go In There's rules and AI choices did not change.",
+    "",
+    "| game | AI level | before commit | before games/s | after games/s | speed-up |",
+    "| --- | --- | --- | --- | --- | --- |",
+    "| castle | smart | ae460a8 | 17.1 | 104.4 | 6.1x |",
+    "| castle | random | ae460a8 | 5.4 | 86.5 | 16.1x |",
+    "| dontgo | smart | 5fd23b8 | 70.6 | 220.5 | 3.1x |",
+    "| dontgo | random | 5fd23b8 | 112.0 | 674.3 | 6.0x |",
+    "| atmosfear | smart | 09681f2 | 24.0 | 81.1 | 3.4x |",
+    "| atmosfear | random | 09681f2 | 24.0 | 115.2 | 4.8x |",
+    "",
+    "What made the difference: self-play applies actions in place (`advance`, no state copy) and "
+    "asks each seat's prompt once per step; the AI gets only the part of the view it reads "
+    "(`ai_view`: none for random AIs); Castle's legal moves come from precomputed geometry and "
+    "shared choices, and its smart AI reuses route tables and searches each block once; Don't Go "
+    "In There's views copy card templates and its AI values each room once per decision; "
+    "Atmosfear walks by successor tables and builds cheaper views.",
+]
 ENGINE_HEADING = "## Engine (AI self-play, every player count in turn)"
 
 
