@@ -55,7 +55,8 @@ def test_the_ai_reads_a_part_of_its_seat_view(name, level):
         state = setup(game, seats, {}, 90 + seats)
         for seat, action, now in log:
             if seat != SYSTEM:
-                part, whole = game.ai_view(state, seat, level), game.view(state, seat)
+                prompt = game.prompt(state, seat)
+                part, whole = game.ai_view(state, seat, level, prompt), game.view(state, seat)
                 assert part == {key: whole[key] for key in part}, (seats, action)
             state = apply(game, state, seat, action, now).state
 

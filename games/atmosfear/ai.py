@@ -27,18 +27,18 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     if passes:
         return passes[0]
     seat = prompt.seat
-    me = view["players"][seat]
     if "take" in actions:
         return "take"
     if "inside" in actions:
         return "inside" if can_win(view, seat) else "outside"
     if "cw" in actions:
-        i = INNER.index(me["pos"]) if me["pos"] in INNER else 0
+        pos = view["players"][seat]["pos"]
+        i = INNER.index(pos) if pos in INNER else 0
         return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
     if any(a.startswith("duel ") for a in actions):
         return strongest_duel(view, actions)
     if any(a.startswith("fly ") for a in actions):
-        return best_flight(view, me["pos"], actions)
+        return best_flight(view, view["players"][seat]["pos"], actions)
     rolls = [a for a in actions if a.startswith("roll ")]
     if rolls:
         if "leave" in actions and not can_win(view, seat):
@@ -47,6 +47,16 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
             return rolls[0]
         return "roll 2" if rng.below(10) < 8 else "roll 1"
     return rng.choice(actions)
+
+
+def reads_view(actions: list[str]) -> bool:
+    """Does the smart AI look at its view to choose among `actions`? Only to weigh going inside,
+    the way round the Inner Ring, a duel, a flight or leaving the Well: the rest it answers from
+    the actions alone, so the engine need not build the view for them (`ai_view`)."""
+    if len(actions) == 1 or "take" in actions or any(a.startswith("pass ") for a in actions):
+        return False
+    return ("inside" in actions or "cw" in actions or "leave" in actions
+            or any(a.startswith(("duel ", "fly ")) for a in actions))
 
 
 def can_win(view: dict[str, Any], seat: int) -> bool:

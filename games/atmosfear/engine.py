@@ -1340,9 +1340,10 @@ class AtmosfearGame(Game):
                                for cid in d["players"][seat]["time_cards"]],
                 "fear": {"text": d["fears"][seat], "in_well": seat in d["well"]}}
 
-    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
-        """The smart AI reads players, realms, the Black Key and its own seat's part; random, none."""
-        if level != "smart":
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """The smart AI reads players, realms, the Black Key and its own seat's part, and only for
+        some choices (`ai.reads_view`); the random AI reads none."""
+        if level != "smart" or not ai.reads_view([c.action for c in prompt.choices]):
             return {}
         d = state.data
         return {"players": self._players_view(d), "realms": self._realms_view(d),

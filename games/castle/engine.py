@@ -753,9 +753,9 @@ class CastleGame(Game):
             out["hand"] = list(d["players"][seat]["hand"])
         return out
 
-    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
-        """The random AI reads only its prompt; the smart one, most of the view."""
-        return {} if level == "random" else self.view(state, seat)
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """The random AI, or any with one choice, reads only its prompt; the smart one, most of the view."""
+        return {} if level == "random" or len(prompt.choices) == 1 else self.view(state, seat)
 
     def private_text(self, state: State, seat: int) -> str:
         pl = state.data["players"][seat]

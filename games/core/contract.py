@@ -176,10 +176,11 @@ class Game(ABC):
         """The AI's action ("smart" heuristic or "random" legal) from what its seat may know:
         `view(state, seat)` and `prompt(state, seat)`, never the state. Call it via `decide`."""
 
-    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
-        """The part of `view(state, seat)` that the AI at `level` reads: every key it returns has
-        the value `view` gives it. A game whose AI reads less overrides this to skip building
-        the rest (self-play asks once per action); the conformance suite checks it is a part."""
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """The part of `view(state, seat)` that the AI at `level` reads to answer `prompt`: every
+        key it returns has the value `view` gives it. A game whose AI reads less overrides this to
+        skip building the rest (self-play asks once per action); the conformance suite checks it
+        is a part, and an AI that reads a key left out fails there."""
         return self.view(state, seat)
 
     def private_text(self, state: State, seat: int) -> str:
@@ -254,7 +255,7 @@ def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart",
         prompt = game.prompt(state, seat)
     if prompt is None:
         raise IllegalAction("That seat has nothing to do.")
-    return game.ai_action(game.ai_view(state, seat, level), prompt, rng, level)
+    return game.ai_action(game.ai_view(state, seat, level, prompt), prompt, rng, level)
 
 
 def ai_rng(seed: int, version: int) -> Rng:

@@ -948,7 +948,7 @@ class DontGoGame(Game):
             "secret": secret,
         }
 
-    def ai_view(self, state: State, seat: int, level: str) -> dict[str, Any]:
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
         """The random AI reads only its prompt; the smart one, the whole view."""
         return {} if level == "random" else self.view(state, seat)
 
