@@ -1,0 +1,42 @@
+"""`gatekeeper bench --engine-only`: self-play speed per game and AI level, written into the
+report's engine section and nowhere else."""
+from __future__ import annotations
+
+import re
+
+import games
+from bot.bench.run import GAMES, main
+
+REPORT = """# Performance
+
+Produced by `gatekeeper bench` on a machine.
+
+## Engine (smart AI self-play, every player count in turn)
+
+| game | games | games/s | turns/s |
+| --- | --- | --- | --- |
+| castle | 200 | 74.5 | 2579 |
+
+## Board render + PNG encode
+
+| game | variant | p50 ms |
+| castle | cached | 5.87 |
+"""
+
+
+def test_engine_only_rewrites_just_the_engine_section(tmp_path):
+    out = tmp_path / "performance.md"
+    out.write_text(REPORT)
+    assert main("smoke", out=out, engine_only=True) == 0
+    text = out.read_text()
+    before, engine = text.split("## Engine", 1)
+    engine, after = engine.split("## Board render", 1)
+    assert before == REPORT.split("## Engine")[0]
+    assert after == REPORT.split("## Board render")[1]
+    rows = re.findall(r"^\| (\w+) \| (\w+) \| 1 \| ([\d.]+) \| (\d+) \|$", engine, re.M)
+    expected = [(name, level) for name in GAMES for level in games.get(name).ai_levels]
+    assert [(name, level) for name, level, _, _ in rows] == expected
+    assert all(float(rate) > 0 and int(turns) > 0 for _, _, rate, turns in rows)
+    assert "gatekeeper bench --engine-only --smoke" in engine
+    assert "| castle | 200 | 74.5 |" not in text
+
