@@ -303,6 +303,14 @@ def pick_choice(index: int, cid: int, ghost: int) -> Choice:
     return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_text(cid)}{note}"),))
 
 
+# What each phase's prompt says, and the kinds of action it takes ("choose" depends on what is
+# pending).
+PROMPT_TEXTS = {"place": "Place a meeple", "reroll": "Basement: re-roll all the dice once?",
+                "change": "Hallway: change one die?", "pick": "Pick a cursed card"}
+PHASE_KINDS = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("change", "keep"),
+               "pick": ("pick",)}
+
+
 # ---------------------------------------------------------------- the game
 
 class DontGoGame(Game):
@@ -376,8 +384,7 @@ class DontGoGame(Game):
         if phase == "choose":
             wanted: tuple[str, ...] = (d["pending"][0]["kind"],) if d["pending"] else ()
         else:
-            wanted = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("change", "keep"),
-                      "pick": ("pick",)}[phase]
+            wanted = PHASE_KINDS[phase]
         if kind not in wanted:
             raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
         events: list[Event] = []
@@ -901,8 +908,7 @@ class DontGoGame(Game):
         d = state.data
         if state.over or d["current"] != seat:
             return None
-        text = {"place": "Place a meeple", "reroll": "Basement: re-roll all the dice once?",
-                "change": "Hallway: change one die?", "pick": "Pick a cursed card"}.get(d["phase"])
+        text = PROMPT_TEXTS.get(d["phase"])
         if text is None:
             text = self._doing(d)[0].upper() + self._doing(d)[1:]
         return Prompt(seat, text, self.choices(d, seat))
