@@ -119,9 +119,9 @@ def bench_restart(count: int) -> dict[str, Any]:
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
                            "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
-        from bot.store import _encode
+        from bot.store.common import encode
         with store.transaction():
-            store.db["games"].insert_all(_encode(r) for r in rows)
+            store.db["games"].insert_all(encode(r) for r in rows)
             store.db["timers"].insert_all(timers)
         store.close()
 
