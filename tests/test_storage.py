@@ -19,6 +19,7 @@ from bot.store.common import is_url
 from bot.table import Superseded, TableService
 from games.core import IllegalAction, ai_rng, decide
 from tests.harness import BotHarness, Players, until
+from tests import pg
 from tests.pg import free_port
 
 OLD_DUMP = Path(__file__).parent / "data" / "store-0.1.0.sql"
@@ -171,16 +172,22 @@ def guild_on_shard(shard: int, count: int, n: int = 1) -> int:
     return ((n * count + shard) << 22) + 17
 
 
-def test_a_process_loads_only_the_games_of_its_shards(store_target):
+async def test_a_process_loads_only_the_games_and_timers_of_its_shards(store_target):
     store = Store(store_target)
     opener = TableService(store, Quiet(), FakeClock(), ai_delay=0)
     tables = {shard: opener.open_lobby("castle", guild_on_shard(shard, 4), 100 + shard, 1, "Ana")
               for shard in range(4)}
+    for table in tables.values():  # running, with a turn timeout each
+        await opener.lobby(table.id, 2, "Bo", "join")
+        await opener.lobby(table.id, 1, "Ana", "start")
     for shards, expected in [(Shards(4, (0, 3)), {0, 3}), (Shards(2, (1,)), {1, 3}),
                              (Shards(1, (0,)), {0, 1, 2, 3}), (Shards(), {0, 1, 2, 3})]:
+        ids = {tables[shard].id for shard in expected}
+        assert {t["game_id"] for t in store.timers(shards)} == ids
         service = TableService(store, Quiet(), FakeClock(), shards=shards)
         assert service.load() == len(expected)
-        assert set(service.tables) == {tables[shard].id for shard in expected}
+        assert set(service.tables) == ids
+        assert all(service.tables[i].handles for i in ids)  # their timers are armed
         foreign = next((t for s, t in tables.items() if s not in expected), None)
         if foreign is not None:  # a game of another shard is not served here, even when asked
             with pytest.raises(IllegalAction, match="no longer exists"):
@@ -245,6 +252,14 @@ def test_a_database_error_never_shows_the_password():
         Store(url)
     assert "s3cret-pw" not in str(info.value) and "127.0.0.1" in str(info.value)
     assert "s3cret-pw" not in repr(Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": url}))
+
+
+def test_missing_postgresql_binaries_name_the_install_command(monkeypatch):
+    monkeypatch.setattr(pg.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pg.shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="not installed") as info:
+        pg.binaries()
+    assert "apt-get install -y --no-install-recommends postgresql" in str(info.value)
 
 
 def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path):

@@ -15,8 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-import pytest
-
 from bot.clock import FakeClock, RealClock
 from bot.fakediscord import FakeDiscord
 from bot.store import Shards, Store
@@ -134,8 +132,8 @@ class Person:
         if not table.prompts[seat].private and direct:
             await (await self.fake.click(user, board.id, direct[0])).response(15)
         else:
-            panel_button = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
-            panel = (await (await self.fake.click(user, board.id, panel_button)).response(15)).message
+            opener = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
+            panel = (await (await self.fake.click(user, board.id, opener)).response(15)).message
             for step in choice.path:
                 panel = self.fake.messages[panel.id]
                 button = next((cid for cid, label, _ in panel.buttons()

@@ -65,10 +65,11 @@ def is_url(target: Path | str) -> bool:
 
 class Store(ABC):
     """The persistence interface. `Store(target)` opens the store `target` names, as
-    `pathlib.Path` picks its flavour: a postgresql:// URL is PostgreSQL, anything else a SQLite file.
+    `pathlib.Path` picks its flavour: a postgresql:// URL is PostgreSQL, anything else a SQLite
+    file.
 
     Subclasses supply the connection: `transaction`, `_execute`, `_execute_many`, `_rows`,
-    `migrations`, `close`, and which driver errors mean a duplicate row (`_duplicate`).
+    `migrations`, `close`, and which driver error means a duplicate row (`_duplicate`).
     """
     _duplicate: type[Exception] | tuple[type[Exception], ...] = ()
 
