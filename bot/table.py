@@ -21,7 +21,7 @@ from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, 
 
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot
-from .store import Conflict, Shards, Store
+from .store import ACTIVE, Conflict, Shards, Store
 
 log = logging.getLogger("gatekeeper.table")
 
@@ -180,7 +180,7 @@ class TableService:
             row = self.store.game(game_id)
         except LookupError:
             return None
-        if row["status"] not in ("lobby", "running") or not self.shards.owns(row["guild_id"]):
+        if row["status"] not in ACTIVE or not self.shards.owns(row["guild_id"]):
             return None
         return self._adopt(row, self.store.timers(game_id=game_id))
 
