@@ -12,14 +12,16 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from bot.clock import FakeClock, RealClock
+import games
+from bot.clock import RealClock
 from bot.fakediscord import FakeDiscord
 from bot.store import Shards, Store
-from bot.table import Seat, Table, TableService
-from games.core import Rng, decide
+from bot.table import Seat, TableService
+from games.core import Game, Rng, State, decide
 from tests.test_storage import Quiet, guild_on_shard
 
 POLL = 0.02  # seconds between looks at the database while waiting on a condition
@@ -85,51 +87,64 @@ class Bot:
         return "\n".join(p.read_text(errors="replace") for p in sorted(self.home.glob("run-*.log")))
 
 
+@dataclass
+class Saved:
+    """A game as the database holds it (what any process would load)."""
+    row: dict[str, Any]
+    game: Game
+    state: State
+
+    @classmethod
+    def read(cls, db: Store, game_id: int) -> "Saved":
+        row = db.game(game_id)
+        return cls(row, games.get(row["game"]), State.from_json(row["state"]))
+
+    def person_to_move(self) -> int | None:
+        seat = self.game.to_move(self.state)
+        return None if seat is None or self.row["seats"][seat]["ai"] else seat
+
+
 class Person:
     """Clicks what a person sees on a game's board, deciding with the AI's own choice."""
 
     def __init__(self, fake: FakeDiscord, db: Store) -> None:
         self.fake, self.db = fake, db
-        self.reader = TableService(db, Quiet(), FakeClock())  # only to read a row as a Table
         self.clicked: dict[int, list[str]] = {}  # game id -> the actions clicked, in order
 
-    def view(self, game_id: int) -> Table:
-        return self.reader._revive(self.db.game(game_id))
-
-    def board(self, table: Table) -> Any:
-        """The board message showing the committed version, once the bot has posted it."""
-        self.db.forget(table.id)  # another process writes these rows: no cached ids
-        ids = self.db.messages(table.id).get("board")
-        if ids is None or self.db.shown_version(table.id) != table.version:
+    def board(self, game_id: int, version: int) -> Any:
+        """The board message showing `version`, once the bot has posted it."""
+        self.db.forget(game_id)  # another process writes these rows: no cached ids
+        ids = self.db.messages(game_id).get("board")
+        if ids is None or self.db.shown_version(game_id) != version:
             return None
         message = self.fake.messages.get(ids[1])
         return message if message is not None and message.buttons() else None
 
-    def my_turn(self, game_id: int) -> tuple[Table, Any] | None:
+    def my_turn(self, game_id: int) -> tuple[Saved, Any] | None:
         """(game, board) when a person is to move and sees the current board, or the game
         over; None while the AI moves or the bot is catching up."""
-        table = self.view(game_id)
-        if table.status != "running":
-            return table, None
-        seat = table.game.to_move(table.state)
-        if seat is None or table.seats[seat].ai:
+        saved = Saved.read(self.db, game_id)
+        if saved.row["status"] != "running":
+            return saved, None
+        if saved.person_to_move() is None:
             return None
-        board = self.board(table)
-        return (table, board) if board is not None else None
+        board = self.board(game_id, saved.row["version"])
+        return (saved, board) if board is not None else None
 
     async def move(self, game_id: int) -> bool:
         """Play the next human move by clicks; False when the game is over."""
-        table, board = await until(lambda: self.my_turn(game_id), f"a human turn in {game_id}")
-        if table.status != "running":
+        saved, board = await until(lambda: self.my_turn(game_id), f"a human turn in {game_id}")
+        if saved.row["status"] != "running":
             return False
-        seat = table.game.to_move(table.state)
-        user = table.seats[seat].user_id
-        action = decide(table.game, table.state, seat, Rng(table.version + 11))
-        choice = next(c for c in table.prompts[seat].choices if c.action == action)
+        version, seat = saved.row["version"], saved.person_to_move()
+        user = saved.row["seats"][seat]["user_id"]
+        action = decide(saved.game, saved.state, seat, Rng(version + 11))
+        prompt = saved.game.prompt(saved.state, seat)
+        choice = next(c for c in prompt.choices if c.action == action)
         mine = [(cid, label) for cid, label, _ in board.buttons()
                 if cid and cid.split(":")[2] == str(seat)]
         direct = [cid for cid, label in mine if label == choice.label]
-        if not table.prompts[seat].private and direct:
+        if not prompt.private and direct:
             await (await self.fake.click(user, board.id, direct[0])).response(15)
         else:
             opener = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
@@ -146,7 +161,7 @@ class Person:
                                             if label == step.label[:100])
                     ix = await self.fake.select(user, panel.id, custom_id, [value])
                 await ix.response(15)
-        await until(lambda: self.db.game(game_id)["version"] > table.version,
+        await until(lambda: self.db.game(game_id)["version"] > version,
                     f"{action!r} to be saved in game {game_id}")
         self.clicked.setdefault(game_id, []).append(action)
         return True

@@ -113,11 +113,10 @@ class Store(ABC):
 
     # -- games -------------------------------------------------------------------------------
     def insert_game(self, row: dict[str, Any]) -> int:
-        encoded = encode(row)
-        with self.transaction():
-            return self._rows(
-                f"INSERT INTO games ({', '.join(encoded)}) VALUES ({', '.join('?' * len(encoded))})"
-                " RETURNING id", list(encoded.values()))[0]["id"]
+        encoded = encode(row)  # one statement: a transaction of its own (no BEGIN/COMMIT trips)
+        return self._rows(
+            f"INSERT INTO games ({', '.join(encoded)}) VALUES ({', '.join('?' * len(encoded))})"
+            " RETURNING id", list(encoded.values()))[0]["id"]
 
     def save_game(self, game_id: int, row: dict[str, Any], *, expect_version: int | None = None,
                   actions: Iterable[dict[str, Any]] = (),
@@ -197,12 +196,11 @@ class Store(ABC):
                     version: int = 0) -> None:
         """Remember a message the bot owns, and which game version it shows."""
         self._messages.setdefault(game_id, {})[kind] = (channel_id, message_id, version)
-        with self.transaction():
-            self._execute(
-                "INSERT INTO messages (game_id, kind, channel_id, message_id, version) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                "version = excluded.version", [game_id, kind, channel_id, message_id, version])
+        self._execute(  # after every publish: one statement, one round trip
+            "INSERT INTO messages (game_id, kind, channel_id, message_id, version) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "version = excluded.version", [game_id, kind, channel_id, message_id, version])
 
     def messages(self, game_id: int) -> dict[str, tuple[int, int]]:
         """Message ids by kind ("board", "lobby"); read on every move, so cached (write-through)."""
