@@ -7,8 +7,10 @@ import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psycopg
 import pytest
 
 import games
@@ -252,6 +254,20 @@ def test_a_database_error_never_shows_the_password():
         Store(url)
     assert "s3cret-pw" not in str(info.value) and "127.0.0.1" in str(info.value)
     assert "s3cret-pw" not in repr(Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": url}))
+
+
+def test_a_dropped_postgresql_connection_is_opened_again(postgres_url):
+    store = Store(postgres_url)
+    game_id = store.insert_game({"guild_id": 1, "status": "lobby", "version": 0})
+    backend = store.conn.info.backend_pid
+    with psycopg.connect(postgres_url, autocommit=True) as admin:  # a server restart, say
+        admin.execute("SELECT pg_terminate_backend(%s)", [backend])
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [backend]).fetchone():
+            time.sleep(0.01)  # until the server has ended it
+    with pytest.raises(psycopg.OperationalError):
+        store.game(game_id)  # the statement that finds the connection gone fails...
+    assert store.game(game_id)["status"] == "lobby"  # ...and the next one reconnects
+    store.close()
 
 
 def test_missing_postgresql_binaries_name_the_install_command(monkeypatch):
