@@ -727,12 +727,14 @@ class TableService:
             del self.by_channel[table.channel_id]
 
     def _drop(self, table: Table) -> None:
-        """Stop serving a copy that is no longer current: no timers, no cached message ids."""
+        """Stop serving a copy that is no longer current: no timers, no cached message ids.
+        (A newer copy, loaded meanwhile by another interaction, stays.)"""
         for handle in table.handles.values():
             handle.cancel()
         table.handles.clear()
-        self._unregister(table)
-        self.store.forget(table.id)
+        if self.tables.get(table.id) is table:
+            self._unregister(table)
+            self.store.forget(table.id)
 
     async def close(self) -> None:
         self.accepting = False
