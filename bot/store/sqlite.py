@@ -10,7 +10,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
@@ -43,7 +43,8 @@ def _initial(db: sqlite_utils.Database) -> None:
                        pk=("guild_id", "user_id", "game"), if_not_exists=True)
 
 
-def _shared(statements: tuple[str, ...]):
+def _shared(statements: tuple[str, ...]) -> Callable[[sqlite_utils.Database], None]:
+    """A migration step from common.MIGRATIONS' portable SQL."""
     def step(db: sqlite_utils.Database) -> None:
         for sql in statements:
             db.execute(sql)
