@@ -54,20 +54,30 @@ class PostgresServer:
             self._as = ["runuser", "-u", "postgres", "--"]
 
     def _run(self, *args: str) -> None:
-        done = subprocess.run([*self._as, *args], capture_output=True, text=True, timeout=120)
+        try:
+            done = subprocess.run([*self._as, *args], capture_output=True, text=True, timeout=120)
+        except OSError as exc:
+            raise RuntimeError(f"{Path(args[0]).name} failed: {exc}") from None
         if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(args[:2])} failed: {done.stdout}{done.stderr}")
+            log = self.dir / "log"
+            more = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{Path(args[0]).name} failed: {done.stdout}{done.stderr}{more}")
 
     def start(self) -> "PostgresServer":
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
-                  "--auth=trust", "--encoding=UTF8", "--no-sync")
-        with open(self.data / "postgresql.conf", "a") as conf:
-            # A test cluster: loopback only, no socket file, durability traded for speed.
-            conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
-                       "unix_socket_directories = ''\nfsync = off\nsynchronous_commit = off\n"
-                       "full_page_writes = off\nmax_connections = 200\n")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
-                  "-w", "-t", "60", "start")
+        """initdb and start; on failure nothing is left behind (the error says why)."""
+        try:
+            self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
+                      "--auth=trust", "--encoding=UTF8", "--no-sync")
+            with open(self.data / "postgresql.conf", "a") as conf:
+                # A test cluster: loopback only, no socket file, durability traded for speed.
+                conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                           "unix_socket_directories = ''\nfsync = off\nsynchronous_commit = off\n"
+                           "full_page_writes = off\nmax_connections = 200\n")
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
+                      "-w", "-t", "60", "start")
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def url(self, database: str = "postgres") -> str:

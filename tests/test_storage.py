@@ -278,6 +278,14 @@ def test_missing_postgresql_binaries_name_the_install_command(monkeypatch):
     assert "apt-get install -y --no-install-recommends postgresql" in str(info.value)
 
 
+def test_a_test_server_that_cannot_start_leaves_nothing_behind():
+    server = pg.PostgresServer()
+    server.bin = Path("/nonexistent/postgresql/bin")
+    with pytest.raises(RuntimeError, match="initdb failed"):
+        server.start()
+    assert not server.dir.exists()
+
+
 def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path):
     path = tmp_path / "gk.db"
     store = Store(path)
