@@ -62,7 +62,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.renderer = Renderer(settings.render_workers)
         self.publisher = DiscordPublisher(self)
         self.service = TableService(store, self.publisher, clock or RealClock(),
-                                    turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay)
+                                    turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
+                                    shards=settings.shards)
         self.loaded_games = 0
         # Shutdown (close): stop taking interactions, let those in flight finish, then close.
         self.accepting = True

@@ -88,8 +88,10 @@ def run() -> int:
 
     setup_logging(settings.log_level, [settings.token])
     try:
-        store = Store(settings.db_path)
-    except StoreError as exc:
+        if settings.db_url:  # no database file whose folder the heartbeat could share
+            settings.db_path.parent.mkdir(parents=True, exist_ok=True)
+        store = Store(settings.database)
+    except (StoreError, OSError) as exc:
         print(exc, file=sys.stderr)
         return 2
     point_at(settings)

@@ -5,8 +5,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .store.common import Shards, is_url
+
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 DEFAULT_GATEWAY = "wss://gateway.discord.gg/"
+# With PostgreSQL there is no local database file: the heartbeat goes to <this>.heartbeat.
+POSTGRES_HEARTBEAT = Path("var/gatekeeper")
 
 TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot log in.
@@ -28,7 +32,9 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str = field(repr=False)
+    # The SQLite file, or with a PostgreSQL database the local path the heartbeat is kept beside.
     db_path: Path = Path("var/gatekeeper.db")
+    db_url: str | None = field(default=None, repr=False)  # postgresql://...: may hold a password
     log_level: str = "INFO"
     turn_timeout: float = 600.0
     ai_delay: float = 1.0
@@ -50,9 +56,11 @@ class Settings:
             guild = env.get("GATEKEEPER_DEV_GUILD_ID", "").strip()
             shards = env.get("GATEKEEPER_SHARD_IDS", "").strip()
             count = env.get("GATEKEEPER_SHARD_COUNT", "").strip()
+            db = env.get("GATEKEEPER_DB", "").strip() or "var/gatekeeper.db"
             return cls(
                 token=token,
-                db_path=Path(env.get("GATEKEEPER_DB", "var/gatekeeper.db")),
+                db_path=POSTGRES_HEARTBEAT if is_url(db) else Path(db),
+                db_url=db if is_url(db) else None,
                 log_level=env.get("GATEKEEPER_LOG_LEVEL", "INFO").upper(),
                 turn_timeout=float(env.get("GATEKEEPER_TURN_TIMEOUT", "600")),
                 ai_delay=float(env.get("GATEKEEPER_AI_DELAY", "1.0")),
@@ -66,3 +74,12 @@ class Settings:
             )
         except ValueError as exc:
             raise ConfigError(f"A numeric setting is not a number: {exc}") from None
+
+    @property
+    def database(self) -> Path | str:
+        """What the store opens: the PostgreSQL URL if GATEKEEPER_DB is one, else the file."""
+        return self.db_url or self.db_path
+
+    @property
+    def shards(self) -> Shards:
+        return Shards(self.shard_count or 1, self.shard_ids)

@@ -21,7 +21,7 @@ from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, 
 
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot
-from .store import Store
+from .store import ACTIVE, Conflict, Shards, Store
 
 log = logging.getLogger("gatekeeper.table")
 
@@ -30,6 +30,14 @@ MAX_AI_STEPS = 50  # an AI turn is a few actions; this only guards against an en
 
 
 AI_RETRIES = 2  # an AI or timer action that fails is tried this often before a random legal one
+
+
+class Superseded(IllegalAction):
+    """Another bot process saved this game first (its copy here was stale and is dropped; the
+    next interaction loads the saved one)."""
+
+    def __init__(self) -> None:
+        super().__init__("This game was just changed elsewhere; look at the board and try again.")
 
 
 class Stale(IllegalAction):
@@ -139,8 +147,10 @@ class Publisher(Protocol):
 
 class TableService:
     def __init__(self, store: Store, publisher: Publisher, clock: Clock, *,
-                 turn_timeout: float = 600.0, ai_delay: float = 1.0) -> None:
+                 turn_timeout: float = 600.0, ai_delay: float = 1.0,
+                 shards: Shards = Shards()) -> None:
         self.store = store
+        self.shards = shards  # only games in guilds of these shards are loaded and served here
         self.publisher = publisher
         self.clock = clock
         self.turn_timeout = turn_timeout
@@ -158,10 +168,21 @@ class TableService:
 
     # -- lookup -----------------------------------------------------------------------------
     def get(self, game_id: int) -> Table:
-        table = self.tables.get(game_id)
+        """A game this process serves, loaded from the store if it is not in memory yet (its
+        guild's shard came here after a reshard, or another process dropped it)."""
+        table = self.tables.get(game_id) or self._fetch(game_id)
         if table is None:
             raise IllegalAction("That game has finished or no longer exists.")
         return table
+
+    def _fetch(self, game_id: int) -> Table | None:
+        try:
+            row = self.store.game(game_id)
+        except LookupError:
+            return None
+        if row["status"] not in ACTIVE or not self.shards.owns(row["guild_id"]):
+            return None
+        return self._adopt(row, self.store.timers(game_id=game_id))
 
     def in_channel(self, channel_id: int) -> Table | None:
         game_id = self.by_channel.get(channel_id)
@@ -424,8 +445,15 @@ class TableService:
         """
         staged = replace(table, **changes)
         timers = self._timers(staged)
-        self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
-                             expect_version=table.version, actions=actions or (), timers=timers)
+        try:
+            self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
+                                 expect_version=table.version, actions=actions or (),
+                                 timers=timers)
+        except Conflict:
+            log.warning("superseded game=%s version=%s: dropped, reloaded on next use", table.id,
+                        table.version)
+            self._drop(table)
+            raise Superseded() from None
         for name, value in changes.items():
             setattr(table, name, value)
         table.timers = timers
@@ -513,7 +541,8 @@ class TableService:
                 await self.publisher.timeout_warning(table, seat)
         except Exception:  # a timer must never die silently: log it, and keep the game going
             log.exception("timer failed game=%s timer=%s", game_id, timer.get("timer_id"))
-            if table.status == "running" and not table.handles:
+            if table.status == "running" and not table.handles \
+                    and self.tables.get(game_id) is table:
                 self._arm(table)
 
     def _play_for(self, table: Table, seat: int, kind: str) -> None:
@@ -544,6 +573,8 @@ class TableService:
                     self._announce(table, f"⏰ {table.seats[seat].name} ran out of time; the AI "
                                           "played that turn for them.")
                 return
+            except Superseded:
+                raise  # not the AI's fault: the game is no longer this process's to play
             except Exception as exc:  # noqa: BLE001 - any AI failure is retried
                 log.warning("ai failed game=%s seat=%s attempt=%s error=%r", table.id, seat,
                             attempt, exc)
@@ -637,31 +668,34 @@ class TableService:
 
     # -- restart ------------------------------------------------------------------------------------
     def load(self) -> int:
-        """Reload every active game, re-arm its timers (overdue ones fire at once) and
-        republish boards the channel does not show yet. A row that cannot be loaded (a game
-        whose plugin is gone, a state no upgrade can read) is quarantined, and start-up goes on."""
+        """Reload every active game of this process's shards, re-arm its timers (overdue ones
+        fire at once) and republish boards the channel does not show yet. A row that cannot be
+        loaded (a game whose plugin is gone, a state no upgrade can read) is quarantined, and
+        start-up goes on."""
         timers: dict[int, list[dict[str, Any]]] = {}
-        for timer in self.store.timers():
+        for timer in self.store.timers(self.shards):
             timers.setdefault(timer["game_id"], []).append(timer)
-        count = 0
-        for row in self.store.active_games():
-            try:
-                table = self._revive(row)
-            except Exception as exc:  # noqa: BLE001 - any unreadable row is set aside
-                problem = f"{type(exc).__name__}: {exc}"
-                log.error("quarantined game=%s kind=%s problem=%s", row["id"], row["game"], problem)
-                self.store.quarantine(row["id"], problem)
-                self.quarantined[row["id"]] = problem
-                continue
-            self._register(table)
-            own = timers.get(table.id, [])
-            table.deadline = next((t["due_at"] for t in own if t["kind"] == "timeout"), None)
-            if table.deadline is not None and not any(t["kind"] == "warn" for t in own):
-                table.warned_turn = table.state.turn if table.state else -1
-            if own:
-                self._arm(table, own)
-            count += 1
-        return count
+        return sum(self._adopt(row, timers.get(row["id"], [])) is not None
+                   for row in self.store.active_games(self.shards))
+
+    def _adopt(self, row: dict[str, Any], timers: list[dict[str, Any]]) -> Table | None:
+        """Serve a stored game from here: revive it, register it, re-arm its timers
+        (None: it could not be loaded and is quarantined)."""
+        try:
+            table = self._revive(row)
+        except Exception as exc:  # noqa: BLE001 - any unreadable row is set aside
+            problem = f"{type(exc).__name__}: {exc}"
+            log.error("quarantined game=%s kind=%s problem=%s", row["id"], row["game"], problem)
+            self.store.quarantine(row["id"], problem)
+            self.quarantined[row["id"]] = problem
+            return None
+        self._register(table)
+        table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
+        if table.deadline is not None and not any(t["kind"] == "warn" for t in timers):
+            table.warned_turn = table.state.turn if table.state else -1
+        if timers:
+            self._arm(table, timers)
+        return table
 
     def _revive(self, row: dict[str, Any]) -> Table:
         game = games.get(row["game"])
@@ -691,6 +725,16 @@ class TableService:
         self.tables.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
+
+    def _drop(self, table: Table) -> None:
+        """Stop serving a copy that is no longer current: no timers, no cached message ids.
+        (A newer copy, loaded meanwhile by another interaction, stays.)"""
+        for handle in table.handles.values():
+            handle.cancel()
+        table.handles.clear()
+        if self.tables.get(table.id) is table:
+            self._unregister(table)
+            self.store.forget(table.id)
 
     async def close(self) -> None:
         self.accepting = False

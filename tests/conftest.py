@@ -1,15 +1,17 @@
 """Fixtures for every test: a started fake Discord (bot.fakediscord) that discord.py talks to,
-and Key Pile, a game from outside the project advertised as an installed plugin would be."""
+a real PostgreSQL server (tests.pg) with a fresh database per test, and Key Pile, a game from
+outside the project advertised as an installed plugin would be."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
 
 import games
 from bot.fakediscord import FakeDiscord, patch_discord
+from tests.pg import PostgresServer
 
 PLUGINS = Path(__file__).parent / "plugins"
 
@@ -44,3 +46,31 @@ def keypile(tmp_path, monkeypatch):
     advertise(tmp_path, monkeypatch, "keypile = gk_keypile:GAME")
     yield games.get("keypile")
     games.reload()  # rediscovered without it once monkeypatch restores sys.path
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole run (tests.pg), stopped at the end. Missing binaries
+    fail the test with the command that installs them: never a skip."""
+    try:
+        server = PostgresServer().start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty database of its own for each test."""
+    return postgres_server.database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """What GATEKEEPER_DB would say, for each store: a SQLite file, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "gk.db"
+    return request.getfixturevalue("postgres_url")

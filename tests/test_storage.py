@@ -1,21 +1,28 @@
-"""Versioned storage: migrations from 0.1.0, state upgrades, quarantine, compare-and-swap, one
-process per database file."""
+"""Versioned storage, on both stores (a SQLite file and a real PostgreSQL database, see the
+store_target fixture): migrations, state upgrades, quarantine, compare-and-swap, interactions
+counted once, shard ownership; and SQLite's one process per database file."""
 from __future__ import annotations
 
 import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psycopg
 import pytest
 
 import games
 from bot.clock import FakeClock
-from bot.store import Conflict, Store, StoreError
-from bot.table import TableService
-from games.core import decide, ai_rng
+from bot.config import Settings
+from bot.store import Conflict, Shards, Store, StoreError
+from bot.store.common import is_url
+from bot.table import Superseded, TableService
+from games.core import IllegalAction, ai_rng, decide
 from tests.harness import BotHarness, Players, until
+from tests import pg
+from tests.pg import free_port
 
 OLD_DUMP = Path(__file__).parent / "data" / "store-0.1.0.sql"
 
@@ -27,6 +34,10 @@ class Quiet:
     async def notice(self, table, text): ...
 
 
+MIGRATED = ["0001_initial", "0002_seat_tokens_and_shown_versions"]
+TABLES = ("games", "actions", "timers", "messages", "stats")
+
+
 def old_database(path: Path) -> Path:
     """A database exactly as release 0.1.0 left it."""
     conn = sqlite3.connect(path)
@@ -35,9 +46,30 @@ def old_database(path: Path) -> Path:
     return path
 
 
-async def test_a_0_1_0_database_is_migrated_and_its_games_play_on(tmp_path):
-    store = Store(old_database(tmp_path / "old.db"))
-    assert store.migrations() == ["0001_initial", "0002_seat_tokens_and_shown_versions"]
+def old_store(target: Path | str, tmp_path: Path) -> Store:
+    """The 0.1.0 games in the store `target` names: the old SQLite file itself, migrated on
+    opening; or a new PostgreSQL database holding the same rows once that file is migrated."""
+    old = old_database(tmp_path / "old-0.1.0.db")
+    if not is_url(target):
+        old.rename(target)
+        return Store(target)
+    source, store = Store(old), Store(target)
+    with store.transaction():
+        for table in TABLES:
+            rows = source._rows(f"SELECT * FROM {table}")
+            if rows:
+                store._execute_many(
+                    f"INSERT INTO {table} ({', '.join(rows[0])}) "
+                    f"VALUES ({', '.join('?' * len(rows[0]))})", [tuple(r.values()) for r in rows])
+        store._execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
+                       "(SELECT MAX(id) FROM games))")
+    source.close()
+    return store
+
+
+async def test_a_0_1_0_database_is_migrated_and_its_games_play_on(store_target, tmp_path):
+    store = old_store(store_target, tmp_path)
+    assert store.migrations() == MIGRATED
     service = TableService(store, Quiet(), FakeClock(1_760_000_100.0), ai_delay=0)
     assert service.load() == 6 and service.quarantined == {}
     running = [t for t in service.tables.values() if t.status == "running"]
@@ -54,15 +86,15 @@ async def test_a_0_1_0_database_is_migrated_and_its_games_play_on(tmp_path):
     await service.lobby(lobby.id, 33, "Cy", "join")
     await service.close()
     store.close()
-    again = Store(tmp_path / "old.db")  # migrations are recorded: nothing runs twice
-    assert again.migrations() == ["0001_initial", "0002_seat_tokens_and_shown_versions"]
+    again = Store(store_target)  # migrations are recorded: nothing runs twice
+    assert again.migrations() == MIGRATED
     again.close()
 
 
-def test_a_row_that_cannot_load_is_quarantined_and_start_up_goes_on(tmp_path):
-    store = Store(old_database(tmp_path / "old.db"))
-    store.db.execute("UPDATE games SET game = 'chess' WHERE id = 2")
-    store.db.execute("UPDATE games SET state = '{\"broken\": ' WHERE id = 4")
+def test_a_row_that_cannot_load_is_quarantined_and_start_up_goes_on(store_target, tmp_path):
+    store = old_store(store_target, tmp_path)
+    store._execute("UPDATE games SET game = 'chess' WHERE id = 2")
+    store._execute("UPDATE games SET state = '{\"broken\": ' WHERE id = 4")
     service = TableService(store, Quiet(), FakeClock())
     assert service.load() == 4
     assert set(service.quarantined) == {2, 4}
@@ -73,9 +105,9 @@ def test_a_row_that_cannot_load_is_quarantined_and_start_up_goes_on(tmp_path):
     store.close()
 
 
-def test_states_are_upgraded_by_the_games_steps(tmp_path, monkeypatch):
+def test_states_are_upgraded_by_the_games_steps(store_target, tmp_path, monkeypatch):
     castle = games.get("castle")
-    store = Store(old_database(tmp_path / "old.db"))
+    store = old_store(store_target, tmp_path)
     monkeypatch.setattr(type(castle), "state_format", 2)
     monkeypatch.setattr(type(castle), "upgrades", {1: lambda data: {**data, "upgraded": True}})
     service = TableService(store, Quiet(), FakeClock())
@@ -84,17 +116,17 @@ def test_states_are_upgraded_by_the_games_steps(tmp_path, monkeypatch):
     store.close()
 
 
-def test_a_state_newer_than_the_engine_is_quarantined(tmp_path):
-    store = Store(old_database(tmp_path / "old.db"))
-    store.db.execute("UPDATE games SET state_format = 9 WHERE id = 2")
+def test_a_state_newer_than_the_engine_is_quarantined(store_target, tmp_path):
+    store = old_store(store_target, tmp_path)
+    store._execute("UPDATE games SET state_format = 9 WHERE id = 2")
     service = TableService(store, Quiet(), FakeClock())
     service.load()
     assert "newer than this castle engine" in service.quarantined[2]
     store.close()
 
 
-def test_saves_are_compare_and_swap_on_the_version(tmp_path):
-    store = Store(old_database(tmp_path / "old.db"))
+def test_saves_are_compare_and_swap_on_the_version(store_target, tmp_path):
+    store = old_store(store_target, tmp_path)
     row = store.game(2)
     with pytest.raises(Conflict):
         store.save_game(2, {"version": row["version"] + 1, "status": "over"},
@@ -105,6 +137,153 @@ def test_saves_are_compare_and_swap_on_the_version(tmp_path):
     store.save_game(2, {"version": row["version"] + 1}, expect_version=row["version"])
     assert store.game(2)["version"] == row["version"] + 1
     store.close()
+
+
+def test_an_interaction_is_recorded_once(store_target, tmp_path):
+    store = old_store(store_target, tmp_path)
+    version = store.game(2)["version"]
+
+    def click(seq: int) -> list[dict]:
+        return [{"game_id": 2, "seq": seq, "seat": 0, "user_id": 11, "action": "stay",
+                 "source": "button", "interaction_id": 4242, "at": 0.0}]
+
+    store.save_game(2, {"version": version + 1}, expect_version=version, actions=click(version + 1))
+    assert store.interaction_seen(4242)
+    with pytest.raises(Conflict, match="already recorded"):  # the same click, applied again
+        store.save_game(2, {"version": version + 2}, expect_version=version + 1,
+                        actions=click(version + 2))
+    assert store.game(2)["version"] == version + 1 and len(store.actions(2)) == version + 1
+    store.close()
+
+
+def test_stats_and_leaderboards_count_every_result(store_target):
+    store = Store(store_target)
+    store.record_result(7, "castle", {1: True, 2: False})
+    store.record_result(7, "dontgo", {1: False, 3: True})
+    store.record_result(8, "castle", {2: True})
+    assert store.stats(7, 1) == [{"game": "castle", "played": 1, "won": 1},
+                                 {"game": "dontgo", "played": 1, "won": 0}]
+    assert store.leaderboard(7) == [{"user_id": 3, "won": 1, "played": 1},  # fewer games first
+                                    {"user_id": 1, "won": 1, "played": 2},
+                                    {"user_id": 2, "won": 0, "played": 1}]
+    store.close()
+
+
+def guild_on_shard(shard: int, count: int, n: int = 1) -> int:
+    """A guild id that Discord routes to `shard` of `count`."""
+    return ((n * count + shard) << 22) + 17
+
+
+async def test_a_process_loads_only_the_games_and_timers_of_its_shards(store_target):
+    store = Store(store_target)
+    opener = TableService(store, Quiet(), FakeClock(), ai_delay=0)
+    tables = {shard: opener.open_lobby("castle", guild_on_shard(shard, 4), 100 + shard, 1, "Ana")
+              for shard in range(4)}
+    for table in tables.values():  # running, with a turn timeout each
+        await opener.lobby(table.id, 2, "Bo", "join")
+        await opener.lobby(table.id, 1, "Ana", "start")
+    for shards, expected in [(Shards(4, (0, 3)), {0, 3}), (Shards(2, (1,)), {1, 3}),
+                             (Shards(1, (0,)), {0, 1, 2, 3}), (Shards(), {0, 1, 2, 3})]:
+        ids = {tables[shard].id for shard in expected}
+        assert {t["game_id"] for t in store.timers(shards)} == ids
+        service = TableService(store, Quiet(), FakeClock(), shards=shards)
+        assert service.load() == len(expected)
+        assert set(service.tables) == ids
+        assert all(service.tables[i].handles for i in ids)  # their timers are armed
+        foreign = next((t for s, t in tables.items() if s not in expected), None)
+        if foreign is not None:  # a game of another shard is not served here, even when asked
+            with pytest.raises(IllegalAction, match="no longer exists"):
+                service.get(foreign.id)
+    store.close()
+
+
+async def test_a_game_asked_for_but_not_loaded_is_loaded_from_the_store(store_target):
+    store = Store(store_target)
+    first = TableService(store, Quiet(), FakeClock(), ai_delay=0)
+    table = first.open_lobby("castle", guild_on_shard(1, 2), 10, 1, "Ana")
+    later = TableService(store, Quiet(), FakeClock(), ai_delay=0, shards=Shards(2, (1,)))
+    assert later.load() == 1
+    newer = first.open_lobby("castle", guild_on_shard(1, 2, 2), 11, 1, "Ana")  # after `load`
+    await later.lobby(newer.id, 2, "Bo", "join")
+    assert [s.name for s in later.tables[newer.id].seats] == ["Ana", "Bo"]
+    assert set(later.tables) == {table.id, newer.id}
+    store.close()
+
+
+async def test_two_processes_never_both_apply_a_move(postgres_url):
+    """Two services on one PostgreSQL database, both holding a game (as during a reshard):
+    the second to move loses the compare-and-swap, drops its stale copy, and its retry plays
+    on the saved game."""
+    stores = [Store(postgres_url), Store(postgres_url)]
+    services = [TableService(s, Quiet(), FakeClock(), ai_delay=0) for s in stores]
+    table = services[0].open_lobby("castle", 1, 10, 1, "Ana")
+    await services[0].lobby(table.id, 2, "Bo", "join")
+    await services[0].lobby(table.id, 1, "Ana", "start")
+    assert services[1].load() == 1
+    copies = [services[0].tables[table.id], services[1].tables[table.id]]
+    seat = copies[0].game.to_move(copies[0].state)
+    user = copies[0].seats[seat].user_id
+    action = decide(copies[0].game, copies[0].state, seat, ai_rng(1, 0))
+    await services[0].act(table.id, user, action, None, source="test", interaction_id=901)
+    with pytest.raises(Superseded):
+        await services[1].act(table.id, user, action, None, source="test", interaction_id=902)
+    assert table.id not in services[1].tables
+    assert [a["interaction_id"] for a in stores[0].actions(table.id)] == [901]
+    again = services[1].get(table.id)  # loaded again: the saved game, one move on
+    assert again.version == copies[0].version and again.state.to_json() == copies[0].state.to_json()
+    for store in stores:
+        store.close()
+
+
+def test_gatekeeper_db_selects_the_store(postgres_server, tmp_path):
+    url = postgres_server.url("gk_selected")
+    settings = Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": url,
+                                  "GATEKEEPER_SHARD_COUNT": "4", "GATEKEEPER_SHARD_IDS": "2,3"})
+    assert settings.database == url and settings.shards == Shards(4, (2, 3))
+    with pytest.raises(StoreError, match="gk_selected"):  # no such database yet
+        Store(settings.database)
+    file = Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": str(tmp_path / "gk.db")})
+    store = Store(file.database)
+    assert type(store).__name__ == "SqliteStore" and file.shards == Shards()
+    store.close()
+
+
+def test_a_database_error_never_shows_the_password():
+    url = f"postgresql://gk:s3cret-pw@127.0.0.1:{free_port()}/gatekeeper"
+    with pytest.raises(StoreError) as info:
+        Store(url)
+    assert "s3cret-pw" not in str(info.value) and "127.0.0.1" in str(info.value)
+    assert "s3cret-pw" not in repr(Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": url}))
+
+
+def test_a_dropped_postgresql_connection_is_opened_again(postgres_url):
+    store = Store(postgres_url)
+    game_id = store.insert_game({"guild_id": 1, "status": "lobby", "version": 0})
+    backend = store.conn.info.backend_pid
+    with psycopg.connect(postgres_url, autocommit=True) as admin:  # a server restart, say
+        admin.execute("SELECT pg_terminate_backend(%s)", [backend])
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [backend]).fetchone():
+            time.sleep(0.01)  # until the server has ended it
+    with pytest.raises(psycopg.OperationalError):
+        store.game(game_id)  # the statement that finds the connection gone fails...
+    assert store.game(game_id)["status"] == "lobby"  # ...and the next one reconnects
+    store.close()
+
+
+def test_missing_postgresql_binaries_name_the_install_command(monkeypatch):
+    monkeypatch.setattr(pg.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pg.shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="not installed") as info:
+        pg.binaries()
+    assert "apt-get install -y --no-install-recommends postgresql" in str(info.value)
+
+
+def test_a_test_server_that_cannot_start_leaves_nothing_behind():
+    server = pg.PostgresServer()
+    server.bin = Path("/nonexistent/postgresql/bin")
+    with pytest.raises(RuntimeError, match="initdb failed"):
+        server.start()
+    assert not server.dir.exists()
 
 
 def test_a_second_process_on_the_same_database_refuses_to_start(tmp_path):

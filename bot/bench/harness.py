@@ -18,8 +18,9 @@ CHANNELS_PER_GUILD = 100
 
 class Harness:
     def __init__(self, games: int, game: str = "castle", seats: int = 2,
-                 latency: float = 0.0) -> None:
+                 latency: float = 0.0, db_url: str | None = None) -> None:
         self.games = games
+        self.db_url = db_url  # a PostgreSQL database to use instead of a new SQLite file
         self.game = game
         self.seats = seats
         self.latency = latency  # seconds the fake Discord takes per REST request
@@ -33,7 +34,7 @@ class Harness:
         self.fake = FakeDiscord(keep_attachment_bytes=False, latency=self.latency)
         await self.fake.start()
         self.restore = patch_discord(self.fake)
-        self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db")
+        self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db", db_url=self.db_url)
         bot = await self.harness.start()
         self.service = bot.service
         act = self.service.act

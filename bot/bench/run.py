@@ -184,9 +184,9 @@ def bench_restart(count: int) -> dict[str, Any]:
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
                            "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
-        from bot.store import _encode
+        from bot.store.common import encode
         with store.transaction():
-            store.db["games"].insert_all(_encode(r) for r in rows)
+            store.db["games"].insert_all(encode(r) for r in rows)
             store.db["timers"].insert_all(timers)
         store.close()
 
@@ -204,14 +204,16 @@ def bench_restart(count: int) -> dict[str, Any]:
 
 
 # -- end to end ------------------------------------------------------------------------------------
-async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float) -> dict[str, Any]:
-    """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s.
+async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
+                    db_url: str | None = None) -> dict[str, Any]:
+    """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s
+    (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores).
 
     Latency: from the slash command leaving the fake client to the board message for that move
     arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
     """
     from .harness import Harness
-    async with Harness(concurrent, latency=latency) as harness:
+    async with Harness(concurrent, latency=latency, db_url=db_url) as harness:
         latencies = await harness.drive(moves, rate)
         own = harness.act_ms
         return {"games": concurrent, "moves": len(latencies), "p50": pct(latencies, 50),

@@ -45,7 +45,7 @@ class BotHarness:
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> GatekeeperBot:
-        self.bot = GatekeeperBot(self.settings, Store(self.settings.db_path), self.clock)
+        self.bot = GatekeeperBot(self.settings, Store(self.settings.database), self.clock)
         self.bot.service.next_seed = itertools.count(self.seed).__next__  # same games every run
         self.task = asyncio.create_task(self.bot.start(self.fake.token))
         await until(lambda: self.bot.is_ready() or self.task.done(), timeout=15,

@@ -1,0 +1,256 @@
+"""What both stores share: the interface and its SQL, the migration list, row encoding, shards.
+
+Every game action is saved with its new state and timers in one transaction, compare-and-swap
+on the game's version, so a crash between two actions loses nothing, never leaves a half-written
+game, and two writers (two processes, during a reshard) can never both apply a move to one game.
+The queries are written once, with `?` placeholders; each store runs them through its driver.
+"""
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+ACTIVE = ("lobby", "running")
+
+# The schema versions, oldest first: both stores record these names once applied. A step that is
+# plain portable SQL is defined here; 0001 differs by dialect (SQLite's 0.1.0 made its tables
+# unversioned), so each store spells it out.
+MIGRATIONS: list[tuple[str, tuple[str, ...] | None]] = [
+    ("0001_initial", None),
+    # Per-seat prompt tokens (a click is stale only if its seat's prompt changed), the engine
+    # format of each stored state (NULL: written by 0.1.0, format 1), why a game is quarantined,
+    # and which game version each message shows (to republish what is behind).
+    ("0002_seat_tokens_and_shown_versions", (
+        "ALTER TABLE games ADD COLUMN tokens TEXT",
+        "ALTER TABLE games ADD COLUMN state_format INTEGER",
+        "ALTER TABLE games ADD COLUMN problem TEXT",
+        "ALTER TABLE messages ADD COLUMN version INTEGER",
+    )),
+]
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message says which database and what to do."""
+
+
+class Conflict(Exception):
+    """A save lost: someone else saved that game first (compare-and-swap), or recorded the same
+    interaction. Nothing was written."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The guilds a process serves: Discord routes a guild to shard (guild_id >> 22) % count."""
+    count: int = 1
+    ids: tuple[int, ...] | None = None  # None: every shard
+
+    def owns(self, guild_id: int) -> bool:
+        return self.ids is None or (guild_id >> 22) % self.count in self.ids
+
+    def where(self) -> tuple[str, list[int]]:
+        """The same test as SQL on games.guild_id, with its parameters."""
+        if self.ids is None:
+            return "1 = 1", []
+        return (f"((guild_id >> 22) % ?) IN ({', '.join('?' * len(self.ids))})",
+                [self.count, *self.ids])
+
+
+def is_url(target: Path | str) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+class Store(ABC):
+    """The persistence interface. `Store(target)` opens the store `target` names, as
+    `pathlib.Path` picks its flavour: a postgresql:// URL is PostgreSQL, anything else a SQLite
+    file.
+
+    Subclasses supply the connection: `transaction`, `_execute`, `_execute_many`, `_rows`,
+    `migrations`, `close`, and which driver error means a duplicate row (`_duplicate`).
+    """
+    _duplicate: type[Exception] | tuple[type[Exception], ...] = ()
+
+    def __new__(cls, target: Path | str, *args: Any, **kwargs: Any) -> "Store":
+        if cls is Store:
+            if is_url(target):
+                from .postgres import PostgresStore
+                cls = PostgresStore
+            else:
+                from .sqlite import SqliteStore
+                cls = SqliteStore
+        return super().__new__(cls)
+
+    def __init__(self, target: Path | str) -> None:
+        self._messages: dict[int, dict[str, tuple[int, int, int]]] = {}
+
+    # -- what each store supplies --------------------------------------------------------------
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """BEGIN..COMMIT around the block (ROLLBACK if it raises)."""
+
+    @abstractmethod
+    def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    @abstractmethod
+    def _execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Run one statement once per row of parameters."""
+
+    @abstractmethod
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        """Run a query; its rows as dicts."""
+
+    @abstractmethod
+    def migrations(self) -> list[str]:
+        """The schema migrations applied to this database, oldest first."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection (and release what the store holds)."""
+
+    # -- games -------------------------------------------------------------------------------
+    def insert_game(self, row: dict[str, Any]) -> int:
+        encoded = encode(row)  # one statement: a transaction of its own (no BEGIN/COMMIT trips)
+        return self._rows(
+            f"INSERT INTO games ({', '.join(encoded)}) VALUES ({', '.join('?' * len(encoded))})"
+            " RETURNING id", list(encoded.values()))[0]["id"]
+
+    def save_game(self, game_id: int, row: dict[str, Any], *, expect_version: int | None = None,
+                  actions: Iterable[dict[str, Any]] = (),
+                  timers: Iterable[dict[str, Any]] | None = None) -> None:
+        """Update a game, append its actions, replace its timers (if given): one transaction.
+
+        With `expect_version` the update only happens if the stored version is still that one
+        (compare-and-swap); otherwise Conflict is raised and nothing is written. An interaction
+        already recorded (by this process or another) is a Conflict too.
+        """
+        encoded = encode(row)
+        where, args = "id = ?", [game_id]
+        if expect_version is not None:
+            where, args = "id = ? AND version = ?", [game_id, expect_version]
+        try:
+            with self.transaction():
+                changed = self._execute(
+                    f"UPDATE games SET {', '.join(f'{k} = ?' for k in encoded)} WHERE {where}",
+                    [*encoded.values(), *args])
+                if changed != 1:
+                    raise Conflict(f"game {game_id} is no longer at version {expect_version}")
+                self._execute_many(
+                    "INSERT INTO actions (game_id, seq, seat, user_id, action, source, "
+                    "interaction_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(a["game_id"], a["seq"], a["seat"], a["user_id"], a["action"], a["source"],
+                      a["interaction_id"], a["at"]) for a in actions])
+                if timers is not None:
+                    self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
+                    self._execute_many(
+                        "INSERT INTO timers (game_id, timer_id, due_at, kind, payload) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        [(game_id, t["timer_id"], t["due_at"], t["kind"], json.dumps(t["payload"]))
+                         for t in timers])
+        except self._duplicate as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise Conflict(f"game {game_id}: that action is already recorded ({reason})") from None
+
+    def quarantine(self, game_id: int, problem: str) -> None:
+        """Set a game aside (kept as it is, never loaded again until someone repairs it)."""
+        with self.transaction():
+            self._execute("UPDATE games SET status = 'quarantined', problem = ? WHERE id = ?",
+                          [problem[:2000], game_id])
+            self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
+
+    def active_games(self, shards: Shards = Shards()) -> list[dict[str, Any]]:
+        """Lobbies and running games in the guilds of `shards`, oldest first."""
+        owned, args = shards.where()
+        rows = self._rows(f"SELECT * FROM games WHERE status IN (?, ?) AND {owned} ORDER BY id",
+                          [*ACTIVE, *args])
+        return [decode(row) for row in rows]
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
+        if not rows:
+            raise LookupError(f"no game {game_id}")
+        return decode(rows[0])
+
+    # -- actions, timers, messages -------------------------------------------------------------
+    def actions(self, game_id: int) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+
+    def interaction_seen(self, interaction_id: int) -> bool:
+        return bool(self._rows("SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1",
+                               [interaction_id]))
+
+    def timers(self, shards: Shards = Shards(), game_id: int | None = None) -> list[dict[str, Any]]:
+        """Pending timers of the games in `shards` (or of one game), soonest first."""
+        owned, args = shards.where()
+        only, more = ("AND id = ?", [game_id]) if game_id is not None else ("", [])
+        rows = self._rows(
+            "SELECT * FROM timers WHERE game_id IN "
+            f"(SELECT id FROM games WHERE {owned} {only}) ORDER BY due_at, game_id, timer_id",
+            [*args, *more])
+        return [{**row, "payload": json.loads(row["payload"] or "null")} for row in rows]
+
+    def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int,
+                    version: int = 0) -> None:
+        """Remember a message the bot owns, and which game version it shows."""
+        self._messages.setdefault(game_id, {})[kind] = (channel_id, message_id, version)
+        self._execute(  # after every publish: one statement, one round trip
+            "INSERT INTO messages (game_id, kind, channel_id, message_id, version) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "version = excluded.version", [game_id, kind, channel_id, message_id, version])
+
+    def messages(self, game_id: int) -> dict[str, tuple[int, int]]:
+        """Message ids by kind ("board", "lobby"); read on every move, so cached (write-through)."""
+        return {kind: ids[:2] for kind, ids in self._cached(game_id).items()}
+
+    def shown_version(self, game_id: int, kind: str = "board") -> int | None:
+        """The game version the message of `kind` shows (None: there is no such message)."""
+        ids = self._cached(game_id).get(kind)
+        return ids[2] if ids else None
+
+    def _cached(self, game_id: int) -> dict[str, tuple[int, int, int]]:
+        cached = self._messages.get(game_id)
+        if cached is None:
+            rows = self._rows("SELECT kind, channel_id, message_id, version FROM messages "
+                              "WHERE game_id = ?", [game_id])
+            cached = self._messages[game_id] = {
+                r["kind"]: (r["channel_id"], r["message_id"], r["version"] or 0) for r in rows}
+        return cached
+
+    def forget(self, game_id: int) -> None:
+        """Drop a game's cached ids (the rows stay): it finished, or another process took it."""
+        self._messages.pop(game_id, None)
+
+    # -- stats: one table for every process, so a server's stats do not depend on its shard ----
+    def record_result(self, guild_id: int, game: str, players: dict[int, bool]) -> None:
+        """players: user id -> won. Counted once, when a game ends."""
+        with self.transaction():
+            self._execute_many(
+                "INSERT INTO stats (guild_id, user_id, game, played, won) VALUES (?, ?, ?, 1, ?) "
+                "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET "
+                "played = stats.played + 1, won = stats.won + excluded.won",
+                [(guild_id, user_id, game, int(won)) for user_id, won in players.items()])
+
+    def stats(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT game, played, won FROM stats WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            [guild_id, user_id])
+
+    def leaderboard(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT user_id, SUM(won) AS won, SUM(played) AS played FROM stats WHERE guild_id = ? "
+            "GROUP BY user_id ORDER BY won DESC, played ASC, user_id LIMIT ?", [guild_id, limit])
+
+
+_JSON_COLUMNS = ("options", "seats", "result", "tokens")
+
+
+def encode(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: json.dumps(v) if k in _JSON_COLUMNS else v for k, v in row.items()}
+
+
+def decode(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: json.loads(v) if k in _JSON_COLUMNS and v is not None else v for k, v in row.items()}
