@@ -209,8 +209,12 @@ def quoted(words: list[str]) -> str:
     return text if len(text) <= 30 else text[:29] + "…"
 
 
+@lru_cache(maxsize=4096)
 def parse(action: str) -> tuple[str, Any]:
-    """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise."""
+    """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise.
+
+    Cached: the same few dozen spellings come back all game (refusals are not cached), and
+    payloads are immutable."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
         raise IllegalAction(f"That action is empty. {SYNTAX}")
@@ -920,43 +924,74 @@ class DontGoGame(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
         over = state.over
-        rooms = []
-        secret = None
-        for slot, room in enumerate(d["rooms"]):
-            name = room_name(d, slot)
-            cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
-            if room["hidden"] and len(cards) > 2:
-                cards[2] = {"hidden": True}
-                if seat is not None and seat in room["seen"]:
-                    secret = {"slot": slot, "card": CARD_VIEWS[room["cards"][2]].copy()}
-            rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
-                          "removed": room["removed"],
-                          "spaces": [{"flashlights": f, "meeple": who}
-                                     for f, who in zip(ROOMS[name]["flashlights"], room["spaces"])],
-                          "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
-        players = []
-        for s, pl in enumerate(d["players"]):
-            players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
-                            "cards": [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy()
-                                      for c in pl["cards"]],
-                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
-                            "ghosts": ghosts(pl) if (over or s == seat) else None})
+        rooms, secret = self._rooms_view(d, seat, copy=True)
         dice = d["dice"]
         return {
             "game": "dontgo", "turn": state.turn, "current": None if over else d["current"],
             "phase": "over" if over else d["phase"], "rooms": rooms, "deck": len(d["deck"]),
             "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
                                                 "rerolled": dice["rerolled"], "changed": dice["changed"]},
-            "players": players, "clocks": d["clocks"],
+            "players": self._players_view(state, seat, copy=True), "clocks": d["clocks"],
             "last": None if d["last"] is None else dict(d["last"]),
             "scores": [dict(r) for r in d["scores"]] if over and d["scores"] else None,
             "winners": list(d["winners"]) if over and d["winners"] is not None else None,
             "secret": secret,
         }
 
+    def _rooms_view(self, d: dict[str, Any], seat: int | None,
+                    copy: bool) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rooms as views show them, and the face-down card `seat` has peeked at. Without
+        `copy`, the card dicts are the shared templates themselves (for a reader that never
+        changes them: the AI)."""
+        rooms = []
+        secret = None
+        for slot, room in enumerate(d["rooms"]):
+            name = room_name(d, slot)
+            if copy:
+                cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
+            else:
+                cards = [ROOM_CARD_VIEWS[cid] for cid in room["cards"]]
+            if room["hidden"] and len(cards) > 2:
+                cards[2] = {"hidden": True}
+                if seat is not None and seat in room["seen"]:
+                    card = CARD_VIEWS[room["cards"][2]]
+                    secret = {"slot": slot, "card": card.copy() if copy else card}
+            rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
+                          "removed": room["removed"],
+                          "spaces": [{"flashlights": f, "meeple": who}
+                                     for f, who in zip(ROOMS[name]["flashlights"], room["spaces"])],
+                          "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
+        return rooms, secret
+
+    def _players_view(self, state: State, seat: int | None, copy: bool) -> list[dict[str, Any]]:
+        """Every seat's meeples, cards and curses (ghosts only for `seat`, or all once over);
+        `copy` as in `_rooms_view`."""
+        over = state.over
+        players = []
+        for s, pl in enumerate(state.data["players"]):
+            if copy:
+                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy() for c in pl["cards"]]
+            else:
+                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]] for c in pl["cards"]]
+            players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
+                            "cards": cards,
+                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
+                            "ghosts": ghosts(pl) if (over or s == seat) else None})
+        return players
+
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The random AI reads only its prompt; the smart one, the whole view."""
-        return {} if level == "random" else self.view(state, seat)
+        """The random AI reads only its prompt; the smart one, the board, the cards and the dice
+        (not the turn, the last move or the scores), from shared card templates it never changes."""
+        if level == "random":
+            return {}
+        d = state.data
+        rooms, secret = self._rooms_view(d, seat, copy=False)
+        dice = d["dice"]
+        return {"phase": d["phase"], "rooms": rooms, "deck": len(d["deck"]),
+                "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
+                                                    "rerolled": dice["rerolled"], "changed": dice["changed"]},
+                "players": self._players_view(state, seat, copy=False), "clocks": d["clocks"],
+                "secret": secret}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
