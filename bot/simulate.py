@@ -56,8 +56,12 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
             if log is not None:
                 log.append(step)
             continue
-        seat, prompt = next(((s, p) for s in range(seats) if (p := game.prompt(state, s)) is not None),
-                            (None, None))
+        if game.to_move_acts_first:
+            seat = game.to_move(state)
+            prompt = None if seat is None else game.prompt(state, seat)
+        else:
+            seat, prompt = next(((s, p) for s in range(seats) if (p := game.prompt(state, s)) is not None),
+                                (None, None))
         if prompt is None:  # nobody may act: jump to the next timer
             if not timers:
                 raise ValueError(f"{game_name} is stuck: no move and no timer")

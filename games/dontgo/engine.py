@@ -328,6 +328,7 @@ class DontGoGame(Game):
     min_seats = 2
     max_seats = 5
     colours = ("red", "blue", "green", "yellow", "purple")
+    to_move_acts_first = True  # only the current seat is ever prompted
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
              "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
