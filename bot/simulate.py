@@ -49,7 +49,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
         if state.over:
             break
         timers = game.timers(state)
-        timer = min((t for t in timers if t["due"] <= now), key=due_time, default=None)
+        timer = min((t for t in timers if t["due"] <= now), key=due_time, default=None) if timers else None
         if timer is not None:  # the earliest due timer (the first listed among equals)
             step = (timer["seat"], timer["action"], max(now, timer["due"]))
             advance(game, state, *step)

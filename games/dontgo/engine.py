@@ -283,6 +283,16 @@ def place_choices(name: str) -> tuple[Choice, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def place_texts(name: str, space: int) -> tuple[str, str]:
+    """What a placement on `space` (from 1) of room `name` says after the player's name: the
+    event, and the last-move line."""
+    label = ROOM_LABELS[name]
+    lights = ROOMS[name]["flashlights"][space - 1]
+    return (f" places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
+            f" placed a meeple in the {label}, space {space}.")
+
+
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
                   Choice("keep", (Step("keep", "Keep this roll"),)))
 
@@ -392,6 +402,14 @@ class DontGoGame(Game):
             wanted = PHASE_KINDS[phase]
         if kind not in wanted:
             raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
+        return self._run(state, seat, kind, payload, rng)
+
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        """An offered move is the current seat's, of a kind its phase takes: no need to ask again."""
+        kind, payload = parse(action)
+        return self._run(state, seat, kind, payload, rng)
+
+    def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng) -> list[Event]:
         events: list[Event] = []
         getattr(self, "_do_" + kind)(state, seat, payload, rng, events)
         self._advance(state, rng, events)
@@ -433,8 +451,8 @@ class DontGoGame(Game):
     def _do_place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
         d = state.data
         name, space = payload
-        slot = next((s for s in range(len(BOARDS)) if not d["rooms"][s]["removed"]
-                     and room_name(d, s) == name), None)
+        slot = next((s for s, room in enumerate(d["rooms"]) if not room["removed"]
+                     and BOARDS[s][room["side"]] == name), None)
         if slot is None:
             on = ", ".join(room_name(d, s) for s in range(len(BOARDS)) if not d["rooms"][s]["removed"])
             raise IllegalAction(f"The {ROOM_LABELS[name]} isn't in play right now; rooms in play: {on}.")
@@ -452,11 +470,9 @@ class DontGoGame(Game):
             raise IllegalAction("You have no meeple left in your supply.")
         pl["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        fl = flashlights(d, slot)[space - 1]
-        events.append(Event(f"{p(seat)} places a meeple in the {label}, space {space} "
-                            f"({plural(fl, 'flashlight')})."))
-        d["last"] = {"seat": seat, "slot": slot,
-                     "text": f"{self.colours[seat].capitalize()} placed a meeple in the {label}, space {space}."}
+        said, last = place_texts(name, space)
+        events.append(Event(p(seat) + said))
+        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
             events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
@@ -466,7 +482,7 @@ class DontGoGame(Game):
                                 f"if they have one."))
             events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
                                 to=(seat,), kind="private"))
-        if sum(s is not None for s in room["spaces"]) >= 3:
+        if len(room["spaces"]) - room["spaces"].count(None) >= 3:
             self._resolve(state, slot, seat, rng, events)
             return
         if room["hidden"]:
