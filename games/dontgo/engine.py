@@ -98,6 +98,10 @@ def _card_text(cid: int) -> str:
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
+# What taking a card says after the player's name: the event, and the last-move line.
+TAKE_TEXTS: tuple[tuple[str, str], ...] = tuple((f" takes {t}.", f" took {t}.") for t in CARD_TEXTS)
+
+
 def card_text(cid: int) -> str:
     return CARD_TEXTS[cid]
 
@@ -291,6 +295,12 @@ def place_texts(name: str, space: int) -> tuple[str, str]:
     lights = ROOMS[name]["flashlights"][space - 1]
     return (f" places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
             f" placed a meeple in the {label}, space {space}.")
+
+
+@lru_cache(maxsize=None)
+def free_places(name: str, spaces: tuple[int | None, ...]) -> tuple[Choice, ...]:
+    """The placements on room `name` whose spaces (seats or None, top first) are free."""
+    return tuple(c for c, who in zip(place_choices(name), spaces) if who is None)
 
 
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
@@ -582,13 +592,16 @@ class DontGoGame(Game):
         slot = d["res"]["slot"]
         room = d["rooms"][slot]
         cid = room["cards"].pop(index)
-        top = next(i for i, s in enumerate(room["spaces"]) if s is not None)
-        room["spaces"][top] = None
+        spaces = room["spaces"]
+        top = 0
+        while spaces[top] is None:  # the topmost meeple takes it
+            top += 1
+        spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        events.append(Event(f"{p(seat)} takes {card_text(cid)}."))
-        d["last"] = {"seat": seat, "slot": slot,
-                     "text": f"{self.colours[seat].capitalize()} took {card_text(cid)}."}
+        said, last = TAKE_TEXTS[cid]
+        events.append(Event(p(seat) + said))
+        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
@@ -893,8 +906,7 @@ class DontGoGame(Game):
         if phase == "place":
             for slot, room in enumerate(d["rooms"]):
                 if not room["removed"]:
-                    out += [c for c, who in zip(place_choices(room_name(d, slot)), room["spaces"])
-                            if who is None]
+                    out += free_places(BOARDS[slot][room["side"]], tuple(room["spaces"]))
         elif phase == "reroll":
             out = list(REROLL_CHOICES)
         elif phase == "change":
