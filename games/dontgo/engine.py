@@ -43,6 +43,7 @@ CAT_LIMIT: int = CONFIG["ghosts"]["cat_limit"]
 SETS = CONFIG["sets"]
 BOARDS: tuple[tuple[str, str], ...] = tuple(tuple(b["sides"]) for b in CONFIG["boards"])
 ROOMS = CONFIG["rooms"]
+ROOM_SLOTS = {name: slot for slot, sides in enumerate(BOARDS) for name in sides}  # each room has one
 ROOM_LABELS = {k: v["label"] for k, v in ROOMS.items()}
 ROOM_ALIASES = {"secretpassage": "secret", "secret-passage": "secret", "passage": "secret",
                 "secret_passage": "secret"}
@@ -96,6 +97,12 @@ def _card_text(cid: int) -> str:
 
 
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
+
+
+@lru_cache(maxsize=None)
+def haunt_text(space: int, k: int) -> str:
+    """What a haunting says after the player's name: `k` ghosts for the meeple on `space` (from 0)."""
+    return f" (space {space + 1}) takes {plural(k, 'ghost')}."
 
 
 # What taking a card says after the player's name: the event, and the last-move line.
@@ -461,9 +468,8 @@ class DontGoGame(Game):
     def _do_place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
         d = state.data
         name, space = payload
-        slot = next((s for s, room in enumerate(d["rooms"]) if not room["removed"]
-                     and BOARDS[s][room["side"]] == name), None)
-        if slot is None:
+        slot = ROOM_SLOTS[name]
+        if d["rooms"][slot]["removed"] or room_name(d, slot) != name:
             on = ", ".join(room_name(d, s) for s in range(len(BOARDS)) if not d["rooms"][s]["removed"])
             raise IllegalAction(f"The {ROOM_LABELS[name]} isn't in play right now; rooms in play: {on}.")
         room = d["rooms"][slot]
@@ -574,7 +580,7 @@ class DontGoGame(Game):
             k = max(0, rolled - flashlights(d, slot)[space])
             if k:
                 give_ghosts(d, who, k)
-                events.append(Event(f"{p(who)} (space {space + 1}) takes {plural(k, 'ghost')}."))
+                events.append(Event(p(who) + haunt_text(space, k)))
         d["res"]["stage"] = "pick"
 
     # ------------------------------------------------------------ picking and card effects
