@@ -49,15 +49,19 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
         if state.over:
             break
         timers = game.timers(state)
-        timer = min((t for t in timers if t["due"] <= now), key=due_time, default=None)
+        timer = min((t for t in timers if t["due"] <= now), key=due_time, default=None) if timers else None
         if timer is not None:  # the earliest due timer (the first listed among equals)
             step = (timer["seat"], timer["action"], max(now, timer["due"]))
             advance(game, state, *step)
             if log is not None:
                 log.append(step)
             continue
-        seat, prompt = next(((s, p) for s in range(seats) if (p := game.prompt(state, s)) is not None),
-                            (None, None))
+        if game.to_move_acts_first:
+            seat = game.to_move(state)
+            prompt = None if seat is None else game.prompt(state, seat)
+        else:
+            seat, prompt = next(((s, p) for s in range(seats) if (p := game.prompt(state, s)) is not None),
+                                (None, None))
         if prompt is None:  # nobody may act: jump to the next timer
             if not timers:
                 raise ValueError(f"{game_name} is stuck: no move and no timer")

@@ -61,6 +61,24 @@ def test_the_ai_reads_a_part_of_its_seat_view(name, level):
             state = apply(game, state, seat, action, now).state
 
 
+@pytest.mark.parametrize("name", [g.name for g in games.all_games() if g.to_move_acts_first])
+@pytest.mark.parametrize("level", ["random", "smart"])
+def test_to_move_is_the_first_prompted_seat_where_a_game_says_so(name, level):
+    """Self-play asks only `to_move`'s seat of these games: it must be the one a scan finds."""
+    game = games.get(name)
+    for seats in (game.min_seats, game.max_seats):
+        log: list[tuple[int, str, float]] = []
+        play(name, seats, seed=70 + seats, level=level, log=log)
+        state = setup(game, seats, {}, 70 + seats)
+        for seat, action, now in log:
+            first = next((s for s in range(seats) if game.prompt(state, s) is not None), None)
+            hinted = game.to_move(state)
+            if hinted is not None and game.prompt(state, hinted) is None:
+                hinted = None
+            assert first == hinted, (seats, action)
+            state = apply(game, state, seat, action, now).state
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_public_views_hold_no_private_keys(name):
     game = games.get(name)

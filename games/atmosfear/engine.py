@@ -77,6 +77,9 @@ OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colo
 
 DICE_WORDS = {1: "one die", 2: "both dice"}
 TIMER_ORDER = itemgetter("due", "id")
+# Per Time card: its timer's id and action, and how long before the clock's end it falls due
+# (timers are listed at every step of a game: these parts never change).
+TIME_TIMERS = {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60) for cid, card in TIME.items()}
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
@@ -203,6 +206,7 @@ class AtmosfearGame(Game):
     speakers = {"gatekeeper": "THE GATEKEEPER"}
     title = "Atmosfear: The Harbingers"
     pausable = True
+    to_move_acts_first = True  # only the seat to move is prompted (in the fears phase: the first)
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
     option_choices = {"minutes": (40, 20, 60)}
     state_format = 2
@@ -399,6 +403,14 @@ class AtmosfearGame(Game):
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        return self._reduce(state, seat, action, now, rng, offered=False)
+
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        """An offered move is one of the step's choices already: `_play` does not list them again."""
+        return self._reduce(state, seat, action, now, rng, offered=True)
+
+    def _reduce(self, state: State, seat: int, action: str, now: float, rng: Rng,
+                offered: bool) -> list[Event]:
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
@@ -431,7 +443,7 @@ class AtmosfearGame(Game):
             raise IllegalAction("Your fear is already in the Well.")
         if seat != d["current"]:
             raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
-        return self._play(state, seat, verb, arg, now, rng)
+        return self._play(state, seat, verb, arg, now, rng, offered)
 
     def _fear(self, state: State, seat: int, text: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
@@ -517,7 +529,7 @@ class AtmosfearGame(Game):
         raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
 
     def time_due(self, d: dict[str, Any], cid: str) -> float:
-        return d["clock"]["end"] - TIME[cid]["at"] * 60
+        return d["clock"]["end"] - TIME_TIMERS[cid][2]
 
     # ------------------------------------------------------------ the Gatekeeper
     def temper(self, d: dict[str, Any]) -> float:
@@ -748,15 +760,17 @@ class AtmosfearGame(Game):
         state.turn += 1
         self._begin_turn(d, nxt, events)
 
-    def _play(self, state: State, seat: int, verb: str, arg: str, now: float, rng: Rng) -> list[Event]:
+    def _play(self, state: State, seat: int, verb: str, arg: str, now: float, rng: Rng,
+              offered: bool) -> list[Event]:
         d = state.data
         step = d["step"]
         pl = d["players"][seat]
         events: list[Event] = []
-        allowed = [c.action for c in self.choices(state, seat)]
         canon = self._canonical(d, seat, verb, arg)
-        if canon not in allowed:
-            raise IllegalAction(self._why(d, seat, verb, canon, allowed))
+        if not offered:
+            allowed = [c.action for c in self.choices(state, seat)]
+            if canon not in allowed:
+                raise IllegalAction(self._why(d, seat, verb, canon, allowed))
         if step == "turn":
             if verb == "try":
                 die = rng.die()
@@ -1273,13 +1287,14 @@ class AtmosfearGame(Game):
             if gk["calling"] is not None:
                 return [{"id": f"gk-late-{n}", "due": gk["deadline"], "seat": SYSTEM, "action": "gk late"}]
             return [{"id": f"gk-leave-{n}", "due": gk["leave_at"], "seat": SYSTEM, "action": "gk leave"}]
-        out = [{"id": "clock-end", "due": d["clock"]["end"], "seat": SYSTEM, "action": "clock end"}]
+        end = d["clock"]["end"]
+        out = [{"id": "clock-end", "due": end, "seat": SYSTEM, "action": "clock end"}]
         if gk["next"] is not None:
             out.append({"id": f"gk-appear-{n + 1}", "due": gk["next"], "seat": SYSTEM, "action": "gk appear"})
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                out.append({"id": f"time-{cid}", "due": self.time_due(d, cid), "seat": SYSTEM,
-                            "action": f"time {cid}"})
+                timer_id, action, before = TIME_TIMERS[cid]
+                out.append({"id": timer_id, "due": end - before, "seat": SYSTEM, "action": action})
         out.sort(key=TIMER_ORDER)
         return out
 

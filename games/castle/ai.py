@@ -188,6 +188,17 @@ def links(geo: Geometry, adj: tuple[tuple[int, ...], ...], side: str) -> list[An
     return [a + (geo.n,) if v in own else a for v, a in enumerate(adj)] + [geo.edge[side]]
 
 
+@lru_cache(maxsize=None)
+def parsed(geo: Geometry, action: str) -> tuple[str, str | None, int | None, int | None, bool]:
+    """An offered action as (verb, card or word, tile, second tile, unlock), split once per
+    spelling and board size: the smart AI weighs every choice of every decision."""
+    parts = action.split()
+    verb, word = parts[0], parts[1] if len(parts) > 1 else None
+    target = geo.typed.get(parts[2] if verb == "play" else word) if word is not None else None
+    second = geo.typed[parts[3]] if verb == "play" and word == "passage" else None
+    return verb, word, target, second, len(parts) == 4 and parts[3] == "unlock"
+
+
 def passable(t: dict[str, Any]) -> bool:
     """The view's version of the engine rule: open, not padlocked, not barred unless sawn."""
     return t["open"] and not t["padlock"] and (t["face"] != "barred" or t["hacksaw"])
@@ -269,9 +280,9 @@ def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str
     if forced:
         return rng.choice(forced)
     plan.plan_race()
-    scored = [(_score(plan, a), a) for a in actions]
-    top = max(s for s, _ in scored)
-    return rng.choice([a for s, a in scored if s >= top - 1e-9])
+    scores = _scores(plan, actions)
+    top = max(scores)
+    return rng.choice([a for s, a in zip(scores, actions) if s >= top - 1e-9])
 
 
 def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
@@ -283,14 +294,14 @@ def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
     best: list[str] = []
     best_v = INF
     used = set(plan.board.players[plan.seat]["bonuses_used"])
+    geo = plan.board.geo
     for a in actions:
         if a == "stay":
             v = plan.d
         elif a == "move out":
             v = plan.dist[plan.board.n] + 0.5
         else:
-            c = a.split()[1]
-            target = plan.index[c]
+            _, c, target, _, _ = parsed(geo, a)
             v = plan.dist[target]
             face = plan.tiles[target]["face"]
             if v > 0 and c not in used:
@@ -322,13 +333,13 @@ def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
     far = plan.board.geo.edge_set[OPPOSITE[plan.board.players[seat]["side"]]]
     occ = plan.board.occ
     sure, hoped = [], []
+    geo = plan.board.geo
     for a in actions:
-        parts = a.split()
-        if parts[0] != "play":
+        verb, card, target, second, unlock = parsed(geo, a)
+        if verb != "play":
             continue
-        card, target = parts[1], plan.index[parts[2]]
         if card == "passage":
-            ends = {target, plan.index[parts[3]]} - {plan.me}
+            ends = {target, second} - {plan.me}
             if len(ends) == 1:
                 (other,) = ends
                 if other in far and passable(tiles[other]) and other not in occ:
@@ -338,7 +349,7 @@ def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
             continue
         t = tiles[target]
         after = dict(t)
-        if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+        if card in KEY_CARDS or (card == "skeleton" and not unlock):
             if t["open"]:
                 continue
             if t["face"] is None:
@@ -359,11 +370,11 @@ def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
 
 def _shuts(plan: Plan, action: str, target: int) -> bool:
     """Does `action` close or padlock the open door `target` (a card, or the Extra Key)?"""
-    parts = action.split()
-    if parts[0] == "bonus":
-        return plan.index.get(parts[1]) == target
-    return (parts[0] == "play" and len(parts) == 3 and plan.index[parts[2]] == target
-            and (parts[1] == "padlock" or parts[1] in KEY_CARDS or parts[1] == "skeleton"))
+    verb, card, tile, second, unlock = parsed(plan.board.geo, action)
+    if verb == "bonus":
+        return tile == target
+    return (verb == "play" and second is None and not unlock and tile == target
+            and (card == "padlock" or card in KEY_CARDS or card == "skeleton"))
 
 
 def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
@@ -390,17 +401,33 @@ def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
     return []
 
 
-def _score(plan: Plan, action: str) -> float:
-    """A heuristic value of a play or Extra Key action: my progress, the leader's delay, card cost."""
-    parts = action.split()
+def _scores(plan: Plan, actions: list[str]) -> list[float]:
+    """`_score` of each action. Most plays are Padlocks or Passages far from both routes, worth
+    a constant: those are settled here without the full weighing."""
+    geo, my_idx, lead_idx, near = plan.board.geo, plan.on_path, plan.on_lead_path, plan.near
+    out = []
+    for action in actions:
+        move = parsed(geo, action)
+        verb, card, target, second, _ = move
+        if verb == "play" and card == "padlock" and target not in my_idx and target not in lead_idx:
+            out.append(-2.0)
+        elif verb == "play" and card == "passage" and target not in near and second not in near:
+            out.append(-1.0)
+        else:
+            out.append(_score(plan, move))
+    return out
+
+
+def _score(plan: Plan, move: tuple[str, str | None, int | None, int | None, bool]) -> float:
+    """A heuristic value of a play or Extra Key action (`parsed`): my progress, the leader's
+    delay, card cost."""
+    verb, card, target, second, unlock = move
     my_idx, lead_idx = plan.on_path, plan.on_lead_path
-    if parts[0] == "discard":
-        return -0.3 - _card_value(plan, parts[1]) / 3.0
-    if parts[0] == "bonus":
-        return 0.0 if parts[1] == "skip" else _toggle_score(plan, plan.index[parts[1]], False)
-    card = parts[1]
-    target = plan.index[parts[2]]
-    if card in KEY_CARDS or (card == "skeleton" and len(parts) == 3):
+    if verb == "discard":
+        return -0.3 - _card_value(plan, card) / 3.0
+    if verb == "bonus":
+        return 0.0 if card == "skip" else _toggle_score(plan, target, False)
+    if card in KEY_CARDS or (card == "skeleton" and not unlock):
         return _toggle_score(plan, target, card == "skeleton")
     if card == "skeleton":  # unlock
         if target in my_idx:
@@ -419,10 +446,10 @@ def _score(plan: Plan, action: str) -> float:
             return 11.0 - 2.0 * my_idx[target]
         return -3.0 if target in lead_idx else 0.0
     if card == "passage":
-        return _passage_score(plan, target, plan.index[parts[3]])
+        return _passage_score(plan, target, second)
     if card == "net":
         return 9.0 + plan.urgency if plan.board.occ[target] == plan.lead and plan.threat else 0.5
-    raise AssertionError(action)
+    raise AssertionError(move)
 
 
 def _effective(plan: Plan, base: float, target: int, extra: float) -> float:

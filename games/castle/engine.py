@@ -408,6 +408,7 @@ class CastleGame(Game):
     min_seats = 2
     max_seats = 4
     colours = ("red", "blue", "green", "yellow")
+    to_move_acts_first = True  # only the current seat is ever prompted
     verbs = {"play": "card and target, e.g. key-red C3", "discard": "the card to throw away",
              "move": "a tile such as C4, or out", "stay": "", "bonus": "a door such as C3, or skip"}
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20))

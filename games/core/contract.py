@@ -119,6 +119,9 @@ class Game(ABC):
     verbs: ClassVar[dict[str, str]]
     # Real-time games accept the SYSTEM actions "pause" and "resume" (/pause, /resume).
     pausable: ClassVar[bool] = False
+    # True when the first seat (in seat order) with a prompt is always `to_move`'s, so
+    # self-play asks that seat alone (the conformance suite checks it along self-play games).
+    to_move_acts_first: ClassVar[bool] = False
     # The AI's levels, its strongest first: `ai_action` and `ai_view` take each of them.
     ai_levels: ClassVar[tuple[str, ...]] = ("smart", "random")
     # Public view keys the board image leaves out (shown in messages instead), so a change in
@@ -166,6 +169,13 @@ class Game(ABC):
     @abstractmethod
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         """Apply a legal action to `state` in place or raise IllegalAction (on a copy: see apply)."""
+
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        """`reduce` for an action this game itself offered (an AI's pick from its prompt, a
+        listed timer: `advance`). A game may skip here the checks its offer already made; the
+        conformance suite replays every self-play log through the checked `apply`, so both
+        paths must give the same states."""
+        return self.reduce(state, seat, action, now, rng)
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -237,7 +247,7 @@ def advance(game: Game, state: State, seat: int, action: str, now: float = 0.0) 
     if state.over:
         raise IllegalAction("This game is over.")
     rng = Rng(state.rng)
-    events = game.reduce(state, seat, action.strip(), now, rng)
+    events = game.reduce_offered(state, seat, action.strip(), now, rng)
     state.rng = rng.state
     state.version += 1
     return events

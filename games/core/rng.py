@@ -28,13 +28,20 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform int in [0, n), rejection-sampled so there is no modulo bias."""
+        """Uniform int in [0, n), rejection-sampled so there is no modulo bias.
+
+        `next64` written out here: every die, card and shuffle comes through this loop."""
         if n <= 0:
             raise ValueError("n must be positive")
         limit = SPAN - SPAN % n
+        state = self.state
         while True:
-            x = self.next64()
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            x = z ^ (z >> 31)
             if x < limit:
+                self.state = state
                 return x % n
 
     def randint(self, lo: int, hi: int) -> int:

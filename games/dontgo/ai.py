@@ -207,11 +207,11 @@ class Seat:
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-    choices = [c.action for c in prompt.choices]
-    if not choices:
+    if not prompt.choices:
         raise ValueError(f"seat {prompt.seat} has nothing to do")
     if level == "random":
-        return rng.choice(choices)
+        return rng.choice(prompt.choices).action
+    choices = [c.action for c in prompt.choices]
     me = Seat(view, prompt.seat)
     phase = view["phase"]
     scored: list[tuple[float, str]] = []

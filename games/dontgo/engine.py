@@ -43,6 +43,7 @@ CAT_LIMIT: int = CONFIG["ghosts"]["cat_limit"]
 SETS = CONFIG["sets"]
 BOARDS: tuple[tuple[str, str], ...] = tuple(tuple(b["sides"]) for b in CONFIG["boards"])
 ROOMS = CONFIG["rooms"]
+ROOM_SLOTS = {name: slot for slot, sides in enumerate(BOARDS) for name in sides}  # each room has one
 ROOM_LABELS = {k: v["label"] for k, v in ROOMS.items()}
 ROOM_ALIASES = {"secretpassage": "secret", "secret-passage": "secret", "passage": "secret",
                 "secret_passage": "secret"}
@@ -96,6 +97,16 @@ def _card_text(cid: int) -> str:
 
 
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
+
+
+@lru_cache(maxsize=None)
+def haunt_text(space: int, k: int) -> str:
+    """What a haunting says after the player's name: `k` ghosts for the meeple on `space` (from 0)."""
+    return f" (space {space + 1}) takes {plural(k, 'ghost')}."
+
+
+# What taking a card says after the player's name: the event, and the last-move line.
+TAKE_TEXTS: tuple[tuple[str, str], ...] = tuple((f" takes {t}.", f" took {t}.") for t in CARD_TEXTS)
 
 
 def card_text(cid: int) -> str:
@@ -209,8 +220,12 @@ def quoted(words: list[str]) -> str:
     return text if len(text) <= 30 else text[:29] + "…"
 
 
+@lru_cache(maxsize=4096)
 def parse(action: str) -> tuple[str, Any]:
-    """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise."""
+    """(kind, payload) for an action string; IllegalAction with the expected syntax otherwise.
+
+    Cached: the same few dozen spellings come back all game (refusals are not cached), and
+    payloads are immutable."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
         raise IllegalAction(f"That action is empty. {SYNTAX}")
@@ -279,6 +294,22 @@ def place_choices(name: str) -> tuple[Choice, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def place_texts(name: str, space: int) -> tuple[str, str]:
+    """What a placement on `space` (from 1) of room `name` says after the player's name: the
+    event, and the last-move line."""
+    label = ROOM_LABELS[name]
+    lights = ROOMS[name]["flashlights"][space - 1]
+    return (f" places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
+            f" placed a meeple in the {label}, space {space}.")
+
+
+@lru_cache(maxsize=None)
+def free_places(name: str, spaces: tuple[int | None, ...]) -> tuple[Choice, ...]:
+    """The placements on room `name` whose spaces (seats or None, top first) are free."""
+    return tuple(c for c, who in zip(place_choices(name), spaces) if who is None)
+
+
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
                   Choice("keep", (Step("keep", "Keep this roll"),)))
 
@@ -324,6 +355,7 @@ class DontGoGame(Game):
     min_seats = 2
     max_seats = 5
     colours = ("red", "blue", "green", "yellow", "purple")
+    to_move_acts_first = True  # only the current seat is ever prompted
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
              "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
@@ -387,6 +419,14 @@ class DontGoGame(Game):
             wanted = PHASE_KINDS[phase]
         if kind not in wanted:
             raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
+        return self._run(state, seat, kind, payload, rng)
+
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        """An offered move is the current seat's, of a kind its phase takes: no need to ask again."""
+        kind, payload = parse(action)
+        return self._run(state, seat, kind, payload, rng)
+
+    def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng) -> list[Event]:
         events: list[Event] = []
         getattr(self, "_do_" + kind)(state, seat, payload, rng, events)
         self._advance(state, rng, events)
@@ -428,9 +468,8 @@ class DontGoGame(Game):
     def _do_place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
         d = state.data
         name, space = payload
-        slot = next((s for s in range(len(BOARDS)) if not d["rooms"][s]["removed"]
-                     and room_name(d, s) == name), None)
-        if slot is None:
+        slot = ROOM_SLOTS[name]
+        if d["rooms"][slot]["removed"] or room_name(d, slot) != name:
             on = ", ".join(room_name(d, s) for s in range(len(BOARDS)) if not d["rooms"][s]["removed"])
             raise IllegalAction(f"The {ROOM_LABELS[name]} isn't in play right now; rooms in play: {on}.")
         room = d["rooms"][slot]
@@ -447,11 +486,9 @@ class DontGoGame(Game):
             raise IllegalAction("You have no meeple left in your supply.")
         pl["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        fl = flashlights(d, slot)[space - 1]
-        events.append(Event(f"{p(seat)} places a meeple in the {label}, space {space} "
-                            f"({plural(fl, 'flashlight')})."))
-        d["last"] = {"seat": seat, "slot": slot,
-                     "text": f"{self.colours[seat].capitalize()} placed a meeple in the {label}, space {space}."}
+        said, last = place_texts(name, space)
+        events.append(Event(p(seat) + said))
+        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
             events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
@@ -461,7 +498,7 @@ class DontGoGame(Game):
                                 f"if they have one."))
             events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
                                 to=(seat,), kind="private"))
-        if sum(s is not None for s in room["spaces"]) >= 3:
+        if len(room["spaces"]) - room["spaces"].count(None) >= 3:
             self._resolve(state, slot, seat, rng, events)
             return
         if room["hidden"]:
@@ -543,7 +580,7 @@ class DontGoGame(Game):
             k = max(0, rolled - flashlights(d, slot)[space])
             if k:
                 give_ghosts(d, who, k)
-                events.append(Event(f"{p(who)} (space {space + 1}) takes {plural(k, 'ghost')}."))
+                events.append(Event(p(who) + haunt_text(space, k)))
         d["res"]["stage"] = "pick"
 
     # ------------------------------------------------------------ picking and card effects
@@ -561,13 +598,16 @@ class DontGoGame(Game):
         slot = d["res"]["slot"]
         room = d["rooms"][slot]
         cid = room["cards"].pop(index)
-        top = next(i for i, s in enumerate(room["spaces"]) if s is not None)
-        room["spaces"][top] = None
+        spaces = room["spaces"]
+        top = 0
+        while spaces[top] is None:  # the topmost meeple takes it
+            top += 1
+        spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        events.append(Event(f"{p(seat)} takes {card_text(cid)}."))
-        d["last"] = {"seat": seat, "slot": slot,
-                     "text": f"{self.colours[seat].capitalize()} took {card_text(cid)}."}
+        said, last = TAKE_TEXTS[cid]
+        events.append(Event(p(seat) + said))
+        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
@@ -872,8 +912,7 @@ class DontGoGame(Game):
         if phase == "place":
             for slot, room in enumerate(d["rooms"]):
                 if not room["removed"]:
-                    out += [c for c, who in zip(place_choices(room_name(d, slot)), room["spaces"])
-                            if who is None]
+                    out += free_places(BOARDS[slot][room["side"]], tuple(room["spaces"]))
         elif phase == "reroll":
             out = list(REROLL_CHOICES)
         elif phase == "change":
@@ -920,43 +959,74 @@ class DontGoGame(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
         over = state.over
-        rooms = []
-        secret = None
-        for slot, room in enumerate(d["rooms"]):
-            name = room_name(d, slot)
-            cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
-            if room["hidden"] and len(cards) > 2:
-                cards[2] = {"hidden": True}
-                if seat is not None and seat in room["seen"]:
-                    secret = {"slot": slot, "card": CARD_VIEWS[room["cards"][2]].copy()}
-            rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
-                          "removed": room["removed"],
-                          "spaces": [{"flashlights": f, "meeple": who}
-                                     for f, who in zip(ROOMS[name]["flashlights"], room["spaces"])],
-                          "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
-        players = []
-        for s, pl in enumerate(d["players"]):
-            players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
-                            "cards": [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy()
-                                      for c in pl["cards"]],
-                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
-                            "ghosts": ghosts(pl) if (over or s == seat) else None})
+        rooms, secret = self._rooms_view(d, seat, copy=True)
         dice = d["dice"]
         return {
             "game": "dontgo", "turn": state.turn, "current": None if over else d["current"],
             "phase": "over" if over else d["phase"], "rooms": rooms, "deck": len(d["deck"]),
             "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
                                                 "rerolled": dice["rerolled"], "changed": dice["changed"]},
-            "players": players, "clocks": d["clocks"],
+            "players": self._players_view(state, seat, copy=True), "clocks": d["clocks"],
             "last": None if d["last"] is None else dict(d["last"]),
             "scores": [dict(r) for r in d["scores"]] if over and d["scores"] else None,
             "winners": list(d["winners"]) if over and d["winners"] is not None else None,
             "secret": secret,
         }
 
+    def _rooms_view(self, d: dict[str, Any], seat: int | None,
+                    copy: bool) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rooms as views show them, and the face-down card `seat` has peeked at. Without
+        `copy`, the card dicts are the shared templates themselves (for a reader that never
+        changes them: the AI)."""
+        rooms = []
+        secret = None
+        for slot, room in enumerate(d["rooms"]):
+            name = room_name(d, slot)
+            if copy:
+                cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
+            else:
+                cards = [ROOM_CARD_VIEWS[cid] for cid in room["cards"]]
+            if room["hidden"] and len(cards) > 2:
+                cards[2] = {"hidden": True}
+                if seat is not None and seat in room["seen"]:
+                    card = CARD_VIEWS[room["cards"][2]]
+                    secret = {"slot": slot, "card": card.copy() if copy else card}
+            rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
+                          "removed": room["removed"],
+                          "spaces": [{"flashlights": f, "meeple": who}
+                                     for f, who in zip(ROOMS[name]["flashlights"], room["spaces"])],
+                          "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
+        return rooms, secret
+
+    def _players_view(self, state: State, seat: int | None, copy: bool) -> list[dict[str, Any]]:
+        """Every seat's meeples, cards and curses (ghosts only for `seat`, or all once over);
+        `copy` as in `_rooms_view`."""
+        over = state.over
+        players = []
+        for s, pl in enumerate(state.data["players"]):
+            if copy:
+                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy() for c in pl["cards"]]
+            else:
+                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]] for c in pl["cards"]]
+            players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
+                            "cards": cards,
+                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
+                            "ghosts": ghosts(pl) if (over or s == seat) else None})
+        return players
+
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The random AI reads only its prompt; the smart one, the whole view."""
-        return {} if level == "random" else self.view(state, seat)
+        """The random AI reads only its prompt; the smart one, the board, the cards and the dice
+        (not the turn, the last move or the scores), from shared card templates it never changes."""
+        if level == "random":
+            return {}
+        d = state.data
+        rooms, secret = self._rooms_view(d, seat, copy=False)
+        dice = d["dice"]
+        return {"phase": d["phase"], "rooms": rooms, "deck": len(d["deck"]),
+                "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
+                                                    "rerolled": dice["rerolled"], "changed": dice["changed"]},
+                "players": self._players_view(state, seat, copy=False), "clocks": d["clocks"],
+                "secret": secret}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
