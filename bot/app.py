@@ -432,7 +432,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     user = interaction.user
     game = game_named(game_name)
     channel_id = interaction.channel_id
-    busy = bot.service.in_channel(channel_id) is not None
+    busy = bot.service.here(channel_id) is not None
     if busy and not isinstance(interaction.channel, discord.TextChannel):
         raise IllegalAction("A game is already running here; start yours in another channel.")
     await interaction.response.defer(thinking=True)
@@ -482,7 +482,7 @@ def rules_sections(game_name: str) -> dict[str, str]:
 
 
 def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
-    table = bot.service.in_channel(interaction.channel_id or 0)
+    table = bot.service.here(interaction.channel_id or 0)
     if table is None:
         raise IllegalAction("No game is running in this channel. Start one with /play.")
     return table

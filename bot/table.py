@@ -185,8 +185,18 @@ class TableService:
         return self._adopt(row, self.store.timers(game_id=game_id))
 
     def in_channel(self, channel_id: int) -> Table | None:
+        """The game in memory for a channel: cheap enough for every channel message."""
         game_id = self.by_channel.get(channel_id)
         return self.tables.get(game_id) if game_id is not None else None
+
+    def here(self, channel_id: int) -> Table | None:
+        """The game of a channel for a command: from memory, or from the store when another
+        process started it after this one loaded its games (a rolling reshard)."""
+        table = self.in_channel(channel_id)
+        if table is None:
+            game_id = self.store.active_game_in_channel(channel_id)
+            table = self._fetch(game_id) if game_id is not None else None
+        return table
 
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id]
@@ -195,7 +205,7 @@ class TableService:
     def open_lobby(self, game_name: str, guild_id: int, channel_id: int, host_id: int,
                    host_name: str, options: dict[str, Any] | None = None,
                    seats: list[Seat] | None = None, seed: int | None = None) -> Table:
-        if self.in_channel(channel_id):
+        if self.here(channel_id):
             raise IllegalAction("A game is already running here.")
         game = games.get(game_name)
         defaults = {name: values[0] for name, values in game.option_choices.items()}

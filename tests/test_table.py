@@ -167,3 +167,17 @@ async def test_castle_has_no_clock_to_pause(service):
     table = await started(service)
     with pytest.raises(IllegalAction, match="no clock to pause"):
         await service.pause(table.id, 100, False, "pause")
+
+
+async def test_a_game_another_process_started_is_found_by_its_channel(service):
+    """During a rolling reshard the old owner may start a game after the new owner loaded its
+    games: the new owner's commands in that channel load it from the store."""
+    later = TableService(service.store, Recorder(), service.clock_, turn_timeout=60, ai_delay=1)
+    assert later.load() == 0
+    table = await started(service)
+    assert later.in_channel(10) is None  # memory alone does not know it
+    found = later.here(10)
+    assert found is not None and found.id == table.id and found.state.to_json() == table.state.to_json()
+    with pytest.raises(IllegalAction, match="already running here"):
+        later.open_lobby("castle", 1, 10, 102, "Cy")
+    assert later.here(11) is None

@@ -168,6 +168,12 @@ class Store(ABC):
                           [*ACTIVE, *args])
         return [decode(row) for row in rows]
 
+    def active_game_in_channel(self, channel_id: int) -> int | None:
+        """The id of the lobby or running game in a channel, if any (newest first)."""
+        rows = self._rows("SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?) "
+                          "ORDER BY id DESC LIMIT 1", [channel_id, *ACTIVE])
+        return rows[0]["id"] if rows else None
+
     def game(self, game_id: int) -> dict[str, Any]:
         rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
