@@ -155,6 +155,16 @@ class Store:
     def game(self, game_id: int) -> dict[str, Any]:
         return _decode(self.db["games"].get(game_id))
 
+    def finished_games(self, guild_id: int, channel_id: int | None = None,
+                       limit: int = 25) -> list[dict[str, Any]]:
+        """A guild's (or one channel's) finished games, the most recently finished first."""
+        where, args = "guild_id = ? AND status IN ('over', 'ended')", [guild_id]
+        if channel_id is not None:
+            where, args = where + " AND channel_id = ?", [guild_id, channel_id]
+        rows = self.db.query(f"SELECT id, game, channel_id, seats, status, updated_at FROM games "
+                             f"WHERE {where} ORDER BY updated_at DESC, id DESC LIMIT ?", [*args, limit])
+        return [_decode(row) for row in rows]
+
     # -- actions, timers, messages -------------------------------------------------------------
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         return list(self.db.query("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id]))
@@ -226,6 +236,25 @@ class Store:
         if self._lock_file is not None:
             self._lock_file.close()  # closing the descriptor drops the flock
             self._lock_file = None
+
+
+def read_game(path: Path, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game's row and action log, read only: a running bot holds the database (see _claim),
+    and reading needs neither its lock nor its migrations. LookupError: no such game."""
+    if not path.is_file():
+        raise StoreError(f"There is no database at {path.resolve()} (set GATEKEEPER_DB or --db).")
+    conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        row = conn.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()
+        if row is None:
+            raise LookupError(f"There is no game #{game_id} in {path.resolve()}.")
+        actions = conn.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+        return _decode(dict(row)), [dict(a) for a in actions]
+    except sqlite3.Error as exc:
+        raise StoreError(f"Cannot read the database at {path.resolve()}: {exc}.") from None
+    finally:
+        conn.close()
 
 
 def _claim(path: Path) -> Any:

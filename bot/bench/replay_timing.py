@@ -1,0 +1,53 @@
+"""Replay size and build time for a long game of each kind: ``measure("atmosfear")``.
+
+A long game is the one with the most actions among a few AI self-play games at the game's
+largest table (``bot.simulate.play``, timers included). It is turned into what the bot stores
+(a finished game's row and its action log) and built by ``bot.replay.build``, the job the
+render worker runs for ``/replay``: replaying the log, drawing every frame, encoding. The time
+is wall-clock on this machine, so it depends on its load; the bytes and frames do not.
+
+    .venv/bin/python -c "from bot.bench.replay_timing import measure; print(measure('castle'))"
+"""
+from __future__ import annotations
+
+from time import perf_counter
+from typing import Any
+
+NAMES = ("Ana", "Bartholomew", "Cy", "Dolores-Jean", "Ed", "Fatima Zahra")
+
+
+def long_game(game_name: str, tries: int = 5, seed: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The longest of `tries` finished self-play games at the largest table, as a stored row
+    and action log."""
+    import games
+    from bot.simulate import play
+    game = games.get(game_name)
+    seats = game.max_seats
+    longest: tuple[Any, list[tuple[int, str, float]], int] | None = None
+    for index in range(tries):
+        log: list[tuple[int, str, float]] = []
+        state = play(game_name, seats, seed + index, log=log)
+        if state.over and (longest is None or len(log) > len(longest[1])):
+            longest = (state, log, seed + index)
+    if longest is None:
+        raise RuntimeError(f"no {game_name} self-play game finished in {tries} tries")
+    state, log, game_seed = longest
+    row = {"id": game_seed, "game": game_name, "status": "over", "seed": game_seed,
+           "options": state.options, "seats": [{"name": n} for n in NAMES[:seats]],
+           "state": state.to_json(), "state_format": game.state_format, "result": state.result}
+    actions = [{"seq": seq, "seat": seat, "action": action, "at": at}
+               for seq, (seat, action, at) in enumerate(log, 1)]
+    return row, actions
+
+
+def measure(game_name: str, fmt: str = "webp", tries: int = 5) -> dict[str, Any]:
+    """Frames, bytes and build seconds of the replay of a long game of `game_name`."""
+    from bot.replay import build, scenes
+    from bot.rendering import warm_up
+    warm_up()  # as a render worker does when it starts
+    row, actions = long_game(game_name, tries)
+    start = perf_counter()
+    data = build(row, actions, fmt)
+    seconds = perf_counter() - start
+    return {"game": game_name, "format": fmt, "seats": len(row["seats"]), "actions": len(actions),
+            "frames": len(scenes(row, actions)), "bytes": len(data), "seconds": seconds}

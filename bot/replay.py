@@ -1,0 +1,195 @@
+"""Replays of finished games, rebuilt from their action log and drawn as an animation.
+
+A game replays exactly from its row (seed, options, the seats in play order) and its action
+log, timers included (they are SYSTEM actions in the log). `scenes` rebuilds every state and
+keeps one picture per move. A move, here, is a committed action after which the board picture
+differs from the previous frame: an action that changed nothing on the public board (a card
+drawn in secret, a timer that only rearmed itself) adds no frame, and its public log lines go
+under the next frame instead. Only the public view is ever drawn and only public events are
+captioned: a replay shows what the channel saw, never a hand.
+
+The replay must end on the stored final state. When it does not (the game was played under
+rules that have changed since), it is refused with that reason rather than drawn wrong.
+
+`build` is the render workers' job (bot.rendering.Renderer.replay): plain data in, file bytes
+out. `Replays` is the bot's side: which games may be replayed, one build at a time per game.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils.db import NotFoundError
+
+import games
+from games.core import SYSTEM, IllegalAction, State, apply, setup
+from render.replay import Frame, TooLarge, animate, animated_webp
+
+from .rendering import Renderer, RenderFailed, board_view, draw
+from .store import Store
+from .table import fill_names, upgrade
+
+FINISHED = ("over", "ended")
+FORMATS = ("webp", "gif")
+# Emoji and variation selectors: the board font has no glyphs for them.
+_NO_GLYPH = re.compile("[\U00010000-\U0010FFFF\uFE0F\u200D]")
+
+
+class ReplayError(IllegalAction):
+    """A replay that cannot be made; the reason is safe to show whoever asked."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One frame to draw: a public board view and the line shown under it."""
+
+    view: dict[str, Any]
+    caption: str
+
+
+def replay_format() -> str:
+    """What the bot posts: animated WebP, or GIF where this Pillow cannot write it."""
+    return "webp" if animated_webp() else "gif"
+
+
+def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
+    """Every public board of a finished game, one per move, from its row and action log."""
+    require_finished(row)
+    if not row["state"]:
+        raise ReplayError(f"Game #{row['id']} never started, so there is nothing to replay.")
+    try:
+        game = games.get(row["game"])
+    except games.UnknownGame:
+        raise ReplayError(f"Game #{row['id']} is {row['game']!r}, a game this bot no longer "
+                          "has, so it cannot be replayed.") from None
+    names = [seat["name"] for seat in row["seats"]]
+    state = setup(game, len(names), row["options"], row["seed"])
+    shots = [Scene(board_view(game, state, names), f"{game.title} · game #{row['id']} · the start")]
+    lines: list[str] = []
+    moves = 0
+    for number, entry in enumerate(actions, 1):
+        try:
+            outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
+        except IllegalAction as exc:
+            raise ReplayError(
+                f"Game #{row['id']} cannot be replayed: its move {number} ({entry['action']!r}) "
+                f"is refused by the rules of this version ({exc.reason}). It was played under "
+                "an older release.") from None
+        state = outcome.state
+        lines += [fill_names(e.text, names) for e in outcome.events
+                  if e.public and e.kind not in game.speakers]
+        view = board_view(game, state, names)
+        if view != shots[-1].view:
+            moves += 1
+            who = "Timer" if entry["seat"] == SYSTEM else names[entry["seat"]]
+            shots.append(Scene(view, _caption(moves, lines or [f"{who} moved."])))
+            lines = []
+    _check_final(row, game, state)
+    ending = _ending(row, names)
+    last = shots[-1]
+    shots[-1] = Scene(last.view, f"{last.caption} · {ending}" if len(shots) > 1 else ending)
+    return shots
+
+
+def require_finished(row: dict[str, Any]) -> None:
+    status = row["status"]
+    if status == "running":
+        raise ReplayError(f"Game #{row['id']} is still running: its replay can be made once "
+                          "it has ended.")
+    if status not in FINISHED:
+        why = {"lobby": "hasn't started yet"}.get(status, f"was {status}")
+        raise ReplayError(f"Game #{row['id']} {why}, so there is no finished game to replay.")
+
+
+def _caption(number: int, lines: list[str]) -> str:
+    text = _NO_GLYPH.sub("", " · ".join(lines)).replace("**", "")
+    return f"{number}. {' '.join(text.split())}"
+
+
+def _ending(row: dict[str, Any], names: list[str]) -> str:
+    result = row.get("result") or {}
+    winners = [names[s] for s in result.get("winners") or [] if 0 <= s < len(names)]
+    if winners:
+        return f"won by {' and '.join(winners)}"
+    return str(result.get("reason") or "game over")
+
+
+def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None:
+    """The replay must reproduce the stored final state, or it would show a different game."""
+    stored = upgrade(game, State.from_json(row["state"]), row.get("state_format") or 1)
+    if replayed.to_json() != stored.to_json():
+        raise ReplayError(f"Game #{row['id']} cannot be replayed: its moves no longer lead to "
+                          "the position it ended in (it was played under an older release "
+                          "whose rules have changed since).")
+
+
+def build(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str) -> bytes:
+    """The animated replay (WebP or GIF bytes) of a finished game: the render workers' job."""
+    frames = [Frame(draw(scene.view), scene.caption) for scene in scenes(row, actions)]
+    try:
+        return animate(frames, fmt)
+    except TooLarge as exc:
+        raise ReplayError(f"Game #{row['id']} is too long for one Discord attachment: {exc}.") \
+            from None
+
+
+def format_of(filename: str) -> str:
+    """"webp" or "gif", from a file name's extension."""
+    suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    if suffix not in FORMATS:
+        raise ValueError(f"a replay is written as .webp or .gif, not {filename!r}")
+    return suffix
+
+
+class Replays:
+    """The bot's replays: finished games of a guild, built in the render pool, one at a time
+    per game (a second request for the same game is refused while the first is drawn)."""
+
+    def __init__(self, store: Store, renderer: Renderer) -> None:
+        self.store = store
+        self.renderer = renderer
+        self.building: set[int] = set()
+
+    def choose(self, guild_id: int, channel_id: int, game_id: int | None) -> dict[str, Any]:
+        """The game to replay: `game_id` if it is a finished game of this guild, else the
+        latest finished game of this channel. ReplayError says why not."""
+        if game_id is None:
+            latest = self.store.finished_games(guild_id, channel_id, limit=1)
+            if not latest:
+                raise ReplayError("No game has finished in this channel yet. Pick one with the "
+                                  "`game` option, or finish one first.")
+            game_id = latest[0]["id"]
+        try:
+            row = self.store.game(game_id)
+        except NotFoundError:
+            row = None
+        if row is None or row["guild_id"] != guild_id:
+            raise ReplayError(f"There is no game #{game_id} in this server. Start typing in "
+                              "the `game` option to see the finished ones.")
+        require_finished(row)
+        return row
+
+    async def build(self, row: dict[str, Any], fmt: str) -> bytes:
+        """The replay file, drawn in a render worker; ReplayError if it cannot be made."""
+        game_id = row["id"]
+        if game_id in self.building:
+            raise ReplayError(f"The replay of game #{game_id} is being drawn already; it will "
+                              "appear in a moment.")
+        self.building.add(game_id)
+        try:
+            return await self.renderer.job(build, row, self.store.actions(game_id), fmt,
+                                           expected=(ReplayError,))
+        except RenderFailed:
+            raise ReplayError(f"The replay of game #{game_id} could not be drawn; the error is "
+                              "in the bot's log.") from None
+        finally:
+            self.building.discard(game_id)
+
+
+
+def describe(row: dict[str, Any]) -> str:
+    """A finished game in a few words (autocomplete, captions): "#12 Keys to the Castle: Ana, Bo"."""
+    game = games.registry().get(row["game"])
+    title = game.title if game is not None else row["game"]
+    return f"#{row['id']} {title}: {', '.join(seat['name'] for seat in row['seats'])}"
