@@ -19,7 +19,7 @@ from bot.replay import ReplayError, Replays, build, replay_format, scenes
 from bot.store import Store
 from bot.table import Seat, TableService, fill_names
 from games.core import apply, setup
-from render.replay import ATTACHMENT_LIMIT, Frame, compose, frame_height, LADDER
+from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose, frame_height
 
 GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
 GUILD, CHANNEL = 1, 10

@@ -42,8 +42,8 @@ def long_game(game_name: str, tries: int = 5, seed: int = 1) -> tuple[dict[str, 
 
 def measure(game_name: str, fmt: str = "webp", tries: int = 5) -> dict[str, Any]:
     """Frames, bytes and build seconds of the replay of a long game of `game_name`."""
-    from bot.replay import build, scenes
     from bot.rendering import warm_up
+    from bot.replay import build, scenes
     warm_up()  # as a render worker does when it starts
     row, actions = long_game(game_name, tries)
     start = perf_counter()
