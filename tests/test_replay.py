@@ -15,11 +15,11 @@ import games
 from bot.cli import main as cli_main
 from bot.clock import FakeClock
 from bot.rendering import Renderer, board_view, draw
-from bot.replay import ReplayError, Replays, build, replay_format, scenes
+from bot.replay import ReplayError, Replays, here, make, replay_format, scenes
 from bot.store import Store
 from bot.table import Seat, TableService, fill_names
 from games.core import apply, setup
-from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose, frame_height
+from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose
 
 GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
 GUILD, CHANNEL = 1, 10
@@ -116,7 +116,7 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
     captions = " ".join(s.caption for s in shots)
     assert not [text for text in secrets if text.replace("**", "") in captions]
 
-    data = build(row, actions, "webp")
+    data = await make(row, actions, "webp", here)
     assert len(data) < ATTACHMENT_LIMIT
     with Image.open(io.BytesIO(data)) as image:
         assert image.format == "WEBP" and image.is_animated
@@ -128,10 +128,9 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
     assert final == shots[-1].view
     width = frames[-1].width
     assert width in [w for w, _ in LADDER]
-    last = Frame(draw(final), shots[-1].caption)
-    height = max(frame_height(Frame(draw(s.view), ""), width) for s in shots)
-    fresh = compose(last, width, height)
-    assert frames[-1].size == fresh.size
+    fresh = compose(Frame(draw(final), shots[-1].caption), width)
+    assert frames[-1].height >= fresh.height  # frames are padded to the tallest board
+    frames = [f.crop((0, 0, *fresh.size)) for f in frames]
     assert difference(frames[-1], fresh) < 6  # lossy WebP's noise
     assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
 
@@ -142,7 +141,7 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
     fmt = replay_format()
     assert fmt == "gif"
     row, actions = service.store.game(table.id), service.store.actions(table.id)
-    data = build(row, actions, fmt)
+    data = await make(row, actions, fmt, here)
     assert data[:6] == b"GIF89a" and len(data) < ATTACHMENT_LIMIT
     with Image.open(io.BytesIO(data)) as image:
         assert image.is_animated and image.n_frames == len(scenes(row, actions))
@@ -221,32 +220,72 @@ async def test_one_build_at_a_time_per_game_and_failures_are_explained(service, 
     with pytest.raises(ReplayError, match="still running"):
         await replays.build({**row, "status": "running"}, "webp")
 
-    def broken(*args):
+    def broken(shots, width):
         raise MemoryError("out of memory")
 
-    monkeypatch.setattr(replay_module, "build", broken)
+    monkeypatch.setattr(replay_module, "draw_frames", broken)
     with pytest.raises(ReplayError, match=f"replay of game #{table.id} could not be drawn"):
         await replays.build(row, "webp")
     assert replays.building == set()
+
+
+async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
+    """The replay goes to the render pool in small jobs: a board asked for meanwhile is drawn
+    after at most one of them, not after the whole replay."""
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    renderer = Renderer(workers=1)
+    replays = Replays(service.store, renderer)
+    row = replays.choose(GUILD, CHANNEL, table.id)
+    jobs: list[tuple[str, int]] = []
+    first_drawing = asyncio.Event()
+    job = renderer.job
+
+    async def spy(fn, *args, **kwargs):
+        jobs.append((fn.__name__, len(args[0]) if fn.__name__ == "draw_frames" else 0))
+        if fn.__name__ == "draw_frames":
+            first_drawing.set()
+        return await job(fn, *args, **kwargs)
+
+    renderer.job = spy
+    try:
+        replay = asyncio.ensure_future(replays.build(row, "webp"))
+        await first_drawing.wait()
+        board = await renderer.png(board_view(table.game, table.state, table.names()))
+        assert board[:4] == b"\x89PNG" and not replay.done()
+        data = await replay
+    finally:
+        await asyncio.to_thread(renderer.close)
+    frames = len(scenes(row, service.store.actions(table.id)))
+    chunks = -(-frames // replay_module.CHUNK)
+    assert [name for name, _ in jobs] == ["scenes", *["draw_frames"] * chunks, "encode"]
+    assert sum(n for _, n in jobs) == frames and max(n for _, n in jobs) <= replay_module.CHUNK
+    assert decoded(data)[0].width == LADDER[0][0]
+
+
+async def cli(args: list[str]) -> int:
+    """`gatekeeper ...` (in a thread: the CLI runs an event loop of its own)."""
+    return await asyncio.to_thread(cli_main, args)
 
 
 async def test_cli_writes_a_replay_by_the_file_extension(service, tmp_path, capsys):
     table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
     db = service.store.path  # the service still holds the database: the CLI only reads it
     out = tmp_path / "castle.gif"
-    assert cli_main(["replay", str(table.id), "-o", str(out), "--db", str(db)]) == 0
+    assert await cli(["replay", str(table.id), "-o", str(out), "--db", str(db)]) == 0
     assert out.read_bytes()[:6] == b"GIF89a"
     assert f"wrote {out}" in capsys.readouterr().out
     webp = tmp_path / "castle.webp"
-    assert cli_main(["replay", str(table.id), "-o", str(webp), "--db", str(db)]) == 0
+    assert await cli(["replay", str(table.id), "-o", str(webp), "--db", str(db)]) == 0
     assert decoded(webp.read_bytes())[0].size == decoded(out.read_bytes())[0].size
 
-    assert cli_main(["replay", "4242", "-o", str(webp), "--db", str(db)]) == 2
+    assert await cli(["replay", "4242", "-o", str(webp), "--db", str(db)]) == 2
     assert "There is no game #4242" in capsys.readouterr().err
-    assert cli_main(["replay", "1", "-o", str(webp), "--db", str(tmp_path / "nope.db")]) == 2
+    missing = str(tmp_path / "nope.db")
+    assert await cli(["replay", "1", "-o", str(webp), "--db", missing]) == 2
     assert "There is no database at" in capsys.readouterr().err
-    assert cli_main(["replay", str(table.id), "-o", str(tmp_path / "x.png"), "--db", str(db)]) == 2
+    png = str(tmp_path / "x.png")
+    assert await cli(["replay", str(table.id), "-o", png, "--db", str(db)]) == 2
     assert ".webp or .gif" in capsys.readouterr().err
     running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
-    assert cli_main(["replay", str(running.id), "-o", str(webp), "--db", str(db)]) == 2
+    assert await cli(["replay", str(running.id), "-o", str(webp), "--db", str(db)]) == 2
     assert "hasn't started yet" in capsys.readouterr().err
