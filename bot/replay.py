@@ -5,7 +5,7 @@ log, timers included (they are SYSTEM actions in the log). `scenes` rebuilds eve
 keeps one picture per move. A move, here, is a committed action after which the board picture
 differs from the previous frame: an action that changed nothing on the public board (a card
 drawn in secret, a timer that only rearmed itself) adds no frame, and its public log lines go
-under the next frame instead. Only the public view is ever drawn and only public events are
+in the next frame's caption instead. Only the public view is ever drawn and only public events are
 captioned: a replay shows what the channel saw, never a hand.
 
 The replay must end on the stored final state. When it does not (the game was played under
@@ -43,7 +43,8 @@ from .store import Store
 from .table import fill_names, upgrade
 
 FINISHED = ("over", "ended")
-CHUNK = 20  # frames drawn per render job (about 0.3 s of a worker's time)
+# Frames drawn per render job: 0.1-0.7 s of a worker's time (busier boards, a busier machine).
+CHUNK = 8
 FORMATS = ("webp", "gif")
 # Emoji and variation selectors: the board font has no glyphs for them.
 _NO_GLYPH = re.compile("[\U00010000-\U0010FFFF\uFE0F\u200D]")
@@ -55,7 +56,7 @@ class ReplayError(IllegalAction):
 
 @dataclass(frozen=True)
 class Scene:
-    """One frame to draw: a public board view and the line shown under it."""
+    """One frame to draw: a public board view and the caption shown above it."""
 
     view: dict[str, Any]
     caption: str
@@ -245,7 +246,6 @@ class Replays:
                               "in the bot's log.") from None
         finally:
             self.building.discard(game_id)
-
 
 
 def describe(row: dict[str, Any]) -> str:

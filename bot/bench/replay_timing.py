@@ -7,13 +7,17 @@ render worker runs for ``/replay``: replaying the log, drawing every frame, enco
 is wall-clock on this machine, so it depends on its load; the bytes and frames do not.
 
     .venv/bin/python -c "from bot.bench.replay_timing import measure; print(measure('castle'))"
+
+`gatekeeper bench` runs `run` and writes `report` into docs/performance.md.
 """
 from __future__ import annotations
 
+import asyncio
 from time import perf_counter
 from typing import Any
 
 NAMES = ("Ana", "Bartholomew", "Cy", "Dolores-Jean", "Ed", "Fatima Zahra")
+GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
 
 
 def long_game(game_name: str, tries: int = 5, seed: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -41,13 +45,59 @@ def long_game(game_name: str, tries: int = 5, seed: int = 1) -> tuple[dict[str, 
 
 
 def measure(game_name: str, fmt: str = "webp", tries: int = 5) -> dict[str, Any]:
-    """Frames, bytes and build seconds of the replay of a long game of `game_name`."""
+    """Frames, bytes and build seconds of the replay of a long game of `game_name`, and the
+    longest single job (how long a render worker is kept from other games' boards)."""
     from bot.rendering import warm_up
-    from bot.replay import build, scenes
+    from bot.replay import make, scenes
     warm_up()  # as a render worker does when it starts
     row, actions = long_game(game_name, tries)
+    jobs: list[float] = []
+
+    async def timed(fn: Any, *args: Any) -> Any:
+        start = perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            jobs.append(perf_counter() - start)
+
     start = perf_counter()
-    data = build(row, actions, fmt)
+    data = asyncio.run(make(row, actions, fmt, timed))
     seconds = perf_counter() - start
     return {"game": game_name, "format": fmt, "seats": len(row["seats"]), "actions": len(actions),
-            "frames": len(scenes(row, actions)), "bytes": len(data), "seconds": seconds}
+            "frames": len(scenes(row, actions)), "bytes": len(data), "seconds": seconds,
+            "jobs": len(jobs), "longest_job": max(jobs)}
+
+
+# Games measured and self-play games tried per game, by benchmark size.
+PLAN = {"full": (GAMES, 5), "quick": (GAMES, 2), "smoke": (("castle",), 1)}
+
+
+def run(size: str) -> list[dict[str, Any]]:
+    games_measured, tries = PLAN[size]
+    results = []
+    for game_name in games_measured:
+        print(f"replay {game_name}...", flush=True)
+        results.append(measure(game_name, tries=tries))
+        print(results[-1], flush=True)
+    return results
+
+
+def report(results: list[dict[str, Any]]) -> list[str]:
+    """The "Replays" section of docs/performance.md."""
+    lines = [
+        "## Replays",
+        "",
+        "`/replay` and `gatekeeper replay` rebuild a finished game from its action log and draw "
+        "one frame per move (bot/replay.py, render/replay.py). Measured on the longest of a few "
+        "AI self-play games at each game's largest table: the whole build in one process, as "
+        "`gatekeeper replay` runs it (the bot spreads the same jobs over its render pool), and "
+        "the longest single job, which is how long a render worker can keep other games' "
+        "boards waiting. Animated WebP; the limit is Discord's 10 MiB (10,485,760 bytes).",
+        "",
+        "| game | seats | actions | frames | bytes | build s | jobs | longest job s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results:
+        lines.append(f"| {r['game']} | {r['seats']} | {r['actions']} | {r['frames']} | "
+                     f"{r['bytes']:,} | {r['seconds']:.1f} | {r['jobs']} | {r['longest_job']:.1f} |")
+    return [*lines, ""]
