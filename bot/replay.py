@@ -11,7 +11,7 @@ captioned: a replay shows what the channel saw, never a hand.
 The replay must end on the stored final state. When it does not (the game was played under
 rules that have changed since), it is refused with that reason rather than drawn wrong.
 
-`make` builds the file in small jobs, plain data in and out, that `Replays` (the bot's side:
+`make` builds the file in short jobs, plain data in and out, that `Replays` (the bot's side:
 which games may be replayed, one build at a time per game) sends to the render pool, so a long
 replay never keeps other games' boards waiting for long; `build` runs them in this process.
 """
@@ -29,14 +29,8 @@ from sqlite_utils.db import NotFoundError
 
 import games
 from games.core import SYSTEM, IllegalAction, State, apply, setup
-from render.replay import (
-    ATTACHMENT_LIMIT,
-    LADDER,
-    Frame,
-    animate,
-    animated_webp,
-    compose,
-)
+from render.replay import (ATTACHMENT_LIMIT, LADDER, Frame, animated_webp, compose, durations,
+                           gif, join_webp, webp_part)
 
 from .rendering import Renderer, RenderFailed, board_view, draw
 from .store import Store
@@ -45,6 +39,9 @@ from .table import fill_names, upgrade
 FINISHED = ("over", "ended")
 # Frames drawn per render job: 0.1-0.7 s of a worker's time (busier boards, a busier machine).
 CHUNK = 8
+# Frames encoded per job: each part starts with a full frame, so longer parts make smaller
+# files; 40 frames are 0.3-1 s of encoding (docs/performance.md).
+ENCODE_CHUNK = 40
 FORMATS = ("webp", "gif")
 # Emoji and variation selectors: the board font has no glyphs for them.
 _NO_GLYPH = re.compile("[\U00010000-\U0010FFFF\uFE0F\u200D]")
@@ -153,10 +150,28 @@ def draw_frames(shots: list[Scene], width: int) -> list[Raster]:
     return rasters
 
 
-def encode(frames: list[Raster], fmt: str, quality: int) -> bytes:
-    """The animation of the frames `draw_frames` made."""
-    return animate([Image.frombytes("RGB", size, zlib.decompress(pixels)) for size, pixels in frames],
-                   fmt, quality)
+def _images(frames: list[Raster]) -> list[Image.Image]:
+    return [Image.frombytes("RGB", size, zlib.decompress(pixels)) for size, pixels in frames]
+
+
+def encode_webp(frames: list[Raster], times: list[int], quality: int,
+                canvas: tuple[int, int]) -> bytes:
+    """A run of the frames `draw_frames` made, as a part of the animated WebP."""
+    return webp_part(_images(frames), times, quality, canvas)
+
+
+def encode_gif(frames: list[Raster]) -> bytes:
+    """All the frames `draw_frames` made, as a GIF (one job: a GIF is not made in parts)."""
+    return gif(_images(frames))
+
+
+def spans(count: int, size: int) -> list[tuple[int, int]]:
+    """[start, end) runs of about `size` items covering `count`, none of a single item when
+    there are several (a one-frame WebP is a still picture, which cannot be joined)."""
+    bounds = list(range(0, count, size)) + [count]
+    if len(bounds) > 2 and bounds[-1] - bounds[-2] == 1:
+        del bounds[-2]
+    return list(zip(bounds, bounds[1:]))
 
 
 Run = Callable[..., Awaitable[Any]]  # runs fn(*args) somewhere (a render worker) and awaits it
@@ -165,17 +180,27 @@ Run = Callable[..., Awaitable[Any]]  # runs fn(*args) somewhere (a render worker
 async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run: Run) -> bytes:
     """The replay file of a finished game, under Discord's attachment limit.
 
-    Made in small jobs (`run` sends each to the render pool): the replay, CHUNK frames at a
-    time, then the encoding. The pool serves every game's boards in order, so a long replay
-    never holds a worker for more than one job: boards of other games go between them.
+    Made in short jobs (`run` sends each to the render pool): the replay, then CHUNK frames
+    at a time drawn, then ENCODE_CHUNK frames at a time encoded as parts of one WebP, joined
+    here. The pool serves every game's boards in order, so boards of other games go between
+    the jobs of a long replay. (The GIF fallback is encoded in one job.)
     """
+    if fmt not in FORMATS:
+        raise ValueError(f"replays are {' or '.join(FORMATS)}, not {fmt!r}")
     shots: list[Scene] = await run(scenes, row, actions)
+    times = durations(len(shots))
     size = 0
     for width, quality in LADDER:
         frames: list[Raster] = []
-        for start in range(0, len(shots), CHUNK):
-            frames += await run(draw_frames, shots[start:start + CHUNK], width)
-        data: bytes = await run(encode, frames, fmt, quality)
+        for start, end in spans(len(shots), CHUNK):
+            frames += await run(draw_frames, shots[start:end], width)
+        if fmt == "gif":
+            data: bytes = await run(encode_gif, frames)
+        else:
+            canvas = (width, max(height for (_, height), _ in frames))
+            data = join_webp([await run(encode_webp, frames[start:end], times[start:end], quality,
+                                        canvas)
+                              for start, end in spans(len(frames), ENCODE_CHUNK)])
         if len(data) <= ATTACHMENT_LIMIT:
             return data
         size = len(data)

@@ -2,10 +2,12 @@
 
 Pure, like every renderer: it is given the boards (PNG bytes, already drawn from public views)
 and a caption for each, and knows nothing of games, the bot or Discord. `compose` makes one
-frame (caption band, board scaled down), `animate` encodes them all. A whole game must fit in
-one Discord attachment (10 MiB): the caller steps down LADDER (smaller frames, lower quality)
-until the file fits. The first frame and the last one are held longer, so a viewer sees the
-set-up and the result.
+frame (caption band, board scaled down); `webp_part` encodes a run of frames and `join_webp`
+strings the parts into one animated WebP, so the work can be cut into short jobs; `gif` is the
+fallback where Pillow cannot write animated WebP. A whole game must fit in one Discord
+attachment (10 MiB): the caller steps down LADDER (smaller frames, lower quality) until the
+file fits. The first frame and the last one are held longer, so a viewer sees the set-up and
+the result.
 """
 from __future__ import annotations
 
@@ -32,9 +34,10 @@ LADDER: tuple[tuple[int, int], ...] = ((600, 55), (480, 50), (400, 45), (320, 40
 # libwebp's effort (0-6). Measured on a 630-frame Atmosfear game at 600 px: 2 takes half the
 # time of the default 4 for 3% more bytes; 0 makes 25% more (docs/performance.md).
 WEBP_METHOD = 2
-# A full frame at most every KEYFRAMES frames, the others only what changed. Measured on a
-# 115-frame Don't Go replay: 50 makes the file 23% smaller and 40% faster to encode than
-# libwebp's default (a keyframe every 9-17 frames); a replay is watched, not seeked.
+# A full frame at most every KEYFRAMES frames (and at the start of each part), the others only
+# what changed. Measured on a 115-frame Don't Go replay: 50 makes the file 23% smaller and 40%
+# faster to encode than libwebp's default (a keyframe every 9-17 frames); a replay is watched,
+# not seeked.
 KEYFRAMES = 50
 
 
@@ -79,29 +82,75 @@ def durations(count: int) -> list[int]:
     return [FIRST_MS] + [move] * (count - 2) + [LAST_MS]
 
 
-def animate(images: Sequence[Image.Image], fmt: str, quality: int) -> bytes:
-    """Composed frames as one animation looping forever, in `fmt` ("webp" or "gif"; `quality`
-    is WebP's). Boards may differ in height: every frame is padded at the bottom to the
-    tallest, since an animation has one size."""
-    if not images:
-        raise ValueError("a replay needs at least one frame")
-    if fmt not in ("webp", "gif"):
-        raise ValueError(f"replays are WebP or GIF, not {fmt!r}")
-    size = (max(im.width for im in images), max(im.height for im in images))
+def webp_part(images: Sequence[Image.Image], times: Sequence[int], quality: int,
+              size: tuple[int, int]) -> bytes:
+    """A run of consecutive frames as an animated WebP of its own, on a canvas of `size`
+    (boards may differ in height: frames are padded at the bottom). `join_webp` strings the
+    parts of a replay together, so the encoding can be spread over several short jobs; each
+    part starts with a full frame. A part of one frame is a still picture."""
     frames = [im if im.size == size else _padded(im, size) for im in images]
     buf = io.BytesIO()
-    first, rest = frames[0], frames[1:]
-    if fmt == "webp":
-        first.save(buf, "WEBP", save_all=True, append_images=rest, duration=durations(len(frames)),
-                   loop=0, quality=quality, method=WEBP_METHOD, kmin=KEYFRAMES - 1, kmax=KEYFRAMES,
-                   background=(*BG, 255))
-    else:
-        # One palette for every frame (made from the last board, which shows the most), so
-        # unchanged pixels keep their index and the GIF writer stores only what changed.
-        palette = adaptive_palette(frames[-1])
-        mapped = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in frames]
-        mapped[0].save(buf, "GIF", save_all=True, append_images=mapped[1:],
-                       duration=durations(len(frames)), loop=0, optimize=False, disposal=1)
+    frames[0].save(buf, "WEBP", save_all=True, append_images=frames[1:], duration=list(times),
+                   loop=0, quality=quality, method=WEBP_METHOD, kmin=KEYFRAMES - 1,
+                   kmax=KEYFRAMES, background=(*BG, 255))
+    return buf.getvalue()
+
+
+def join_webp(parts: Sequence[bytes]) -> bytes:
+    """One animated WebP, looping forever, of parts made by `webp_part` on one canvas.
+
+    The container (RIFF "WEBP": a VP8X header with the canvas size, ANIM, then one ANMF chunk
+    per frame, each with its own position, size and duration) lets frames be concatenated as
+    they are: a part's frames only refer to the frames before them in that part, and its first
+    one covers the whole canvas.
+    """
+    if len(parts) == 1:
+        return parts[0]
+    first = _riff_chunks(parts[0])
+    header = next(payload for tag, payload in first if tag == "VP8X")
+    anim = next(payload for tag, payload in first if tag == "ANIM")  # background, loop count
+    flags = 0
+    frames: list[bytes] = []
+    for part in parts:
+        chunks = _riff_chunks(part)
+        vp8x = next(payload for tag, payload in chunks if tag == "VP8X")
+        if vp8x[4:10] != header[4:10]:
+            raise ValueError("the parts of an animation must share one canvas size")
+        flags |= vp8x[0]
+        frames += [_riff_chunk("ANMF", payload) for tag, payload in chunks if tag == "ANMF"]
+    body = b"".join([b"WEBP", _riff_chunk("VP8X", bytes([flags]) + header[1:]),
+                     _riff_chunk("ANIM", anim), *frames])
+    return b"RIFF" + len(body).to_bytes(4, "little") + body
+
+
+def _riff_chunks(data: bytes) -> list[tuple[str, bytes]]:
+    if data[:4] != b"RIFF" or data[8:12] != b"WEBP":
+        raise ValueError("not a WebP file")
+    chunks, at = [], 12
+    while at + 8 <= len(data):
+        size = int.from_bytes(data[at + 4:at + 8], "little")
+        chunks.append((data[at:at + 4].decode("ascii"), data[at + 8:at + 8 + size]))
+        at += 8 + size + (size & 1)  # chunks are padded to an even length
+    return chunks
+
+
+def _riff_chunk(tag: str, payload: bytes) -> bytes:
+    return tag.encode("ascii") + len(payload).to_bytes(4, "little") + payload \
+        + b"\0" * (len(payload) & 1)
+
+
+def gif(images: Sequence[Image.Image]) -> bytes:
+    """The frames as one GIF looping forever (where Pillow cannot write animated WebP),
+    padded at the bottom to the tallest frame. One palette for every frame (made from the last
+    board, which shows the most), so unchanged pixels keep their index and the GIF writer
+    stores only what changed."""
+    size = (max(im.width for im in images), max(im.height for im in images))
+    frames = [im if im.size == size else _padded(im, size) for im in images]
+    palette = adaptive_palette(frames[-1])
+    mapped = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in frames]
+    buf = io.BytesIO()
+    mapped[0].save(buf, "GIF", save_all=True, append_images=mapped[1:],
+                   duration=durations(len(frames)), loop=0, optimize=False, disposal=1)
     return buf.getvalue()
 
 

@@ -15,11 +15,11 @@ import games
 from bot.cli import main as cli_main
 from bot.clock import FakeClock
 from bot.rendering import Renderer, board_view, draw
-from bot.replay import ReplayError, Replays, here, make, replay_format, scenes
+from bot.replay import ReplayError, Replays, here, make, replay_format, scenes, spans
 from bot.store import Store
 from bot.table import Seat, TableService, fill_names
 from games.core import apply, setup
-from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose
+from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose, durations
 
 GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
 GUILD, CHANNEL = 1, 10
@@ -122,6 +122,13 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
         assert image.format == "WEBP" and image.is_animated
         assert image.n_frames == len(shots)
         assert image.info["loop"] == 0
+        times = []
+        for index in range(image.n_frames):  # the parts were joined with their own durations
+            image.seek(index)
+            image.load()
+            times.append(image.info["duration"])
+        assert times == durations(len(shots))
+        assert times[0] > times[1] and times[-1] > times[-2]  # the start and the end are held
     frames = decoded(data)
     # the last frame is the final public board, drawn afresh (lossy: close, not identical)
     final = board_view(game, table.state, table.names())
@@ -133,6 +140,26 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
     frames = [f.crop((0, 0, *fresh.size)) for f in frames]
     assert difference(frames[-1], fresh) < 6  # lossy WebP's noise
     assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
+
+
+def test_frames_are_encoded_in_parts_of_more_than_one_frame():
+    assert spans(100, 40) == [(0, 40), (40, 80), (80, 100)]
+    assert spans(81, 40) == [(0, 40), (40, 81)]  # a lone last frame joins the part before
+    assert spans(80, 40) == [(0, 40), (40, 80)]
+    assert spans(1, 40) == [(0, 1)]
+
+
+async def test_a_game_ended_before_any_move_is_one_still_picture(service):
+    table = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana",
+                               seats=[Seat(name="Ana", user_id=100), Seat(name="Bo", user_id=101)])
+    await service.lobby(table.id, 100, "Ana", "start")
+    await service.end(table.id, 100, can_manage=False)
+    row = service.store.game(table.id)
+    shots = scenes(row, service.store.actions(table.id))
+    assert len(shots) == 1 and shots[0].caption == "ended early"
+    data = await make(row, [], "webp", here)
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "WEBP" and getattr(image, "n_frames", 1) == 1
 
 
 async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
@@ -241,7 +268,7 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
     job = renderer.job
 
     async def spy(fn, *args, **kwargs):
-        jobs.append((fn.__name__, len(args[0]) if fn.__name__ == "draw_frames" else 0))
+        jobs.append((fn.__name__, 0 if fn.__name__ == "scenes" else len(args[0])))
         if fn.__name__ == "draw_frames":
             first_drawing.set()
         return await job(fn, *args, **kwargs)
@@ -256,9 +283,11 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
     finally:
         await asyncio.to_thread(renderer.close)
     frames = len(scenes(row, service.store.actions(table.id)))
-    chunks = -(-frames // replay_module.CHUNK)
-    assert [name for name, _ in jobs] == ["scenes", *["draw_frames"] * chunks, "encode"]
-    assert sum(n for _, n in jobs) == frames and max(n for _, n in jobs) <= replay_module.CHUNK
+    draws = spans(frames, replay_module.CHUNK)
+    encodes = spans(frames, replay_module.ENCODE_CHUNK)
+    assert len(encodes) > 1  # the file is made in parts
+    assert jobs == [("scenes", 0), *[("draw_frames", end - start) for start, end in draws],
+                    *[("encode_webp", end - start) for start, end in encodes]]
     assert decoded(data)[0].width == LADDER[0][0]
 
 
