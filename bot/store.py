@@ -243,7 +243,7 @@ def read_game(path: Path, game_id: int) -> tuple[dict[str, Any], list[dict[str, 
     and reading needs neither its lock nor its migrations. LookupError: no such game."""
     if not path.is_file():
         raise StoreError(f"There is no database at {path.resolve()} (set GATEKEEPER_DB or --db).")
-    conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     try:
         row = conn.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()

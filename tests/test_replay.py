@@ -170,8 +170,19 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
     row, actions = service.store.game(table.id), service.store.actions(table.id)
     data = await make(row, actions, fmt, here)
     assert data[:6] == b"GIF89a" and len(data) < ATTACHMENT_LIMIT
+    shots = scenes(row, actions)
     with Image.open(io.BytesIO(data)) as image:
-        assert image.is_animated and image.n_frames == len(scenes(row, actions))
+        assert image.is_animated and image.n_frames == len(shots)
+    # unchanged pixels are transparent, so each frame shows through to the one before: the
+    # decoded frames are still whole boards, the last one the final board
+    frames = decoded(data)
+    final = board_view(table.game, table.state, table.names())
+    fresh = compose(Frame(draw(final), shots[-1].caption), frames[-1].width)
+    frames = [f.crop((0, 0, *fresh.size)) for f in frames]
+    assert difference(frames[-1], fresh) < 2  # a 255-colour palette, no dithering
+    assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
+    first = compose(Frame(draw(shots[0].view), shots[0].caption), frames[0].width)
+    assert difference(frames[0], first) < 2
 
 
 async def test_replays_that_cannot_be_made_say_why(service):
