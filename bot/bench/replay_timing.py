@@ -111,8 +111,8 @@ def report(results: list[dict[str, Any]]) -> list[str]:
             "- The WebP is encoded in parts of 40 frames, one pool job each, joined into one file: "
             "the longest job fell from 9.4 s (one encode of the whole game) to 0.3 s, for 2% more "
             "bytes.",
-            "- A keyframe at most every 50 frames instead of Pillow's 3-5 for lossy frames (115-frame Don't Go "
-            "replay): 23% fewer bytes, 40% less encoding time.",
+            "- A keyframe at most every 50 frames instead of Pillow's 3-5 for lossy frames "
+            "(115-frame Don't Go replay): 23% fewer bytes, 40% less encoding time.",
             "- WebP effort (method) 2 instead of 4: half the time for 3% more bytes.",
             "- Frames travel from the workers as deflated RGB: a palette PNG per frame changed "
             "colours slightly from frame to frame and grew the WebP from 9.0 to 10.7 MB.",
