@@ -274,7 +274,7 @@ class Replays:
 
 
 def describe(row: dict[str, Any]) -> str:
-    """A finished game in a few words (autocomplete, captions): "#12 Keys to the Castle: Ana, Bo"."""
+    """A finished game in a few words (autocomplete, captions): "#12 <game title>: Ana, Bo"."""
     game = games.registry().get(row["game"])
     title = game.title if game is not None else row["game"]
     return f"#{row['id']} {title}: {', '.join(seat['name'] for seat in row['seats'])}"

@@ -31,11 +31,11 @@ CAPTION_HEIGHT = 0.06  # of the frame's width: a line of text above the board
 # (frame width in px, WebP quality): the first setting whose file fits is used. Boards are
 # 1,200 px wide; Discord shows an attachment at most about 550 px wide in chat.
 LADDER: tuple[tuple[int, int], ...] = ((600, 55), (480, 50), (400, 45), (320, 40))
-# libwebp's effort (0-6). Measured on a 630-frame Atmosfear game at 600 px: 2 takes half the
+# libwebp's effort (0-6). Measured on a 630-frame replay at 600 px: 2 takes half the
 # time of the default 4 for 3% more bytes; 0 makes 25% more (docs/performance.md).
 WEBP_METHOD = 2
 # A full frame at most every KEYFRAMES frames (and at the start of each part), the others only
-# what changed. Measured on a 115-frame Don't Go replay: 50 makes the file 23% smaller and 40%
+# what changed. Measured on a 115-frame replay: 50 makes the file 23% smaller and 40%
 # faster to encode than Pillow's default for lossy frames (a keyframe every 3-5 frames); a
 # replay is watched, not seeked.
 KEYFRAMES = 50
