@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import logging
 import re
 import time
@@ -25,6 +26,7 @@ from .clock import Clock, RealClock
 from .config import Settings
 from .publisher import DiscordPublisher
 from .rendering import Renderer
+from .replay import Replays, describe, replay_format
 from .store import Store
 from .table import Seat, Stale, Table, TableService
 
@@ -60,6 +62,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_command_error
         self.renderer = Renderer(settings.render_workers)
+        self.replays = Replays(store, self.renderer)
         self.publisher = DiscordPublisher(self)
         self.service = TableService(store, self.publisher, clock or RealClock(),
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
@@ -551,6 +554,40 @@ async def pause_or_resume(bot: GatekeeperBot, interaction: discord.Interaction, 
     await interaction.followup.send(f"Game {action}d.", ephemeral=True)
 
 
+async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
+                      game_id: int | None) -> None:
+    """Draw a finished game's replay in the render pool and post it in this channel. Refusals
+    (no such game here, still running) come before the defer, so they stay ephemeral."""
+    if interaction.guild_id is None:
+        raise IllegalAction("Replays are of games played in server channels; ask in one.")
+    row = bot.replays.choose(interaction.guild_id, interaction.channel_id or 0, game_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    fmt = replay_format()
+    data = await bot.replays.build(row, fmt)
+    try:
+        await bot.get_partial_messageable(interaction.channel_id or 0).send(
+            f"🎬 Replay of game {describe(row)}, for {interaction.user.display_name}.",
+            file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}"))
+    except discord.HTTPException as exc:
+        log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
+                    exc.code)
+        raise IllegalAction(f"Discord refused the replay of game #{row['id']} "
+                            f"({exc.status}: {exc.text or 'no reason given'}).") from None
+    await interaction.followup.send(f"Posted the replay of game #{row['id']} below.",
+                                    ephemeral=True)
+
+
+def finished_completions(bot: GatekeeperBot):
+    """Autocomplete offering this server's finished games, the latest first."""
+    async def complete(interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[int]]:
+        rows = bot.store.finished_games(interaction.guild_id or 0, limit=100)
+        needle = current.strip().lstrip("#").lower()
+        return [app_commands.Choice(name=describe(row)[:100], value=row["id"]) for row in rows
+                if needle in describe(row).lower()][:25]
+    return complete
+
+
 def register_commands(bot: GatekeeperBot) -> None:
     tree = bot.tree
 
@@ -578,6 +615,13 @@ def register_commands(bot: GatekeeperBot) -> None:
         lines = present.public_lines(table, bot.service.public_events(table))
         text = "\n".join(lines[-40:]) or "Nothing has happened yet."
         await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
+
+    @tree.command(name="replay", description="Post an animated replay of a finished game")
+    @app_commands.describe(game="A finished game of this server (default: the latest one here)")
+    async def replay(interaction: discord.Interaction, game: int | None = None) -> None:
+        await post_replay(bot, interaction, game)
+
+    replay.autocomplete("game")(finished_completions(bot))
 
     @tree.command(name="move", description="Type your move instead of clicking")
     @app_commands.describe(action="Your move; start typing to see the legal ones")

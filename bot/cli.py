@@ -1,4 +1,4 @@
-"""`gatekeeper run | health | simulate | render | bench` (also `python -m bot ...`)."""
+"""`gatekeeper run | health | simulate | render | replay | bench` (also `python -m bot ...`)."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +8,8 @@ import logging
 import signal
 import sys
 from pathlib import Path
+
+from games.core import IllegalAction
 
 from .config import ConfigError, Settings
 from .store import StoreError
@@ -35,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     ren.add_argument("--moves", type=int, default=20)
     ren.add_argument("--players", type=int, default=None)
     ren.add_argument("--out", type=Path, required=True)
+    rep = sub.add_parser("replay", help="write a finished game's animated replay (.webp or .gif)")
+    rep.add_argument("game_id", type=int, metavar="GAME-ID")
+    rep.add_argument("-o", "--out", type=Path, required=True, help="file.webp or file.gif")
+    rep.add_argument("--db", default=None,
+                     help="the database, a file or a postgresql:// URL (default: GATEKEEPER_DB)")
     bench = sub.add_parser("bench", help="measure speed and memory; writes docs/performance.md")
     size = bench.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="size", action="store_const", const="quick", default="full",
@@ -65,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_bytes(render_after(args.game, args.seed, args.moves, args.players))
         print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
         return 0
+    if args.command == "replay":
+        return replay(args.game_id, args.out, args.db)
     from .bench.run import main as bench_main
     return bench_main(args.size, out=args.out, engine_only=args.engine_only)
 
@@ -149,3 +158,22 @@ def health(max_age: float | None) -> int:
                               heartbeat.DEFAULT_MAX_AGE if max_age is None else max_age)
     print(why if ok else f"unhealthy: {why}")
     return 0 if ok else 1
+
+
+def replay(game_id: int, out: Path, db: str | None) -> int:
+    """Write game `game_id`'s replay to `out`, read-only from the database (a bot may be using it)."""
+    from .replay import build, format_of
+    from .store import read_game
+    try:
+        fmt = format_of(out.name)
+        target = db or Settings.from_env(need_token=False).database
+        row, actions = read_game(target, game_id)
+        out.write_bytes(build(row, actions, fmt))
+    except (ValueError, LookupError, StoreError, ConfigError, OSError) as exc:
+        print(f"gatekeeper replay: {exc}", file=sys.stderr)
+        return 2
+    except IllegalAction as exc:  # the replay's own refusal (bot.replay.ReplayError)
+        print(f"gatekeeper replay: {exc.reason}", file=sys.stderr)
+        return 2
+    print(f"wrote {out} ({out.stat().st_size:,} bytes)")
+    return 0

@@ -23,7 +23,7 @@ from . import present, ui
 from games.core import Event
 
 from .feed import Change, Snapshot
-from .rendering import RenderFailed
+from .rendering import RenderFailed, board_view
 from .table import Table
 
 if TYPE_CHECKING:
@@ -50,11 +50,7 @@ class DiscordPublisher:
     def board_view(table: Table) -> dict:
         """The public view the board image is drawn from (minus what only the text shows)."""
         assert table.state is not None
-        view = table.game.view(table.state, None)
-        for key in table.game.image_ignores:
-            view.pop(key, None)
-        view["names"] = table.names()
-        return view
+        return board_view(table.game, table.state, table.names())
 
     async def board_file(self, table: Table, view: dict | None = None) -> discord.File | None:
         """The board image, or None if it cannot be drawn (the board then goes out as text)."""

@@ -25,8 +25,19 @@ from functools import lru_cache
 from typing import Any, Callable
 
 import games
+from games.core import Game, State
 
 log = logging.getLogger("gatekeeper.render")
+
+
+def board_view(game: Game, state: State, names: list[str]) -> dict[str, Any]:
+    """The public view a board image is drawn from: the spectator's view, minus what only the
+    message text shows (`image_ignores`), plus the seat names."""
+    view = game.view(state, None)
+    for key in game.image_ignores:
+        view.pop(key, None)
+    view["names"] = names
+    return view
 
 
 def draw(view: dict[str, Any]) -> bytes:
@@ -82,7 +93,14 @@ class Renderer:
         except RenderFailed:
             return None  # the words still go out
 
-    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def job(self, fn: Callable[..., Any], *args: Any,
+                  expected: tuple[type[Exception], ...] = ()) -> Any:
+        """Any other picture-making job (a replay) in the same pool, with the same retry. An
+        `expected` exception (the job's own refusal, with its reason) is raised as it is."""
+        return await self._call(fn, *args, expected=expected)
+
+    async def _call(self, fn: Callable[..., Any], *args: Any,
+                    expected: tuple[type[Exception], ...] = ()) -> Any:
         """Run `fn` in the pool, twice at most; a broken pool is replaced in between."""
         for attempt in range(2):
             pool = self.pool
@@ -90,6 +108,8 @@ class Renderer:
                 if pool is None:
                     return await asyncio.to_thread(fn, *args)
                 return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            except expected:
+                raise
             except BrokenProcessPool:
                 if self.pool is None:  # closed meanwhile
                     raise RenderFailed("the render pool is closed") from None

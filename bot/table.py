@@ -54,6 +54,13 @@ def prompt_sig(prompt: Prompt | None) -> Any:
     return prompt.text, prompt.private, tuple((c.action, c.input) for c in prompt.choices)
 
 
+def fill_names(text: str, names: list[str]) -> str:
+    """Replace {p0}.. placeholders in engine text with seat names."""
+    for index, name in enumerate(names):
+        text = text.replace(f"{{p{index}}}", name)
+    return text
+
+
 @dataclass
 class Seat:
     name: str
@@ -101,10 +108,7 @@ class Table:
         return [s.user_id for s in self.seats if s.user_id is not None and not s.ai]
 
     def fill(self, text: str) -> str:
-        """Replace {p0}.. placeholders in engine text with seat names."""
-        for index, seat in enumerate(self.seats):
-            text = text.replace(f"{{p{index}}}", seat.name)
-        return text
+        return fill_names(text, self.names())
 
     @property
     def version(self) -> int:

@@ -16,7 +16,7 @@ import pytest
 import games
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.store import Conflict, Shards, Store, StoreError
+from bot.store import Conflict, Shards, Store, StoreError, read_game
 from bot.store.common import is_url
 from bot.table import Superseded, TableService
 from games.core import IllegalAction, ai_rng, decide
@@ -153,6 +153,30 @@ def test_an_interaction_is_recorded_once(store_target, tmp_path):
         store.save_game(2, {"version": version + 2}, expect_version=version + 1,
                         actions=click(version + 2))
     assert store.game(2)["version"] == version + 1 and len(store.actions(2)) == version + 1
+    store.close()
+
+
+def test_a_game_is_read_while_its_bot_holds_the_store(store_target, tmp_path):
+    """`gatekeeper replay` reads a game beside a running bot: SQLite read-only past the bot's
+    lock, PostgreSQL shared; a game that is not there is a LookupError."""
+    store = old_store(store_target, tmp_path)  # held open, as a running bot holds it
+    row, actions = read_game(store_target, 2)
+    assert row == store.game(2) and actions == store.actions(2) and len(actions) == row["version"]
+    with pytest.raises(LookupError):
+        read_game(store_target, 4242)
+    store.close()
+
+
+def test_finished_games_newest_first_by_guild_and_channel(store_target):
+    store = Store(store_target)
+    ids = [store.insert_game({"guild_id": 7, "channel_id": channel, "game": "castle",
+                              "status": status, "host_id": 1, "seed": 1, "options": {},
+                              "seats": [], "version": 0, "created_at": 0.0, "updated_at": at})
+           for channel, status, at in [(1, "over", 1.0), (2, "ended", 3.0), (1, "running", 4.0),
+                                       (1, "over", 2.0)]]
+    assert [r["id"] for r in store.finished_games(7)] == [ids[1], ids[3], ids[0]]
+    assert [r["id"] for r in store.finished_games(7, channel_id=1, limit=1)] == [ids[3]]
+    assert store.finished_games(8) == []
     store.close()
 
 

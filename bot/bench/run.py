@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import replay_timing
+
+
 def pct(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
@@ -374,6 +377,7 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "12 s to under 1 s).",
         "",
     ]
+    lines += replay_timing.report(results["replays"])
     text = "\n".join(lines)
     out.write_text(text)
     return text
@@ -426,6 +430,7 @@ def main(size: str = "full", out: Path | None = None, engine_only: bool = False)
         print(f"render {game_name}...", flush=True)
         results["render"].append(bench_render(game_name, plan["render"]))
         print(results["render"][-1], flush=True)
+    results["replays"] = replay_timing.run(size)
     command = "gatekeeper bench" + ("" if size == "full" else f" --{size}")
     out.parent.mkdir(parents=True, exist_ok=True)
     print(write_report(out, results, command))

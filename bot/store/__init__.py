@@ -1,5 +1,23 @@
 """Persistence: `Store(GATEKEEPER_DB)` opens SQLite (a file path, the embedded default) or
 PostgreSQL (a postgresql:// URL, shared by several bot processes). The interface: common.py."""
-from .common import ACTIVE, Conflict, Shards, Store, StoreError
+from __future__ import annotations
 
-__all__ = ["ACTIVE", "Conflict", "Shards", "Store", "StoreError"]
+from pathlib import Path
+from typing import Any
+
+from .common import ACTIVE, Conflict, Shards, Store, StoreError, is_url
+
+__all__ = ["ACTIVE", "Conflict", "Shards", "Store", "StoreError", "read_game"]
+
+
+def read_game(target: Path | str, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game's row and action log without disturbing a bot that uses the database: SQLite is
+    opened read-only beside the bot's lock; PostgreSQL is shared anyway."""
+    if is_url(target):
+        store = Store(target)
+        try:
+            return store.game(game_id), store.actions(game_id)
+        finally:
+            store.close()
+    from .sqlite import read_game as read_file
+    return read_file(Path(target), game_id)

@@ -180,6 +180,16 @@ class Store(ABC):
             raise LookupError(f"no game {game_id}")
         return decode(rows[0])
 
+    def finished_games(self, guild_id: int, channel_id: int | None = None,
+                       limit: int = 25) -> list[dict[str, Any]]:
+        """A guild's (or one channel's) finished games, the most recently finished first."""
+        where, args = "guild_id = ? AND status IN ('over', 'ended')", [guild_id]
+        if channel_id is not None:
+            where, args = where + " AND channel_id = ?", [guild_id, channel_id]
+        rows = self._rows(f"SELECT id, game, channel_id, seats, status, updated_at FROM games "
+                          f"WHERE {where} ORDER BY updated_at DESC, id DESC LIMIT ?", [*args, limit])
+        return [decode(row) for row in rows]
+
     # -- actions, timers, messages -------------------------------------------------------------
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Iterator
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from .common import MIGRATIONS, Store, StoreError
+from .common import MIGRATIONS, Store, StoreError, decode
 
 schema = Migrations("gatekeeper")
 
@@ -115,6 +115,25 @@ class SqliteStore(Store):
         if self._lock_file is not None:
             self._lock_file.close()  # closing the descriptor drops the flock
             self._lock_file = None
+
+
+def read_game(path: Path, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game's row and action log, read only: a running bot holds the database (see _claim),
+    and reading needs neither its lock nor its migrations. LookupError: no such game."""
+    if not path.is_file():
+        raise StoreError(f"There is no database at {path.resolve()} (set GATEKEEPER_DB or --db).")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        row = conn.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()
+        if row is None:
+            raise LookupError(f"There is no game #{game_id} in {path.resolve()}.")
+        actions = conn.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+        return decode(dict(row)), [dict(a) for a in actions]
+    except sqlite3.Error as exc:
+        raise StoreError(f"Cannot read the database at {path.resolve()}: {exc}.") from None
+    finally:
+        conn.close()
 
 
 def _claim(path: Path) -> Any:

@@ -1,0 +1,279 @@
+"""Replays of finished games, rebuilt from their action log and drawn as an animation.
+
+A game replays exactly from its row (seed, options, the seats in play order) and its action
+log, timers included (they are SYSTEM actions in the log). `scenes` rebuilds every state and
+keeps one picture per move. A move, here, is a committed action after which the board picture
+differs from the previous frame: an action that changed nothing on the public board (a card
+drawn in secret, a timer that only rearmed itself) adds no frame, and its public log lines go
+in the next frame's caption instead. Only the public view is ever drawn and only public events are
+captioned: a replay shows what the channel saw, never a hand.
+
+The replay must end on the stored final state. When it does not (the game was played under
+rules that have changed since), it is refused with that reason rather than drawn wrong.
+
+`make` builds the file in short jobs, plain data in and out, that `Replays` (the bot's side:
+which games may be replayed, one build at a time per game) sends to the render pool, so a long
+replay never keeps other games' boards waiting for long; `build` runs them in this process.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+import games
+from games.core import SYSTEM, IllegalAction, State, apply, setup
+from render.replay import (ATTACHMENT_LIMIT, LADDER, Frame, animated_webp, compose, durations,
+                           gif, join_webp, webp_part)
+
+from .rendering import Renderer, RenderFailed, board_view, draw
+from .store import Store
+from .table import fill_names, upgrade
+
+FINISHED = ("over", "ended")
+# Frames drawn per render job: 0.1-0.7 s of a worker's time (busier boards, a busier machine).
+CHUNK = 8
+# Frames encoded per job: each part starts with a full frame, so longer parts make smaller
+# files; 40 frames are 0.3-1 s of encoding (docs/performance.md).
+ENCODE_CHUNK = 40
+FORMATS = ("webp", "gif")
+# Emoji and variation selectors: the board font has no glyphs for them.
+_NO_GLYPH = re.compile("[\U00010000-\U0010FFFF\uFE0F\u200D]")
+
+
+class ReplayError(IllegalAction):
+    """A replay that cannot be made; the reason is safe to show whoever asked."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One frame to draw: a public board view and the caption shown above it."""
+
+    view: dict[str, Any]
+    caption: str
+
+
+def replay_format() -> str:
+    """What the bot posts: animated WebP, or GIF where this Pillow cannot write it."""
+    return "webp" if animated_webp() else "gif"
+
+
+def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
+    """Every public board of a finished game, one per move, from its row and action log."""
+    require_finished(row)
+    if not row["state"]:
+        raise ReplayError(f"Game #{row['id']} never started, so there is nothing to replay.")
+    try:
+        game = games.get(row["game"])
+    except games.UnknownGame:
+        raise ReplayError(f"Game #{row['id']} is {row['game']!r}, a game this bot no longer "
+                          "has, so it cannot be replayed.") from None
+    names = [seat["name"] for seat in row["seats"]]
+    state = setup(game, len(names), row["options"], row["seed"])
+    shots = [Scene(board_view(game, state, names), f"{game.title} · game #{row['id']} · the start")]
+    lines: list[str] = []
+    moves = 0
+    for number, entry in enumerate(actions, 1):
+        try:
+            outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
+        except IllegalAction as exc:
+            raise ReplayError(
+                f"Game #{row['id']} cannot be replayed: its move {number} ({entry['action']!r}) "
+                f"is refused by the rules of this version ({exc.reason}). It was played under "
+                "an older release.") from None
+        state = outcome.state
+        lines += [fill_names(e.text, names) for e in outcome.events
+                  if e.public and e.kind not in game.speakers]
+        view = board_view(game, state, names)
+        if view != shots[-1].view:
+            moves += 1
+            who = "Timer" if entry["seat"] == SYSTEM else names[entry["seat"]]
+            shots.append(Scene(view, _caption(moves, lines or [f"{who} moved."])))
+            lines = []
+    _check_final(row, game, state)
+    ending = _ending(row, names)
+    last = shots[-1]
+    shots[-1] = Scene(last.view, f"{last.caption} · {ending}" if len(shots) > 1 else ending)
+    return shots
+
+
+def require_finished(row: dict[str, Any]) -> None:
+    status = row["status"]
+    if status == "running":
+        raise ReplayError(f"Game #{row['id']} is still running: its replay can be made once "
+                          "it has ended.")
+    if status not in FINISHED:
+        why = {"lobby": "hasn't started yet"}.get(status, f"was {status}")
+        raise ReplayError(f"Game #{row['id']} {why}, so there is no finished game to replay.")
+
+
+def _caption(number: int, lines: list[str]) -> str:
+    text = _NO_GLYPH.sub("", " · ".join(lines)).replace("**", "")
+    return f"{number}. {' '.join(text.split())}"
+
+
+def _ending(row: dict[str, Any], names: list[str]) -> str:
+    result = row.get("result") or {}
+    winners = [names[s] for s in result.get("winners") or [] if 0 <= s < len(names)]
+    if winners:
+        return f"won by {' and '.join(winners)}"
+    return str(result.get("reason") or "game over")
+
+
+def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None:
+    """The replay must reproduce the stored final state, or it would show a different game."""
+    stored = upgrade(game, State.from_json(row["state"]), row.get("state_format") or 1)
+    if replayed.to_json() != stored.to_json():
+        raise ReplayError(f"Game #{row['id']} cannot be replayed: its moves no longer lead to "
+                          "the position it ended in (it was played under an older release "
+                          "whose rules have changed since).")
+
+
+Raster = tuple[tuple[int, int], bytes]  # a frame's size and its RGB pixels, deflated
+
+
+def draw_frames(shots: list[Scene], width: int) -> list[Raster]:
+    """Frames of the animation, one per scene, to travel back from a render worker: deflated
+    pixels, lossless and 3x faster to pack than an RGB PNG. Not a palette image: its colours
+    would differ a little from frame to frame and cost the animation its frame-to-frame
+    savings (measured: a 630-frame replay grew from 9.0 to 10.7 MB)."""
+    rasters: list[Raster] = []
+    for shot in shots:
+        image = compose(Frame(draw(shot.view), shot.caption), width)
+        rasters.append((image.size, zlib.compress(image.tobytes(), 1)))
+    return rasters
+
+
+def _images(frames: list[Raster]) -> list[Image.Image]:
+    return [Image.frombytes("RGB", size, zlib.decompress(pixels)) for size, pixels in frames]
+
+
+def encode_webp(frames: list[Raster], times: list[int], quality: int,
+                canvas: tuple[int, int]) -> bytes:
+    """A run of the frames `draw_frames` made, as a part of the animated WebP."""
+    return webp_part(_images(frames), times, quality, canvas)
+
+
+def encode_gif(frames: list[Raster]) -> bytes:
+    """All the frames `draw_frames` made, as a GIF (one job: a GIF is not made in parts)."""
+    return gif(_images(frames))
+
+
+def spans(count: int, size: int) -> list[tuple[int, int]]:
+    """[start, end) runs of about `size` items covering `count`, none of a single item when
+    there are several (a one-frame WebP is a still picture, which cannot be joined)."""
+    bounds = list(range(0, count, size)) + [count]
+    if len(bounds) > 2 and bounds[-1] - bounds[-2] == 1:
+        del bounds[-2]
+    return list(zip(bounds, bounds[1:]))
+
+
+Run = Callable[..., Awaitable[Any]]  # runs fn(*args) somewhere (a render worker) and awaits it
+
+
+async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run: Run) -> bytes:
+    """The replay file of a finished game, under Discord's attachment limit.
+
+    Made in short jobs (`run` sends each to the render pool): the replay, then CHUNK frames
+    at a time drawn, then ENCODE_CHUNK frames at a time encoded as parts of one WebP, joined
+    here. The pool serves every game's boards in order, so boards of other games go between
+    the jobs of a long replay. (The GIF fallback is encoded in one job.)
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"replays are {' or '.join(FORMATS)}, not {fmt!r}")
+    shots: list[Scene] = await run(scenes, row, actions)
+    times = durations(len(shots))
+    size = 0
+    for width, quality in LADDER:
+        frames: list[Raster] = []
+        for start, end in spans(len(shots), CHUNK):
+            frames += await run(draw_frames, shots[start:end], width)
+        if fmt == "gif":
+            data: bytes = await run(encode_gif, frames)
+        else:
+            canvas = (width, max(height for (_, height), _ in frames))
+            data = join_webp([await run(encode_webp, frames[start:end], times[start:end], quality,
+                                        canvas)
+                              for start, end in spans(len(frames), ENCODE_CHUNK)])
+        if len(data) <= ATTACHMENT_LIMIT:
+            return data
+        size = len(data)
+    raise ReplayError(f"Game #{row['id']} is too long for one Discord attachment: its "
+                      f"{len(shots)} frames make {size:,} bytes even at {LADDER[-1][0]} px.")
+
+
+async def here(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a job in this process (the CLI and the benchmark)."""
+    return fn(*args)
+
+
+def build(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str) -> bytes:
+    """`make` in this process, start to finish (the CLI and the benchmark)."""
+    return asyncio.run(make(row, actions, fmt, here))
+
+
+def format_of(filename: str) -> str:
+    """"webp" or "gif", from a file name's extension."""
+    suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    if suffix not in FORMATS:
+        raise ValueError(f"a replay is written as .webp or .gif, not {filename!r}")
+    return suffix
+
+
+class Replays:
+    """The bot's replays: finished games of a guild, built in the render pool, one at a time
+    per game (a second request for the same game is refused while the first is drawn)."""
+
+    def __init__(self, store: Store, renderer: Renderer) -> None:
+        self.store = store
+        self.renderer = renderer
+        self.building: set[int] = set()
+
+    def choose(self, guild_id: int, channel_id: int, game_id: int | None) -> dict[str, Any]:
+        """The game to replay: `game_id` if it is a finished game of this guild, else the
+        latest finished game of this channel. ReplayError says why not."""
+        if game_id is None:
+            latest = self.store.finished_games(guild_id, channel_id, limit=1)
+            if not latest:
+                raise ReplayError("No game has finished in this channel yet. Pick one with the "
+                                  "`game` option, or finish one first.")
+            game_id = latest[0]["id"]
+        try:
+            row = self.store.game(game_id)
+        except LookupError:
+            row = None
+        if row is None or row["guild_id"] != guild_id:
+            raise ReplayError(f"There is no game #{game_id} in this server. Start typing in "
+                              "the `game` option to see the finished ones.")
+        require_finished(row)
+        return row
+
+    async def _job(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self.renderer.job(fn, *args, expected=(ReplayError,))
+
+    async def build(self, row: dict[str, Any], fmt: str) -> bytes:
+        """The replay file, drawn in a render worker; ReplayError if it cannot be made."""
+        game_id = row["id"]
+        if game_id in self.building:
+            raise ReplayError(f"The replay of game #{game_id} is being drawn already; it will "
+                              "appear in a moment.")
+        self.building.add(game_id)
+        try:
+            return await make(row, self.store.actions(game_id), fmt, self._job)
+        except RenderFailed:
+            raise ReplayError(f"The replay of game #{game_id} could not be drawn; the error is "
+                              "in the bot's log.") from None
+        finally:
+            self.building.discard(game_id)
+
+
+def describe(row: dict[str, Any]) -> str:
+    """A finished game in a few words (autocomplete, captions): "#12 <game title>: Ana, Bo"."""
+    game = games.registry().get(row["game"])
+    title = game.title if game is not None else row["game"]
+    return f"#{row['id']} {title}: {', '.join(seat['name'] for seat in row['seats'])}"

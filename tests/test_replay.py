@@ -1,0 +1,332 @@
+"""Replays: finished games stored through the real TableService, rebuilt from the action log,
+drawn and encoded; every game, the GIF fallback, refusals, the render pool and the CLI."""
+from __future__ import annotations
+
+import asyncio
+import io
+import sqlite3
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import bot.replay as replay_module
+import games
+from bot.cli import main as cli_main
+from bot.clock import FakeClock
+from bot.rendering import Renderer, board_view, draw
+from bot.replay import ReplayError, Replays, here, make, replay_format, scenes, spans
+from bot.store import Store
+from bot.table import Seat, TableService, fill_names
+from games.core import SYSTEM, apply, setup
+from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose, durations
+
+GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
+GUILD, CHANNEL = 1, 10
+
+
+class Quiet:
+    async def lobby_changed(self, table): ...
+    async def publish(self, snapshot): ...
+    async def timeout_warning(self, table, seat): ...
+    async def notice(self, table, text): ...
+
+
+async def drain(service: TableService) -> None:
+    for _ in range(3):
+        await asyncio.sleep(0)
+        if service._tasks:
+            await asyncio.gather(*list(service._tasks))
+
+
+async def play_out(service: TableService, clock: FakeClock, name: str, seats: int, seed: int,
+                   channel: int = CHANNEL, guild: int = GUILD):
+    """A game of AI seats run to its end by the service's own timers on a fake clock."""
+    table = service.open_lobby(name, guild, channel, 100, "Host", seed=seed,
+                               seats=[Seat(name=f"Robo {n}", ai=True) for n in range(seats)])
+    await service.lobby(table.id, 100, "Host", "start")
+    for _ in range(20_000):
+        if table.status != "running":
+            return table
+        due = min(t["due_at"] for t in table.timers)
+        clock.advance(max(0.0, due - clock.now()))
+        await drain(service)
+    raise AssertionError(f"{name} did not finish")
+
+
+@pytest.fixture
+def service(tmp_path):
+    clock = FakeClock()
+    store = Store(tmp_path / "replay.db")
+    svc = TableService(store, Quiet(), clock, turn_timeout=600, ai_delay=1)
+    svc.fake_clock = clock
+    yield svc
+    store.close()
+
+
+def decoded(data: bytes) -> list[Image.Image]:
+    with Image.open(io.BytesIO(data)) as image:
+        frames = []
+        for index in range(getattr(image, "n_frames", 1)):
+            image.seek(index)
+            frames.append(image.convert("RGB"))
+        return frames
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference per channel (0-255)."""
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch):
+    game = games.get(name)
+    table = await play_out(service, service.fake_clock, name, game.min_seats, seed=3)
+    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    assert row["status"] == "over" and len(actions) > 10
+    if name == "atmosfear":  # its clock and the Gatekeeper are timer actions in the log
+        assert any(a["source"] == "timer" and a["seat"] == SYSTEM for a in actions)
+
+    seen: list[int | None] = []
+    spy = game.view
+
+    def view(state, seat):
+        seen.append(seat)
+        return spy(state, seat)
+
+    monkeypatch.setattr(game, "view", view)
+    shots = scenes(row, actions)
+    monkeypatch.undo()
+    assert seen and set(seen) == {None}  # only ever the spectator's view
+    # one frame for the start and one per move; a move changed the picture
+    assert 2 < len(shots) <= len(actions) + 1
+    assert all(a.view != b.view for a, b in zip(shots, shots[1:]))
+    assert shots[0].caption.endswith("the start")
+    winners = [table.seats[s].name for s in table.result["winners"]]
+    assert shots[-1].caption.endswith(f"won by {' and '.join(winners)}" if winners
+                                      else table.result["reason"])
+    # nothing said to one seat only reaches a caption
+    state = setup(game, len(table.seats), row["options"], row["seed"])
+    secrets = set()
+    for entry in actions:
+        outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
+        state = outcome.state
+        public = {fill_names(e.text, table.names()) for e in outcome.events if e.public}
+        secrets |= {fill_names(e.text, table.names()) for e in outcome.events
+                    if not e.public} - public
+    captions = " ".join(s.caption for s in shots)
+    assert not [text for text in secrets if text.replace("**", "") in captions]
+
+    data = await make(row, actions, "webp", here)
+    assert len(data) < ATTACHMENT_LIMIT
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "WEBP" and image.is_animated
+        assert image.n_frames == len(shots)
+        assert image.info["loop"] == 0
+        times = []
+        for index in range(image.n_frames):  # the parts were joined with their own durations
+            image.seek(index)
+            image.load()
+            times.append(image.info["duration"])
+        assert times == durations(len(shots))
+        assert times[0] > times[1] and times[-1] > times[-2]  # the start and the end are held
+    frames = decoded(data)
+    # the last frame is the final public board, drawn afresh (lossy: close, not identical)
+    final = board_view(game, table.state, table.names())
+    assert final == shots[-1].view
+    width = frames[-1].width
+    assert width in [w for w, _ in LADDER]
+    fresh = compose(Frame(draw(final), shots[-1].caption), width)
+    assert frames[-1].height >= fresh.height  # frames are padded to the tallest board
+    frames = [f.crop((0, 0, *fresh.size)) for f in frames]
+    assert difference(frames[-1], fresh) < 6  # lossy WebP's noise
+    assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
+
+
+def test_frames_are_encoded_in_parts_of_more_than_one_frame():
+    assert spans(100, 40) == [(0, 40), (40, 80), (80, 100)]
+    assert spans(81, 40) == [(0, 40), (40, 81)]  # a lone last frame joins the part before
+    assert spans(80, 40) == [(0, 40), (40, 80)]
+    assert spans(1, 40) == [(0, 1)]
+
+
+async def test_a_game_ended_before_any_move_is_one_still_picture(service):
+    table = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana",
+                               seats=[Seat(name="Ana", user_id=100), Seat(name="Bo", user_id=101)])
+    await service.lobby(table.id, 100, "Ana", "start")
+    await service.end(table.id, 100, can_manage=False)
+    row = service.store.game(table.id)
+    shots = scenes(row, service.store.actions(table.id))
+    assert len(shots) == 1 and shots[0].caption == "ended early"
+    data = await make(row, [], "webp", here)
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "WEBP" and getattr(image, "n_frames", 1) == 1
+
+
+async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    monkeypatch.setattr(replay_module, "animated_webp", lambda: False)
+    fmt = replay_format()
+    assert fmt == "gif"
+    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    data = await make(row, actions, fmt, here)
+    assert data[:6] == b"GIF89a" and len(data) < ATTACHMENT_LIMIT
+    shots = scenes(row, actions)
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.is_animated and image.n_frames == len(shots)
+    # unchanged pixels are transparent, so each frame shows through to the one before: the
+    # decoded frames are still whole boards, the last one the final board
+    frames = decoded(data)
+    final = board_view(table.game, table.state, table.names())
+    fresh = compose(Frame(draw(final), shots[-1].caption), frames[-1].width)
+    frames = [f.crop((0, 0, *fresh.size)) for f in frames]
+    assert difference(frames[-1], fresh) < 2  # a 255-colour palette, no dithering
+    assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
+    first = compose(Frame(draw(shots[0].view), shots[0].caption), frames[0].width)
+    assert difference(frames[0], first) < 2
+
+
+async def test_replays_that_cannot_be_made_say_why(service):
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=6)
+    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    with pytest.raises(ReplayError, match="no longer lead to the position"):
+        scenes(row, actions[:-3])  # the log and the stored end disagree
+    wrong = [*actions[:4], {**actions[4], "action": "fly to the moon"}, *actions[5:]]
+    with pytest.raises(ReplayError, match=r"move 5 \('fly to the moon'\) is refused"):
+        scenes(row, wrong)
+    with pytest.raises(ReplayError, match="still running"):
+        scenes({**row, "status": "running"}, actions)
+    with pytest.raises(ReplayError, match="no longer has"):
+        scenes({**row, "game": "chess"}, actions)
+
+
+async def test_games_of_an_old_release_replay_or_say_why_not(tmp_path):
+    """0.1.0 saved these games (state format 1). Castle's and Don't Go's logs still lead to
+    their stored states under today's rules; Atmosfear's rules changed since, and its replay
+    is refused with that reason rather than drawn wrong."""
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.executescript((Path(__file__).parent / "data" / "store-0.1.0.sql").read_text())
+    conn.execute("UPDATE games SET status = 'ended' WHERE status = 'running'")
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    old = {r["game"]: (store.game(r["id"]), store.actions(r["id"])) for r in store.finished_games(1)}
+    assert sorted(old) == ["atmosfear", "castle", "dontgo"]
+    assert all(row["state_format"] is None and actions for row, actions in old.values())
+    for name in ("castle", "dontgo"):
+        row, actions = old[name]
+        shots = scenes(row, actions)
+        assert len(shots) == len(actions) + 1
+        assert shots[-1].caption.endswith("game over")
+    with pytest.raises(ReplayError, match=r"move 5 \('outside'\) is refused by the rules of "
+                                          r"this version .* played under an older release"):
+        scenes(*old["atmosfear"])
+    store.close()
+
+
+async def test_the_bot_picks_a_finished_game_of_this_guild(service):
+    first = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    second = await play_out(service, service.fake_clock, "dontgo", 2, seed=5)
+    elsewhere = await play_out(service, service.fake_clock, "castle", 2, seed=7, channel=99,
+                               guild=2)
+    running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
+    replays = Replays(service.store, Renderer(workers=0))
+    assert replays.choose(GUILD, CHANNEL, None)["id"] == second.id  # the latest here
+    assert replays.choose(GUILD, 555, first.id)["id"] == first.id
+    assert [r["id"] for r in service.store.finished_games(GUILD)] == [second.id, first.id]
+    with pytest.raises(ReplayError, match=f"no game #{elsewhere.id} in this server"):
+        replays.choose(GUILD, CHANNEL, elsewhere.id)
+    with pytest.raises(ReplayError, match="no game #4242 in this server"):
+        replays.choose(GUILD, CHANNEL, 4242)
+    with pytest.raises(ReplayError, match=f"#{running.id} hasn't started yet"):
+        replays.choose(GUILD, CHANNEL, running.id)
+    with pytest.raises(ReplayError, match="No game has finished in this channel"):
+        replays.choose(GUILD, 555, None)
+
+
+async def test_one_build_at_a_time_per_game_and_failures_are_explained(service, monkeypatch):
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    replays = Replays(service.store, Renderer(workers=0))
+    row = replays.choose(GUILD, CHANNEL, None)
+    first = asyncio.ensure_future(replays.build(row, "webp"))
+    await asyncio.sleep(0)  # the first build is now in the pool
+    with pytest.raises(ReplayError, match=f"replay of game #{table.id} is being drawn already"):
+        await replays.build(row, "webp")
+    assert (await first)[:4] == b"RIFF"
+    assert replays.building == set()
+    # the job's own refusal comes back as it is; a crash of the job becomes a clear refusal
+    with pytest.raises(ReplayError, match="still running"):
+        await replays.build({**row, "status": "running"}, "webp")
+
+    def broken(shots, width):
+        raise MemoryError("out of memory")
+
+    monkeypatch.setattr(replay_module, "draw_frames", broken)
+    with pytest.raises(ReplayError, match=f"replay of game #{table.id} could not be drawn"):
+        await replays.build(row, "webp")
+    assert replays.building == set()
+
+
+async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
+    """The replay goes to the render pool in small jobs: a board asked for meanwhile is drawn
+    after at most one of them, not after the whole replay."""
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    renderer = Renderer(workers=1)
+    replays = Replays(service.store, renderer)
+    row = replays.choose(GUILD, CHANNEL, table.id)
+    jobs: list[tuple[str, int]] = []
+    first_drawing = asyncio.Event()
+    job = renderer.job
+
+    async def spy(fn, *args, **kwargs):
+        jobs.append((fn.__name__, 0 if fn.__name__ == "scenes" else len(args[0])))
+        if fn.__name__ == "draw_frames":
+            first_drawing.set()
+        return await job(fn, *args, **kwargs)
+
+    renderer.job = spy
+    try:
+        replay = asyncio.ensure_future(replays.build(row, "webp"))
+        await first_drawing.wait()
+        board = await renderer.png(board_view(table.game, table.state, table.names()))
+        assert board[:4] == b"\x89PNG" and not replay.done()
+        data = await replay
+    finally:
+        await asyncio.to_thread(renderer.close)
+    frames = len(scenes(row, service.store.actions(table.id)))
+    draws = spans(frames, replay_module.CHUNK)
+    encodes = spans(frames, replay_module.ENCODE_CHUNK)
+    assert len(encodes) > 1  # the file is made in parts
+    assert jobs == [("scenes", 0), *[("draw_frames", end - start) for start, end in draws],
+                    *[("encode_webp", end - start) for start, end in encodes]]
+    assert decoded(data)[0].width == LADDER[0][0]
+
+
+async def cli(args: list[str]) -> int:
+    """`gatekeeper ...` (in a thread: the CLI runs an event loop of its own)."""
+    return await asyncio.to_thread(cli_main, args)
+
+
+async def test_cli_writes_a_replay_by_the_file_extension(service, tmp_path, capsys):
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    db = service.store.path  # the service still holds the database: the CLI only reads it
+    out = tmp_path / "castle.gif"
+    assert await cli(["replay", str(table.id), "-o", str(out), "--db", str(db)]) == 0
+    assert out.read_bytes()[:6] == b"GIF89a"
+    assert f"wrote {out}" in capsys.readouterr().out
+    webp = tmp_path / "castle.webp"
+    assert await cli(["replay", str(table.id), "-o", str(webp), "--db", str(db)]) == 0
+    assert decoded(webp.read_bytes())[0].size == decoded(out.read_bytes())[0].size
+
+    assert await cli(["replay", "4242", "-o", str(webp), "--db", str(db)]) == 2
+    assert "There is no game #4242" in capsys.readouterr().err
+    missing = str(tmp_path / "nope.db")
+    assert await cli(["replay", "1", "-o", str(webp), "--db", missing]) == 2
+    assert "There is no database at" in capsys.readouterr().err
+    png = str(tmp_path / "x.png")
+    assert await cli(["replay", str(table.id), "-o", png, "--db", str(db)]) == 2
+    assert ".webp or .gif" in capsys.readouterr().err
+    running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
+    assert await cli(["replay", str(running.id), "-o", str(webp), "--db", str(db)]) == 2
+    assert "hasn't started yet" in capsys.readouterr().err
