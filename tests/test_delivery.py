@@ -1,0 +1,229 @@
+"""Delivery under Discord failures: the fake's injected faults, the retry rules, and every kind of
+message the bot owns (lobby, board, DM, the Gatekeeper's lines) converging to the committed
+state through 500s, 503s, 429 storms and dropped connections, with no action applied twice."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import aiohttp
+import discord
+import pytest
+
+from bot import delivery, present, ui
+from bot.clock import FakeClock
+from bot.delivery import Delivery, ServerError
+from bot.fakediscord.faults import Faults
+from bot.feed import Change
+from games.core import Event
+from tests.harness import BotHarness, Players, until
+
+
+# -- the fault module ------------------------------------------------------------------------------
+async def rest(fake, method: str, path: str, **body):
+    """One request to the fake as the bot would make it: (status, json or None if cut off)."""
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http:
+        try:
+            async with http.request(method, f"{fake.api_base}{path}", json=body) as answer:
+                return answer.status, await answer.json()
+        except aiohttp.ClientConnectionError:
+            return None, None
+
+
+@pytest.fixture
+def room(fake_discord):
+    guild = fake_discord.add_guild("Faults")
+    return fake_discord.add_channel(guild.id, "here")
+
+
+async def test_a_rule_fails_the_next_n_matching_requests_only(fake_discord, room):
+    fake_discord.faults.add("POST", r"/channels/\d+/messages$", outcomes=(503,), count=2)
+    path = f"/channels/{room.id}/messages"
+    assert (await rest(fake_discord, "GET", f"/channels/{room.id}"))[0] == 200  # other method
+    statuses = [(await rest(fake_discord, "POST", path, content=str(i)))[0] for i in range(3)]
+    assert statuses == [503, 503, 200]
+    assert [m.content for m in fake_discord.channel_messages(room.id)] == ["2"]
+    assert [outcome for _, _, outcome in fake_discord.faults.injected] == [503, 503]
+
+
+async def test_a_rule_can_be_limited_to_one_channel(fake_discord, room):
+    other = fake_discord.add_channel(room.guild_id, "elsewhere")
+    fake_discord.faults.add(None, r"/messages", outcomes=(500,), count=None, channel=other.id)
+    assert (await rest(fake_discord, "POST", f"/channels/{room.id}/messages", content="a"))[0] == 200
+    assert (await rest(fake_discord, "POST", f"/channels/{other.id}/messages", content="b"))[0] == 500
+
+
+async def test_a_429_says_how_long_to_wait_and_whether_it_is_global(fake_discord, room):
+    fake_discord.faults.add("POST", r"/messages$", outcomes=(429,), retry_after=2.5,
+                            global_limit=True)
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake_discord.token}"}) as http:
+        async with http.post(f"{fake_discord.api_base}/channels/{room.id}/messages",
+                             json={"content": "x"}) as answer:
+            body = await answer.json()
+            assert answer.status == 429
+            assert answer.headers["Retry-After"] == "2.500"
+            assert answer.headers["X-RateLimit-Global"] == "true"
+            assert answer.headers["Via"]  # discord.py needs it to retry rather than give up
+    assert body["retry_after"] == 2.5 and body["global"] is True
+    assert fake_discord.channel_messages(room.id) == []
+
+
+async def test_a_dropped_request_never_lands_and_a_drop_after_lands_unanswered(fake_discord, room):
+    path = f"/channels/{room.id}/messages"
+    fake_discord.faults.add("POST", r"/messages$", outcomes=("drop",))
+    assert await rest(fake_discord, "POST", path, content="lost") == (None, None)
+    assert fake_discord.channel_messages(room.id) == []
+    fake_discord.faults.add("POST", r"/messages$", outcomes=("drop-after",))
+    assert await rest(fake_discord, "POST", path, content="landed") == (None, None)
+    assert [m.content for m in fake_discord.channel_messages(room.id)] == ["landed"]
+
+
+async def test_random_faults_follow_the_seed():
+    def fired(seed: int) -> list[bool]:
+        faults = Faults(seed=seed)
+        faults.add(None, r".", outcomes=(500, 503, 429, "drop"), probability=0.2)
+        return [faults.pick("POST", "/channels/1/messages") is not None for _ in range(500)]
+
+    assert fired(7) == fired(7)
+    assert fired(7) != fired(8)
+    assert 60 < sum(fired(7)) < 140  # about one in five
+
+
+async def test_a_resent_message_with_the_same_nonce_is_posted_once(fake_discord, room):
+    path = f"/channels/{room.id}/messages"
+    first = await rest(fake_discord, "POST", path, content="hi", nonce="n1", enforce_nonce=True)
+    again = await rest(fake_discord, "POST", path, content="hi", nonce="n1", enforce_nonce=True)
+    other = await rest(fake_discord, "POST", path, content="hi", nonce="n2", enforce_nonce=True)
+    assert first[1]["id"] == again[1]["id"] != other[1]["id"]
+    assert len(fake_discord.channel_messages(room.id)) == 2
+
+
+def test_unknown_outcomes_are_refused():
+    with pytest.raises(ValueError, match="unknown fault outcome"):
+        Faults().add("POST", r".", outcomes=(418,))
+
+
+# -- the retry rules ------------------------------------------------------------------------------------
+class Flaky:
+    """A message sender that fails its first `failures` attempts with `error`."""
+
+    def __init__(self, failures: int, error: Exception | None = None) -> None:
+        self.failures = failures
+        self.error = error or ServerError(503)
+        self.shown: list[object] = []
+        self.attempts: list[object] = []
+
+    async def __call__(self, state, slot) -> None:
+        self.attempts.append(state)
+        if len(self.attempts) <= self.failures:
+            raise self.error
+        self.shown.append(state)
+
+
+def tasks_runner():
+    loop = asyncio.get_running_loop()
+    running: set[asyncio.Task] = set()
+
+    def spawn(coro):
+        task = loop.create_task(coro)
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    async def drain():
+        while running:
+            await asyncio.gather(*list(running))
+    return spawn, drain
+
+
+async def test_a_failed_send_is_retried_with_growing_jittered_backoff():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn, random.Random(1))
+    sender = Flaky(failures=4)
+    tried_at = []
+    sender_call = sender.__call__
+
+    async def timed(state, slot):
+        tried_at.append(clock.now())
+        await sender_call(state, slot)
+    await outbox.deliver("m", 1, "v1", timed)
+    while outbox.pending("m"):
+        clock.advance(0.01)
+        await drain()
+    assert sender.shown == ["v1"] and len(sender.attempts) == 5
+    waits = [later - earlier for earlier, later in zip(tried_at, tried_at[1:])]
+    for tries, wait in enumerate(waits, start=1):  # from half the ceiling up to the ceiling
+        ceiling = delivery.BASE_DELAY * 2 ** (tries - 1)
+        assert ceiling / 2 - 0.01 <= wait <= ceiling + 0.01, (tries, waits)
+    assert len(set(round(w / (delivery.BASE_DELAY * 2 ** i), 2) for i, w in enumerate(waits))) > 1
+
+
+async def test_a_newer_state_replaces_the_one_waiting_for_a_retry():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    sender = Flaky(failures=1)
+    await outbox.deliver("m", 1, "v1", sender)
+    outbox.send("m", 1, "v2", sender)
+    outbox.send("m", 1, "v3", sender)
+    await drain()
+    assert sender.attempts == ["v1"]  # one pending delivery per message: nothing started
+    clock.advance(delivery.MAX_DELAY)
+    await drain()
+    assert sender.attempts == ["v1", "v3"] and sender.shown == ["v3"]
+    assert not outbox.pending("m")
+
+
+async def test_a_refusal_is_not_retried_and_giving_up_is_logged_once(caplog):
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    refused = Flaky(failures=99, error=ValueError("no such thing"))
+    with caplog.at_level(logging.WARNING, "gatekeeper.delivery"):
+        await outbox.deliver("a", 1, "v1", refused)
+        failing = Flaky(failures=99)
+        await outbox.deliver("b", 1, "v1", failing)
+        for _ in range(delivery.MAX_TRIES + 2):
+            clock.advance(120)
+            await drain()
+    assert len(refused.attempts) == 1
+    assert len(failing.attempts) == delivery.MAX_TRIES
+    gave_up = [r.getMessage() for r in caplog.records if "gave up" in r.getMessage()]
+    assert gave_up == [
+        "delivery gave up message=a channel=1 tries=1 why=ValueError: no such thing",
+        f"delivery gave up message=b channel=1 tries={delivery.MAX_TRIES} why=server error 503"]
+    assert outbox.gave_up == 2 and not outbox.slots
+
+
+async def test_a_long_rate_limit_is_waited_out():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    sender = Flaky(failures=1, error=discord.RateLimited(90.0))
+    await outbox.deliver("m", 1, "v1", sender)
+    clock.advance(89)
+    await drain()
+    assert sender.shown == []
+    clock.advance(2)
+    await drain()
+    assert sender.shown == ["v1"]
+
+
+async def test_retries_per_channel_are_capped_per_minute():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    cap = delivery.CHANNEL_RETRIES_PER_MINUTE
+    senders = [Flaky(failures=1) for _ in range(cap + 5)]
+    for index, sender in enumerate(senders):
+        await outbox.deliver(index, 7, "v", sender)
+    clock.advance(delivery.BASE_DELAY)
+    await drain()
+    assert sum(bool(s.shown) for s in senders) == cap  # the rest wait for the next minute
+    clock.advance(60)
+    await drain()
+    assert all(s.shown for s in senders)
+
+
+def test_only_passing_failures_are_retried():
+    assert delivery.retry_reason(ServerError(500)) == "server error 500"
+    assert delivery.retry_reason(asyncio.TimeoutError()) == "timeout"
+    assert delivery.retry_reason(aiohttp.ServerDisconnectedError()) is not None
+    assert delivery.retry_reason(ConnectionResetError()) is not None
+    assert delivery.retry_reason(ValueError()) is None
