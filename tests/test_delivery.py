@@ -227,3 +227,225 @@ def test_only_passing_failures_are_retried():
     assert delivery.retry_reason(aiohttp.ServerDisconnectedError()) is not None
     assert delivery.retry_reason(ConnectionResetError()) is not None
     assert delivery.retry_reason(ValueError()) is None
+
+
+# -- every message the bot owns, through the fake Discord with faults ---------------------------------
+FAULTS = {  # how a fault rule fails its requests, and how many in a row
+    "500": dict(outcomes=(500,), count=3),
+    "503": dict(outcomes=(503,), count=3),
+    "429 storm": dict(outcomes=(429,), count=5, retry_after=0.01),  # discord.py waits it out
+    "429 global": dict(outcomes=(429,), count=3, retry_after=0.01, global_limit=True),
+    "429 long": dict(outcomes=(429,), count=2, retry_after=90.0),  # too long: ours to retry
+    "dropped": dict(outcomes=("drop",), count=2),
+    "dropped after landing": dict(outcomes=("drop-after",), count=2),
+}
+POSTS = r"/messages$"
+EDITS = r"/messages/\d+$"
+
+
+@pytest.fixture
+async def world(fake_discord, tmp_path):
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock)
+    await harness.start()
+    yield clock, Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    await harness.stop()
+
+
+async def converge(players: Players, clock: FakeClock, shown, what: str) -> None:
+    """Let retries fall due (on the fake clock) until Discord shows what `shown` checks and no
+    delivery is waiting any more."""
+    for _ in range(40):
+        await until(lambda: not players.bot.service._tasks, what="the bot to settle")
+        if shown() and not players.bot.delivery.slots:
+            return
+        clock.advance(delivery.MAX_DELAY + 1)
+    raise AssertionError(f"{what} never caught up")
+
+
+def buttons_of(view: discord.ui.View) -> list[tuple[str, bool]]:
+    return [(b.custom_id, b.disabled) for b in view.children if isinstance(b, discord.ui.Button)]
+
+
+def lobby_shows(players: Players, table) -> bool:
+    channel_id, message_id = players.bot.store.messages(table.id)["lobby"]
+    message = players.fake.messages[message_id]
+    return not message.deleted and message.embeds == [present.lobby_embed(table).to_dict()] \
+        and [(c, d) for c, _, d in message.buttons()] == buttons_of(ui.lobby_view(table))
+
+
+def board_shows(players: Players, table) -> bool:
+    """The live board shows the committed turn, and every older board has lost its buttons."""
+    store = players.bot.store
+    live = players.current_board(table)
+    older = [m for m in players.boards() if m.id != live.id]
+    return not live.deleted and store.shown_version(table.id) == table.version \
+        and [(c, d) for c, _, d in live.buttons()] == buttons_of(ui.turn_view(table)) \
+        and all(not m.buttons() for m in older)
+
+
+def joins(players: Players, table) -> list[str]:
+    return [s["name"] for s in players.bot.store.game(table.id)["seats"]]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_lobby_edit_converges(world, fault):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
+    await players.lobby_click("Bo", "join")
+    assert joins(players, table) == ["Ana", "Bo"]  # committed first, whatever Discord does
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert joins(players, table) == ["Ana", "Bo"]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_deleted_lobby_is_posted_again_through_faults(world, fault):
+    clock, players = world
+    first = await players.open("Ana")
+    table = players.table()
+    players.fake.faults.add("PATCH", EDITS, outcomes=(503,))
+    await players.lobby_click("Bo", "join")  # its edit fails and waits for a retry...
+    first.deleted = True  # ...meanwhile someone deletes the lobby
+    rule = players.fake.faults.add("POST", POSTS, channel=players.channel.id, **FAULTS[fault])
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert len([m for m in players.channel_messages() if m.buttons()]) == 1  # posted once
+    assert joins(players, table) == ["Ana", "Bo"]
+
+
+async def test_the_issue_a_failed_join_edit_is_retried_and_the_host_can_start(world):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    players.fake.faults.add("PATCH", EDITS, outcomes=(500,), count=2)
+    await players.lobby_click("Bo", "join")
+    start = next(cid for cid, _, _ in players.lobby().buttons() if cid.endswith(":lobby:start"))
+    assert players.lobby().button(start)["disabled"]  # Discord still shows the old lobby
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert not players.lobby().button(start).get("disabled")
+    await players.lobby_click("Ana", "start")
+    await until(lambda: table.status == "running", what="the game to start")
+
+
+async def test_a_click_on_a_lobby_that_gave_up_republishes_it(world):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    players.fake.faults.add("PATCH", EDITS, outcomes=(503,), count=delivery.MAX_TRIES)
+    await players.lobby_click("Bo", "join")
+    await converge(players, clock, lambda: not players.bot.delivery.slots, "giving up")
+    assert not lobby_shows(players, table) and players.bot.delivery.gave_up == 1
+    await players.lobby_click("Bo", "join")  # refused (already in), and the lobby catches up
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert joins(players, table) == ["Ana", "Bo"]
+
+
+async def play_until_fired(players: Players, table, rule) -> list[tuple[int, str]]:
+    """Moves by the movers' buttons until one of them meets the fault; the (seat, action)s."""
+    played = []
+    while not rule.fired:
+        seat = table.game.to_move(table.state)
+        played.append((seat, await players.play_by_buttons(table)))
+    return played
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_new_board_post_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    rule = players.fake.faults.add("POST", POSTS, channel=players.channel.id, **FAULTS[fault])
+    played = await play_until_fired(players, table, rule)
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert rule.fired == FAULTS[fault]["count"]
+    moves = [(a["seat"], a["action"]) for a in players.bot.store.actions(table.id)]
+    assert moves == played  # each applied once, whatever Discord answered
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_board_edit_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", [], ais=1)
+    if players.mover(table) is None:  # the AI opens: let it move
+        clock.advance(0)
+        await until(lambda: players.mover(table) == "Ana", what="Ana's turn")
+    rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
+    ana = players.users["Ana"]
+    before = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
+    played = await play_until_fired(players, table, rule)  # the AI's turn next: an edit
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert rule.fired == FAULTS[fault]["count"]
+    mine = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
+    assert [a["action"] for a in mine[len(before):]] == [action for _, action in played]
+
+
+async def test_a_deleted_board_is_posted_again(world):
+    clock, players = world
+    table = await players.start_game("Ana", [], ais=1)
+    if players.mover(table) is None:
+        clock.advance(0)
+        await until(lambda: players.mover(table) == "Ana", what="Ana's turn")
+    players.current_board(table).deleted = True
+    players.fake.faults.add("POST", POSTS, outcomes=(503,), count=1)
+    prompt = table.game.prompt(table.state, table.game.to_move(table.state))
+    ix = await players.fake.slash(players.users["Ana"], players.channel.id, "move",
+                                  {"action": prompt.choices[0].action})
+    await ix.response()
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert not players.current_board(table).deleted
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_dm_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    ana = players.users["Ana"]
+    rule = players.fake.faults.add("POST", POSTS, channel=players.fake.dm_channel(ana).id,
+                                   **FAULTS[fault])
+    secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
+    await players.bot.publisher.send_private(table, secret)
+
+    def delivered() -> list:
+        return [m for m in players.fake.dms(ana) if "golden key" in m.text()]
+    await converge(players, clock, delivered, "the DM")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert len(delivered()) == 1  # sent once, though retried
+
+
+async def test_closed_dms_are_not_retried_and_the_channel_is_told_once(fake_discord, tmp_path):
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock)
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo"], dms_open={"Ana": False})
+        table = await players.start_game("Ana", ["Bo"])
+        secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
+        dm = fake_discord.dm_channel(players.users["Ana"]).id
+        await converge(players, clock, lambda: table.seats[0].dm_closed, "the closed DMs")
+        await players.bot.publisher.send_private(table, secret)
+        await converge(players, clock, lambda: True, "nothing")
+        clock.advance(600)
+        await until(lambda: not players.bot.service._tasks)
+        tries = [p for m, p in fake_discord.requests if m == "POST" and p.endswith(f"{dm}/messages")]
+        told = [m for m in players.channel_messages() if "DMs are closed" in m.text()]
+        assert len(tries) == 1 and len(told) == 1
+    finally:
+        await harness.stop()
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_gatekeeper_message_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo", "Cy"], game="atmosfear")
+    rule = players.fake.faults.add("POST", POSTS, channel=players.channel.id, **FAULTS[fault])
+    speech = Change(None, [], [Event("{p0}! WHO GOES THERE?", kind="gatekeeper")], False, "test")
+    await players.bot.publisher.post_interjections(table, speech)
+
+    def said() -> list:
+        return [m for m in players.channel_messages() if "WHO GOES THERE?" in m.text()
+                and m.embeds[0].get("title") == "THE GATEKEEPER"]
+    await converge(players, clock, said, "the Gatekeeper")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert len(said()) == 1
