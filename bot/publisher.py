@@ -141,10 +141,13 @@ class DiscordPublisher:
                 return
             lines = kept  # the live board was deleted: post it again, with its lines
         posted = await self.post_board(table, lines[-MAX_TURN_LINES:], slot)
-        if old is not None and old != posted:
+        if old is not None and old != posted:  # (before anything else can fail)
             origin = change.origin if change else None
             self.delivery.send(("retire", old[1]), old[0], (origin,),
                                lambda state, _: self._retire(table, old, state[0]))
+        if slot.tries:  # an earlier try may have landed with an older state: show this one
+            self._drawn[table.id] = ""  # (and its picture)
+            await self.edit_board(table, posted, lines[-MAX_TURN_LINES:])
         if table.status != "running":
             self.forget(table)
 
@@ -209,9 +212,6 @@ class DiscordPublisher:
         self._drawn[table.id] = drawn if file else ""
         self._lines[table.id] = lines
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
-        if slot.tries:  # an earlier try may have landed with an older state: show this one
-            self._drawn[table.id] = ""  # (and its picture)
-            await self.edit_board(table, ids, lines)
         return ids
 
     async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str]) -> bool:

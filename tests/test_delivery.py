@@ -12,6 +12,8 @@ import discord
 import pytest
 
 from bot import delivery, present, ui
+from bot.bench import faults_soak
+from bot.bench.faults_soak import Soak
 from bot.clock import FakeClock
 from bot.delivery import Delivery, ServerError
 from bot.fakediscord.faults import Faults
@@ -364,6 +366,17 @@ async def test_a_new_board_post_converges(world, fault):
     assert moves == played  # each applied once, whatever Discord answered
 
 
+async def test_a_retried_board_post_cut_short_again_still_retires_the_old_board(world):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    posts = players.fake.faults.add("POST", POSTS, outcomes=(503,), channel=players.channel.id)
+    await play_until_fired(players, table, posts)
+    # the retry posts the board, then its edit to the newest state is cut off
+    edits = players.fake.faults.add("PATCH", EDITS, outcomes=("drop",), channel=players.channel.id)
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert edits.fired == 1
+
+
 @pytest.mark.parametrize("fault", FAULTS)
 async def test_a_board_edit_converges(world, fault):
     clock, players = world
@@ -449,3 +462,21 @@ async def test_a_gatekeeper_message_converges(world, fault):
     await converge(players, clock, said, "the Gatekeeper")
     assert rule.fired == FAULTS[fault]["count"]
     assert len(said()) == 1
+
+
+# -- the soak ------------------------------------------------------------------------------------------
+async def test_a_small_soak_plays_to_the_end_with_nothing_applied_twice():
+    result = await Soak(games=1, failure=0.05, seed=3).run()
+    assert result["ended"] == result["final_board_shown"] == 1
+    assert result["applied_twice"] == 0 and result["stray_boards"] == 0
+    assert sum(result["injected"].values()) > 0  # the run did meet failures
+
+
+def test_the_soak_keeps_its_section_when_the_benchmark_rewrites_the_report(tmp_path):
+    report = tmp_path / "performance.md"
+    report.write_text("# Performance\n\n## Restart\n\nfast\n")
+    faults_soak.write(report, f"{faults_soak.SECTION}\n\nfigures one\n")
+    faults_soak.write(report, f"{faults_soak.SECTION}\n\nfigures two\n")
+    assert report.read_text() == f"# Performance\n\n## Restart\n\nfast\n\n{faults_soak.SECTION}" \
+        "\n\nfigures two\n"
+    assert faults_soak.kept_section(report) == f"{faults_soak.SECTION}\n\nfigures two\n"

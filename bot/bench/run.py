@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import faults_soak
+
+
 def pct(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
@@ -293,7 +296,8 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "12 s to under 1 s).",
         "",
     ]
-    text = "\n".join(lines)
+    kept = faults_soak.kept_section(out)  # its own run writes it (python -m bot.bench.faults_soak)
+    text = "\n".join(lines) + ("\n" + kept if kept else "")
     out.write_text(text)
     return text
 
