@@ -101,6 +101,7 @@ class Slot:
     merge: Callable[[Any, Any], Any]
     nonce: str = field(default_factory=lambda: secrets.token_hex(12))
     tries: int = 0  # failed attempts in a row
+    kept: dict[str, Any] = field(default_factory=dict)  # an attempt's work, reused by its retries
     running: bool = False
     timer: Handle | None = None
 

@@ -64,13 +64,17 @@ class DiscordPublisher:
         view["names"] = table.names()
         return view
 
-    async def board_file(self, table: Table, view: dict | None = None) -> discord.File | None:
-        """The board image, or None if it cannot be drawn (the board then goes out as text)."""
-        try:
-            png = await self.bot.renderer.png(view or self.board_view(table))
-        except RenderFailed:
-            log.error("render failed twice game=%s version=%s", table.id, table.version)
-            return None
+    async def board_file(self, table: Table, drawn: str, slot: Slot) -> discord.File | None:
+        """The board image, or None if it cannot be drawn (the board then goes out as text).
+        Kept on the delivery slot while it lasts, so a retry does not draw it again."""
+        png = slot.kept.get(drawn)
+        if png is None:
+            try:
+                png = await self.bot.renderer.png(self.board_view(table))
+            except RenderFailed:
+                log.error("render failed twice game=%s version=%s", table.id, table.version)
+                return None
+            slot.kept = {drawn: png}
         return discord.File(io.BytesIO(png), filename="board.png")
 
     def jump_url(self, table: Table) -> str | None:
@@ -137,7 +141,7 @@ class DiscordPublisher:
         if not new_board:
             assert old is not None
             kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
-            if await self.edit_board(table, old, kept):
+            if await self.edit_board(table, old, kept, slot):
                 return
             lines = kept  # the live board was deleted: post it again, with its lines
         posted = await self.post_board(table, lines[-MAX_TURN_LINES:], slot)
@@ -147,7 +151,7 @@ class DiscordPublisher:
                                lambda state, _: self._retire(table, old, state[0]))
         if slot.tries:  # an earlier try may have landed with an older state: show this one
             self._drawn[table.id] = ""  # (and its picture)
-            await self.edit_board(table, posted, lines[-MAX_TURN_LINES:])
+            await self.edit_board(table, posted, lines[-MAX_TURN_LINES:], slot)
         if table.status != "running":
             self.forget(table)
 
@@ -201,7 +205,7 @@ class DiscordPublisher:
         """Post a new board (once: a retry carries the first try's nonce, so a post that landed
         unseen is returned, not repeated) and record it as the live board."""
         content, embed, drawn = self._board_message(table, lines)
-        file = await self.board_file(table)
+        file = await self.board_file(table, drawn, slot)
         if file is None:
             embed.set_image(url=None)
             embed.set_footer(text=f"{embed.footer.text} · (the board picture could not be drawn)")
@@ -214,12 +218,13 @@ class DiscordPublisher:
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
         return ids
 
-    async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str]) -> bool:
+    async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str],
+                         slot: Slot) -> bool:
         """Edit the live board to show `table`; False if someone deleted it."""
         content, embed, drawn = self._board_message(table, lines)
         extra: dict = {}
         if self._drawn.get(table.id) != drawn:  # an unchanged picture is not drawn again
-            file = await self.board_file(table)
+            file = await self.board_file(table, drawn, slot)
             extra["attachments"] = [file] if file else []
             if file is None:
                 embed.set_image(url=None)

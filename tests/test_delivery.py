@@ -318,6 +318,21 @@ async def test_a_deleted_lobby_is_posted_again_through_faults(world, fault):
     assert joins(players, table) == ["Ana", "Bo"]
 
 
+async def test_a_5xx_on_a_message_is_retried_by_delivery_alone(world):
+    """discord.py would sleep and resend a 500 itself; on message routes the delivery owns
+    the retry, so the failed edit comes back at once and waits on the (fake) clock."""
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    lobby_id = players.bot.store.messages(table.id)["lobby"][1]
+    players.fake.faults.add("PATCH", EDITS, outcomes=(500,))
+    await players.lobby_click("Bo", "join")
+    landed = [p for m, p in players.fake.requests if m == "PATCH" and p.endswith(str(lobby_id))]
+    assert len(players.fake.faults.injected) == 1 and landed == []  # not resent by discord.py
+    assert players.bot.delivery.pending(("lobby", table.id))
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+
+
 async def test_the_issue_a_failed_join_edit_is_retried_and_the_host_can_start(world):
     clock, players = world
     await players.open("Ana")

@@ -1,6 +1,7 @@
 """Soak: games played to their end through a fake Discord that fails a share of requests.
 
-Two scripted people per castle game move by `/move` while the fake answers a random 5% of the
+Two scripted people per castle game move by `/move`, each 0 to 0.5 s after the board shows the
+last move (as people read it first), while the fake answers a random 5% of the
 bot's REST requests (message posts and edits, DMs, interaction answers and follow-ups) with a
 500, 503 or 429, or drops the connection before or after the request lands (seeded, so a run
 is repeatable). A player whose command was lost (its answer failed) sends the move again, as a
@@ -20,6 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import random
 import re
 import tempfile
 import time
@@ -35,6 +38,7 @@ from games.core import Rng, decide
 SECTION = "## Delivery under Discord failures"
 FAULTY_ROUTES = r"^/(channels/\d+/messages|users/@me/channels|interactions/|webhooks/)"
 BEHIND_LIMIT = 5.0  # seconds: the budget for a board that is behind
+THINK_SECONDS = 0.5  # a scripted person moves up to this long after the board shows the last move
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -100,9 +104,12 @@ class Soak:
         return tables
 
     async def play(self, fake: FakeDiscord, table: Table) -> None:
-        """The mover sends a random legal move; a move whose command was lost is sent again."""
+        """The mover reads the board (0 to 0.5 s), then sends a smart legal move; a move whose
+        command was lost is sent again."""
         attempt = 0
+        thinking = random.Random(self.seed * 7919 + table.id)
         while table.status == "running":
+            await asyncio.sleep(thinking.uniform(0.0, THINK_SECONDS))
             seat = table.game.to_move(table.state)
             version = table.version
             attempt += 1
@@ -164,8 +171,11 @@ def section(result: dict[str, Any], command: str) -> str:
     return "\n".join([
         SECTION,
         "",
-        f"Produced by `{command}`: {result['games']} two-person castle games played by scripted "
-        "people (`/move`) through the fake Discord, which failed a random "
+        f"Produced by `{command}` on {os.cpu_count()} cores shared with other work, "
+        f"{time.strftime('%Y-%m-%d')}: {result['games']} two-person castle games played by "
+        "scripted people (`/move`, each move 0 to 0.5 s after the board shows the last one) "
+        "through the "
+        "fake Discord, which failed a random "
         f"{result['failure']:.0%} of the bot's requests on message, DM and interaction routes "
         f"(seed {result['seed']}): {injected} of {result['requests']} requests.",
         "",
