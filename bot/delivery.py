@@ -35,7 +35,7 @@ log = logging.getLogger("gatekeeper.delivery")
 
 BASE_DELAY = 0.5  # seconds before the first retry (then doubled each try, with jitter)
 MAX_DELAY = 30.0
-MAX_TRIES = 12  # failed attempts in a row before a message gives up (about 4 minutes)
+MAX_TRIES = 12  # failed attempts in a row before a message gives up (2 to 3 minutes)
 CHANNEL_RETRIES_PER_MINUTE = 30
 MESSAGE_ROUTES = re.compile(r"/channels/\d+/messages(/\d+)?$|/users/@me/channels$")
 RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})

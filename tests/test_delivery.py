@@ -83,8 +83,8 @@ async def test_a_dropped_request_never_lands_and_a_drop_after_lands_unanswered(f
 
 async def test_random_faults_follow_the_seed():
     def fired(seed: int) -> list[bool]:
-        faults = Faults(seed=seed)
-        faults.add(None, r".", outcomes=(500, 503, 429, "drop"), probability=0.2)
+        faults = Faults(rng=random.Random(seed))
+        faults.add(None, r".", outcomes=(500, 503, 429, "drop"), count=None, probability=0.2)
         return [faults.pick("POST", "/channels/1/messages") is not None for _ in range(500)]
 
     assert fired(7) == fired(7)

@@ -68,7 +68,6 @@ class Soak:
                 bot = await harness.start()
                 self.store = bot.store
                 tables = await self.open_games(fake, bot)
-                fake.faults.seed = self.seed
                 fake.faults.rng.seed(self.seed)
                 fake.faults.add(None, FAULTY_ROUTES, outcomes=(500, 503, 429, "drop", "drop-after"),
                                 probability=self.failure, count=None, retry_after=0.2)

@@ -6,10 +6,11 @@ before it lands ("drop"), or let it land and cut the connection before the answe
 ("drop-after": the request took effect but the client never hears so, as in a real outage).
 
     fake.faults.add("PATCH", r"/channels/\\d+/messages/\\d+", outcomes=(503,), count=2)
-    fake.faults.add(None, r"^/channels/", outcomes=(500, 503, 429, "drop"), probability=0.05)
+    fake.faults.add(None, r"^/channels/", outcomes=(500, 503, 429, "drop"), count=None,
+                    probability=0.05)
 
-A rule fires for its next `count` matching requests, or (with `probability`) at random from a
-seeded RNG, so a run with the same seed fails the same way.
+A rule fires for its next `count` matching requests (None: no limit), each time or (with
+`probability`) at random from a seeded RNG, so a run with the same seed fails the same way.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, NoReturn
 
 from aiohttp import web
 
@@ -47,12 +48,9 @@ class Rule:
 
 @dataclass
 class Faults:
-    seed: int = 0
+    rng: random.Random = field(default_factory=lambda: random.Random(0))  # seed it for a run
     rules: list[Rule] = field(default_factory=list)
     injected: list[tuple[str, str, Outcome]] = field(default_factory=list)  # method, path, outcome
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
 
     def add(self, method: str | None, route: str, *, outcomes: tuple[Outcome, ...] = (500,),
             count: int | None = 1, probability: float | None = None, channel: int | None = None,
@@ -60,14 +58,10 @@ class Faults:
         for outcome in outcomes:
             if outcome not in (500, 502, 503, 504, 429, *DROPS):
                 raise ValueError(f"unknown fault outcome {outcome!r}")
-        rule = Rule(method.upper() if method else None, re.compile(route), outcomes,
-                    None if probability is not None and count == 1 else count, probability,
-                    channel, retry_after, global_limit)
+        rule = Rule(method.upper() if method else None, re.compile(route), outcomes, count,
+                    probability, channel, retry_after, global_limit)
         self.rules.append(rule)
         return rule
-
-    def clear(self) -> None:
-        self.rules.clear()
 
     def pick(self, method: str, path: str) -> tuple[Rule, Outcome] | None:
         """The rule that fires for this request and the failure it gets, if any."""
@@ -95,16 +89,16 @@ class Faults:
         rule, outcome = fault
         if outcome == "drop-after":
             await handler(request)  # it lands; the answer never arrives
-            return _hang_up(request)
+            _hang_up(request)
         await request.read()
         if outcome == "drop":
-            return _hang_up(request)
+            _hang_up(request)
         if outcome == 429:
             return _too_many(rule.retry_after, rule.global_limit)
         return _json({"message": f"injected {outcome}", "code": 0}, int(outcome))
 
 
-def _hang_up(request: web.Request) -> web.StreamResponse:
+def _hang_up(request: web.Request) -> NoReturn:
     """Close the connection without an answer (the client sees the server disconnect)."""
     if request.transport is not None:
         request.transport.abort()
