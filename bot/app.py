@@ -23,7 +23,7 @@ from . import health, present, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
-from .delivery import Delivery, retry_reason, single_retry_layer
+from .delivery import Delivery, single_retry_layer
 from .publisher import DiscordPublisher
 from .rendering import Renderer
 from .store import Store
@@ -462,18 +462,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
         await interaction.followup.send(f"This channel already has a game, so the lobby for "
                                         f"{game.title} is in <#{channel_id}>.")
         return
-    try:
-        message = await interaction.followup.send(embed=present.lobby_embed(table),
-                                                  view=ui.lobby_view(table), wait=True)
-    except Exception as exc:
-        if retry_reason(exc) is None:
-            raise
-        log.warning("lobby answer failed game=%s why=%s; posting it in the channel", table.id,
-                    retry_reason(exc))
-        await bot.publisher.lobby_changed(table)
-        return
-    bot.store.set_message(table.id, "lobby", channel_id, message.id)
-    bot.publisher.lobby_shown(table)
+    await bot.publisher.lobby_changed(table, answering=interaction)
 
 
 def game_named(name: str) -> Any:

@@ -37,7 +37,8 @@ BASE_DELAY = 0.5  # seconds before the first retry (then doubled each try, with 
 MAX_DELAY = 30.0
 MAX_TRIES = 12  # failed attempts in a row before a message gives up (2 to 3 minutes)
 CHANNEL_RETRIES_PER_MINUTE = 30
-MESSAGE_ROUTES = re.compile(r"/channels/\d+/messages(/\d+)?$|/users/@me/channels$")
+MESSAGE_ROUTES = re.compile(  # posts and edits of messages, DMs, a lobby in its /play answer
+    r"/channels/\d+/messages(/\d+)?$|/users/@me/channels$|/webhooks/\d+/[^/]+/messages/@original$")
 RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
 
 

@@ -25,7 +25,7 @@ import discord
 from . import present, ui
 from games.core import Event
 
-from .delivery import Delivery, Slot
+from .delivery import Delivery, ServerError, Slot
 from .feed import Change, Snapshot, coalesce
 from .rendering import RenderFailed
 from .table import Table
@@ -84,30 +84,46 @@ class DiscordPublisher:
         return f"https://discord.com/channels/{table.guild_id}/{ids[0]}/{ids[1]}"
 
     # -- lobby ----------------------------------------------------------------------------------
-    async def lobby_changed(self, table: Table) -> None:
-        """Show the lobby as committed (posting it if it has no message yet, or was deleted)."""
-        await self.delivery.deliver(("lobby", table.id), table.channel_id, table.snapshot(),
-                                    self._show_lobby)
-
-    def lobby_shown(self, table: Table) -> None:
-        """The lobby message now shows `table` (posted as the answer to /play)."""
-        self._lobby_shown[table.id] = lobby_signature(table)
+    async def lobby_changed(self, table: Table, answering: discord.Interaction | None = None
+                            ) -> None:
+        """Show the lobby as committed. A new lobby is the answer to the /play that opened it
+        (`answering`: its deferred reply is edited, which is safe to repeat); a lobby without a
+        message (in a thread, or its answer expired) or whose message was deleted is posted."""
+        await self.delivery.deliver(("lobby", table.id), table.channel_id,
+                                    (table.snapshot(), answering), self._show_lobby)
 
     def lobby_behind(self, table: Table) -> bool:
         """Does the lobby message show an older lobby than the committed one?"""
         return self._lobby_shown.get(table.id) != lobby_signature(table)
 
-    async def _show_lobby(self, table: Table, slot: Slot) -> None:
+    async def _show_lobby(self, lobby: tuple[Table, discord.Interaction | None],
+                          slot: Slot) -> None:
+        table, answering = lobby
         ids = self.bot.store.messages(table.id).get("lobby")
         embed, view = present.lobby_embed(table), ui.lobby_view(table)
-        if ids is None or not await self._edited(
+        if ids is None and answering is not None:
+            ids = await self._answered(answering, embed=embed, view=view)
+        elif ids is not None and not await self._edited(
                 self.channel(ids[0]).get_partial_message(ids[1]), embed=embed, view=view):
-            if ids is not None and table.status != "lobby":
+            ids = None
+            if table.status != "lobby":
                 return  # a closed lobby that someone deleted need not come back
+        if ids is None:
             sent = await self.channel(table.channel_id).send(embed=embed, view=view,
                                                              nonce=slot.nonce)
-            self.bot.store.set_message(table.id, "lobby", sent.channel.id, sent.id)
+            ids = (sent.channel.id, sent.id)
+        self.bot.store.set_message(table.id, "lobby", *ids)
         self._lobby_shown[table.id] = lobby_signature(table)
+
+    @staticmethod
+    async def _answered(interaction: discord.Interaction, **fields: Any) -> tuple[int, int] | None:
+        """Put the lobby in the deferred reply to /play; None if that reply is gone (expired or
+        deleted: the lobby is then posted in the channel)."""
+        try:
+            sent = await interaction.edit_original_response(**fields)
+        except discord.NotFound:
+            return None
+        return sent.channel.id, sent.id
 
     @staticmethod
     async def _edited(message: discord.PartialMessage, **fields: Any) -> bool:
@@ -246,8 +262,8 @@ class DiscordPublisher:
             try:
                 await origin.edit_original_response(view=None)
                 return
-            except discord.HTTPException as exc:  # the channel edit below does it instead
-                log.info("retire-via-click failed game=%s status=%s", table.id, exc.status)
+            except (discord.HTTPException, ServerError) as exc:  # the channel edit does it
+                log.info("retire-via-click failed game=%s error=%s", table.id, exc)
         await self._edited(self.channel(ids[0]).get_partial_message(ids[1]), view=None)
 
     # -- DMs and notices ----------------------------------------------------------------------------
