@@ -35,6 +35,7 @@ log = logging.getLogger("gatekeeper.delivery")
 
 BASE_DELAY = 0.5  # seconds before the first retry (then doubled each try, with jitter)
 MAX_DELAY = 30.0
+ATTEMPT_TIMEOUT = 60.0  # seconds an attempt may take (a request Discord never answers)
 MAX_TRIES = 12  # failed attempts in a row before a message gives up (2 to 3 minutes)
 CHANNEL_RETRIES_PER_MINUTE = 30
 MESSAGE_ROUTES = re.compile(  # posts and edits of messages, DMs, a lobby in its /play answer
@@ -162,7 +163,7 @@ class Delivery:
             while slot.state is not None:
                 state, slot.state = slot.state, None
                 try:
-                    await slot.attempt(state, slot)
+                    await asyncio.wait_for(slot.attempt(state, slot), ATTEMPT_TIMEOUT)
                 except Exception as exc:  # noqa: BLE001 - classified: retried or given up
                     slot.state = state if slot.state is None else slot.merge(state, slot.state)
                     slot.tries += 1

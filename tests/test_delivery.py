@@ -223,6 +223,23 @@ async def test_retries_per_channel_are_capped_per_minute():
     assert all(s.shown for s in senders)
 
 
+async def test_an_attempt_that_never_ends_times_out_and_is_retried(monkeypatch):
+    monkeypatch.setattr(delivery, "ATTEMPT_TIMEOUT", 0.01)
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    shown = []
+
+    async def hangs_once(state, slot) -> None:
+        if not slot.tries:
+            await asyncio.get_running_loop().create_future()  # Discord never answers
+        shown.append(state)
+    await outbox.deliver("m", 1, "v1", hangs_once)
+    assert outbox.slots["m"].tries == 1 and shown == []
+    clock.advance(delivery.BASE_DELAY)
+    await drain()
+    assert shown == ["v1"] and not outbox.pending("m")
+
+
 def test_only_passing_failures_are_retried():
     assert delivery.retry_reason(ServerError(500)) == "server error 500"
     assert delivery.retry_reason(asyncio.TimeoutError()) == "timeout"
