@@ -24,6 +24,7 @@ from . import health, present, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
+from .delivery import Delivery, single_retry_layer
 from .publisher import DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_format
@@ -56,15 +57,19 @@ class GatekeeperBot(discord.AutoShardedClient):
                          allowed_mentions=discord.AllowedMentions.none(),
                          # no message cache: we edit by id (partial messages), and discord.py
                          # scans that cache linearly on every message event
-                         max_messages=None)
+                         max_messages=None,
+                         # one retry layer for message sends and edits: bot.delivery
+                         http_trace=single_retry_layer(), max_ratelimit_timeout=30.0)
         self.settings = settings
         self.store = store
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_command_error
         self.renderer = Renderer(settings.render_workers)
+        clock = clock or RealClock()
         self.replays = Replays(store, self.renderer)
-        self.publisher = DiscordPublisher(self)
-        self.service = TableService(store, self.publisher, clock or RealClock(),
+        self.delivery = Delivery(clock, lambda coro: self.service._spawn(coro))
+        self.publisher = DiscordPublisher(self, self.delivery)
+        self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
                                     shards=settings.shards)
         self.loaded_games = 0
@@ -158,6 +163,7 @@ class GatekeeperBot(discord.AutoShardedClient):
             _, late = await asyncio.wait(pending, timeout=DRAIN_SECONDS)
             if late:
                 log.warning("shutdown: cancelling unfinished work count=%d", len(late))
+        self.delivery.close()  # retries still waiting are dropped; start-up republishes boards
         try:
             await self.service.close()  # timers disarmed, anything still running cancelled
         finally:
@@ -265,17 +271,26 @@ class GatekeeperBot(discord.AutoShardedClient):
         url = self.publisher.jump_url(table)
         return f"{exc.reason} The newest board: {url}" if url else exc.reason
 
+    def lobby_catch_up(self, game_id: int) -> None:
+        """Republish a lobby whose message shows an older lobby than the committed one."""
+        table = self.service.tables.get(game_id)
+        if table is not None and self.publisher.lobby_behind(table):
+            self.service._spawn(self.publisher.lobby_changed(table))
+
     async def _component(self, interaction: discord.Interaction, op: str, game_id: int,
                          issued_to: int | None, token: int, arg: str,
                          values: list[str] | None) -> None:
         service, user = self.service, interaction.user
-        if op == "lobby":
+        if op in ("lobby", "opt"):
             await interaction.response.defer()
-            await service.lobby(game_id, user.id, user.display_name, arg)
-            return
-        if op == "opt":
-            await interaction.response.defer()
-            await service.set_option(game_id, user.id, arg, (values or [""])[0])
+            try:
+                if op == "lobby":
+                    await service.lobby(game_id, user.id, user.display_name, arg)
+                else:
+                    await service.set_option(game_id, user.id, arg, (values or [""])[0])
+            except IllegalAction:
+                self.lobby_catch_up(game_id)  # the click may come from a lobby that is behind
+                raise
             return
         if op == "again":
             await self.play_again(interaction, game_id)
@@ -447,14 +462,11 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     table = bot.service.open_lobby(game.name, interaction.guild_id, channel_id, host_id or user.id,
                                    user.display_name, seats=seats)
     if channel_id != interaction.channel_id:
-        message = await bot.get_partial_messageable(channel_id).send(
-            embed=present.lobby_embed(table), view=ui.lobby_view(table))
+        await bot.publisher.lobby_changed(table)  # posted in the thread (and retried if need be)
         await interaction.followup.send(f"This channel already has a game, so the lobby for "
                                         f"{game.title} is in <#{channel_id}>.")
-    else:
-        message = await interaction.followup.send(embed=present.lobby_embed(table),
-                                                  view=ui.lobby_view(table), wait=True)
-    bot.store.set_message(table.id, "lobby", channel_id, message.id)
+        return
+    await bot.publisher.lobby_changed(table, answering=interaction)
 
 
 def game_named(name: str) -> Any:

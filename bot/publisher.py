@@ -9,10 +9,13 @@ time. Message economy, as players want it:
 - at most one DM per player per turn, and only when their private state changed (or an event
   was addressed to them).
 A board that cannot be drawn twice goes out as text. Rendering runs in worker processes.
+Every message goes out through bot.delivery: an attempt that fails for a passing reason is
+retried until the channel shows what was committed.
 """
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import logging
 from typing import TYPE_CHECKING, Any
@@ -22,7 +25,8 @@ import discord
 from . import present, ui
 from games.core import Event
 
-from .feed import Change, Snapshot
+from .delivery import Delivery, ServerError, Slot
+from .feed import Change, Snapshot, coalesce
 from .rendering import RenderFailed, board_view
 from .table import Table
 
@@ -31,16 +35,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gatekeeper.discord")
 DMS_CLOSED = 50007
+UNKNOWN_MESSAGE = 10008  # someone deleted the message: post it again
 MAX_TURN_LINES = 30  # lines of the current turn kept on the board (the rest: /log)
 
 
 class DiscordPublisher:
-    def __init__(self, bot: "GatekeeperBot") -> None:
+    def __init__(self, bot: "GatekeeperBot", delivery: Delivery) -> None:
         self.bot = bot
+        self.delivery = delivery
         self._sent_private: dict[tuple[int, int], str] = {}
         self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
         self._lines: dict[int, list[str]] = {}  # log lines shown on each live board
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
+        self._lobby_shown: dict[int, tuple] = {}  # what each lobby message shows
+        self._notices = itertools.count()
 
     # -- helpers ----------------------------------------------------------------------------
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -52,13 +60,17 @@ class DiscordPublisher:
         assert table.state is not None
         return board_view(table.game, table.state, table.names())
 
-    async def board_file(self, table: Table, view: dict | None = None) -> discord.File | None:
-        """The board image, or None if it cannot be drawn (the board then goes out as text)."""
-        try:
-            png = await self.bot.renderer.png(view or self.board_view(table))
-        except RenderFailed:
-            log.error("render failed twice game=%s version=%s", table.id, table.version)
-            return None
+    async def board_file(self, table: Table, drawn: str, slot: Slot) -> discord.File | None:
+        """The board image, or None if it cannot be drawn (the board then goes out as text).
+        Kept on the delivery slot while it lasts, so a retry does not draw it again."""
+        png = slot.kept.get(drawn)
+        if png is None:
+            try:
+                png = await self.bot.renderer.png(self.board_view(table))
+            except RenderFailed:
+                log.error("render failed twice game=%s version=%s", table.id, table.version)
+                return None
+            slot.kept = {drawn: png}
         return discord.File(io.BytesIO(png), filename="board.png")
 
     def jump_url(self, table: Table) -> str | None:
@@ -67,42 +79,91 @@ class DiscordPublisher:
             return None
         return f"https://discord.com/channels/{table.guild_id}/{ids[0]}/{ids[1]}"
 
-    async def _safely(self, what: str, table: Table, coro) -> Any:
-        try:
-            return await coro
-        except discord.HTTPException as exc:
-            log.warning("discord-error game=%s what=%s status=%s code=%s", table.id, what,
-                        exc.status, exc.code)
-            return None
+    # -- lobby ----------------------------------------------------------------------------------
+    async def lobby_changed(self, table: Table, answering: discord.Interaction | None = None
+                            ) -> None:
+        """Show the lobby as committed. A new lobby is the answer to the /play that opened it
+        (`answering`: its deferred reply is edited, which is safe to repeat); a lobby without a
+        message (in a thread, or its answer expired) or whose message was deleted is posted."""
+        await self.delivery.deliver(("lobby", table.id), table.channel_id,
+                                    (table.snapshot(), answering), self._show_lobby)
 
-    # -- Publisher -----------------------------------------------------------------------------
-    async def lobby_changed(self, table: Table) -> None:
+    def lobby_behind(self, table: Table) -> bool:
+        """Does the lobby message show an older lobby than the committed one?"""
+        return self._lobby_shown.get(table.id) != lobby_signature(table)
+
+    async def _show_lobby(self, lobby: tuple[Table, discord.Interaction | None],
+                          slot: Slot) -> None:
+        table, answering = lobby
         ids = self.bot.store.messages(table.id).get("lobby")
+        embed, view = present.lobby_embed(table), ui.lobby_view(table)
+        if ids is None and answering is not None:
+            ids = await self._answered(answering, embed=embed, view=view)
+        elif ids is not None and not await self._edited(
+                self.channel(ids[0]).get_partial_message(ids[1]), embed=embed, view=view):
+            ids = None
+            if table.status != "lobby":
+                return  # a closed lobby that someone deleted need not come back
         if ids is None:
-            return
-        await self._safely("lobby", table, self.channel(ids[0]).get_partial_message(ids[1]).edit(
-            embed=present.lobby_embed(table), view=ui.lobby_view(table)))
+            sent = await self.channel(table.channel_id).send(embed=embed, view=view,
+                                                             nonce=slot.nonce)
+            ids = (sent.channel.id, sent.id)
+        self.bot.store.set_message(table.id, "lobby", *ids)
+        self._lobby_shown[table.id] = lobby_signature(table)
 
+    @staticmethod
+    async def _answered(interaction: discord.Interaction, **fields: Any) -> tuple[int, int] | None:
+        """Put the lobby in the deferred reply to /play; None if that reply is gone (expired or
+        deleted: the lobby is then posted in the channel)."""
+        try:
+            sent = await interaction.edit_original_response(**fields)
+        except discord.NotFound:
+            return None
+        return sent.channel.id, sent.id
+
+    @staticmethod
+    async def _edited(message: discord.PartialMessage, **fields: Any) -> bool:
+        """Edit a message; False if someone deleted it (it is then posted again)."""
+        try:
+            await message.edit(**fields)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            return False
+        return True
+
+    # -- boards -----------------------------------------------------------------------------------
     async def publish(self, snapshot: Snapshot) -> None:
         table, change = snapshot.table, snapshot.change
         if table.state is None:
             return
         if change is not None:
             await self.post_interjections(table, change)
+        await self.delivery.deliver(("board", table.id), table.channel_id, snapshot,
+                                    self._show_board, merge=lambda old, new: coalesce([old, new]))
+        await self.send_private(table, change)
+
+    async def _show_board(self, snapshot: Snapshot, slot: Slot) -> None:
+        """Post a new board or edit the live one, so the channel shows `snapshot`."""
+        table, change = snapshot.table, snapshot.change
         old = self.bot.store.messages(table.id).get("board")
         new_board = old is None or snapshot.fresh_board or table.status != "running" \
             or (change is not None and change.turn_changed and self._person_to_ping(table))
         lines = present.public_lines(table, change.events) if change else []
-        if new_board:
-            self._lines[table.id] = lines[-MAX_TURN_LINES:]
-            posted = await self.post_board(table)
-            if posted and old is not None:
-                await self._retire(table, old, change)
-        else:
-            kept = self._lines.get(table.id, []) + lines
-            self._lines[table.id] = kept[-MAX_TURN_LINES:]
-            await self.edit_board(table, old)
-        await self.send_private(table, change)
+        if not new_board:
+            assert old is not None
+            kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
+            if await self.edit_board(table, old, kept, slot):
+                return
+            lines = kept  # the live board was deleted: post it again, with its lines
+        posted = await self.post_board(table, lines[-MAX_TURN_LINES:], slot)
+        if old is not None and old != posted:  # (before anything else can fail)
+            origin = change.origin if change else None
+            self.delivery.send(("retire", old[1]), old[0], (origin,),
+                               lambda state, _: self._retire(table, old, state[0]))
+        if slot.tries:  # an earlier try may have landed with an older state: show this one
+            self._drawn[table.id] = ""  # (and its picture)
+            await self.edit_board(table, posted, lines[-MAX_TURN_LINES:], slot)
         if table.status != "running":
             self.forget(table)
 
@@ -110,6 +171,7 @@ class DiscordPublisher:
         self.bot.store.forget(table.id)
         self._drawn.pop(table.id, None)
         self._lines.pop(table.id, None)
+        self._lobby_shown.pop(table.id, None)
         for seat in range(len(table.seats)):
             self._sent_private.pop((table.id, seat), None)
             self._unsent.pop((table.id, seat), None)
@@ -124,73 +186,83 @@ class DiscordPublisher:
 
     async def post_interjections(self, table: Table, change: Change) -> None:
         """A speaking character (the game's `speakers`) gets messages of their own, with a picture."""
-        for event in change.events:
+        for index, event in enumerate(change.events):
             if not event.public or event.kind not in table.game.speakers:
                 continue
             text = table.fill(event.text)
-            embed = discord.Embed(title=table.game.speakers[event.kind], description=text[:4000],
-                                  colour=discord.Colour.dark_red())
             png = await self.bot.renderer.speaker(table.game.name, text)
-            kwargs: dict = {}
-            if png is not None:
-                kwargs["file"] = discord.File(io.BytesIO(png), filename="speaker.png")
-                embed.set_image(url="attachment://speaker.png")
             mentions = " ".join(f"<@{s.user_id}>" for s in table.seats
                                 if s.user_id and not s.ai and s.name in text)
-            await self._safely("interjection", table, self.channel(table.channel_id).send(
-                content=mentions or None, embed=embed,
-                allowed_mentions=discord.AllowedMentions(users=True), **kwargs))
+            line = (table.game.speakers[event.kind], text, png, mentions or None)
+            await self.delivery.deliver(("say", table.id, table.version, index), table.channel_id,
+                                        line, self._say)
 
-    def _board_message(self, table: Table) -> tuple[str, discord.Embed, str]:
-        content, embed = present.turn_embed(table, self._lines.get(table.id, []))
+    async def _say(self, line: tuple[str, str, bytes | None, str | None], slot: Slot) -> None:
+        speaker, text, png, content = line
+        embed = discord.Embed(title=speaker, description=text[:4000],
+                              colour=discord.Colour.dark_red())
+        kwargs: dict = {}
+        if png is not None:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="speaker.png")
+            embed.set_image(url="attachment://speaker.png")
+        await self.channel(slot.channel_id).send(
+            content=content, embed=embed, nonce=slot.nonce,
+            allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
+
+    def _board_message(self, table: Table, lines: list[str]) -> tuple[str, discord.Embed, str]:
+        content, embed = present.turn_embed(table, lines)
         return content, embed, json.dumps(self.board_view(table), sort_keys=True)
 
-    async def post_board(self, table: Table) -> bool:
-        content, embed, drawn = self._board_message(table)
-        file = await self.board_file(table)
+    async def post_board(self, table: Table, lines: list[str], slot: Slot) -> tuple[int, int]:
+        """Post a new board (once: a retry carries the first try's nonce, so a post that landed
+        unseen is returned, not repeated) and record it as the live board."""
+        content, embed, drawn = self._board_message(table, lines)
+        file = await self.board_file(table, drawn, slot)
         if file is None:
             embed.set_image(url=None)
             embed.set_footer(text=f"{embed.footer.text} · (the board picture could not be drawn)")
-        sent = await self._safely("board", table, self.channel(table.channel_id).send(
-            content=content, embed=embed, view=ui.turn_view(table),
-            allowed_mentions=discord.AllowedMentions(users=True), **({"file": file} if file else {})))
-        if not isinstance(sent, discord.Message):
-            return False
+        sent = await self.channel(table.channel_id).send(
+            content=content, embed=embed, view=ui.turn_view(table), nonce=slot.nonce,
+            allowed_mentions=discord.AllowedMentions(users=True), **({"file": file} if file else {}))
+        ids = (sent.channel.id, sent.id)
         self._drawn[table.id] = drawn if file else ""
-        self.bot.store.set_message(table.id, "board", sent.channel.id, sent.id, table.version)
-        return True
+        self._lines[table.id] = lines
+        self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
+        return ids
 
-    async def edit_board(self, table: Table, ids: tuple[int, int]) -> None:
-        content, embed, drawn = self._board_message(table)
+    async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str],
+                         slot: Slot) -> bool:
+        """Edit the live board to show `table`; False if someone deleted it."""
+        content, embed, drawn = self._board_message(table, lines)
         extra: dict = {}
         if self._drawn.get(table.id) != drawn:  # an unchanged picture is not drawn again
-            file = await self.board_file(table)
+            file = await self.board_file(table, drawn, slot)
             extra["attachments"] = [file] if file else []
             if file is None:
                 embed.set_image(url=None)
         message = self.channel(ids[0]).get_partial_message(ids[1])
-        sent = await self._safely("board-edit", table, message.edit(
-            content=content, embed=embed, view=ui.turn_view(table), **extra))
-        if sent is None:  # the message is gone or refused: post a fresh board instead
-            await self.post_board(table)
-            return
+        if not await self._edited(message, content=content, embed=embed,
+                                  view=ui.turn_view(table), **extra):
+            return False
         if "attachments" in extra:
             self._drawn[table.id] = drawn if extra["attachments"] else ""
+        self._lines[table.id] = lines
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
+        return True
 
-    async def _retire(self, table: Table, ids: tuple[int, int], change: Change | None) -> None:
+    async def _retire(self, table: Table, ids: tuple[int, int], origin: Any) -> None:
         """Strip the buttons from the previous board, through the click that moved on from it
         when there is one (an interaction edit, not a channel write)."""
-        origin = change.origin if change else None
         message = getattr(origin, "message", None)
         if isinstance(origin, discord.Interaction) and message is not None and message.id == ids[1]:
-            done = await self._safely("retire-via-click", table,
-                                      origin.edit_original_response(view=None))
-            if done is not None:
+            try:
+                await origin.edit_original_response(view=None)
                 return
-        await self._safely("retire", table, self.channel(ids[0]).get_partial_message(
-            ids[1]).edit(view=None))
+            except (discord.HTTPException, ServerError) as exc:  # the channel edit does it
+                log.info("retire-via-click failed game=%s error=%s", table.id, exc)
+        await self._edited(self.channel(ids[0]).get_partial_message(ids[1]), view=None)
 
+    # -- DMs and notices ----------------------------------------------------------------------------
     async def send_private(self, table: Table, change: Change | None) -> None:
         """DM a person at most once a turn: when the turn passes (or the game ends), if their
         private state changed or events were addressed to them meanwhile (gathered until then).
@@ -213,16 +285,18 @@ class DiscordPublisher:
             self._sent_private[key] = text
             body = present.hand_message(table, seat_index, unsent, self.jump_url(table))
             self._unsent[key] = []
-            try:
-                dm = await self.bot.create_dm(discord.Object(seat.user_id))
-                await dm.send(body)
-            except discord.Forbidden as exc:
-                if exc.code != DMS_CLOSED:
-                    raise
-                await self.bot.dms_closed(table.id, seat_index)
-            except discord.HTTPException as exc:
-                log.warning("discord-error game=%s what=dm seat=%s status=%s", table.id,
-                            seat_index, exc.status)
+            await self.delivery.deliver(("dm", table.id, seat_index), seat.user_id,
+                                        (table.id, seat_index, seat.user_id, body), self._dm)
+
+    async def _dm(self, dm: tuple[int, int, int, str], slot: Slot) -> None:
+        game_id, seat, user_id, body = dm
+        channel = await self.bot.create_dm(discord.Object(user_id))
+        try:
+            await channel.send(body, nonce=slot.nonce)
+        except discord.Forbidden as exc:
+            if exc.code != DMS_CLOSED:
+                raise
+            await self.bot.dms_closed(game_id, seat)  # not retried: told once to use /hand
 
     async def timeout_warning(self, table: Table, seat: int) -> None:
         deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
@@ -230,11 +304,19 @@ class DiscordPublisher:
                                  f"the AI plays for you {deadline}.")
 
     async def notice(self, table: Table, text: str) -> None:
-        await self._safely("notice", table, self.channel(table.channel_id).send(
-            text[:2000], allowed_mentions=discord.AllowedMentions(users=True)))
+        await self.notice_channel(table.channel_id, text, mentions=True)
 
-    async def notice_channel(self, channel_id: int, text: str) -> None:
-        try:
-            await self.channel(channel_id).send(text[:2000])
-        except discord.HTTPException as exc:
-            log.warning("discord-error channel=%s what=notice status=%s", channel_id, exc.status)
+    async def notice_channel(self, channel_id: int, text: str, mentions: bool = False) -> None:
+        await self.delivery.deliver(("notice", channel_id, next(self._notices)), channel_id,
+                                    (text[:2000], mentions), self._notice)
+
+    async def _notice(self, notice: tuple[str, bool], slot: Slot) -> None:
+        text, mentions = notice
+        await self.channel(slot.channel_id).send(
+            text, nonce=slot.nonce, allowed_mentions=discord.AllowedMentions(users=mentions))
+
+
+def lobby_signature(table: Table) -> tuple:
+    """What a lobby message shows: seats, options and whether it is still open."""
+    return (table.status, tuple((s.name, s.user_id, s.ai) for s in table.seats),
+            tuple(sorted(table.options.items())))

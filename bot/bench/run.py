@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import replay_timing
+from . import faults_soak, replay_timing
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -378,7 +378,8 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "",
     ]
     lines += replay_timing.report(results["replays"])
-    text = "\n".join(lines)
+    kept = faults_soak.kept_section(out)  # its own run writes it (python -m bot.bench.faults_soak)
+    text = "\n".join(lines) + ("\n" + kept if kept else "")
     out.write_text(text)
     return text
 

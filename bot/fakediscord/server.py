@@ -15,6 +15,7 @@ from typing import Any, Awaitable, Callable, Dict, Iterable, List, Optional, Tup
 
 from aiohttp import WSMsgType, web
 
+from .faults import Faults
 from .models import (
     ALL_PERMISSIONS,
     BOT_PERMISSIONS,
@@ -149,6 +150,8 @@ class FakeDiscord:
         self.resume_count = 0
         self.identify_count = 0
         self._fail_rules: List[Dict[str, Any]] = []
+        self.faults = Faults()  # injected outages (bot.fakediscord.faults), run before each request
+        self._nonces: Dict[Tuple[int, str], int] = {}  # (channel, nonce) -> message, for enforce_nonce
 
         self._sessions: Dict[str, _Session] = {}
         self._conns: List[_Conn] = []
@@ -160,7 +163,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, port: int = 0) -> 'FakeDiscord':
-        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware])
         app.router.add_get('/gateway', self._gateway)
         app.router.add_route('*', '/{tail:.*}', self._http)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -1293,7 +1296,12 @@ class FakeDiscord:
             rm = self.messages.get(int(ref['message_id']))
             if rm is None or rm.deleted:
                 raise _form_error('message_reference', 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message')
+        nonce = (c.id, str(payload.get('nonce')))
+        if payload.get('enforce_nonce') and nonce in self._nonces:  # a retried send: the first one
+            return self.message_payload(self.messages[self._nonces[nonce]])
         m = self._new_message(c, self.bot_user.id, payload, files)
+        if payload.get('nonce') is not None:
+            self._nonces[nonce] = m.id
         await self._announce_create(m)
         return self.message_payload(m)
 

@@ -1,0 +1,533 @@
+"""Delivery under Discord failures: the fake's injected faults, the retry rules, and every kind of
+message the bot owns (lobby, board, DM, the Gatekeeper's lines) converging to the committed
+state through 500s, 503s, 429 storms and dropped connections, with no action applied twice."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import aiohttp
+import discord
+import pytest
+
+from bot import delivery, present, ui
+from bot.bench import faults_soak
+from bot.bench.faults_soak import Soak
+from bot.clock import FakeClock
+from bot.delivery import Delivery, ServerError
+from bot.fakediscord.faults import Faults
+from bot.feed import Change
+from games.core import Event
+from tests.harness import BotHarness, Players, until
+
+
+# -- the fault module ------------------------------------------------------------------------------
+async def rest(fake, method: str, path: str, **body):
+    """One request to the fake as the bot would make it: (status, json or None if cut off)."""
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http:
+        try:
+            async with http.request(method, f"{fake.api_base}{path}", json=body) as answer:
+                return answer.status, await answer.json()
+        except aiohttp.ClientConnectionError:
+            return None, None
+
+
+@pytest.fixture
+def room(fake_discord):
+    guild = fake_discord.add_guild("Faults")
+    return fake_discord.add_channel(guild.id, "here")
+
+
+async def test_a_rule_fails_the_next_n_matching_requests_only(fake_discord, room):
+    fake_discord.faults.add("POST", r"/channels/\d+/messages$", outcomes=(503,), count=2)
+    path = f"/channels/{room.id}/messages"
+    assert (await rest(fake_discord, "GET", f"/channels/{room.id}"))[0] == 200  # other method
+    statuses = [(await rest(fake_discord, "POST", path, content=str(i)))[0] for i in range(3)]
+    assert statuses == [503, 503, 200]
+    assert [m.content for m in fake_discord.channel_messages(room.id)] == ["2"]
+    assert [outcome for _, _, outcome in fake_discord.faults.injected] == [503, 503]
+
+
+async def test_a_rule_can_be_limited_to_one_channel(fake_discord, room):
+    other = fake_discord.add_channel(room.guild_id, "elsewhere")
+    fake_discord.faults.add(None, r"/messages", outcomes=(500,), count=None, channel=other.id)
+    assert (await rest(fake_discord, "POST", f"/channels/{room.id}/messages", content="a"))[0] == 200
+    assert (await rest(fake_discord, "POST", f"/channels/{other.id}/messages", content="b"))[0] == 500
+
+
+async def test_a_429_says_how_long_to_wait_and_whether_it_is_global(fake_discord, room):
+    fake_discord.faults.add("POST", r"/messages$", outcomes=(429,), retry_after=2.5,
+                            global_limit=True)
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake_discord.token}"}) as http:
+        async with http.post(f"{fake_discord.api_base}/channels/{room.id}/messages",
+                             json={"content": "x"}) as answer:
+            body = await answer.json()
+            assert answer.status == 429
+            assert answer.headers["Retry-After"] == "2.500"
+            assert answer.headers["X-RateLimit-Global"] == "true"
+            assert answer.headers["Via"]  # discord.py needs it to retry rather than give up
+    assert body["retry_after"] == 2.5 and body["global"] is True
+    assert fake_discord.channel_messages(room.id) == []
+
+
+async def test_a_dropped_request_never_lands_and_a_drop_after_lands_unanswered(fake_discord, room):
+    path = f"/channels/{room.id}/messages"
+    fake_discord.faults.add("POST", r"/messages$", outcomes=("drop",))
+    assert await rest(fake_discord, "POST", path, content="lost") == (None, None)
+    assert fake_discord.channel_messages(room.id) == []
+    fake_discord.faults.add("POST", r"/messages$", outcomes=("drop-after",))
+    assert await rest(fake_discord, "POST", path, content="landed") == (None, None)
+    assert [m.content for m in fake_discord.channel_messages(room.id)] == ["landed"]
+
+
+async def test_random_faults_follow_the_seed():
+    def fired(seed: int) -> list[bool]:
+        faults = Faults(rng=random.Random(seed))
+        faults.add(None, r".", outcomes=(500, 503, 429, "drop"), count=None, probability=0.2)
+        return [faults.pick("POST", "/channels/1/messages") is not None for _ in range(500)]
+
+    assert fired(7) == fired(7)
+    assert fired(7) != fired(8)
+    assert 60 < sum(fired(7)) < 140  # about one in five
+
+
+async def test_a_resent_message_with_the_same_nonce_is_posted_once(fake_discord, room):
+    path = f"/channels/{room.id}/messages"
+    first = await rest(fake_discord, "POST", path, content="hi", nonce="n1", enforce_nonce=True)
+    again = await rest(fake_discord, "POST", path, content="hi", nonce="n1", enforce_nonce=True)
+    other = await rest(fake_discord, "POST", path, content="hi", nonce="n2", enforce_nonce=True)
+    assert first[1]["id"] == again[1]["id"] != other[1]["id"]
+    assert len(fake_discord.channel_messages(room.id)) == 2
+
+
+def test_unknown_outcomes_are_refused():
+    with pytest.raises(ValueError, match="unknown fault outcome"):
+        Faults().add("POST", r".", outcomes=(418,))
+
+
+# -- the retry rules ------------------------------------------------------------------------------------
+class Flaky:
+    """A message sender that fails its first `failures` attempts with `error`."""
+
+    def __init__(self, failures: int, error: Exception | None = None) -> None:
+        self.failures = failures
+        self.error = error or ServerError(503)
+        self.shown: list[object] = []
+        self.attempts: list[object] = []
+
+    async def __call__(self, state, slot) -> None:
+        self.attempts.append(state)
+        if len(self.attempts) <= self.failures:
+            raise self.error
+        self.shown.append(state)
+
+
+def tasks_runner():
+    loop = asyncio.get_running_loop()
+    running: set[asyncio.Task] = set()
+
+    def spawn(coro):
+        task = loop.create_task(coro)
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    async def drain():
+        while running:
+            await asyncio.gather(*list(running))
+    return spawn, drain
+
+
+async def test_a_failed_send_is_retried_with_growing_jittered_backoff():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn, random.Random(1))
+    sender = Flaky(failures=4)
+    tried_at = []
+    sender_call = sender.__call__
+
+    async def timed(state, slot):
+        tried_at.append(clock.now())
+        await sender_call(state, slot)
+    await outbox.deliver("m", 1, "v1", timed)
+    while outbox.pending("m"):
+        clock.advance(0.01)
+        await drain()
+    assert sender.shown == ["v1"] and len(sender.attempts) == 5
+    waits = [later - earlier for earlier, later in zip(tried_at, tried_at[1:])]
+    for tries, wait in enumerate(waits, start=1):  # from half the ceiling up to the ceiling
+        ceiling = delivery.BASE_DELAY * 2 ** (tries - 1)
+        assert ceiling / 2 - 0.01 <= wait <= ceiling + 0.01, (tries, waits)
+    assert len(set(round(w / (delivery.BASE_DELAY * 2 ** i), 2) for i, w in enumerate(waits))) > 1
+
+
+async def test_a_newer_state_replaces_the_one_waiting_for_a_retry():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    sender = Flaky(failures=1)
+    await outbox.deliver("m", 1, "v1", sender)
+    outbox.send("m", 1, "v2", sender)
+    outbox.send("m", 1, "v3", sender)
+    await drain()
+    assert sender.attempts == ["v1"]  # one pending delivery per message: nothing started
+    clock.advance(delivery.MAX_DELAY)
+    await drain()
+    assert sender.attempts == ["v1", "v3"] and sender.shown == ["v3"]
+    assert not outbox.pending("m")
+
+
+async def test_a_refusal_is_not_retried_and_giving_up_is_logged_once(caplog):
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    refused = Flaky(failures=99, error=ValueError("no such thing"))
+    with caplog.at_level(logging.WARNING, "gatekeeper.delivery"):
+        await outbox.deliver("a", 1, "v1", refused)
+        failing = Flaky(failures=99)
+        await outbox.deliver("b", 1, "v1", failing)
+        for _ in range(delivery.MAX_TRIES + 2):
+            clock.advance(120)
+            await drain()
+    assert len(refused.attempts) == 1
+    assert len(failing.attempts) == delivery.MAX_TRIES
+    gave_up = [r.getMessage() for r in caplog.records if "gave up" in r.getMessage()]
+    assert gave_up == [
+        "delivery gave up message=a channel=1 tries=1 why=ValueError: no such thing",
+        f"delivery gave up message=b channel=1 tries={delivery.MAX_TRIES} why=server error 503"]
+    assert outbox.gave_up == 2 and not outbox.slots
+
+
+async def test_a_long_rate_limit_is_waited_out():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    sender = Flaky(failures=1, error=discord.RateLimited(90.0))
+    await outbox.deliver("m", 1, "v1", sender)
+    clock.advance(89)
+    await drain()
+    assert sender.shown == []
+    clock.advance(2)
+    await drain()
+    assert sender.shown == ["v1"]
+
+
+async def test_retries_per_channel_are_capped_per_minute():
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    cap = delivery.CHANNEL_RETRIES_PER_MINUTE
+    senders = [Flaky(failures=1) for _ in range(cap + 5)]
+    for index, sender in enumerate(senders):
+        await outbox.deliver(index, 7, "v", sender)
+    clock.advance(delivery.BASE_DELAY)
+    await drain()
+    assert sum(bool(s.shown) for s in senders) == cap  # the rest wait for the next minute
+    clock.advance(60)
+    await drain()
+    assert all(s.shown for s in senders)
+
+
+async def test_an_attempt_that_never_ends_times_out_and_is_retried(monkeypatch):
+    monkeypatch.setattr(delivery, "ATTEMPT_TIMEOUT", 0.01)
+    clock, (spawn, drain) = FakeClock(), tasks_runner()
+    outbox = Delivery(clock, spawn)
+    shown = []
+
+    async def hangs_once(state, slot) -> None:
+        if not slot.tries:
+            await asyncio.get_running_loop().create_future()  # Discord never answers
+        shown.append(state)
+    await outbox.deliver("m", 1, "v1", hangs_once)
+    assert outbox.slots["m"].tries == 1 and shown == []
+    clock.advance(delivery.BASE_DELAY)
+    await drain()
+    assert shown == ["v1"] and not outbox.pending("m")
+
+
+def test_only_passing_failures_are_retried():
+    assert delivery.retry_reason(ServerError(500)) == "server error 500"
+    assert delivery.retry_reason(asyncio.TimeoutError()) == "timeout"
+    assert delivery.retry_reason(aiohttp.ServerDisconnectedError()) is not None
+    assert delivery.retry_reason(ConnectionResetError()) is not None
+    assert delivery.retry_reason(ValueError()) is None
+
+
+# -- every message the bot owns, through the fake Discord with faults ---------------------------------
+FAULTS = {  # how a fault rule fails its requests, and how many in a row
+    "500": dict(outcomes=(500,), count=3),
+    "503": dict(outcomes=(503,), count=3),
+    "429 storm": dict(outcomes=(429,), count=5, retry_after=0.01),  # discord.py waits it out
+    "429 global": dict(outcomes=(429,), count=3, retry_after=0.01, global_limit=True),
+    "429 long": dict(outcomes=(429,), count=2, retry_after=90.0),  # too long: ours to retry
+    "dropped": dict(outcomes=("drop",), count=2),
+    "dropped after landing": dict(outcomes=("drop-after",), count=2),
+}
+POSTS = r"/messages$"
+EDITS = r"/messages/\d+$"
+
+
+@pytest.fixture
+async def world(fake_discord, tmp_path):
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock)
+    await harness.start()
+    yield clock, Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    await harness.stop()
+
+
+async def converge(players: Players, clock: FakeClock, shown, what: str) -> None:
+    """Let retries fall due (on the fake clock) until Discord shows what `shown` checks and no
+    delivery is waiting any more."""
+    for _ in range(40):
+        await until(lambda: not players.bot.service._tasks and not players.bot._inflight,
+                    what="the bot to settle")
+        if shown() and not players.bot.delivery.slots:
+            return
+        clock.advance(delivery.MAX_DELAY + 1)
+    raise AssertionError(f"{what} never caught up")
+
+
+def buttons_of(view: discord.ui.View) -> list[tuple[str, bool]]:
+    return [(b.custom_id, b.disabled) for b in view.children if isinstance(b, discord.ui.Button)]
+
+
+def lobby_shows(players: Players, table) -> bool:
+    if "lobby" not in players.bot.store.messages(table.id):
+        return False
+    channel_id, message_id = players.bot.store.messages(table.id)["lobby"]
+    message = players.fake.messages[message_id]
+    return not message.deleted and message.embeds == [present.lobby_embed(table).to_dict()] \
+        and [(c, d) for c, _, d in message.buttons()] == buttons_of(ui.lobby_view(table))
+
+
+def board_shows(players: Players, table) -> bool:
+    """The live board shows the committed turn, and every older board has lost its buttons."""
+    store = players.bot.store
+    live = players.current_board(table)
+    older = [m for m in players.boards() if m.id != live.id]
+    return not live.deleted and store.shown_version(table.id) == table.version \
+        and [(c, d) for c, _, d in live.buttons()] == buttons_of(ui.turn_view(table)) \
+        and all(not m.buttons() for m in older)
+
+
+def joins(players: Players, table) -> list[str]:
+    return [s["name"] for s in players.bot.store.game(table.id)["seats"]]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_lobby_edit_converges(world, fault):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
+    await players.lobby_click("Bo", "join")
+    assert joins(players, table) == ["Ana", "Bo"]  # committed first, whatever Discord does
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert joins(players, table) == ["Ana", "Bo"]
+
+
+# discord.py's webhook adapter waits out any 429 on an interaction's reply itself (it has no
+# max_ratelimit_timeout), so a long one only delays the answer; the other faults come to us
+@pytest.mark.parametrize("fault", [name for name in FAULTS if name != "429 long"])
+async def test_a_new_lobby_converges_in_the_answer_to_play(world, fault):
+    clock, players = world
+    rule = players.fake.faults.add("PATCH", r"/messages/@original$", **FAULTS[fault])
+    ix = await players.fake.slash(players.users["Ana"], players.channel.id, "play",
+                                  {"game": "castle"})
+    table = await until(players.table, what="the lobby to open")
+    await until(lambda: rule.fired, what="the first failure")
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert players.bot.store.messages(table.id)["lobby"][1] == ix.original.id
+    assert [m.id for m in players.channel_messages() if m.buttons()] == [ix.original.id]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_deleted_lobby_is_posted_again_through_faults(world, fault):
+    clock, players = world
+    first = await players.open("Ana")
+    table = players.table()
+    players.fake.faults.add("PATCH", EDITS, outcomes=(503,))
+    await players.lobby_click("Bo", "join")  # its edit fails and waits for a retry...
+    first.deleted = True  # ...meanwhile someone deletes the lobby
+    rule = players.fake.faults.add("POST", POSTS, channel=players.channel.id, **FAULTS[fault])
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert len([m for m in players.channel_messages() if m.buttons()]) == 1  # posted once
+    assert joins(players, table) == ["Ana", "Bo"]
+
+
+async def test_a_5xx_on_a_message_is_retried_by_delivery_alone(world):
+    """discord.py would sleep and resend a 500 itself; on message routes the delivery owns
+    the retry, so the failed edit comes back at once and waits on the (fake) clock."""
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    lobby_id = players.bot.store.messages(table.id)["lobby"][1]
+    players.fake.faults.add("PATCH", EDITS, outcomes=(500,))
+    await players.lobby_click("Bo", "join")
+    landed = [p for m, p in players.fake.requests if m == "PATCH" and p.endswith(str(lobby_id))]
+    assert len(players.fake.faults.injected) == 1 and landed == []  # not resent by discord.py
+    assert players.bot.delivery.pending(("lobby", table.id))
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+
+
+async def test_the_issue_a_failed_join_edit_is_retried_and_the_host_can_start(world):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    players.fake.faults.add("PATCH", EDITS, outcomes=(500,), count=2)
+    await players.lobby_click("Bo", "join")
+    start = next(cid for cid, _, _ in players.lobby().buttons() if cid.endswith(":lobby:start"))
+    assert players.lobby().button(start)["disabled"]  # Discord still shows the old lobby
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert not players.lobby().button(start).get("disabled")
+    await players.lobby_click("Ana", "start")
+    await until(lambda: table.status == "running", what="the game to start")
+
+
+async def test_a_click_on_a_lobby_that_gave_up_republishes_it(world):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    players.fake.faults.add("PATCH", EDITS, outcomes=(503,), count=delivery.MAX_TRIES)
+    await players.lobby_click("Bo", "join")
+    await converge(players, clock, lambda: not players.bot.delivery.slots, "giving up")
+    assert not lobby_shows(players, table) and players.bot.delivery.gave_up == 1
+    await players.lobby_click("Bo", "join")  # refused (already in), and the lobby catches up
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert joins(players, table) == ["Ana", "Bo"]
+
+
+async def play_until_fired(players: Players, table, rule) -> list[tuple[int, str]]:
+    """Moves by the movers' buttons until one of them meets the fault; the (seat, action)s."""
+    played = []
+    while not rule.fired:
+        seat = table.game.to_move(table.state)
+        played.append((seat, await players.play_by_buttons(table)))
+    return played
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_new_board_post_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    rule = players.fake.faults.add("POST", POSTS, channel=players.channel.id, **FAULTS[fault])
+    played = await play_until_fired(players, table, rule)
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert rule.fired == FAULTS[fault]["count"]
+    moves = [(a["seat"], a["action"]) for a in players.bot.store.actions(table.id)]
+    assert moves == played  # each applied once, whatever Discord answered
+
+
+async def test_a_retried_board_post_cut_short_again_still_retires_the_old_board(world):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    posts = players.fake.faults.add("POST", POSTS, outcomes=(503,), channel=players.channel.id)
+    await play_until_fired(players, table, posts)
+    # the retry posts the board, then its edit to the newest state is cut off
+    edits = players.fake.faults.add("PATCH", EDITS, outcomes=("drop",), channel=players.channel.id)
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert edits.fired == 1
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_board_edit_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", [], ais=1)
+    if players.mover(table) is None:  # the AI opens: let it move
+        clock.advance(0)
+        await until(lambda: players.mover(table) == "Ana", what="Ana's turn")
+    rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
+    ana = players.users["Ana"]
+    before = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
+    played = await play_until_fired(players, table, rule)  # the AI's turn next: an edit
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert rule.fired == FAULTS[fault]["count"]
+    mine = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
+    assert [a["action"] for a in mine[len(before):]] == [action for _, action in played]
+
+
+async def test_a_deleted_board_is_posted_again(world):
+    clock, players = world
+    table = await players.start_game("Ana", [], ais=1)
+    if players.mover(table) is None:
+        clock.advance(0)
+        await until(lambda: players.mover(table) == "Ana", what="Ana's turn")
+    players.current_board(table).deleted = True
+    players.fake.faults.add("POST", POSTS, outcomes=(503,), count=1)
+    prompt = table.game.prompt(table.state, table.game.to_move(table.state))
+    ix = await players.fake.slash(players.users["Ana"], players.channel.id, "move",
+                                  {"action": prompt.choices[0].action})
+    await ix.response()
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    assert not players.current_board(table).deleted
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_dm_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    ana = players.users["Ana"]
+    rule = players.fake.faults.add("POST", POSTS, channel=players.fake.dm_channel(ana).id,
+                                   **FAULTS[fault])
+    secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
+    await players.bot.publisher.send_private(table, secret)
+
+    def delivered() -> list:
+        return [m for m in players.fake.dms(ana) if "golden key" in m.text()]
+    await converge(players, clock, delivered, "the DM")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert len(delivered()) == 1  # sent once, though retried
+
+
+async def test_closed_dms_are_not_retried_and_the_channel_is_told_once(fake_discord, tmp_path):
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock)
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo"], dms_open={"Ana": False})
+        table = await players.start_game("Ana", ["Bo"])
+        secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
+        dm = fake_discord.dm_channel(players.users["Ana"]).id
+        await converge(players, clock, lambda: table.seats[0].dm_closed, "the closed DMs")
+        await players.bot.publisher.send_private(table, secret)
+        await converge(players, clock, lambda: True, "nothing")
+        clock.advance(600)
+        await until(lambda: not players.bot.service._tasks)
+        tries = [p for m, p in fake_discord.requests if m == "POST" and p.endswith(f"{dm}/messages")]
+        told = [m for m in players.channel_messages() if "DMs are closed" in m.text()]
+        assert len(tries) == 1 and len(told) == 1
+    finally:
+        await harness.stop()
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_gatekeeper_message_converges(world, fault):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo", "Cy"], game="atmosfear")
+    rule = players.fake.faults.add("POST", POSTS, channel=players.channel.id, **FAULTS[fault])
+    speech = Change(None, [], [Event("{p0}! WHO GOES THERE?", kind="gatekeeper")], False, "test")
+    await players.bot.publisher.post_interjections(table, speech)
+
+    def said() -> list:
+        return [m for m in players.channel_messages() if "WHO GOES THERE?" in m.text()
+                and m.embeds[0].get("title") == "THE GATEKEEPER"]
+    await converge(players, clock, said, "the Gatekeeper")
+    assert rule.fired == FAULTS[fault]["count"]
+    assert len(said()) == 1
+
+
+# -- the soak ------------------------------------------------------------------------------------------
+async def test_a_small_soak_plays_to_the_end_with_nothing_applied_twice():
+    result = await Soak(games=1, failure=0.05, seed=3).run()
+    assert result["ended"] == result["final_board_shown"] == 1
+    assert result["applied_twice"] == 0 and result["stray_boards"] == 0
+    assert sum(result["injected"].values()) > 0  # the run did meet failures
+
+
+def test_the_soak_keeps_its_section_when_the_benchmark_rewrites_the_report(tmp_path):
+    report = tmp_path / "performance.md"
+    report.write_text("# Performance\n\n## Restart\n\nfast\n")
+    faults_soak.write(report, f"{faults_soak.SECTION}\n\nfigures one\n")
+    faults_soak.write(report, f"{faults_soak.SECTION}\n\nfigures two\n")
+    assert report.read_text() == f"# Performance\n\n## Restart\n\nfast\n\n{faults_soak.SECTION}" \
+        "\n\nfigures two\n"
+    assert faults_soak.kept_section(report) == f"{faults_soak.SECTION}\n\nfigures two\n"
