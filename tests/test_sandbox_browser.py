@@ -9,7 +9,8 @@ from playwright.async_api import Browser, async_playwright, expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
-from bot.fakediscord.browser import Tab, board_message, launch, play_turn
+from bot.fakediscord.browser import (Tab, board_message, launch, lobby_button, open_game,
+                                     play_to_the_end, play_turn)
 from bot.fakediscord.harness import settle, until
 from bot.sandbox import FIRST_USER, Sandbox
 from bot.table import Table
@@ -38,60 +39,13 @@ async def start_sandbox(tmp_path):
         await box.stop()
 
 
-def lobby_button(box: Sandbox, channel: str, op: str) -> tuple[int, str]:
-    """(message id, custom id) of the newest lobby's `op` button in a channel."""
-    for message in reversed(box.fake.channel_messages(box.channels[channel])):
-        for custom_id, _, _ in message.buttons():
-            if (custom_id or "").endswith(f":lobby:{op}"):
-                return message.id, custom_id
-    raise AssertionError(f"no lobby with {op!r} in #{channel}")
-
-
-async def open_game(box: Sandbox, host: Tab, game: str, ais: int, joiners: list[Tab] = (),
-                    before_start=None) -> Table:
-    """/play in the game's channel, seats filled by clicks, Start clicked."""
-    await host.channel(game)
-    await host.slash("play", game=game)
-    await until(lambda: box.bot.service.in_channel(box.channels[game]), what="the lobby")
-    for tab in joiners:
-        await tab.channel(game)
-        await tab.click(*lobby_button(box, game, "join"))
-        await until(lambda: len(box.bot.service.in_channel(box.channels[game]).seats) >= 2, what="join")
-    table = box.bot.service.in_channel(box.channels[game])
-    for n in range(ais):
-        seats = len(table.seats)
-        await host.click(*lobby_button(box, game, "ai"))
-        await until(lambda: len(table.seats) > seats, what="the AI seat")
-        await settle(box.bot, table)
-    if before_start is not None:
-        await before_start(table)
-    await host.click(*lobby_button(box, game, "start"))
-    await until(lambda: table.status == "running", what="the game to start")
-    await settle(box.bot, table)
-    return table
-
-
-def human_to_move(table: Table) -> int | None:
-    seat = table.game.to_move(table.state)
-    return None if seat is None or table.seats[seat].ai else seat
-
-
 async def test_a_solo_castle_game_against_an_ai_played_by_clicks(browser, start_sandbox):
     box = await start_sandbox()
     me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
     await expect(me.page.locator("#banner")).to_contain_text(
         f"Local sandbox: not connected to Discord; games are kept in {box.sandbox.db_path}")
-    table = await open_game(box, me, "castle", ais=1)
-    moves = 0
-    while table.status == "running":
-        seat = human_to_move(table)
-        if seat is None:
-            await until(lambda: table.status != "running" or human_to_move(table) is not None,
-                        timeout=30, what="the AI's turn")
-            continue
-        await play_turn(me, box.bot, table, seat)
-        moves += 1
-    await settle(box.bot, table)
+    table = await open_game(box.bot, me, "castle", "castle", ais=1)
+    moves = await play_to_the_end(me, box.bot, table)
     assert table.status == "over" and moves >= 5
     # the final board, as the page shows it: the picture loaded, the result written
     final = board_message(box.fake, box.bot, table)
@@ -119,13 +73,14 @@ async def test_atmosfear_the_gatekeeper_calls_and_is_answered_in_time(browser, s
     me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
 
     async def twenty_minutes(table: Table) -> None:
-        message_id, _ = lobby_button(box, "atmosfear", "start")
+        message_id, _ = lobby_button(box.fake, box.channels["atmosfear"], "start")
         (select_id, _), = box.fake.messages[message_id].selects()
         await me.select(message_id, select_id, "20")
         await until(lambda: table.options == {"minutes": 20}, what="the 20-minute clock")
         await settle(box.bot, table)
 
-    table = await open_game(box, me, "atmosfear", ais=2, before_start=twenty_minutes)
+    table = await open_game(box.bot, me, "atmosfear", "atmosfear", ais=2,
+                            before_start=twenty_minutes)
     mine = table.seat_of(me.user_id)
     for _ in range(500):
         clock.advance(0)
@@ -160,7 +115,7 @@ async def test_two_tabs_see_each_others_moves_live_but_not_their_private_message
     ana = await Tab.open(browser, box.url, box.fake, FIRST_USER)
     bo = await Tab.open(browser, box.url, box.fake, "Bo", new_user=True)
     assert bo.user_id != ana.user_id
-    table = await open_game(box, ana, "castle", ais=0, joiners=[bo])
+    table = await open_game(box.bot, ana, "castle", "castle", joiners=[bo])
     tabs = {ana.user_id: ana, bo.user_id: bo}
     # Ana asks for her hand: only her tab shows the answer
     await ana.slash("hand")

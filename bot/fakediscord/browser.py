@@ -6,6 +6,8 @@ Playwright drives Debian's own Chromium (/usr/bin/chromium); nothing is download
 """
 from __future__ import annotations
 
+from typing import Awaitable, Callable, Sequence
+
 from playwright.async_api import Browser, Locator, Page, Playwright, expect
 
 from bot.app import GatekeeperBot
@@ -147,3 +149,60 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
     await until(lambda: table.version > version, what=f"{action!r} to apply")
     await settle(bot, table)
     return action
+
+
+def lobby_button(fake: FakeDiscord, channel_id: int, op: str) -> tuple[int, str]:
+    """(message id, custom id) of the newest lobby's `op` button (join, ai, start...)."""
+    for message in reversed(fake.channel_messages(channel_id)):
+        for custom_id, _, _ in message.buttons():
+            if (custom_id or "").endswith(f":lobby:{op}"):
+                return message.id, custom_id
+    raise LookupError(f"no lobby with a {op!r} button in channel {channel_id}")
+
+
+async def open_game(bot: GatekeeperBot, host: Tab, channel: str, game: str, ais: int = 0,
+                    joiners: Sequence[Tab] = (),
+                    before_start: Callable[[Table], Awaitable[None]] | None = None) -> Table:
+    """/play in a channel, seats filled by clicks in each player's tab, Start clicked."""
+    fake = host.fake
+    await host.channel(channel)
+    channel_id = next(c.id for c in fake.channels.values() if c.name == channel and not c.is_thread)
+    await host.slash("play", game=game)
+    table = await until(lambda: bot.service.in_channel(channel_id), what="the lobby")
+    await settle(bot, table)
+    for tab, op in [(tab, "join") for tab in joiners] + [(host, "ai")] * ais:
+        seats = len(table.seats)
+        await tab.channel(channel)
+        await tab.click(*lobby_button(fake, channel_id, op))
+        await until(lambda: len(table.seats) > seats, what=f"the seat from {op!r}")
+        await settle(bot, table)
+    if before_start is not None:
+        await before_start(table)
+    await host.click(*lobby_button(fake, channel_id, "start"))
+    await until(lambda: table.status == "running", what="the game to start")
+    await settle(bot, table)
+    return table
+
+
+def human_to_move(table: Table) -> int | None:
+    """The seat to move if a person holds it (None: an AI's turn, or nobody's)."""
+    seat = table.game.to_move(table.state)
+    return None if seat is None or table.seats[seat].ai else seat
+
+
+async def play_to_the_end(tab: Tab, bot: GatekeeperBot, table: Table, max_turns: int = 500) -> int:
+    """Play every turn of `tab`'s user by clicks, letting the AIs take theirs; returns how many
+    moves the person made."""
+    moves = 0
+    for _ in range(max_turns):
+        if table.status != "running":
+            await settle(bot, table)
+            return moves
+        seat = human_to_move(table)
+        if seat is None:
+            await until(lambda: table.status != "running" or human_to_move(table) is not None,
+                        timeout=30, what="the AI's turn")
+            continue
+        await play_turn(tab, bot, table, seat)
+        moves += 1
+    raise AssertionError(f"the game did not end in {max_turns} turns")

@@ -151,7 +151,8 @@ class WebClient:
                     tab.outbox.put_nowait({"type": "delete", "id": str(m.id),
                                            "channel_id": str(m.channel_id)})
                 elif self.fake.visible_to(m, tab.user_id):
-                    tab.outbox.put_nowait({"type": "message", "message": self._message(m)})
+                    tab.outbox.put_nowait({"type": "message", "message": self._message(m),
+                                           "now": self.now()})
 
     # ------------------------------------------------------------------ what a tab sees
     def _players(self) -> list[int]:

@@ -67,6 +67,7 @@ function receive(event) {
     setWorld(event);
     if (state.me) renderSidebar(); else showPicker();
   } else if (event.type === "message") {
+    state.clockOffset = event.now - Date.now() / 1000;  // the sandbox's clock may be a fake one
     upsert(event.message);
   } else if (event.type === "delete") {
     state.messages.delete(event.id);
@@ -184,6 +185,7 @@ function renderAll() {
   box.replaceChildren(...(shown.length ? shown.map(renderMessage)
     : [el("div", {className: "empty"}, c.kind === "dm" ? "No messages from the bot yet."
       : "No messages yet. Try /play.")]));
+  for (const element of box.children) regroup(element);
   box.scrollTop = box.scrollHeight;
 }
 
@@ -208,6 +210,8 @@ function upsert(message) {
     const after = [...box.children].find((x) => byId(x.dataset.messageId, message.id) > 0);
     box.insertBefore(element, after || null);
   }
+  regroup(element);
+  if (element.nextElementSibling) regroup(element.nextElementSibling);
   if (atBottom || (!known && message.author.id === state.me)) box.scrollTop = box.scrollHeight;
 }
 
@@ -253,6 +257,9 @@ function renderMessage(m) {
   const wrapper = el("article", {className: "message"}, avatar(author.id, author.global_name || author.username), body);
   wrapper.dataset.messageId = m.id;
   if (m.edited_timestamp) wrapper.dataset.edited = m.edited_timestamp;
+  wrapper.dataset.author = author.id;
+  wrapper.dataset.time = String(Date.parse(m.timestamp));
+  if (m.interaction_metadata || m.ephemeral) wrapper.dataset.interaction = "yes";
   if (m.ephemeral) wrapper.classList.add("ephemeral");
   if ((m.content || "").includes(`<@${state.me}>`)) wrapper.classList.add("mentions-me");
   return wrapper;
@@ -309,6 +316,14 @@ function image(url, alt) {
     document.body.append(zoom);
   };
   return img;
+}
+
+function regroup(element) {
+  // Discord folds a run of messages from one author (within minutes) under one name
+  const before = element.previousElementSibling;
+  const follows = before && before.dataset.author === element.dataset.author && !element.dataset.interaction
+    && Number(element.dataset.time) - Number(before.dataset.time) < 7 * 60 * 1000;
+  element.classList.toggle("grouped", !!follows);
 }
 
 // ------------------------------------------------------------------ buttons and selects
@@ -596,7 +611,12 @@ function markdown(text) {
 
 function link(url, label) {
   const jump = url.match(/^https:\/\/discord\.com\/channels\/(?:@me|\d+)\/(\d+)(?:\/(\d+))?/);
-  if (jump) return `<a href="#" data-channel="${jump[1]}" data-message="${jump[2] || ""}">${label}</a>`;
+  if (jump) {
+    // like Discord: a bare message link shows as a pill naming its channel
+    const where = escapeHtml(channel(jump[1])?.name || "unknown channel");
+    const text = label === escapeHtml(url) ? `#${where}${jump[2] ? " › message" : ""}` : label;
+    return `<a href="#" class="${label === escapeHtml(url) ? "mention" : ""}" data-channel="${jump[1]}" data-message="${jump[2] || ""}">${text}</a>`;
+  }
   return `<a href="${escapeHtml(url)}" target="_blank" rel="noopener">${label}</a>`;
 }
 
