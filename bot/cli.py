@@ -155,7 +155,8 @@ def sandbox(started: float) -> int:
         print(exc, file=sys.stderr)
         return 2
     # the terminal shows the address to open; the bot's chatter only when asked for
-    setup_logging(settings.log_level if os.environ.get("GATEKEEPER_LOG_LEVEL") else "WARNING", [])
+    setup_logging(settings.log_level if os.environ.get("GATEKEEPER_LOG_LEVEL") else "WARNING",
+                  [settings.token])
     try:
         asyncio.run(serve(settings, where, started, sys.stdout))
     except KeyboardInterrupt:  # only before the signal handlers are in place

@@ -9,11 +9,18 @@ from playwright.async_api import Browser, async_playwright, expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
-from bot.fakediscord.browser import (Tab, board_message, launch, lobby_button, open_game,
-                                     play_to_the_end, play_turn)
 from bot.fakediscord.harness import settle, until
 from bot.sandbox import FIRST_USER, Sandbox
 from bot.table import Table
+from tests.browser import (
+    Tab,
+    board_message,
+    launch,
+    lobby_button,
+    open_game,
+    play_to_the_end,
+    play_turn,
+)
 
 
 @pytest.fixture
@@ -106,6 +113,7 @@ async def test_atmosfear_the_gatekeeper_calls_and_is_answered_in_time(browser, s
     await settle(box.bot, table)
     actions = [a["action"] for a in box.bot.store.actions(table.id)]
     assert "gk late" not in actions[actions.index("yes"):]
+    assert "fear my worst fear" in actions  # the fear went in through the page's modal
     await expect(me.page.locator('[data-message-id] .content:text-is("YES! MY GATEKEEPER!")')).to_be_visible()
 
 
@@ -121,6 +129,23 @@ async def test_two_tabs_see_each_others_moves_live_but_not_their_private_message
     await ana.slash("hand")
     hand = (await until(lambda: box.fake.ephemerals(ana.user_id), what="/hand"))[-1]
     await expect(ana.message(hand.id)).to_contain_text("Only you can see this")
+    # the first move is typed: /move, its action picked from the autocomplete, which offers
+    # the mover exactly their legal moves
+    seat = table.game.to_move(table.state)
+    mover = tabs[table.seats[seat].user_id]
+    legal = [f"{c.label} ({c.action})"[:100] for c in table.prompts[seat].choices][:25]
+    await mover.page.locator("#message-input").fill("/mo")
+    await mover.page.locator("#command-popup .suggestion", has_text="/move").click()
+    action = mover.page.locator('#command-options [data-option="action"]')
+    await action.focus()
+    offered = mover.page.locator("#autocomplete-popup .suggestion .name")
+    await expect(offered).to_have_text(legal)
+    version = table.version
+    await offered.first.click()
+    await expect(action).to_have_value(table.prompts[seat].choices[0].action)
+    await action.press("Enter")
+    await until(lambda: table.version > version, what="the typed move")
+    await settle(box.bot, table)
     for _ in range(2):  # each plays a move; the other's tab shows the new board as it comes
         seat = table.game.to_move(table.state)
         mover = tabs[table.seats[seat].user_id]
@@ -142,3 +167,13 @@ async def test_two_tabs_see_each_others_moves_live_but_not_their_private_message
         for private in box.fake.dms(them.user_id):
             await expect(tab.page.locator(f'[data-message-id="{private.id}"]')).to_have_count(0)
     assert box.fake.dms(ana.user_id) and box.fake.dms(bo.user_id)
+    # a second game in the busy channel opens in a thread, listed under it in both tabs
+    await bo.channel("castle")
+    await bo.slash("play", game="castle")
+    (thread,) = await until(lambda: box.fake.threads(box.channels["castle"]), what="the thread")
+    await until(lambda: any(m.buttons() for m in box.fake.channel_messages(thread.id)),
+                what="its lobby")
+    lobby_id, _ = lobby_button(box.fake, thread.id, "join")
+    for tab in (ana, bo):
+        await tab.channel(thread.name)
+        await expect(tab.message(lobby_id)).to_contain_text("lobby")

@@ -145,12 +145,12 @@ class WebClient:
                 continue
             self._seen[m.id] = signature
             for tab in self._tabs:
-                if tab.user_id is None:
+                if tab.user_id is None or not self.fake.visible_to(m, tab.user_id):
                     continue
                 if m.deleted:
                     tab.outbox.put_nowait({"type": "delete", "id": str(m.id),
                                            "channel_id": str(m.channel_id)})
-                elif self.fake.visible_to(m, tab.user_id):
+                else:
                     tab.outbox.put_nowait({"type": "message", "message": self._message(m),
                                            "now": self.now()})
 
@@ -179,7 +179,8 @@ class WebClient:
 
     def _channels_for(self, user_id: int | None) -> list[Channel]:
         guild = self.fake.guilds[self.guild_id]
-        out = [self.fake.channels[cid] for cid in guild.channel_ids]
+        out = [self.fake.channels[cid] for cid in guild.channel_ids
+               if not self.fake.channels[cid].is_thread]
         out += sorted((c for c in self.fake.channels.values()
                        if c.is_thread and c.guild_id == self.guild_id), key=lambda c: c.id)
         if user_id is not None:

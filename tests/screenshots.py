@@ -1,4 +1,4 @@
-"""Screenshots of the sandbox's page for the docs: `python -m bot.fakediscord.screenshots docs/`.
+"""Screenshots of the sandbox's page for the docs: `python -m tests.screenshots docs/`.
 
 Plays in headless Chromium (Debian's /usr/bin/chromium, through Playwright: the test extra) on
 a throwaway sandbox with fixed seeds and a fake clock, so the pictures come out the same:
@@ -18,10 +18,16 @@ from playwright.async_api import async_playwright, expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
+from bot.fakediscord.harness import settle, until
 from bot.sandbox import FIRST_USER, Sandbox
-
-from .browser import Tab, board_message, human_to_move, launch, open_game, play_turn
-from .harness import settle, until
+from tests.browser import (
+    Tab,
+    board_message,
+    human_to_move,
+    launch,
+    open_game,
+    play_turn,
+)
 
 CASTLE_TURNS = 4
 VIEWPORT = {"width": 1280, "height": 1080}  # the whole board and the panel under it

@@ -1,6 +1,7 @@
 """Play the sandbox's web page in a real Chromium, as a person would: pick a user, type slash
 commands, click buttons, pick from selects, fill modals. Used by the browser tests
-(tests/test_sandbox_browser.py) and the screenshot command (bot.fakediscord.screenshots).
+(tests/test_sandbox_browser.py) and the screenshot command (tests/screenshots.py). Beside the
+tests rather than in the package: Playwright is a test dependency.
 
 Playwright drives Debian's own Chromium (/usr/bin/chromium); nothing is downloaded.
 """
@@ -11,12 +12,11 @@ from typing import Awaitable, Callable, Sequence
 from playwright.async_api import Browser, Locator, Page, Playwright, expect
 
 from bot.app import GatekeeperBot
+from bot.fakediscord.harness import settle, until
+from bot.fakediscord.models import Message
+from bot.fakediscord.server import FakeDiscord
 from bot.table import Table
 from games.core import Rng, decide
-
-from .harness import settle, until
-from .models import Message
-from .server import FakeDiscord
 
 CHROMIUM = "/usr/bin/chromium"
 # headless, and nothing that would reach for the network (this machine's is closed)
@@ -65,13 +65,14 @@ class Tab:
         box = self.page.locator("#message-input")
         await box.fill(f"/{command}")
         await self.page.locator("#command-popup .suggestion", has_text=f"/{command}").first.click()
+        last = box
         for name, value in options.items():
-            field = self.page.locator(f'#command-options [data-option="{name}"]')
-            if await field.evaluate("e => e.tagName") == "SELECT":
-                await field.select_option(value)
+            last = self.page.locator(f'#command-options [data-option="{name}"]')
+            if await last.evaluate("e => e.tagName") == "SELECT":
+                await last.select_option(value)
             else:
-                await field.fill(value)
-        await box.press("Enter") if not options else await field.press("Enter")
+                await last.fill(value)
+        await last.press("Enter")
         await expect(self.page.locator("#command-form")).to_be_hidden()
 
     async def say(self, text: str) -> None:
