@@ -211,6 +211,9 @@ class WebClient:
     # ------------------------------------------------------------------ actions
     def _api(self, handler: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]):
         async def endpoint(request: web.Request) -> web.Response:
+            if request.content_type != "application/json":
+                # other sites' pages cannot send JSON here without a CORS preflight we never answer
+                return web.json_response({"error": "send JSON"}, status=415)
             try:
                 body = await request.json()
                 if not isinstance(body, dict):
