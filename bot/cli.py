@@ -1,24 +1,30 @@
-"""`gatekeeper run | health | simulate | render | replay | bench` (also `python -m bot ...`)."""
+"""`gatekeeper run | sandbox | health | simulate | render | replay | bench` (also `python -m bot ...`)."""
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 from games.core import IllegalAction
 
-from .config import ConfigError, Settings
+from .config import ConfigError, SandboxSettings, Settings
 from .store import StoreError
 
 
 def main(argv: list[str] | None = None) -> int:
+    started = time.perf_counter()
     parser = argparse.ArgumentParser(prog="gatekeeper", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="run the bot (needs DISCORD_TOKEN); SIGTERM or SIGINT stops it")
+    sub.add_parser("run", help="run the bot on Discord (DISCORD_TOKEN), or without a token the "
+                              "local sandbox; SIGTERM or SIGINT stops it")
+    sub.add_parser("sandbox", help="play in a browser: the bot on a local, Discord-compatible "
+                                   "server at 127.0.0.1 (no token needed)")
     hl = sub.add_parser("health", help="exit 0 if the bot using GATEKEEPER_DB is up and connected")
     hl.add_argument("--max-age", type=float, default=None, metavar="SECONDS",
                     help="the newest heartbeat may be this old (default: 60)")
@@ -54,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="where to write the report (default: docs/performance.md here)")
     args = parser.parse_args(argv)
     if args.command == "run":
-        return run()
+        return run(started)
+    if args.command == "sandbox":
+        return sandbox(started)
     if args.command == "health":
         return health(args.max_age)
     if args.command == "simulate":
@@ -85,7 +93,10 @@ def format_summary(summary: dict) -> str:
             f"wins by seat: {wins}; no winner: {summary['no_winner']}; errors: {summary['errors']}")
 
 
-def run() -> int:
+def run(started: float) -> int:
+    if not os.environ.get("DISCORD_TOKEN", "").strip():
+        print("DISCORD_TOKEN is not set: starting the local sandbox instead.", flush=True)
+        return sandbox(started)
     try:
         settings = Settings.from_env()
     except ConfigError as exc:
@@ -144,6 +155,29 @@ async def _run(bot_class, settings: Settings, store) -> None:
             await bot.close()
         stopped.cancel()
         await session  # returns once closed; raises what ended the session otherwise
+
+
+def sandbox(started: float) -> int:
+    """The bot on the fake Discord, with a web page to play on (bot.sandbox)."""
+    from .logs import setup_logging
+    from .sandbox import serve
+    try:
+        settings = Settings.from_env(need_token=False)
+        where = SandboxSettings.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    # the terminal shows the address to open; the bot's chatter only when asked for
+    setup_logging(settings.log_level if os.environ.get("GATEKEEPER_LOG_LEVEL") else "WARNING",
+                  [settings.token])
+    try:
+        asyncio.run(serve(settings, where, started, sys.stdout))
+    except KeyboardInterrupt:  # only before the signal handlers are in place
+        pass
+    except (OSError, StoreError) as exc:  # the port or the database is taken...
+        print(f"Gatekeeper sandbox stopped: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def health(max_age: float | None) -> int:

@@ -83,3 +83,28 @@ class Settings:
     @property
     def shards(self) -> Shards:
         return Shards(self.shard_count or 1, self.shard_ids)
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    """Where the local sandbox (bot.sandbox) listens and keeps its games: never the production
+    database, and 127.0.0.1 only."""
+    port: int = 0  # 0: a free port
+    db_path: Path = Path("var/sandbox.db")
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "SandboxSettings":
+        env = dict(os.environ if env is None else env)
+        raw_port = env.get("GATEKEEPER_SANDBOX_PORT", "").strip()
+        try:
+            port = int(raw_port) if raw_port else 0
+        except ValueError:
+            raise ConfigError(f"GATEKEEPER_SANDBOX_PORT is not a port number: {raw_port!r}") from None
+        if not 0 <= port <= 65535:
+            raise ConfigError(f"GATEKEEPER_SANDBOX_PORT must be 0 (any free port) to 65535, not {port}")
+        db_path = Path(env.get("GATEKEEPER_SANDBOX_DB", "").strip() or cls.db_path)
+        production = Path(env.get("GATEKEEPER_DB", "var/gatekeeper.db"))
+        if db_path.resolve() == production.resolve():
+            raise ConfigError(f"GATEKEEPER_SANDBOX_DB is the production database ({production}); "
+                              "the sandbox replaces its database at every start: give it its own file")
+        return cls(port=port, db_path=db_path)

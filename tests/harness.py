@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.app import GatekeeperBot
 from bot.choices import walk
 from bot.fakediscord import FakeDiscord, Message
-from bot.fakediscord.harness import BotHarness, until
+from bot.fakediscord.harness import BotHarness, settle, until
 from bot.table import Table
 from games.core import Rng, decide
 
@@ -56,9 +56,7 @@ class Players:
 
     async def settle(self, table: Table | None = None) -> None:
         """Wait until the bot has finished with everything it started."""
-        service = self.bot.service
-        await until(lambda: not service._tasks and not (table and (
-            table.lock.locked() or (table.feed and table.feed.busy))), what="the bot to settle")
+        await settle(self.bot, table)
 
     async def open(self, host: str, game: str = "castle") -> Message:
         ix = await self.fake.slash(self.users[host], self.channel.id, "play", {"game": game})

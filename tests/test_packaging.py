@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_sandbox_cli import fetch, running_sandbox
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 300  # a guard against a hung command, not a measurement
 
@@ -87,12 +89,14 @@ def test_the_installed_modules_come_from_the_venv(installed: Installed):
     assert tests_line == "tests importable: False"
 
 
-def test_run_without_a_token_explains_and_exits_2(installed: Installed):
-    result = installed.gatekeeper("run")
-    assert result.returncode == 2
-    assert "DISCORD_TOKEN is not set" in result.stderr
-    assert "discord.com/developers/applications" in result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
+def test_run_without_a_token_serves_the_sandbox_page_from_the_package(installed: Installed):
+    with running_sandbox([str(installed.bin / "gatekeeper"), "run"], installed.work,
+                         installed.env) as (url, banner):
+        assert "Games are kept in var/sandbox.db" in banner
+        assert "Local sandbox" in fetch(url)
+        assert "function markdown" in fetch(url + "static/app.js")
+        assert "--blurple" in fetch(url + "static/style.css")
+    assert (installed.work / "var" / "sandbox.db").exists()
 
 
 def test_simulate(installed: Installed):
@@ -148,7 +152,7 @@ def test_nothing_in_the_package_imports_tests():
 
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    # (it may start by installing system packages the tests need, e.g. the PostgreSQL server)
+    # (it may start by installing system packages the tests need: PostgreSQL's server, Chromium)
     commands = re.findall(r"```sh\n([^\n]*python3 -m venv .venv[^\n]*pytest[^\n]*)\n```", readme)
     assert len(commands) == 1, commands
     ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()

@@ -32,8 +32,16 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
         await asyncio.sleep(0.002)
 
 
+async def settle(bot: GatekeeperBot, table: Any = None) -> None:
+    """Wait until the bot has finished with everything it started (and, given a table, that
+    table's move and its publishing)."""
+    service = bot.service
+    await until(lambda: not service._tasks and not (table and (
+        table.lock.locked() or (table.feed and table.feed.busy))), what="the bot to settle")
+
+
 class BotHarness:
-    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int = 1,
+    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int | None = 1,
                  **overrides: Any) -> None:
         self.fake = fake
         self.seed = seed
@@ -46,7 +54,8 @@ class BotHarness:
 
     async def start(self) -> GatekeeperBot:
         self.bot = GatekeeperBot(self.settings, Store(self.settings.database), self.clock)
-        self.bot.service.next_seed = itertools.count(self.seed).__next__  # same games every run
+        if self.seed is not None:  # same games every run (None: the bot's own random seeds)
+            self.bot.service.next_seed = itertools.count(self.seed).__next__
         self.task = asyncio.create_task(self.bot.start(self.fake.token))
         await until(lambda: self.bot.is_ready() or self.task.done(), timeout=15,
                     what="the bot to be ready")

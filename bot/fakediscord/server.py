@@ -162,9 +162,14 @@ class FakeDiscord:
         self._register_routes()
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self, port: int = 0) -> 'FakeDiscord':
+    async def start(self, port: int = 0,
+                    extend: Optional[Callable[[web.Application], None]] = None) -> 'FakeDiscord':
+        """Listen on 127.0.0.1 (``port`` 0: a free one). ``extend`` adds routes of its own before
+        the catch-all REST dispatch (the sandbox's web client, bot.fakediscord.web)."""
         app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware])
         app.router.add_get('/gateway', self._gateway)
+        if extend is not None:
+            extend(app)
         app.router.add_route('*', '/{tail:.*}', self._http)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -209,6 +214,11 @@ class FakeDiscord:
         ev = self._changed
         self._changed = asyncio.Event()
         ev.set()
+
+    async def changed(self) -> None:
+        """Return at the next state change (a watcher that re-reads state between calls, without
+        awaiting anything else, misses none)."""
+        await self._changed.wait()
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, what: Optional[str] = None) -> Any:
         """Wait until predicate() is truthy (re-checked on every state change); return its value."""
@@ -1575,21 +1585,18 @@ class FakeDiscord:
         )
 
     def all_visible_to(self, user_id: int) -> List[Message]:
-        out = []
-        for m in self.messages.values():
-            if m.deleted:
-                continue
-            if m.ephemeral:
-                if m.to_user == user_id:
-                    out.append(m)
-                continue
-            c = self.channels[m.channel_id]
-            if c.is_dm:
-                if c.recipient_id == user_id:
-                    out.append(m)
-            elif c.guild_id is not None and user_id in self.guilds[c.guild_id].members:
-                out.append(m)
-        return sorted(out, key=lambda m: m.id)
+        return sorted((m for m in self.messages.values() if not m.deleted and self.visible_to(m, user_id)),
+                      key=lambda m: m.id)
+
+    def visible_to(self, m: Message, user_id: int) -> bool:
+        """Whether Discord would show ``m`` to the user: an ephemeral to its user only, a DM to its
+        recipient, a guild message to the guild's members."""
+        if m.ephemeral:
+            return m.to_user == user_id
+        c = self.channels[m.channel_id]
+        if c.is_dm:
+            return c.recipient_id == user_id
+        return c.guild_id is not None and user_id in self.guilds[c.guild_id].members
 
     def message(self, message_id: int) -> Message:
         return self.messages[message_id]

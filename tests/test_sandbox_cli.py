@@ -1,0 +1,82 @@
+"""`gatekeeper run` without a token starts the sandbox: a real process, its printed address
+serves the page, and SIGTERM stops it cleanly."""
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+
+def read_until_url(proc: subprocess.Popen, seconds: float) -> tuple[str, str]:
+    """The address to open and the whole banner printed with it."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
+    out = ""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1)
+        except queue.Empty:
+            if proc.poll() is not None:
+                break
+            continue
+        out += line
+        found = re.search(r"Open (http://127\.0\.0\.1:\d+/) in a browser", out)
+        if found and "set DISCORD_TOKEN" in line:  # the banner's last line
+            return found.group(1), out
+    raise AssertionError(f"no address printed; output so far:\n{out}")
+
+
+@contextlib.contextmanager
+def running_sandbox(command: list[str], cwd: Path, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """Start the command, yield (address, banner); then SIGTERM, which must exit 0."""
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        yield read_until_url(proc, 120)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 0, proc.stderr.read()
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        assert response.status == 200
+        return response.read().decode()
+
+
+def test_run_without_a_token_starts_the_sandbox_and_stops_on_sigterm(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISCORD_TOKEN", "GATEKEEPER_SANDBOX_PORT")}
+    env["GATEKEEPER_SANDBOX_DB"] = str(tmp_path / "sandbox.db")
+    env["GATEKEEPER_DB"] = str(tmp_path / "production.db")
+    with running_sandbox([sys.executable, "-m", "bot", "run"], tmp_path, env) as (url, out):
+        assert "DISCORD_TOKEN is not set: starting the local sandbox" in out
+        assert f"Games are kept in {tmp_path / 'sandbox.db'}" in out
+        assert "Ctrl-C stops it" in out and "Ready in" in out
+        assert "Local sandbox" in fetch(url)
+        assert (tmp_path / "sandbox.db").exists() and not (tmp_path / "production.db").exists()
+
+
+def test_the_sandbox_refuses_the_production_database(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["GATEKEEPER_SANDBOX_DB"] = env["GATEKEEPER_DB"] = str(tmp_path / "gatekeeper.db")
+    done = subprocess.run([sys.executable, "-m", "bot", "sandbox"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "GATEKEEPER_SANDBOX_DB is the production database" in done.stderr
+    assert not (tmp_path / "gatekeeper.db").exists()

@@ -1,0 +1,66 @@
+"""The sandbox page's API without a browser: what a tab is sent, and bad requests answered with
+a reason and no change."""
+from __future__ import annotations
+
+import aiohttp
+import pytest
+
+from bot.config import SandboxSettings, Settings
+from bot.sandbox import FIRST_USER, Sandbox
+
+
+@pytest.fixture
+async def box(tmp_path):
+    sandbox = Sandbox(Settings(token=""), SandboxSettings(db_path=tmp_path / "sandbox.db"),
+                      seed=5, ai_delay=0.0)
+    await sandbox.start()
+    yield sandbox
+    await sandbox.stop()
+
+
+async def post(session: aiohttp.ClientSession, box: Sandbox, path: str, body) -> tuple[int, dict]:
+    async with session.post(f"{box.url}sandbox/{path}", json=body) as response:
+        return response.status, await response.json()
+
+
+async def test_a_tab_is_greeted_with_its_world(box):
+    me = str(box.first_user.id)
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"{box.url}sandbox/live?user={me}") as ws:
+            hello = await ws.receive_json()
+        async with session.ws_connect(f"{box.url}sandbox/live?user=12345") as ws:
+            stranger = await ws.receive_json()
+    assert hello["type"] == "hello" and hello["me"] == me
+    assert hello["sandbox"]["guild"] == "Gatekeeper sandbox"
+    assert hello["sandbox"]["database"] == str(box.sandbox.db_path)
+    assert hello["players"] == [me] and hello["users"][me] == FIRST_USER
+    kinds = [(c["kind"], c["name"]) for c in hello["channels"]]
+    assert kinds[0] == ("text", "general") and kinds[-1] == ("dm", None)
+    assert {name for kind, name in kinds if kind == "text"} == set(box.channels)
+    assert "play" in {c["name"] for c in hello["commands"]}
+    # an unknown user is asked to pick one, and is shown nothing
+    assert stranger["me"] is None and stranger["messages"] == [] and stranger["commands"] == []
+
+
+async def test_bad_requests_get_a_reason_and_change_nothing(box):
+    me = box.first_user.id
+    general = box.channels["general"]
+    before = dict(box.fake.messages)
+    async with aiohttp.ClientSession() as session:
+        assert await post(session, box, "say", {"user": me, "channel": general, "content": "  "}) \
+            == (400, {"error": "a message needs 1 to 2000 characters"})
+        status, answer = await post(session, box, "click", {"user": me, "message": 1, "custom_id": "x"})
+        assert status == 400 and "unknown message" in answer["error"]
+        status, answer = await post(session, box, "say", {"user": 999, "channel": general, "content": "hi"})
+        assert (status, answer["error"]) == (400, "unknown user: pick one again")
+        status, answer = await post(session, box, "users", {"name": "x" * 33})
+        assert (status, answer["error"]) == (400, "a name needs 1 to 32 characters")
+        status, answer = await post(session, box, "slash", {"user": me, "channel": general,
+                                                            "name": "nosuchcommand"})
+        assert status == 400 and "not registered" in answer["error"]
+        status, answer = await post(session, box, "say", [1, 2])
+        assert (status, answer["error"]) == (400, "expected a JSON object")
+        async with session.post(f"{box.url}sandbox/say", data="content=hi") as response:
+            assert response.status == 415  # a form post from another site's page
+    assert box.fake.messages == before
+    assert [u.name for u in box.fake.users.values() if not u.bot] == ["app-owner", FIRST_USER]
