@@ -52,7 +52,7 @@ from .table import fill_names, upgrade
 FINISHED = ("over", "ended")
 # Frames drawn and encoded per render job: 0.2-0.8 s of a worker's time, like a board batch
 # (busier boards, a busier machine; docs/performance.md). Each job also draws the frame
-# before its part, so shorter parts cost more drawing, but not more bytes.
+# before its part, so shorter parts cost more drawing, but hardly more bytes.
 PART = 10
 FORMATS = ("webp", "gif")
 # Emoji and variation selectors: the board font has no glyphs for them.

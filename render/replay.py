@@ -31,11 +31,12 @@ CAPTION_HEIGHT = 0.06  # of the frame's width: a line of text above the board
 # Frame widths in px: the first whose file fits is used. Boards are 1,200 px wide; Discord
 # shows an attachment at most about 550 px wide in chat.
 WIDTHS: tuple[int, ...] = (600, 480, 400, 320)
-# Lossless WebP: flat board artwork compresses as well as lossy quality 55 did (a few %
-# smaller, docs/performance.md), and the frames decode exactly, which lets a part be encoded
-# as changes from the previous part's last frame (`webp_part`). In lossless mode "quality"
-# is libwebp's effort; method 1 is as fast as lossy method 2 was, and efforts above change
-# the size by 1% for twice the time (measured on 40 Atmosfear frames at 600 px).
+# Lossless WebP: flat board artwork makes files as small as lossy quality 55 did, or 20-30%
+# smaller for long games (docs/performance.md), and the frames decode exactly, which lets a
+# part be encoded as changes from the previous part's last frame (`webp_part`). In lossless
+# mode "quality" is libwebp's effort. Measured on 40 Atmosfear frames at 600 px: method 1
+# encodes them as fast as lossy method 2 (0.29 s); more effort or a higher method saved under
+# 1% for up to twice the time, method 0 made them 7 times larger.
 WEBP_EFFORT = 50
 WEBP_METHOD = 1
 # libwebp's keyframes (whole frames) at most this far apart: a replay is watched, not
@@ -103,11 +104,10 @@ def webp_part(images: Sequence[Image.Image], times: Sequence[int], size: tuple[i
     if not follows:
         return data
     chunks = _riff_chunks(data)
-    anmf = [payload for tag, payload in chunks if tag == "ANMF"]
-    if anmf[0][15] & _DISPOSE_TO_BACKGROUND:
+    anmf = [chunk for tag, chunk in chunks if tag == "ANMF"]
+    if anmf[0][8 + 15] & _DISPOSE_TO_BACKGROUND:  # the flags end the frame header
         return _animated_webp(frames[1:], times[1:])
-    head = [_riff_chunk(tag, payload) for tag, payload in chunks if tag in ("VP8X", "ANIM")]
-    return _riff_file([*head, *(_riff_chunk("ANMF", payload) for payload in anmf[1:])])
+    return _riff_file([*(chunk for tag, chunk in chunks if tag in ("VP8X", "ANIM")), *anmf[1:]])
 
 
 def _animated_webp(frames: Sequence[Image.Image], times: Sequence[int]) -> bytes:
@@ -128,35 +128,37 @@ def join_webp(parts: Sequence[bytes]) -> bytes:
     """
     if len(parts) == 1:
         return parts[0]
-    first = _riff_chunks(parts[0])
-    header = next(payload for tag, payload in first if tag == "VP8X")
-    anim = next(payload for tag, payload in first if tag == "ANIM")  # background, loop count
+    first = dict(_riff_chunks(parts[0]))
+    header = first["VP8X"][8:]
     flags = 0
-    frames: list[bytes] = []
+    frames: list[memoryview] = []
     for part in parts:
         chunks = _riff_chunks(part)
-        vp8x = next(payload for tag, payload in chunks if tag == "VP8X")
+        vp8x = dict(chunks)["VP8X"][8:]
         if vp8x[4:10] != header[4:10]:
             raise ValueError("the parts of an animation must share one canvas size")
         flags |= vp8x[0]
-        frames += [_riff_chunk("ANMF", payload) for tag, payload in chunks if tag == "ANMF"]
-    return _riff_file([_riff_chunk("VP8X", bytes([flags]) + header[1:]),
-                       _riff_chunk("ANIM", anim), *frames])
+        frames += [chunk for tag, chunk in chunks if tag == "ANMF"]
+    return _riff_file([_riff_chunk("VP8X", bytes([flags]) + header[1:]), first["ANIM"],
+                       *frames])
 
 
-def _riff_file(chunks: Sequence[bytes]) -> bytes:
-    body = b"".join([b"WEBP", *chunks])
-    return b"RIFF" + len(body).to_bytes(4, "little") + body
+def _riff_file(chunks: Sequence[bytes | memoryview]) -> bytes:
+    """Chunks in a RIFF WebP file, copied once (a replay's parts add up to megabytes)."""
+    size = 4 + sum(len(chunk) for chunk in chunks)
+    return b"".join([b"RIFF", size.to_bytes(4, "little"), b"WEBP", *chunks])
 
 
-def _riff_chunks(data: bytes) -> list[tuple[str, bytes]]:
+def _riff_chunks(data: bytes) -> list[tuple[str, memoryview]]:
+    """A WebP file's chunks, each whole (header, payload, padding) as a view into `data`."""
     if data[:4] != b"RIFF" or data[8:12] != b"WEBP":
         raise ValueError("not a WebP file")
-    chunks, at = [], 12
+    view, chunks, at = memoryview(data), [], 12
     while at + 8 <= len(data):
         size = int.from_bytes(data[at + 4:at + 8], "little")
-        chunks.append((data[at:at + 4].decode("ascii"), data[at + 8:at + 8 + size]))
-        at += 8 + size + (size & 1)  # chunks are padded to an even length
+        end = at + 8 + size + (size & 1)  # chunks are padded to an even length
+        chunks.append((bytes(view[at:at + 4]).decode("ascii"), view[at:end]))
+        at = end
     return chunks
 
 
@@ -219,24 +221,27 @@ def join_gif(parts: Sequence[bytes]) -> bytes:
     return b"".join([head, *extensions, *frames, GIF_TRAILER])
 
 
-def _gif_blocks(data: bytes) -> tuple[bytes, list[bytes], list[bytes]]:
-    """A GIF's header, its extensions that belong to no image, and its frames."""
+def _gif_blocks(data: bytes) -> tuple[memoryview, list[memoryview], list[memoryview]]:
+    """A GIF's header, its extensions that belong to no image, and its frames (each a graphic
+    control extension and the image after it), as views into `data`."""
     if data[:6] not in (b"GIF87a", b"GIF89a"):
         raise ValueError("not a GIF file")
+    view = memoryview(data)
     at = 13 + _colour_table(data[10])
-    head, extensions, frames, control = data[:at], [], [], b""
+    head, extensions, frames = view[:at], [], []
+    control: int | None = None  # where the graphic control extension before an image starts
     while data[at:at + 1] != GIF_TRAILER:
         start = at
         if data[at] == 0x21:  # an extension: introducer, label, sub-blocks
             at = _sub_blocks(data, at + 2)
-            if data[start + 1] == 0xF9:  # graphic control: belongs to the image after it
-                control = data[start:at]
+            if data[start + 1] == 0xF9:
+                control = start
             else:
-                extensions.append(data[start:at])
+                extensions.append(view[start:at])
         elif data[at] == 0x2C:  # an image: descriptor, local colour table, LZW code size, data
             at = _sub_blocks(data, at + 10 + _colour_table(data[at + 9]) + 1)
-            frames.append(control + data[start:at])
-            control = b""
+            frames.append(view[start if control is None else control:at])
+            control = None
         else:
             raise ValueError(f"not a GIF block at byte {at}")
     return head, extensions, frames

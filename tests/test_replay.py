@@ -12,6 +12,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import bot.replay as replay_module
 import games
+import render.replay as render_replay
 from bot.cli import main as cli_main
 from bot.clock import FakeClock
 from bot.rendering import Renderer, board_view, draw
@@ -400,3 +401,45 @@ async def test_cli_writes_a_replay_by_the_file_extension(service, tmp_path, caps
     running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
     assert await cli(["replay", str(running.id), "-o", str(webp), "--db", str(db)]) == 2
     assert "hasn't started yet" in capsys.readouterr().err
+
+
+def test_a_part_after_a_frame_libwebp_would_clear_starts_from_a_whole_frame(monkeypatch):
+    """A part is stored as changes from the previous part's last frame; should libwebp mark
+    that frame "dispose to background" (the joined file would clear it, the previous part did
+    not), the part is encoded again on its own, and the joined file still shows every frame."""
+    colours = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (220, 220, 40), (40, 220, 220)]
+    images = []
+    for n, colour in enumerate(colours):
+        image = Image.new("RGB", (64, 48), (250, 250, 250))
+        image.paste(colour, (8 * n, 4 * n, 8 * n + 20, 4 * n + 16))
+        images.append(image)
+    times = [300, 200, 200, 200, 900]
+    encode = render_replay._animated_webp
+    encoded: list[int] = []
+
+    def clears_first_frame(frames, durations_):
+        data = encode(frames, durations_)
+        encoded.append(len(frames))
+        if len(encoded) == 2:  # the second part, encoded after the first part's last frame
+            flags = data.index(b"ANMF") + 8 + 15
+            data = data[:flags] + bytes([data[flags] | 1]) + data[flags + 1:]
+        return data
+
+    monkeypatch.setattr(render_replay, "_animated_webp", clears_first_frame)
+    first = render_replay.webp_part(images[:2], times[:2], (64, 48), follows=False)
+    second = render_replay.webp_part(images[1:], times[1:], (64, 48), follows=True)
+    assert encoded == [2, 4, 3]  # encoded again without the frame before it
+    joined = render_replay.join_webp([first, second])
+    with Image.open(io.BytesIO(joined)) as image:
+        assert image.n_frames == 5
+    assert [f.tobytes() for f in decoded(joined)] == [im.tobytes() for im in images]
+    monkeypatch.undo()
+    # without the flag, the part leaves that frame out, its first frame is only what changed
+    # since, and the join is as exact
+    second = render_replay.webp_part(images[1:], times[1:], (64, 48), follows=True)
+    frames = [chunk[8:] for tag, chunk in render_replay._riff_chunks(second) if tag == "ANMF"]
+    assert len(frames) == 3
+    width, height = (int.from_bytes(frames[0][at:at + 3], "little") + 1 for at in (6, 9))
+    assert width * height < 64 * 48
+    assert [f.tobytes() for f in decoded(render_replay.join_webp([first, second]))] \
+        == [im.tobytes() for im in images]
