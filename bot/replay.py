@@ -15,7 +15,8 @@ rules that have changed since), it is refused with that reason rather than drawn
 which games may be replayed, one build at a time per game) sends to the render pool, so a long
 replay never keeps other games' boards waiting for long; `build` runs them in this process.
 Each job draws and encodes a part of the file, so what comes back to the bot is bytes of the
-final file, not pictures: a replay costs the bot about its file's size in memory.
+final file, not pictures: a replay costs the bot about twice its file in memory (the parts,
+then the file joined from them).
 """
 from __future__ import annotations
 
@@ -170,6 +171,11 @@ class TallerFrame(Exception):
         self.height = height
 
 
+# What a replay's jobs raise on purpose, to come back from the pool as they are (any other
+# exception is a crash: the pool retries the job once, then gives up with RenderFailed).
+JOB_EXCEPTIONS = (ReplayError, TallerFrame)
+
+
 def outline(row: dict[str, Any], actions: list[dict[str, Any]], width: int) -> Outline:
     """The first job of a replay: the game replayed, its scenes cut into parts."""
     shots = scenes(row, actions)
@@ -289,7 +295,7 @@ class Replays:
         return row
 
     async def _job(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self.renderer.job(fn, *args, expected=(ReplayError, TallerFrame))
+        return await self.renderer.job(fn, *args, expected=JOB_EXCEPTIONS)
 
     async def build(self, row: dict[str, Any], fmt: str) -> bytes:
         """The replay file, drawn in a render worker; ReplayError if it cannot be made."""

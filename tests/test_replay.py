@@ -3,6 +3,7 @@ drawn and encoded; every game, the GIF fallback, refusals, the render pool and t
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import sqlite3
 from pathlib import Path
@@ -17,7 +18,6 @@ from bot.cli import main as cli_main
 from bot.clock import FakeClock
 from bot.rendering import Renderer, board_view, draw
 from bot.replay import (
-    Outline,
     ReplayError,
     Replays,
     TallerFrame,
@@ -365,13 +365,18 @@ async def test_a_frame_taller_than_the_canvas_makes_the_parts_again(service, mon
     async def short_canvas(fn, *args):
         calls.append(fn.__name__)
         if fn is outline:
-            return Outline(**{**fn(*args).__dict__, "height": 40})
+            return dataclasses.replace(fn(*args), height=40)
         return fn(*args)
 
     data = await make(row, actions, "webp", short_canvas)
     assert decoded(data)[0].size == (WIDTHS[0], height)
     assert calls.count("outline") == 1 and calls.count("encode_part") > len(plan.parts)
     assert data == await make(row, actions, "webp", here)
+    # through the bot's render pool too: the jobs' TallerFrame comes back as it is
+    monkeypatch.setattr(replay_module, "outline",
+                        lambda *args: dataclasses.replace(outline(*args), height=40))
+    replays = Replays(service.store, Renderer(workers=0))
+    assert await replays.build(row, "webp") == data
 
 
 async def cli(args: list[str]) -> int:

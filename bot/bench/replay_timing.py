@@ -53,7 +53,7 @@ def measure(game_name: str, fmt: str = "webp", tries: int = 5) -> dict[str, Any]
     import tracemalloc
 
     from bot.rendering import Renderer
-    from bot.replay import make, scenes
+    from bot.replay import JOB_EXCEPTIONS, make, scenes
     row, actions = long_game(game_name, tries)
     renderer = Renderer(workers=1)
     jobs: list[float] = []
@@ -61,7 +61,7 @@ def measure(game_name: str, fmt: str = "webp", tries: int = 5) -> dict[str, Any]
     async def timed(fn: Any, *args: Any) -> Any:
         start = perf_counter()
         try:
-            return await renderer.job(fn, *args)
+            return await renderer.job(fn, *args, expected=JOB_EXCEPTIONS)
         finally:
             jobs.append(perf_counter() - start)
 
