@@ -14,10 +14,14 @@ rules that have changed since), it is refused with that reason rather than drawn
 `make` builds the file in short jobs, plain data in and out, that `Replays` (the bot's side:
 which games may be replayed, one build at a time per game) sends to the render pool, so a long
 replay never keeps other games' boards waiting for long; `build` runs them in this process.
+Each job draws and encodes a part of the file, so what comes back to the bot is bytes of the
+final file, not pictures: a replay costs the bot about twice its file in memory (the parts,
+then the file joined from them).
 """
 from __future__ import annotations
 
 import asyncio
+import pickle
 import re
 import zlib
 from collections.abc import Awaitable, Callable
@@ -28,19 +32,29 @@ from PIL import Image
 
 import games
 from games.core import SYSTEM, IllegalAction, State, apply, setup
-from render.replay import (ATTACHMENT_LIMIT, LADDER, Frame, animated_webp, compose, durations,
-                           gif, join_webp, webp_part)
+from render.replay import (
+    ATTACHMENT_LIMIT,
+    WIDTHS,
+    Frame,
+    animated_webp,
+    compose,
+    durations,
+    gif_palette,
+    gif_part,
+    join_gif,
+    join_webp,
+    webp_part,
+)
 
 from .rendering import Renderer, RenderFailed, board_view, draw
 from .store import Store
 from .table import fill_names, upgrade
 
 FINISHED = ("over", "ended")
-# Frames drawn per render job: 0.1-0.7 s of a worker's time (busier boards, a busier machine).
-CHUNK = 8
-# Frames encoded per job: each part starts with a full frame, so longer parts make smaller
-# files; 40 frames are 0.3-1 s of encoding (docs/performance.md).
-ENCODE_CHUNK = 40
+# Frames drawn and encoded per render job: 0.2-0.8 s of a worker's time, like a board batch
+# (busier boards, a busier machine; docs/performance.md). Each job also draws the frame
+# before its part, so shorter parts cost more drawing, but hardly more bytes.
+PART = 10
 FORMATS = ("webp", "gif")
 # Emoji and variation selectors: the board font has no glyphs for them.
 _NO_GLYPH = re.compile("[\U00010000-\U0010FFFF\uFE0F\u200D]")
@@ -134,39 +148,66 @@ def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None
                           "whose rules have changed since).")
 
 
-Raster = tuple[tuple[int, int], bytes]  # a frame's size and its RGB pixels, deflated
+@dataclass(frozen=True)
+class Outline:
+    """A replay at one width, as the bot needs it to send out the jobs that draw it: each
+    part's scenes, pickled and deflated (tens of KB for a whole game; a part's first scene is
+    the last one of the part before, which its frames are encoded as changes from), the
+    height of the last frame (the canvas, unless a taller frame turns up) and the palette of
+    a GIF."""
+
+    parts: list[bytes]
+    frames: int
+    height: int
+    palette: list[int]
 
 
-def draw_frames(shots: list[Scene], width: int) -> list[Raster]:
-    """Frames of the animation, one per scene, to travel back from a render worker: deflated
-    pixels, lossless and 3x faster to pack than an RGB PNG. Not a palette image: its colours
-    would differ a little from frame to frame and cost the animation its frame-to-frame
-    savings (measured: a 630-frame replay grew from 9.0 to 10.7 MB)."""
-    rasters: list[Raster] = []
-    for shot in shots:
-        image = compose(Frame(draw(shot.view), shot.caption), width)
-        rasters.append((image.size, zlib.compress(image.tobytes(), 1)))
-    return rasters
+class TallerFrame(Exception):
+    """A part has a frame taller than the canvas: the parts must be made again on a taller one
+    (boards of some games grow during a game)."""
+
+    def __init__(self, height: int) -> None:
+        super().__init__(height)
+        self.height = height
 
 
-def _images(frames: list[Raster]) -> list[Image.Image]:
-    return [Image.frombytes("RGB", size, zlib.decompress(pixels)) for size, pixels in frames]
+# What a replay's jobs raise on purpose, to come back from the pool as they are (any other
+# exception is a crash: the pool retries the job once, then gives up with RenderFailed).
+JOB_EXCEPTIONS = (ReplayError, TallerFrame)
 
 
-def encode_webp(frames: list[Raster], times: list[int], quality: int,
-                canvas: tuple[int, int]) -> bytes:
-    """A run of the frames `draw_frames` made, as a part of the animated WebP."""
-    return webp_part(_images(frames), times, quality, canvas)
+def outline(row: dict[str, Any], actions: list[dict[str, Any]], width: int) -> Outline:
+    """The first job of a replay: the game replayed, its scenes cut into parts."""
+    shots = scenes(row, actions)
+    last = _picture(shots[-1], width)
+    parts = [zlib.compress(pickle.dumps(shots[max(0, start - 1):end]))
+             for start, end in spans(len(shots), PART)]
+    return Outline(parts, len(shots), last.height, gif_palette(last))
 
 
-def encode_gif(frames: list[Raster]) -> bytes:
-    """All the frames `draw_frames` made, as a GIF (one job: a GIF is not made in parts)."""
-    return gif(_images(frames))
+def encode_part(packed: bytes, follows: bool, times: list[int], canvas: tuple[int, int],
+                fmt: str, palette: list[int]) -> bytes:
+    """A part of the replay file: its scenes (from `outline`) drawn and encoded. `follows`:
+    the first scene is the previous part's last frame, drawn only to encode the others as
+    changes from it."""
+    shots: list[Scene] = pickle.loads(zlib.decompress(packed))
+    images = [_picture(shot, canvas[0]) for shot in shots]
+    tallest = max(image.height for image in images)
+    if tallest > canvas[1]:
+        raise TallerFrame(tallest)
+    if fmt == "gif":
+        return gif_part(images, times, palette, canvas, follows)
+    return webp_part(images, times, canvas, follows)
+
+
+def _picture(shot: Scene, width: int) -> Image.Image:
+    return compose(Frame(draw(shot.view), shot.caption), width)
 
 
 def spans(count: int, size: int) -> list[tuple[int, int]]:
     """[start, end) runs of about `size` items covering `count`, none of a single item when
-    there are several (a one-frame WebP is a still picture, which cannot be joined)."""
+    there are several (a part may have to be encoded without the frame before it, and a
+    one-frame WebP is a still picture, which cannot be joined)."""
     bounds = list(range(0, count, size)) + [count]
     if len(bounds) > 2 and bounds[-1] - bounds[-2] == 1:
         del bounds[-2]
@@ -179,32 +220,32 @@ Run = Callable[..., Awaitable[Any]]  # runs fn(*args) somewhere (a render worker
 async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run: Run) -> bytes:
     """The replay file of a finished game, under Discord's attachment limit.
 
-    Made in short jobs (`run` sends each to the render pool): the replay, then CHUNK frames
-    at a time drawn, then ENCODE_CHUNK frames at a time encoded as parts of one WebP, joined
-    here. The pool serves every game's boards in order, so boards of other games go between
-    the jobs of a long replay. (The GIF fallback is encoded in one job.)
+    Made in short jobs (`run` sends each to the render pool): the outline, then PART frames
+    at a time drawn and encoded as parts of one file, joined here. The pool serves every
+    game's boards in order, so boards of other games go between the jobs of a long replay.
     """
     if fmt not in FORMATS:
         raise ValueError(f"replays are {' or '.join(FORMATS)}, not {fmt!r}")
-    shots: list[Scene] = await run(scenes, row, actions)
-    times = durations(len(shots))
-    size = 0
-    for width, quality in LADDER:
-        frames: list[Raster] = []
-        for start, end in spans(len(shots), CHUNK):
-            frames += await run(draw_frames, shots[start:end], width)
-        if fmt == "gif":
-            data: bytes = await run(encode_gif, frames)
-        else:
-            canvas = (width, max(height for (_, height), _ in frames))
-            data = join_webp([await run(encode_webp, frames[start:end], times[start:end], quality,
-                                        canvas)
-                              for start, end in spans(len(frames), ENCODE_CHUNK)])
+    join = join_gif if fmt == "gif" else join_webp
+    size = frames = 0
+    for width in WIDTHS:
+        plan: Outline = await run(outline, row, actions, width)
+        frames, times = plan.frames, durations(plan.frames)
+        canvas = (width, plan.height)
+        while True:
+            try:
+                parts = [await run(encode_part, packed, start > 0, times[max(0, start - 1):end],
+                                   canvas, fmt, plan.palette)
+                         for packed, (start, end) in zip(plan.parts, spans(frames, PART))]
+                break
+            except TallerFrame as taller:
+                canvas = (width, taller.height)
+        data = join(parts)
         if len(data) <= ATTACHMENT_LIMIT:
             return data
         size = len(data)
     raise ReplayError(f"Game #{row['id']} is too long for one Discord attachment: its "
-                      f"{len(shots)} frames make {size:,} bytes even at {LADDER[-1][0]} px.")
+                      f"{frames} frames make {size:,} bytes even at {WIDTHS[-1]} px.")
 
 
 async def here(fn: Callable[..., Any], *args: Any) -> Any:
@@ -254,7 +295,7 @@ class Replays:
         return row
 
     async def _job(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self.renderer.job(fn, *args, expected=(ReplayError,))
+        return await self.renderer.job(fn, *args, expected=JOB_EXCEPTIONS)
 
     async def build(self, row: dict[str, Any], fmt: str) -> bytes:
         """The replay file, drawn in a render worker; ReplayError if it cannot be made."""

@@ -3,6 +3,7 @@ drawn and encoded; every game, the GIF fallback, refusals, the render pool and t
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import sqlite3
 from pathlib import Path
@@ -12,14 +13,34 @@ from PIL import Image, ImageChops, ImageStat
 
 import bot.replay as replay_module
 import games
+import render.replay as render_replay
 from bot.cli import main as cli_main
 from bot.clock import FakeClock
 from bot.rendering import Renderer, board_view, draw
-from bot.replay import ReplayError, Replays, here, make, replay_format, scenes, spans
+from bot.replay import (
+    ReplayError,
+    Replays,
+    TallerFrame,
+    encode_part,
+    here,
+    make,
+    outline,
+    replay_format,
+    scenes,
+    spans,
+)
 from bot.store import Store
 from bot.table import Seat, TableService, fill_names
 from games.core import SYSTEM, apply, setup
-from render.replay import ATTACHMENT_LIMIT, LADDER, Frame, compose, durations
+from render.replay import (
+    ATTACHMENT_LIMIT,
+    WIDTHS,
+    Frame,
+    compose,
+    durations,
+    gif_palette,
+    gif_part,
+)
 
 GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
 GUILD, CHANNEL = 1, 10
@@ -131,16 +152,20 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
         assert times == durations(len(shots))
         assert times[0] > times[1] and times[-1] > times[-2]  # the start and the end are held
     frames = decoded(data)
-    # the last frame is the final public board, drawn afresh (lossy: close, not identical)
+    # the last frame is the final public board, drawn afresh
     final = board_view(game, table.state, table.names())
     assert final == shots[-1].view
     width = frames[-1].width
-    assert width in [w for w, _ in LADDER]
+    assert width in WIDTHS
     fresh = compose(Frame(draw(final), shots[-1].caption), width)
     assert frames[-1].height >= fresh.height  # frames are padded to the tallest board
-    frames = [f.crop((0, 0, *fresh.size)) for f in frames]
-    assert difference(frames[-1], fresh) < 6  # lossy WebP's noise
-    assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
+    assert frames[-1].crop((0, 0, *fresh.size)).tobytes() == fresh.tobytes()  # lossless
+    assert difference(frames[-2].crop((0, 0, *fresh.size)), fresh) > 0
+    # the parts were joined exactly: each decoded frame is its scene as drawn, wherever it
+    # falls in a part (every 3rd frame: drawing them all again is slow)
+    for index in range(0, len(shots), 3):
+        drawn = compose(Frame(draw(shots[index].view), shots[index].caption), width)
+        assert frames[index].crop((0, 0, *drawn.size)).tobytes() == drawn.tobytes(), index
 
 
 def test_frames_are_encoded_in_parts_of_more_than_one_frame():
@@ -176,14 +201,27 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
         assert image.is_animated and image.n_frames == len(shots)
     # unchanged pixels are transparent, so each frame shows through to the one before: the
     # decoded frames are still whole boards, the last one the final board
+        times = []
+        for index in range(image.n_frames):
+            image.seek(index)
+            times.append(image.info["duration"])
+    assert times == [ms // 10 * 10 for ms in durations(len(shots))]  # GIF counts centiseconds
     frames = decoded(data)
+    width = frames[0].width
     final = board_view(table.game, table.state, table.names())
-    fresh = compose(Frame(draw(final), shots[-1].caption), frames[-1].width)
-    frames = [f.crop((0, 0, *fresh.size)) for f in frames]
-    assert difference(frames[-1], fresh) < 2  # a 255-colour palette, no dithering
-    assert difference(frames[-1], fresh) < min(difference(f, fresh) for f in frames[:-1])
-    first = compose(Frame(draw(shots[0].view), shots[0].caption), frames[0].width)
-    assert difference(frames[0], first) < 2
+    fresh = compose(Frame(draw(final), shots[-1].caption), width)
+    crops = [f.crop((0, 0, *fresh.size)) for f in frames]
+    assert difference(crops[-1], fresh) < 2  # a 255-colour palette, no dithering
+    assert difference(crops[-1], fresh) < min(difference(f, fresh) for f in crops[:-1])
+    first = compose(Frame(draw(shots[0].view), shots[0].caption), width)
+    assert difference(crops[0], first) < 2
+    # made in parts, it decodes to the very frames of one GIF made in one piece
+    assert len(spans(len(shots), replay_module.PART)) > 2
+    images = [compose(Frame(draw(shot.view), shot.caption), width) for shot in shots]
+    whole = gif_part(images, durations(len(shots)), gif_palette(images[-1]), frames[0].size,
+                     follows=False)
+    assert len(whole) < len(data) + 1000  # parts cost no extra frames, only their headers
+    assert [f.tobytes() for f in decoded(whole)] == [f.tobytes() for f in frames]
 
 
 async def test_replays_that_cannot_be_made_say_why(service):
@@ -259,10 +297,10 @@ async def test_one_build_at_a_time_per_game_and_failures_are_explained(service, 
     with pytest.raises(ReplayError, match="still running"):
         await replays.build({**row, "status": "running"}, "webp")
 
-    def broken(shots, width):
+    def broken(*args):
         raise MemoryError("out of memory")
 
-    monkeypatch.setattr(replay_module, "draw_frames", broken)
+    monkeypatch.setattr(replay_module, "encode_part", broken)
     with pytest.raises(ReplayError, match=f"replay of game #{table.id} could not be drawn"):
         await replays.build(row, "webp")
     assert replays.building == set()
@@ -276,13 +314,17 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
     replays = Replays(service.store, renderer)
     row = replays.choose(GUILD, CHANNEL, table.id)
     jobs: list[tuple[str, int]] = []
+    parts: list[bytes] = []
     first_drawing = asyncio.Event()
     job = renderer.job
 
     async def spy(fn, *args, **kwargs):
-        jobs.append((fn.__name__, 0 if fn.__name__ == "scenes" else len(args[0])))
-        if fn.__name__ == "draw_frames":
+        if fn.__name__ == "encode_part":
+            jobs.append((fn.__name__, len(args[2])))  # a duration per frame drawn
             first_drawing.set()
+            parts.append(await job(fn, *args, **kwargs))
+            return parts[-1]
+        jobs.append((fn.__name__, 0))
         return await job(fn, *args, **kwargs)
 
     renderer.job = spy
@@ -295,12 +337,46 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
     finally:
         await asyncio.to_thread(renderer.close)
     frames = len(scenes(row, service.store.actions(table.id)))
-    draws = spans(frames, replay_module.CHUNK)
-    encodes = spans(frames, replay_module.ENCODE_CHUNK)
-    assert len(encodes) > 1  # the file is made in parts
-    assert jobs == [("scenes", 0), *[("draw_frames", end - start) for start, end in draws],
-                    *[("encode_webp", end - start) for start, end in encodes]]
-    assert decoded(data)[0].width == LADDER[0][0]
+    runs = spans(frames, replay_module.PART)
+    assert len(runs) > 1  # the file is made in parts
+    # each job draws its part and the frame before it (to encode its part as changes from it)
+    assert jobs == [("outline", 0), *[("encode_part", end - start + (start > 0))
+                                      for start, end in runs]]
+    # what comes back to the bot is the file itself, in pieces: no pictures
+    assert all(isinstance(part, bytes) for part in parts)
+    assert len(data) <= sum(map(len, parts)) < len(data) + 100 * len(parts)
+    assert decoded(data)[0].width == WIDTHS[0]
+
+
+async def test_a_frame_taller_than_the_canvas_makes_the_parts_again(service, monkeypatch):
+    """The canvas starts as tall as the last frame; a board that was taller earlier in the game
+    makes the parts be encoded again on a canvas of its height."""
+    table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
+    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    plan = outline(row, actions, WIDTHS[0])
+    shots = scenes(row, actions)
+    height = compose(Frame(draw(shots[0].view), shots[0].caption), WIDTHS[0]).height
+    with pytest.raises(TallerFrame) as taller:
+        encode_part(plan.parts[0], False, durations(len(shots))[:replay_module.PART],
+                    (WIDTHS[0], 40), "webp", plan.palette)
+    assert taller.value.height == height
+    calls: list[str] = []
+
+    async def short_canvas(fn, *args):
+        calls.append(fn.__name__)
+        if fn is outline:
+            return dataclasses.replace(fn(*args), height=40)
+        return fn(*args)
+
+    data = await make(row, actions, "webp", short_canvas)
+    assert decoded(data)[0].size == (WIDTHS[0], height)
+    assert calls.count("outline") == 1 and calls.count("encode_part") > len(plan.parts)
+    assert data == await make(row, actions, "webp", here)
+    # through the bot's render pool too: the jobs' TallerFrame comes back as it is
+    monkeypatch.setattr(replay_module, "outline",
+                        lambda *args: dataclasses.replace(outline(*args), height=40))
+    replays = Replays(service.store, Renderer(workers=0))
+    assert await replays.build(row, "webp") == data
 
 
 async def cli(args: list[str]) -> int:
@@ -330,3 +406,45 @@ async def test_cli_writes_a_replay_by_the_file_extension(service, tmp_path, caps
     running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
     assert await cli(["replay", str(running.id), "-o", str(webp), "--db", str(db)]) == 2
     assert "hasn't started yet" in capsys.readouterr().err
+
+
+def test_a_part_after_a_frame_libwebp_would_clear_starts_from_a_whole_frame(monkeypatch):
+    """A part is stored as changes from the previous part's last frame; should libwebp mark
+    that frame "dispose to background" (the joined file would clear it, the previous part did
+    not), the part is encoded again on its own, and the joined file still shows every frame."""
+    colours = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (220, 220, 40), (40, 220, 220)]
+    images = []
+    for n, colour in enumerate(colours):
+        image = Image.new("RGB", (64, 48), (250, 250, 250))
+        image.paste(colour, (8 * n, 4 * n, 8 * n + 20, 4 * n + 16))
+        images.append(image)
+    times = [300, 200, 200, 200, 900]
+    encode = render_replay._animated_webp
+    encoded: list[int] = []
+
+    def clears_first_frame(frames, durations_):
+        data = encode(frames, durations_)
+        encoded.append(len(frames))
+        if len(encoded) == 2:  # the second part, encoded after the first part's last frame
+            flags = data.index(b"ANMF") + 8 + 15
+            data = data[:flags] + bytes([data[flags] | 1]) + data[flags + 1:]
+        return data
+
+    monkeypatch.setattr(render_replay, "_animated_webp", clears_first_frame)
+    first = render_replay.webp_part(images[:2], times[:2], (64, 48), follows=False)
+    second = render_replay.webp_part(images[1:], times[1:], (64, 48), follows=True)
+    assert encoded == [2, 4, 3]  # encoded again without the frame before it
+    joined = render_replay.join_webp([first, second])
+    with Image.open(io.BytesIO(joined)) as image:
+        assert image.n_frames == 5
+    assert [f.tobytes() for f in decoded(joined)] == [im.tobytes() for im in images]
+    monkeypatch.undo()
+    # without the flag, the part leaves that frame out, its first frame is only what changed
+    # since, and the join is as exact
+    second = render_replay.webp_part(images[1:], times[1:], (64, 48), follows=True)
+    frames = [chunk[8:] for tag, chunk in render_replay._riff_chunks(second) if tag == "ANMF"]
+    assert len(frames) == 3
+    width, height = (int.from_bytes(frames[0][at:at + 3], "little") + 1 for at in (6, 9))
+    assert width * height < 64 * 48
+    assert [f.tobytes() for f in decoded(render_replay.join_webp([first, second]))] \
+        == [im.tobytes() for im in images]
