@@ -105,8 +105,11 @@ def haunt_text(space: int, k: int) -> str:
     return f" (space {space + 1}) takes {plural(k, 'ghost')}."
 
 
-# What taking a card says after the player's name: the event, and the last-move line.
-TAKE_TEXTS: tuple[tuple[str, str], ...] = tuple((f" takes {t}.", f" took {t}.") for t in CARD_TEXTS)
+@lru_cache(maxsize=None)
+def take_texts(cid: int, seat: int) -> tuple[str, str]:
+    """What `seat` taking card `cid` says: the event, and the last-move line (made once each)."""
+    text = CARD_TEXTS[cid]
+    return f"{p(seat)} takes {text}.", f"{DontGoGame.colours[seat].capitalize()} took {text}."
 
 
 def card_text(cid: int) -> str:
@@ -295,13 +298,13 @@ def place_choices(name: str) -> tuple[Choice, ...]:
 
 
 @lru_cache(maxsize=None)
-def place_texts(name: str, space: int) -> tuple[str, str]:
-    """What a placement on `space` (from 1) of room `name` says after the player's name: the
-    event, and the last-move line."""
+def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
+    """What `seat` placing on `space` (from 1) of room `name` says: the event, and the
+    last-move line."""
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (f" places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
-            f" placed a meeple in the {label}, space {space}.")
+    return (f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
+            f"{DontGoGame.colours[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
 @lru_cache(maxsize=None)
@@ -486,9 +489,9 @@ class DontGoGame(Game):
             raise IllegalAction("You have no meeple left in your supply.")
         pl["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        said, last = place_texts(name, space)
-        events.append(Event(p(seat) + said))
-        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
+        said, last = place_texts(name, space, seat)
+        events.append(Event(said))
+        d["last"] = {"seat": seat, "slot": slot, "text": last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
             events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
@@ -531,7 +534,7 @@ class DontGoGame(Game):
             self._haunt(state, events)
 
     def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> None:
-        d["dice"] = {"slot": slot, "faces": [rng.choice(DIE) for _ in range(n)], "rerolled": False,
+        d["dice"] = {"slot": slot, "faces": rng.choices(DIE, n), "rerolled": False,
                      "changed": False}
 
     def _roll_text(self, d: dict[str, Any]) -> str:
@@ -605,9 +608,9 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = TAKE_TEXTS[cid]
-        events.append(Event(p(seat) + said))
-        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
+        said, last = take_texts(cid, seat)
+        events.append(Event(said))
+        d["last"] = {"seat": seat, "slot": slot, "text": last}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
