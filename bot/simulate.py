@@ -6,7 +6,7 @@ from typing import Any
 
 import games
 from bot.rendering import draw
-from games.core import IllegalAction, State, advance, ai_rng, decide, setup
+from games.core import Game, IllegalAction, State, advance, ai_rng, decide, setup
 
 MAX_ACTIONS = 20_000
 
@@ -44,11 +44,12 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     the bot's scheduler would fire them. `log` receives every (seat, action, now) applied."""
     game = games.get(game_name)
     state = setup(game, seats, options, seed)
+    timed = type(game).timers is not Game.timers  # a game without timers is never asked
     now = start
     for _ in range(max_actions):
         if state.over:
             break
-        timers = game.timers(state)
+        timers = game.timers(state) if timed else None
         timer = min((t for t in timers if t["due"] <= now), key=due_time, default=None) if timers else None
         if timer is not None:  # the earliest due timer (the first listed among equals)
             step = (timer["seat"], timer["action"], max(now, timer["due"]))

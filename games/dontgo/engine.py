@@ -76,6 +76,8 @@ HELD_VIEWS: dict[tuple[int, bool, bool], dict[str, Any]] = {
 # A face-up card in a room, as views show it (a template to copy).
 ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v in CARD_VIEWS)
 CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
+CARD_TYPES: tuple[str, ...] = tuple(c["type"] for c in CARDS)
+DICE: tuple[int, ...] = tuple(c["dice"] for c in CARDS)
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -103,6 +105,15 @@ CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 def haunt_text(space: int, k: int) -> str:
     """What a haunting says after the player's name: `k` ghosts for the meeple on `space` (from 0)."""
     return f" (space {space + 1}) takes {plural(k, 'ghost')}."
+
+
+@lru_cache(maxsize=4096)
+def roll_text(faces: tuple[int, ...]) -> str:
+    """What a roll of the ghost dice says."""
+    if not faces:
+        return "No ghost dice in this room: no ghosts appear."
+    return (f"{plural(len(faces), 'ghost die')} roll {' '.join(map(str, faces))}: "
+            f"{plural(sum(faces), 'ghost')}.")
 
 
 @lru_cache(maxsize=None)
@@ -172,11 +183,13 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
 # ---------------------------------------------------------------- tableaux
 
 def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]]:
-    return [c for c in pl["cards"] if not c["dispelled"] and (ctype is None or CARDS[c["id"]]["type"] == ctype)]
+    if ctype is None:
+        return [c for c in pl["cards"] if not c["dispelled"]]
+    return [c for c in pl["cards"] if not c["dispelled"] and CARD_TYPES[c["id"]] == ctype]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
-    return sum(CARDS[c["id"]]["curse"] for c in face_up(pl, ctype))
+    return sum(CURSES[c["id"]] for c in face_up(pl, ctype))
 
 
 def dispel(pl: dict[str, Any], ids: list[int]) -> None:
@@ -422,16 +435,18 @@ class DontGoGame(Game):
             wanted = PHASE_KINDS[phase]
         if kind not in wanted:
             raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
-        return self._run(state, seat, kind, payload, rng)
+        return self._run(state, seat, kind, payload, rng, self.doers)
 
     def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
-        """An offered move is the current seat's, of a kind its phase takes: no need to ask again."""
+        """An offered move is the current seat's, of a kind its phase takes, and a placement is
+        on a free space of a room in play: no need to ask again."""
         kind, payload = parse(action)
-        return self._run(state, seat, kind, payload, rng)
+        return self._run(state, seat, kind, payload, rng, self.offered_doers)
 
-    def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng) -> list[Event]:
+    def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng,
+             doers: dict[str, Any]) -> list[Event]:
         events: list[Event] = []
-        getattr(self, "_do_" + kind)(state, seat, payload, rng, events)
+        doers[kind](self, state, seat, payload, rng, events)
         self._advance(state, rng, events)
         return events
 
@@ -484,10 +499,17 @@ class DontGoGame(Game):
             free = [str(i + 1) for i, s in enumerate(room["spaces"]) if s is None]
             raise IllegalAction(f"Space {space} of the {label} is taken by {p(room['spaces'][space - 1])}; "
                                 f"free spaces: {', '.join(free)}.")
-        pl = d["players"][seat]
-        if pl["meeples"] <= 0:  # can't happen: seats without meeples are skipped
+        if d["players"][seat]["meeples"] <= 0:  # can't happen: seats without meeples are skipped
             raise IllegalAction("You have no meeple left in your supply.")
-        pl["meeples"] -= 1
+        self._place(state, seat, payload, rng, events)
+
+    def _place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        """A placement `_do_place` checked, or that the prompt offered (free space, room in play)."""
+        d = state.data
+        name, space = payload
+        slot = ROOM_SLOTS[name]
+        room = d["rooms"][slot]
+        d["players"][seat]["meeples"] -= 1
         room["spaces"][space - 1] = seat
         said, last = place_texts(name, space, seat)
         events.append(Event(said))
@@ -521,7 +543,7 @@ class DontGoGame(Game):
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
-        n = sum(CARDS[c]["dice"] for c in room["cards"])
+        n = sum(DICE[c] for c in room["cards"])
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         self._roll(d, slot, n, rng)
         events.append(Event(self._roll_text(d)))
@@ -538,11 +560,7 @@ class DontGoGame(Game):
                      "changed": False}
 
     def _roll_text(self, d: dict[str, Any]) -> str:
-        faces = d["dice"]["faces"]
-        if not faces:
-            return "No ghost dice in this room: no ghosts appear."
-        return (f"{plural(len(faces), 'ghost die')} roll {' '.join(map(str, faces))}: "
-                f"{plural(sum(faces), 'ghost')}.")
+        return roll_text(tuple(d["dice"]["faces"]))
 
     def _do_reroll(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
         d = state.data
@@ -577,10 +595,11 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         rolled = sum(d["dice"]["faces"])
+        lights = flashlights(d, slot)
         for space, who in enumerate(d["rooms"][slot]["spaces"]):
             if who is None:
                 continue
-            k = max(0, rolled - flashlights(d, slot)[space])
+            k = max(0, rolled - lights[space])
             if k:
                 give_ghosts(d, who, k)
                 events.append(Event(p(who) + haunt_text(space, k)))
@@ -628,7 +647,7 @@ class DontGoGame(Game):
         """The immediate effect of taking card `cid`."""
         d = state.data
         pl = d["players"][seat]
-        ctype = CARDS[cid]["type"]
+        ctype = CARD_TYPES[cid]
         who = p(seat)
         if ctype == "mirror":
             give_ghosts(d, seat, 1)
@@ -797,7 +816,11 @@ class DontGoGame(Game):
                     d["phase"], d["current"] = res["stage"], res["seat"]
                     return
                 room = d["rooms"][res["slot"]]
-                picker = next((s for s in room["spaces"] if s is not None), None)
+                picker = None
+                for who in room["spaces"]:  # the topmost meeple picks
+                    if who is not None:
+                        picker = who
+                        break
                 if picker is not None and len(room["cards"]) > 1:
                     d["phase"], d["current"] = "pick", picker
                     return
@@ -907,6 +930,11 @@ class DontGoGame(Game):
         who = " and ".join(p(s) for s in winners)
         verb = "wins" if len(winners) == 1 else "share the victory"
         events.append(Event(f"{who} {verb} with {best[0]} curses!", kind="end"))
+
+    # Each kind of action's rule, looked up once per action (not by name).
+    doers = {"place": _do_place, "reroll": _do_reroll, "keep": _do_keep, "change": _do_change,
+             "pick": _do_pick, "dispel": _do_dispel, "save": _do_save, "tome": _do_tome}
+    offered_doers = {**doers, "place": _place}
 
     # ------------------------------------------------------------ prompts
     def choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
