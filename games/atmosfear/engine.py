@@ -1298,6 +1298,25 @@ class AtmosfearGame(Game):
         out.sort(key=TIMER_ORDER)
         return out
 
+    def next_timer(self, state: State) -> dict[str, Any] | None:
+        """The first of `timers` (earliest, then by id), found without listing the rest."""
+        d = state.data
+        if state.over or d["clock"]["paused_at"] is not None or d["clock"]["end"] is None:
+            return None
+        gk = d["gk"]
+        if gk["on"]:
+            return self.timers(state)[0]
+        end = d["clock"]["end"]
+        best = (end, "clock-end", "clock end")
+        if gk["next"] is not None and gk["next"] <= end:
+            best = min(best, (gk["next"], f"gk-appear-{gk['n'] + 1}", "gk appear"))
+        for pl in d["players"]:
+            for cid in pl["time_cards"]:
+                timer_id, action, before = TIME_TIMERS[cid]
+                if end - before <= best[0]:
+                    best = min(best, (end - before, timer_id, action))
+        return {"id": best[1], "due": best[0], "seat": SYSTEM, "action": best[2]}
+
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
