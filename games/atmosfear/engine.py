@@ -70,6 +70,20 @@ BRANCH_RADIAL = {b: RADIALS[r][0] for r, b in enumerate(BRANCHES)}
 NEXT_RADIAL = {sid: rad[k + 1] if k + 1 < len(rad) else ENDS[r]
                for r, rad in enumerate(RADIALS) for k, sid in enumerate(rad)}
 INNER_INDEX = {sid: i for i, sid in enumerate(INNER)}
+# The next stone from stones where a walk never chooses (outer stones off the branches, radials).
+PLAIN_NEXT = {**{sid: nxt for sid, nxt in NEXT_OUTER.items() if sid not in BRANCH_RADIAL}, **NEXT_RADIAL}
+
+
+def _run_from(sid: str) -> tuple[str, ...]:
+    """The stones a walk passes from `sid` up to the first where it may choose (a branch, the
+    Inner Ring), that one included: a walk covers them without asking at each step."""
+    out = [PLAIN_NEXT[sid]]
+    while out[-1] in PLAIN_NEXT:
+        out.append(PLAIN_NEXT[out[-1]])
+    return tuple(out)
+
+
+PLAIN_RUNS = {sid: _run_from(sid) for sid in PLAIN_NEXT}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
@@ -901,15 +915,24 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         mv = d["move"]
         d["step"] = "turn"
-        while mv["steps"] > 0:
+        steps, path = mv["steps"], mv["path"]
+        while steps > 0:
+            run = PLAIN_RUNS.get(pl["pos"])
+            if run is not None:  # no choice before the run's end: as many steps of it as the roll
+                taken = run[:steps]
+                path += taken
+                pl["pos"] = taken[-1]
+                steps -= len(taken)
+                continue
             nxt = self._next_stone(d, seat)
             if nxt is None:
+                mv["steps"] = steps
                 return  # waiting for a choice
             pl["pos"] = nxt
-            mv["path"].append(nxt)
-            mv["steps"] -= 1
+            path.append(nxt)
+            steps -= 1
             if nxt == WELL:
-                mv["steps"] = 0
+                steps = 0
         d["last"] = {"seat": seat, "path": list(mv["path"])}
         d["move"] = None
         d["step"] = "turn"
