@@ -384,8 +384,8 @@ class DontGoGame(Game):
         types = list(TYPES)
         rng.shuffle(types)
         chosen = set(types[:n_types])
-        deck = [c["id"] for c in CARDS if c["type"] in chosen]
-        unused = [c["id"] for c in CARDS if c["type"] not in chosen]
+        deck = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype in chosen]
+        unused = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype not in chosen]
         rng.shuffle(deck)
         removed = sorted(deck[:n_removed])
         deck = deck[n_removed:]
