@@ -78,6 +78,8 @@ ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v
 CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
 CARD_TYPES: tuple[str, ...] = tuple(c["type"] for c in CARDS)
 DICE: tuple[int, ...] = tuple(c["dice"] for c in CARDS)
+# The card types whose taking has an effect at once (the others act at the end, or not at all).
+IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -102,9 +104,9 @@ CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
 @lru_cache(maxsize=None)
-def haunt_text(space: int, k: int) -> str:
-    """What a haunting says after the player's name: `k` ghosts for the meeple on `space` (from 0)."""
-    return f" (space {space + 1}) takes {plural(k, 'ghost')}."
+def haunt_text(seat: int, space: int, k: int) -> str:
+    """What a haunting says: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
+    return f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}."
 
 
 @lru_cache(maxsize=4096)
@@ -146,14 +148,18 @@ def pool_value(d: dict[str, Any]) -> int:
     return sum(int(k) * v for k, v in d["pool"].items())
 
 
+DENOMINATIONS = (("5", 5), ("2", 2), ("1", 1))  # ghost tokens, biggest first: (key, value)
+
+
 def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
     """Hand `k` ghosts from the pile, biggest tokens first; substitutes when the pile can't pay."""
     t, pool = d["players"][seat]["tokens"], d["pool"]
-    for den in ("5", "2", "1"):
-        n = min(pool[den], k // int(den))
-        pool[den] -= n
-        t[den] += n
-        k -= n * int(den)
+    for den, value in DENOMINATIONS:
+        n = min(pool[den], k // value)
+        if n:
+            pool[den] -= n
+            t[den] += n
+            k -= n * value
     if k:
         t["sub"] += k
 
@@ -167,11 +173,12 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
     s = min(t["sub"], k)  # substitutes go back to the box first
     t["sub"] -= s
     k -= s
-    for den in ("5", "2", "1"):
-        n = min(t[den], k // int(den))
-        t[den] -= n
-        pool[den] += n
-        k -= n * int(den)
+    for den, value in DENOMINATIONS:
+        n = min(t[den], k // value)
+        if n:
+            t[den] -= n
+            pool[den] += n
+            k -= n * value
     if k:
         den = next(x for x in ("1", "2", "5") if t[x] and int(x) > k)
         t[den] -= 1
@@ -602,7 +609,7 @@ class DontGoGame(Game):
             k = max(0, rolled - lights[space])
             if k:
                 give_ghosts(d, who, k)
-                events.append(Event(p(who) + haunt_text(space, k)))
+                events.append(Event(haunt_text(who, space, k)))
         d["res"]["stage"] = "pick"
 
     # ------------------------------------------------------------ picking and card effects
@@ -645,9 +652,11 @@ class DontGoGame(Game):
 
     def _effect(self, state: State, seat: int, cid: int, events: list[Event]) -> None:
         """The immediate effect of taking card `cid`."""
+        ctype = CARD_TYPES[cid]
+        if ctype not in IMMEDIATE:
+            return
         d = state.data
         pl = d["players"][seat]
-        ctype = CARD_TYPES[cid]
         who = p(seat)
         if ctype == "mirror":
             give_ghosts(d, seat, 1)
