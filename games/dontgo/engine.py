@@ -119,6 +119,13 @@ def roll_text(faces: tuple[int, ...]) -> str:
 
 
 @lru_cache(maxsize=None)
+def resolve_text(seat: int, name: str) -> str:
+    """What `seat` placing the third meeple in room `name` says."""
+    return (f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
+            f"takes the planchette.")
+
+
+@lru_cache(maxsize=None)
 def take_texts(cid: int, seat: int) -> tuple[str, str]:
     """What `seat` taking card `cid` says: the event, and the last-move line (made once each)."""
     text = CARD_TEXTS[cid]
@@ -544,9 +551,8 @@ class DontGoGame(Game):
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         room = d["rooms"][slot]
-        label = ROOM_LABELS[room_name(d, slot)]
-        events.append(Event(f"{p(seat)} placed the third meeple: the {label} resolves and {p(seat)} "
-                            f"takes the planchette."))
+        name = room_name(d, slot)
+        events.append(Event(resolve_text(seat, name)))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
@@ -554,7 +560,6 @@ class DontGoGame(Game):
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         self._roll(d, slot, n, rng)
         events.append(Event(self._roll_text(d)))
-        name = room_name(d, slot)
         if n and name == "basement":
             d["res"]["stage"] = "reroll"
         elif n and name == "hallway":
