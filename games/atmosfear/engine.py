@@ -84,6 +84,19 @@ def _run_from(sid: str) -> tuple[str, ...]:
 
 
 PLAIN_RUNS = {sid: _run_from(sid) for sid in PLAIN_NEXT}
+
+
+def _ring_run(sid: str, step: int) -> tuple[str, ...]:
+    """The Inner Ring stones a walk passes from `sid` one way round (`step` +1 clockwise), up to
+    the Gate, that one included (there the walk may turn to the Well)."""
+    out = [INNER[(INNER_INDEX[sid] + step) % len(INNER)]]
+    while out[-1] != GATE:
+        out.append(INNER[(INNER_INDEX[out[-1]] + step) % len(INNER)])
+    return tuple(out)
+
+
+RING_RUNS = {way: {sid: _ring_run(sid, step) for sid in INNER if sid != GATE}
+             for way, step in (("cw", 1), ("ccw", -1))}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
@@ -918,6 +931,8 @@ class AtmosfearGame(Game):
         steps, path = mv["steps"], mv["path"]
         while steps > 0:
             run = PLAIN_RUNS.get(pl["pos"])
+            if run is None and mv["dir"] is not None:
+                run = RING_RUNS[mv["dir"]].get(pl["pos"])
             if run is not None:  # no choice before the run's end: as many steps of it as the roll
                 taken = run[:steps]
                 path += taken
