@@ -29,3 +29,11 @@ def test_choices_of_nothing_draw_nothing():
     rng = Rng(7)
     assert rng.choices((), 0) == []
     assert rng.state == Rng(7).state
+
+
+def test_choices_of_die_faces_are_die_throws():
+    """Atmosfear throws its dice as `choices` of the faces: the stream of `die()` calls."""
+    for seed in range(50):
+        fast, slow = Rng(seed), Rng(seed)
+        assert fast.choices((1, 2, 3, 4, 5, 6), 2) == [slow.die(), slow.die()]
+        assert fast.state == slow.state

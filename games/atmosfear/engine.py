@@ -103,6 +103,7 @@ OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colo
                    for s in OUTER)
 
 DICE_WORDS = {1: "one die", 2: "both dice"}
+DIE_FACES = (1, 2, 3, 4, 5, 6)
 TIMER_ORDER = itemgetter("due", "id")
 # Per Time card: its timer's id and action, and how long before the clock's end it falls due
 # (timers are listed at every step of a game: these parts never change).
@@ -832,7 +833,7 @@ class AtmosfearGame(Game):
             if verb == "roll":
                 n = int(arg)
                 pl["must_dice"] = None
-                dice = [rng.die() for _ in range(n)]
+                dice = rng.choices(DIE_FACES, n)  # n throws of rng.die(), one call
                 d["dice"] = dice
                 total = sum(dice)
                 events.append(Event(f"{p(seat)} rolls {' + '.join(map(str, dice))}"
