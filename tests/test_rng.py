@@ -37,3 +37,11 @@ def test_choices_of_die_faces_are_die_throws():
         fast, slow = Rng(seed), Rng(seed)
         assert fast.choices((1, 2, 3, 4, 5, 6), 2) == [slow.die(), slow.die()]
         assert fast.state == slow.state
+
+
+def test_choice_is_an_item_at_below():
+    for seed in range(50):
+        fast, slow = Rng(seed), Rng(seed)
+        pool = list(range(seed % 9 + 1))
+        assert [fast.choice(pool) for _ in range(5)] == [pool[slow.below(len(pool))] for _ in range(5)]
+        assert fast.state == slow.state
