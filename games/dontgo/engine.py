@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from data import load_toml
 from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
@@ -946,9 +946,10 @@ class DontGoGame(Game):
         events.append(Event(f"{who} {verb} with {best[0]} curses!", kind="end"))
 
     # Each kind of action's rule, looked up once per action (not by name).
-    doers = {"place": _do_place, "reroll": _do_reroll, "keep": _do_keep, "change": _do_change,
-             "pick": _do_pick, "dispel": _do_dispel, "save": _do_save, "tome": _do_tome}
-    offered_doers = {**doers, "place": _place}
+    doers: ClassVar[dict[str, Any]] = {
+        "place": _do_place, "reroll": _do_reroll, "keep": _do_keep, "change": _do_change,
+        "pick": _do_pick, "dispel": _do_dispel, "save": _do_save, "tome": _do_tome}
+    offered_doers: ClassVar[dict[str, Any]] = {**doers, "place": _place}
 
     # ------------------------------------------------------------ prompts
     def choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
