@@ -6,16 +6,12 @@ from typing import Any
 
 import games
 from bot.rendering import draw
-from games.core import IllegalAction, State, advance, ai_rng, decide, setup
+from games.core import Game, IllegalAction, State, advance, ai_rng, decide, setup
 
 MAX_ACTIONS = 20_000
 
 
 THINK_SECONDS = 4.0  # simulated time an AI takes per action, for real-time games
-
-
-def due_time(timer: dict[str, Any]) -> float:
-    return timer["due"]
 
 
 def lobby_options(game_name: str, pairs: list[str]) -> dict[str, Any]:
@@ -44,14 +40,14 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     the bot's scheduler would fire them. `log` receives every (seat, action, now) applied."""
     game = games.get(game_name)
     state = setup(game, seats, options, seed)
+    timed = type(game).timers is not Game.timers  # a game without timers is never asked
     now = start
     for _ in range(max_actions):
         if state.over:
             break
-        timers = game.timers(state)
-        timer = min((t for t in timers if t["due"] <= now), key=due_time, default=None) if timers else None
-        if timer is not None:  # the earliest due timer (the first listed among equals)
-            step = (timer["seat"], timer["action"], max(now, timer["due"]))
+        timer = game.next_timer(state) if timed else None
+        if timer is not None and timer["due"] <= now:  # the earliest timer is due
+            step = (timer["seat"], timer["action"], now)
             advance(game, state, *step)
             if log is not None:
                 log.append(step)
@@ -63,9 +59,9 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
             seat, prompt = next(((s, p) for s in range(seats) if (p := game.prompt(state, s)) is not None),
                                 (None, None))
         if prompt is None:  # nobody may act: jump to the next timer
-            if not timers:
+            if timer is None:
                 raise ValueError(f"{game_name} is stuck: no move and no timer")
-            now = max(now, min(map(due_time, timers)))
+            now = max(now, timer["due"])
             continue
         action = decide(game, state, seat, ai_rng(seed, state.version), level, prompt)
         advance(game, state, seat, action, now)  # the AI chose from the prompt: no copy needed

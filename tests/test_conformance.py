@@ -10,7 +10,7 @@ import pytest
 import games
 from bot.simulate import play
 from bot.table import prompt_sig
-from games.core import SYSTEM, IllegalAction, State, ai_rng, apply, decide, replay, setup
+from games.core import SYSTEM, Game, IllegalAction, State, ai_rng, apply, decide, replay, setup
 
 PRIVATE_KEYS = {"hand", "rack", "time_cards", "secret", "fear", "fears", "deck", "ghosts"}
 NAMES = [g.name for g in games.all_games()]
@@ -59,6 +59,25 @@ def test_the_ai_reads_a_part_of_its_seat_view(name, level):
                 part, whole = game.ai_view(state, seat, level, prompt), game.view(state, seat)
                 assert part == {key: whole[key] for key in part}, (seats, action)
             state = apply(game, state, seat, action, now).state
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_next_timer_is_the_earliest_listed_timer(name):
+    """Self-play fires `next_timer`: the earliest of `timers`, the first listed among equals."""
+    game = games.get(name)
+    listed = 0
+    for seats in (game.min_seats, game.max_seats):
+        log: list[tuple[int, str, float]] = []
+        play(name, seats, seed=80 + seats, level="random", log=log)
+        state = setup(game, seats, {}, 80 + seats)
+        for seat, action, now in log:
+            timers = game.timers(state)
+            expected = min(timers, key=lambda t: t["due"]) if timers else None
+            assert game.next_timer(state) == expected, (seats, action)
+            listed += bool(timers)
+            state = apply(game, state, seat, action, now).state
+    if type(game).timers is not Game.timers:  # a game with timers: the check saw some listed
+        assert listed
 
 
 @pytest.mark.parametrize("name", [g.name for g in games.all_games() if g.to_move_acts_first])

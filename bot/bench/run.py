@@ -66,26 +66,27 @@ def bench_engines(games_count: int) -> list[dict[str, Any]]:
 # "before" engines are the commits the replay fixtures were recorded at.
 ENGINE_HISTORY = [
     "Before and after the engine speed work (2026-11-24, games per CPU second, the mean of two "
-    "runs interleaved with the other side on the same machine). Before: each game at the commit "
-    "its replay fixture was recorded at, `git worktree add /tmp/before <commit>`, then "
-    "`PYTHONPATH=/tmp/before .venv/bin/python bot/bench/selfplay.py GAME LEVEL N` from this "
-    "checkout (castle smart N=100, random N=40; dontgo N=200; atmosfear N=100). After: the same "
-    "command without PYTHONPATH. Round 1 is the after figure of the first round of this work, "
-    "measured the same way. Castle and Atmosfear changed after those commits, so their games "
-    "are not move for move the same: Castle's padlocked doors block movement and its smart AI "
-    "looks for wins and blocks (more work per decision); Atmosfear had rule fixes (Black Holes, "
-    "headstones, ties, dice, play stops while the Gatekeeper is on screen) and a clock of minutes "
-    "per player. Don't Go In There's rules and AI choices did not change.",
+    "runs interleaved with the other columns on the same machine; Don't Go In There random: four "
+    "runs of before and round 3). Before: each game at the commit its replay fixture was recorded "
+    "at (`git archive <commit> | tar -x -C /tmp/before`), then `PYTHONPATH=/tmp/before "
+    ".venv/bin/python bot/bench/selfplay.py GAME LEVEL N` from this checkout (castle smart N=100, "
+    "random N=40; dontgo N=200; atmosfear N=100). Round 2 is commit e8c4774 and round 3 this "
+    "one, the same command with PYTHONPATH at their trees; round 1 is the first round's figure, "
+    "measured the same way then. Castle and Atmosfear changed after the before commits, so their "
+    "games are not move for move the same: Castle's padlocked doors block movement and its smart "
+    "AI looks for wins and blocks (more work per decision); Atmosfear had rule fixes (Black "
+    "Holes, headstones, ties, dice, play stops while the Gatekeeper is on screen) and a clock of "
+    "minutes per player. Don't Go In There's rules and AI choices did not change.",
     "",
-    "| game | AI level | before commit | before games/s | round 1 games/s | after games/s "
-    "| speed-up |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    "| castle | smart | ae460a8 | 17.1 | 103.4 | 112.8 | 6.6x |",
-    "| castle | random | ae460a8 | 5.5 | 85.7 | 95.2 | 17.3x |",
-    "| dontgo | smart | 5fd23b8 | 71.6 | 213.6 | 259.9 | 3.6x |",
-    "| dontgo | random | 5fd23b8 | 118.4 | 654.2 | 969.8 | 8.2x |",
-    "| atmosfear | smart | 09681f2 | 25.1 | 90.3 | 104.1 | 4.2x |",
-    "| atmosfear | random | 09681f2 | 24.2 | 109.8 | 133.4 | 5.5x |",
+    "| game | AI level | before commit | before games/s | round 1 games/s | round 2 games/s "
+    "| round 3 games/s | speed-up |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| castle | smart | ae460a8 | 17.2 | 103.4 | 112.6 | 114.4 | 6.7x |",
+    "| castle | random | ae460a8 | 5.5 | 85.7 | 95.4 | 95.4 | 17.2x |",
+    "| dontgo | smart | 5fd23b8 | 69.8 | 213.6 | 253.0 | 279.5 | 4.0x |",
+    "| dontgo | random | 5fd23b8 | 116.0 | 654.2 | 879.8 | 1149.5 | 9.9x |",
+    "| atmosfear | smart | 09681f2 | 24.2 | 90.3 | 100.7 | 114.5 | 4.7x |",
+    "| atmosfear | random | 09681f2 | 23.6 | 109.8 | 133.9 | 152.3 | 6.5x |",
     "",
     "What made the difference: self-play applies actions in place (`advance`, no state copy) and "
     "asks each seat's prompt once per step; the AI gets only the part of the view it reads "
@@ -101,22 +102,40 @@ ENGINE_HISTORY = [
     "and its smart AI's view shares the card templates and leaves out the turn, the last move "
     "and the scores; Castle's smart AI splits each action once per spelling and scores far-off "
     "Padlocks and Passages without the full weighing; Atmosfear lists its timers from per-card "
-    "tables; `Rng.below` draws without a method call per number. Every step gave the same "
-    "self-play logs, final states and event texts as commit c38d1b9 (all five games, both levels, "
-    "every player count, 20 seeds).",
+    "tables; `Rng.below` draws without a method call per number. Round 3: `Rng.shuffle`, "
+    "`Rng.choice` and the new `Rng.choices` (a roll of several dice) draw with the generator "
+    "written out, one call per deck, pick or roll (the same streams: tests/test_rng.py); "
+    "self-play fires the game's `next_timer`, the earliest listed timer, which Atmosfear finds "
+    "without listing and sorting all of them (the conformance suite checks it against `timers` "
+    "for every game), and never asks a game without timers; Don't Go In There runs each kind of "
+    "action from a table, skips the checks of a placement its prompt offered, keeps card types, "
+    "dice and token denominations as tables, makes every placing, taking, haunting, resolving "
+    "and roll text once per seat and value, and skips the effect chain for cards that have no "
+    "immediate effect; Atmosfear covers each run of stones without a choice (the outer track "
+    "between branches, a radial, the Inner Ring up to the Gate) from a table. Every step gave "
+    "the same self-play logs, final states and event texts as commit c38d1b9 (all five games, "
+    "both levels, every player count, 20 seeds).",
     "",
-    "What is left: the issue asked for 10x at every level, and only Castle's random self-play "
-    "gets there. Where the time goes now (share of self-play time, timed per function): Castle "
-    "smart, the AI 67% (its route searches alone 25%: a Dijkstra over the board, 14 us, about "
-    "2.5 per decision), building its view 12%, legal plays 11%, the rules 6%; Don't Go In There "
-    "smart, the AI's scoring 43%, its view 21%, the rules 20%; Don't Go In There random, the "
-    "rules 59% (about 10 us per action: placing, resolving a room, card effects and their "
-    "texts), prompts 15%, the self-play loop, dice and set-up the rest; Atmosfear, the rules "
-    "39-44% (8-10 us per action: walking, landing, effects), the timer list asked at every step "
-    "10-12%, prompts 5-10%, and at smart level the AI and its view 25%. No single cost is left "
-    "whose removal closes the 1.2x (Don't Go In There random) to 2.8x (its smart AI) still "
-    "missing: that would take rules and AIs in another form (states as arrays rather than the "
-    "JSON dicts games are stored in, or compiled code).",
+    "What is left: the issue asked for 10x at every level; Castle's random self-play gets there "
+    "and Don't Go In There's random self-play reaches it within run-to-run noise (9.9x over four "
+    "runs, single runs 9.7x to 10.3x). Where the time goes now (share of self-play time, timed "
+    "per part): Castle smart, the AI 77% (its route searches 25%: a Dijkstra over the board, "
+    "11 us, about 2.7 per decision; scoring the choices 15%), its view 9%, prompts 11%, the "
+    "rules 10%; Don't Go In There random, the rules 57% (7 us per action: a pick with its card "
+    "effect and the room's end 10 us, a placement 5 us), prompts 20%, the AI's pick and its "
+    "dice 15%, set-up 6%; Atmosfear random, the rules 52% (12 us per action: a roll with its "
+    "walk, landing and turn end 13 us), the Gatekeeper's actions 11%, prompts, the AI's pick "
+    "and the next timer 10-13% each; Don't Go In There and Atmosfear smart, their AIs' scoring "
+    "and views as before. Tried and measured without a gain worth keeping: scoring each door "
+    "once per decision (castle), shared per-tile choice tables (castle), whole pick lists cached "
+    "per room (dontgo: the card combinations miss). Castle's route searches cannot become table "
+    "lookups: only 10% of them repeat (6,187 distinct in 6,833 over 40 games: each decision "
+    "sees a board changed by the last play or move), the search is at one heap push and pop per "
+    "tile, and a search in integer costs or buckets would change which of two equally short "
+    "routes the AI follows (float sums and the early stop decide ties), so it could change "
+    "games. The 1.5x (Castle smart) to 2.5x (Don't Go In There smart) still missing would take "
+    "the AIs and rules over arrays end to end, state included, rather than the JSON dicts games "
+    "are stored in, or compiled code.",
 ]
 ENGINE_HEADING = "## Engine (AI self-play, every player count in turn)"
 

@@ -70,12 +70,40 @@ BRANCH_RADIAL = {b: RADIALS[r][0] for r, b in enumerate(BRANCHES)}
 NEXT_RADIAL = {sid: rad[k + 1] if k + 1 < len(rad) else ENDS[r]
                for r, rad in enumerate(RADIALS) for k, sid in enumerate(rad)}
 INNER_INDEX = {sid: i for i, sid in enumerate(INNER)}
+# The next stone from stones where a walk never chooses (outer stones off the branches, radials).
+PLAIN_NEXT = {**{sid: nxt for sid, nxt in NEXT_OUTER.items() if sid not in BRANCH_RADIAL}, **NEXT_RADIAL}
+
+
+def _run_from(sid: str) -> tuple[str, ...]:
+    """The stones a walk passes from `sid` up to the first where it may choose (a branch, the
+    Inner Ring), that one included: a walk covers them without asking at each step."""
+    out = [PLAIN_NEXT[sid]]
+    while out[-1] in PLAIN_NEXT:
+        out.append(PLAIN_NEXT[out[-1]])
+    return tuple(out)
+
+
+PLAIN_RUNS = {sid: _run_from(sid) for sid in PLAIN_NEXT}
+
+
+def _ring_run(sid: str, step: int) -> tuple[str, ...]:
+    """The Inner Ring stones a walk passes from `sid` one way round (`step` +1 clockwise), up to
+    the Gate, that one included (there the walk may turn to the Well)."""
+    out = [INNER[(INNER_INDEX[sid] + step) % len(INNER)]]
+    while out[-1] != GATE:
+        out.append(INNER[(INNER_INDEX[out[-1]] + step) % len(INNER)])
+    return tuple(out)
+
+
+RING_RUNS = {way: {sid: _ring_run(sid, step) for sid in INNER if sid != GATE}
+             for way, step in (("cw", 1), ("ccw", -1))}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
                    for s in OUTER)
 
 DICE_WORDS = {1: "one die", 2: "both dice"}
+DIE_FACES = (1, 2, 3, 4, 5, 6)
 TIMER_ORDER = itemgetter("due", "id")
 # Per Time card: its timer's id and action, and how long before the clock's end it falls due
 # (timers are listed at every step of a game: these parts never change).
@@ -805,7 +833,7 @@ class AtmosfearGame(Game):
             if verb == "roll":
                 n = int(arg)
                 pl["must_dice"] = None
-                dice = [rng.die() for _ in range(n)]
+                dice = rng.choices(DIE_FACES, n)  # n throws of rng.die(), one call
                 d["dice"] = dice
                 total = sum(dice)
                 events.append(Event(f"{p(seat)} rolls {' + '.join(map(str, dice))}"
@@ -901,15 +929,26 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         mv = d["move"]
         d["step"] = "turn"
-        while mv["steps"] > 0:
+        steps, path = mv["steps"], mv["path"]
+        while steps > 0:
+            run = PLAIN_RUNS.get(pl["pos"])
+            if run is None and mv["dir"] is not None:
+                run = RING_RUNS[mv["dir"]].get(pl["pos"])
+            if run is not None:  # no choice before the run's end: as many steps of it as the roll
+                taken = run[:steps]
+                path += taken
+                pl["pos"] = taken[-1]
+                steps -= len(taken)
+                continue
             nxt = self._next_stone(d, seat)
             if nxt is None:
+                mv["steps"] = steps
                 return  # waiting for a choice
             pl["pos"] = nxt
-            mv["path"].append(nxt)
-            mv["steps"] -= 1
+            path.append(nxt)
+            steps -= 1
             if nxt == WELL:
-                mv["steps"] = 0
+                steps = 0
         d["last"] = {"seat": seat, "path": list(mv["path"])}
         d["move"] = None
         d["step"] = "turn"
@@ -1297,6 +1336,25 @@ class AtmosfearGame(Game):
                 out.append({"id": timer_id, "due": end - before, "seat": SYSTEM, "action": action})
         out.sort(key=TIMER_ORDER)
         return out
+
+    def next_timer(self, state: State) -> dict[str, Any] | None:
+        """The first of `timers` (earliest, then by id), found without listing the rest."""
+        d = state.data
+        if state.over or d["clock"]["paused_at"] is not None or d["clock"]["end"] is None:
+            return None
+        gk = d["gk"]
+        if gk["on"]:
+            return self.timers(state)[0]
+        end = d["clock"]["end"]
+        best = (end, "clock-end", "clock end")
+        if gk["next"] is not None and gk["next"] <= end:
+            best = min(best, (gk["next"], f"gk-appear-{gk['n'] + 1}", "gk appear"))
+        for pl in d["players"]:
+            for cid in pl["time_cards"]:
+                timer_id, action, before = TIME_TIMERS[cid]
+                if end - before <= best[0]:
+                    best = min(best, (end - before, timer_id, action))
+        return {"id": best[1], "due": best[0], "seat": SYSTEM, "action": best[2]}
 
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -213,6 +213,17 @@ class Game(ABC):
         """
         return []
 
+    def next_timer(self, state: State) -> dict[str, Any] | None:
+        """The timer self-play fires next: the earliest of `timers(state)`, the first listed
+        among equal due times. A game may find it without listing every timer (the conformance
+        suite checks both agree)."""
+        timers = self.timers(state)
+        return min(timers, key=due_time) if timers else None
+
+
+def due_time(timer: dict[str, Any]) -> float:
+    return timer["due"]
+
 
 def setup(game: Game, seats: int, options: dict[str, Any] | None, seed: int) -> State:
     if not game.min_seats <= seats <= game.max_seats:

@@ -51,12 +51,59 @@ class Rng:
         return 1 + self.below(sides)  # randint(1, sides), one call shorter
 
     def choice(self, items: Sequence[T]) -> T:
-        return items[self.below(len(items))]
+        """`items[below(len(items))]` with `below` written out: every AI pick comes through here."""
+        n = len(items)
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = SPAN - SPAN % n
+        state = self.state
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            x = z ^ (z >> 31)
+            if x < limit:
+                self.state = state
+                return items[x % n]
+
+    def choices(self, items: Sequence[T], k: int) -> list[T]:
+        """`k` independent picks from `items`: the stream of `k` calls to `choice`, one call."""
+        n = len(items)
+        if not k:
+            return []
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = SPAN - SPAN % n
+        state = self.state
+        out = []
+        for _ in range(k):
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    out.append(items[x % n])
+                    break
+        self.state = state
+        return out
 
     def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates with `below` written out (decks of dozens of cards per game)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = SPAN - SPAN % n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def random(self) -> float:
         return (self.next64() >> 11) / float(1 << 53)

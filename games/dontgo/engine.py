@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from data import load_toml
 from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
@@ -76,6 +76,10 @@ HELD_VIEWS: dict[tuple[int, bool, bool], dict[str, Any]] = {
 # A face-up card in a room, as views show it (a template to copy).
 ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v in CARD_VIEWS)
 CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
+CARD_TYPES: tuple[str, ...] = tuple(c["type"] for c in CARDS)
+DICE: tuple[int, ...] = tuple(c["dice"] for c in CARDS)
+# The card types whose taking has an effect at once (the others act at the end, or not at all).
+IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -100,13 +104,32 @@ CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
 @lru_cache(maxsize=None)
-def haunt_text(space: int, k: int) -> str:
-    """What a haunting says after the player's name: `k` ghosts for the meeple on `space` (from 0)."""
-    return f" (space {space + 1}) takes {plural(k, 'ghost')}."
+def haunt_text(seat: int, space: int, k: int) -> str:
+    """What a haunting says: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
+    return f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}."
 
 
-# What taking a card says after the player's name: the event, and the last-move line.
-TAKE_TEXTS: tuple[tuple[str, str], ...] = tuple((f" takes {t}.", f" took {t}.") for t in CARD_TEXTS)
+@lru_cache(maxsize=4096)
+def roll_text(faces: tuple[int, ...]) -> str:
+    """What a roll of the ghost dice says."""
+    if not faces:
+        return "No ghost dice in this room: no ghosts appear."
+    return (f"{plural(len(faces), 'ghost die')} roll {' '.join(map(str, faces))}: "
+            f"{plural(sum(faces), 'ghost')}.")
+
+
+@lru_cache(maxsize=None)
+def resolve_text(seat: int, name: str) -> str:
+    """What `seat` placing the third meeple in room `name` says."""
+    return (f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
+            f"takes the planchette.")
+
+
+@lru_cache(maxsize=None)
+def take_texts(cid: int, seat: int) -> tuple[str, str]:
+    """What `seat` taking card `cid` says: the event, and the last-move line (made once each)."""
+    text = CARD_TEXTS[cid]
+    return f"{p(seat)} takes {text}.", f"{DontGoGame.colours[seat].capitalize()} took {text}."
 
 
 def card_text(cid: int) -> str:
@@ -132,14 +155,18 @@ def pool_value(d: dict[str, Any]) -> int:
     return sum(int(k) * v for k, v in d["pool"].items())
 
 
+DENOMINATIONS = (("5", 5), ("2", 2), ("1", 1))  # ghost tokens, biggest first: (key, value)
+
+
 def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
     """Hand `k` ghosts from the pile, biggest tokens first; substitutes when the pile can't pay."""
     t, pool = d["players"][seat]["tokens"], d["pool"]
-    for den in ("5", "2", "1"):
-        n = min(pool[den], k // int(den))
-        pool[den] -= n
-        t[den] += n
-        k -= n * int(den)
+    for den, value in DENOMINATIONS:
+        n = min(pool[den], k // value)
+        if n:
+            pool[den] -= n
+            t[den] += n
+            k -= n * value
     if k:
         t["sub"] += k
 
@@ -153,11 +180,12 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
     s = min(t["sub"], k)  # substitutes go back to the box first
     t["sub"] -= s
     k -= s
-    for den in ("5", "2", "1"):
-        n = min(t[den], k // int(den))
-        t[den] -= n
-        pool[den] += n
-        k -= n * int(den)
+    for den, value in DENOMINATIONS:
+        n = min(t[den], k // value)
+        if n:
+            t[den] -= n
+            pool[den] += n
+            k -= n * value
     if k:
         den = next(x for x in ("1", "2", "5") if t[x] and int(x) > k)
         t[den] -= 1
@@ -169,11 +197,13 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
 # ---------------------------------------------------------------- tableaux
 
 def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]]:
-    return [c for c in pl["cards"] if not c["dispelled"] and (ctype is None or CARDS[c["id"]]["type"] == ctype)]
+    if ctype is None:
+        return [c for c in pl["cards"] if not c["dispelled"]]
+    return [c for c in pl["cards"] if not c["dispelled"] and CARD_TYPES[c["id"]] == ctype]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
-    return sum(CARDS[c["id"]]["curse"] for c in face_up(pl, ctype))
+    return sum(CURSES[c["id"]] for c in face_up(pl, ctype))
 
 
 def dispel(pl: dict[str, Any], ids: list[int]) -> None:
@@ -295,13 +325,13 @@ def place_choices(name: str) -> tuple[Choice, ...]:
 
 
 @lru_cache(maxsize=None)
-def place_texts(name: str, space: int) -> tuple[str, str]:
-    """What a placement on `space` (from 1) of room `name` says after the player's name: the
-    event, and the last-move line."""
+def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
+    """What `seat` placing on `space` (from 1) of room `name` says: the event, and the
+    last-move line."""
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (f" places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
-            f" placed a meeple in the {label}, space {space}.")
+    return (f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
+            f"{DontGoGame.colours[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
 @lru_cache(maxsize=None)
@@ -368,8 +398,8 @@ class DontGoGame(Game):
         types = list(TYPES)
         rng.shuffle(types)
         chosen = set(types[:n_types])
-        deck = [c["id"] for c in CARDS if c["type"] in chosen]
-        unused = [c["id"] for c in CARDS if c["type"] not in chosen]
+        deck = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype in chosen]
+        unused = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype not in chosen]
         rng.shuffle(deck)
         removed = sorted(deck[:n_removed])
         deck = deck[n_removed:]
@@ -419,16 +449,18 @@ class DontGoGame(Game):
             wanted = PHASE_KINDS[phase]
         if kind not in wanted:
             raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
-        return self._run(state, seat, kind, payload, rng)
+        return self._run(state, seat, kind, payload, rng, self.doers)
 
     def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
-        """An offered move is the current seat's, of a kind its phase takes: no need to ask again."""
+        """An offered move is the current seat's, of a kind its phase takes, and a placement is
+        on a free space of a room in play: no need to ask again."""
         kind, payload = parse(action)
-        return self._run(state, seat, kind, payload, rng)
+        return self._run(state, seat, kind, payload, rng, self.offered_doers)
 
-    def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng) -> list[Event]:
+    def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng,
+             doers: dict[str, Any]) -> list[Event]:
         events: list[Event] = []
-        getattr(self, "_do_" + kind)(state, seat, payload, rng, events)
+        doers[kind](self, state, seat, payload, rng, events)
         self._advance(state, rng, events)
         return events
 
@@ -481,14 +513,21 @@ class DontGoGame(Game):
             free = [str(i + 1) for i, s in enumerate(room["spaces"]) if s is None]
             raise IllegalAction(f"Space {space} of the {label} is taken by {p(room['spaces'][space - 1])}; "
                                 f"free spaces: {', '.join(free)}.")
-        pl = d["players"][seat]
-        if pl["meeples"] <= 0:  # can't happen: seats without meeples are skipped
+        if d["players"][seat]["meeples"] <= 0:  # can't happen: seats without meeples are skipped
             raise IllegalAction("You have no meeple left in your supply.")
-        pl["meeples"] -= 1
+        self._place(state, seat, payload, rng, events)
+
+    def _place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
+        """A placement `_do_place` checked, or that the prompt offered (free space, room in play)."""
+        d = state.data
+        name, space = payload
+        slot = ROOM_SLOTS[name]
+        room = d["rooms"][slot]
+        d["players"][seat]["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        said, last = place_texts(name, space)
-        events.append(Event(p(seat) + said))
-        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
+        said, last = place_texts(name, space, seat)
+        events.append(Event(said))
+        d["last"] = {"seat": seat, "slot": slot, "text": last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
             events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
@@ -512,17 +551,15 @@ class DontGoGame(Game):
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         room = d["rooms"][slot]
-        label = ROOM_LABELS[room_name(d, slot)]
-        events.append(Event(f"{p(seat)} placed the third meeple: the {label} resolves and {p(seat)} "
-                            f"takes the planchette."))
+        name = room_name(d, slot)
+        events.append(Event(resolve_text(seat, name)))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
-        n = sum(CARDS[c]["dice"] for c in room["cards"])
+        n = sum(DICE[c] for c in room["cards"])
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         self._roll(d, slot, n, rng)
         events.append(Event(self._roll_text(d)))
-        name = room_name(d, slot)
         if n and name == "basement":
             d["res"]["stage"] = "reroll"
         elif n and name == "hallway":
@@ -531,15 +568,11 @@ class DontGoGame(Game):
             self._haunt(state, events)
 
     def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> None:
-        d["dice"] = {"slot": slot, "faces": [rng.choice(DIE) for _ in range(n)], "rerolled": False,
+        d["dice"] = {"slot": slot, "faces": rng.choices(DIE, n), "rerolled": False,
                      "changed": False}
 
     def _roll_text(self, d: dict[str, Any]) -> str:
-        faces = d["dice"]["faces"]
-        if not faces:
-            return "No ghost dice in this room: no ghosts appear."
-        return (f"{plural(len(faces), 'ghost die')} roll {' '.join(map(str, faces))}: "
-                f"{plural(sum(faces), 'ghost')}.")
+        return roll_text(tuple(d["dice"]["faces"]))
 
     def _do_reroll(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
         d = state.data
@@ -574,13 +607,14 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         rolled = sum(d["dice"]["faces"])
+        lights = flashlights(d, slot)
         for space, who in enumerate(d["rooms"][slot]["spaces"]):
             if who is None:
                 continue
-            k = max(0, rolled - flashlights(d, slot)[space])
+            k = max(0, rolled - lights[space])
             if k:
                 give_ghosts(d, who, k)
-                events.append(Event(p(who) + haunt_text(space, k)))
+                events.append(Event(haunt_text(who, space, k)))
         d["res"]["stage"] = "pick"
 
     # ------------------------------------------------------------ picking and card effects
@@ -605,9 +639,9 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = TAKE_TEXTS[cid]
-        events.append(Event(p(seat) + said))
-        d["last"] = {"seat": seat, "slot": slot, "text": self.colours[seat].capitalize() + last}
+        said, last = take_texts(cid, seat)
+        events.append(Event(said))
+        d["last"] = {"seat": seat, "slot": slot, "text": last}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
@@ -623,9 +657,11 @@ class DontGoGame(Game):
 
     def _effect(self, state: State, seat: int, cid: int, events: list[Event]) -> None:
         """The immediate effect of taking card `cid`."""
+        ctype = CARD_TYPES[cid]
+        if ctype not in IMMEDIATE:
+            return
         d = state.data
         pl = d["players"][seat]
-        ctype = CARDS[cid]["type"]
         who = p(seat)
         if ctype == "mirror":
             give_ghosts(d, seat, 1)
@@ -794,7 +830,11 @@ class DontGoGame(Game):
                     d["phase"], d["current"] = res["stage"], res["seat"]
                     return
                 room = d["rooms"][res["slot"]]
-                picker = next((s for s in room["spaces"] if s is not None), None)
+                picker = None
+                for who in room["spaces"]:  # the topmost meeple picks
+                    if who is not None:
+                        picker = who
+                        break
                 if picker is not None and len(room["cards"]) > 1:
                     d["phase"], d["current"] = "pick", picker
                     return
@@ -904,6 +944,12 @@ class DontGoGame(Game):
         who = " and ".join(p(s) for s in winners)
         verb = "wins" if len(winners) == 1 else "share the victory"
         events.append(Event(f"{who} {verb} with {best[0]} curses!", kind="end"))
+
+    # Each kind of action's rule, looked up once per action (not by name).
+    doers: ClassVar[dict[str, Any]] = {
+        "place": _do_place, "reroll": _do_reroll, "keep": _do_keep, "change": _do_change,
+        "pick": _do_pick, "dispel": _do_dispel, "save": _do_save, "tome": _do_tome}
+    offered_doers: ClassVar[dict[str, Any]] = {**doers, "place": _place}
 
     # ------------------------------------------------------------ prompts
     def choices(self, d: dict[str, Any], seat: int) -> list[Choice]:

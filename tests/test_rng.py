@@ -1,0 +1,47 @@
+"""The RNG's written-out loops draw exactly the stream the one-draw-at-a-time `below` draws,
+so a game's dice, decks and replays do not depend on which of them an engine calls."""
+from games.core import Rng
+
+
+def test_shuffle_is_fisher_yates_over_below():
+    for seed in range(50):
+        fast, slow = Rng(seed), Rng(seed)
+        items = list(range(seed % 40 + 1))
+        expected = list(items)
+        fast.shuffle(items)
+        for i in range(len(expected) - 1, 0, -1):
+            j = slow.below(i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected
+        assert fast.state == slow.state
+
+
+def test_choices_are_k_single_choices():
+    for seed in range(50):
+        fast, slow = Rng(seed), Rng(seed)
+        pool = tuple(range(seed % 7 + 1))
+        k = seed % 5
+        assert fast.choices(pool, k) == [slow.choice(pool) for _ in range(k)]
+        assert fast.state == slow.state
+
+
+def test_choices_of_nothing_draw_nothing():
+    rng = Rng(7)
+    assert rng.choices((), 0) == []
+    assert rng.state == Rng(7).state
+
+
+def test_choices_of_die_faces_are_die_throws():
+    """Atmosfear throws its dice as `choices` of the faces: the stream of `die()` calls."""
+    for seed in range(50):
+        fast, slow = Rng(seed), Rng(seed)
+        assert fast.choices((1, 2, 3, 4, 5, 6), 2) == [slow.die(), slow.die()]
+        assert fast.state == slow.state
+
+
+def test_choice_is_an_item_at_below():
+    for seed in range(50):
+        fast, slow = Rng(seed), Rng(seed)
+        pool = list(range(seed % 9 + 1))
+        assert [fast.choice(pool) for _ in range(5)] == [pool[slow.below(len(pool))] for _ in range(5)]
+        assert fast.state == slow.state
