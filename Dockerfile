@@ -18,7 +18,8 @@ RUN pip wheel --wheel-dir /wheels .
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    GATEKEEPER_DB=/data/gatekeeper.db
+    GATEKEEPER_DB=/data/gatekeeper.db \
+    GATEKEEPER_SANDBOX=off
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-index --find-links=/wheels gatekeeper
 RUN useradd --create-home --uid 10001 gatekeeper \

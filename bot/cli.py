@@ -94,7 +94,10 @@ def format_summary(summary: dict) -> str:
 
 
 def run(started: float) -> int:
-    if not os.environ.get("DISCORD_TOKEN", "").strip():
+    """The bot on Discord; without a token the local sandbox, unless GATEKEEPER_SANDBOX=off
+    (a container, whose 127.0.0.1 nobody can reach, needs the token's instructions instead)."""
+    sandbox_off = os.environ.get("GATEKEEPER_SANDBOX", "").strip().lower() in ("0", "off", "no")
+    if not os.environ.get("DISCORD_TOKEN", "").strip() and not sandbox_off:
         print("DISCORD_TOKEN is not set: starting the local sandbox instead.", flush=True)
         return sandbox(started)
     try:

@@ -80,3 +80,13 @@ def test_the_sandbox_refuses_the_production_database(tmp_path):
     assert done.returncode == 2
     assert "GATEKEEPER_SANDBOX_DB is the production database" in done.stderr
     assert not (tmp_path / "gatekeeper.db").exists()
+
+
+def test_run_without_a_token_can_be_told_not_to_start_the_sandbox(monkeypatch, capsys):
+    """The Docker image sets GATEKEEPER_SANDBOX=off: there, no token means the token's steps."""
+    from bot.cli import main
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("GATEKEEPER_SANDBOX", "off")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN is not set" in err and "discord.com/developers/applications" in err
