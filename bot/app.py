@@ -102,10 +102,14 @@ class GatekeeperBot(discord.AutoShardedClient):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Catch the channels up: boards the channel does not show yet (the process stopped
-        between a commit and its publish), and games that had to be set aside."""
-        for table in self.service.behind():
-            self.service.republish(table)
+        """Catch the channels up: what was committed but not shown when the process stopped
+        (its publish or a retry was still to come), and games that had to be set aside."""
+        behind = {table.id for table in self.service.behind()}
+        for table in list(self.service.tables.values()):
+            if self.publisher.lobby_behind(table):
+                self.service._spawn(self.publisher.lobby_changed(table))
+            if table.id in behind:
+                self.service.republish(table)
         for game_id, problem in list(self.service.quarantined.items()):
             row = self.store.game(game_id)
             self.service.quarantined.pop(game_id)

@@ -14,6 +14,7 @@ retried until the channel shows what was committed.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import json
@@ -47,7 +48,6 @@ class DiscordPublisher:
         self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
         self._lines: dict[int, list[str]] = {}  # log lines shown on each live board
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
-        self._lobby_shown: dict[int, tuple] = {}  # what each lobby message shows
         self._notices = itertools.count()
 
     # -- helpers ----------------------------------------------------------------------------
@@ -89,8 +89,12 @@ class DiscordPublisher:
                                     (table.snapshot(), answering), self._show_lobby)
 
     def lobby_behind(self, table: Table) -> bool:
-        """Does the lobby message show an older lobby than the committed one?"""
-        return self._lobby_shown.get(table.id) != lobby_signature(table)
+        """Does the lobby message show another lobby than the committed one? (A started game
+        whose lobby was never posted has nothing to catch up.)"""
+        shown = self.bot.store.shown_version(table.id, "lobby")
+        if shown is None:
+            return table.status == "lobby"
+        return shown != lobby_fingerprint(table)
 
     async def _show_lobby(self, lobby: tuple[Table, discord.Interaction | None],
                           slot: Slot) -> None:
@@ -102,14 +106,13 @@ class DiscordPublisher:
         elif ids is not None and not await self._edited(
                 self.channel(ids[0]).get_partial_message(ids[1]), embed=embed, view=view):
             ids = None
-            if table.status != "lobby":
-                return  # a closed lobby that someone deleted need not come back
         if ids is None:
+            if table.status != "lobby":
+                return  # a closed lobby that nobody can see need not come back
             sent = await self.channel(table.channel_id).send(embed=embed, view=view,
                                                              nonce=slot.nonce)
             ids = (sent.channel.id, sent.id)
-        self.bot.store.set_message(table.id, "lobby", *ids)
-        self._lobby_shown[table.id] = lobby_signature(table)
+        self.bot.store.set_message(table.id, "lobby", *ids, lobby_fingerprint(table))
 
     @staticmethod
     async def _answered(interaction: discord.Interaction, **fields: Any) -> tuple[int, int] | None:
@@ -171,7 +174,6 @@ class DiscordPublisher:
         self.bot.store.forget(table.id)
         self._drawn.pop(table.id, None)
         self._lines.pop(table.id, None)
-        self._lobby_shown.pop(table.id, None)
         for seat in range(len(table.seats)):
             self._sent_private.pop((table.id, seat), None)
             self._unsent.pop((table.id, seat), None)
@@ -316,7 +318,15 @@ class DiscordPublisher:
             text, nonce=slot.nonce, allowed_mentions=discord.AllowedMentions(users=mentions))
 
 
-def lobby_signature(table: Table) -> tuple:
+def fingerprint(shown: Any) -> int:
+    """A stable number for what a message without a game version of its own shows (a lobby, a
+    DM): stored as its `messages.version`, so start-up can tell whether it is behind. 31 bits,
+    to fit both stores' INTEGER."""
+    digest = hashlib.blake2b(json.dumps(shown, sort_keys=True).encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") & 0x7FFF_FFFF
+
+
+def lobby_fingerprint(table: Table) -> int:
     """What a lobby message shows: seats, options and whether it is still open."""
-    return (table.status, tuple((s.name, s.user_id, s.ai) for s in table.seats),
-            tuple(sorted(table.options.items())))
+    return fingerprint([table.status, [(s.name, s.user_id, s.ai) for s in table.seats],
+                        sorted(table.options.items())])

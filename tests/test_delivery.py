@@ -271,6 +271,17 @@ async def world(fake_discord, tmp_path):
     await harness.stop()
 
 
+@pytest.fixture
+async def stored_world(fake_discord, tmp_path, store_target):
+    """The world on each store: what start-up reads back must survive in both."""
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock,
+                         db_url=store_target if isinstance(store_target, str) else None)
+    await harness.start()
+    yield clock, Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    await harness.stop()
+
+
 async def converge(players: Players, clock: FakeClock, shown, what: str) -> None:
     """Let retries fall due (on the fake clock) until Discord shows what `shown` checks and no
     delivery is waiting any more."""
@@ -283,8 +294,10 @@ async def converge(players: Players, clock: FakeClock, shown, what: str) -> None
     raise AssertionError(f"{what} never caught up")
 
 
-def buttons_of(view: discord.ui.View) -> list[tuple[str, bool]]:
-    return [(b.custom_id, b.disabled) for b in view.children if isinstance(b, discord.ui.Button)]
+def buttons_of(view: discord.ui.View | None) -> list[tuple[str, bool]]:
+    """A view's buttons as the fake shows them (a closed lobby has none)."""
+    children = view.children if view is not None else []
+    return [(b.custom_id, b.disabled) for b in children if isinstance(b, discord.ui.Button)]
 
 
 def lobby_shows(players: Players, table) -> bool:
@@ -531,3 +544,53 @@ def test_the_soak_keeps_its_section_when_the_benchmark_rewrites_the_report(tmp_p
     assert report.read_text() == f"# Performance\n\n## Restart\n\nfast\n\n{faults_soak.SECTION}" \
         "\n\nfigures two\n"
     assert faults_soak.kept_section(report) == f"{faults_soak.SECTION}\n\nfigures two\n"
+
+
+# -- after a restart: what was committed but not yet shown catches up --------------------------------
+def lobby_edits(players: Players, table) -> int:
+    _, lobby_id = players.bot.store.messages(table.id)["lobby"]
+    return sum(1 for m, p in players.fake.requests if m == "PATCH" and p.endswith(f"/{lobby_id}"))
+
+
+async def test_the_issue_after_a_restart_the_lobby_catches_up_and_the_host_can_start(stored_world):
+    clock, players = stored_world
+    await players.open("Ana")
+    table = players.table()
+    rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, outcomes=(500,))
+    await players.lobby_click("Bo", "join")
+    assert rule.fired == 1 and players.bot.delivery.pending(("lobby", table.id))
+    await players.harness.restart()  # the retry that was waiting is gone with the process
+    table = players.table()
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert joins(players, table) == ["Ana", "Bo"]  # the join counted once
+    start = next(cid for cid, _, _ in players.lobby().buttons() if cid.endswith(":lobby:start"))
+    assert not players.lobby().button(start).get("disabled")
+    await players.lobby_click("Ana", "start")
+    await until(lambda: table.status == "running", what="the game to start")
+
+
+async def test_a_restart_leaves_a_lobby_that_is_shown_alone(stored_world):
+    clock, players = stored_world
+    await players.open("Ana")
+    await players.lobby_click("Bo", "join")
+    table = players.table()
+    edits = lobby_edits(players, table)
+    await players.harness.restart()
+    await converge(players, clock, lambda: True, "start-up")
+    assert lobby_edits(players, players.table()) == edits
+
+
+async def test_after_a_restart_the_lobby_of_a_started_game_closes(world):
+    clock, players = world
+    await players.open("Ana")
+    await players.lobby_click("Bo", "join")
+    table = players.table()
+    _, lobby_id = players.bot.store.messages(table.id)["lobby"]
+    players.fake.faults.add("PATCH", rf"/messages/{lobby_id}$", outcomes=(503,))
+    await players.lobby_click("Ana", "start")
+    assert players.fake.messages[lobby_id].buttons()  # still offers Join and Start
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert table.status == "running" and not any(
+        cid.endswith(":lobby:start") for cid, _, _ in players.fake.messages[lobby_id].buttons())
