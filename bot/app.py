@@ -109,7 +109,9 @@ class GatekeeperBot(discord.AutoShardedClient):
             if self.publisher.lobby_behind(table):
                 self.service._spawn(self.publisher.lobby_changed(table))
             if table.id in behind:
-                self.service.republish(table)
+                self.service.republish(table)  # with the DMs that are behind
+            elif table.status == "running":
+                self.service._spawn(self.publisher.send_private(table.snapshot(), None))
         for game_id, problem in list(self.service.quarantined.items()):
             row = self.store.game(game_id)
             self.service.quarantined.pop(game_id)

@@ -19,6 +19,7 @@ import io
 import itertools
 import json
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -44,7 +45,7 @@ class DiscordPublisher:
     def __init__(self, bot: "GatekeeperBot", delivery: Delivery) -> None:
         self.bot = bot
         self.delivery = delivery
-        self._sent_private: dict[tuple[int, int], str] = {}
+        self._sent_private: dict[tuple[int, int], int] = {}  # fingerprints handed to DMs
         self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
         self._lines: dict[int, list[str]] = {}  # log lines shown on each live board
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
@@ -267,8 +268,10 @@ class DiscordPublisher:
     # -- DMs and notices ----------------------------------------------------------------------------
     async def send_private(self, table: Table, change: Change | None) -> None:
         """DM a person at most once a turn: when the turn passes (or the game ends), if their
-        private state changed or events were addressed to them meanwhile (gathered until then).
-        Within a turn the mover sees their hand in the "Take my turn" panel and /hand."""
+        private state differs from what their DMs last showed or events were addressed to them
+        meanwhile (gathered until then). Within a turn the mover sees their hand in the "Take
+        my turn" panel and /hand. With no change (start-up, a republish) only seats whose DMs
+        are behind get one."""
         if table.state is None:
             return
         turn_over = change is None or change.turn_changed or table.status != "running"
@@ -281,24 +284,37 @@ class DiscordPublisher:
                        if e.to is not None and seat_index in e.to]
             if not turn_over:
                 continue
-            text = table.game.private_text(table.state, seat_index)
-            if not unsent and (not text or self._sent_private.get(key) == text):
+            shown = private_fingerprint(table, seat_index)
+            if not unsent and (not table.game.private_text(table.state, seat_index)
+                               or self._private_wanted(table.id, seat_index) == shown):
                 continue
-            self._sent_private[key] = text
-            body = present.hand_message(table, seat_index, unsent, self.jump_url(table))
+            self._sent_private[key] = shown
             self._unsent[key] = []
             await self.delivery.deliver(("dm", table.id, seat_index), seat.user_id,
-                                        (table.id, seat_index, seat.user_id, body), self._dm)
+                                        PrivateNote(table, seat_index, unsent), self._dm,
+                                        merge=PrivateNote.merge)
 
-    async def _dm(self, dm: tuple[int, int, int, str], slot: Slot) -> None:
-        game_id, seat, user_id, body = dm
-        channel = await self.bot.create_dm(discord.Object(user_id))
+    def _private_wanted(self, game_id: int, seat: int) -> int | None:
+        """The private state last handed to a seat's DM (its fingerprint): remembered, or after
+        a restart what the store says the last delivered DM showed."""
+        key = (game_id, seat)
+        if key in self._sent_private:
+            return self._sent_private[key]
+        return self.bot.store.shown_version(game_id, dm_kind(seat))
+
+    async def _dm(self, note: PrivateNote, slot: Slot) -> None:
+        table, seat = note.table, note.seat
+        body = present.hand_message(table, seat, note.events, self.jump_url(table))
+        channel = await self.bot.create_dm(discord.Object(table.seats[seat].user_id))
         try:
-            await channel.send(body, nonce=slot.nonce)
+            sent = await channel.send(body, nonce=slot.nonce)
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED:
                 raise
-            await self.bot.dms_closed(game_id, seat)  # not retried: told once to use /hand
+            await self.bot.dms_closed(table.id, seat)  # not retried: told once to use /hand
+            return
+        self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id,
+                                   private_fingerprint(table, seat))
 
     async def timeout_warning(self, table: Table, seat: int) -> None:
         deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
@@ -316,6 +332,33 @@ class DiscordPublisher:
         text, mentions = notice
         await self.channel(slot.channel_id).send(
             text, nonce=slot.nonce, allowed_mentions=discord.AllowedMentions(users=mentions))
+
+
+@dataclass
+class PrivateNote:
+    """What a DM tells a seat: the private state of `table`, and the events addressed to the
+    seat since its last DM."""
+
+    table: Table
+    seat: int
+    events: list[Event]
+
+    @staticmethod
+    def merge(older: PrivateNote, newer: PrivateNote) -> PrivateNote:
+        """A DM still waiting when the next is due: one DM with the latest private state and
+        the events of both, so nothing the player should learn is lost."""
+        latest = newer if newer.table.version >= older.table.version else older
+        return PrivateNote(latest.table, latest.seat, older.events + newer.events)
+
+
+def dm_kind(seat: int) -> str:
+    """The `messages` kind of a seat's last DM."""
+    return f"dm:{seat}"
+
+
+def private_fingerprint(table: Table, seat: int) -> int:
+    assert table.state is not None
+    return fingerprint(table.game.private_text(table.state, seat))
 
 
 def fingerprint(shown: Any) -> int:

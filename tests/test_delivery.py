@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -18,6 +19,7 @@ from bot.clock import FakeClock
 from bot.delivery import Delivery, ServerError
 from bot.fakediscord.faults import Faults
 from bot.feed import Change
+from bot.publisher import PrivateNote
 from games.core import Event
 from tests.harness import BotHarness, Players, until
 
@@ -594,3 +596,59 @@ async def test_after_a_restart_the_lobby_of_a_started_game_closes(world):
     await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
     assert table.status == "running" and not any(
         cid.endswith(":lobby:start") for cid, _, _ in players.fake.messages[lobby_id].buttons())
+
+
+async def test_a_dm_still_waiting_merges_into_the_next_turns_so_no_event_is_lost(world):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    ana = players.users["Ana"]
+    seat = table.seat_of(ana)
+    before = len(players.fake.dms(ana))
+    rule = players.fake.faults.add("POST", POSTS, channel=players.fake.dm_channel(ana).id,
+                                   outcomes=(503,), count=2)
+    for text in ("You found the golden key.", "You heard the door creak."):  # two turns
+        await players.bot.publisher.send_private(
+            table, Change(seat, [], [Event(text, to=(seat,))], True, "test"))
+    assert rule.fired == 1  # the first turn's DM waits; the second merges into it
+    await converge(players, clock, lambda: len(players.fake.dms(ana)) > before, "the DM")
+    sent = [m.text() for m in players.fake.dms(ana)[before:]]
+    assert len(sent) == 1 and rule.fired == 2
+    assert sent[0].index("golden key") < sent[0].index("door creak")
+    assert table.fill(table.game.private_text(table.state, seat)) in sent[0]
+
+
+def test_merged_dms_show_the_latest_private_state_whichever_arrives_last():
+    older, newer = SimpleNamespace(version=3), SimpleNamespace(version=5)
+    first = PrivateNote(older, 0, [Event("a", to=(0,))])
+    second = PrivateNote(newer, 0, [Event("b", to=(0,))])
+    for merged in (PrivateNote.merge(first, second), PrivateNote.merge(second, first)):
+        assert merged.table is newer
+    assert [e.text for e in PrivateNote.merge(first, second).events] == ["a", "b"]
+
+
+def hand_in(table, seat: int) -> str:
+    return table.fill(table.game.private_text(table.state, seat))
+
+
+async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once(stored_world):
+    clock, players = stored_world
+    bo = players.users["Bo"]
+    failing = players.fake.faults.add("POST", POSTS, channel=players.fake.dm_channel(bo).id,
+                                      outcomes=(503,), count=None)
+    table = await players.start_game("Ana", ["Bo"])
+    await players.play_by_buttons(table)
+    moves = [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)]
+    assert failing.fired and players.fake.dms(bo) == []
+    failing.count = 0  # Discord recovers, but the process restarts before the retry
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: players.fake.dms(bo), "Bo's DM")
+    assert [m.text() for m in players.fake.dms(bo)] == [
+        present.hand_message(table, table.seat_of(bo), [], players.bot.publisher.jump_url(table))]
+    for user in table.humans():  # every DM now shows its seat's current hand
+        assert hand_in(table, table.seat_of(user)) in players.fake.dms(user)[-1].text()
+    sent = {user: len(players.fake.dms(user)) for user in table.humans()}
+    await players.harness.restart()  # nothing is behind now: nothing is sent again
+    await converge(players, clock, lambda: True, "start-up")
+    assert {user: len(players.fake.dms(user)) for user in table.humans()} == sent
+    assert [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)] == moves
