@@ -108,10 +108,14 @@ class GatekeeperBot(discord.AutoShardedClient):
         for table in list(self.service.tables.values()):
             if self.publisher.lobby_behind(table):
                 self.service._spawn(self.publisher.lobby_changed(table))
+            if table.status != "running":
+                continue
             if table.id in behind:
                 self.service.republish(table)  # with the DMs that are behind
-            elif table.status == "running":
+            else:
                 self.service._spawn(self.publisher.send_private(table.snapshot(), None))
+            for seat in self.publisher.untold_dms_closed(table):
+                self.service._spawn(self.publisher.tell_dms_closed(table, seat))
         for game_id, problem in list(self.service.quarantined.items()):
             row = self.store.game(game_id)
             self.service.quarantined.pop(game_id)
@@ -127,9 +131,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         if table is None:
             return
         await self.service.mark_dm_closed(table, seat)
-        user = table.seats[seat].user_id
-        await self.publisher.notice(table, f"<@{user}> I can't DM you (your DMs are closed); use "
-                                           "`/hand` in this channel to see your cards.")
+        await self.publisher.tell_dms_closed(table, seat)
 
     def connected(self) -> bool:
         """Ready, and every shard's gateway connection open (what the heartbeat vouches for)."""

@@ -316,6 +316,27 @@ class DiscordPublisher:
         self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id,
                                    private_fingerprint(table, seat))
 
+    async def tell_dms_closed(self, table: Table, seat: int) -> None:
+        """Tell a player in the channel that their DMs are closed, so they use /hand. Unlike
+        other notices this one lasts (no DM will come), so its delivery is recorded: start-up
+        tells a seat whose notice never landed."""
+        text = (f"<@{table.seats[seat].user_id}> I can't DM you (your DMs are closed); use "
+                "`/hand` in this channel to see your cards.")
+        await self.delivery.deliver(("dms closed", table.id, seat), table.channel_id,
+                                    (table.id, seat, text), self._dms_closed_notice)
+
+    def untold_dms_closed(self, table: Table) -> list[int]:
+        """Seats whose DMs are closed and who were never told so in the channel."""
+        told = self.bot.store.messages(table.id)
+        return [index for index, seat in enumerate(table.seats)
+                if seat.dm_closed and not seat.ai and dms_closed_kind(index) not in told]
+
+    async def _dms_closed_notice(self, notice: tuple[int, int, str], slot: Slot) -> None:
+        game_id, seat, text = notice
+        sent = await self.channel(slot.channel_id).send(
+            text, nonce=slot.nonce, allowed_mentions=discord.AllowedMentions(users=True))
+        self.bot.store.set_message(game_id, dms_closed_kind(seat), sent.channel.id, sent.id)
+
     async def timeout_warning(self, table: Table, seat: int) -> None:
         deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
         await self.notice(table, f"⏳ {present.mention(table, seat)}, half your time is gone: "
@@ -354,6 +375,11 @@ class PrivateNote:
 def dm_kind(seat: int) -> str:
     """The `messages` kind of a seat's last DM."""
     return f"dm:{seat}"
+
+
+def dms_closed_kind(seat: int) -> str:
+    """The `messages` kind of the notice telling a seat that its DMs are closed."""
+    return f"dms-closed:{seat}"
 
 
 def private_fingerprint(table: Table, seat: int) -> int:

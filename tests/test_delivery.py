@@ -652,3 +652,37 @@ async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once
     await converge(players, clock, lambda: True, "start-up")
     assert {user: len(players.fake.dms(user)) for user in table.humans()} == sent
     assert [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)] == moves
+
+
+async def test_after_a_restart_a_player_whose_dms_closed_is_told_once_to_use_hand(stored_world):
+    clock, players = stored_world
+    table = await players.start_game("Ana", ["Bo"])
+    ana = players.users["Ana"]
+    players.fake.users[ana].dms_open = False  # Ana closes her DMs during the game
+    notices = players.fake.faults.add("POST", POSTS, channel=players.channel.id, outcomes=(503,))
+    secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
+    await players.bot.publisher.send_private(table, secret)
+    assert notices.fired == 1 and table.seats[table.seat_of(ana)].dm_closed  # committed first
+
+    def told() -> list:
+        return [m for m in players.channel_messages() if "DMs are closed" in m.text()]
+    await players.harness.restart()
+    await converge(players, clock, told, "the notice")
+    await players.harness.restart()  # told already: not again
+    await converge(players, clock, lambda: True, "start-up")
+    assert len(told()) == 1 and f"<@{ana}>" in told()[0].text()
+
+
+async def test_after_a_restart_a_board_whose_post_failed_catches_up(stored_world):
+    clock, players = stored_world
+    table = await players.start_game("Ana", ["Bo"])
+    failing = players.fake.faults.add(None, r"/messages(/\d+)?$", channel=players.channel.id,
+                                      outcomes=(500, 503, "drop"), count=None)
+    played = await play_until_fired(players, table, failing)
+    assert players.bot.store.shown_version(table.id) < table.version
+    failing.count = 0
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    moves = [(a["seat"], a["action"]) for a in players.bot.store.actions(table.id)]
+    assert moves == played  # each applied once, across the failures and the restart
