@@ -284,9 +284,9 @@ class DiscordPublisher:
                        if e.to is not None and seat_index in e.to]
             if not turn_over:
                 continue
-            shown = private_fingerprint(table, seat_index)
-            if not unsent and (not table.game.private_text(table.state, seat_index)
-                               or self._private_wanted(table.id, seat_index) == shown):
+            text = table.game.private_text(table.state, seat_index)
+            shown = fingerprint(text)
+            if not unsent and (not text or self._private_wanted(table.id, seat_index) == shown):
                 continue
             self._sent_private[key] = shown
             self._unsent[key] = []
