@@ -102,10 +102,20 @@ class GatekeeperBot(discord.AutoShardedClient):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Catch the channels up: boards the channel does not show yet (the process stopped
-        between a commit and its publish), and games that had to be set aside."""
-        for table in self.service.behind():
-            self.service.republish(table)
+        """Catch the channels up: what was committed but not shown when the process stopped
+        (its publish or a retry was still to come), and games that had to be set aside."""
+        behind = {table.id for table in self.service.behind()}
+        for table in list(self.service.tables.values()):
+            if self.publisher.lobby_behind(table):
+                self.service._spawn(self.publisher.lobby_changed(table))
+            if table.status != "running":
+                continue
+            if table.id in behind:
+                self.service.republish(table)  # with the DMs that are behind
+            else:
+                self.service._spawn(self.publisher.send_private(table.snapshot(), None))
+            for seat in self.publisher.untold_dms_closed(table):
+                self.service._spawn(self.publisher.tell_dms_closed(table, seat))
         for game_id, problem in list(self.service.quarantined.items()):
             row = self.store.game(game_id)
             self.service.quarantined.pop(game_id)
@@ -121,9 +131,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         if table is None:
             return
         await self.service.mark_dm_closed(table, seat)
-        user = table.seats[seat].user_id
-        await self.publisher.notice(table, f"<@{user}> I can't DM you (your DMs are closed); use "
-                                           "`/hand` in this channel to see your cards.")
+        await self.publisher.tell_dms_closed(table, seat)
 
     def connected(self) -> bool:
         """Ready, and every shard's gateway connection open (what the heartbeat vouches for)."""

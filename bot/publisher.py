@@ -14,10 +14,12 @@ retried until the channel shows what was committed.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import json
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,11 +45,10 @@ class DiscordPublisher:
     def __init__(self, bot: "GatekeeperBot", delivery: Delivery) -> None:
         self.bot = bot
         self.delivery = delivery
-        self._sent_private: dict[tuple[int, int], str] = {}
+        self._sent_private: dict[tuple[int, int], int] = {}  # fingerprints handed to DMs
         self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
         self._lines: dict[int, list[str]] = {}  # log lines shown on each live board
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
-        self._lobby_shown: dict[int, tuple] = {}  # what each lobby message shows
         self._notices = itertools.count()
 
     # -- helpers ----------------------------------------------------------------------------
@@ -89,8 +90,12 @@ class DiscordPublisher:
                                     (table.snapshot(), answering), self._show_lobby)
 
     def lobby_behind(self, table: Table) -> bool:
-        """Does the lobby message show an older lobby than the committed one?"""
-        return self._lobby_shown.get(table.id) != lobby_signature(table)
+        """Does the lobby message show another lobby than the committed one? (A started game
+        whose lobby was never posted has nothing to catch up.)"""
+        shown = self.bot.store.shown_version(table.id, "lobby")
+        if shown is None:
+            return table.status == "lobby"
+        return shown != lobby_fingerprint(table)
 
     async def _show_lobby(self, lobby: tuple[Table, discord.Interaction | None],
                           slot: Slot) -> None:
@@ -102,14 +107,13 @@ class DiscordPublisher:
         elif ids is not None and not await self._edited(
                 self.channel(ids[0]).get_partial_message(ids[1]), embed=embed, view=view):
             ids = None
-            if table.status != "lobby":
-                return  # a closed lobby that someone deleted need not come back
         if ids is None:
+            if table.status != "lobby":
+                return  # a closed lobby that nobody can see need not come back
             sent = await self.channel(table.channel_id).send(embed=embed, view=view,
                                                              nonce=slot.nonce)
             ids = (sent.channel.id, sent.id)
-        self.bot.store.set_message(table.id, "lobby", *ids)
-        self._lobby_shown[table.id] = lobby_signature(table)
+        self.bot.store.set_message(table.id, "lobby", *ids, lobby_fingerprint(table))
 
     @staticmethod
     async def _answered(interaction: discord.Interaction, **fields: Any) -> tuple[int, int] | None:
@@ -171,7 +175,6 @@ class DiscordPublisher:
         self.bot.store.forget(table.id)
         self._drawn.pop(table.id, None)
         self._lines.pop(table.id, None)
-        self._lobby_shown.pop(table.id, None)
         for seat in range(len(table.seats)):
             self._sent_private.pop((table.id, seat), None)
             self._unsent.pop((table.id, seat), None)
@@ -265,8 +268,10 @@ class DiscordPublisher:
     # -- DMs and notices ----------------------------------------------------------------------------
     async def send_private(self, table: Table, change: Change | None) -> None:
         """DM a person at most once a turn: when the turn passes (or the game ends), if their
-        private state changed or events were addressed to them meanwhile (gathered until then).
-        Within a turn the mover sees their hand in the "Take my turn" panel and /hand."""
+        private state differs from what their DMs last showed or events were addressed to them
+        meanwhile (gathered until then). Within a turn the mover sees their hand in the "Take
+        my turn" panel and /hand. With no change (start-up, a republish) only seats whose DMs
+        are behind get one."""
         if table.state is None:
             return
         turn_over = change is None or change.turn_changed or table.status != "running"
@@ -280,23 +285,57 @@ class DiscordPublisher:
             if not turn_over:
                 continue
             text = table.game.private_text(table.state, seat_index)
-            if not unsent and (not text or self._sent_private.get(key) == text):
+            shown = fingerprint(text)
+            if not unsent and (not text or self._private_wanted(table.id, seat_index) == shown):
                 continue
-            self._sent_private[key] = text
-            body = present.hand_message(table, seat_index, unsent, self.jump_url(table))
+            self._sent_private[key] = shown
             self._unsent[key] = []
             await self.delivery.deliver(("dm", table.id, seat_index), seat.user_id,
-                                        (table.id, seat_index, seat.user_id, body), self._dm)
+                                        PrivateNote(table, seat_index, unsent), self._dm,
+                                        merge=PrivateNote.merge)
 
-    async def _dm(self, dm: tuple[int, int, int, str], slot: Slot) -> None:
-        game_id, seat, user_id, body = dm
-        channel = await self.bot.create_dm(discord.Object(user_id))
+    def _private_wanted(self, game_id: int, seat: int) -> int | None:
+        """The private state last handed to a seat's DM (its fingerprint): remembered, or after
+        a restart what the store says the last delivered DM showed."""
+        key = (game_id, seat)
+        if key in self._sent_private:
+            return self._sent_private[key]
+        return self.bot.store.shown_version(game_id, dm_kind(seat))
+
+    async def _dm(self, note: PrivateNote, slot: Slot) -> None:
+        table, seat = note.table, note.seat
+        body = present.hand_message(table, seat, note.events, self.jump_url(table))
+        channel = await self.bot.create_dm(discord.Object(table.seats[seat].user_id))
         try:
-            await channel.send(body, nonce=slot.nonce)
+            sent = await channel.send(body, nonce=slot.nonce)
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED:
                 raise
-            await self.bot.dms_closed(game_id, seat)  # not retried: told once to use /hand
+            await self.bot.dms_closed(table.id, seat)  # not retried: told once to use /hand
+            return
+        self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id,
+                                   private_fingerprint(table, seat))
+
+    async def tell_dms_closed(self, table: Table, seat: int) -> None:
+        """Tell a player in the channel that their DMs are closed, so they use /hand. Unlike
+        other notices this one lasts (no DM will come), so its delivery is recorded: start-up
+        tells a seat whose notice never landed."""
+        text = (f"<@{table.seats[seat].user_id}> I can't DM you (your DMs are closed); use "
+                "`/hand` in this channel to see your cards.")
+        await self.delivery.deliver(("dms closed", table.id, seat), table.channel_id,
+                                    (table.id, seat, text), self._dms_closed_notice)
+
+    def untold_dms_closed(self, table: Table) -> list[int]:
+        """Seats whose DMs are closed and who were never told so in the channel."""
+        told = self.bot.store.messages(table.id)
+        return [index for index, seat in enumerate(table.seats)
+                if seat.dm_closed and not seat.ai and dms_closed_kind(index) not in told]
+
+    async def _dms_closed_notice(self, notice: tuple[int, int, str], slot: Slot) -> None:
+        game_id, seat, text = notice
+        sent = await self.channel(slot.channel_id).send(
+            text, nonce=slot.nonce, allowed_mentions=discord.AllowedMentions(users=True))
+        self.bot.store.set_message(game_id, dms_closed_kind(seat), sent.channel.id, sent.id)
 
     async def timeout_warning(self, table: Table, seat: int) -> None:
         deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
@@ -316,7 +355,47 @@ class DiscordPublisher:
             text, nonce=slot.nonce, allowed_mentions=discord.AllowedMentions(users=mentions))
 
 
-def lobby_signature(table: Table) -> tuple:
+@dataclass
+class PrivateNote:
+    """What a DM tells a seat: the private state of `table`, and the events addressed to the
+    seat since its last DM."""
+
+    table: Table
+    seat: int
+    events: list[Event]
+
+    @staticmethod
+    def merge(older: PrivateNote, newer: PrivateNote) -> PrivateNote:
+        """A DM still waiting when the next is due: one DM with the latest private state and
+        the events of both, so nothing the player should learn is lost."""
+        latest = newer if newer.table.version >= older.table.version else older
+        return PrivateNote(latest.table, latest.seat, older.events + newer.events)
+
+
+def dm_kind(seat: int) -> str:
+    """The `messages` kind of a seat's last DM."""
+    return f"dm:{seat}"
+
+
+def dms_closed_kind(seat: int) -> str:
+    """The `messages` kind of the notice telling a seat that its DMs are closed."""
+    return f"dms-closed:{seat}"
+
+
+def private_fingerprint(table: Table, seat: int) -> int:
+    assert table.state is not None
+    return fingerprint(table.game.private_text(table.state, seat))
+
+
+def fingerprint(shown: Any) -> int:
+    """A stable number for what a message without a game version of its own shows (a lobby, a
+    DM): stored as its `messages.version`, so start-up can tell whether it is behind. 31 bits,
+    to fit both stores' INTEGER."""
+    digest = hashlib.blake2b(json.dumps(shown, sort_keys=True).encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") & 0x7FFF_FFFF
+
+
+def lobby_fingerprint(table: Table) -> int:
     """What a lobby message shows: seats, options and whether it is still open."""
-    return (table.status, tuple((s.name, s.user_id, s.ai) for s in table.seats),
-            tuple(sorted(table.options.items())))
+    return fingerprint([table.status, [(s.name, s.user_id, s.ai) for s in table.seats],
+                        sorted(table.options.items())])

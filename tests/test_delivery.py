@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -18,6 +19,7 @@ from bot.clock import FakeClock
 from bot.delivery import Delivery, ServerError
 from bot.fakediscord.faults import Faults
 from bot.feed import Change
+from bot.publisher import PrivateNote
 from games.core import Event
 from tests.harness import BotHarness, Players, until
 
@@ -271,6 +273,17 @@ async def world(fake_discord, tmp_path):
     await harness.stop()
 
 
+@pytest.fixture
+async def stored_world(fake_discord, tmp_path, store_target):
+    """The world on each store: what start-up reads back must survive in both."""
+    clock = FakeClock()
+    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock,
+                         db_url=store_target if isinstance(store_target, str) else None)
+    await harness.start()
+    yield clock, Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+    await harness.stop()
+
+
 async def converge(players: Players, clock: FakeClock, shown, what: str) -> None:
     """Let retries fall due (on the fake clock) until Discord shows what `shown` checks and no
     delivery is waiting any more."""
@@ -283,8 +296,10 @@ async def converge(players: Players, clock: FakeClock, shown, what: str) -> None
     raise AssertionError(f"{what} never caught up")
 
 
-def buttons_of(view: discord.ui.View) -> list[tuple[str, bool]]:
-    return [(b.custom_id, b.disabled) for b in view.children if isinstance(b, discord.ui.Button)]
+def buttons_of(view: discord.ui.View | None) -> list[tuple[str, bool]]:
+    """A view's buttons as the fake shows them (a closed lobby has none)."""
+    children = view.children if view is not None else []
+    return [(b.custom_id, b.disabled) for b in children if isinstance(b, discord.ui.Button)]
 
 
 def lobby_shows(players: Players, table) -> bool:
@@ -531,3 +546,143 @@ def test_the_soak_keeps_its_section_when_the_benchmark_rewrites_the_report(tmp_p
     assert report.read_text() == f"# Performance\n\n## Restart\n\nfast\n\n{faults_soak.SECTION}" \
         "\n\nfigures two\n"
     assert faults_soak.kept_section(report) == f"{faults_soak.SECTION}\n\nfigures two\n"
+
+
+# -- after a restart: what was committed but not yet shown catches up --------------------------------
+def lobby_edits(players: Players, table) -> int:
+    _, lobby_id = players.bot.store.messages(table.id)["lobby"]
+    return sum(1 for m, p in players.fake.requests if m == "PATCH" and p.endswith(f"/{lobby_id}"))
+
+
+async def test_the_issue_after_a_restart_the_lobby_catches_up_and_the_host_can_start(stored_world):
+    clock, players = stored_world
+    await players.open("Ana")
+    table = players.table()
+    rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, outcomes=(500,))
+    await players.lobby_click("Bo", "join")
+    assert rule.fired == 1 and players.bot.delivery.pending(("lobby", table.id))
+    await players.harness.restart()  # the retry that was waiting is gone with the process
+    table = players.table()
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert joins(players, table) == ["Ana", "Bo"]  # the join counted once
+    start = next(cid for cid, _, _ in players.lobby().buttons() if cid.endswith(":lobby:start"))
+    assert not players.lobby().button(start).get("disabled")
+    await players.lobby_click("Ana", "start")
+    await until(lambda: table.status == "running", what="the game to start")
+
+
+async def test_a_restart_leaves_a_lobby_that_is_shown_alone(stored_world):
+    clock, players = stored_world
+    await players.open("Ana")
+    await players.lobby_click("Bo", "join")
+    table = players.table()
+    edits = lobby_edits(players, table)
+    await players.harness.restart()
+    await converge(players, clock, lambda: True, "start-up")
+    assert lobby_edits(players, players.table()) == edits
+
+
+async def test_after_a_restart_the_lobby_of_a_started_game_closes(world):
+    clock, players = world
+    await players.open("Ana")
+    await players.lobby_click("Bo", "join")
+    table = players.table()
+    _, lobby_id = players.bot.store.messages(table.id)["lobby"]
+    players.fake.faults.add("PATCH", rf"/messages/{lobby_id}$", outcomes=(503,))
+    await players.lobby_click("Ana", "start")
+    assert players.fake.messages[lobby_id].buttons()  # still offers Join and Start
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
+    assert table.status == "running" and not any(
+        cid.endswith(":lobby:start") for cid, _, _ in players.fake.messages[lobby_id].buttons())
+
+
+async def test_a_dm_still_waiting_merges_into_the_next_turns_so_no_event_is_lost(world):
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    ana = players.users["Ana"]
+    seat = table.seat_of(ana)
+    before = len(players.fake.dms(ana))
+    rule = players.fake.faults.add("POST", POSTS, channel=players.fake.dm_channel(ana).id,
+                                   outcomes=(503,), count=2)
+    for text in ("You found the golden key.", "You heard the door creak."):  # two turns
+        await players.bot.publisher.send_private(
+            table, Change(seat, [], [Event(text, to=(seat,))], True, "test"))
+    assert rule.fired == 1  # the first turn's DM waits; the second merges into it
+    await converge(players, clock, lambda: len(players.fake.dms(ana)) > before, "the DM")
+    sent = [m.text() for m in players.fake.dms(ana)[before:]]
+    assert len(sent) == 1 and rule.fired == 2
+    assert sent[0].index("golden key") < sent[0].index("door creak")
+    assert table.fill(table.game.private_text(table.state, seat)) in sent[0]
+
+
+def test_merged_dms_show_the_latest_private_state_whichever_arrives_last():
+    older, newer = SimpleNamespace(version=3), SimpleNamespace(version=5)
+    first = PrivateNote(older, 0, [Event("a", to=(0,))])
+    second = PrivateNote(newer, 0, [Event("b", to=(0,))])
+    for merged in (PrivateNote.merge(first, second), PrivateNote.merge(second, first)):
+        assert merged.table is newer
+    assert [e.text for e in PrivateNote.merge(first, second).events] == ["a", "b"]
+
+
+def hand_in(table, seat: int) -> str:
+    return table.fill(table.game.private_text(table.state, seat))
+
+
+async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once(stored_world):
+    clock, players = stored_world
+    bo = players.users["Bo"]
+    failing = players.fake.faults.add("POST", POSTS, channel=players.fake.dm_channel(bo).id,
+                                      outcomes=(503,), count=None)
+    table = await players.start_game("Ana", ["Bo"])
+    await players.play_by_buttons(table)
+    moves = [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)]
+    assert failing.fired and players.fake.dms(bo) == []
+    failing.count = 0  # Discord recovers, but the process restarts before the retry
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: players.fake.dms(bo), "Bo's DM")
+    assert [m.text() for m in players.fake.dms(bo)] == [
+        present.hand_message(table, table.seat_of(bo), [], players.bot.publisher.jump_url(table))]
+    for user in table.humans():  # every DM now shows its seat's current hand
+        assert hand_in(table, table.seat_of(user)) in players.fake.dms(user)[-1].text()
+    sent = {user: len(players.fake.dms(user)) for user in table.humans()}
+    await players.harness.restart()  # nothing is behind now: nothing is sent again
+    await converge(players, clock, lambda: True, "start-up")
+    assert {user: len(players.fake.dms(user)) for user in table.humans()} == sent
+    assert [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)] == moves
+
+
+async def test_after_a_restart_a_player_whose_dms_closed_is_told_once_to_use_hand(stored_world):
+    clock, players = stored_world
+    table = await players.start_game("Ana", ["Bo"])
+    ana = players.users["Ana"]
+    players.fake.users[ana].dms_open = False  # Ana closes her DMs during the game
+    notices = players.fake.faults.add("POST", POSTS, channel=players.channel.id, outcomes=(503,))
+    secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
+    await players.bot.publisher.send_private(table, secret)
+    assert notices.fired == 1 and table.seats[table.seat_of(ana)].dm_closed  # committed first
+
+    def told() -> list:
+        return [m for m in players.channel_messages() if "DMs are closed" in m.text()]
+    await players.harness.restart()
+    await converge(players, clock, told, "the notice")
+    await players.harness.restart()  # told already: not again
+    await converge(players, clock, lambda: True, "start-up")
+    assert len(told()) == 1 and f"<@{ana}>" in told()[0].text()
+
+
+async def test_after_a_restart_a_board_whose_post_failed_catches_up(stored_world):
+    clock, players = stored_world
+    table = await players.start_game("Ana", ["Bo"])
+    failing = players.fake.faults.add(None, r"/messages(/\d+)?$", channel=players.channel.id,
+                                      outcomes=(500, 503, "drop"), count=None)
+    played = await play_until_fired(players, table, failing)
+    assert players.bot.store.shown_version(table.id) < table.version
+    failing.count = 0
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: board_shows(players, table), "the board")
+    moves = [(a["seat"], a["action"]) for a in players.bot.store.actions(table.id)]
+    assert moves == played  # each applied once, across the failures and the restart

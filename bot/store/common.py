@@ -219,7 +219,8 @@ class Store(ABC):
             "version = excluded.version", [game_id, kind, channel_id, message_id, version])
 
     def messages(self, game_id: int) -> dict[str, tuple[int, int]]:
-        """Message ids by kind ("board", "lobby"); read on every move, so cached (write-through)."""
+        """Message ids by kind ("board", "lobby", a seat's last DM "dm:<seat>", ...); read on
+        every move, so cached (write-through)."""
         return {kind: ids[:2] for kind, ids in self._cached(game_id).items()}
 
     def shown_version(self, game_id: int, kind: str = "board") -> int | None:
