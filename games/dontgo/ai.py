@@ -163,32 +163,44 @@ class Seat:
             self._rooms[slot] = values, dice
         return self._rooms[slot]
 
-    def place_value(self, room: dict[str, Any], space: int) -> float:
+    def place_values(self, room: dict[str, Any]) -> list[float]:
+        """The value of placing a meeple on each space of `room` (top first), in one pass: every
+        free space of a room is usually offered."""
         name = room_key(room)
         spaces = room["spaces"]
         values, dice = self.room_cards(room)
-        occupied = sum(s["meeple"] is not None for s in spaces)
+        occupied = 0
+        for s in spaces:
+            if s["meeple"] is not None:
+                occupied += 1
         third = occupied == 2
-        above = sum(1 for s in spaces[:space] if s["meeple"] is not None)
-        free_above = space - above
-        rank = above if third else above + 0.5 * min(free_above, 2 - occupied)
-        lo = int(rank)
-        frac = rank - lo
-        get = values[min(lo, len(values) - 1)] if values else 0.0
-        if frac and values:
-            get = (1 - frac) * get + frac * values[min(lo + 1, len(values) - 1)]
         gc = self.gc
-        exp = expected_ghosts(round(dice), spaces[space]["flashlights"])
-        if third and name in ("basement", "hallway"):
-            exp *= 0.7
-        val = get - gc * exp
-        if name == "attic" and space == 0:
-            val -= gc
-        if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
-            val += gc
-        if not third:
-            val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
-        return val
+        ghost_dice = round(dice)
+        last = len(values) - 1
+        out = []
+        above = 0
+        for space, s in enumerate(spaces):
+            free_above = space - above
+            rank = above if third else above + 0.5 * min(free_above, 2 - occupied)
+            if s["meeple"] is not None:
+                above += 1
+            lo = int(rank)
+            frac = rank - lo
+            get = values[min(lo, last)] if values else 0.0
+            if frac and values:
+                get = (1 - frac) * get + frac * values[min(lo + 1, last)]
+            exp = expected_ghosts(ghost_dice, s["flashlights"])
+            if third and name in ("basement", "hallway"):
+                exp *= 0.7
+            val = get - gc * exp
+            if name == "attic" and space == 0:
+                val -= gc
+            if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
+                val += gc
+            if not third:
+                val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
+            out.append(val)
+        return out
 
     def takes(self, room: dict[str, Any], faces: list[int]) -> tuple[int, int]:
         """(ghosts this seat takes, ghosts everyone else takes) for a roll in the resolving room."""
@@ -216,10 +228,10 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     phase = view["phase"]
     scored: list[tuple[float, str]] = []
     if phase == "place":
-        rooms = {room_key(r): r for r in view["rooms"] if not r["removed"]}
+        by_room = {room_key(r): me.place_values(r) for r in view["rooms"] if not r["removed"]}
         for a in choices:
             _, name, space = a.split()
-            scored.append((me.place_value(rooms[name], int(space) - 1), a))
+            scored.append((by_room[name][int(space) - 1], a))
     elif phase == "pick":
         room = view["rooms"][view["dice"]["slot"]]
         for a in choices:
