@@ -62,19 +62,14 @@ class Seat:
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
-        self._values: dict[int, float] = {}
         self._rooms: dict[int, tuple[list[float], float]] = {}
 
     def curses(self, ctype: str) -> int:
         return sum(c["curse"] for c in self.up[ctype])
 
     def card_value(self, cid: int) -> float:
-        """Curses saved (positive) or added (negative) by taking card `cid`."""
-        if cid not in self._values:
-            self._values[cid] = self._card_value(cid)
-        return self._values[cid]
-
-    def _card_value(self, cid: int) -> float:
+        """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
+        room, so a decision values it once)."""
         c = CARDS[cid]
         t, v = c["type"], c["curse"]
         gc = self.gc

@@ -1050,13 +1050,15 @@ class DontGoGame(Game):
         over = state.over
         players = []
         for s, pl in enumerate(state.data["players"]):
-            if copy:
-                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy() for c in pl["cards"]]
-            else:
-                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]] for c in pl["cards"]]
+            cards = []
+            up_curses = 0
+            for c in pl["cards"]:  # one pass for the card views and the face-up curses
+                card = HELD_VIEWS[c["id"], c["dispelled"], c["used"]]
+                cards.append(card.copy() if copy else card)
+                if not c["dispelled"]:
+                    up_curses += CURSES[c["id"]]
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
-                            "cards": cards,
-                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
+                            "cards": cards, "curses": up_curses,
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
         return players
 
