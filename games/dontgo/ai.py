@@ -158,9 +158,9 @@ class Seat:
             self._rooms[slot] = values, dice
         return self._rooms[slot]
 
-    def place_values(self, room: dict[str, Any]) -> list[float]:
-        """The value of placing a meeple on each space of `room` (top first), in one pass: every
-        free space of a room is usually offered."""
+    def place_values(self, room: dict[str, Any]) -> list[float | None]:
+        """The value of placing a meeple on each space of `room` (top first; None where a meeple
+        stands), in one pass: every free space of a room is usually offered."""
         name = room_key(room)
         spaces = room["spaces"]
         values, dice = self.room_cards(room)
@@ -175,10 +175,11 @@ class Seat:
         out = []
         above = 0
         for space, s in enumerate(spaces):
-            free_above = space - above
-            rank = above if third else above + 0.5 * min(free_above, 2 - occupied)
             if s["meeple"] is not None:
                 above += 1
+                out.append(None)
+                continue
+            rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
             lo = int(rank)
             frac = rank - lo
             get = values[min(lo, last)] if values else 0.0
