@@ -15,7 +15,7 @@ from typing import Any
 
 from games.core import Prompt, Rng
 
-from .engine import BOARDS, CARDS, DIE, SETS, TYPES, doll_set
+from .engine import BOARDS, CARDS, DIE, SETS, TYPES, doll_set, parse
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -53,10 +53,10 @@ class Seat:
         me = view["players"][seat]
         self.cards = me["cards"]
         self.ghosts: int = me["ghosts"]
-        self.up: dict[str, list[dict[str, Any]]] = {t: [] for t in TYPES}
+        self.up: dict[str, list[dict[str, Any]]] = {}  # face-up cards by type
         for c in self.cards:
             if not c["dispelled"]:
-                self.up[c["type"]].append(c)
+                self.up.setdefault(c["type"], []).append(c)
         held = sum(len(p["cards"]) for p in view["players"])
         total = held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"])
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
@@ -65,7 +65,7 @@ class Seat:
         self._rooms: dict[int, tuple[list[float], float]] = {}
 
     def curses(self, ctype: str) -> int:
-        return sum(c["curse"] for c in self.up[ctype])
+        return sum(c["curse"] for c in self.up.get(ctype, ()))
 
     def card_value(self, cid: int) -> float:
         """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
@@ -74,7 +74,7 @@ class Seat:
         t, v = c["type"], c["curse"]
         gc = self.gc
         val = -float(v)
-        ups = self.up[t]
+        ups = self.up.get(t, [])
         if t == "mirror":
             val -= gc
             if len(ups) + 1 >= SETS["mirror"]:
@@ -226,8 +226,8 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     if phase == "place":
         by_room = {room_key(r): me.place_values(r) for r in view["rooms"] if not r["removed"]}
         for a in choices:
-            _, name, space = a.split()
-            scored.append((by_room[name][int(space) - 1], a))
+            _, (name, space) = parse(a)
+            scored.append((by_room[name][space - 1], a))
     elif phase == "pick":
         room = view["rooms"][view["dice"]["slot"]]
         for a in choices:
