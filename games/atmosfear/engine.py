@@ -22,6 +22,7 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -1405,22 +1406,27 @@ class AtmosfearGame(Game):
 
     def _seat_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
         """What only `seat` sees: its rack, its Time cards, its fear."""
+        return {"rack": self._rack_view(d, seat),
+                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
+                               for cid in d["players"][seat]["time_cards"]],
+                "fear": self._fear_view(d, seat)}
+
+    def _rack_view(self, d: dict[str, Any], seat: int) -> dict[str, int]:
         rack: dict[str, int] = {}
         for c in d["players"][seat]["rack"]:
             rack[c] = rack.get(c, 0) + 1
-        return {"rack": rack,
-                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
-                               for cid in d["players"][seat]["time_cards"]],
-                "fear": {"text": d["fears"][seat], "in_well": seat in d["well"]}}
+        return rack
+
+    def _fear_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
+        return {"text": d["fears"][seat], "in_well": seat in d["well"]}
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The smart AI reads players, realms, the Black Key and its own seat's part, and only for
-        some choices (`ai.reads_view`); the random AI reads none."""
-        if level != "smart" or not ai.reads_view([c.action for c in prompt.choices]):
+        """Only the keys the smart AI reads for this prompt's choices (`ai.view_keys`: none for
+        most of them); the random AI reads none."""
+        if level != "smart":
             return {}
-        d = state.data
-        return {"players": self._players_view(d), "realms": self._realms_view(d),
-                "black_key": dict(d["black_key"]), **self._seat_view(d, seat)}
+        keys = ai.view_keys(tuple([c.action for c in prompt.choices]))
+        return {key: AI_VIEW_PARTS[key](self, state.data, seat) for key in keys} if keys else {}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1460,6 +1466,15 @@ class AtmosfearGame(Game):
             return f"fear {clean_fear(arg)}"
         return self._canonical(state.data, 0, verb, arg)
 
+
+# The parts of a seat's view the smart AI may read, each built on its own (`ai_view`).
+AI_VIEW_PARTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
+    "players": lambda game, d, seat: game._players_view(d),
+    "realms": lambda game, d, seat: game._realms_view(d),
+    "black_key": lambda game, d, seat: dict(d["black_key"]),
+    "rack": AtmosfearGame._rack_view,
+    "fear": AtmosfearGame._fear_view,
+}
 
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
 from . import ai  # noqa: E402
