@@ -11,11 +11,12 @@ public cards, its own ghosts, and the Secret Passage card if this seat has peeke
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from games.core import Prompt, Rng
 
-from .engine import BOARDS, CARDS, DIE, SETS, TYPES, doll_set, parse
+from .engine import BOARDS, CARDS, DIE, SETS, TYPES, parse
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -32,6 +33,15 @@ def roll_dist(n: int) -> tuple[float, ...]:
                 new[total + f] += pr / len(DIE)
         dist = new
     return tuple(dist)
+
+
+@lru_cache(maxsize=4096)
+def completes_dolls(held: tuple[int, ...], curse: int) -> bool:
+    """Would a doll worth `curse` make a set with some of the face-up dolls worth `held` (sorted):
+    the engine's `doll_set` asked only whether one exists, once per hand of dolls."""
+    target = SETS["doll_sum"] - curse
+    return any(sum(combo) == target for size in range(len(held), -1, -1)
+               for combo in combinations(held, size))
 
 
 @lru_cache(maxsize=None)
@@ -63,9 +73,16 @@ class Seat:
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
         self._rooms: dict[int, tuple[list[float], float]] = {}
+        self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
         return sum(c["curse"] for c in self.up.get(ctype, ()))
+
+    def most_curses_of_a_type(self) -> int:
+        """What a tome pair could dispel: the face-up curses of the seat's worst type but tomes."""
+        if self._most is None:
+            self._most = max((self.curses(ty) for ty in TYPES if ty != "tome"), default=0)
+        return self._most
 
     def card_value(self, cid: int) -> float:
         """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
@@ -92,8 +109,8 @@ class Seat:
             else:
                 val += 0.25 * v
         elif t == "doll":
-            fake = {"cards": self.cards + [{"id": cid, "dispelled": False}]}
-            val += SETS["doll_sum"] if doll_set(fake, cid) else 0.25 * v
+            held = tuple(sorted(x["curse"] for x in ups))
+            val += SETS["doll_sum"] if completes_dolls(held, v) else 0.25 * v
         elif t == "clocks":
             if self.view["clocks"] is None:
                 vals = sorted([x["curse"] for x in ups] + [v], reverse=True)
@@ -108,7 +125,7 @@ class Seat:
                 val += 0.2 * v
         elif t == "tome":
             if any(not x["used"] for x in ups):
-                val += max((self.curses(ty) for ty in TYPES if ty != "tome"), default=0)
+                val += self.most_curses_of_a_type()
             else:
                 val += 0.2 * v
         elif t == "mask":
