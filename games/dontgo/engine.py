@@ -1027,7 +1027,7 @@ class DontGoGame(Game):
         rooms = []
         secret = None
         for slot, room in enumerate(d["rooms"]):
-            name = room_name(d, slot)
+            name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
             if copy:
                 cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
             else:
@@ -1053,10 +1053,12 @@ class DontGoGame(Game):
             cards = []
             up_curses = 0
             for c in pl["cards"]:  # one pass for the card views and the face-up curses
-                card = HELD_VIEWS[c["id"], c["dispelled"], c["used"]]
-                cards.append(card.copy() if copy else card)
-                if not c["dispelled"]:
-                    up_curses += CURSES[c["id"]]
+                cid, dispelled = c["id"], c["dispelled"]
+                cards.append(HELD_VIEWS[cid, dispelled, c["used"]])
+                if not dispelled:
+                    up_curses += CURSES[cid]
+            if copy:
+                cards = [card.copy() for card in cards]
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
                             "cards": cards, "curses": up_curses,
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
