@@ -8,6 +8,7 @@ Everything it reads is in the seat's view: its own rack and fear, and public cou
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.core import Prompt, Rng
@@ -21,42 +22,66 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
         return "fear " + rng.choice(AI_FEARS)
     if level != "smart":
         return rng.choice(actions)
-    if len(actions) == 1:
-        return actions[0]
-    passes = [a for a in actions if a.startswith("pass ")]
-    if passes:
-        return passes[0]
+    kind, answer = situation(tuple(actions))
+    if kind == "answer":
+        return answer
     seat = prompt.seat
-    if "take" in actions:
-        return "take"
-    if "inside" in actions:
+    if kind == "inside":
         return "inside" if can_win(view, seat) else "outside"
-    if "cw" in actions:
+    if kind == "ring":
         pos = view["players"][seat]["pos"]
         i = INNER.index(pos) if pos in INNER else 0
         return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
-    if any(a.startswith("duel ") for a in actions):
+    if kind == "duel":
         return strongest_duel(view, actions)
-    if any(a.startswith("fly ") for a in actions):
+    if kind == "flight":
         return best_flight(view, view["players"][seat]["pos"], actions)
-    rolls = [a for a in actions if a.startswith("roll ")]
-    if rolls:
-        if "leave" in actions and not can_win(view, seat):
-            return "leave"
-        if len(rolls) == 1:
-            return rolls[0]
-        return "roll 2" if rng.below(10) < 8 else "roll 1"
+    if kind == "leave" and not can_win(view, seat):
+        return "leave"
+    if kind in ("leave", "dice"):
+        return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
     return rng.choice(actions)
 
 
-def reads_view(actions: list[str]) -> bool:
-    """Does the smart AI look at its view to choose among `actions`? Only to weigh going inside,
-    the way round the Inner Ring, a duel, a flight or leaving the Well: the rest it answers from
-    the actions alone, so the engine need not build the view for them (`ai_view`)."""
-    if len(actions) == 1 or "take" in actions or any(a.startswith("pass ") for a in actions):
-        return False
-    return ("inside" in actions or "cw" in actions or "leave" in actions
-            or any(a.startswith(("duel ", "fly ")) for a in actions))
+@lru_cache(maxsize=4096)
+def situation(actions: tuple[str, ...]) -> tuple[str, str | None]:
+    """What the smart AI's choice among `actions` turns on, worked out once per list of choices
+    (the same few come back all game): ("answer", action) when the actions alone decide, else
+    the question it weighs (with its view, see VIEW_KEYS) and the one roll offered, if one."""
+    if len(actions) == 1:
+        return "answer", actions[0]
+    passes = [a for a in actions if a.startswith("pass ")]
+    if passes:
+        return "answer", passes[0]
+    if "take" in actions:
+        return "answer", "take"
+    if "inside" in actions:
+        return "inside", None
+    if "cw" in actions:
+        return "ring", None
+    if any(a.startswith("duel ") for a in actions):
+        return "duel", None
+    if any(a.startswith("fly ") for a in actions):
+        return "flight", None
+    rolls = [a for a in actions if a.startswith("roll ")]
+    if rolls:
+        one = rolls[0] if len(rolls) == 1 else None
+        if "leave" in actions:
+            return "leave", one
+        return ("answer", one) if one else ("dice", None)
+    return "any", None
+
+
+WIN_KEYS = ("rack", "fear", "black_key")  # what `can_win` reads
+# The keys of its view the smart AI reads, per situation: only to weigh going inside or leaving
+# the Well, the way round the Inner Ring, a duel or a flight. The rest it answers from the
+# actions alone, so the engine builds no more of the view than this (`ai_view`).
+VIEW_KEYS = {"inside": WIN_KEYS, "leave": WIN_KEYS, "ring": ("players",), "duel": ("players",),
+             "flight": ("rack", "realms", "players")}
+
+
+def view_keys(actions: tuple[str, ...]) -> tuple[str, ...]:
+    return VIEW_KEYS.get(situation(actions)[0], ())
 
 
 def can_win(view: dict[str, Any], seat: int) -> bool:

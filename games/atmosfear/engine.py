@@ -22,6 +22,8 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -442,10 +444,9 @@ class AtmosfearGame(Game):
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
-        tokens = action.split(None, 1)
-        if not tokens:
+        verb, arg = split_action(action)
+        if not verb:
             raise IllegalAction(f"That action is empty. {SYNTAX}")
-        verb, arg = tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
         d["now"] = now
         if seat == SYSTEM:
             return self._system(state, verb, arg, now, rng)
@@ -794,7 +795,7 @@ class AtmosfearGame(Game):
         step = d["step"]
         pl = d["players"][seat]
         events: list[Event] = []
-        canon = self._canonical(d, seat, verb, arg)
+        canon = canonical_action(verb, arg)
         if not offered:
             allowed = [c.action for c in self.choices(state, seat)]
             if canon not in allowed:
@@ -1217,23 +1218,6 @@ class AtmosfearGame(Game):
         return events
 
     # ------------------------------------------------------------ parsing and choices
-    def _seat_arg(self, arg: str) -> int | None:
-        a = arg.strip().lower()
-        if a.isascii() and a.isdigit() and len(a) <= 2:
-            return int(a) - 1
-        for i, n in enumerate(NAMES):
-            if a and (n.lower() == a or n.lower().split()[0] == a.split()[0]):
-                return i
-        return None
-
-    def _canonical(self, d: dict[str, Any], seat: int, verb: str, arg: str) -> str:
-        if verb in ("duel", "pass"):
-            s = self._seat_arg(arg)
-            return f"{verb} {s + 1}" if s is not None else f"{verb} {arg}"
-        if verb == "fly":
-            return f"fly {arg.upper()}"
-        return f"{verb} {arg}".strip().lower()
-
     def _why(self, d: dict[str, Any], seat: int, verb: str, canon: str, allowed: list[str]) -> str:
         opts = ", ".join(f"'{a}'" for a in allowed)
         step = d["step"]
@@ -1405,22 +1389,27 @@ class AtmosfearGame(Game):
 
     def _seat_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
         """What only `seat` sees: its rack, its Time cards, its fear."""
+        return {"rack": self._rack_view(d, seat),
+                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
+                               for cid in d["players"][seat]["time_cards"]],
+                "fear": self._fear_view(d, seat)}
+
+    def _rack_view(self, d: dict[str, Any], seat: int) -> dict[str, int]:
         rack: dict[str, int] = {}
         for c in d["players"][seat]["rack"]:
             rack[c] = rack.get(c, 0) + 1
-        return {"rack": rack,
-                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
-                               for cid in d["players"][seat]["time_cards"]],
-                "fear": {"text": d["fears"][seat], "in_well": seat in d["well"]}}
+        return rack
+
+    def _fear_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
+        return {"text": d["fears"][seat], "in_well": seat in d["well"]}
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The smart AI reads players, realms, the Black Key and its own seat's part, and only for
-        some choices (`ai.reads_view`); the random AI reads none."""
-        if level != "smart" or not ai.reads_view([c.action for c in prompt.choices]):
+        """Only the keys the smart AI reads for this prompt's choices (`ai.view_keys`: none for
+        most of them); the random AI reads none."""
+        if level != "smart":
             return {}
-        d = state.data
-        return {"players": self._players_view(d), "realms": self._realms_view(d),
-                "black_key": dict(d["black_key"]), **self._seat_view(d, seat)}
+        keys = ai.view_keys(tuple([c.action for c in prompt.choices]))
+        return {key: AI_VIEW_PARTS[key](self, state.data, seat) for key in keys} if keys else {}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1452,14 +1441,55 @@ class AtmosfearGame(Game):
         return ai.choose(view, prompt, rng, level)
 
     def canonical(self, state: State, action: str) -> str:
-        tokens = action.split(None, 1)
-        if not tokens:
+        verb, arg = split_action(action)
+        if not verb:
             raise IllegalAction(f"That action is empty. {SYNTAX}")
-        verb, arg = tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
         if verb == "fear":
             return f"fear {clean_fear(arg)}"
-        return self._canonical(state.data, 0, verb, arg)
+        return canonical_action(verb, arg)
 
+
+# ---------------------------------------------------------------- parsing
+# Cached: the same few dozen spellings come back all game.
+@lru_cache(maxsize=4096)
+def split_action(action: str) -> tuple[str, str]:
+    """(verb, argument) of an action; ("", "") for an empty one."""
+    tokens = action.split(None, 1)
+    if not tokens:
+        return "", ""
+    return tokens[0].lower(), (tokens[1].strip() if len(tokens) > 1 else "")
+
+
+@lru_cache(maxsize=4096)
+def canonical_action(verb: str, arg: str) -> str:
+    """The spelling the choices use: a seat by number, a stone in capitals, the rest lower case."""
+    if verb in ("duel", "pass"):
+        s = seat_arg(arg)
+        return f"{verb} {s + 1}" if s is not None else f"{verb} {arg}"
+    if verb == "fly":
+        return f"fly {arg.upper()}"
+    return f"{verb} {arg}".strip().lower()
+
+
+def seat_arg(arg: str) -> int | None:
+    """A seat named by its number or its Harbinger's (first) name."""
+    a = arg.strip().lower()
+    if a.isascii() and a.isdigit() and len(a) <= 2:
+        return int(a) - 1
+    for i, n in enumerate(NAMES):
+        if a and (n.lower() == a or n.lower().split()[0] == a.split()[0]):
+            return i
+    return None
+
+
+# The parts of a seat's view the smart AI may read, each built on its own (`ai_view`).
+AI_VIEW_PARTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
+    "players": lambda game, d, seat: game._players_view(d),
+    "realms": lambda game, d, seat: game._realms_view(d),
+    "black_key": lambda game, d, seat: dict(d["black_key"]),
+    "rack": AtmosfearGame._rack_view,
+    "fear": AtmosfearGame._fear_view,
+}
 
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
 from . import ai  # noqa: E402

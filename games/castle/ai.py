@@ -21,6 +21,7 @@ from .engine import KEY_CARDS, OPPOSITE, Geometry, geometry
 
 INF = float("inf")
 OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
+FULL_DELAY = 2.0  # a block that costs the leader this many turns is worth its whole value
 
 
 class Board:
@@ -87,11 +88,14 @@ class Board:
             out.append(cost)
         return out
 
-    def dist_to_goal(self, seat: int, cost: list[float], stop: int | None = None) -> list[float]:
+    def dist_to_goal(self, seat: int, cost: list[float], stop: int | None = None,
+                     limit: float = INF) -> list[float]:
         """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side).
 
         With `stop`, the search ends once D[stop] is final: so is D of every node on the best
-        route from there, which is all an opponent's route needs.
+        route from there, which is all an opponent's route needs. With `limit`, it also ends
+        once every node left costs at least `limit`: their D is then `limit` or more, which is
+        all a caller comparing against `limit` needs.
         """
         side = self.players[seat]["side"]
         n = self.n
@@ -108,7 +112,7 @@ class Board:
             dv, v = pop(heap)
             if dv > dist[v]:
                 continue
-            if v == stop:
+            if v == stop or dv >= limit:
                 break
             nd = dv + step[v]
             for u in preds[v]:
@@ -188,8 +192,11 @@ def links(geo: Geometry, adj: tuple[tuple[int, ...], ...], side: str) -> list[An
     return [a + (geo.n,) if v in own else a for v, a in enumerate(adj)] + [geo.edge[side]]
 
 
+Move = tuple[str, str | None, int | None, int | None, bool]  # an action split by `parsed`
+
+
 @lru_cache(maxsize=None)
-def parsed(geo: Geometry, action: str) -> tuple[str, str | None, int | None, int | None, bool]:
+def parsed(geo: Geometry, action: str) -> Move:
     """An offered action as (verb, card or word, tile, second tile, unlock), split once per
     spelling and board size: the smart AI weighs every choice of every decision."""
     parts = action.split()
@@ -253,7 +260,7 @@ class Plan:
                 continue
             oc = board.costs(o, None)
             on = board.node(o)
-            od = board.dist_to_goal(o, oc, stop=on)
+            od = board.dist_to_goal(o, oc, stop=on, limit=self.lead_d)  # only a nearer one leads
             if od[on] < self.lead_d or self.lead is None:
                 self.lead, self.lead_d, self.lead_cost = o, od[on], oc
                 self.lead_path = board.path(o, on, oc, od)
@@ -262,12 +269,14 @@ class Plan:
         self.urgency = 3.0 if self.lead_d <= 3.5 else 0.0
 
     def lead_delay(self, target: int, extra: float) -> float:
-        """How many turns the leader loses if `target` costs it `extra` more to step onto."""
+        """How many turns the leader loses if `target` costs it `extra` more to step onto (up to
+        FULL_DELAY: `_effective` reads no further)."""
         if (target, extra) not in self.delays:
             cost = list(self.lead_cost)
             cost[target] += extra
             node = self.board.node(self.lead)
-            self.delays[target, extra] = self.board.dist_to_goal(self.lead, cost, stop=node)[node] - self.lead_d
+            dist = self.board.dist_to_goal(self.lead, cost, stop=node, limit=self.lead_d + FULL_DELAY)
+            self.delays[target, extra] = dist[node] - self.lead_d
         return self.delays[target, extra]
 
 
@@ -275,12 +284,13 @@ def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str
     plan = Plan(view, seat)
     if view["phase"] == "move":
         return _move(plan, actions, rng)
-    forced = _winning_plays(plan, actions) if view["phase"] == "play" else []
+    moves = [parsed(plan.board.geo, a) for a in actions]  # split once, read by every step below
+    forced = _winning_plays(plan, actions, moves) if view["phase"] == "play" else []
     forced = forced or _stop_a_win(plan, actions)
     if forced:
         return rng.choice(forced)
     plan.plan_race()
-    scores = _scores(plan, actions)
+    scores = _scores(plan, moves)
     top = max(scores)
     return rng.choice([a for s, a in zip(scores, actions) if s >= top - 1e-9])
 
@@ -316,7 +326,7 @@ def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
     return rng.choice(best)
 
 
-def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
+def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[str]:
     """Plays after which this seat's move wins: keep an open finish, or make one.
 
     A door opened for the first time may show bars, so a sure finish beats a hoped-for one.
@@ -333,13 +343,14 @@ def _winning_plays(plan: Plan, actions: list[str]) -> list[str]:
     far = plan.board.geo.edge_set[OPPOSITE[plan.board.players[seat]["side"]]]
     occ = plan.board.occ
     sure, hoped = [], []
-    geo = plan.board.geo
-    for a in actions:
-        verb, card, target, second, unlock = parsed(geo, a)
+    me = plan.me
+    for a, (verb, card, target, second, unlock) in zip(actions, moves):
         if verb != "play":
             continue
         if card == "passage":
-            ends = {target, second} - {plan.me}
+            if me != target and me != second:  # a passage away from me is no step for me
+                continue
+            ends = {target, second} - {me}
             if len(ends) == 1:
                 (other,) = ends
                 if other in far and passable(tiles[other]) and other not in occ:
@@ -401,13 +412,12 @@ def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
     return []
 
 
-def _scores(plan: Plan, actions: list[str]) -> list[float]:
-    """`_score` of each action. Most plays are Padlocks or Passages far from both routes, worth
-    a constant: those are settled here without the full weighing."""
-    geo, my_idx, lead_idx, near = plan.board.geo, plan.on_path, plan.on_lead_path, plan.near
+def _scores(plan: Plan, moves: list[Move]) -> list[float]:
+    """`_score` of each action (`parsed`). Most plays are Padlocks or Passages far from both
+    routes, worth a constant: those are settled here without the full weighing."""
+    my_idx, lead_idx, near = plan.on_path, plan.on_lead_path, plan.near
     out = []
-    for action in actions:
-        move = parsed(geo, action)
+    for move in moves:
         verb, card, target, second, _ = move
         if verb == "play" and card == "padlock" and target not in my_idx and target not in lead_idx:
             out.append(-2.0)
@@ -418,7 +428,7 @@ def _scores(plan: Plan, actions: list[str]) -> list[float]:
     return out
 
 
-def _score(plan: Plan, move: tuple[str, str | None, int | None, int | None, bool]) -> float:
+def _score(plan: Plan, move: Move) -> float:
     """A heuristic value of a play or Extra Key action (`parsed`): my progress, the leader's
     delay, card cost."""
     verb, card, target, second, unlock = move
@@ -459,7 +469,7 @@ def _effective(plan: Plan, base: float, target: int, extra: float) -> float:
     delay = plan.lead_delay(target, extra)
     if delay < 0.05:
         return -2.0
-    return base if delay >= 2.0 else base * delay / 2.0
+    return base if delay >= FULL_DELAY else base * delay / FULL_DELAY
 
 
 def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:

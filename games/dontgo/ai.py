@@ -11,11 +11,12 @@ public cards, its own ghosts, and the Secret Passage card if this seat has peeke
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from games.core import Prompt, Rng
 
-from .engine import BOARDS, CARDS, DIE, SETS, TYPES, doll_set
+from .engine import BOARDS, CARDS, DIE, SETS, TYPES, parse
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -32,6 +33,15 @@ def roll_dist(n: int) -> tuple[float, ...]:
                 new[total + f] += pr / len(DIE)
         dist = new
     return tuple(dist)
+
+
+@lru_cache(maxsize=4096)
+def completes_dolls(held: tuple[int, ...], curse: int) -> bool:
+    """Would a doll worth `curse` make a set with some of the face-up dolls worth `held` (sorted):
+    the engine's `doll_set` asked only whether one exists, once per hand of dolls."""
+    target = SETS["doll_sum"] - curse
+    return any(sum(combo) == target for size in range(len(held), -1, -1)
+               for combo in combinations(held, size))
 
 
 @lru_cache(maxsize=None)
@@ -53,33 +63,35 @@ class Seat:
         me = view["players"][seat]
         self.cards = me["cards"]
         self.ghosts: int = me["ghosts"]
-        self.up: dict[str, list[dict[str, Any]]] = {t: [] for t in TYPES}
+        self.up: dict[str, list[dict[str, Any]]] = {}  # face-up cards by type
         for c in self.cards:
             if not c["dispelled"]:
-                self.up[c["type"]].append(c)
+                self.up.setdefault(c["type"], []).append(c)
         held = sum(len(p["cards"]) for p in view["players"])
         total = held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"])
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
-        self._values: dict[int, float] = {}
         self._rooms: dict[int, tuple[list[float], float]] = {}
+        self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
-        return sum(c["curse"] for c in self.up[ctype])
+        return sum(c["curse"] for c in self.up.get(ctype, ()))
+
+    def most_curses_of_a_type(self) -> int:
+        """What a tome pair could dispel: the face-up curses of the seat's worst type but tomes."""
+        if self._most is None:
+            self._most = max((self.curses(ty) for ty in TYPES if ty != "tome"), default=0)
+        return self._most
 
     def card_value(self, cid: int) -> float:
-        """Curses saved (positive) or added (negative) by taking card `cid`."""
-        if cid not in self._values:
-            self._values[cid] = self._card_value(cid)
-        return self._values[cid]
-
-    def _card_value(self, cid: int) -> float:
+        """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
+        room, so a decision values it once)."""
         c = CARDS[cid]
         t, v = c["type"], c["curse"]
         gc = self.gc
         val = -float(v)
-        ups = self.up[t]
+        ups = self.up.get(t, [])
         if t == "mirror":
             val -= gc
             if len(ups) + 1 >= SETS["mirror"]:
@@ -97,8 +109,8 @@ class Seat:
             else:
                 val += 0.25 * v
         elif t == "doll":
-            fake = {"cards": self.cards + [{"id": cid, "dispelled": False}]}
-            val += SETS["doll_sum"] if doll_set(fake, cid) else 0.25 * v
+            held = tuple(sorted(x["curse"] for x in ups))
+            val += SETS["doll_sum"] if completes_dolls(held, v) else 0.25 * v
         elif t == "clocks":
             if self.view["clocks"] is None:
                 vals = sorted([x["curse"] for x in ups] + [v], reverse=True)
@@ -113,7 +125,7 @@ class Seat:
                 val += 0.2 * v
         elif t == "tome":
             if any(not x["used"] for x in ups):
-                val += max((self.curses(ty) for ty in TYPES if ty != "tome"), default=0)
+                val += self.most_curses_of_a_type()
             else:
                 val += 0.2 * v
         elif t == "mask":
@@ -163,32 +175,45 @@ class Seat:
             self._rooms[slot] = values, dice
         return self._rooms[slot]
 
-    def place_value(self, room: dict[str, Any], space: int) -> float:
+    def place_values(self, room: dict[str, Any]) -> list[float | None]:
+        """The value of placing a meeple on each space of `room` (top first; None where a meeple
+        stands), in one pass: every free space of a room is usually offered."""
         name = room_key(room)
         spaces = room["spaces"]
         values, dice = self.room_cards(room)
-        occupied = sum(s["meeple"] is not None for s in spaces)
+        occupied = 0
+        for s in spaces:
+            if s["meeple"] is not None:
+                occupied += 1
         third = occupied == 2
-        above = sum(1 for s in spaces[:space] if s["meeple"] is not None)
-        free_above = space - above
-        rank = above if third else above + 0.5 * min(free_above, 2 - occupied)
-        lo = int(rank)
-        frac = rank - lo
-        get = values[min(lo, len(values) - 1)] if values else 0.0
-        if frac and values:
-            get = (1 - frac) * get + frac * values[min(lo + 1, len(values) - 1)]
         gc = self.gc
-        exp = expected_ghosts(round(dice), spaces[space]["flashlights"])
-        if third and name in ("basement", "hallway"):
-            exp *= 0.7
-        val = get - gc * exp
-        if name == "attic" and space == 0:
-            val -= gc
-        if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
-            val += gc
-        if not third:
-            val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
-        return val
+        ghost_dice = round(dice)
+        last = len(values) - 1
+        out = []
+        above = 0
+        for space, s in enumerate(spaces):
+            if s["meeple"] is not None:
+                above += 1
+                out.append(None)
+                continue
+            rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
+            lo = int(rank)
+            frac = rank - lo
+            get = values[min(lo, last)] if values else 0.0
+            if frac and values:
+                get = (1 - frac) * get + frac * values[min(lo + 1, last)]
+            exp = expected_ghosts(ghost_dice, s["flashlights"])
+            if third and name in ("basement", "hallway"):
+                exp *= 0.7
+            val = get - gc * exp
+            if name == "attic" and space == 0:
+                val -= gc
+            if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
+                val += gc
+            if not third:
+                val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
+            out.append(val)
+        return out
 
     def takes(self, room: dict[str, Any], faces: list[int]) -> tuple[int, int]:
         """(ghosts this seat takes, ghosts everyone else takes) for a roll in the resolving room."""
@@ -216,10 +241,10 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     phase = view["phase"]
     scored: list[tuple[float, str]] = []
     if phase == "place":
-        rooms = {room_key(r): r for r in view["rooms"] if not r["removed"]}
+        by_room = {room_key(r): me.place_values(r) for r in view["rooms"] if not r["removed"]}
         for a in choices:
-            _, name, space = a.split()
-            scored.append((me.place_value(rooms[name], int(space) - 1), a))
+            _, (name, space) = parse(a)
+            scored.append((by_room[name][space - 1], a))
     elif phase == "pick":
         room = view["rooms"][view["dice"]["slot"]]
         for a in choices:

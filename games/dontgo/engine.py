@@ -1027,7 +1027,7 @@ class DontGoGame(Game):
         rooms = []
         secret = None
         for slot, room in enumerate(d["rooms"]):
-            name = room_name(d, slot)
+            name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
             if copy:
                 cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
             else:
@@ -1050,13 +1050,17 @@ class DontGoGame(Game):
         over = state.over
         players = []
         for s, pl in enumerate(state.data["players"]):
+            cards = []
+            up_curses = 0
+            for c in pl["cards"]:  # one pass for the card views and the face-up curses
+                cid, dispelled = c["id"], c["dispelled"]
+                cards.append(HELD_VIEWS[cid, dispelled, c["used"]])
+                if not dispelled:
+                    up_curses += CURSES[cid]
             if copy:
-                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]].copy() for c in pl["cards"]]
-            else:
-                cards = [HELD_VIEWS[c["id"], c["dispelled"], c["used"]] for c in pl["cards"]]
+                cards = [card.copy() for card in cards]
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
-                            "cards": cards,
-                            "curses": sum(CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]),
+                            "cards": cards, "curses": up_curses,
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
         return players
 
