@@ -16,7 +16,8 @@ Checked at the end (bot.bench.soak.Soak.check):
 - applied twice: an interaction with more than one action row, or action rows that are not
   exactly 1..version;
 - stalled: with the faults off, a running game whose newest board does not take a move;
-- hidden: a seat's private text (its bold parts: a hand, a key rack) in a public message.
+- hidden: a seat's private text (its bold parts: a hand, a key rack) at any point of the game
+  in a public message, unless the game itself made that text public in an event.
 
 Run: `gatekeeper bench soak [--games 1000] [--minutes 4] [--store sqlite|postgres|both]
 [--seed 1] [--postgres URL] [--write]`; PostgreSQL is a new database on --postgres's server,
@@ -48,7 +49,7 @@ from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
 from bot.table import Seat, TableService
-from games.core import Game, Rng, State, decide
+from games.core import Game, Rng, State, apply, decide, setup
 
 from . import faults_soak
 from .faults_soak import FAULTY_ROUTES, pct
@@ -196,7 +197,9 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
         ix = await fake.click(user, board.id, direct[0])
         await answered(ix)
         return [ix]
-    opener = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
+    opener = next((cid for cid, label in mine if label.lower().endswith("take my turn")), None)
+    if opener is None:  # the board changed since it was read
+        raise LookupError(f"no button for {action!r} on message {board.id}")
     sent = [await fake.click(user, board.id, opener)]
     panel = (await answered(sent[0])).message
     for step in choice.path:
@@ -205,8 +208,11 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
         if button is not None:
             sent.append(await fake.click(user, panel.id, button))
         else:  # a long list of choices comes as a select
-            custom_id, value = next((cid, value) for cid, options in panel.selects()
-                                    for value, label in options if label == step.label[:100])
+            custom_id, value = next(((cid, value) for cid, options in panel.selects()
+                                     for value, label in options if label == step.label[:100]),
+                                    (None, None))
+            if custom_id is None:
+                raise LookupError(f"no choice {step.label!r} on panel {panel.id}")
             sent.append(await fake.select(user, panel.id, custom_id, [value]))
         await answered(sent[-1])
     return sent
@@ -235,6 +241,24 @@ def private_strings(game: Game, state: State, seat: int) -> set[str]:
     those long enough to mean something."""
     return {bold for bold in re.findall(r"\*\*(.+?)\*\*", game.private_text(state, seat))
             if len(bold) >= 4 and not bold.isdigit()}
+
+
+def secrets_of(row: dict[str, Any], actions: list[dict[str, Any]]) -> set[str]:
+    """Every private string a seat held at any point of the game (replayed from its action
+    log), less those the game itself made public in an event (a card taken, a hand shown), or
+    that an identical-looking public card shares."""
+    game = games.get(row["game"])
+    state = setup(game, len(row["seats"]), row["options"], row["seed"])
+    held: set[str] = set()
+    public: list[str] = []
+    for entry in [*actions, None]:
+        held.update(*(private_strings(game, state, seat) for seat in range(state.seats)))
+        if entry is not None:
+            outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
+            public += [event.text for event in outcome.events if event.public]
+            state = outcome.state
+    told = "\n".join(public)
+    return {secret for secret in held if secret not in told}
 
 
 @dataclass
@@ -369,7 +393,7 @@ class Soak:
             try:
                 sent = await click_move(fake, saved, seat, fake.messages[board.id], action,
                                         self.answered)
-            except (FakeDiscordError, TimeoutError, StopIteration, LookupError):
+            except (FakeDiscordError, TimeoutError, LookupError):
                 sent = []  # the board changed under the click, or the bot did not answer
             if sent:
                 final = sent[-1]
@@ -526,7 +550,8 @@ class Soak:
         for click in self.run_.clicks:
             sent_at.setdefault((click.game_id, click.version), set()).add(click.interaction_id)
         accepted = {(c.game_id, c.version) for c in self.run_.clicks if c.accepted}
-        lost = twice = hidden = ended = checked = 0
+        lost = twice = ended = checked = 0
+        leaks: list[tuple[int, str, str]] = []  # game, private string, the public text
         for game_id, channel_id in channels.items():
             row, actions = reader.game(game_id), reader.actions(game_id)
             ended += row["status"] != "running"
@@ -537,14 +562,13 @@ class Soak:
             per_interaction = Counter(a["interaction_id"] for a in actions if a["interaction_id"])
             twice += sum(1 for n in per_interaction.values() if n > 1)
             twice += [a["seq"] for a in actions] != list(range(1, row["version"] + 1))
-            saved = Saved(row, games.get(row["game"]), State.from_json(row["state"]))
-            secrets = set().union(*(private_strings(saved.game, saved.state, seat)
-                                    for seat in range(len(row["seats"]))))
-            text = "\n".join(public_text(m) for m in fake.channel_messages(channel_id))
-            hidden += sum(1 for secret in secrets if secret in text)
+            secrets = secrets_of(row, actions)
+            for message in fake.channel_messages(channel_id):
+                text = public_text(message)
+                leaks += [(game_id, secret, text) for secret in secrets if secret in text]
             checked += len(secrets)
-        return {"lost": lost, "applied_twice": twice, "hidden": hidden, "ended": ended,
-                "secrets_checked": checked}
+        return {"lost": lost, "applied_twice": twice, "hidden": len(leaks), "ended": ended,
+                "secrets_checked": checked, "leaks": leaks[:5]}
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -611,8 +635,10 @@ def section(results: list[dict[str, Any]], command: str) -> str:
         "turn's clicks. Applied twice: an interaction with two action rows, or an action log "
         "that is not exactly 1..version. Stalled: with the faults off, a running game whose "
         "newest board did not take one more move. Hidden: a seat's private text (its bold "
-        "parts: a hand, ghosts behind the screen) found in any public message, embed or "
-        "button label of its channel, for the final state of every game.",
+        "parts: a hand, a face-down card) at any point of the game (replayed from its action "
+        "log), found in any public message, embed or button label of its channel; a text the "
+        "game itself made public in an event (a card taken, or an identical-looking card) "
+        "does not count. \"Checked\": the private texts looked for.",
         "",
     ])
 
