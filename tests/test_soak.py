@@ -59,9 +59,9 @@ async def test_the_checks_find_a_lost_move_and_a_leaked_hand(tmp_path):
     soak = Soak(1, str(tmp_path / "checks.db"), tmp_path, Plan(seconds=1))
     channels = {game_id: channel.id}
 
-    soak.run_.clicks = [Click(game_id, version, 111, accepted=True)]
+    soak.seen.clicks = [Click(game_id, version, 111, accepted=True)]
     assert soak.check(fake, db, channels)["lost"] == 0
-    soak.run_.clicks = [Click(game_id, version, 222, accepted=True)]  # not the move saved
+    soak.seen.clicks = [Click(game_id, version, 222, accepted=True)]  # not the move saved
     assert soak.check(fake, db, channels)["lost"] == 1
 
     saved = Saved.read(db, game_id)

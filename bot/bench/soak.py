@@ -17,7 +17,8 @@ Checked at the end (bot.bench.soak.Soak.check):
   exactly 1..version;
 - stalled: with the faults off, a running game whose newest board does not take a move;
 - hidden: a seat's private text (its bold parts: a hand, a key rack) at any point of the game
-  in a public message, unless the game itself made that text public in an event.
+  in a public message, unless the game itself made that text public (a public event or a
+  public prompt's choice).
 
 Run: `gatekeeper bench soak [--games 1000] [--minutes 4] [--store sqlite|postgres|both]
 [--seed 1] [--postgres URL] [--write]`; PostgreSQL is a new database on --postgres's server,
@@ -245,14 +246,18 @@ def private_strings(game: Game, state: State, seat: int) -> set[str]:
 
 def secrets_of(row: dict[str, Any], actions: list[dict[str, Any]]) -> set[str]:
     """Every private string a seat held at any point of the game (replayed from its action
-    log), less those the game itself made public in an event (a card taken, a hand shown), or
-    that an identical-looking public card shares."""
+    log), less those the game itself made public: in a public event (a card taken, a card
+    revealed) or a public prompt's choice (an identical-looking card in a room)."""
     game = games.get(row["game"])
     state = setup(game, len(row["seats"]), row["options"], row["seed"])
     held: set[str] = set()
     public: list[str] = []
     for entry in [*actions, None]:
-        held.update(*(private_strings(game, state, seat) for seat in range(state.seats)))
+        for seat in range(state.seats):
+            held |= private_strings(game, state, seat)
+            prompt = game.prompt(state, seat)
+            if prompt is not None and not prompt.private:
+                public += [choice.label for choice in prompt.choices]
         if entry is not None:
             outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
             public += [event.text for event in outcome.events if event.public]
@@ -293,14 +298,17 @@ class Run:
 
 
 class Soak:
-    def __init__(self, games_count: int, target: str, home: Path, plan: Plan, seed: int = 1) -> None:
+    """One soak run on one store: `run()` returns the checks and the figures."""
+
+    def __init__(self, games_count: int, target: str, home: Path, plan: Plan,
+                 seed: int = 1) -> None:
         self.games_count, self.target, self.home, self.plan = games_count, target, home, plan
         self.seed = seed
         self.rng = random.Random(seed)
         self.store_name = "PostgreSQL" if is_url(target) else "SQLite"
         # two processes with a shard each on the shared database, one on a SQLite file
         self.shards = [Shards(2, (0,)), Shards(2, (1,))] if is_url(target) else [Shards(1, (0,))]
-        self.run_ = Run()
+        self.seen = Run()
         self.snapshot: dict[int, dict[str, Any]] = {}
         self.changed: dict[int, asyncio.Event] = {}
         self.stopping = False
@@ -369,7 +377,7 @@ class Soak:
 
     async def answered(self, ix: Interaction) -> Any:
         callback = await until(lambda: ix.callback, ANSWER_TIMEOUT, f"an answer to {ix.id}")
-        self.run_.latencies.append(ix.latency)
+        self.seen.latencies.append(ix.latency)
         return callback
 
     async def move(self, fake: FakeDiscord, reader: Store, game_id: int, after: int,
@@ -389,7 +397,8 @@ class Soak:
                 return version  # someone else's move: wait for the next board
             if think is not None:
                 await asyncio.sleep(think.uniform(*THINK))
-            action = decide(saved.game, saved.state, seat, Rng(version * 31 + len(self.run_.clicks)))
+            attempt = Rng(version * 31 + len(self.seen.clicks))
+            action = decide(saved.game, saved.state, seat, attempt)
             try:
                 sent = await click_move(fake, saved, seat, fake.messages[board.id], action,
                                         self.answered)
@@ -398,7 +407,7 @@ class Soak:
             if sent:
                 final = sent[-1]
                 accepted = final.callback is not None and final.callback.type == DEFERRED_UPDATE
-                self.run_.clicks.append(Click(game_id, version, final.id, accepted))
+                self.seen.clicks.append(Click(game_id, version, final.id, accepted))
             try:
                 await until(lambda: self.snapshot[game_id]["version"] > version
                             or self.snapshot[game_id]["status"] != "running",
@@ -437,14 +446,14 @@ class Soak:
                 bot = self.rng.choice(bots)
                 await bot.stop(signal.SIGKILL)
                 await bot.start(timeout=300)
-                self.run_.kills += 1
+                self.seen.kills += 1
             else:
                 await fake.drop_gateway()
-                self.run_.disconnects += 1
+                self.seen.disconnects += 1
 
     async def sample_memory(self, bots: list[BotProcess]) -> None:
         while True:
-            self.run_.rss.append(sum(rss_mb(b.proc.pid) for b in bots
+            self.seen.rss.append(sum(rss_mb(b.proc.pid) for b in bots
                                      if b.proc is not None and b.proc.poll() is None))
             await asyncio.sleep(1.0)
 
@@ -487,7 +496,7 @@ class Soak:
             for bot in bots:
                 await bot.stop(signal.SIGTERM)
             result = self.check(fake, reader, channels)
-            run = self.run_
+            run = self.seen
             result.update({
                 "store": self.store_name, "games": len(channels), "processes": len(bots),
                 "stalled": stalled, "seconds": seconds, "moves": moves,
@@ -547,9 +556,9 @@ class Soak:
     def check(self, fake: FakeDiscord, reader: Store, channels: dict[int, int]) -> dict[str, Any]:
         """Lost, applied twice and hidden, from the action log and every public message."""
         sent_at: dict[tuple[int, int], set[int]] = {}
-        for click in self.run_.clicks:
+        for click in self.seen.clicks:
             sent_at.setdefault((click.game_id, click.version), set()).add(click.interaction_id)
-        accepted = {(c.game_id, c.version) for c in self.run_.clicks if c.accepted}
+        accepted = {(c.game_id, c.version) for c in self.seen.clicks if c.accepted}
         lost = twice = ended = checked = 0
         leaks: list[tuple[int, str, str]] = []  # game, private string, the public text
         for game_id, channel_id in channels.items():
@@ -637,8 +646,9 @@ def section(results: list[dict[str, Any]], command: str) -> str:
         "newest board did not take one more move. Hidden: a seat's private text (its bold "
         "parts: a hand, a face-down card) at any point of the game (replayed from its action "
         "log), found in any public message, embed or button label of its channel; a text the "
-        "game itself made public in an event (a card taken, or an identical-looking card) "
-        "does not count. \"Checked\": the private texts looked for.",
+        "game itself made public (in a public event or a public prompt's choice: a card "
+        "revealed, an identical-looking card in a room) does not count. \"Checked\": the "
+        "private texts looked for.",
         "",
     ])
 
