@@ -21,8 +21,9 @@ Checked at the end (bot.bench.soak.Soak.check):
   public prompt's choice).
 
 Run: `gatekeeper bench soak [--games 1000] [--minutes 4] [--store sqlite|postgres|both]
-[--seed 1] [--postgres URL] [--write]`; PostgreSQL is a new database on --postgres's server,
-or on a throw-away server (Debian's binaries, as the tests use) when none is given.
+[--seed 1] [--postgres URL] [--out docs/performance.md]`: it prints the figures and rewrites
+its section of the report. PostgreSQL is a new database on --postgres's server, or on a
+throw-away server (Debian's binaries, as the tests use) when none is given.
 """
 from __future__ import annotations
 
