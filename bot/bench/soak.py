@@ -78,17 +78,39 @@ async def until(check: Callable[[], Any], timeout: float, what: str, every: floa
     return value
 
 
-def rss_mb(pid: int) -> float:
-    """A process's resident memory with its children's (the render workers belong to the bot)."""
-    total = 0.0
+def family(pid: int) -> list[int]:
+    """A process and its descendants (the bot's render workers belong to it)."""
     try:
-        with open(f"/proc/{pid}/status") as status:
-            total = next((int(line.split()[1]) / 1024 for line in status
-                          if line.startswith("VmRSS:")), 0.0)
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
-        return total
-    return total + sum(rss_mb(int(child)) for child in children)
+        return [pid]
+    return [pid, *(p for child in children for p in family(int(child)))]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next((int(line.split()[1]) / 1024 for line in status
+                         if line.startswith("VmRSS:")), 0.0)
+    except OSError:
+        return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU jiffies of the whole machine since boot, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle and iowait
+    return sum(values) - idle, sum(values)
 
 
 class BotProcess:
@@ -294,6 +316,7 @@ class Run:
     clicks: list[Click] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # click -> first answer, seconds
     rss: list[float] = field(default_factory=list)
+    cpu: dict[int, float] = field(default_factory=dict)  # bot process (or worker) -> CPU s
     kills: int = 0
     disconnects: int = 0
 
@@ -452,10 +475,13 @@ class Soak:
                 await fake.drop_gateway()
                 self.seen.disconnects += 1
 
-    async def sample_memory(self, bots: list[BotProcess]) -> None:
+    async def sample(self, bots: list[BotProcess]) -> None:
+        """Every second: the bot processes' memory (with their render workers) and CPU time."""
         while True:
-            self.seen.rss.append(sum(rss_mb(b.proc.pid) for b in bots
-                                     if b.proc is not None and b.proc.poll() is None))
+            pids = [p for b in bots if b.proc is not None and b.proc.poll() is None
+                    for p in family(b.proc.pid)]
+            self.seen.rss.append(sum(rss_mb(p) for p in pids))
+            self.seen.cpu.update({p: cpu_seconds(p) for p in pids})
             await asyncio.sleep(1.0)
 
     # -- the run -----------------------------------------------------------------------------
@@ -474,14 +500,15 @@ class Soak:
             reader = SqliteStore.read_only(self.target) if not is_url(self.target) \
                 else Store(self.target)
             tasks.append(asyncio.create_task(self.watch(reader)))
-            tasks.append(asyncio.create_task(self.sample_memory(bots)))
+            tasks.append(asyncio.create_task(self.sample(bots)))
             await until(lambda: all(self.on_board(g, -1) for g in channels), 600,
                         "the first boards", every=0.5)
             first = {g: self.snapshot[g]["version"] for g in channels}
             fake.faults.rng.seed(self.seed)
             fake.faults.add(None, FAULTY_ROUTES, outcomes=(500, 503, 429), count=None,
                             probability=self.plan.failure, retry_after=0.2)
-            start = time.monotonic()
+            start, busy, own = time.monotonic(), machine_busy(), time.process_time()
+            bot_cpu = sum(self.seen.cpu.values())
             players = [asyncio.create_task(self.play(fake, reader, g, human=n % 2 == 1))
                        for n, g in enumerate(channels)]
             chaos = asyncio.create_task(self.chaos(fake, bots))
@@ -491,6 +518,10 @@ class Soak:
             chaos.result()  # a restart that failed fails the soak
             await asyncio.gather(*players)
             seconds = time.monotonic() - start
+            busy_now = machine_busy()
+            cpu = {"machine_busy": (busy_now[0] - busy[0]) / (busy_now[1] - busy[1]),
+                   "bot_cpu_s": sum(self.seen.cpu.values()) - bot_cpu,
+                   "soak_cpu_s": time.process_time() - own}
             moves = sum(self.snapshot[g]["version"] - version for g, version in first.items())
             fake.faults.rules.clear()
             stalled = await self.stalled(fake, reader, channels)
@@ -499,7 +530,7 @@ class Soak:
             result = self.check(fake, reader, channels)
             run = self.seen
             result.update({
-                "store": self.store_name, "games": len(channels), "processes": len(bots),
+                **cpu, "store": self.store_name, "games": len(channels), "processes": len(bots),
                 "stalled": stalled, "seconds": seconds, "moves": moves,
                 "moves_per_s": moves / seconds, "clicks": len(run.clicks),
                 "first_response_p50_ms": pct(run.latencies, 50) * 1000,
@@ -613,7 +644,9 @@ def section(results: list[dict[str, Any]], command: str) -> str:
     rows = [
         f"| {r['store']} | {r['processes']} | {r['games']} | {r['seconds']:.0f} | {r['moves']} | "
         f"{r['moves_per_s']:.1f} | {r['first_response_p50_ms']:.0f} | "
-        f"{r['first_response_p99_ms']:.0f} | {r['rss_mb']:.0f} | {r['restarts']} | "
+        f"{r['first_response_p99_ms']:.0f} | {r['rss_mb']:.0f} | "
+        f"{r['bot_cpu_s'] / r['seconds']:.2f} | {r['soak_cpu_s'] / r['seconds']:.2f} | "
+        f"{r['machine_busy']:.0%} | {r['restarts']} | "
         f"{r['disconnects']} ({r['resumes']} resumes) | {r['injected']} | {r['dm_refused']} | "
         f"{r['ended']} | {r['lost']} | {r['applied_twice']} | {r['stalled']} | {r['hidden']} "
         f"({r['secrets_checked']} checked) |" for r in results]
@@ -631,16 +664,20 @@ def section(results: list[dict[str, Any]], command: str) -> str:
         "started again (it reloads its games from the database and reconnects).",
         "",
         "| store | processes | games | play s | moves | moves/s | first response p50 ms "
-        "| p99 ms | bot RSS MB (max) | SIGKILL restarts | gateway cuts | faults injected "
-        "| DMs refused | games ended | lost | applied twice | stalled | hidden |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: "
-        "| ---: | ---: | ---: | ---: | --- |",
+        "| p99 ms | bot RSS MB (max) | bot CPU (cores) | soak CPU (cores) | machine busy "
+        "| SIGKILL restarts | gateway cuts | faults injected | DMs refused | games ended | lost "
+        "| applied twice | stalled | hidden |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
         *rows,
         "",
         "First response: a click to the bot's first answer to its interaction, as the fake "
         "Discord timed them (a click the bot never answered, sent while it was down, is not "
         "counted: the clicker clicks again). Bot RSS: the bot processes and their render "
-        "workers, sampled every second. Lost: a turn on which the bot accepted a click "
+        "workers, sampled every second. CPU: CPU seconds per second of play, of the bot "
+        "processes (with their render workers) and of the soak process (the fake Discord and "
+        "the clickers); machine busy: the share of all cores busy during the play, other work "
+        "and the PostgreSQL server included. Lost: a turn on which the bot accepted a click "
         "(deferred update) and the game moved on, but the move saved for it is not one of that "
         "turn's clicks. Applied twice: an interaction with two action rows, or an action log "
         "that is not exactly 1..version. Stalled: with the faults off, a running game whose "
