@@ -56,7 +56,6 @@ from games.core import Game, Rng, State, apply, decide, setup
 from . import faults_soak
 from .faults_soak import FAULTY_ROUTES, pct
 from .pgserver import PostgresServer
-from .stores import empty_database
 
 KINDS = ("castle", "dontgo")
 THINK = (0.5, 3.0)  # seconds a human-like clicker reads the board before it clicks
@@ -623,6 +622,7 @@ def database(store: str, home: Path, postgres: str | None) -> Iterator[str]:
     if store == "sqlite":
         yield str(home / "soak.db")
     elif postgres:
+        from .stores import empty_database  # not at the top: stores -> run -> soak
         with empty_database(postgres, "gk_soak") as url:
             yield url
     else:
