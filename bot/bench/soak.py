@@ -207,10 +207,13 @@ class Saved:
 
 
 async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message, action: str,
-                     answered: Callable[[Interaction], Any]) -> list[Interaction]:
+                     answered: Callable[[Interaction], Any],
+                     sent: list[Interaction] | None = None) -> list[Interaction]:
     """Play `action` for `seat` as a person would: its button under the board, or the seat's
     "Take my turn" panel step by step. `answered(ix)` waits for the bot's answer to each click.
-    The interactions sent, the one that plays the move last."""
+    The interactions sent (in `sent` as they go, so a caller keeps them if an answer never
+    comes), the one that plays the move last."""
+    sent = [] if sent is None else sent
     user = saved.row["seats"][seat]["user_id"]
     prompt = saved.game.prompt(saved.state, seat)
     choice = next(c for c in prompt.choices if c.action == action)
@@ -218,13 +221,13 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
             if cid and cid.split(":")[2] == str(seat)]
     direct = [cid for cid, label in mine if label == choice.label]
     if not prompt.private and direct:
-        ix = await fake.click(user, board.id, direct[0])
-        await answered(ix)
-        return [ix]
+        sent.append(await fake.click(user, board.id, direct[0]))
+        await answered(sent[-1])
+        return sent
     opener = next((cid for cid, label in mine if label.lower().endswith("take my turn")), None)
     if opener is None:  # the board changed since it was read
         raise LookupError(f"no button for {action!r} on message {board.id}")
-    sent = [await fake.click(user, board.id, opener)]
+    sent.append(await fake.click(user, board.id, opener))
     panel = (await answered(sent[0])).message
     for step in choice.path:
         panel = fake.messages[panel.id]
@@ -422,11 +425,12 @@ class Soak:
                 await asyncio.sleep(think.uniform(*THINK))
             attempt = Rng(version * 31 + len(self.seen.clicks))
             action = decide(saved.game, saved.state, seat, attempt)
+            sent: list[Interaction] = []
             try:
-                sent = await click_move(fake, saved, seat, fake.messages[board.id], action,
-                                        self.answered)
+                await click_move(fake, saved, seat, fake.messages[board.id], action,
+                                 self.answered, sent)
             except (FakeDiscordError, TimeoutError, LookupError):
-                sent = []  # the board changed under the click, or the bot did not answer
+                pass  # the board changed under the click, or the bot did not answer in time
             final = sent[-1] if sent else None
             accepted = final is not None and final.callback is not None \
                 and final.callback.type == DEFERRED_UPDATE
