@@ -1,4 +1,5 @@
-"""`gatekeeper run | sandbox | health | simulate | render | replay | bench` (also `python -m bot ...`)."""
+"""`gatekeeper run | sandbox | health | simulate | render | replay | bench [soak]` (also
+`python -m bot ...`)."""
 from __future__ import annotations
 
 import argparse
@@ -58,6 +59,17 @@ def main(argv: list[str] | None = None) -> int:
                        help="only AI self-play speed, per game and AI level; rewrites that section")
     bench.add_argument("--out", type=Path, default=Path("docs/performance.md"),
                        help="where to write the report (default: docs/performance.md here)")
+    bench.add_argument("part", nargs="?", choices=("soak",),
+                       help="soak: concurrent games against real bot processes under Discord "
+                            "failures, gateway cuts and SIGKILL restarts; writes its section")
+    soak = bench.add_argument_group("soak")
+    soak.add_argument("--games", type=int, default=1000)
+    soak.add_argument("--minutes", type=float, default=4.0, help="how long the play lasts")
+    soak.add_argument("--store", choices=("sqlite", "postgres", "both"), default="both")
+    soak.add_argument("--seed", type=int, default=1)
+    soak.add_argument("--postgres", default=None, metavar="URL",
+                      help="a PostgreSQL server where the soak may CREATE DATABASE (default: a "
+                           "throw-away server from Debian's postgresql binaries)")
     args = parser.parse_args(argv)
     if args.command == "run":
         return run(started)
@@ -82,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "replay":
         return replay(args.game_id, args.out, args.db)
+    if args.part == "soak":
+        from .bench.soak import main as soak_main
+        return soak_main(args.games, args.minutes, args.store, args.seed, args.postgres, args.out)
     from .bench.run import main as bench_main
     return bench_main(args.size, out=args.out, engine_only=args.engine_only)
 

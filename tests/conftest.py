@@ -1,6 +1,6 @@
 """Fixtures for every test: a started fake Discord (bot.fakediscord) that discord.py talks to,
-a real PostgreSQL server (tests.pg) with a fresh database per test, and Key Pile, a game from
-outside the project advertised as an installed plugin would be."""
+a real PostgreSQL server (bot.bench.pgserver) with a fresh database per test, and Key Pile, a game
+from outside the project advertised as an installed plugin would be."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,8 +10,8 @@ import pytest
 import pytest_asyncio
 
 import games
+from bot.bench.pgserver import PostgresServer
 from bot.fakediscord import FakeDiscord, patch_discord
-from tests.pg import PostgresServer
 
 PLUGINS = Path(__file__).parent / "plugins"
 
@@ -50,8 +50,8 @@ def keypile(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    """One PostgreSQL server for the whole run (tests.pg), stopped at the end. Missing binaries
-    fail the test with the command that installs them: never a skip."""
+    """One PostgreSQL server for the whole run (bot.bench.pgserver), stopped at the end. Missing
+    binaries fail the test with the command that installs them: never a skip."""
     try:
         server = PostgresServer().start()
     except RuntimeError as exc:

@@ -14,6 +14,8 @@ import psycopg
 import pytest
 
 import games
+from bot.bench import pgserver as pg
+from bot.bench.pgserver import free_port
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.store import Conflict, Shards, Store, StoreError, read_game
@@ -21,8 +23,6 @@ from bot.store.common import is_url
 from bot.table import Superseded, TableService
 from games.core import IllegalAction, ai_rng, decide
 from tests.harness import BotHarness, Players, until
-from tests import pg
-from tests.pg import free_port
 
 OLD_DUMP = Path(__file__).parent / "data" / "store-0.1.0.sql"
 

@@ -197,19 +197,20 @@ def section(result: dict[str, Any], command: str) -> str:
     ])
 
 
-def kept_section(path: Path) -> str:
-    """This section of an existing report (the benchmark rewrites the rest of the file)."""
+def kept_section(path: Path, heading: str = SECTION) -> str:
+    """The section under `heading` of an existing report (the benchmark rewrites the rest of
+    the file; the soaks write their own sections)."""
     text = path.read_text() if path.exists() else ""
-    start = text.find(SECTION)
+    start = text.find(heading)
     if start < 0:
         return ""
-    end = text.find("\n## ", start + len(SECTION))
+    end = text.find("\n## ", start + len(heading))
     return text[start:] if end < 0 else text[start:end + 1]
 
 
-def write(path: Path, new_section: str) -> None:
+def write(path: Path, new_section: str, heading: str = SECTION) -> None:
     text = path.read_text()
-    old = kept_section(path)
+    old = kept_section(path, heading)
     path.write_text(text.replace(old, new_section) if old else text.rstrip("\n") + "\n\n"
                     + new_section)
 

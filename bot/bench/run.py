@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import faults_soak, replay_timing
+from . import faults_soak, replay_timing, soak
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -416,7 +416,9 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "",
     ]
     lines += replay_timing.report(results["replays"])
-    kept = faults_soak.kept_section(out)  # its own run writes it (python -m bot.bench.faults_soak)
+    # the soaks' sections are written by their own runs (python -m bot.bench.faults_soak,
+    # gatekeeper bench soak)
+    kept = faults_soak.kept_section(out) + faults_soak.kept_section(out, soak.SECTION)
     text = "\n".join(lines) + ("\n" + kept if kept else "")
     out.write_text(text)
     return text

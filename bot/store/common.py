@@ -190,6 +190,13 @@ class Store(ABC):
                           f"WHERE {where} ORDER BY updated_at DESC, id DESC LIMIT ?", [*args, limit])
         return [decode(row) for row in rows]
 
+    def progress(self) -> list[dict[str, Any]]:
+        """Every game's id, status, version and the version its board shows (`shown`, None
+        before the first board), in one query: how a watcher of many games (the soak) polls."""
+        return self._rows("SELECT g.id, g.status, g.version, m.message_id, m.version AS shown "
+                          "FROM games g LEFT JOIN messages m ON m.game_id = g.id "
+                          "AND m.kind = 'board' ORDER BY g.id")
+
     # -- actions, timers, messages -------------------------------------------------------------
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])

@@ -80,6 +80,18 @@ class SqliteStore(Store):
                 "Set GATEKEEPER_DB to a file in a writable directory."
             ) from None
 
+    @classmethod
+    def read_only(cls, path: Path | str) -> "SqliteStore":
+        """The store on a read-only connection beside the bot that holds the file (no lock, no
+        migrations): for a tool that watches a running bot, such as the soak."""
+        store = cls.__new__(cls, path)
+        Store.__init__(store, path)
+        store.path, store._lock_file = Path(path), None
+        conn = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True,
+                               isolation_level=None, check_same_thread=False)
+        store.db = sqlite_utils.Database(conn)
+        return store
+
     def migrations(self) -> list[str]:
         return [m.name for m in schema.applied(self.db)]
 
