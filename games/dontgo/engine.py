@@ -33,6 +33,7 @@ CONFIG: dict[str, Any] = load_toml("dontgo", "dontgo.toml")
 
 TYPES: tuple[str, ...] = tuple(CONFIG["type_order"])
 TYPE_LABELS = {t: CONFIG["types"][t]["label"] for t in TYPES}
+TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
 FIRST_SEAT: int = CONFIG["setup"]["first_seat"]
@@ -78,14 +79,16 @@ ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v
 CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
 CARD_TYPES: tuple[str, ...] = tuple(c["type"] for c in CARDS)
 DICE: tuple[int, ...] = tuple(c["dice"] for c in CARDS)
+TYPE_CARDS = {t: tuple(c["id"] for c in CARDS if c["type"] == t) for t in TYPES}  # ids, ascending
 # The card types whose taking has an effect at once (the others act at the end, or not at all).
 IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
 
-def p(seat: int) -> str:
-    return "{p%d}" % seat
+# How texts name a seat ("{p0}"): the bot puts each player's name in its place.
+SEAT_TAGS: tuple[str, ...] = tuple("{p%d}" % seat for seat in range(5))
+p = SEAT_TAGS.__getitem__  # p(seat), a table look-up: texts name seats on every move
 
 
 def plural(n: int, word: str) -> str:
@@ -140,10 +143,6 @@ def room_name(d: dict[str, Any], slot: int) -> str:
     return BOARDS[slot][d["rooms"][slot]["side"]]
 
 
-def flashlights(d: dict[str, Any], slot: int) -> list[int]:
-    return ROOMS[room_name(d, slot)]["flashlights"]
-
-
 # ---------------------------------------------------------------- ghost tokens
 
 def ghosts(pl: dict[str, Any]) -> int:
@@ -162,6 +161,8 @@ def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
     """Hand `k` ghosts from the pile, biggest tokens first; substitutes when the pile can't pay."""
     t, pool = d["players"][seat]["tokens"], d["pool"]
     for den, value in DENOMINATIONS:
+        if value > k:  # none of these fits
+            continue
         n = min(pool[den], k // value)
         if n:
             pool[den] -= n
@@ -203,7 +204,7 @@ def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
-    return sum(CURSES[c["id"]] for c in face_up(pl, ctype))
+    return sum([CURSES[c["id"]] for c in face_up(pl, ctype)])
 
 
 def dispel(pl: dict[str, Any], ids: list[int]) -> None:
@@ -223,7 +224,7 @@ def doll_set(pl: dict[str, Any], new: int) -> list[int] | None:
     target = SETS["doll_sum"] - CARDS[new]["curse"]
     for size in range(len(others), -1, -1):
         for combo in combinations(sorted(others), size):
-            if sum(CARDS[i]["curse"] for i in combo) == target:
+            if sum([CURSES[i] for i in combo]) == target:
                 return sorted(list(combo) + [new])
     return None
 
@@ -335,9 +336,23 @@ def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=None)
-def free_places(name: str, spaces: tuple[int | None, ...]) -> tuple[Choice, ...]:
+def free_places(name: str, *spaces: int | None) -> tuple[Choice, ...]:
     """The placements on room `name` whose spaces (seats or None, top first) are free."""
     return tuple(c for c, who in zip(place_choices(name), spaces) if who is None)
+
+
+@lru_cache(maxsize=None)
+def card_choice(verb: str, cid: int) -> Choice:
+    """Dispelling ("dispel") or keeping ("save") card `cid`."""
+    what = "Dispel" if verb == "dispel" else "Keep"
+    return Choice(f"{verb} {cid}", (Step(str(cid), f"{what} {card_text(cid)} #{cid}"),))
+
+
+@lru_cache(maxsize=None)
+def tome_choice(ctype: str, n: int, cursed: int) -> Choice:
+    """The tomes dispelling every card of type `ctype`: `n` face-up cards worth `cursed` curses."""
+    return Choice(f"tome {ctype}", (Step(ctype, f"{TYPE_LABELS[ctype]} ({plural(n, 'card')}, "
+                                                f"{plural(cursed, 'curse')})"),))
 
 
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
@@ -398,8 +413,8 @@ class DontGoGame(Game):
         types = list(TYPES)
         rng.shuffle(types)
         chosen = set(types[:n_types])
-        deck = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype in chosen]
-        unused = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype not in chosen]
+        deck = [cid for ctype in TYPES if ctype in chosen for cid in TYPE_CARDS[ctype]]
+        unused = [cid for ctype in TYPES if ctype not in chosen for cid in TYPE_CARDS[ctype]]
         rng.shuffle(deck)
         removed = sorted(deck[:n_removed])
         deck = deck[n_removed:]
@@ -422,9 +437,12 @@ class DontGoGame(Game):
     def _deal(self, d: dict[str, Any], slot: int) -> None:
         """Lay up to 3 cards from the deck above the room, by its side's rules."""
         room = d["rooms"][slot]
-        name = room_name(d, slot)
+        name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
         room["spaces"] = [None] * len(ROOMS[name]["flashlights"])
-        drawn = [d["deck"].pop() for _ in range(min(3, len(d["deck"])))]
+        deck = d["deck"]
+        k = min(3, len(deck))
+        drawn = deck[:-k - 1:-1]  # the top k cards, topmost first, as popping them would give
+        del deck[len(deck) - k:]
         room["hidden"], room["seen"], room["lib"] = False, [], None
         if name == "library":
             drawn = sorted(drawn, key=lambda i: (CARDS[i]["curse"], drawn.index(i)))
@@ -551,12 +569,12 @@ class DontGoGame(Game):
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         room = d["rooms"][slot]
-        name = room_name(d, slot)
+        name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
         events.append(Event(resolve_text(seat, name)))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
-        n = sum(DICE[c] for c in room["cards"])
+        n = sum([DICE[c] for c in room["cards"]])
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         self._roll(d, slot, n, rng)
         events.append(Event(self._roll_text(d)))
@@ -607,12 +625,13 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         rolled = sum(d["dice"]["faces"])
-        lights = flashlights(d, slot)
-        for space, who in enumerate(d["rooms"][slot]["spaces"]):
+        room = d["rooms"][slot]
+        lights = ROOMS[BOARDS[slot][room["side"]]]["flashlights"]
+        for space, who in enumerate(room["spaces"]):
             if who is None:
                 continue
-            k = max(0, rolled - lights[space])
-            if k:
+            k = rolled - lights[space]
+            if k > 0:
                 give_ghosts(d, who, k)
                 events.append(Event(haunt_text(who, space, k)))
         d["res"]["stage"] = "pick"
@@ -696,7 +715,8 @@ class DontGoGame(Game):
                 d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
                                      "count": SETS["clocks_dispel"]})
         elif ctype in ("holywater", "tome"):
-            fresh = [c for c in face_up(pl, ctype) if not c["used"]]
+            fresh = [c for c in pl["cards"] if not c["used"] and not c["dispelled"]
+                     and CARD_TYPES[c["id"]] == ctype]
             if len(fresh) >= SETS[ctype]:
                 for c in fresh[:SETS[ctype]]:
                     c["used"] = True
@@ -727,8 +747,8 @@ class DontGoGame(Game):
     def _candidates(self, d: dict[str, Any], pend: dict[str, Any]) -> list[int]:
         pl = d["players"][pend["seat"]]
         if pend["kind"] == "tome":
-            return sorted({TYPES.index(CARDS[c["id"]]["type"]) for c in face_up(pl)
-                           if CARDS[c["id"]]["type"] != "tome"})
+            return sorted({TYPE_INDEX[CARD_TYPES[c["id"]]] for c in face_up(pl)
+                           if CARD_TYPES[c["id"]] != "tome"})
         return [c["id"] for c in face_up(pl, pend["type"])]
 
     def _auto(self, state: State, events: list[Event]) -> bool:
@@ -862,7 +882,7 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         room = d["rooms"][slot]
-        old = ROOM_LABELS[room_name(d, slot)]
+        old = ROOM_LABELS[BOARDS[slot][room["side"]]]
         d["res"] = None
         if not d["deck"]:
             room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
@@ -871,10 +891,10 @@ class DontGoGame(Game):
             return
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
-        new = ROOM_LABELS[room_name(d, slot)]
-        shown = [card_text(c) for i, c in enumerate(room["cards"]) if not (room["hidden"] and i == 2)]
+        new = ROOM_LABELS[BOARDS[slot][room["side"]]]
+        shown = [CARD_TEXTS[c] for c in room["cards"]]
         if room["hidden"]:
-            shown.append("one card face down")
+            shown[2] = "one card face down"
         events.append(Event(f"The {old} flips over to reveal the {new}, with {', '.join(shown)}."))
 
     def _next_turn(self, state: State, events: list[Event]) -> None:
@@ -958,7 +978,7 @@ class DontGoGame(Game):
         if phase == "place":
             for slot, room in enumerate(d["rooms"]):
                 if not room["removed"]:
-                    out += free_places(BOARDS[slot][room["side"]], tuple(room["spaces"]))
+                    out += free_places(BOARDS[slot][room["side"]], *room["spaces"])
         elif phase == "reroll":
             out = list(REROLL_CHOICES)
         elif phase == "change":
@@ -971,22 +991,21 @@ class DontGoGame(Game):
         elif phase == "choose" and d["pending"]:
             pend = d["pending"][0]
             cands = self._candidates(d, pend)
-            pl = d["players"][seat]
             if pend["kind"] == "tome":
+                held: dict[str, list[int]] = {}  # the curses of each face-up type
+                for c in d["players"][seat]["cards"]:
+                    if not c["dispelled"]:
+                        held.setdefault(CARD_TYPES[c["id"]], []).append(CURSES[c["id"]])
                 for ti in cands:
                     t = TYPES[ti]
-                    n = len(face_up(pl, t))
-                    out.append(Choice(f"tome {t}", (Step(t, f"{TYPE_LABELS[t]} ({plural(n, 'card')}, "
-                                                        f"{plural(curses(pl, t), 'curse')})"),)))
+                    out.append(tome_choice(t, len(held[t]), sum(held[t])))
             else:
                 seen: set[int] = set()
                 verb = "dispel" if pend["kind"] == "dispel" else "save"
                 for cid in cands:
-                    if CARDS[cid]["curse"] in seen:
-                        continue
-                    seen.add(CARDS[cid]["curse"])
-                    what = "Dispel" if verb == "dispel" else "Keep"
-                    out.append(Choice(f"{verb} {cid}", (Step(str(cid), f"{what} {card_text(cid)} #{cid}"),)))
+                    if CURSES[cid] not in seen:
+                        seen.add(CURSES[cid])
+                        out.append(card_choice(verb, cid))
         return out
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
@@ -995,7 +1014,8 @@ class DontGoGame(Game):
             return None
         text = PROMPT_TEXTS.get(d["phase"])
         if text is None:
-            text = self._doing(d)[0].upper() + self._doing(d)[1:]
+            doing = self._doing(d)
+            text = doing[0].upper() + doing[1:]
         return Prompt(seat, text, self.choices(d, seat))
 
     # ------------------------------------------------------------ view
