@@ -6,8 +6,8 @@ when one is there (a step onto the far edge, or a play that opens that step and 
 stops the next opponent's winning step when it can (net, padlock, close), and otherwise scores
 each legal choice: open or saw the doors on its own route, shortcut with passages, and block the
 opponent closest to winning where that really delays them (a door with an equally short way
-round is not worth a card). The view holds only what the seat may know: revealed faces, the
-board, and its own hand.
+round is not worth a card). It reads the seat's compact view (`compact_view`): only what the
+seat may know (revealed faces, the board, its own hand), as tuples rather than the view's dicts.
 """
 from __future__ import annotations
 
@@ -20,34 +20,57 @@ from games.core import Prompt, Rng
 from .engine import KEY_CARDS, OPPOSITE, Geometry, geometry
 
 INF = float("inf")
+# A door in the compact view: (colour, open, face if revealed else None, padlock, hacksaw).
+COLOUR, OPEN, FACE, PADLOCK, HACKSAW = range(5)
+# A seat in the compact view: (side, pos, netted, bonuses_used).
+SIDE, POS, NETTED, BONUSES = range(4)
 OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
 FULL_DELAY = 2.0  # a block that costs the leader this many turns is worth its whole value
 
 
+def compact_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What the smart AI reads, from a seat's view: the board size, phase, hand and passages as
+    the view has them, each door and each seat as a tuple (`CastleGame.ai_view` builds the same
+    from the state, without the view's dicts)."""
+    return {"rows": view["rows"], "cols": view["cols"], "phase": view["phase"],
+            "hand": view["hand"], "passages": view["passages"],
+            "doors": [(t["colour"], t["open"], t["face"], t["padlock"], t["hacksaw"])
+                      for t in view["tiles"]],
+            "seats": [(pl["side"], pl["pos"], pl["netted"], tuple(pl["bonuses_used"]))
+                      for pl in view["players"]]}
+
+
+def passable(t: tuple[Any, ...]) -> bool:
+    """The engine's rule for a door of the compact view: open, not padlocked, not barred unless sawn."""
+    return t[OPEN] and not t[PADLOCK] and (t[FACE] != "barred" or t[HACKSAW])
+
+
 class Board:
-    """A compact, read-only picture of the castle for planning, built from a seat's view."""
+    """A read-only picture of the castle for planning, built from a seat's compact view."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.rows, self.cols = view["rows"], view["cols"]
         self.n = self.rows * self.cols
         self.geo = geometry(self.rows, self.cols)
-        self.tiles = view["tiles"]
-        self.players = view["players"]
+        self.doors = view["doors"]
+        self.seats = view["seats"]
+        index = self.geo.index
         adj = list(self.geo.adj)
-        for a, b in ((self.geo.index[x], self.geo.index[y]) for x, y in view["passages"]):
+        for a, b in ((index[x], index[y]) for x, y in view["passages"]):
             adj[a] = adj[a] + (b,)
             adj[b] = adj[b] + (a,)
         self.adj = adj
-        self.occ = {i: t["occupant"] for i, t in enumerate(self.tiles) if t["occupant"] is not None}
+        self.occ = {index[s[POS]]: seat for seat, s in enumerate(self.seats) if s[POS] is not None}
         self.unknown_hand_costs: list[float] | None = None
         self._preds: dict[str, list[Any]] = {}
 
     def node(self, seat: int) -> int:
-        pos = self.players[seat]["pos"]
+        pos = self.seats[seat][POS]
         return self.n if pos is None else self.geo.index[pos]
 
     def costs(self, seat: int, hand: list[str] | None) -> list[float]:
-        """Rough turns to step onto each tile, seen by `seat` (hand None: an opponent's unknown hand)."""
+        """Rough turns to step onto each tile, seen by `seat` (hand None: an opponent's unknown
+        hand), and last (at node n) OUTSIDE_STEP, for a step out of the castle."""
         if hand is None:
             if self.unknown_hand_costs is None:
                 self.unknown_hand_costs = self.door_costs(None)
@@ -56,19 +79,20 @@ class Board:
             out = self.door_costs(hand)
         for i, who in self.occ.items():
             if who != seat:
-                out[i] += 4.0 if self.players[who]["netted"] else 2.0
+                out[i] += 4.0 if self.seats[who][NETTED] else 2.0
         return out
 
     def door_costs(self, hand: list[str] | None) -> list[float]:
-        """The doors' part of `costs`: what opening, unlocking or sawing each one takes."""
+        """The doors' part of `costs`: what opening, unlocking or sawing each one takes (and
+        the step out)."""
         keys = set() if hand is None else {c[4:] for c in hand if c in KEY_CARDS}
         skel = hand is not None and "skeleton" in hand
         saw = hand is not None and "hacksaw" in hand
         saw_cost = 1.0 if saw else 6.0
         out = []
-        for t in self.tiles:
-            if t["open"]:
-                if t["face"] == "barred" and not t["hacksaw"]:
+        for colour, is_open, face, padlock, hacksaw in self.doors:
+            if is_open:
+                if face == "barred" and not hacksaw:
                     cost = 1.0 + saw_cost
                 else:
                     cost = 1.0
@@ -76,16 +100,17 @@ class Board:
                 if hand is None:
                     open_cost = 1.0
                 else:
-                    open_cost = 0.3 if (skel or t["colour"] in keys) else 1.5
+                    open_cost = 0.3 if (skel or colour in keys) else 1.5
                 cost = 1.0 + open_cost
-                if t["face"] is not None:
-                    if t["face"] == "barred":
+                if face is not None:
+                    if face == "barred":
                         cost += saw_cost
                 else:
                     cost += 1.0  # one closed door in five hides bars
-            if t["padlock"]:  # a padlock blocks the door until a Skeleton Key removes it
+            if padlock:  # a padlock blocks the door until a Skeleton Key removes it
                 cost += 2.0 if skel else 5.0
             out.append(cost)
+        out.append(OUTSIDE_STEP)
         return out
 
     def dist_to_goal(self, seat: int, cost: list[float], stop: int | None = None,
@@ -97,7 +122,7 @@ class Board:
         once every node left costs at least `limit`: their D is then `limit` or more, which is
         all a caller comparing against `limit` needs.
         """
-        side = self.players[seat]["side"]
+        side = self.seats[seat][SIDE]
         n = self.n
         dist = [INF] * (n + 1)
         heap = []
@@ -106,7 +131,7 @@ class Board:
             heap.append((0.0, i))
         heapq.heapify(heap)
         preds = self.preds(side)
-        step = cost + [OUTSIDE_STEP]  # leaving node v costs step[v]; outside, one turn
+        step = cost  # leaving node v costs step[v]; outside (node n), OUTSIDE_STEP
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             dv, v = pop(heap)
@@ -134,7 +159,7 @@ class Board:
         With both, a new Secret Passage a-b is judged without another search: the best route
         through it costs F[a] + cost[b] + D[b] (or the reverse).
         """
-        side = self.players[seat]["side"]
+        side = self.seats[seat][SIDE]
         n = self.n
         own_edge = self.geo.edge[side]
         own = self.geo.edge_set[side]
@@ -162,7 +187,7 @@ class Board:
 
     def path(self, seat: int, start: int, cost: list[float], dist: list[float]) -> list[int]:
         """Tiles along the best route from `start` (excluding it), nearest first."""
-        side = self.players[seat]["side"]
+        side = self.seats[seat][SIDE]
         own_edge = self.geo.edge[side]
         own = self.geo.edge_set[side]
         out: list[int] = []
@@ -195,20 +220,34 @@ def links(geo: Geometry, adj: tuple[tuple[int, ...], ...], side: str) -> list[An
 Move = tuple[str, str | None, int | None, int | None, bool]  # an action split by `parsed`
 
 
+class Moves(dict):  # type: ignore[type-arg]
+    """Offered actions split as (verb, card or word, tile, second tile, unlock), once per spelling
+    on a board size: the smart AI weighs every choice of every decision, and a plain look-up
+    here is a third of a cached function's call."""
+
+    def __init__(self, geo: Geometry) -> None:
+        super().__init__()
+        self.geo = geo
+
+    def __missing__(self, action: str) -> Move:
+        parts = action.split()
+        verb, word = parts[0], parts[1] if len(parts) > 1 else None
+        typed = self.geo.typed
+        target = typed.get(parts[2] if verb == "play" else word) if word is not None else None
+        second = typed[parts[3]] if verb == "play" and word == "passage" else None
+        move = self[action] = verb, word, target, second, len(parts) == 4 and parts[3] == "unlock"
+        return move
+
+
 @lru_cache(maxsize=None)
+def moves_on(geo: Geometry) -> Moves:
+    """The split actions (`Moves`) of a board size."""
+    return Moves(geo)
+
+
 def parsed(geo: Geometry, action: str) -> Move:
-    """An offered action as (verb, card or word, tile, second tile, unlock), split once per
-    spelling and board size: the smart AI weighs every choice of every decision."""
-    parts = action.split()
-    verb, word = parts[0], parts[1] if len(parts) > 1 else None
-    target = geo.typed.get(parts[2] if verb == "play" else word) if word is not None else None
-    second = geo.typed[parts[3]] if verb == "play" and word == "passage" else None
-    return verb, word, target, second, len(parts) == 4 and parts[3] == "unlock"
-
-
-def passable(t: dict[str, Any]) -> bool:
-    """The view's version of the engine rule: open, not padlocked, not barred unless sawn."""
-    return t["open"] and not t["padlock"] and (t["face"] != "barred" or t["hacksaw"])
+    """`action` split (see `Moves`)."""
+    return moves_on(geo)[action]
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
@@ -224,7 +263,7 @@ class Plan:
     def __init__(self, view: dict[str, Any], seat: int) -> None:
         self.seat = seat
         self.board = board = Board(view)
-        self.tiles = board.tiles
+        self.doors = board.doors
         self.index = board.geo.typed
         self.cost = board.costs(seat, view["hand"])
         self.dist = board.dist_to_goal(seat, self.cost)
@@ -238,15 +277,15 @@ class Plan:
         here = self.board.node(seat)
         if here == self.board.n:
             return []
-        far = self.board.geo.edge_set[OPPOSITE[self.board.players[seat]["side"]]]
+        far = self.board.geo.edge_set[OPPOSITE[self.board.seats[seat][SIDE]]]
         return [t for t in self.board.adj[here] if t in far]
 
     def open_doors_to_win(self, seat: int) -> list[int]:
         """Tiles on which `seat` would win by stepping there on its next move."""
-        if self.board.players[seat]["netted"]:
+        if self.board.seats[seat][NETTED]:
             return []
         return [t for t in self.finish_line(seat)
-                if passable(self.tiles[t]) and t not in self.board.occ]
+                if passable(self.doors[t]) and t not in self.board.occ]
 
     def plan_race(self) -> None:
         """My route, and the opponent nearest to winning (as far as this seat can tell)."""
@@ -255,7 +294,7 @@ class Plan:
         self.on_path = {t: i for i, t in enumerate(self.path)}
         self.near = {self.me, *self.path[:2]}  # where a passage may help: here or the next steps
         self.lead, self.lead_d, self.lead_path, self.lead_cost = None, INF, [], []
-        for o in range(len(board.players)):
+        for o in range(len(board.seats)):
             if o == self.seat:
                 continue
             oc = board.costs(o, None)
@@ -284,7 +323,8 @@ def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str
     plan = Plan(view, seat)
     if view["phase"] == "move":
         return _move(plan, actions, rng)
-    moves = [parsed(plan.board.geo, a) for a in actions]  # split once, read by every step below
+    split = moves_on(plan.board.geo)
+    moves = [split[a] for a in actions]  # split once, read by every step below
     forced = _winning_plays(plan, actions, moves) if view["phase"] == "play" else []
     forced = forced or _stop_a_win(plan, actions)
     if forced:
@@ -303,7 +343,7 @@ def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
         return rng.choice(winning)
     best: list[str] = []
     best_v = INF
-    used = set(plan.board.players[plan.seat]["bonuses_used"])
+    used = set(plan.board.seats[plan.seat][BONUSES])
     geo = plan.board.geo
     for a in actions:
         if a == "stay":
@@ -313,7 +353,7 @@ def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
         else:
             _, c, target, _, _ = parsed(geo, a)
             v = plan.dist[target]
-            face = plan.tiles[target]["face"]
+            face = plan.doors[target][FACE]
             if v > 0 and c not in used:
                 if face == "extra_turn":
                     v -= 2.5
@@ -331,8 +371,8 @@ def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[st
 
     A door opened for the first time may show bars, so a sure finish beats a hoped-for one.
     """
-    seat, tiles = plan.seat, plan.tiles
-    if plan.board.players[seat]["netted"]:
+    seat, doors = plan.seat, plan.doors
+    if plan.board.seats[seat][NETTED]:
         return []
     ready = plan.open_doors_to_win(seat)
     if ready:
@@ -340,7 +380,7 @@ def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[st
         keep = [a for a in actions if only is None or not _shuts(plan, a, only)]
         return [a for a in keep if a.startswith("discard")] or keep
     finish = set(plan.finish_line(seat))
-    far = plan.board.geo.edge_set[OPPOSITE[plan.board.players[seat]["side"]]]
+    far = plan.board.geo.edge_set[OPPOSITE[plan.board.seats[seat][SIDE]]]
     occ = plan.board.occ
     sure, hoped = [], []
     me = plan.me
@@ -353,27 +393,26 @@ def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[st
             ends = {target, second} - {me}
             if len(ends) == 1:
                 (other,) = ends
-                if other in far and passable(tiles[other]) and other not in occ:
+                if other in far and passable(doors[other]) and other not in occ:
                     sure.append(a)
             continue
         if target not in finish or target in occ:
             continue
-        t = tiles[target]
-        after = dict(t)
+        colour, is_open, face, padlock, hacksaw = doors[target]
         if card in KEY_CARDS or (card == "skeleton" and not unlock):
-            if t["open"]:
+            if is_open:
                 continue
-            if t["face"] is None:
+            if face is None:
                 hoped.append(a)
                 continue
-            after["open"] = True
+            is_open = True
         elif card == "skeleton":  # unlock
-            after["padlock"] = False
+            padlock = False
         elif card == "hacksaw":
-            after["hacksaw"] = True
+            hacksaw = True
         else:
             continue
-        if passable(after):
+        if passable((colour, is_open, face, padlock, hacksaw)):
             sure.append(a)
     best = sure or hoped
     return [a for a in best if not a.startswith("play skeleton")] or best  # keep the Skeleton Key
@@ -394,7 +433,7 @@ def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
     A Net stops every step; a Padlock or a closed door stops one door, and only until a
     Skeleton Key (or any matching key) comes along, so they rank below it.
     """
-    seats = len(plan.board.players)
+    seats = len(plan.board.seats)
     for step in range(1, seats):
         o = (plan.seat + step) % seats
         doors = plan.open_doors_to_win(o)
@@ -473,9 +512,8 @@ def _effective(plan: Plan, base: float, target: int, extra: float) -> float:
 
 
 def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:
-    t = plan.tiles[target]
     my_idx, lead_idx = plan.on_path, plan.on_lead_path
-    if not t["open"]:
+    if not plan.doors[target][OPEN]:
         if target in my_idx:
             s = 10.0 - 2.0 * my_idx[target]
         else:
@@ -494,15 +532,15 @@ def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:
 
 def _card_value(plan: Plan, card: str) -> float:
     """What keeping a card is worth, to choose which to discard."""
-    tiles = plan.tiles
+    doors = plan.doors
     if card == "skeleton":
         return 3.0
     if card in KEY_CARDS:
         colour = card[4:]
-        soon = [t for t in plan.path[:4] if not tiles[t]["open"]]
-        return 3.0 if any(tiles[t]["colour"] == colour for t in soon) else 1.0
+        soon = [t for t in plan.path[:4] if not doors[t][OPEN]]
+        return 3.0 if any(doors[t][COLOUR] == colour for t in soon) else 1.0
     if card == "hacksaw":
-        return 3.0 if any(tiles[t]["face"] == "barred" for t in plan.path) else 1.5
+        return 3.0 if any(doors[t][FACE] == "barred" for t in plan.path) else 1.5
     return {"padlock": 1.5, "net": 2.0, "passage": 1.0}.get(card, 1.0)
 
 
