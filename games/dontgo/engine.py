@@ -79,6 +79,7 @@ ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v
 CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
 CARD_TYPES: tuple[str, ...] = tuple(c["type"] for c in CARDS)
 DICE: tuple[int, ...] = tuple(c["dice"] for c in CARDS)
+AMULETS: tuple[int | None, ...] = tuple(c["amulet"] for c in CARDS)
 TYPE_CARDS = {t: tuple(c["id"] for c in CARDS if c["type"] == t) for t in TYPES}  # ids, ascending
 # The card types whose taking has an effect at once (the others act at the end, or not at all).
 IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
@@ -1025,38 +1026,32 @@ class DontGoGame(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
         over = state.over
-        rooms, secret = self._rooms_view(d, seat, copy=True)
+        rooms, secret = self._rooms_view(d, seat)
         dice = d["dice"]
         return {
             "game": "dontgo", "turn": state.turn, "current": None if over else d["current"],
             "phase": "over" if over else d["phase"], "rooms": rooms, "deck": len(d["deck"]),
             "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
                                                 "rerolled": dice["rerolled"], "changed": dice["changed"]},
-            "players": self._players_view(state, seat, copy=True), "clocks": d["clocks"],
+            "players": self._players_view(state, seat), "clocks": d["clocks"],
             "last": None if d["last"] is None else dict(d["last"]),
             "scores": [dict(r) for r in d["scores"]] if over and d["scores"] else None,
             "winners": list(d["winners"]) if over and d["winners"] is not None else None,
             "secret": secret,
         }
 
-    def _rooms_view(self, d: dict[str, Any], seat: int | None,
-                    copy: bool) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """The rooms as views show them, and the face-down card `seat` has peeked at. Without
-        `copy`, the card dicts are the shared templates themselves (for a reader that never
-        changes them: the AI)."""
+    def _rooms_view(self, d: dict[str, Any],
+                    seat: int | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rooms as views show them, and the face-down card `seat` has peeked at."""
         rooms = []
         secret = None
         for slot, room in enumerate(d["rooms"]):
             name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
-            if copy:
-                cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
-            else:
-                cards = [ROOM_CARD_VIEWS[cid] for cid in room["cards"]]
+            cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
             if room["hidden"] and len(cards) > 2:
                 cards[2] = {"hidden": True}
                 if seat is not None and seat in room["seen"]:
-                    card = CARD_VIEWS[room["cards"][2]]
-                    secret = {"slot": slot, "card": card.copy() if copy else card}
+                    secret = {"slot": slot, "card": CARD_VIEWS[room["cards"][2]].copy()}
             rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
                           "removed": room["removed"],
                           "spaces": [{"flashlights": f, "meeple": who}
@@ -1064,9 +1059,8 @@ class DontGoGame(Game):
                           "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
         return rooms, secret
 
-    def _players_view(self, state: State, seat: int | None, copy: bool) -> list[dict[str, Any]]:
-        """Every seat's meeples, cards and curses (ghosts only for `seat`, or all once over);
-        `copy` as in `_rooms_view`."""
+    def _players_view(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+        """Every seat's meeples, cards and curses (ghosts only for `seat`, or all once over)."""
         over = state.over
         players = []
         for s, pl in enumerate(state.data["players"]):
@@ -1074,29 +1068,43 @@ class DontGoGame(Game):
             up_curses = 0
             for c in pl["cards"]:  # one pass for the card views and the face-up curses
                 cid, dispelled = c["id"], c["dispelled"]
-                cards.append(HELD_VIEWS[cid, dispelled, c["used"]])
+                cards.append(HELD_VIEWS[cid, dispelled, c["used"]].copy())
                 if not dispelled:
                     up_curses += CURSES[cid]
-            if copy:
-                cards = [card.copy() for card in cards]
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
                             "cards": cards, "curses": up_curses,
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
         return players
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The random AI reads only its prompt; the smart one, the board, the cards and the dice
-        (not the turn, the last move or the scores), from shared card templates it never changes."""
+        """The random AI reads only its prompt; the smart one, its seat's compact view
+        (`ai.compact_view`: ids and tuples), built here from the state."""
         if level == "random":
             return {}
         d = state.data
-        rooms, secret = self._rooms_view(d, seat, copy=False)
+        rooms = []
+        secret = None
+        for slot, room in enumerate(d["rooms"]):
+            cards = tuple(room["cards"])
+            if room["hidden"] and len(cards) > 2:
+                if seat in room["seen"]:
+                    secret = (slot, cards[2])
+                cards = (cards[0], cards[1], None, *cards[3:])
+            lib = room["lib"]
+            rooms.append((room["side"], room["removed"], tuple(room["spaces"]), cards,
+                          None if lib is None else tuple(lib)))
         dice = d["dice"]
-        return {"phase": d["phase"], "rooms": rooms, "deck": len(d["deck"]),
-                "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
-                                                    "rerolled": dice["rerolled"], "changed": dice["changed"]},
-                "players": self._players_view(state, seat, copy=False), "clocks": d["clocks"],
-                "secret": secret}
+        me = d["players"][seat]
+        return {"phase": d["phase"], "deck": len(d["deck"]), "clocks": d["clocks"],
+                "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
+                "held": sum([len(pl["cards"]) for pl in d["players"]]),
+                "mine": tuple([(c["id"], c["dispelled"], c["used"]) for c in me["cards"]]),
+                "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
+
+    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
+        suite checks the two agree, so the compact view holds nothing the seat may not see."""
+        return {} if level == "random" else ai.compact_view(view, seat)
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
