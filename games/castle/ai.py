@@ -17,7 +17,7 @@ from typing import Any
 
 from games.core import Prompt, Rng
 
-from .engine import KEY_CARDS, OPPOSITE, Geometry, geometry
+from .engine import KEY_CARDS, OPPOSITE, TOGGLERS, Geometry, geometry
 
 INF = float("inf")
 # A door in the compact view: (colour, open, face if revealed else None, padlock, hacksaw).
@@ -380,6 +380,8 @@ def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[st
         keep = [a for a in actions if only is None or not _shuts(plan, a, only)]
         return [a for a in keep if a.startswith("discard")] or keep
     finish = set(plan.finish_line(seat))
+    if not finish:  # no far tile next to me, so none diagonal to me either (no passage wins)
+        return []
     far = plan.board.geo.edge_set[OPPOSITE[plan.board.seats[seat][SIDE]]]
     occ = plan.board.occ
     sure, hoped = [], []
@@ -453,17 +455,29 @@ def _stop_a_win(plan: Plan, actions: list[str]) -> list[str]:
 
 def _scores(plan: Plan, moves: list[Move]) -> list[float]:
     """`_score` of each action (`parsed`). Most plays are Padlocks or Passages far from both
-    routes, worth a constant: those are settled here without the full weighing."""
+    routes, worth a constant, or keys turning a door: those are settled here without the full
+    weighing, each door's turn weighed once (`_toggle_score`; a Skeleton Key costs 1 more)."""
     my_idx, lead_idx, near = plan.on_path, plan.on_lead_path, plan.near
+    turns: dict[int, float] = {}
     out = []
     for move in moves:
-        verb, card, target, second, _ = move
-        if verb == "play" and card == "padlock" and target not in my_idx and target not in lead_idx:
-            out.append(-2.0)
-        elif verb == "play" and card == "passage" and target not in near and second not in near:
-            out.append(-1.0)
-        else:
-            out.append(_score(plan, move))
+        verb, card, target, second, unlock = move
+        if verb == "play":
+            if card == "padlock":
+                if target not in my_idx and target not in lead_idx:
+                    out.append(-2.0)
+                    continue
+            elif card == "passage":
+                if target not in near and second not in near:
+                    out.append(-1.0)
+                    continue
+            elif card in TOGGLERS and not unlock:
+                turn = turns.get(target)
+                if turn is None:
+                    turn = turns[target] = _toggle_score(plan, target)
+                out.append(turn - 1.0 if card == "skeleton" else turn)
+                continue
+        out.append(_score(plan, move))
     return out
 
 
@@ -475,10 +489,8 @@ def _score(plan: Plan, move: Move) -> float:
     if verb == "discard":
         return -0.3 - _card_value(plan, card) / 3.0
     if verb == "bonus":
-        return 0.0 if card == "skip" else _toggle_score(plan, target, False)
-    if card in KEY_CARDS or (card == "skeleton" and not unlock):
-        return _toggle_score(plan, target, card == "skeleton")
-    if card == "skeleton":  # unlock
+        return 0.0 if card == "skip" else _toggle_score(plan, target)
+    if card == "skeleton":  # unlock (a key or a Skeleton Key turning a door: `_scores`)
         if target in my_idx:
             return 9.0 - 2.0 * my_idx[target]
         return -4.0 if target in lead_idx else -1.5
@@ -511,7 +523,8 @@ def _effective(plan: Plan, base: float, target: int, extra: float) -> float:
     return base if delay >= FULL_DELAY else base * delay / FULL_DELAY
 
 
-def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:
+def _toggle_score(plan: Plan, target: int) -> float:
+    """Opening or closing door `target` with a key or the Extra Key (a Skeleton Key costs 1 more)."""
     my_idx, lead_idx = plan.on_path, plan.on_lead_path
     if not plan.doors[target][OPEN]:
         if target in my_idx:
@@ -527,7 +540,7 @@ def _toggle_score(plan: Plan, target: int, skeleton: bool) -> float:
         s = _effective(plan, base, target, 1.0)
     else:
         s = -3.0
-    return s - (1.0 if skeleton else 0.0)
+    return s
 
 
 def _card_value(plan: Plan, card: str) -> float:

@@ -688,9 +688,12 @@ class CastleGame(Game):
                 choices += [saws[i] for i, t in enumerate(tiles)
                             if t["open"] and t["face"] == "barred" and not t["hacksaw"] and not t["padlock"]]
             elif card == "passage":
-                laid = {tuple(pair) for pair in d["passages"]}
-                choices += [choice for choice, (pair, cross) in zip(g.passages, g.diagonals)
-                            if pair not in laid and cross not in laid]
+                if d["passages"]:
+                    laid = {tuple(pair) for pair in d["passages"]}
+                    choices += [choice for choice, (pair, cross) in zip(g.passages, g.diagonals)
+                                if pair not in laid and cross not in laid]
+                else:  # every corner is free
+                    choices += g.passages
             elif card == "net":
                 choices += [plays[card, i, p(who)] for i, who in sorted(occ.items())
                             if who != seat and d["players"][who]["netted"] == 0]
