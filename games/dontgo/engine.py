@@ -129,11 +129,16 @@ def resolve_text(seat: int, name: str) -> str:
             f"takes the planchette.")
 
 
-@lru_cache(maxsize=None)
+COLOURS = ("red", "blue", "green", "yellow", "purple")  # the seats' colours, in seat order
+
+
 def take_texts(cid: int, seat: int) -> tuple[str, str]:
-    """What `seat` taking card `cid` says: the event, and the last-move line (made once each)."""
+    """What `seat` taking card `cid` says: the event, and the last-move line."""
     text = CARD_TEXTS[cid]
-    return f"{p(seat)} takes {text}.", f"{DontGoGame.colours[seat].capitalize()} took {text}."
+    return f"{p(seat)} takes {text}.", f"{COLOURS[seat].capitalize()} took {text}."
+
+
+TAKE_TEXTS = tuple(tuple(take_texts(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
 
 
 def card_text(cid: int) -> str:
@@ -333,7 +338,7 @@ def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
     return (f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
-            f"{DontGoGame.colours[seat].capitalize()} placed a meeple in the {label}, space {space}.")
+            f"{COLOURS[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
 @lru_cache(maxsize=None)
@@ -380,6 +385,9 @@ def pick_choice(index: int, cid: int, ghost: int) -> Choice:
     return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_text(cid)}{note}"),))
 
 
+# Taking each card from each of a room's three places, where taking it moves no ghost.
+PLAIN_PICKS = tuple(tuple(pick_choice(i, cid, 0) for cid in range(len(CARDS))) for i in range(3))
+
 # What each phase's prompt says, and the kinds of action it takes ("choose" depends on what is
 # pending).
 PROMPT_TEXTS = {"place": "Place a meeple", "reroll": "Basement: re-roll all the dice once?",
@@ -400,7 +408,7 @@ class DontGoGame(Game):
              "curses, dispel the rest, and don't end up the most haunted.")
     min_seats = 2
     max_seats = 5
-    colours = ("red", "blue", "green", "yellow", "purple")
+    colours = COLOURS
     to_move_acts_first = True  # only the current seat is ever prompted
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
@@ -474,7 +482,10 @@ class DontGoGame(Game):
         """An offered move is the current seat's, of a kind its phase takes, and a placement is
         on a free space of a room in play: no need to ask again."""
         kind, payload = parse(action)
-        return self._run(state, seat, kind, payload, rng, self.offered_doers)
+        events: list[Event] = []  # `_run`, written out: every self-play move comes through here
+        self.offered_doers[kind](self, state, seat, payload, rng, events)
+        self._advance(state, rng, events)
+        return events
 
     def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng,
              doers: dict[str, Any]) -> list[Event]:
@@ -659,7 +670,7 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = take_texts(cid, seat)
+        said, last = TAKE_TEXTS[seat][cid]
         events.append(Event(said))
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if room["lib"]:
@@ -986,9 +997,12 @@ class DontGoGame(Game):
             out = list(change_choices(tuple(d["dice"]["faces"])))
         elif phase == "pick":
             room = d["rooms"][d["res"]["slot"]]
-            lib = room["lib"] or (None, None)
-            out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
-                   for i, cid in enumerate(room["cards"])]
+            lib = room["lib"]
+            if lib is None:
+                out = [PLAIN_PICKS[i][cid] for i, cid in enumerate(room["cards"])]
+            else:
+                out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
+                       for i, cid in enumerate(room["cards"])]
         elif phase == "choose" and d["pending"]:
             pend = d["pending"][0]
             cands = self._candidates(d, pend)
