@@ -72,6 +72,30 @@ def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
             "secret": None if secret is None else (secret["slot"], secret["card"]["id"])}
 
 
+@lru_cache(maxsize=4096)
+def free_spaces(name: str, spaces: tuple[int | None, ...]) -> tuple[tuple[Any, ...], ...]:
+    """What a placement on each free space of room `name` turns on, the room's meeples at
+    `spaces`: (space, lo and frac: its rank among the meeples, where a rank between two cards
+    gets the weighted mean of their values, its flashlights, damp: a third meeple in the
+    Basement or Hallway, whose roll may change, attic: the Attic's top space, nursery: the
+    Nursery's bottom space, waiting: the room's first meeple, which waits for two more)."""
+    occupied = len(spaces) - spaces.count(None)
+    third = occupied == 2
+    lights = ROOMS[name]["flashlights"]
+    out = []
+    above = 0
+    for space, who in enumerate(spaces):
+        if who is not None:
+            above += 1
+            continue
+        rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
+        lo = int(rank)
+        out.append((space, lo, rank - lo, lights[space], third and name in ("basement", "hallway"),
+                    name == "attic" and space == 0, name == "nursery" and space == len(spaces) - 1,
+                    not third and occupied == 0))
+    return tuple(out)
+
+
 def flashlights(slot: int, room: tuple[Any, ...]) -> list[int]:
     """The flashlights of each space of the side `room` (compact) shows, top first."""
     return ROOMS[BOARDS[slot][room[SIDE]]]["flashlights"]
@@ -197,39 +221,28 @@ class Seat:
     def place_values(self, slot: int, room: tuple[Any, ...]) -> list[float | None]:
         """The value of placing a meeple on each space of `room` (top first; None where a meeple
         stands), in one pass: every free space of a room is usually offered."""
-        name = BOARDS[slot][room[SIDE]]
-        spaces = room[SPACES]
-        lights = ROOMS[name]["flashlights"]
         values, dice = self.room_cards(slot, room)
-        occupied = len(spaces) - spaces.count(None)
-        third = occupied == 2
+        spaces = room[SPACES]
         gc = self.gc
         ghost_dice = round(dice)
         last = len(values) - 1
-        out = []
-        above = 0
-        for space, who in enumerate(spaces):
-            if who is not None:
-                above += 1
-                out.append(None)
-                continue
-            rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
-            lo = int(rank)
-            frac = rank - lo
+        out: list[float | None] = [None] * len(spaces)
+        for space, lo, frac, lights, damp, attic, nursery, waiting in free_spaces(
+                BOARDS[slot][room[SIDE]], spaces):
             get = values[min(lo, last)] if values else 0.0
             if frac and values:
                 get = (1 - frac) * get + frac * values[min(lo + 1, last)]
-            exp = expected_ghosts(ghost_dice, lights[space])
-            if third and name in ("basement", "hallway"):
+            exp = expected_ghosts(ghost_dice, lights)
+            if damp:
                 exp *= 0.7
             val = get - gc * exp
-            if name == "attic" and space == 0:
+            if attic:
                 val -= gc
-            if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
+            if nursery and self.ghosts:
                 val += gc
-            if not third:
-                val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
-            out.append(val)
+            if waiting:
+                val -= 0.1  # a meeple left waiting is a meeple not in the supply
+            out[space] = val
         return out
 
     def takes(self, slot: int, room: tuple[Any, ...], faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
