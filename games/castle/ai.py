@@ -26,6 +26,10 @@ COLOUR, OPEN, FACE, PADLOCK, HACKSAW = range(5)
 SIDE, POS, NETTED, BONUSES = range(4)
 OUTSIDE_STEP = 1.0  # moving out of the castle takes a turn
 FULL_DELAY = 2.0  # a block that costs the leader this many turns is worth its whole value
+EXTRA_TURN_BONUS = 2.5  # what a step onto an unused Extra Turn door is worth, in turns
+EXTRA_KEY_BONUS = 1.0  # and onto an unused Extra Key door
+# A step whose D is this much above staying's loses even with a bonus (and a hair, for ties).
+STEP_MARGIN = max(EXTRA_TURN_BONUS, EXTRA_KEY_BONUS) + 1e-6
 
 
 def compact_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -114,13 +118,15 @@ class Board:
         return out
 
     def dist_to_goal(self, seat: int, cost: list[float], stop: int | None = None,
-                     limit: float = INF) -> list[float]:
+                     limit: float = INF, margin: float | None = None) -> list[float]:
         """D[node]: cost still to pay from node (tiles 0..n-1, n = outside on own side).
 
         With `stop`, the search ends once D[stop] is final: so is D of every node on the best
         route from there, which is all an opponent's route needs. With `limit`, it also ends
         once every node left costs at least `limit`: their D is then `limit` or more, which is
-        all a caller comparing against `limit` needs.
+        all a caller comparing against `limit` needs. With `stop` and `margin`, it goes on past
+        `stop` until every node left costs at least D[stop] + margin (a step's choice needs no
+        more).
         """
         side = self.seats[seat][SIDE]
         n = self.n
@@ -137,7 +143,11 @@ class Board:
             dv, v = pop(heap)
             if dv > dist[v]:
                 continue
-            if v == stop or dv >= limit:
+            if v == stop:
+                if margin is None:
+                    break
+                limit, stop = dv + margin, None
+            if dv >= limit:
                 break
             nd = dv + step[v]
             for u in preds[v]:
@@ -260,14 +270,17 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
 class Plan:
     """One decision's picture of the race: this seat's route and, when needed, the leader's."""
 
-    def __init__(self, view: dict[str, Any], seat: int) -> None:
+    def __init__(self, view: dict[str, Any], seat: int, moving: bool = False) -> None:
         self.seat = seat
         self.board = board = Board(view)
         self.doors = board.doors
         self.index = board.geo.typed
         self.cost = board.costs(seat, view["hand"])
-        self.dist = board.dist_to_goal(seat, self.cost)
         self.me = board.node(seat)
+        if moving:  # `_move` compares steps with staying: none further than STEP_MARGIN matters
+            self.dist = board.dist_to_goal(seat, self.cost, stop=self.me, margin=STEP_MARGIN)
+        else:
+            self.dist = board.dist_to_goal(seat, self.cost)
         self.d = self.dist[self.me]
         self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
         self.delays: dict[tuple[int, float], float] = {}  # lead_delay's answers, once each
@@ -320,8 +333,9 @@ class Plan:
 
 
 def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
-    plan = Plan(view, seat)
-    if view["phase"] == "move":
+    moving = view["phase"] == "move"
+    plan = Plan(view, seat, moving)
+    if moving:
         return _move(plan, actions, rng)
     split = moves_on(plan.board.geo)
     moves = [split[a] for a in actions]  # split once, read by every step below
@@ -356,9 +370,9 @@ def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
             face = plan.doors[target][FACE]
             if v > 0 and c not in used:
                 if face == "extra_turn":
-                    v -= 2.5
+                    v -= EXTRA_TURN_BONUS
                 elif face == "extra_key":
-                    v -= 1.0
+                    v -= EXTRA_KEY_BONUS
         if v < best_v - 1e-9:
             best, best_v = [a], v
         elif abs(v - best_v) <= 1e-9:
