@@ -59,11 +59,8 @@ class Board:
         self.doors = view["doors"]
         self.seats = view["seats"]
         index = self.geo.index
-        adj = list(self.geo.adj)
-        for a, b in ((index[x], index[y]) for x, y in view["passages"]):
-            adj[a] = adj[a] + (b,)
-            adj[b] = adj[b] + (a,)
-        self.adj = adj
+        self.passages = tuple([(index[x], index[y]) for x, y in view["passages"]])
+        self.adj = adjacency(self.geo, self.passages)
         self.occ = {index[s[POS]]: seat for seat, s in enumerate(self.seats) if s[POS] is not None}
         self.unknown_hand_costs: list[float] | None = None
         self._preds: dict[str, list[Any]] = {}
@@ -160,7 +157,7 @@ class Board:
         """Per node, the nodes one step before it on a route toward `side`'s far edge
         (its neighbours; from the own edge, also outside; from outside, the own edge)."""
         if side not in self._preds:
-            self._preds[side] = links(self.geo, tuple(self.adj), side)
+            self._preds[side] = links(self.geo, self.passages, side)
         return self._preds[side]
 
     def dist_from(self, seat: int, start: int, cost: list[float]) -> list[float]:
@@ -196,35 +193,45 @@ class Board:
         return dist
 
     def path(self, seat: int, start: int, cost: list[float], dist: list[float]) -> list[int]:
-        """Tiles along the best route from `start` (excluding it), nearest first."""
-        side = self.seats[seat][SIDE]
-        own_edge = self.geo.edge[side]
-        own = self.geo.edge_set[side]
+        """Tiles along the best route from `start` (excluding it), nearest first: each step to
+        the next node (`preds`: the relation is symmetric) with the least cost + D, the lowest
+        index among equals."""
+        succ = self.preds(self.seats[seat][SIDE])
+        n = self.n
         out: list[int] = []
         cur = start
-        for _ in range(self.n + 2):
+        for _ in range(n + 2):
             if dist[cur] == 0 or dist[cur] == INF:
                 break
-            if cur == self.n:
-                opts = [(cost[u] + dist[u], u) for u in own_edge]
-            else:
-                opts = [(cost[u] + dist[u], u) for u in self.adj[cur]]
-                if cur in own:
-                    opts.append((OUTSIDE_STEP + dist[self.n], self.n))
-            best = min(opts)
-            if best[0] == INF:
+            best, best_u = INF, n + 1
+            for u in succ[cur]:
+                v = cost[u] + dist[u]
+                if v < best or (v == best and u < best_u):
+                    best, best_u = v, u
+            if best == INF:
                 break
-            cur = best[1]
-            if cur != self.n:
+            cur = best_u
+            if cur != n:
                 out.append(cur)
         return out
 
 
 @lru_cache(maxsize=256)
-def links(geo: Geometry, adj: tuple[tuple[int, ...], ...], side: str) -> list[Any]:
-    """`Board.preds` for a board whose neighbours are `adj` (one table per passage layout)."""
+def adjacency(geo: Geometry, passages: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Each tile's neighbours on a board with these Secret Passages (tile pairs, as laid)."""
+    adj = list(geo.adj)
+    for a, b in passages:
+        adj[a] = adj[a] + (b,)
+        adj[b] = adj[b] + (a,)
+    return tuple(adj)
+
+
+@lru_cache(maxsize=256)
+def links(geo: Geometry, passages: tuple[tuple[int, int], ...], side: str) -> list[Any]:
+    """`Board.preds` for a board with these passages (one table per passage layout)."""
     own = geo.edge_set[side]
-    return [a + (geo.n,) if v in own else a for v, a in enumerate(adj)] + [geo.edge[side]]
+    return ([a + (geo.n,) if v in own else a for v, a in enumerate(adjacency(geo, passages))]
+            + [geo.edge[side]])
 
 
 Move = tuple[str, str | None, int | None, int | None, bool]  # an action split by `parsed`
