@@ -30,6 +30,9 @@ EXTRA_TURN_BONUS = 2.5  # what a step onto an unused Extra Turn door is worth, i
 EXTRA_KEY_BONUS = 1.0  # and onto an unused Extra Key door
 # A step whose D is this much above staying's loses even with a bonus (and a hair, for ties).
 STEP_MARGIN = max(EXTRA_TURN_BONUS, EXTRA_KEY_BONUS) + 1e-6
+# A play weighs only tiles nearer the goal than the seat: its route, and the far ends of passages
+# that would shorten it (a step costs at least a turn, so no tile further away can).
+PLAY_MARGIN = 1e-6
 
 
 def compact_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -277,17 +280,15 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
 class Plan:
     """One decision's picture of the race: this seat's route and, when needed, the leader's."""
 
-    def __init__(self, view: dict[str, Any], seat: int, moving: bool = False) -> None:
+    def __init__(self, view: dict[str, Any], seat: int, margin: float) -> None:
         self.seat = seat
         self.board = board = Board(view)
         self.doors = board.doors
         self.index = board.geo.typed
         self.cost = board.costs(seat, view["hand"])
         self.me = board.node(seat)
-        if moving:  # `_move` compares steps with staying: none further than STEP_MARGIN matters
-            self.dist = board.dist_to_goal(seat, self.cost, stop=self.me, margin=STEP_MARGIN)
-        else:
-            self.dist = board.dist_to_goal(seat, self.cost)
+        # D of the tiles up to `margin` further from the goal than this seat's: all it weighs.
+        self.dist = board.dist_to_goal(seat, self.cost, stop=self.me, margin=margin)
         self.d = self.dist[self.me]
         self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
         self.delays: dict[tuple[int, float], float] = {}  # lead_delay's answers, once each
@@ -341,7 +342,7 @@ class Plan:
 
 def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
     moving = view["phase"] == "move"
-    plan = Plan(view, seat, moving)
+    plan = Plan(view, seat, STEP_MARGIN if moving else PLAY_MARGIN)
     if moving:
         return _move(plan, actions, rng)
     split = moves_on(plan.board.geo)
