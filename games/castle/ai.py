@@ -163,11 +163,12 @@ class Board:
             self._preds[side] = links(self.geo, self.passages, side)
         return self._preds[side]
 
-    def dist_from(self, seat: int, start: int, cost: list[float]) -> list[float]:
+    def dist_from(self, seat: int, start: int, cost: list[float], limit: float = INF) -> list[float]:
         """F[node]: cost paid to get from `start` onto node (the mirror of dist_to_goal).
 
         With both, a new Secret Passage a-b is judged without another search: the best route
-        through it costs F[a] + cost[b] + D[b] (or the reverse).
+        through it costs F[a] + cost[b] + D[b] (or the reverse). With `limit`, the search ends
+        once every node left costs at least `limit` to reach.
         """
         side = self.seats[seat][SIDE]
         n = self.n
@@ -181,6 +182,8 @@ class Board:
             dv, v = heapq.heappop(heap)
             if dv > dist[v]:
                 continue
+            if dv >= limit:
+                break
             if v == n:
                 nexts: Any = own_edge
             else:
@@ -584,8 +587,8 @@ def _passage_score(plan: Plan, a: int, b: int) -> float:
     near = plan.near
     if a not in near and b not in near:
         return -1.0
-    if plan.forward is None:
-        plan.forward = plan.board.dist_from(plan.seat, plan.me, plan.cost)
+    if plan.forward is None:  # a passage reached at my D or more shortens nothing
+        plan.forward = plan.board.dist_from(plan.seat, plan.me, plan.cost, limit=plan.d)
     f, c, dist = plan.forward, plan.cost, plan.dist
     through = min(f[a] + c[b] + dist[b], f[b] + c[a] + dist[a])
     return 3.0 * (plan.d - min(plan.d, through)) - 0.5
