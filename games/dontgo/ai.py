@@ -135,7 +135,7 @@ class Seat:
         t, v = CARD_TYPES[cid], CURSES[cid]
         gc = self.gc
         val = -float(v)
-        ups = self.up.get(t, [])
+        ups = self.up.get(t, ())
         if t == "mirror":
             val -= gc
             if len(ups) + 1 >= SETS["mirror"]:
@@ -273,7 +273,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
         by_room = {BOARDS[slot][r[SIDE]]: me.place_values(slot, r)
                    for slot, r in enumerate(view["rooms"]) if not r[REMOVED]}
         for a in choices:
-            _, (name, space) = parse(a)
+            name, space = parse(a)[1]
             scored.append((by_room[name][space - 1], a))
     elif phase == "pick":
         slot = view["dice"][0]
@@ -306,6 +306,6 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
             else:
                 sign = 1 if verb == "dispel" else -1
                 scored.append((sign * CURSES[int(arg)], a))
-    best = max(s for s, _ in scored)
+    best = max(scored)[0]
     top = [a for s, a in scored if s >= best - 1e-9]
     return top[0] if len(top) == 1 else rng.choice(top)
