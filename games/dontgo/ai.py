@@ -1,6 +1,6 @@
 """AI players for Don't Go In There, deciding from their seat's view and prompt alone.
 
-"random" picks uniformly among the prompt's choices. "smart" scores every choice in curses (lower
+"random" picks uniformly among the prompt's choices (`DontGoGame.ai_action`). "smart" scores every choice in curses (lower
 is better for its seat): a card is worth minus its curses plus what it would dispel (completing a
 mirror, ring, twin or doll set, the first clocks set, a tome pair, amulet matches), and each ghost
 costs a fraction of a curse that grows as the AI's own pile grows (the most-haunted player pays a
@@ -260,11 +260,10 @@ class Seat:
         return mine, others
 
 
-def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
+    """The smart AI's action (the random one's is `DontGoGame.ai_action`'s pick)."""
     if not prompt.choices:
         raise ValueError(f"seat {prompt.seat} has nothing to do")
-    if level == "random":
-        return rng.choice(prompt.choices).action
     choices = [c.action for c in prompt.choices]
     me = Seat(view, prompt.seat)
     phase = view["phase"]

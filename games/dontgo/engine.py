@@ -1146,7 +1146,11 @@ class DontGoGame(Game):
     # ------------------------------------------------------------ AI
 
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        return ai.choose(view, prompt, rng, level)
+        """The random AI picks any offered choice (here: it is every random self-play move);
+        the smart one weighs them (`ai.choose`)."""
+        if level == "random":
+            return rng.choice(prompt.choices).action
+        return ai.choose(view, prompt, rng)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
