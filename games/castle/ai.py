@@ -129,16 +129,21 @@ class Board:
         more).
         """
         side = self.seats[seat][SIDE]
-        n = self.n
-        dist = [INF] * (n + 1)
-        heap = []
-        for i in self.geo.edge[OPPOSITE[side]]:
-            dist[i] = 0.0
-            heap.append((0.0, i))
-        heapq.heapify(heap)
+        far, far_set, start_dist = goal_start(self.geo, side)
+        dist = list(start_dist)
         preds = self.preds(side)
         step = cost  # leaving node v costs step[v]; outside (node n), OUTSIDE_STEP
         pop, push = heapq.heappop, heapq.heappush
+        if stop in far_set or limit <= 0:  # the search ends among the far edge: popped as any node
+            heap = [(0.0, i) for i in far]
+        else:  # the far edge first, D 0 (every other node costs a turn or more): no heap needed
+            heap = []
+            for v in far:
+                nd = step[v]
+                for u in preds[v]:
+                    if nd < dist[u]:
+                        dist[u] = nd
+                        push(heap, (nd, u))
         while heap:
             dv, v = pop(heap)
             if dv > dist[v]:
@@ -232,6 +237,23 @@ def adjacency(geo: Geometry, passages: tuple[tuple[int, int], ...]) -> tuple[tup
     return tuple(adj)
 
 
+@lru_cache(maxsize=None)
+def goal_start(geo: Geometry, side: str) -> tuple[tuple[int, ...], frozenset[int], list[float]]:
+    """`Board.dist_to_goal`'s start: the far edge's tiles (in order, and as a set), and D
+    (copied by every search) 0 on them, INF elsewhere (outside included)."""
+    far = geo.edge[OPPOSITE[side]]
+    return far, geo.edge_set[OPPOSITE[side]], [0.0 if i in far else INF for i in range(geo.n + 1)]
+
+
+@lru_cache(maxsize=None)
+def steps_to_win(geo: Geometry, side: str) -> tuple[int, ...]:
+    """Per node, the fewest steps from it onto `side`'s far edge (a Secret Passage moves one
+    row or column toward it at most; from outside, one step onto the own edge first)."""
+    gap = {"N": [geo.rows - 1 - r for r in geo.row], "S": list(geo.row),
+           "W": [geo.cols - 1 - c for c in geo.col], "E": list(geo.col)}[side]
+    return (*gap, geo.rows if side in ("N", "S") else geo.cols)
+
+
 @lru_cache(maxsize=256)
 def links(geo: Geometry, passages: tuple[tuple[int, int], ...], side: str) -> list[Any]:
     """`Board.preds` for a board with these passages (one table per passage layout)."""
@@ -321,8 +343,10 @@ class Plan:
         for o in range(len(board.seats)):
             if o == self.seat:
                 continue
-            oc = board.costs(o, None)
             on = board.node(o)
+            if self.lead is not None and steps_to_win(board.geo, board.seats[o][SIDE])[on] >= self.lead_d:
+                continue  # a step costs at least a turn: this one cannot be nearer than the lead
+            oc = board.costs(o, None)
             od = board.dist_to_goal(o, oc, stop=on, limit=self.lead_d)  # only a nearer one leads
             if od[on] < self.lead_d or self.lead is None:
                 self.lead, self.lead_d, self.lead_cost = o, od[on], oc
