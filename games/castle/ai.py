@@ -262,12 +262,14 @@ def links(geo: Geometry, passages: tuple[tuple[int, int], ...], side: str) -> li
             + [geo.edge[side]])
 
 
-Move = tuple[str, str | None, int | None, int | None, bool]  # an action split by `parsed`
+Move = tuple[str, str | None, int | None, int | None, bool, int]  # an action split by `parsed`
+# A Move's kind, for `_scores`: a key or a Skeleton Key turning a door, a Padlock, a Passage, else.
+TURN_KEY, TURN_SKELETON, LOCK, PASSAGE, OTHER = range(5)
 
 
 class Moves(dict):  # type: ignore[type-arg]
-    """Offered actions split as (verb, card or word, tile, second tile, unlock), once per spelling
-    on a board size: the smart AI weighs every choice of every decision, and a plain look-up
+    """Offered actions split as (verb, card or word, tile, second tile, unlock, kind), once per
+    spelling on a board size: the smart AI weighs every choice of every decision, and a plain look-up
     here is a third of a cached function's call."""
 
     def __init__(self, geo: Geometry) -> None:
@@ -280,7 +282,14 @@ class Moves(dict):  # type: ignore[type-arg]
         typed = self.geo.typed
         target = typed.get(parts[2] if verb == "play" else word) if word is not None else None
         second = typed[parts[3]] if verb == "play" and word == "passage" else None
-        move = self[action] = verb, word, target, second, len(parts) == 4 and parts[3] == "unlock"
+        unlock = len(parts) == 4 and parts[3] == "unlock"
+        kind = OTHER
+        if verb == "play":
+            if word in TOGGLERS and not unlock:
+                kind = TURN_SKELETON if word == "skeleton" else TURN_KEY
+            else:
+                kind = {"padlock": LOCK, "passage": PASSAGE}.get(word, OTHER)
+        move = self[action] = verb, word, target, second, unlock, kind
         return move
 
 
@@ -400,7 +409,7 @@ def _move(plan: Plan, actions: list[str], rng: Rng) -> str:
         elif a == "move out":
             v = plan.dist[plan.board.n] + 0.5
         else:
-            _, c, target, _, _ = parsed(geo, a)
+            _, c, target, _, _, _ = parsed(geo, a)
             v = plan.dist[target]
             face = plan.doors[target][FACE]
             if v > 0 and c not in used:
@@ -435,7 +444,7 @@ def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[st
     occ = plan.board.occ
     sure, hoped = [], []
     me = plan.me
-    for a, (verb, card, target, second, unlock) in zip(actions, moves):
+    for a, (verb, card, target, second, unlock, _) in zip(actions, moves):
         if verb != "play":
             continue
         if card == "passage":
@@ -471,7 +480,7 @@ def _winning_plays(plan: Plan, actions: list[str], moves: list[Move]) -> list[st
 
 def _shuts(plan: Plan, action: str, target: int) -> bool:
     """Does `action` close or padlock the open door `target` (a card, or the Extra Key)?"""
-    verb, card, tile, second, unlock = parsed(plan.board.geo, action)
+    verb, card, tile, second, unlock, _ = parsed(plan.board.geo, action)
     if verb == "bonus":
         return tile == target
     return (verb == "play" and second is None and not unlock and tile == target
@@ -506,34 +515,34 @@ def _scores(plan: Plan, moves: list[Move]) -> list[float]:
     """`_score` of each action (`parsed`). Most plays are Padlocks or Passages far from both
     routes, worth a constant, or keys turning a door: those are settled here without the full
     weighing, each door's turn weighed once (`_toggle_score`; a Skeleton Key costs 1 more)."""
-    my_idx, lead_idx, near = plan.on_path, plan.on_lead_path, plan.near
+    my_idx, lead_idx, near, doors = plan.on_path, plan.on_lead_path, plan.near, plan.doors
     turns: dict[int, float] = {}
-    out = []
+    out: list[float] = []
+    append = out.append
     for move in moves:
-        verb, card, target, second, unlock = move
-        if verb == "play":
-            if card == "padlock":
-                if target not in my_idx and target not in lead_idx:
-                    out.append(-2.0)
-                    continue
-            elif card == "passage":
-                if target not in near and second not in near:
-                    out.append(-1.0)
-                    continue
-            elif card in TOGGLERS and not unlock:
-                turn = turns.get(target)
-                if turn is None:
-                    turn = turns[target] = _toggle_score(plan, target)
-                out.append(turn - 1.0 if card == "skeleton" else turn)
-                continue
-        out.append(_score(plan, move))
+        kind, target = move[5], move[2]
+        if kind <= TURN_SKELETON:
+            turn = turns.get(target)
+            if turn is None:  # a door off both routes: closing costs a card, opening shows a face
+                if target in my_idx or target in lead_idx:
+                    turn = _toggle_score(plan, target)
+                else:
+                    turn = -3.0 if doors[target][OPEN] else -0.5
+                turns[target] = turn
+            append(turn - 1.0 if kind == TURN_SKELETON else turn)
+        elif kind == PASSAGE and target not in near and move[3] not in near:
+            append(-1.0)
+        elif kind == LOCK and target not in my_idx and target not in lead_idx:
+            append(-2.0)
+        else:
+            append(_score(plan, move))
     return out
 
 
 def _score(plan: Plan, move: Move) -> float:
     """A heuristic value of a play or Extra Key action (`parsed`): my progress, the leader's
     delay, card cost."""
-    verb, card, target, second, unlock = move
+    verb, card, target, second, unlock, _ = move
     my_idx, lead_idx = plan.on_path, plan.on_lead_path
     if verb == "discard":
         return -0.3 - _card_value(plan, card) / 3.0
