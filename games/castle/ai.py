@@ -325,7 +325,7 @@ class Plan:
         self.dist = board.dist_to_goal(seat, self.cost, stop=self.me, margin=margin)
         self.d = self.dist[self.me]
         self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
-        self.delays: dict[tuple[int, float], float] = {}  # lead_delay's answers, once each
+        self.detours: dict[int, float] = {}  # per tile of the leader's route, `lead_delay`'s detour
 
     def finish_line(self, seat: int) -> list[int]:
         """Far-edge tiles `seat` could step onto from where it stands (none while outside)."""
@@ -366,14 +366,20 @@ class Plan:
 
     def lead_delay(self, target: int, extra: float) -> float:
         """How many turns the leader loses if `target` costs it `extra` more to step onto (up to
-        FULL_DELAY: `_effective` reads no further)."""
-        if (target, extra) not in self.delays:
+        FULL_DELAY: `_effective` reads no further).
+
+        `target` is on the leader's best route, so the leader then pays either that route plus
+        `extra` or its best way round `target` (its detour, searched once per tile whatever the
+        block: a Padlock and a closed door on the same tile share it).
+        """
+        detour = self.detours.get(target)
+        if detour is None:
             cost = list(self.lead_cost)
-            cost[target] += extra
+            cost[target] = INF
             node = self.board.node(self.lead)
             dist = self.board.dist_to_goal(self.lead, cost, stop=node, limit=self.lead_d + FULL_DELAY)
-            self.delays[target, extra] = dist[node] - self.lead_d
-        return self.delays[target, extra]
+            detour = self.detours[target] = dist[node] - self.lead_d
+        return min(extra, detour)
 
 
 def _smart(view: dict[str, Any], seat: int, actions: list[str], rng: Rng) -> str:
