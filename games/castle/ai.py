@@ -321,7 +321,10 @@ class Plan:
         self.index = board.geo.typed
         self.cost = board.costs(seat, view["hand"])
         self.me = board.node(seat)
-        # D of the tiles up to `margin` further from the goal than this seat's: all it weighs.
+        # D of the tiles up to `margin` further from the goal than this seat's: all it weighs. A
+        # tile one step away is never further than stepping back here (cost[me]), so a step's
+        # choice needs no more than that either.
+        margin = min(margin, self.cost[self.me] + 1e-6)
         self.dist = board.dist_to_goal(seat, self.cost, stop=self.me, margin=margin)
         self.d = self.dist[self.me]
         self.forward: list[float] | None = None  # distances from me, computed if a passage needs them
