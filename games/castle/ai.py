@@ -12,7 +12,7 @@ seat may know (revealed faces, the board, its own hand), as tuples rather than t
 from __future__ import annotations
 
 import heapq
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.core import Prompt, Rng
@@ -88,11 +88,12 @@ class Board:
 
     def door_costs(self, hand: list[str] | None) -> list[float]:
         """The doors' part of `costs`: what opening, unlocking or sawing each one takes (and
-        the step out)."""
-        keys = set() if hand is None else {c[4:] for c in hand if c in KEY_CARDS}
-        skel = hand is not None and "skeleton" in hand
-        saw = hand is not None and "hacksaw" in hand
-        saw_cost = 1.0 if saw else 6.0
+        the step out); an unseen hand's from `unknown_hand_costs`."""
+        if hand is None:
+            return unknown_hand_costs(self.doors)
+        keys = {c[4:] for c in hand if c in KEY_CARDS}
+        skel = "skeleton" in hand
+        saw_cost = 1.0 if "hacksaw" in hand else 6.0
         out = []
         for colour, is_open, face, padlock, hacksaw in self.doors:
             if is_open:
@@ -101,11 +102,7 @@ class Board:
                 else:
                     cost = 1.0
             else:
-                if hand is None:
-                    open_cost = 1.0
-                else:
-                    open_cost = 0.3 if (skel or colour in keys) else 1.5
-                cost = 1.0 + open_cost
+                cost = 1.0 + (0.3 if (skel or colour in keys) else 1.5)
                 if face is not None:
                     if face == "barred":
                         cost += saw_cost
@@ -227,6 +224,20 @@ class Board:
         return out
 
 
+def unknown_hand_costs(doors: list[tuple[Any, ...]]) -> list[float]:
+    """`Board.door_costs` for a hand the seat cannot see: no key fits, no Hacksaw, no Skeleton
+    Key (1 to open a door, 6 to saw bars, 5 for a padlock), each door's sum written out."""
+    out = []
+    for _, is_open, face, padlock, hacksaw in doors:
+        if is_open:
+            cost = 7.0 if face == "barred" and not hacksaw else 1.0  # 1, and 6 to saw without one
+        else:  # 1, and 1 to open, and 6 to saw bars seen, or 1 for bars unseen
+            cost = 8.0 if face == "barred" else 3.0 if face is None else 2.0
+        out.append(cost + 5.0 if padlock else cost)
+    out.append(OUTSIDE_STEP)
+    return out
+
+
 @lru_cache(maxsize=256)
 def adjacency(geo: Geometry, passages: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """Each tile's neighbours on a board with these Secret Passages (tile pairs, as laid)."""
@@ -237,7 +248,7 @@ def adjacency(geo: Geometry, passages: tuple[tuple[int, int], ...]) -> tuple[tup
     return tuple(adj)
 
 
-@lru_cache(maxsize=None)
+@cache
 def goal_start(geo: Geometry, side: str) -> tuple[tuple[int, ...], frozenset[int], list[float]]:
     """`Board.dist_to_goal`'s start: the far edge's tiles (in order, and as a set), and D
     (copied by every search) 0 on them, INF elsewhere (outside included)."""
@@ -245,7 +256,7 @@ def goal_start(geo: Geometry, side: str) -> tuple[tuple[int, ...], frozenset[int
     return far, geo.edge_set[OPPOSITE[side]], [0.0 if i in far else INF for i in range(geo.n + 1)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def steps_to_win(geo: Geometry, side: str) -> tuple[int, ...]:
     """Per node, the fewest steps from it onto `side`'s far edge (a Secret Passage moves one
     row or column toward it at most; from outside, one step onto the own edge first)."""
@@ -551,7 +562,7 @@ def _scores(plan: Plan, moves: list[Move]) -> list[float]:
 def _score(plan: Plan, move: Move) -> float:
     """A heuristic value of a play or Extra Key action (`parsed`): my progress, the leader's
     delay, card cost."""
-    verb, card, target, second, unlock, _ = move
+    verb, card, target, second, _, _ = move
     my_idx, lead_idx = plan.on_path, plan.on_lead_path
     if verb == "discard":
         return -0.3 - _card_value(plan, card) / 3.0
