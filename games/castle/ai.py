@@ -343,11 +343,12 @@ class Plan:
 
     def finish_line(self, seat: int) -> list[int]:
         """Far-edge tiles `seat` could step onto from where it stands (none while outside)."""
-        here = self.board.node(seat)
-        if here == self.board.n:
+        board = self.board
+        here, side = board.node(seat), board.seats[seat][SIDE]
+        if steps_to_win(board.geo, side)[here] > 1:  # outside, or too far for any step to reach
             return []
-        far = self.board.geo.edge_set[OPPOSITE[self.board.seats[seat][SIDE]]]
-        return [t for t in self.board.adj[here] if t in far]
+        far = board.geo.edge_set[OPPOSITE[side]]
+        return [t for t in board.adj[here] if t in far]
 
     def open_doors_to_win(self, seat: int) -> list[int]:
         """Tiles on which `seat` would win by stepping there on its next move."""
