@@ -68,6 +68,8 @@ def test_ai_choice_depends_only_on_what_its_seat_sees(seats):
                 other = hide_differently(state, seat, Rng(seed * 1000 + step))
                 assert other.to_json() != state.to_json()
                 assert GAME.view(other, seat) == GAME.view(state, seat)
+                prompt = GAME.prompt(state, seat)  # the compact view the smart AI reads, too
+                assert GAME.ai_view(other, seat, "smart", prompt) == GAME.ai_view(state, seat, "smart", prompt)
                 for level in ("smart", "random"):
                     assert (decide(GAME, other, seat, Rng(step), level)
                             == decide(GAME, state, seat, Rng(step), level))

@@ -241,6 +241,8 @@ def test_ai_decides_from_what_its_seat_can_see(seats, seed):
         other = hide_otherwise(state, seat, Rng(state.version))
         assert GAME.view(other, seat) == GAME.view(state, seat)
         assert GAME.prompt(other, seat) == GAME.prompt(state, seat)
+        prompt = GAME.prompt(state, seat)  # the compact view the smart AI reads, too
+        assert GAME.ai_view(other, seat, "smart", prompt) == GAME.ai_view(state, seat, "smart", prompt)
         for level in ("smart", "random"):
             assert decide(GAME, other, seat, Rng(7), level) == decide(GAME, state, seat, Rng(7), level)
         state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "random")).state

@@ -137,6 +137,13 @@ class Geometry:
                 plays["net", i, p(seat)] = two(f"play net {c}", "net", c, f"Net on {c} ({p(seat)})")
             self.moves.append(Choice(f"move {c}", (Step(c, f"Move to {c}"),)))
         self.plays = plays
+        # The same Choices by tile (a tuple index per tile, not a key per choice): legal_plays
+        # lists dozens of them per prompt.
+        tiles = range(self.n)
+        self.toggle_plays = {(card, verb): tuple(plays[card, i, verb] for i in tiles)
+                             for card in TOGGLERS for verb in ("Open", "Close")}
+        self.unlock_plays = tuple(plays["skeleton", i, "unlock"] for i in tiles)
+        self.tile_plays = {card: tuple(plays[card, i, ""] for i in tiles) for card in ("padlock", "hacksaw")}
         self.passages = [two(f"play passage {a} {b}", "passage", f"{a} {b}", f"Passage {a}–{b}")
                          for (a, b), _ in self.diagonals]
         self.discards = {card: two(f"discard {card}", card, "discard", "Discard it") for card in CARD_ORDER}
@@ -661,22 +668,32 @@ class CastleGame(Game):
                 continue
             if card in KEY_CARDS:
                 colour = card[4:]
-                choices += [plays[card, i, verb] for i, verb, c in turnable if c == colour]
+                opens, closes = g.toggle_plays[card, "Open"], g.toggle_plays[card, "Close"]
+                choices += [opens[i] if verb == "Open" else closes[i]
+                            for i, verb, c in turnable if c == colour]
             elif card == "skeleton":
+                opens, closes = g.toggle_plays[card, "Open"], g.toggle_plays[card, "Close"]
+                unlocks = g.unlock_plays
                 for i, verb in enumerate(verbs):
-                    if tiles[i]["padlock"]:
-                        choices.append(plays[card, i, "unlock"])
-                    elif verb:
-                        choices.append(plays[card, i, verb])
+                    if verb is None:
+                        if tiles[i]["padlock"]:
+                            choices.append(unlocks[i])
+                    else:
+                        choices.append(opens[i] if verb == "Open" else closes[i])
             elif card == "padlock":
-                choices += [plays[card, i, ""] for i, t in enumerate(tiles) if not t["padlock"]]
+                locks = g.tile_plays[card]
+                choices += [locks[i] for i, t in enumerate(tiles) if not t["padlock"]]
             elif card == "hacksaw":
-                choices += [plays[card, i, ""] for i, t in enumerate(tiles)
+                saws = g.tile_plays[card]
+                choices += [saws[i] for i, t in enumerate(tiles)
                             if t["open"] and t["face"] == "barred" and not t["hacksaw"] and not t["padlock"]]
             elif card == "passage":
-                laid = {tuple(pair) for pair in d["passages"]}
-                choices += [choice for choice, (pair, cross) in zip(g.passages, g.diagonals)
-                            if pair not in laid and cross not in laid]
+                if d["passages"]:
+                    laid = {tuple(pair) for pair in d["passages"]}
+                    choices += [choice for choice, (pair, cross) in zip(g.passages, g.diagonals)
+                                if pair not in laid and cross not in laid]
+                else:  # every corner is free
+                    choices += g.passages
             elif card == "net":
                 choices += [plays[card, i, p(who)] for i, who in sorted(occ.items())
                             if who != seat and d["players"][who]["netted"] == 0]
@@ -755,8 +772,24 @@ class CastleGame(Game):
         return out
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The random AI, or any with one choice, reads only its prompt; the smart one, most of the view."""
-        return {} if level == "random" or len(prompt.choices) == 1 else self.view(state, seat)
+        """The random AI, or any with one choice, reads only its prompt; the smart one, its seat's
+        compact view (`ai.compact_view`: doors and seats as tuples), built here from the state."""
+        if level == "random" or len(prompt.choices) == 1:
+            return {}
+        d = state.data
+        return {"rows": d["rows"], "cols": d["cols"], "phase": d["phase"],
+                "hand": list(d["players"][seat]["hand"]), "passages": [list(x) for x in d["passages"]],
+                "doors": [(t["colour"], t["open"], t["face"] if t["revealed"] else None, t["padlock"],
+                           t["hacksaw"]) for t in d["tiles"]],
+                "seats": [(pl["side"], pl["pos"], pl["netted"], tuple(pl["bonuses_used"]))
+                          for pl in d["players"]]}
+
+    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
+        suite checks the two agree, so the compact view holds nothing the seat may not see."""
+        if level == "random" or len(prompt.choices) == 1:
+            return {}
+        return ai.compact_view(view)
 
     def private_text(self, state: State, seat: int) -> str:
         pl = state.data["players"][seat]

@@ -1,12 +1,13 @@
 """AI players for Don't Go In There, deciding from their seat's view and prompt alone.
 
-"random" picks uniformly among the prompt's choices. "smart" scores every choice in curses (lower
+"random" picks uniformly among the prompt's choices (`DontGoGame.ai_action`). "smart" scores every choice in curses (lower
 is better for its seat): a card is worth minus its curses plus what it would dispel (completing a
 mirror, ring, twin or doll set, the first clocks set, a tome pair, amulet matches), and each ghost
 costs a fraction of a curse that grows as the AI's own pile grows (the most-haunted player pays a
 curse per two ghosts at the end). Placement weighs the card a space is likely to get (its rank
-among the meeples) against the expected ghosts for its flashlights. The view holds all it needs:
-public cards, its own ghosts, and the Secret Passage card if this seat has peeked at it.
+among the meeples) against the expected ghosts for its flashlights. It reads its seat's compact
+view (`compact_view`), which holds all it needs: public cards, its own ghosts, and the Secret
+Passage card if this seat has peeked at it, as ids and tuples rather than the view's dicts.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from games.core import Prompt, Rng
 
-from .engine import BOARDS, CARDS, DIE, SETS, TYPES, parse
+from .engine import AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, ROOMS, SETS, TYPES, parse
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -49,9 +50,55 @@ def expected_ghosts(n: int, lights: int) -> float:
     return sum(pr * max(0, x - lights) for x, pr in enumerate(roll_dist(n)))
 
 
-def room_key(room: dict[str, Any]) -> str:
-    """The engine's name for the side a room view shows ("secret" for the Secret Passage)."""
-    return BOARDS[room["slot"]][room["side"]]
+# A room in the compact view: (side, removed, spaces: seat or None each, top first, cards: ids
+# left to right, None for a face-down one, lib: the Library's (take, discard) card ids or None).
+SIDE, REMOVED, SPACES, CARDS_IN, LIB = range(5)
+
+
+def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What the smart AI reads, from `seat`'s view (`DontGoGame.ai_view` builds the same from
+    the state): the phase, the deck's size, the clocks, the dice (slot, faces), how many cards
+    the players hold, the seat's own cards as (id, dispelled, used) and ghosts, the rooms (see
+    SIDE...), and the face-down card it has peeked at as (slot, id)."""
+    dice, secret, me = view["dice"], view["secret"], view["players"][seat]
+    return {"phase": view["phase"], "deck": view["deck"], "clocks": view["clocks"],
+            "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
+            "held": sum(len(p["cards"]) for p in view["players"]),
+            "mine": tuple((c["id"], c["dispelled"], c["used"]) for c in me["cards"]),
+            "ghosts": me["ghosts"],
+            "rooms": tuple((r["side"], r["removed"], tuple(s["meeple"] for s in r["spaces"]),
+                            tuple(None if c["hidden"] else c["id"] for c in r["cards"]),
+                            None if r["lib"] is None else tuple(r["lib"])) for r in view["rooms"]),
+            "secret": None if secret is None else (secret["slot"], secret["card"]["id"])}
+
+
+@lru_cache(maxsize=4096)
+def free_spaces(name: str, spaces: tuple[int | None, ...]) -> tuple[tuple[Any, ...], ...]:
+    """What a placement on each free space of room `name` turns on, the room's meeples at
+    `spaces`: (space, lo and frac: its rank among the meeples, where a rank between two cards
+    gets the weighted mean of their values, its flashlights, damp: a third meeple in the
+    Basement or Hallway, whose roll may change, attic: the Attic's top space, nursery: the
+    Nursery's bottom space, waiting: the room's first meeple, which waits for two more)."""
+    occupied = len(spaces) - spaces.count(None)
+    third = occupied == 2
+    lights = ROOMS[name]["flashlights"]
+    out = []
+    above = 0
+    for space, who in enumerate(spaces):
+        if who is not None:
+            above += 1
+            continue
+        rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
+        lo = int(rank)
+        out.append((space, lo, rank - lo, lights[space], third and name in ("basement", "hallway"),
+                    name == "attic" and space == 0, name == "nursery" and space == len(spaces) - 1,
+                    not third and occupied == 0))
+    return tuple(out)
+
+
+def flashlights(slot: int, room: tuple[Any, ...]) -> list[int]:
+    """The flashlights of each space of the side `room` (compact) shows, top first."""
+    return ROOMS[BOARDS[slot][room[SIDE]]]["flashlights"]
 
 
 class Seat:
@@ -60,15 +107,13 @@ class Seat:
     def __init__(self, view: dict[str, Any], seat: int) -> None:
         self.view = view
         self.seat = seat
-        me = view["players"][seat]
-        self.cards = me["cards"]
-        self.ghosts: int = me["ghosts"]
-        self.up: dict[str, list[dict[str, Any]]] = {}  # face-up cards by type
-        for c in self.cards:
-            if not c["dispelled"]:
-                self.up.setdefault(c["type"], []).append(c)
-        held = sum(len(p["cards"]) for p in view["players"])
-        total = held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"])
+        self.ghosts: int = view["ghosts"]
+        self.up: dict[str, list[tuple[int, bool]]] = {}  # face-up cards by type: (id, used)
+        for cid, dispelled, used in view["mine"]:
+            if not dispelled:
+                self.up.setdefault(CARD_TYPES[cid], []).append((cid, used))
+        held = view["held"]
+        total = held + view["deck"] + sum([len(r[CARDS_IN]) for r in view["rooms"]])
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
@@ -76,7 +121,7 @@ class Seat:
         self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
-        return sum(c["curse"] for c in self.up.get(ctype, ()))
+        return sum([CURSES[cid] for cid, _ in self.up.get(ctype, ())])
 
     def most_curses_of_a_type(self) -> int:
         """What a tome pair could dispel: the face-up curses of the seat's worst type but tomes."""
@@ -87,44 +132,43 @@ class Seat:
     def card_value(self, cid: int) -> float:
         """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
         room, so a decision values it once)."""
-        c = CARDS[cid]
-        t, v = c["type"], c["curse"]
+        t, v = CARD_TYPES[cid], CURSES[cid]
         gc = self.gc
         val = -float(v)
-        ups = self.up.get(t, [])
+        ups = self.up.get(t, ())
         if t == "mirror":
             val -= gc
             if len(ups) + 1 >= SETS["mirror"]:
-                val += v + sum(x["curse"] for x in ups)
+                val += v + sum([CURSES[x] for x, _ in ups])
             else:
                 val += 0.25 * len(ups) * v
         elif t == "ring":
             if len(ups) + 1 >= SETS["ring"]:
-                val += v + sum(x["curse"] for x in ups)
+                val += v + sum([CURSES[x] for x, _ in ups])
             else:
                 val += 0.15 * len(ups) * v
         elif t == "twin":
-            if any(x["curse"] == v for x in ups):
+            if any(CURSES[x] == v for x, _ in ups):
                 val += 2 * v
             else:
                 val += 0.25 * v
         elif t == "doll":
-            held = tuple(sorted(x["curse"] for x in ups))
+            held = tuple(sorted([CURSES[x] for x, _ in ups]))
             val += SETS["doll_sum"] if completes_dolls(held, v) else 0.25 * v
         elif t == "clocks":
             if self.view["clocks"] is None:
-                vals = sorted([x["curse"] for x in ups] + [v], reverse=True)
+                vals = sorted([CURSES[x] for x, _ in ups] + [v], reverse=True)
                 if sum(vals) >= SETS["clocks_sum"]:
                     val += sum(vals[:SETS["clocks_dispel"]])
                 else:
                     val += 0.3 * v
         elif t == "holywater":
-            if any(not x["used"] for x in ups):
+            if any(not used for _, used in ups):
                 val += (self.ghosts // 2) * gc
             else:
                 val += 0.2 * v
         elif t == "tome":
-            if any(not x["used"] for x in ups):
+            if any(not used for _, used in ups):
                 val += self.most_curses_of_a_type()
             else:
                 val += 0.2 * v
@@ -132,24 +176,24 @@ class Seat:
             val += min(len(ups) + 1, self.ghosts) * gc
         elif t == "cat":
             if ups:
-                val += 0.6 * max(v, min(x["curse"] for x in ups))
+                val += 0.6 * max(v, min([CURSES[x] for x, _ in ups]))
         elif t == "portrait":
             val += 0.45 * v
         elif t == "musicbox":
             val += 0.35 * v
         elif t == "amulet":
-            amulets = ups
-            if any(x["amulet"] == v for x in amulets):
+            names = AMULETS[cid]
+            if any(AMULETS[x] == v for x, _ in ups):
                 val += v
-            if any(x["curse"] == c["amulet"] for x in amulets):
-                val += c["amulet"]
+            if any(CURSES[x] == names for x, _ in ups):
+                val += names
             else:
-                val += 0.2 * c["amulet"]
+                val += 0.2 * names
         return val
 
-    def pick_value(self, room: dict[str, Any], cid: int) -> float:
+    def pick_value(self, room: tuple[Any, ...], cid: int) -> float:
         val = self.card_value(cid)
-        lib = room["lib"]
+        lib = room[LIB]
         if lib:
             if cid == lib[0]:
                 val -= self.gc
@@ -157,73 +201,58 @@ class Seat:
                 val += self.gc
         return val
 
-    def room_cards(self, room: dict[str, Any]) -> tuple[list[float], float]:
+    def room_cards(self, slot: int, room: tuple[Any, ...]) -> tuple[list[float], float]:
         """The room's card values for this seat, best first, and its ghost dice (once per room)."""
-        slot = room["slot"]
         if slot not in self._rooms:
             values, dice = [], 0.0
-            for card in room["cards"]:
-                if card["hidden"]:
-                    if self.secret is None or self.secret["slot"] != slot:
+            for cid in room[CARDS_IN]:
+                if cid is None:  # face down
+                    if self.secret is None or self.secret[0] != slot:
                         values.append(-AVG_CURSE)
                         dice += AVG_DICE
                         continue
-                    card = self.secret["card"]
-                values.append(self.pick_value(room, card["id"]))
-                dice += card["dice"]
+                    cid = self.secret[1]
+                values.append(self.pick_value(room, cid))
+                dice += DICE[cid]
             values.sort(reverse=True)
             self._rooms[slot] = values, dice
         return self._rooms[slot]
 
-    def place_values(self, room: dict[str, Any]) -> list[float | None]:
+    def place_values(self, slot: int, room: tuple[Any, ...]) -> list[float | None]:
         """The value of placing a meeple on each space of `room` (top first; None where a meeple
         stands), in one pass: every free space of a room is usually offered."""
-        name = room_key(room)
-        spaces = room["spaces"]
-        values, dice = self.room_cards(room)
-        occupied = 0
-        for s in spaces:
-            if s["meeple"] is not None:
-                occupied += 1
-        third = occupied == 2
+        values, dice = self.room_cards(slot, room)
+        spaces = room[SPACES]
         gc = self.gc
         ghost_dice = round(dice)
         last = len(values) - 1
-        out = []
-        above = 0
-        for space, s in enumerate(spaces):
-            if s["meeple"] is not None:
-                above += 1
-                out.append(None)
-                continue
-            rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
-            lo = int(rank)
-            frac = rank - lo
+        out: list[float | None] = [None] * len(spaces)
+        for space, lo, frac, lights, damp, attic, nursery, waiting in free_spaces(
+                BOARDS[slot][room[SIDE]], spaces):
             get = values[min(lo, last)] if values else 0.0
             if frac and values:
                 get = (1 - frac) * get + frac * values[min(lo + 1, last)]
-            exp = expected_ghosts(ghost_dice, s["flashlights"])
-            if third and name in ("basement", "hallway"):
+            exp = expected_ghosts(ghost_dice, lights)
+            if damp:
                 exp *= 0.7
             val = get - gc * exp
-            if name == "attic" and space == 0:
+            if attic:
                 val -= gc
-            if name == "nursery" and space == len(spaces) - 1 and self.ghosts:
+            if nursery and self.ghosts:
                 val += gc
-            if not third:
-                val -= 0.1 * (occupied == 0)  # a meeple left waiting is a meeple not in the supply
-            out.append(val)
+            if waiting:
+                val -= 0.1  # a meeple left waiting is a meeple not in the supply
+            out[space] = val
         return out
 
-    def takes(self, room: dict[str, Any], faces: list[int]) -> tuple[int, int]:
+    def takes(self, slot: int, room: tuple[Any, ...], faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
         """(ghosts this seat takes, ghosts everyone else takes) for a roll in the resolving room."""
         rolled = sum(faces)
         mine = others = 0
-        for space in room["spaces"]:
-            who = space["meeple"]
+        for who, lights in zip(room[SPACES], flashlights(slot, room)):
             if who is None:
                 continue
-            k = max(0, rolled - space["flashlights"])
+            k = max(0, rolled - lights)
             if who == self.seat:
                 mine += k
             else:
@@ -231,41 +260,42 @@ class Seat:
         return mine, others
 
 
-def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
+    """The smart AI's action (the random one's is `DontGoGame.ai_action`'s pick)."""
     if not prompt.choices:
         raise ValueError(f"seat {prompt.seat} has nothing to do")
-    if level == "random":
-        return rng.choice(prompt.choices).action
     choices = [c.action for c in prompt.choices]
     me = Seat(view, prompt.seat)
     phase = view["phase"]
     scored: list[tuple[float, str]] = []
     if phase == "place":
-        by_room = {room_key(r): me.place_values(r) for r in view["rooms"] if not r["removed"]}
+        by_room = {BOARDS[slot][r[SIDE]]: me.place_values(slot, r)
+                   for slot, r in enumerate(view["rooms"]) if not r[REMOVED]}
         for a in choices:
-            _, (name, space) = parse(a)
+            name, space = parse(a)[1]
             scored.append((by_room[name][space - 1], a))
     elif phase == "pick":
-        room = view["rooms"][view["dice"]["slot"]]
+        slot = view["dice"][0]
+        room = view["rooms"][slot]
         for a in choices:
-            cid = room["cards"][int(a.split()[1]) - 1]["id"]
+            cid = room[CARDS_IN][int(a.split()[1]) - 1]
             scored.append((me.pick_value(room, cid), a))
     elif phase == "reroll":
-        room = view["rooms"][view["dice"]["slot"]]
-        faces = view["dice"]["faces"]
-        mine, _ = me.takes(room, faces)
-        expect = sum(expected_ghosts(len(faces), s["flashlights"]) for s in room["spaces"]
-                     if s["meeple"] == me.seat)
+        slot, faces = view["dice"]
+        room = view["rooms"][slot]
+        mine, _ = me.takes(slot, room, faces)
+        expect = sum(expected_ghosts(len(faces), lights)
+                     for who, lights in zip(room[SPACES], flashlights(slot, room)) if who == me.seat)
         return "reroll" if mine > expect + 0.2 else "keep"
     elif phase == "change":
-        room = view["rooms"][view["dice"]["slot"]]
-        faces = view["dice"]["faces"]
+        slot, faces = view["dice"]
+        room = view["rooms"][slot]
         for a in choices:
             new = list(faces)
             if a != "keep":
                 _, die, _, face = a.split()
                 new[int(die) - 1] = int(face)
-            mine, others = me.takes(room, new)
+            mine, others = me.takes(slot, room, new)
             scored.append((-mine + 0.1 * others + (0.01 if a == "keep" else 0.0), a))
     else:
         for a in choices:
@@ -274,7 +304,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
                 scored.append((me.curses(arg), a))
             else:
                 sign = 1 if verb == "dispel" else -1
-                scored.append((sign * CARDS[int(arg)]["curse"], a))
-    best = max(s for s, _ in scored)
+                scored.append((sign * CURSES[int(arg)], a))
+    best = max(scored)[0]
     top = [a for s, a in scored if s >= best - 1e-9]
     return top[0] if len(top) == 1 else rng.choice(top)

@@ -33,6 +33,7 @@ CONFIG: dict[str, Any] = load_toml("dontgo", "dontgo.toml")
 
 TYPES: tuple[str, ...] = tuple(CONFIG["type_order"])
 TYPE_LABELS = {t: CONFIG["types"][t]["label"] for t in TYPES}
+TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
 FIRST_SEAT: int = CONFIG["setup"]["first_seat"]
@@ -78,14 +79,17 @@ ROOM_CARD_VIEWS: tuple[dict[str, Any], ...] = tuple({**v, "hidden": False} for v
 CURSES: tuple[int, ...] = tuple(c["curse"] for c in CARDS)
 CARD_TYPES: tuple[str, ...] = tuple(c["type"] for c in CARDS)
 DICE: tuple[int, ...] = tuple(c["dice"] for c in CARDS)
+AMULETS: tuple[int | None, ...] = tuple(c["amulet"] for c in CARDS)
+TYPE_CARDS = {t: tuple(c["id"] for c in CARDS if c["type"] == t) for t in TYPES}  # ids, ascending
 # The card types whose taking has an effect at once (the others act at the end, or not at all).
 IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
 
-def p(seat: int) -> str:
-    return "{p%d}" % seat
+# How texts name a seat ("{p0}"): the bot puts each player's name in its place.
+SEAT_TAGS: tuple[str, ...] = tuple("{p%d}" % seat for seat in range(5))
+p = SEAT_TAGS.__getitem__  # p(seat), a table look-up: texts name seats on every move
 
 
 def plural(n: int, word: str) -> str:
@@ -125,11 +129,16 @@ def resolve_text(seat: int, name: str) -> str:
             f"takes the planchette.")
 
 
-@lru_cache(maxsize=None)
+COLOURS = ("red", "blue", "green", "yellow", "purple")  # the seats' colours, in seat order
+
+
 def take_texts(cid: int, seat: int) -> tuple[str, str]:
-    """What `seat` taking card `cid` says: the event, and the last-move line (made once each)."""
+    """What `seat` taking card `cid` says: the event, and the last-move line."""
     text = CARD_TEXTS[cid]
-    return f"{p(seat)} takes {text}.", f"{DontGoGame.colours[seat].capitalize()} took {text}."
+    return f"{p(seat)} takes {text}.", f"{COLOURS[seat].capitalize()} took {text}."
+
+
+TAKE_TEXTS = tuple(tuple(take_texts(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
 
 
 def card_text(cid: int) -> str:
@@ -138,10 +147,6 @@ def card_text(cid: int) -> str:
 
 def room_name(d: dict[str, Any], slot: int) -> str:
     return BOARDS[slot][d["rooms"][slot]["side"]]
-
-
-def flashlights(d: dict[str, Any], slot: int) -> list[int]:
-    return ROOMS[room_name(d, slot)]["flashlights"]
 
 
 # ---------------------------------------------------------------- ghost tokens
@@ -162,6 +167,8 @@ def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
     """Hand `k` ghosts from the pile, biggest tokens first; substitutes when the pile can't pay."""
     t, pool = d["players"][seat]["tokens"], d["pool"]
     for den, value in DENOMINATIONS:
+        if value > k:  # none of these fits
+            continue
         n = min(pool[den], k // value)
         if n:
             pool[den] -= n
@@ -203,7 +210,7 @@ def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
-    return sum(CURSES[c["id"]] for c in face_up(pl, ctype))
+    return sum([CURSES[c["id"]] for c in face_up(pl, ctype)])
 
 
 def dispel(pl: dict[str, Any], ids: list[int]) -> None:
@@ -223,7 +230,7 @@ def doll_set(pl: dict[str, Any], new: int) -> list[int] | None:
     target = SETS["doll_sum"] - CARDS[new]["curse"]
     for size in range(len(others), -1, -1):
         for combo in combinations(sorted(others), size):
-            if sum(CARDS[i]["curse"] for i in combo) == target:
+            if sum([CURSES[i] for i in combo]) == target:
                 return sorted(list(combo) + [new])
     return None
 
@@ -331,13 +338,27 @@ def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
     return (f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
-            f"{DontGoGame.colours[seat].capitalize()} placed a meeple in the {label}, space {space}.")
+            f"{COLOURS[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
 @lru_cache(maxsize=None)
-def free_places(name: str, spaces: tuple[int | None, ...]) -> tuple[Choice, ...]:
+def free_places(name: str, *spaces: int | None) -> tuple[Choice, ...]:
     """The placements on room `name` whose spaces (seats or None, top first) are free."""
     return tuple(c for c, who in zip(place_choices(name), spaces) if who is None)
+
+
+@lru_cache(maxsize=None)
+def card_choice(verb: str, cid: int) -> Choice:
+    """Dispelling ("dispel") or keeping ("save") card `cid`."""
+    what = "Dispel" if verb == "dispel" else "Keep"
+    return Choice(f"{verb} {cid}", (Step(str(cid), f"{what} {card_text(cid)} #{cid}"),))
+
+
+@lru_cache(maxsize=None)
+def tome_choice(ctype: str, n: int, cursed: int) -> Choice:
+    """The tomes dispelling every card of type `ctype`: `n` face-up cards worth `cursed` curses."""
+    return Choice(f"tome {ctype}", (Step(ctype, f"{TYPE_LABELS[ctype]} ({plural(n, 'card')}, "
+                                                f"{plural(cursed, 'curse')})"),))
 
 
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
@@ -364,6 +385,9 @@ def pick_choice(index: int, cid: int, ghost: int) -> Choice:
     return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_text(cid)}{note}"),))
 
 
+# Taking each card from each of a room's three places, where taking it moves no ghost.
+PLAIN_PICKS = tuple(tuple(pick_choice(i, cid, 0) for cid in range(len(CARDS))) for i in range(3))
+
 # What each phase's prompt says, and the kinds of action it takes ("choose" depends on what is
 # pending).
 PROMPT_TEXTS = {"place": "Place a meeple", "reroll": "Basement: re-roll all the dice once?",
@@ -384,7 +408,7 @@ class DontGoGame(Game):
              "curses, dispel the rest, and don't end up the most haunted.")
     min_seats = 2
     max_seats = 5
-    colours = ("red", "blue", "green", "yellow", "purple")
+    colours = COLOURS
     to_move_acts_first = True  # only the current seat is ever prompted
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
@@ -398,8 +422,8 @@ class DontGoGame(Game):
         types = list(TYPES)
         rng.shuffle(types)
         chosen = set(types[:n_types])
-        deck = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype in chosen]
-        unused = [cid for cid, ctype in enumerate(CARD_TYPES) if ctype not in chosen]
+        deck = [cid for ctype in TYPES if ctype in chosen for cid in TYPE_CARDS[ctype]]
+        unused = [cid for ctype in TYPES if ctype not in chosen for cid in TYPE_CARDS[ctype]]
         rng.shuffle(deck)
         removed = sorted(deck[:n_removed])
         deck = deck[n_removed:]
@@ -422,9 +446,12 @@ class DontGoGame(Game):
     def _deal(self, d: dict[str, Any], slot: int) -> None:
         """Lay up to 3 cards from the deck above the room, by its side's rules."""
         room = d["rooms"][slot]
-        name = room_name(d, slot)
+        name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
         room["spaces"] = [None] * len(ROOMS[name]["flashlights"])
-        drawn = [d["deck"].pop() for _ in range(min(3, len(d["deck"])))]
+        deck = d["deck"]
+        k = min(3, len(deck))
+        drawn = deck[:-k - 1:-1]  # the top k cards, topmost first, as popping them would give
+        del deck[len(deck) - k:]
         room["hidden"], room["seen"], room["lib"] = False, [], None
         if name == "library":
             drawn = sorted(drawn, key=lambda i: (CARDS[i]["curse"], drawn.index(i)))
@@ -455,7 +482,10 @@ class DontGoGame(Game):
         """An offered move is the current seat's, of a kind its phase takes, and a placement is
         on a free space of a room in play: no need to ask again."""
         kind, payload = parse(action)
-        return self._run(state, seat, kind, payload, rng, self.offered_doers)
+        events: list[Event] = []  # `_run`, written out: every self-play move comes through here
+        self.offered_doers[kind](self, state, seat, payload, rng, events)
+        self._advance(state, rng, events)
+        return events
 
     def _run(self, state: State, seat: int, kind: str, payload: Any, rng: Rng,
              doers: dict[str, Any]) -> list[Event]:
@@ -551,12 +581,12 @@ class DontGoGame(Game):
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         room = d["rooms"][slot]
-        name = room_name(d, slot)
+        name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
         events.append(Event(resolve_text(seat, name)))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
-        n = sum(DICE[c] for c in room["cards"])
+        n = sum([DICE[c] for c in room["cards"]])
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         self._roll(d, slot, n, rng)
         events.append(Event(self._roll_text(d)))
@@ -607,12 +637,13 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         rolled = sum(d["dice"]["faces"])
-        lights = flashlights(d, slot)
-        for space, who in enumerate(d["rooms"][slot]["spaces"]):
+        room = d["rooms"][slot]
+        lights = ROOMS[BOARDS[slot][room["side"]]]["flashlights"]
+        for space, who in enumerate(room["spaces"]):
             if who is None:
                 continue
-            k = max(0, rolled - lights[space])
-            if k:
+            k = rolled - lights[space]
+            if k > 0:
                 give_ghosts(d, who, k)
                 events.append(Event(haunt_text(who, space, k)))
         d["res"]["stage"] = "pick"
@@ -639,7 +670,7 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = take_texts(cid, seat)
+        said, last = TAKE_TEXTS[seat][cid]
         events.append(Event(said))
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if room["lib"]:
@@ -696,7 +727,8 @@ class DontGoGame(Game):
                 d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
                                      "count": SETS["clocks_dispel"]})
         elif ctype in ("holywater", "tome"):
-            fresh = [c for c in face_up(pl, ctype) if not c["used"]]
+            fresh = [c for c in pl["cards"] if not c["used"] and not c["dispelled"]
+                     and CARD_TYPES[c["id"]] == ctype]
             if len(fresh) >= SETS[ctype]:
                 for c in fresh[:SETS[ctype]]:
                     c["used"] = True
@@ -727,8 +759,8 @@ class DontGoGame(Game):
     def _candidates(self, d: dict[str, Any], pend: dict[str, Any]) -> list[int]:
         pl = d["players"][pend["seat"]]
         if pend["kind"] == "tome":
-            return sorted({TYPES.index(CARDS[c["id"]]["type"]) for c in face_up(pl)
-                           if CARDS[c["id"]]["type"] != "tome"})
+            return sorted({TYPE_INDEX[CARD_TYPES[c["id"]]] for c in face_up(pl)
+                           if CARD_TYPES[c["id"]] != "tome"})
         return [c["id"] for c in face_up(pl, pend["type"])]
 
     def _auto(self, state: State, events: list[Event]) -> bool:
@@ -862,7 +894,7 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         room = d["rooms"][slot]
-        old = ROOM_LABELS[room_name(d, slot)]
+        old = ROOM_LABELS[BOARDS[slot][room["side"]]]
         d["res"] = None
         if not d["deck"]:
             room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
@@ -871,10 +903,10 @@ class DontGoGame(Game):
             return
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
-        new = ROOM_LABELS[room_name(d, slot)]
-        shown = [card_text(c) for i, c in enumerate(room["cards"]) if not (room["hidden"] and i == 2)]
+        new = ROOM_LABELS[BOARDS[slot][room["side"]]]
+        shown = [CARD_TEXTS[c] for c in room["cards"]]
         if room["hidden"]:
-            shown.append("one card face down")
+            shown[2] = "one card face down"
         events.append(Event(f"The {old} flips over to reveal the {new}, with {', '.join(shown)}."))
 
     def _next_turn(self, state: State, events: list[Event]) -> None:
@@ -958,35 +990,37 @@ class DontGoGame(Game):
         if phase == "place":
             for slot, room in enumerate(d["rooms"]):
                 if not room["removed"]:
-                    out += free_places(BOARDS[slot][room["side"]], tuple(room["spaces"]))
+                    out += free_places(BOARDS[slot][room["side"]], *room["spaces"])
         elif phase == "reroll":
             out = list(REROLL_CHOICES)
         elif phase == "change":
             out = list(change_choices(tuple(d["dice"]["faces"])))
         elif phase == "pick":
             room = d["rooms"][d["res"]["slot"]]
-            lib = room["lib"] or (None, None)
-            out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
-                   for i, cid in enumerate(room["cards"])]
+            lib = room["lib"]
+            if lib is None:
+                out = [PLAIN_PICKS[i][cid] for i, cid in enumerate(room["cards"])]
+            else:
+                out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
+                       for i, cid in enumerate(room["cards"])]
         elif phase == "choose" and d["pending"]:
             pend = d["pending"][0]
             cands = self._candidates(d, pend)
-            pl = d["players"][seat]
             if pend["kind"] == "tome":
+                held: dict[str, list[int]] = {}  # the curses of each face-up type
+                for c in d["players"][seat]["cards"]:
+                    if not c["dispelled"]:
+                        held.setdefault(CARD_TYPES[c["id"]], []).append(CURSES[c["id"]])
                 for ti in cands:
                     t = TYPES[ti]
-                    n = len(face_up(pl, t))
-                    out.append(Choice(f"tome {t}", (Step(t, f"{TYPE_LABELS[t]} ({plural(n, 'card')}, "
-                                                        f"{plural(curses(pl, t), 'curse')})"),)))
+                    out.append(tome_choice(t, len(held[t]), sum(held[t])))
             else:
                 seen: set[int] = set()
                 verb = "dispel" if pend["kind"] == "dispel" else "save"
                 for cid in cands:
-                    if CARDS[cid]["curse"] in seen:
-                        continue
-                    seen.add(CARDS[cid]["curse"])
-                    what = "Dispel" if verb == "dispel" else "Keep"
-                    out.append(Choice(f"{verb} {cid}", (Step(str(cid), f"{what} {card_text(cid)} #{cid}"),)))
+                    if CURSES[cid] not in seen:
+                        seen.add(CURSES[cid])
+                        out.append(card_choice(verb, cid))
         return out
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
@@ -995,7 +1029,8 @@ class DontGoGame(Game):
             return None
         text = PROMPT_TEXTS.get(d["phase"])
         if text is None:
-            text = self._doing(d)[0].upper() + self._doing(d)[1:]
+            doing = self._doing(d)
+            text = doing[0].upper() + doing[1:]
         return Prompt(seat, text, self.choices(d, seat))
 
     # ------------------------------------------------------------ view
@@ -1005,38 +1040,32 @@ class DontGoGame(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
         over = state.over
-        rooms, secret = self._rooms_view(d, seat, copy=True)
+        rooms, secret = self._rooms_view(d, seat)
         dice = d["dice"]
         return {
             "game": "dontgo", "turn": state.turn, "current": None if over else d["current"],
             "phase": "over" if over else d["phase"], "rooms": rooms, "deck": len(d["deck"]),
             "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
                                                 "rerolled": dice["rerolled"], "changed": dice["changed"]},
-            "players": self._players_view(state, seat, copy=True), "clocks": d["clocks"],
+            "players": self._players_view(state, seat), "clocks": d["clocks"],
             "last": None if d["last"] is None else dict(d["last"]),
             "scores": [dict(r) for r in d["scores"]] if over and d["scores"] else None,
             "winners": list(d["winners"]) if over and d["winners"] is not None else None,
             "secret": secret,
         }
 
-    def _rooms_view(self, d: dict[str, Any], seat: int | None,
-                    copy: bool) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """The rooms as views show them, and the face-down card `seat` has peeked at. Without
-        `copy`, the card dicts are the shared templates themselves (for a reader that never
-        changes them: the AI)."""
+    def _rooms_view(self, d: dict[str, Any],
+                    seat: int | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The rooms as views show them, and the face-down card `seat` has peeked at."""
         rooms = []
         secret = None
         for slot, room in enumerate(d["rooms"]):
             name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
-            if copy:
-                cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
-            else:
-                cards = [ROOM_CARD_VIEWS[cid] for cid in room["cards"]]
+            cards = [ROOM_CARD_VIEWS[cid].copy() for cid in room["cards"]]
             if room["hidden"] and len(cards) > 2:
                 cards[2] = {"hidden": True}
                 if seat is not None and seat in room["seen"]:
-                    card = CARD_VIEWS[room["cards"][2]]
-                    secret = {"slot": slot, "card": card.copy() if copy else card}
+                    secret = {"slot": slot, "card": CARD_VIEWS[room["cards"][2]].copy()}
             rooms.append({"slot": slot, "name": ROOM_LABELS[name], "side": room["side"],
                           "removed": room["removed"],
                           "spaces": [{"flashlights": f, "meeple": who}
@@ -1044,9 +1073,8 @@ class DontGoGame(Game):
                           "cards": cards, "lib": None if room["lib"] is None else list(room["lib"])})
         return rooms, secret
 
-    def _players_view(self, state: State, seat: int | None, copy: bool) -> list[dict[str, Any]]:
-        """Every seat's meeples, cards and curses (ghosts only for `seat`, or all once over);
-        `copy` as in `_rooms_view`."""
+    def _players_view(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+        """Every seat's meeples, cards and curses (ghosts only for `seat`, or all once over)."""
         over = state.over
         players = []
         for s, pl in enumerate(state.data["players"]):
@@ -1054,29 +1082,43 @@ class DontGoGame(Game):
             up_curses = 0
             for c in pl["cards"]:  # one pass for the card views and the face-up curses
                 cid, dispelled = c["id"], c["dispelled"]
-                cards.append(HELD_VIEWS[cid, dispelled, c["used"]])
+                cards.append(HELD_VIEWS[cid, dispelled, c["used"]].copy())
                 if not dispelled:
                     up_curses += CURSES[cid]
-            if copy:
-                cards = [card.copy() for card in cards]
             players.append({"seat": s, "colour": self.colours[s], "meeples": pl["meeples"],
                             "cards": cards, "curses": up_curses,
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
         return players
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """The random AI reads only its prompt; the smart one, the board, the cards and the dice
-        (not the turn, the last move or the scores), from shared card templates it never changes."""
+        """The random AI reads only its prompt; the smart one, its seat's compact view
+        (`ai.compact_view`: ids and tuples), built here from the state."""
         if level == "random":
             return {}
         d = state.data
-        rooms, secret = self._rooms_view(d, seat, copy=False)
+        rooms = []
+        secret = None
+        for slot, room in enumerate(d["rooms"]):
+            cards = tuple(room["cards"])
+            if room["hidden"] and len(cards) > 2:
+                if seat in room["seen"]:
+                    secret = (slot, cards[2])
+                cards = (cards[0], cards[1], None, *cards[3:])
+            lib = room["lib"]
+            rooms.append((room["side"], room["removed"], tuple(room["spaces"]), cards,
+                          None if lib is None else tuple(lib)))
         dice = d["dice"]
-        return {"phase": d["phase"], "rooms": rooms, "deck": len(d["deck"]),
-                "dice": None if dice is None else {"slot": dice["slot"], "faces": list(dice["faces"]),
-                                                    "rerolled": dice["rerolled"], "changed": dice["changed"]},
-                "players": self._players_view(state, seat, copy=False), "clocks": d["clocks"],
-                "secret": secret}
+        me = d["players"][seat]
+        return {"phase": d["phase"], "deck": len(d["deck"]), "clocks": d["clocks"],
+                "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
+                "held": sum([len(pl["cards"]) for pl in d["players"]]),
+                "mine": tuple([(c["id"], c["dispelled"], c["used"]) for c in me["cards"]]),
+                "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
+
+    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
+        suite checks the two agree, so the compact view holds nothing the seat may not see."""
+        return {} if level == "random" else ai.compact_view(view, seat)
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1104,7 +1146,11 @@ class DontGoGame(Game):
     # ------------------------------------------------------------ AI
 
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        return ai.choose(view, prompt, rng, level)
+        """The random AI picks any offered choice (here: it is every random self-play move);
+        the smart one weighs them (`ai.choose`)."""
+        if level == "random":
+            return rng.choice(prompt.choices).action
+        return ai.choose(view, prompt, rng)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
