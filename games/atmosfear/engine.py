@@ -63,6 +63,7 @@ KEYS_PER = RULES["keys_per_colour"]
 LINES: dict[str, list[str]] = GK["lines"]
 ORDERS: dict[str, dict[str, Any]] = GK["orders"]
 TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
+ALL_SAID = {group: (1 << len(lines)) - 1 for group, lines in LINES.items()}  # gk.said when all are said
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
 OUTER_INDEX = {sid: i for i, sid in enumerate(OUTER_IDS)}
@@ -110,6 +111,9 @@ TIMER_ORDER = itemgetter("due", "id")
 # Per Time card: its timer's id and action, and how long before the clock's end it falls due
 # (timers are listed at every step of a game: these parts never change).
 TIME_TIMERS = {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60) for cid, card in TIME.items()}
+# What each outer stone does when landed on ("plain": no effect; inside stones are all plain).
+KIND = {s["id"]: s["kind"] for s in OUTER}
+LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
@@ -129,6 +133,18 @@ def clean_fear(text: str) -> str:
 
 def p(seat: int) -> str:
     return "{p%d}" % seat
+
+
+def roll_text(seat: int, dice: tuple[int, ...]) -> str:
+    return f"{p(seat)} rolls {' + '.join(map(str, dice))}" + (f" = {sum(dice)}." if len(dice) == 2 else ".")
+
+
+# The texts of the events every turn has, made once per seat (and dice, stone or way).
+ROLLS_OF = [(a,) for a in range(1, 7)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]
+ROLL_TEXTS = [{dice: roll_text(s, dice) for dice in ROLLS_OF} for s in range(6)]
+BRANCH_TEXTS = [{"inside": f"{p(s)} turns onto the inside track.", "outside": f"{p(s)} keeps to the outer track."}
+                for s in range(6)]
+MOVE_TEXTS = [{sid: f"{p(s)} moves to {sid}." for sid in ALL_STONES} for s in range(6)]
 
 
 def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
@@ -180,6 +196,41 @@ def nearest_hole(stone: str) -> str:
 
 def inside(stone: str) -> bool:
     return stone not in STONE
+
+
+@lru_cache(maxsize=1024)
+def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key: bool, no_chosen: bool,
+                  sneaks: bool, active: bool) -> tuple[tuple[str, float], ...]:
+    """The Gatekeeper's orders he may give now, with their weights (gatekeeper.toml), from his
+    temper and what the table looks like: a leader with 3 keys or more, anyone in a Black Hole,
+    the last quarter of the clock, the Black Key held, no Chosen One, anyone sneaking inside
+    without every colour, anyone out of the Black Holes. Cached: the same few come back all game."""
+    out = []
+    for name, o in ORDERS.items():
+        w = o.get("weight", 0.0)
+        if isinstance(w, list):  # [when kind, when cruel]
+            w = w[0] + (w[1] - w[0]) * cruel
+        if leader:
+            w += o.get("leader_bonus", 0.0)
+        if hole:
+            w += o.get("hole_bonus", 0.0)
+        if late:
+            w += o.get("late_bonus", 0.0)
+        if black_key:
+            w += o.get("black_key_bonus", 0.0)
+        if no_chosen:
+            w += o.get("no_chosen_bonus", 0.0)
+        if sneaks:
+            w += o.get("inside_bonus", 0.0)
+        if o.get("call") and not active:
+            w = 0.0
+        if name == "inside_catch" and not sneaks:
+            w = 0.0
+        if name == "release" and not hole:
+            w = 0.0
+        if w > 0:
+            out.append((name, w))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- choices (built once: immutable)
@@ -293,9 +344,6 @@ class AtmosfearGame(Game):
 
     def keys_count(self, d: dict[str, Any], seat: int) -> int:
         return len(d["players"][seat]["rack"]) + (d["black_key"]["holder"] == seat)
-
-    def waiting(self, d: dict[str, Any], seat: int) -> bool:
-        return d["players"][seat]["pos"] == WELL and self.qualified(d, seat)
 
     def active(self, d: dict[str, Any]) -> list[int]:
         """Seats not in a Black Hole (in the game)."""
@@ -433,14 +481,12 @@ class AtmosfearGame(Game):
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
-        return self._reduce(state, seat, action, now, rng, offered=False)
+        return self.reduce_offered(state, seat, action, now, rng, offered=False)
 
-    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
-        """An offered move is one of the step's choices already: `_play` does not list them again."""
-        return self._reduce(state, seat, action, now, rng, offered=True)
-
-    def _reduce(self, state: State, seat: int, action: str, now: float, rng: Rng,
-                offered: bool) -> list[Event]:
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng,
+                       offered: bool = True) -> list[Event]:
+        """Both doors in one (`reduce` passes offered=False): an offered move is one of the
+        step's choices already, so only a move from outside is checked against them."""
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
@@ -450,29 +496,38 @@ class AtmosfearGame(Game):
         d["now"] = now
         if seat == SYSTEM:
             return self._system(state, verb, arg, now, rng)
-        if d["clock"]["paused_at"] is not None:
+        clock = d["clock"]
+        if clock["paused_at"] is not None:
             raise IllegalAction("The game is paused; wait until it resumes.")
         if d["phase"] == "fears":
             if verb != "fear":
                 raise IllegalAction("First write your greatest fear for the Well: 'fear <your fear>'.")
             return self._fear(state, seat, arg, now, rng)
-        events: list[Event] = []
         gk = d["gk"]
-        if not gk["on"] and d["clock"]["end"] is not None and now >= d["clock"]["end"]:
-            self._end_game_clock(state, events, rng)
-            return events
         if gk["on"]:
             if verb == "yes" and not arg and gk["calling"] == seat:
                 return self._answer(state, seat, now, rng)
             lines = LINES["silence"]
             raise IllegalAction(fill(lines[(state.version + seat) % len(lines)], seat, public=False))
-        if verb == "yes":
-            raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
-        if verb == "fear":
-            raise IllegalAction("Your fear is already in the Well.")
-        if seat != d["current"]:
-            raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
-        return self._play(state, seat, verb, arg, now, rng, offered)
+        if clock["end"] is not None and now >= clock["end"]:
+            events: list[Event] = []
+            self._end_game_clock(state, events, rng)
+            return events
+        if not offered:  # an offered move is the current seat's, and one of the step's choices
+            if verb == "yes":
+                raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
+            if verb == "fear":
+                raise IllegalAction("Your fear is already in the Well.")
+            if seat != d["current"]:
+                raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
+            canon = canonical_action(verb, arg)
+            allowed = [c.action for c in self.choices(state, seat)]
+            if canon not in allowed:
+                raise IllegalAction(self._why(d, seat, verb, canon, allowed))
+        play = STEP_PLAYS.get(d["step"])
+        if play is None:
+            raise IllegalAction(SYNTAX)
+        return play(self, state, seat, verb, arg, rng)
 
     def _fear(self, state: State, seat: int, text: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
@@ -577,39 +632,14 @@ class AtmosfearGame(Game):
         players = d["players"]
         act = self.active(d)
         leader_keys = max((len(players[s]["rack"]) for s in act), default=0)
-        anyone_hole = any(pl["hole"] for pl in players)
         end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
-        late = end is not None and (end - now) < total / 4
-        sneaks = self.sneaks(d)
-        cruel = self.temper(d)
-        out = []
-        for name, o in ORDERS.items():
-            w = o.get("weight", 0.0)
-            if isinstance(w, list):  # [when kind, when cruel]
-                w = w[0] + (w[1] - w[0]) * cruel
-            if leader_keys >= 3:
-                w += o.get("leader_bonus", 0.0)
-            if anyone_hole:
-                w += o.get("hole_bonus", 0.0)
-            if late:
-                w += o.get("late_bonus", 0.0)
-            if d["black_key"]["holder"] is not None:
-                w += o.get("black_key_bonus", 0.0)
-            if d["chosen"] is None:
-                w += o.get("no_chosen_bonus", 0.0)
-            if sneaks:
-                w += o.get("inside_bonus", 0.0)
-            if o.get("call") and not act:
-                w = 0.0
-            if name == "inside_catch" and not sneaks:
-                w = 0.0
-            if name == "release" and not anyone_hole:
-                w = 0.0
-            if not (self._fresh(d, name) if name != "taunt" else any(self._fresh(d, g) for g in TAUNTS)):
-                w = 0.0  # he has said all his lines for it in this game
-            if w > 0:
-                out.append((name, w))
-        return out
+        weights = order_weights(self.temper(d), leader_keys >= 3, any(pl["hole"] for pl in players),
+                                end is not None and (end - now) < total / 4,
+                                d["black_key"]["holder"] is not None, d["chosen"] is None,
+                                bool(self.sneaks(d)), bool(act))
+        # an order whose lines he has all said in this game is left out
+        return [(name, w) for name, w in weights
+                if (self._fresh(d, name) if name != "taunt" else any(self._fresh(d, g) for g in TAUNTS))]
 
     def _pick(self, items: list[tuple[Any, float]], rng: Rng) -> Any:
         total = sum(w for _, w in items)
@@ -680,7 +710,7 @@ class AtmosfearGame(Game):
 
     def _fresh(self, d: dict[str, Any], group: str) -> bool:
         """Has he a line of `group` left that he has not said in this game?"""
-        return d["gk"]["said"].get(group, 0) != (1 << len(LINES[group])) - 1
+        return d["gk"]["said"].get(group, 0) != ALL_SAID[group]
 
     def _say(self, d: dict[str, Any], group: str, rng: Rng, seat: int | None = None, **kw: Any) -> str:
         """A line of `group` not said yet in this game, remembered in gk.said as a bit mask
@@ -789,96 +819,103 @@ class AtmosfearGame(Game):
         state.turn += 1
         self._begin_turn(d, nxt, events)
 
-    def _play(self, state: State, seat: int, verb: str, arg: str, now: float, rng: Rng,
-              offered: bool) -> list[Event]:
+    # A player's action, one handler per step, for an action the step allows (offered, or
+    # checked in `reduce_offered`).
+    def _play_turn(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
         d = state.data
-        step = d["step"]
         pl = d["players"][seat]
         events: list[Event] = []
-        canon = canonical_action(verb, arg)
-        if not offered:
-            allowed = [c.action for c in self.choices(state, seat)]
-            if canon not in allowed:
-                raise IllegalAction(self._why(d, seat, verb, canon, allowed))
-        if step == "turn":
-            if verb == "try":
-                die = rng.die()
-                d["dice"] = [die]
-                if pl["hole"]:
-                    if die == seat + 1:
-                        pl["hole"] = False
-                        events.append(Event(f"{p(seat)} rolls a {die}, their own number, and is released "
-                                            f"from the Black Hole. They play again next turn."))
-                    else:
-                        events.append(Event(f"{p(seat)} rolls a {die} and stays in the Black Hole."))
-                    self._end_turn(state, events)
-                    return events
-                need = pl["must_roll"]
-                if die == need:
-                    pl["must_roll"] = None
-                    events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
-                    return events
-                events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
-                self._end_turn(state, events)
-                return events
-            if verb == "read":
-                return self._read(state, seat, rng)
-            if verb == "leave":
-                self._to_headstone(d, seat, events)
-                d["last"] = {"seat": seat, "path": [pl["pos"]]}
-                self._end_turn(state, events)
-                return events
-            if verb == "pass":
-                self._pass(d, seat, canon, events)
-                return events
-            if verb == "roll":
-                n = int(arg)
-                pl["must_dice"] = None
-                dice = rng.choices(DIE_FACES, n)  # n throws of rng.die(), one call
-                d["dice"] = dice
-                total = sum(dice)
-                events.append(Event(f"{p(seat)} rolls {' + '.join(map(str, dice))}"
-                                    + (f" = {total}." if n == 2 else ".")))
-                d["move"] = {"steps": total, "dir": None, "decided": None, "inside": False,
-                             "path": [pl["pos"]]}
-                self._walk(state, seat, rng, events)
-                return events
-        if step == "branch":
-            d["move"]["decided"] = pl["pos"]
-            d["move"]["inside"] = verb == "inside"
-            events.append(Event(f"{p(seat)} {'turns onto the inside track' if verb == 'inside' else 'keeps to the outer track'}."))
+        if verb == "roll":
+            pl["must_dice"] = None
+            dice = rng.choices(DIE_FACES, int(arg))  # n throws of rng.die(), one call
+            d["dice"] = dice
+            events.append(Event(ROLL_TEXTS[seat][tuple(dice)]))
+            d["move"] = {"steps": sum(dice), "dir": None, "decided": None, "inside": False,
+                         "path": [pl["pos"]]}
             self._walk(state, seat, rng, events)
             return events
-        if step == "ring":
-            d["move"]["dir"] = verb
-            self._walk(state, seat, rng, events)
-            return events
-        if step == "key":
-            if verb == "take":
-                self._take_from_realm(d, seat, realm_of(pl["pos"]), events)
-            else:
-                events.append(Event(f"{p(seat)} leaves the key where it is."))
-            self._after_landing(state, seat, events)
-            return events
-        if step == "flight":
-            if verb == "fly":
-                dest = canon.split()[1]
-                pl["pos"] = dest
-                d["last"]["path"].append(dest)
-                events.append(Event(f"{p(seat)} flies to {dest}."))
-            self._after_landing(state, seat, events, done=("flight",))
-            return events
-        if step == "duel":
-            if verb == "duel":
-                self._duel(d, seat, int(canon.split()[1]) - 1, rng, events)
-            self._after_landing(state, seat, events, done=("flight", "duel"))
-            return events
-        if step == "pass":
-            if verb == "pass":
-                self._pass(d, seat, canon, events)
+        if verb == "try":
+            die = rng.die()
+            d["dice"] = [die]
+            if pl["hole"]:
+                if die == seat + 1:
+                    pl["hole"] = False
+                    events.append(Event(f"{p(seat)} rolls a {die}, their own number, and is released "
+                                        f"from the Black Hole. They play again next turn."))
+                else:
+                    events.append(Event(f"{p(seat)} rolls a {die} and stays in the Black Hole."))
+                self._end_turn(state, events)
+                return events
+            need = pl["must_roll"]
+            if die == need:
+                pl["must_roll"] = None
+                events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
+                return events
+            events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
             self._end_turn(state, events)
             return events
+        if verb == "read":
+            return self._read(state, seat, rng)
+        if verb == "leave":
+            self._to_headstone(d, seat, events)
+            d["last"] = {"seat": seat, "path": [pl["pos"]]}
+            self._end_turn(state, events)
+            return events
+        if verb == "pass":
+            self._pass(d, seat, canonical_action(verb, arg), events)
+            return events
         raise IllegalAction(SYNTAX)
+
+    def _play_branch(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        mv = d["move"]
+        mv["decided"] = d["players"][seat]["pos"]
+        mv["inside"] = verb == "inside"
+        events = [Event(BRANCH_TEXTS[seat][verb])]
+        self._walk(state, seat, rng, events)
+        return events
+
+    def _play_ring(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        state.data["move"]["dir"] = verb
+        events: list[Event] = []
+        self._walk(state, seat, rng, events)
+        return events
+
+    def _play_key(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        events: list[Event] = []
+        if verb == "take":
+            self._take_from_realm(d, seat, realm_of(d["players"][seat]["pos"]), events)
+        else:
+            events.append(Event(f"{p(seat)} leaves the key where it is."))
+        self._after_landing(state, seat, events)
+        return events
+
+    def _play_flight(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        events: list[Event] = []
+        if verb == "fly":
+            dest = canonical_action(verb, arg).split()[1]
+            d["players"][seat]["pos"] = dest
+            d["last"]["path"].append(dest)
+            events.append(Event(f"{p(seat)} flies to {dest}."))
+        self._after_landing(state, seat, events, done=("flight",))
+        return events
+
+    def _play_duel(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        events: list[Event] = []
+        if verb == "duel":
+            self._duel(d, seat, int(canonical_action(verb, arg).split()[1]) - 1, rng, events)
+        self._after_landing(state, seat, events, done=("flight", "duel"))
+        return events
+
+    def _play_pass(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        events: list[Event] = []
+        if verb == "pass":
+            self._pass(state.data, seat, canonical_action(verb, arg), events)
+        self._end_turn(state, events)
+        return events
 
     def _pass(self, d: dict[str, Any], seat: int, canon: str, events: list[Event]) -> None:
         to = int(canon.split()[1]) - 1
@@ -899,11 +936,9 @@ class AtmosfearGame(Game):
         self._blind(d, lose, win, rng, events)
 
     # ------------------------------------------------------------ moving
-    def _next_stone(self, d: dict[str, Any], seat: int) -> str | None:
-        """The next stone of the walk, or None if a choice is needed first (step set)."""
-        pl = d["players"][seat]
+    def _next_stone(self, d: dict[str, Any], seat: int, here: str) -> str | None:
+        """The stone after `here` on the walk, or None if a choice is needed first (step set)."""
         mv = d["move"]
-        here = pl["pos"]
         if here in NEXT_OUTER:
             if here in BRANCH_RADIAL:
                 if mv["decided"] != here:
@@ -931,29 +966,31 @@ class AtmosfearGame(Game):
         mv = d["move"]
         d["step"] = "turn"
         steps, path = mv["steps"], mv["path"]
+        here = pl["pos"]
         while steps > 0:
-            run = PLAIN_RUNS.get(pl["pos"])
+            run = PLAIN_RUNS.get(here)
             if run is None and mv["dir"] is not None:
-                run = RING_RUNS[mv["dir"]].get(pl["pos"])
+                run = RING_RUNS[mv["dir"]].get(here)
             if run is not None:  # no choice before the run's end: as many steps of it as the roll
                 taken = run[:steps]
                 path += taken
-                pl["pos"] = taken[-1]
+                here = taken[-1]
                 steps -= len(taken)
                 continue
-            nxt = self._next_stone(d, seat)
+            nxt = self._next_stone(d, seat, here)
             if nxt is None:
+                pl["pos"] = here
                 mv["steps"] = steps
                 return  # waiting for a choice
-            pl["pos"] = nxt
+            here = nxt
             path.append(nxt)
             steps -= 1
             if nxt == WELL:
                 steps = 0
-        d["last"] = {"seat": seat, "path": list(mv["path"])}
+        pl["pos"] = here
+        d["last"] = {"seat": seat, "path": path}  # the move is over: its path is the last one
         d["move"] = None
-        d["step"] = "turn"
-        events.append(Event(f"{p(seat)} moves to {pl['pos']}."))
+        events.append(Event(MOVE_TEXTS[seat][here]))
         self._land(state, seat, rng, events)
 
     def _land(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -966,7 +1003,7 @@ class AtmosfearGame(Game):
                                 f"waits for a fear to be read."))
             self._after_landing(state, seat, events, done=("flight", "duel"))
             return
-        kind = STONE[here]["kind"] if here in STONE else "plain"
+        kind = KIND.get(here, "plain")
         if kind == "key":
             realm = STONE[here]["realm"]
             if d["realm_keys"][realm] > 0:
@@ -980,7 +1017,7 @@ class AtmosfearGame(Game):
             else:
                 self._after_landing(state, seat, events, done=("flight", "duel"))
             return
-        else:
+        elif kind in LANDING_EFFECTS:
             self._land_simple(state, seat, rng, events)
             if pl["hole"]:
                 self._end_turn(state, events)
@@ -992,7 +1029,7 @@ class AtmosfearGame(Game):
         d = state.data
         pl = d["players"][seat]
         here = pl["pos"]
-        kind = STONE[here]["kind"] if here in STONE else "plain"
+        kind = KIND.get(here, "plain")
         if kind == "black_key" and d["black_key"]["on_board"]:
             events.append(Event(f"{p(seat)} must pick up the cursed Black Key!"))
             self._give_black(d, seat, events, quiet=True)
@@ -1024,15 +1061,14 @@ class AtmosfearGame(Game):
     def _after_landing(self, state: State, seat: int, events: list[Event], done: tuple[str, ...] = ()) -> None:
         """The optional steps that follow a landing: flight, duel, passing the Black Key."""
         d = state.data
-        here = d["players"][seat]["pos"]
-        kind = STONE[here]["kind"] if here in STONE else "plain"
+        kind = KIND.get(d["players"][seat]["pos"], "plain")
         if kind == "flight" and "flight" not in done:
             d["step"] = "flight"
             return
         if kind == "duel" and "duel" not in done and self.duel_targets(d, seat):
             d["step"] = "duel"
             return
-        if self.pass_targets(d, seat):
+        if d["black_key"]["holder"] == seat and self.pass_targets(d, seat):
             d["step"] = "pass"
             return
         self._end_turn(state, events)
@@ -1249,22 +1285,24 @@ class AtmosfearGame(Game):
                 return [TRY_HOLE[seat]]
             if pl["must_roll"]:
                 return [TRY_NUMBER[pl["must_roll"]]]
-            if self.waiting(d, seat):
+            pos = pl["pos"]
+            if pos == WELL and self.qualified(d, seat):  # waiting at the Well
                 return [FIXED["read"]]
             out = list(ROLLS[pl["must_dice"]])
-            if pl["pos"] not in STONE:
+            if pos not in STONE:
                 out.append(FIXED["leave"])
-            out += [PASS[s] for s in self.pass_targets(d, seat)]
+            if d["black_key"]["holder"] == seat:
+                out += [PASS[s] for s in self.pass_targets(d, seat)]
             return out
+        if step in PAIRS:
+            return list(PAIRS[step])
         if step == "flight":
             return [FLY[f] for f in FLIGHTS if f != pl["pos"]] + [SKIPS["flight"]]
         if step == "duel":
             return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
         if step == "pass":
             return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
-        if step == "key":
-            return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
-        return list(PAIRS[step])
+        return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1324,15 +1362,18 @@ class AtmosfearGame(Game):
     def next_timer(self, state: State) -> dict[str, Any] | None:
         """The first of `timers` (earliest, then by id), found without listing the rest."""
         d = state.data
-        if state.over or d["clock"]["paused_at"] is not None or d["clock"]["end"] is None:
+        clock = d["clock"]
+        end = clock["end"]
+        if state.over or clock["paused_at"] is not None or end is None:
             return None
         gk = d["gk"]
         if gk["on"]:
             return self.timers(state)[0]
-        end = d["clock"]["end"]
-        best = (end, "clock-end", "clock end")
-        if gk["next"] is not None and gk["next"] <= end:
-            best = min(best, (gk["next"], f"gk-appear-{gk['n'] + 1}", "gk appear"))
+        due = gk["next"]
+        if due is not None and due < end:  # at the same time, "clock-end" sorts first
+            best = (due, f"gk-appear-{gk['n'] + 1}", "gk appear")
+        else:
+            best = (end, "clock-end", "clock end")
         for pl in d["players"]:
             for cid in pl["time_cards"]:
                 timer_id, action, before = TIME_TIMERS[cid]
@@ -1403,13 +1444,19 @@ class AtmosfearGame(Game):
     def _fear_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
         return {"text": d["fears"][seat], "in_well": seat in d["well"]}
 
-    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """Only the keys the smart AI reads for this prompt's choices (`ai.view_keys`: none for
-        most of them); the random AI reads none."""
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> Any:
+        """The smart AI's compact view (`ai.compact_view`: the question its prompt asks and the
+        facts of the seat's view it turns on), built from the state; the random AI reads none."""
         if level != "smart":
             return {}
-        keys = ai.view_keys(tuple([c.action for c in prompt.choices]))
-        return {key: AI_VIEW_PARTS[key](self, state.data, seat) for key in keys} if keys else {}
+        kind, answer = ai.situation(tuple([c.action for c in prompt.choices]))
+        facts = AI_FACTS.get(kind)
+        return kind, answer, facts(self, state.data, seat) if facts else None
+
+    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
+        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
+        suite checks the two agree, so the compact view holds nothing the seat may not see."""
+        return ai.compact_view(view, prompt) if level == "smart" else {}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1482,13 +1529,22 @@ def seat_arg(arg: str) -> int | None:
     return None
 
 
-# The parts of a seat's view the smart AI may read, each built on its own (`ai_view`).
-AI_VIEW_PARTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
-    "players": lambda game, d, seat: game._players_view(d),
-    "realms": lambda game, d, seat: game._realms_view(d),
-    "black_key": lambda game, d, seat: dict(d["black_key"]),
-    "rack": AtmosfearGame._rack_view,
-    "fear": AtmosfearGame._fear_view,
+# What a player's action does at each step (`reduce_offered`).
+STEP_PLAYS: dict[str, Callable[..., list[Event]]] = {
+    "turn": AtmosfearGame._play_turn, "branch": AtmosfearGame._play_branch, "ring": AtmosfearGame._play_ring,
+    "key": AtmosfearGame._play_key, "flight": AtmosfearGame._play_flight, "duel": AtmosfearGame._play_duel,
+    "pass": AtmosfearGame._play_pass,
+}
+
+# The facts of the seat's view the smart AI's questions turn on (`ai.FACTS`), from the state.
+AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
+    "inside": AtmosfearGame.qualified,  # a key of every colour, no Black Key, its fear in the Well
+    "leave": AtmosfearGame.qualified,
+    "ring": lambda game, d, seat: d["players"][seat]["pos"],
+    "duel": lambda game, d, seat: tuple(game.keys_count(d, s) for s in range(len(d["players"]))),
+    "flight": lambda game, d, seat: (d["players"][seat]["pos"],
+                                     tuple(c for c in COLOURS if c not in d["players"][seat]["rack"]),
+                                     tuple(d["realm_keys"])),
 }
 
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
