@@ -43,6 +43,7 @@ AI_FEARS: list[str] = _load("fears.toml")["fears"]
 HARBINGERS = BOARD_FILE["harbinger"]
 NAMES = tuple(h["name"] for h in HARBINGERS)
 COLOURS = tuple(h["colour"] for h in HARBINGERS)
+EVERY_COLOUR = frozenset(COLOURS)  # a rack with all of them may win
 RULES = BOARD_FILE["rules"]
 BOARD = BOARD_FILE["board"]
 OUTER = BOARD["outer"]
@@ -100,6 +101,10 @@ def _ring_run(sid: str, step: int) -> tuple[str, ...]:
 
 RING_RUNS = {way: {sid: _ring_run(sid, step) for sid in INNER if sid != GATE}
              for way, step in (("cw", 1), ("ccw", -1))}
+# From a branch stone, the run on along the outer track (False) or up its radial (True, inside).
+BRANCH_RUNS = {b: {inside: (nxt, *PLAIN_RUNS[nxt])
+                   for inside, nxt in ((False, NEXT_OUTER[b]), (True, BRANCH_RADIAL[b]))}
+               for b in BRANCH_RADIAL}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
@@ -111,6 +116,7 @@ TIMER_ORDER = itemgetter("due", "id")
 # Per Time card: its timer's id and action, and how long before the clock's end it falls due
 # (timers are listed at every step of a game: these parts never change).
 TIME_TIMERS = {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60) for cid, card in TIME.items()}
+TIME_BEFORE = {cid: before for cid, (_, _, before) in TIME_TIMERS.items()}
 # What each outer stone does when landed on ("plain": no effect; inside stones are all plain).
 KIND = {s["id"]: s["kind"] for s in OUTER}
 LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
@@ -339,7 +345,7 @@ class AtmosfearGame(Game):
     # ------------------------------------------------------------ small helpers
     def qualified(self, d: dict[str, Any], seat: int) -> bool:
         rack = d["players"][seat]["rack"]
-        return (all(c in rack for c in COLOURS) and d["black_key"]["holder"] != seat
+        return (EVERY_COLOUR.issubset(rack) and d["black_key"]["holder"] != seat
                 and seat in d["well"])
 
     def keys_count(self, d: dict[str, Any], seat: int) -> int:
@@ -631,15 +637,17 @@ class AtmosfearGame(Game):
     def _weights(self, d: dict[str, Any], now: float) -> list[tuple[str, float]]:
         players = d["players"]
         act = self.active(d)
-        leader_keys = max((len(players[s]["rack"]) for s in act), default=0)
+        leader_keys = max([len(players[s]["rack"]) for s in act], default=0)
         end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
-        weights = order_weights(self.temper(d), leader_keys >= 3, any(pl["hole"] for pl in players),
+        weights = order_weights(self.temper(d), leader_keys >= 3, len(act) < len(players),
                                 end is not None and (end - now) < total / 4,
                                 d["black_key"]["holder"] is not None, d["chosen"] is None,
                                 bool(self.sneaks(d)), bool(act))
         # an order whose lines he has all said in this game is left out
+        said = d["gk"]["said"]
+        taunt = any(said.get(group, 0) != ALL_SAID[group] for group in TAUNTS)
         return [(name, w) for name, w in weights
-                if (self._fresh(d, name) if name != "taunt" else any(self._fresh(d, g) for g in TAUNTS))]
+                if (said.get(name, 0) != ALL_SAID[name] if name != "taunt" else taunt)]
 
     def _pick(self, items: list[tuple[Any, float]], rng: Rng) -> Any:
         total = sum(w for _, w in items)
@@ -691,7 +699,7 @@ class AtmosfearGame(Game):
         """Players on the inside track (the Well included) without a key of every colour."""
         players = d["players"]
         return [s for s in self.active(d) if inside(players[s]["pos"])
-                and not all(c in players[s]["rack"] for c in COLOURS)]
+                and not EVERY_COLOUR.issubset(players[s]["rack"])]
 
     def _taunt(self, d: dict[str, Any], now: float, rng: Rng) -> str:
         """A taunt fitted to the moment: the clock, the Black Key, the void, or the leader."""
@@ -716,8 +724,14 @@ class AtmosfearGame(Game):
         """A line of `group` not said yet in this game, remembered in gk.said as a bit mask
         (a used-up group starts over, which the weights make rare)."""
         said = d["gk"]["said"]
-        used = said.get(group, 0) if self._fresh(d, group) else 0
-        index = rng.choice([i for i in range(len(LINES[group])) if not used >> i & 1])
+        used = said.get(group, 0)
+        if used == ALL_SAID[group]:
+            used = 0
+        unsaid = ALL_SAID[group] & ~used
+        # the k-th line not said yet (the pick of one from their list, in order): drop the k first
+        for _ in range(rng.below(unsaid.bit_count())):
+            unsaid &= unsaid - 1
+        index = (unsaid & -unsaid).bit_length() - 1
         said[group] = used | 1 << index
         return fill(LINES[group][index], seat, **kw)
 
@@ -937,19 +951,9 @@ class AtmosfearGame(Game):
 
     # ------------------------------------------------------------ moving
     def _next_stone(self, d: dict[str, Any], seat: int, here: str) -> str | None:
-        """The stone after `here` on the walk, or None if a choice is needed first (step set)."""
+        """The stone after `here` (the Well or the Inner Ring) on the walk, or None if a choice
+        is needed first (step set)."""
         mv = d["move"]
-        if here in NEXT_OUTER:
-            if here in BRANCH_RADIAL:
-                if mv["decided"] != here:
-                    d["step"] = "branch"
-                    return None
-                if mv["inside"]:
-                    mv["inside"] = False
-                    return BRANCH_RADIAL[here]
-            return NEXT_OUTER[here]
-        if here in NEXT_RADIAL:
-            return NEXT_RADIAL[here]
         if here == WELL:
             return GATE
         if here == GATE and self.qualified(d, seat):
@@ -969,8 +973,17 @@ class AtmosfearGame(Game):
         here = pl["pos"]
         while steps > 0:
             run = PLAIN_RUNS.get(here)
-            if run is None and mv["dir"] is not None:
-                run = RING_RUNS[mv["dir"]].get(here)
+            if run is None:
+                if here in BRANCH_RUNS:  # a way inside: taken or not, as the player decided here
+                    if mv["decided"] != here:
+                        d["step"] = "branch"
+                        pl["pos"] = here
+                        mv["steps"] = steps
+                        return  # waiting for a choice
+                    run = BRANCH_RUNS[here][mv["inside"]]
+                    mv["inside"] = False
+                elif mv["dir"] is not None:
+                    run = RING_RUNS[mv["dir"]].get(here)
             if run is not None:  # no choice before the run's end: as many steps of it as the roll
                 taken = run[:steps]
                 path += taken
@@ -1076,13 +1089,15 @@ class AtmosfearGame(Game):
     def duel_targets(self, d: dict[str, Any], seat: int) -> list[int]:
         if self.keys_count(d, seat) == 0 or d["players"][seat]["hole"]:
             return []
-        return [s for s in self.active(d) if s != seat and self.keys_count(d, s) > 0]
+        holder = d["black_key"]["holder"]
+        return [s for s, pl in enumerate(d["players"]) if s != seat and not pl["hole"]
+                and (pl["rack"] or holder == s)]
 
     def pass_targets(self, d: dict[str, Any], seat: int) -> list[int]:
         if d["black_key"]["holder"] != seat:
             return []
         here = d["players"][seat]["pos"]
-        return [s for s in self.active(d) if s != seat and d["players"][s]["pos"] == here]
+        return [s for s, pl in enumerate(d["players"]) if s != seat and not pl["hole"] and pl["pos"] == here]
 
     # ------------------------------------------------------------ cards
     def _draw_fate(self, state: State, seat: int, rng: Rng, events: list[Event], on_turn: bool) -> None:
@@ -1371,15 +1386,18 @@ class AtmosfearGame(Game):
             return self.timers(state)[0]
         due = gk["next"]
         if due is not None and due < end:  # at the same time, "clock-end" sorts first
-            best = (due, f"gk-appear-{gk['n'] + 1}", "gk appear")
+            best = (due, "gk-appear", "gk appear")  # sorts as its id does; numbered if it is first
         else:
             best = (end, "clock-end", "clock end")
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                timer_id, action, before = TIME_TIMERS[cid]
-                if end - before <= best[0]:
+                if end - TIME_BEFORE[cid] <= best[0]:
+                    timer_id, action, before = TIME_TIMERS[cid]
                     best = min(best, (end - before, timer_id, action))
-        return {"id": best[1], "due": best[0], "seat": SYSTEM, "action": best[2]}
+        due, timer_id, action = best
+        if timer_id == "gk-appear":
+            timer_id = f"gk-appear-{gk['n'] + 1}"
+        return {"id": timer_id, "due": due, "seat": SYSTEM, "action": action}
 
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
