@@ -26,22 +26,22 @@ def choose(view: Any, prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         return "fear " + rng.choice(AI_FEARS)
     if level != "smart":
         return rng.choice(choices).action
-    kind, answer, facts = view
-    if kind == "answer":
-        return answer
+    kind, answer, facts = view  # the most frequent questions first
+    if kind == "dice" or (kind == "leave" and facts):
+        return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
     if kind == "inside":
         return "inside" if facts else "outside"
-    if kind == "ring":
-        i = INNER.index(facts) if facts in INNER else 0
-        return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
+    if kind == "answer":
+        return answer
+    if kind == "leave":
+        return "leave"
     if kind == "duel":
         return strongest_duel(facts, [c.action for c in choices])
     if kind == "flight":
         return best_flight(*facts, [c.action for c in choices])
-    if kind == "leave" and not facts:
-        return "leave"
-    if kind in ("leave", "dice"):
-        return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
+    if kind == "ring":
+        i = INNER.index(facts) if facts in INNER else 0
+        return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
     return rng.choice(choices).action
 
 
