@@ -358,17 +358,18 @@ class AtmosfearGame(Game):
     def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng) -> int | None:
         """Whom a card or the Gatekeeper picks: never `seat`, never anyone in a Black Hole.
         "leader"/"trailer" (most/fewest coloured keys) break ties at random."""
-        n = len(d["players"])
-        cands = [s for s in self.active(d) if s != seat]
+        players = d["players"]
+        n = len(players)
+        cands = [s for s, pl in enumerate(players) if s != seat and not pl["hole"]]
         if not cands:
             return None
         if how in ("left", "right") and seat is not None:
             step = 1 if how == "left" else -1
             return next(s for k in range(1, n) if (s := (seat + step * k) % n) in cands)
         if how in ("leader", "trailer"):
-            keys = {s: len(d["players"][s]["rack"]) for s in cands}
-            best = (max if how == "leader" else min)(keys.values())
-            cands = [s for s in cands if keys[s] == best]
+            keys = [len(players[s]["rack"]) for s in cands]
+            best = (max if how == "leader" else min)(keys)
+            cands = [s for s, k in zip(cands, keys) if k == best]
         return cands[0] if len(cands) == 1 else rng.choice(cands)
 
     def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None,
