@@ -145,12 +145,13 @@ def roll_text(seat: int, dice: tuple[int, ...]) -> str:
     return f"{p(seat)} rolls {' + '.join(map(str, dice))}" + (f" = {sum(dice)}." if len(dice) == 2 else ".")
 
 
-# The texts of the events every turn has, made once per seat (and dice, stone or way).
+# The events every turn has, made once per seat (and dice, stone or way) and handed out again:
+# events are read-only values (games.core.Event).
 ROLLS_OF = [(a,) for a in range(1, 7)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]
-ROLL_TEXTS = [{dice: roll_text(s, dice) for dice in ROLLS_OF} for s in range(6)]
-BRANCH_TEXTS = [{"inside": f"{p(s)} turns onto the inside track.", "outside": f"{p(s)} keeps to the outer track."}
-                for s in range(6)]
-MOVE_TEXTS = [{sid: f"{p(s)} moves to {sid}." for sid in ALL_STONES} for s in range(6)]
+ROLL_EVENTS = [{dice: Event(roll_text(s, dice)) for dice in ROLLS_OF} for s in range(6)]
+BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
+                  "outside": Event(f"{p(s)} keeps to the outer track.")} for s in range(6)]
+MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {sid}.") for sid in ALL_STONES} for s in range(6)]
 
 
 def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
@@ -269,6 +270,12 @@ PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in
 STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
                "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
                "pass": "Pass the Black Key?"}
+# The prompts most steps ask, made once and handed out again (prompts are read-only values,
+# games.core.Prompt): TURN_PROMPTS[seat][must_dice][on a headstone] for an everyday turn (no
+# Black Hole, no number to roll, no Black Key, not at the Well), PAIR_PROMPTS[seat][step].
+TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + ([] if on_stone else [FIXED["leave"]]))
+                        for on_stone in (False, True)} for dice, rolls in ROLLS.items()} for s in range(6)]
+PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
 
 
 # ---------------------------------------------------------------- saved games
@@ -844,7 +851,7 @@ class AtmosfearGame(Game):
             pl["must_dice"] = None
             dice = rng.choices(DIE_FACES, int(arg))  # n throws of rng.die(), one call
             d["dice"] = dice
-            events.append(Event(ROLL_TEXTS[seat][tuple(dice)]))
+            events.append(ROLL_EVENTS[seat][tuple(dice)])
             d["move"] = {"steps": sum(dice), "dir": None, "decided": None, "inside": False,
                          "path": [pl["pos"]]}
             self._walk(state, seat, rng, events)
@@ -886,7 +893,7 @@ class AtmosfearGame(Game):
         mv = d["move"]
         mv["decided"] = d["players"][seat]["pos"]
         mv["inside"] = verb == "inside"
-        events = [Event(BRANCH_TEXTS[seat][verb])]
+        events = [BRANCH_EVENTS[seat][verb]]
         self._walk(state, seat, rng, events)
         return events
 
@@ -1004,7 +1011,7 @@ class AtmosfearGame(Game):
         pl["pos"] = here
         d["last"] = {"seat": seat, "path": path}  # the move is over: its path is the last one
         d["move"] = None
-        events.append(Event(MOVE_TEXTS[seat][here]))
+        events.append(MOVE_EVENTS[seat][here])
         self._land(state, seat, rng, events)
 
     def _land(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -1335,7 +1342,15 @@ class AtmosfearGame(Game):
             return None
         if d["current"] != seat:
             return None
-        return Prompt(seat, STEP_LABELS[d["step"]], self.choices(state, seat))
+        step = d["step"]
+        if step == "turn":
+            pl = d["players"][seat]
+            pos = pl["pos"]
+            if not (pl["hole"] or pl["must_roll"] or pos == WELL or d["black_key"]["holder"] == seat):
+                return TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]  # what choices() lists here
+        elif step in PAIRS:
+            return PAIR_PROMPTS[seat][step]
+        return Prompt(seat, STEP_LABELS[step], self.choices(state, seat))
 
     def to_move(self, state: State) -> int | None:
         d = state.data

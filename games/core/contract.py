@@ -81,6 +81,10 @@ class Choice:
 
 @dataclass
 class Prompt:
+    """What a seat may do. Read-only once a game returns it: a game may hand out the same Prompt
+    (and its list of choices) again wherever it asks the same thing, so no caller changes one.
+    Not frozen: a frozen dataclass takes twice as long to build, and most prompts are new."""
+
     seat: int
     text: str
     choices: list[Choice]
@@ -89,7 +93,9 @@ class Prompt:
 
 @dataclass
 class Event:
-    """Something that happened. `to` None is public; otherwise only those seats may see it."""
+    """Something that happened. `to` None is public; otherwise only those seats may see it.
+
+    Read-only, like Prompt: a game may return one prebuilt Event (a roll's text) every time."""
 
     text: str
     to: tuple[int, ...] | None = None
