@@ -41,7 +41,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     game = games.get(game_name)
     state = setup(game, seats, options, seed)
     # Bound methods looked up once: this loop runs every action of every simulated game.
-    next_timer = game.next_timer if type(game).timers is not Game.timers else None  # untimed: never asked
+    next_due = game.next_due if type(game).timers is not Game.timers else None  # untimed: never asked
     prompt_for = game.prompt
     to_move = game.to_move if game.to_move_acts_first else None
     everyone = range(seats)
@@ -49,8 +49,9 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     for _ in range(max_actions):
         if state.over:
             break
-        timer = next_timer(state) if next_timer is not None else None
-        if timer is not None and timer["due"] <= now:  # the earliest timer is due
+        due = next_due(state) if next_due is not None else None
+        if due is not None and due <= now:  # the earliest timer is due: only now is it named
+            timer = game.next_timer(state)
             seat, action = timer["seat"], timer["action"]
             advance(game, state, seat, action, now)
             if log is not None:
@@ -63,9 +64,9 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
             seat, prompt = next(((s, p) for s in everyone if (p := prompt_for(state, s)) is not None),
                                 (None, None))
         if prompt is None:  # nobody may act: jump to the next timer
-            if timer is None:
+            if due is None:
                 raise ValueError(f"{game_name} is stuck: no move and no timer")
-            now = max(now, timer["due"])
+            now = max(now, due)
             continue
         action = decide(game, state, seat, ai_rng(seed, state.version), level, prompt)
         advance(game, state, seat, action, now)  # the AI chose from the prompt: no copy needed

@@ -270,12 +270,16 @@ PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in
 STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
                "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
                "pass": "Pass the Black Key?"}
-# The prompts most steps ask, made once and handed out again (prompts are read-only values,
-# games.core.Prompt): TURN_PROMPTS[seat][must_dice][on a headstone] for an everyday turn (no
-# Black Hole, no number to roll, no Black Key, not at the Well), PAIR_PROMPTS[seat][step].
+# The prompts most steps ask, made once per seat and handed out again (prompts are read-only
+# values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, and
+# the Gatekeeper's call.
 TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + ([] if on_stone else [FIXED["leave"]]))
                         for on_stone in (False, True)} for dice, rolls in ROLLS.items()} for s in range(6)]
+HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
+NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in TRY_NUMBER.items()} for s in range(6)]
+READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
+CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
 
 
 # ---------------------------------------------------------------- saved games
@@ -1304,19 +1308,7 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         step = d["step"]
         if step == "turn":
-            if pl["hole"]:
-                return [TRY_HOLE[seat]]
-            if pl["must_roll"]:
-                return [TRY_NUMBER[pl["must_roll"]]]
-            pos = pl["pos"]
-            if pos == WELL and self.qualified(d, seat):  # waiting at the Well
-                return [FIXED["read"]]
-            out = list(ROLLS[pl["must_dice"]])
-            if pos not in STONE:
-                out.append(FIXED["leave"])
-            if d["black_key"]["holder"] == seat:
-                out += [PASS[s] for s in self.pass_targets(d, seat)]
-            return out
+            return list(self.turn_prompt(d, seat).choices)
         if step in PAIRS:
             return list(PAIRS[step])
         if step == "flight":
@@ -1338,19 +1330,32 @@ class AtmosfearGame(Game):
         gk = d["gk"]
         if gk["on"]:
             if gk["calling"] == seat:
-                return Prompt(seat, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]])
+                return CALL_PROMPTS[seat]
             return None
         if d["current"] != seat:
             return None
         step = d["step"]
         if step == "turn":
-            pl = d["players"][seat]
-            pos = pl["pos"]
-            if not (pl["hole"] or pl["must_roll"] or pos == WELL or d["black_key"]["holder"] == seat):
-                return TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]  # what choices() lists here
-        elif step in PAIRS:
+            return self.turn_prompt(d, seat)
+        if step in PAIRS:
             return PAIR_PROMPTS[seat][step]
         return Prompt(seat, STEP_LABELS[step], self.choices(state, seat))
+
+    def turn_prompt(self, d: dict[str, Any], seat: int) -> Prompt:
+        """`seat`'s prompt at the start of their turn: a prebuilt one unless they hold the Black
+        Key (whom they may pass it to changes)."""
+        pl = d["players"][seat]
+        if pl["hole"]:
+            return HOLE_PROMPTS[seat]
+        if pl["must_roll"]:
+            return NUMBER_PROMPTS[seat][pl["must_roll"]]
+        pos = pl["pos"]
+        if pos == WELL and self.qualified(d, seat):  # waiting at the Well
+            return READ_PROMPTS[seat]
+        everyday = TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]
+        if d["black_key"]["holder"] != seat:
+            return everyday
+        return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in self.pass_targets(d, seat)])
 
     def to_move(self, state: State) -> int | None:
         d = state.data
@@ -1414,6 +1419,27 @@ class AtmosfearGame(Game):
         if timer_id == "gk-appear":
             timer_id = f"gk-appear-{gk['n'] + 1}"
         return {"id": timer_id, "due": due, "seat": SYSTEM, "action": action}
+
+    def next_due(self, state: State) -> float | None:
+        """When `next_timer` falls due: the earliest of the Gatekeeper's next visit, the end of the
+        clock and the held Time cards' strikes, with no timer named or built."""
+        d = state.data
+        clock = d["clock"]
+        end = clock["end"]
+        if state.over or clock["paused_at"] is not None or end is None:
+            return None
+        gk = d["gk"]
+        if gk["on"]:
+            return self.timers(state)[0]["due"]
+        due = gk["next"]
+        if due is None or due > end:
+            due = end
+        for pl in d["players"]:
+            for cid in pl["time_cards"]:
+                strike = end - TIME_BEFORE[cid]
+                if strike < due:
+                    due = strike
+        return due
 
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -1483,7 +1509,7 @@ class AtmosfearGame(Game):
         facts of the seat's view it turns on), built from the state; the random AI reads none."""
         if level != "smart":
             return {}
-        kind, answer = ai.situation(tuple([c.action for c in prompt.choices]))
+        kind, answer = PREBUILT_SITUATIONS.get(id(prompt)) or ai.situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
 
@@ -1583,3 +1609,10 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
 
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
 from . import ai  # noqa: E402
+
+# The smart AI's question (ai.situation) for each prebuilt prompt, worked out once and found by
+# the prompt's identity: prebuilt prompts live as long as this module, so no other shares an id.
+PREBUILT_SITUATIONS = {id(prompt): ai.situation(tuple(c.action for c in prompt.choices)) for prompt in (
+    *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
+    *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
+    *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS)}

@@ -226,6 +226,13 @@ class Game(ABC):
         timers = self.timers(state)
         return min(timers, key=due_time) if timers else None
 
+    def next_due(self, state: State) -> float | None:
+        """When `next_timer` falls due (its "due"; None without timers). Self-play asks this every
+        step and `next_timer` only once it is due; a game may find it without naming the timer
+        (the conformance suite checks both agree)."""
+        timer = self.next_timer(state)
+        return None if timer is None else timer["due"]
+
 
 def due_time(timer: dict[str, Any]) -> float:
     return timer["due"]
