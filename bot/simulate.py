@@ -6,7 +6,7 @@ from typing import Any
 
 import games
 from bot.rendering import draw
-from games.core import Game, IllegalAction, State, advance, ai_rng, decide, setup
+from games.core import Game, IllegalAction, State, advance, ai_rngs, decide, setup
 
 MAX_ACTIONS = 20_000
 
@@ -44,6 +44,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     next_due = game.next_due if type(game).timers is not Game.timers else None  # untimed: never asked
     prompt_for = game.prompt
     to_move = game.to_move if game.to_move_acts_first else None
+    ai_rng = ai_rngs(seed)
     everyone = range(seats)
     now = start
     for _ in range(max_actions):
@@ -68,7 +69,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
                 raise ValueError(f"{game_name} is stuck: no move and no timer")
             now = max(now, due)
             continue
-        action = decide(game, state, seat, ai_rng(seed, state.version), level, prompt)
+        action = decide(game, state, seat, ai_rng(state.version), level, prompt)
         advance(game, state, seat, action, now)  # the AI chose from the prompt: no copy needed
         if log is not None:
             log.append((seat, action, now))

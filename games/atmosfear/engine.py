@@ -137,8 +137,9 @@ def clean_fear(text: str) -> str:
     return " ".join(kept.replace("{", "(").replace("}", ")").split())
 
 
-def p(seat: int) -> str:
-    return "{p%d}" % seat
+# A seat's name placeholder in event text ("{p2}"): made once per seat and looked up (a C call,
+# no Python frame: events name seats all game); a seat out of range is a KeyError.
+p: Callable[[int], str] = {seat: "{p%d}" % seat for seat in range(6)}.__getitem__
 
 
 def roll_text(seat: int, dice: tuple[int, ...]) -> str:
@@ -148,10 +149,13 @@ def roll_text(seat: int, dice: tuple[int, ...]) -> str:
 # The events every turn has, made once per seat (and dice, stone or way) and handed out again:
 # events are read-only values (games.core.Event).
 ROLLS_OF = [(a,) for a in range(1, 7)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]
-ROLL_EVENTS = [{dice: Event(roll_text(s, dice)) for dice in ROLLS_OF} for s in range(6)]
+ROLL_EVENTS = [{dice: (Event(roll_text(s, dice)), sum(dice)) for dice in ROLLS_OF} for s in range(6)]  # and total
+DICE_COUNT = {"1": 1, "2": 2}  # a roll's argument, as offered
 BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
                   "outside": Event(f"{p(s)} keeps to the outer track.")} for s in range(6)]
 MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {sid}.") for sid in ALL_STONES} for s in range(6)]
+TAKE_EVENTS = [[(Event(f"{p(s)} takes a key from {NAMES[r]}'s realm."),  # public, then the taker's own
+                 Event(f"You took a {COLOURS[r]} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
 
 
 def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
@@ -383,8 +387,7 @@ class AtmosfearGame(Game):
             cands = [s for s, k in zip(cands, keys) if k == best]
         return cands[0] if len(cands) == 1 else rng.choice(cands)
 
-    def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None,
-                         events: list[Event], why: str = "") -> bool:
+    def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None, events: list[Event]) -> bool:
         if realm is None:
             realm = seat
         colour = COLOURS[realm]
@@ -393,8 +396,7 @@ class AtmosfearGame(Game):
             return False
         d["realm_keys"][realm] -= 1
         d["players"][seat]["rack"].append(colour)
-        events.append(Event(f"{p(seat)} takes a key from {NAMES[realm]}'s realm{why}."))
-        events.append(Event(f"You took a {colour} key.", to=(seat,), kind="private"))
+        events += TAKE_EVENTS[seat][realm]
         return True
 
     def _blind(self, d: dict[str, Any], loser: int, winner: int, rng: Rng, events: list[Event]) -> None:
@@ -853,10 +855,11 @@ class AtmosfearGame(Game):
         events: list[Event] = []
         if verb == "roll":
             pl["must_dice"] = None
-            dice = rng.choices(DIE_FACES, int(arg))  # n throws of rng.die(), one call
+            dice = rng.choices(DIE_FACES, DICE_COUNT[arg])  # n throws of rng.die(), one call
             d["dice"] = dice
-            events.append(ROLL_EVENTS[seat][tuple(dice)])
-            d["move"] = {"steps": sum(dice), "dir": None, "decided": None, "inside": False,
+            event, total = ROLL_EVENTS[seat][tuple(dice)]
+            events.append(event)
+            d["move"] = {"steps": total, "dir": None, "decided": None, "inside": False,
                          "path": [pl["pos"]]}
             self._walk(state, seat, rng, events)
             return events
@@ -1435,10 +1438,11 @@ class AtmosfearGame(Game):
         if due is None or due > end:
             due = end
         for pl in d["players"]:
-            for cid in pl["time_cards"]:
-                strike = end - TIME_BEFORE[cid]
-                if strike < due:
-                    due = strike
+            if pl["time_cards"]:  # seldom: most players hold none
+                for cid in pl["time_cards"]:
+                    strike = end - TIME_BEFORE[cid]
+                    if strike < due:
+                        due = strike
         return due
 
     # ------------------------------------------------------------ view

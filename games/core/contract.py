@@ -294,7 +294,14 @@ def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart",
 
 def ai_rng(seed: int, version: int) -> Rng:
     """The AI's dice for one decision: its own stream, independent of the game's hidden RNG."""
-    return Rng((seed * 0x9E3779B97F4A7C15 + version * 0xBF58476D1CE4E5B9 + 0xA1) & (2**64 - 1))
+    return ai_rngs(seed)(version)
+
+
+def ai_rngs(seed: int) -> Callable[[int], Rng]:
+    """`ai_rng(seed, version)` for every version of one game, the seed's part worked out once
+    (self-play asks once per action; Rng keeps the low 64 bits)."""
+    base = seed * 0x9E3779B97F4A7C15 + 0xA1
+    return lambda version: Rng(base + version * 0xBF58476D1CE4E5B9)
 
 
 def replay(game: Game, seats: int, options: dict[str, Any] | None, seed: int,
