@@ -154,6 +154,12 @@ DICE_COUNT = {"1": 1, "2": 2}  # a roll's argument, as offered
 BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
                   "outside": Event(f"{p(s)} keeps to the outer track.")} for s in range(6)]
 MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {sid}.") for sid in ALL_STONES} for s in range(6)]
+DUEL_EVENTS = [[[[Event(f"Duel! {p(s)} rolls {a}, {p(o)} rolls {b}." + (" A tie: roll again." if a == b else ""))
+                  for b in DIE_FACES] for a in DIE_FACES] for o in range(6)] for s in range(6)]  # [seat][other][a-1][b-1]
+BLIND_EVENTS = [[{c: (Event(f"{p(w)} takes a key, unseen, from {p(lo)}."),  # [winner][loser][colour]
+                      Event(f"You took a {c} key from {p(lo)}.", to=(w,), kind="private"),
+                      Event(f"{p(w)} took your {c} key.", to=(lo,), kind="private")) for c in COLOURS}
+                 for lo in range(6)] for w in range(6)]
 TAKE_EVENTS = [[(Event(f"{p(s)} takes a key from {NAMES[r]}'s realm."),  # public, then the taker's own
                  Event(f"You took a {COLOURS[r]} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
 
@@ -414,9 +420,7 @@ class AtmosfearGame(Game):
         else:
             rack.remove(pick)
             d["players"][winner]["rack"].append(pick)
-            events.append(Event(f"{p(winner)} takes a key, unseen, from {p(loser)}."))
-            events.append(Event(f"You took a {pick} key from {p(loser)}.", to=(winner,), kind="private"))
-            events.append(Event(f"{p(winner)} took your {pick} key.", to=(loser,), kind="private"))
+            events += BLIND_EVENTS[winner][loser][pick]
 
     def _give_black(self, d: dict[str, Any], seat: int, events: list[Event], quiet: bool = False) -> None:
         bk = d["black_key"]
@@ -954,8 +958,7 @@ class AtmosfearGame(Game):
     def _duel(self, d: dict[str, Any], seat: int, other: int, rng: Rng, events: list[Event]) -> None:
         for _ in range(RULES["max_duel_rerolls"]):
             a, b = rng.die(), rng.die()
-            events.append(Event(f"Duel! {p(seat)} rolls {a}, {p(other)} rolls {b}."
-                                + (" A tie: roll again." if a == b else "")))
+            events.append(DUEL_EVENTS[seat][other][a - 1][b - 1])
             if a != b:
                 break
         else:
