@@ -6,7 +6,7 @@ from typing import Any
 
 import games
 from bot.rendering import draw
-from games.core import Game, IllegalAction, State, advance, ai_rng, decide, setup
+from games.core import Game, IllegalAction, State, advance, ai_rngs, decide, setup
 
 MAX_ACTIONS = 20_000
 
@@ -40,30 +40,36 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     the bot's scheduler would fire them. `log` receives every (seat, action, now) applied."""
     game = games.get(game_name)
     state = setup(game, seats, options, seed)
-    timed = type(game).timers is not Game.timers  # a game without timers is never asked
+    # Bound methods looked up once: this loop runs every action of every simulated game.
+    next_due = game.next_due if type(game).timers is not Game.timers else None  # untimed: never asked
+    prompt_for = game.prompt
+    to_move = game.to_move if game.to_move_acts_first else None
+    ai_rng = ai_rngs(seed)
+    everyone = range(seats)
     now = start
     for _ in range(max_actions):
         if state.over:
             break
-        timer = game.next_timer(state) if timed else None
-        if timer is not None and timer["due"] <= now:  # the earliest timer is due
-            step = (timer["seat"], timer["action"], now)
-            advance(game, state, *step)
+        due = next_due(state) if next_due is not None else None
+        if due is not None and due <= now:  # the earliest timer is due: only now is it named
+            timer = game.next_timer(state)
+            seat, action = timer["seat"], timer["action"]
+            advance(game, state, seat, action, now)
             if log is not None:
-                log.append(step)
+                log.append((seat, action, now))
             continue
-        if game.to_move_acts_first:
-            seat = game.to_move(state)
-            prompt = None if seat is None else game.prompt(state, seat)
+        if to_move is not None:
+            seat = to_move(state)
+            prompt = None if seat is None else prompt_for(state, seat)
         else:
-            seat, prompt = next(((s, p) for s in range(seats) if (p := game.prompt(state, s)) is not None),
+            seat, prompt = next(((s, p) for s in everyone if (p := prompt_for(state, s)) is not None),
                                 (None, None))
         if prompt is None:  # nobody may act: jump to the next timer
-            if timer is None:
+            if due is None:
                 raise ValueError(f"{game_name} is stuck: no move and no timer")
-            now = max(now, timer["due"])
+            now = max(now, due)
             continue
-        action = decide(game, state, seat, ai_rng(seed, state.version), level, prompt)
+        action = decide(game, state, seat, ai_rng(state.version), level, prompt)
         advance(game, state, seat, action, now)  # the AI chose from the prompt: no copy needed
         if log is not None:
             log.append((seat, action, now))

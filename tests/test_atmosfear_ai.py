@@ -68,3 +68,20 @@ def test_own_fear_and_rack_are_in_the_seat_view_only():
         mine = GAME.view(state, seat)
         assert mine["fear"] == {"text": state.data["fears"][seat], "in_well": seat in state.data["well"]}
         assert sum(mine["rack"].values()) == len(state.data["players"][seat]["rack"])
+
+
+def test_the_compact_view_is_worked_out_from_the_seat_view_for_every_question():
+    """The smart AI reads a compact view the engine builds from the state: at every decision of
+    whole games it is what the seat's own view gives, and every kind of question comes up."""
+    kinds = set()
+    for seed in range(6):
+        seats = 3 + seed % 4
+        for state in snapshots(seats, seed, "smart", every=1):
+            for seat in range(seats):
+                prompt = GAME.prompt(state, seat)
+                if prompt is None:
+                    continue
+                compact = GAME.ai_view(state, seat, "smart", prompt)
+                assert compact == GAME.ai_view_from_view(GAME.view(state, seat), seat, "smart", prompt)
+                kinds.add(compact[0])
+    assert kinds >= {"answer", "inside", "leave", "ring", "duel", "flight", "dice"}

@@ -8,7 +8,7 @@ import pytest
 
 from games.atmosfear import GAME
 from games.atmosfear.engine import (COLOURS, FATE, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
-                                    TIME, nearest_hole)
+                                    TIME, nearest_hole, order_weights)
 from games.core import SYSTEM, IllegalAction, Rng, apply, setup
 
 T0 = 1000.0
@@ -570,12 +570,14 @@ def appear(st, order, target=None, now=None):
         for b in [b for b in ORDERS[k] if b.endswith("_bonus")]:
             ORDERS[k][b] = 0.0
     ORDERS[order]["weight"] = 1.0
+    order_weights.cache_clear()  # the weights are cached from the orders: work them out again
     try:
         out = apply(GAME, st, SYSTEM, "gk appear", now or d["gk"]["next"])
     finally:
         for k, v in saved.items():
             ORDERS[k].clear()
             ORDERS[k].update(v)
+        order_weights.cache_clear()
     return out.state, out.events
 
 

@@ -69,7 +69,8 @@ def test_the_ai_reads_a_part_of_its_seat_view(name, level):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_next_timer_is_the_earliest_listed_timer(name):
-    """Self-play fires `next_timer`: the earliest of `timers`, the first listed among equals."""
+    """Self-play fires `next_timer`: the earliest of `timers`, the first listed among equals,
+    once `next_due` says it is due."""
     game = games.get(name)
     listed = 0
     for seats in (game.min_seats, game.max_seats):
@@ -80,6 +81,7 @@ def test_next_timer_is_the_earliest_listed_timer(name):
             timers = game.timers(state)
             expected = min(timers, key=lambda t: t["due"]) if timers else None
             assert game.next_timer(state) == expected, (seats, action)
+            assert game.next_due(state) == (expected["due"] if expected else None), (seats, action)
             listed += bool(timers)
             state = apply(game, state, seat, action, now).state
     if type(game).timers is not Game.timers:  # a game with timers: the check saw some listed

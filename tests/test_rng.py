@@ -1,6 +1,6 @@
 """The RNG's written-out loops draw exactly the stream the one-draw-at-a-time `below` draws,
 so a game's dice, decks and replays do not depend on which of them an engine calls."""
-from games.core import Rng
+from games.core import Rng, ai_rng, ai_rngs
 
 
 def test_shuffle_is_fisher_yates_over_below():
@@ -45,3 +45,13 @@ def test_choice_is_an_item_at_below():
         pool = list(range(seed % 9 + 1))
         assert [fast.choice(pool) for _ in range(5)] == [pool[slow.below(len(pool))] for _ in range(5)]
         assert fast.state == slow.state
+
+
+def test_the_ai_dice_of_a_game_are_one_fixed_stream_per_version():
+    """`ai_rngs(seed)` (self-play's, the seed's part worked out once) and `ai_rng` give the same
+    dice, the same as they always were: self-play logs and replays stay the same across releases."""
+    for seed in (0, 1, 41, 2**70 + 3, -5):
+        per_game = ai_rngs(seed)
+        for version in (0, 1, 7, 919, 2**40):
+            expected = (seed * 0x9E3779B97F4A7C15 + version * 0xBF58476D1CE4E5B9 + 0xA1) & (2**64 - 1)
+            assert per_game(version).state == ai_rng(seed, version).state == expected

@@ -4,10 +4,13 @@
 "smart" always answers the Gatekeeper, mostly rolls two dice, takes every key, heads inside only
 with a key of every colour, steers round the Inner Ring the short way to the Well, duels whoever
 shows the most keys, flies toward realms whose colour it lacks, and gets rid of the Black Key.
-Everything it reads is in the seat's view: its own rack and fear, and public counts.
+Everything it reads is in the seat's view: its own rack and fear, and public counts. It reads
+them in a compact form, the question its prompt asks and the facts of its view that question
+turns on (`compact_view`), which the engine builds from the state (`ai_view`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -16,38 +19,37 @@ from games.core import Prompt, Rng
 from .engine import AI_FEARS, COLOURS, FLIGHTS, INNER, N_OUTER, OUTER, outer_index
 
 
-def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-    actions = [c.action for c in prompt.choices]
-    if actions == ["fear"]:
+def choose(view: Any, prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+    """`view`: the smart AI's compact view (see `compact_view`); the random AI reads none."""
+    choices = prompt.choices
+    if len(choices) == 1 and choices[0].action == "fear":
         return "fear " + rng.choice(AI_FEARS)
     if level != "smart":
-        return rng.choice(actions)
-    kind, answer = situation(tuple(actions))
+        return rng.choice(choices).action
+    kind, answer, facts = view  # the most frequent questions first
+    if kind == "dice" or (kind == "leave" and facts):
+        return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
+    if kind == "inside":
+        return "inside" if facts else "outside"
     if kind == "answer":
         return answer
-    seat = prompt.seat
-    if kind == "inside":
-        return "inside" if can_win(view, seat) else "outside"
-    if kind == "ring":
-        pos = view["players"][seat]["pos"]
-        i = INNER.index(pos) if pos in INNER else 0
-        return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
-    if kind == "duel":
-        return strongest_duel(view, actions)
-    if kind == "flight":
-        return best_flight(view, view["players"][seat]["pos"], actions)
-    if kind == "leave" and not can_win(view, seat):
+    if kind == "leave":
         return "leave"
-    if kind in ("leave", "dice"):
-        return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
-    return rng.choice(actions)
+    if kind == "duel":
+        return strongest_duel(facts, [c.action for c in choices])
+    if kind == "flight":
+        return best_flight(*facts, [c.action for c in choices])
+    if kind == "ring":
+        i = INNER.index(facts) if facts in INNER else 0
+        return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
+    return rng.choice(choices).action
 
 
 @lru_cache(maxsize=4096)
 def situation(actions: tuple[str, ...]) -> tuple[str, str | None]:
     """What the smart AI's choice among `actions` turns on, worked out once per list of choices
     (the same few come back all game): ("answer", action) when the actions alone decide, else
-    the question it weighs (with its view, see VIEW_KEYS) and the one roll offered, if one."""
+    the question it weighs (with the facts of its view, see FACTS) and the one roll offered, if one."""
     if len(actions) == 1:
         return "answer", actions[0]
     passes = [a for a in actions if a.startswith("pass ")]
@@ -72,18 +74,6 @@ def situation(actions: tuple[str, ...]) -> tuple[str, str | None]:
     return "any", None
 
 
-WIN_KEYS = ("rack", "fear", "black_key")  # what `can_win` reads
-# The keys of its view the smart AI reads, per situation: only to weigh going inside or leaving
-# the Well, the way round the Inner Ring, a duel or a flight. The rest it answers from the
-# actions alone, so the engine builds no more of the view than this (`ai_view`).
-VIEW_KEYS = {"inside": WIN_KEYS, "leave": WIN_KEYS, "ring": ("players",), "duel": ("players",),
-             "flight": ("rack", "realms", "players")}
-
-
-def view_keys(actions: tuple[str, ...]) -> tuple[str, ...]:
-    return VIEW_KEYS.get(situation(actions)[0], ())
-
-
 def can_win(view: dict[str, Any], seat: int) -> bool:
     """A key of every colour, no Black Key, and one's own fear still in the Well."""
     rack = view["rack"]
@@ -91,18 +81,39 @@ def can_win(view: dict[str, Any], seat: int) -> bool:
             and view["fear"]["in_well"])
 
 
-def strongest_duel(view: dict[str, Any], actions: list[str]) -> str:
-    """Duel whoever shows the most keys (the Black Key counts: it may be the one drawn)."""
-    def shown(action: str) -> tuple[int, str]:
-        other = view["players"][int(action.split()[1]) - 1]
-        return other["keys"] + other["black_key"], action
-    return max((a for a in actions if a.startswith("duel ")), key=shown)
+# The one thing of its seat's view each question turns on, read from that view: whether it can
+# win at the Well (to go inside, or stay there), its stone (the way round the Inner Ring), the
+# keys each seat shows (a duel: the Black Key counts, it may be the one drawn), or its stone, the
+# colours it lacks and the keys left per realm (a flight). The engine's `ai_view` gives the same
+# facts worked out from the state (cheaper than the view), which the conformance suite checks
+# against these (`compact_view`), so they hold nothing the seat may not see.
+FACTS: dict[str, Callable[[dict[str, Any], int], Any]] = {
+    "inside": can_win,
+    "leave": can_win,
+    "ring": lambda view, seat: view["players"][seat]["pos"],
+    "duel": lambda view, seat: tuple(pl["keys"] + pl["black_key"] for pl in view["players"]),
+    "flight": lambda view, seat: (view["players"][seat]["pos"],
+                                  tuple(c for c in COLOURS if not view["rack"].get(c)),
+                                  tuple(r["keys_left"] for r in view["realms"])),
+}
 
 
-def best_flight(view: dict[str, Any], here_stone: str, actions: list[str]) -> str:
+def compact_view(view: dict[str, Any], prompt: Prompt) -> tuple[str, str | None, Any]:
+    """The smart AI's view, (question, answer, facts), worked out from the seat's whole view."""
+    kind, answer = situation(tuple(c.action for c in prompt.choices))
+    facts = FACTS.get(kind)
+    return kind, answer, facts(view, prompt.seat) if facts else None
+
+
+def strongest_duel(shown: tuple[int, ...], actions: list[str]) -> str:
+    """Duel whoever shows the most keys (`shown`: per seat, the Black Key counted)."""
+    def keys(action: str) -> tuple[int, str]:
+        return shown[int(action.split()[1]) - 1], action
+    return max((a for a in actions if a.startswith("duel ")), key=keys)
+
+
+def best_flight(here_stone: str, missing: tuple[str, ...], left: tuple[int, ...], actions: list[str]) -> str:
     """Fly where the next dozen stones hold the most key stones of missing, available colours."""
-    missing = {c for c in COLOURS if not view["rack"].get(c)}
-    left = [r["keys_left"] for r in view["realms"]]
     here = outer_index(here_stone)
     best, score = "skip", 0
     for f in FLIGHTS:

@@ -43,6 +43,7 @@ AI_FEARS: list[str] = _load("fears.toml")["fears"]
 HARBINGERS = BOARD_FILE["harbinger"]
 NAMES = tuple(h["name"] for h in HARBINGERS)
 COLOURS = tuple(h["colour"] for h in HARBINGERS)
+EVERY_COLOUR = frozenset(COLOURS)  # a rack with all of them may win
 RULES = BOARD_FILE["rules"]
 BOARD = BOARD_FILE["board"]
 OUTER = BOARD["outer"]
@@ -63,6 +64,7 @@ KEYS_PER = RULES["keys_per_colour"]
 LINES: dict[str, list[str]] = GK["lines"]
 ORDERS: dict[str, dict[str, Any]] = GK["orders"]
 TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
+ALL_SAID = {group: (1 << len(lines)) - 1 for group, lines in LINES.items()}  # gk.said when all are said
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
 RADIAL_OF = {sid: r for r, rad in enumerate(RADIALS) for sid in rad}
 OUTER_INDEX = {sid: i for i, sid in enumerate(OUTER_IDS)}
@@ -99,6 +101,10 @@ def _ring_run(sid: str, step: int) -> tuple[str, ...]:
 
 RING_RUNS = {way: {sid: _ring_run(sid, step) for sid in INNER if sid != GATE}
              for way, step in (("cw", 1), ("ccw", -1))}
+# From a branch stone, the run on along the outer track (False) or up its radial (True, inside).
+BRANCH_RUNS = {b: {inside: (nxt, *PLAIN_RUNS[nxt])
+                   for inside, nxt in ((False, NEXT_OUTER[b]), (True, BRANCH_RADIAL[b]))}
+               for b in BRANCH_RADIAL}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 # The outer track as views show it (never changes: each view gets copies of these).
 OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
@@ -110,6 +116,10 @@ TIMER_ORDER = itemgetter("due", "id")
 # Per Time card: its timer's id and action, and how long before the clock's end it falls due
 # (timers are listed at every step of a game: these parts never change).
 TIME_TIMERS = {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60) for cid, card in TIME.items()}
+TIME_BEFORE = {cid: before for cid, (_, _, before) in TIME_TIMERS.items()}
+# What each outer stone does when landed on ("plain": no effect; inside stones are all plain).
+KIND = {s["id"]: s["kind"] for s in OUTER}
+LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
 
 SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
@@ -127,8 +137,31 @@ def clean_fear(text: str) -> str:
     return " ".join(kept.replace("{", "(").replace("}", ")").split())
 
 
-def p(seat: int) -> str:
-    return "{p%d}" % seat
+# A seat's name placeholder in event text ("{p2}"): made once per seat and looked up (a C call,
+# no Python frame: events name seats all game); a seat out of range is a KeyError.
+p: Callable[[int], str] = {seat: "{p%d}" % seat for seat in range(6)}.__getitem__
+
+
+def roll_text(seat: int, dice: tuple[int, ...]) -> str:
+    return f"{p(seat)} rolls {' + '.join(map(str, dice))}" + (f" = {sum(dice)}." if len(dice) == 2 else ".")
+
+
+# The events every turn has, made once per seat (and dice, stone or way) and handed out again:
+# events are read-only values (games.core.Event).
+ROLLS_OF = [(a,) for a in range(1, 7)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]
+ROLL_EVENTS = [{dice: (Event(roll_text(s, dice)), sum(dice)) for dice in ROLLS_OF} for s in range(6)]  # and total
+DICE_COUNT = {"1": 1, "2": 2}  # a roll's argument, as offered
+BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
+                  "outside": Event(f"{p(s)} keeps to the outer track.")} for s in range(6)]
+MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {sid}.") for sid in ALL_STONES} for s in range(6)]
+DUEL_EVENTS = [[[[Event(f"Duel! {p(s)} rolls {a}, {p(o)} rolls {b}." + (" A tie: roll again." if a == b else ""))
+                  for b in DIE_FACES] for a in DIE_FACES] for o in range(6)] for s in range(6)]  # [seat][other][a-1][b-1]
+BLIND_EVENTS = [[{c: (Event(f"{p(w)} takes a key, unseen, from {p(lo)}."),  # [winner][loser][colour]
+                      Event(f"You took a {c} key from {p(lo)}.", to=(w,), kind="private"),
+                      Event(f"{p(w)} took your {c} key.", to=(lo,), kind="private")) for c in COLOURS}
+                 for lo in range(6)] for w in range(6)]
+TAKE_EVENTS = [[(Event(f"{p(s)} takes a key from {NAMES[r]}'s realm."),  # public, then the taker's own
+                 Event(f"You took a {COLOURS[r]} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
 
 
 def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
@@ -182,6 +215,41 @@ def inside(stone: str) -> bool:
     return stone not in STONE
 
 
+@lru_cache(maxsize=1024)
+def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key: bool, no_chosen: bool,
+                  sneaks: bool, active: bool) -> tuple[tuple[str, float], ...]:
+    """The Gatekeeper's orders he may give now, with their weights (gatekeeper.toml), from his
+    temper and what the table looks like: a leader with 3 keys or more, anyone in a Black Hole,
+    the last quarter of the clock, the Black Key held, no Chosen One, anyone sneaking inside
+    without every colour, anyone out of the Black Holes. Cached: the same few come back all game."""
+    out = []
+    for name, o in ORDERS.items():
+        w = o.get("weight", 0.0)
+        if isinstance(w, list):  # [when kind, when cruel]
+            w = w[0] + (w[1] - w[0]) * cruel
+        if leader:
+            w += o.get("leader_bonus", 0.0)
+        if hole:
+            w += o.get("hole_bonus", 0.0)
+        if late:
+            w += o.get("late_bonus", 0.0)
+        if black_key:
+            w += o.get("black_key_bonus", 0.0)
+        if no_chosen:
+            w += o.get("no_chosen_bonus", 0.0)
+        if sneaks:
+            w += o.get("inside_bonus", 0.0)
+        if o.get("call") and not active:
+            w = 0.0
+        if name == "inside_catch" and not sneaks:
+            w = 0.0
+        if name == "release" and not hole:
+            w = 0.0
+        if w > 0:
+            out.append((name, w))
+    return tuple(out)
+
+
 # ---------------------------------------------------------------- choices (built once: immutable)
 
 def _one(action: str, label: str) -> Choice:
@@ -212,6 +280,16 @@ PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in
 STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
                "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
                "pass": "Pass the Black Key?"}
+# The prompts most steps ask, made once per seat and handed out again (prompts are read-only
+# values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, and
+# the Gatekeeper's call.
+TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + ([] if on_stone else [FIXED["leave"]]))
+                        for on_stone in (False, True)} for dice, rolls in ROLLS.items()} for s in range(6)]
+HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
+NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in TRY_NUMBER.items()} for s in range(6)]
+READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
+PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
+CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
 
 
 # ---------------------------------------------------------------- saved games
@@ -288,14 +366,11 @@ class AtmosfearGame(Game):
     # ------------------------------------------------------------ small helpers
     def qualified(self, d: dict[str, Any], seat: int) -> bool:
         rack = d["players"][seat]["rack"]
-        return (all(c in rack for c in COLOURS) and d["black_key"]["holder"] != seat
+        return (EVERY_COLOUR.issubset(rack) and d["black_key"]["holder"] != seat
                 and seat in d["well"])
 
     def keys_count(self, d: dict[str, Any], seat: int) -> int:
         return len(d["players"][seat]["rack"]) + (d["black_key"]["holder"] == seat)
-
-    def waiting(self, d: dict[str, Any], seat: int) -> bool:
-        return d["players"][seat]["pos"] == WELL and self.qualified(d, seat)
 
     def active(self, d: dict[str, Any]) -> list[int]:
         """Seats not in a Black Hole (in the game)."""
@@ -304,21 +379,21 @@ class AtmosfearGame(Game):
     def target(self, d: dict[str, Any], seat: int | None, how: str, rng: Rng) -> int | None:
         """Whom a card or the Gatekeeper picks: never `seat`, never anyone in a Black Hole.
         "leader"/"trailer" (most/fewest coloured keys) break ties at random."""
-        n = len(d["players"])
-        cands = [s for s in self.active(d) if s != seat]
+        players = d["players"]
+        n = len(players)
+        cands = [s for s, pl in enumerate(players) if s != seat and not pl["hole"]]
         if not cands:
             return None
         if how in ("left", "right") and seat is not None:
             step = 1 if how == "left" else -1
             return next(s for k in range(1, n) if (s := (seat + step * k) % n) in cands)
         if how in ("leader", "trailer"):
-            keys = {s: len(d["players"][s]["rack"]) for s in cands}
-            best = (max if how == "leader" else min)(keys.values())
-            cands = [s for s in cands if keys[s] == best]
+            keys = [len(players[s]["rack"]) for s in cands]
+            best = (max if how == "leader" else min)(keys)
+            cands = [s for s, k in zip(cands, keys) if k == best]
         return cands[0] if len(cands) == 1 else rng.choice(cands)
 
-    def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None,
-                         events: list[Event], why: str = "") -> bool:
+    def _take_from_realm(self, d: dict[str, Any], seat: int, realm: int | None, events: list[Event]) -> bool:
         if realm is None:
             realm = seat
         colour = COLOURS[realm]
@@ -327,8 +402,7 @@ class AtmosfearGame(Game):
             return False
         d["realm_keys"][realm] -= 1
         d["players"][seat]["rack"].append(colour)
-        events.append(Event(f"{p(seat)} takes a key from {NAMES[realm]}'s realm{why}."))
-        events.append(Event(f"You took a {colour} key.", to=(seat,), kind="private"))
+        events += TAKE_EVENTS[seat][realm]
         return True
 
     def _blind(self, d: dict[str, Any], loser: int, winner: int, rng: Rng, events: list[Event]) -> None:
@@ -346,9 +420,7 @@ class AtmosfearGame(Game):
         else:
             rack.remove(pick)
             d["players"][winner]["rack"].append(pick)
-            events.append(Event(f"{p(winner)} takes a key, unseen, from {p(loser)}."))
-            events.append(Event(f"You took a {pick} key from {p(loser)}.", to=(winner,), kind="private"))
-            events.append(Event(f"{p(winner)} took your {pick} key.", to=(loser,), kind="private"))
+            events += BLIND_EVENTS[winner][loser][pick]
 
     def _give_black(self, d: dict[str, Any], seat: int, events: list[Event], quiet: bool = False) -> None:
         bk = d["black_key"]
@@ -433,14 +505,12 @@ class AtmosfearGame(Game):
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
-        return self._reduce(state, seat, action, now, rng, offered=False)
+        return self.reduce_offered(state, seat, action, now, rng, offered=False)
 
-    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
-        """An offered move is one of the step's choices already: `_play` does not list them again."""
-        return self._reduce(state, seat, action, now, rng, offered=True)
-
-    def _reduce(self, state: State, seat: int, action: str, now: float, rng: Rng,
-                offered: bool) -> list[Event]:
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng,
+                       offered: bool = True) -> list[Event]:
+        """Both doors in one (`reduce` passes offered=False): an offered move is one of the
+        step's choices already, so only a move from outside is checked against them."""
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
@@ -450,29 +520,38 @@ class AtmosfearGame(Game):
         d["now"] = now
         if seat == SYSTEM:
             return self._system(state, verb, arg, now, rng)
-        if d["clock"]["paused_at"] is not None:
+        clock = d["clock"]
+        if clock["paused_at"] is not None:
             raise IllegalAction("The game is paused; wait until it resumes.")
         if d["phase"] == "fears":
             if verb != "fear":
                 raise IllegalAction("First write your greatest fear for the Well: 'fear <your fear>'.")
             return self._fear(state, seat, arg, now, rng)
-        events: list[Event] = []
         gk = d["gk"]
-        if not gk["on"] and d["clock"]["end"] is not None and now >= d["clock"]["end"]:
-            self._end_game_clock(state, events, rng)
-            return events
         if gk["on"]:
             if verb == "yes" and not arg and gk["calling"] == seat:
                 return self._answer(state, seat, now, rng)
             lines = LINES["silence"]
             raise IllegalAction(fill(lines[(state.version + seat) % len(lines)], seat, public=False))
-        if verb == "yes":
-            raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
-        if verb == "fear":
-            raise IllegalAction("Your fear is already in the Well.")
-        if seat != d["current"]:
-            raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
-        return self._play(state, seat, verb, arg, now, rng, offered)
+        if clock["end"] is not None and now >= clock["end"]:
+            events: list[Event] = []
+            self._end_game_clock(state, events, rng)
+            return events
+        if not offered:  # an offered move is the current seat's, and one of the step's choices
+            if verb == "yes":
+                raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
+            if verb == "fear":
+                raise IllegalAction("Your fear is already in the Well.")
+            if seat != d["current"]:
+                raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
+            canon = canonical_action(verb, arg)
+            allowed = [c.action for c in self.choices(state, seat)]
+            if canon not in allowed:
+                raise IllegalAction(self._why(d, seat, verb, canon, allowed))
+        play = STEP_PLAYS.get(d["step"])
+        if play is None:
+            raise IllegalAction(SYNTAX)
+        return play(self, state, seat, verb, arg, rng)
 
     def _fear(self, state: State, seat: int, text: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
@@ -576,40 +655,17 @@ class AtmosfearGame(Game):
     def _weights(self, d: dict[str, Any], now: float) -> list[tuple[str, float]]:
         players = d["players"]
         act = self.active(d)
-        leader_keys = max((len(players[s]["rack"]) for s in act), default=0)
-        anyone_hole = any(pl["hole"] for pl in players)
+        leader_keys = max([len(players[s]["rack"]) for s in act], default=0)
         end, total = d["clock"]["end"], d["clock"]["minutes"] * 60
-        late = end is not None and (end - now) < total / 4
-        sneaks = self.sneaks(d)
-        cruel = self.temper(d)
-        out = []
-        for name, o in ORDERS.items():
-            w = o.get("weight", 0.0)
-            if isinstance(w, list):  # [when kind, when cruel]
-                w = w[0] + (w[1] - w[0]) * cruel
-            if leader_keys >= 3:
-                w += o.get("leader_bonus", 0.0)
-            if anyone_hole:
-                w += o.get("hole_bonus", 0.0)
-            if late:
-                w += o.get("late_bonus", 0.0)
-            if d["black_key"]["holder"] is not None:
-                w += o.get("black_key_bonus", 0.0)
-            if d["chosen"] is None:
-                w += o.get("no_chosen_bonus", 0.0)
-            if sneaks:
-                w += o.get("inside_bonus", 0.0)
-            if o.get("call") and not act:
-                w = 0.0
-            if name == "inside_catch" and not sneaks:
-                w = 0.0
-            if name == "release" and not anyone_hole:
-                w = 0.0
-            if not (self._fresh(d, name) if name != "taunt" else any(self._fresh(d, g) for g in TAUNTS)):
-                w = 0.0  # he has said all his lines for it in this game
-            if w > 0:
-                out.append((name, w))
-        return out
+        weights = order_weights(self.temper(d), leader_keys >= 3, len(act) < len(players),
+                                end is not None and (end - now) < total / 4,
+                                d["black_key"]["holder"] is not None, d["chosen"] is None,
+                                bool(self.sneaks(d)), bool(act))
+        # an order whose lines he has all said in this game is left out
+        said = d["gk"]["said"]
+        taunt = any(said.get(group, 0) != ALL_SAID[group] for group in TAUNTS)
+        return [(name, w) for name, w in weights
+                if (said.get(name, 0) != ALL_SAID[name] if name != "taunt" else taunt)]
 
     def _pick(self, items: list[tuple[Any, float]], rng: Rng) -> Any:
         total = sum(w for _, w in items)
@@ -661,7 +717,7 @@ class AtmosfearGame(Game):
         """Players on the inside track (the Well included) without a key of every colour."""
         players = d["players"]
         return [s for s in self.active(d) if inside(players[s]["pos"])
-                and not all(c in players[s]["rack"] for c in COLOURS)]
+                and not EVERY_COLOUR.issubset(players[s]["rack"])]
 
     def _taunt(self, d: dict[str, Any], now: float, rng: Rng) -> str:
         """A taunt fitted to the moment: the clock, the Black Key, the void, or the leader."""
@@ -680,14 +736,20 @@ class AtmosfearGame(Game):
 
     def _fresh(self, d: dict[str, Any], group: str) -> bool:
         """Has he a line of `group` left that he has not said in this game?"""
-        return d["gk"]["said"].get(group, 0) != (1 << len(LINES[group])) - 1
+        return d["gk"]["said"].get(group, 0) != ALL_SAID[group]
 
     def _say(self, d: dict[str, Any], group: str, rng: Rng, seat: int | None = None, **kw: Any) -> str:
         """A line of `group` not said yet in this game, remembered in gk.said as a bit mask
         (a used-up group starts over, which the weights make rare)."""
         said = d["gk"]["said"]
-        used = said.get(group, 0) if self._fresh(d, group) else 0
-        index = rng.choice([i for i in range(len(LINES[group])) if not used >> i & 1])
+        used = said.get(group, 0)
+        if used == ALL_SAID[group]:
+            used = 0
+        unsaid = ALL_SAID[group] & ~used
+        # the k-th line not said yet (the pick of one from their list, in order): drop the k first
+        for _ in range(rng.below(unsaid.bit_count())):
+            unsaid &= unsaid - 1
+        index = (unsaid & -unsaid).bit_length() - 1
         said[group] = used | 1 << index
         return fill(LINES[group][index], seat, **kw)
 
@@ -789,96 +851,104 @@ class AtmosfearGame(Game):
         state.turn += 1
         self._begin_turn(d, nxt, events)
 
-    def _play(self, state: State, seat: int, verb: str, arg: str, now: float, rng: Rng,
-              offered: bool) -> list[Event]:
+    # A player's action, one handler per step, for an action the step allows (offered, or
+    # checked in `reduce_offered`).
+    def _play_turn(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
         d = state.data
-        step = d["step"]
         pl = d["players"][seat]
         events: list[Event] = []
-        canon = canonical_action(verb, arg)
-        if not offered:
-            allowed = [c.action for c in self.choices(state, seat)]
-            if canon not in allowed:
-                raise IllegalAction(self._why(d, seat, verb, canon, allowed))
-        if step == "turn":
-            if verb == "try":
-                die = rng.die()
-                d["dice"] = [die]
-                if pl["hole"]:
-                    if die == seat + 1:
-                        pl["hole"] = False
-                        events.append(Event(f"{p(seat)} rolls a {die}, their own number, and is released "
-                                            f"from the Black Hole. They play again next turn."))
-                    else:
-                        events.append(Event(f"{p(seat)} rolls a {die} and stays in the Black Hole."))
-                    self._end_turn(state, events)
-                    return events
-                need = pl["must_roll"]
-                if die == need:
-                    pl["must_roll"] = None
-                    events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
-                    return events
-                events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
-                self._end_turn(state, events)
-                return events
-            if verb == "read":
-                return self._read(state, seat, rng)
-            if verb == "leave":
-                self._to_headstone(d, seat, events)
-                d["last"] = {"seat": seat, "path": [pl["pos"]]}
-                self._end_turn(state, events)
-                return events
-            if verb == "pass":
-                self._pass(d, seat, canon, events)
-                return events
-            if verb == "roll":
-                n = int(arg)
-                pl["must_dice"] = None
-                dice = rng.choices(DIE_FACES, n)  # n throws of rng.die(), one call
-                d["dice"] = dice
-                total = sum(dice)
-                events.append(Event(f"{p(seat)} rolls {' + '.join(map(str, dice))}"
-                                    + (f" = {total}." if n == 2 else ".")))
-                d["move"] = {"steps": total, "dir": None, "decided": None, "inside": False,
-                             "path": [pl["pos"]]}
-                self._walk(state, seat, rng, events)
-                return events
-        if step == "branch":
-            d["move"]["decided"] = pl["pos"]
-            d["move"]["inside"] = verb == "inside"
-            events.append(Event(f"{p(seat)} {'turns onto the inside track' if verb == 'inside' else 'keeps to the outer track'}."))
+        if verb == "roll":
+            pl["must_dice"] = None
+            dice = rng.choices(DIE_FACES, DICE_COUNT[arg])  # n throws of rng.die(), one call
+            d["dice"] = dice
+            event, total = ROLL_EVENTS[seat][tuple(dice)]
+            events.append(event)
+            d["move"] = {"steps": total, "dir": None, "decided": None, "inside": False,
+                         "path": [pl["pos"]]}
             self._walk(state, seat, rng, events)
             return events
-        if step == "ring":
-            d["move"]["dir"] = verb
-            self._walk(state, seat, rng, events)
-            return events
-        if step == "key":
-            if verb == "take":
-                self._take_from_realm(d, seat, realm_of(pl["pos"]), events)
-            else:
-                events.append(Event(f"{p(seat)} leaves the key where it is."))
-            self._after_landing(state, seat, events)
-            return events
-        if step == "flight":
-            if verb == "fly":
-                dest = canon.split()[1]
-                pl["pos"] = dest
-                d["last"]["path"].append(dest)
-                events.append(Event(f"{p(seat)} flies to {dest}."))
-            self._after_landing(state, seat, events, done=("flight",))
-            return events
-        if step == "duel":
-            if verb == "duel":
-                self._duel(d, seat, int(canon.split()[1]) - 1, rng, events)
-            self._after_landing(state, seat, events, done=("flight", "duel"))
-            return events
-        if step == "pass":
-            if verb == "pass":
-                self._pass(d, seat, canon, events)
+        if verb == "try":
+            die = rng.die()
+            d["dice"] = [die]
+            if pl["hole"]:
+                if die == seat + 1:
+                    pl["hole"] = False
+                    events.append(Event(f"{p(seat)} rolls a {die}, their own number, and is released "
+                                        f"from the Black Hole. They play again next turn."))
+                else:
+                    events.append(Event(f"{p(seat)} rolls a {die} and stays in the Black Hole."))
+                self._end_turn(state, events)
+                return events
+            need = pl["must_roll"]
+            if die == need:
+                pl["must_roll"] = None
+                events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
+                return events
+            events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
             self._end_turn(state, events)
             return events
+        if verb == "read":
+            return self._read(state, seat, rng)
+        if verb == "leave":
+            self._to_headstone(d, seat, events)
+            d["last"] = {"seat": seat, "path": [pl["pos"]]}
+            self._end_turn(state, events)
+            return events
+        if verb == "pass":
+            self._pass(d, seat, canonical_action(verb, arg), events)
+            return events
         raise IllegalAction(SYNTAX)
+
+    def _play_branch(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        mv = d["move"]
+        mv["decided"] = d["players"][seat]["pos"]
+        mv["inside"] = verb == "inside"
+        events = [BRANCH_EVENTS[seat][verb]]
+        self._walk(state, seat, rng, events)
+        return events
+
+    def _play_ring(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        state.data["move"]["dir"] = verb
+        events: list[Event] = []
+        self._walk(state, seat, rng, events)
+        return events
+
+    def _play_key(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        events: list[Event] = []
+        if verb == "take":
+            self._take_from_realm(d, seat, realm_of(d["players"][seat]["pos"]), events)
+        else:
+            events.append(Event(f"{p(seat)} leaves the key where it is."))
+        self._after_landing(state, seat, events)
+        return events
+
+    def _play_flight(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        events: list[Event] = []
+        if verb == "fly":
+            dest = canonical_action(verb, arg).split()[1]
+            d["players"][seat]["pos"] = dest
+            d["last"]["path"].append(dest)
+            events.append(Event(f"{p(seat)} flies to {dest}."))
+        self._after_landing(state, seat, events, done=("flight",))
+        return events
+
+    def _play_duel(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        d = state.data
+        events: list[Event] = []
+        if verb == "duel":
+            self._duel(d, seat, int(canonical_action(verb, arg).split()[1]) - 1, rng, events)
+        self._after_landing(state, seat, events, done=("flight", "duel"))
+        return events
+
+    def _play_pass(self, state: State, seat: int, verb: str, arg: str, rng: Rng) -> list[Event]:
+        events: list[Event] = []
+        if verb == "pass":
+            self._pass(state.data, seat, canonical_action(verb, arg), events)
+        self._end_turn(state, events)
+        return events
 
     def _pass(self, d: dict[str, Any], seat: int, canon: str, events: list[Event]) -> None:
         to = int(canon.split()[1]) - 1
@@ -888,8 +958,7 @@ class AtmosfearGame(Game):
     def _duel(self, d: dict[str, Any], seat: int, other: int, rng: Rng, events: list[Event]) -> None:
         for _ in range(RULES["max_duel_rerolls"]):
             a, b = rng.die(), rng.die()
-            events.append(Event(f"Duel! {p(seat)} rolls {a}, {p(other)} rolls {b}."
-                                + (" A tie: roll again." if a == b else "")))
+            events.append(DUEL_EVENTS[seat][other][a - 1][b - 1])
             if a != b:
                 break
         else:
@@ -899,22 +968,10 @@ class AtmosfearGame(Game):
         self._blind(d, lose, win, rng, events)
 
     # ------------------------------------------------------------ moving
-    def _next_stone(self, d: dict[str, Any], seat: int) -> str | None:
-        """The next stone of the walk, or None if a choice is needed first (step set)."""
-        pl = d["players"][seat]
+    def _next_stone(self, d: dict[str, Any], seat: int, here: str) -> str | None:
+        """The stone after `here` (the Well or the Inner Ring) on the walk, or None if a choice
+        is needed first (step set)."""
         mv = d["move"]
-        here = pl["pos"]
-        if here in NEXT_OUTER:
-            if here in BRANCH_RADIAL:
-                if mv["decided"] != here:
-                    d["step"] = "branch"
-                    return None
-                if mv["inside"]:
-                    mv["inside"] = False
-                    return BRANCH_RADIAL[here]
-            return NEXT_OUTER[here]
-        if here in NEXT_RADIAL:
-            return NEXT_RADIAL[here]
         if here == WELL:
             return GATE
         if here == GATE and self.qualified(d, seat):
@@ -931,29 +988,40 @@ class AtmosfearGame(Game):
         mv = d["move"]
         d["step"] = "turn"
         steps, path = mv["steps"], mv["path"]
+        here = pl["pos"]
         while steps > 0:
-            run = PLAIN_RUNS.get(pl["pos"])
-            if run is None and mv["dir"] is not None:
-                run = RING_RUNS[mv["dir"]].get(pl["pos"])
+            run = PLAIN_RUNS.get(here)
+            if run is None:
+                if here in BRANCH_RUNS:  # a way inside: taken or not, as the player decided here
+                    if mv["decided"] != here:
+                        d["step"] = "branch"
+                        pl["pos"] = here
+                        mv["steps"] = steps
+                        return  # waiting for a choice
+                    run = BRANCH_RUNS[here][mv["inside"]]
+                    mv["inside"] = False
+                elif mv["dir"] is not None:
+                    run = RING_RUNS[mv["dir"]].get(here)
             if run is not None:  # no choice before the run's end: as many steps of it as the roll
                 taken = run[:steps]
                 path += taken
-                pl["pos"] = taken[-1]
+                here = taken[-1]
                 steps -= len(taken)
                 continue
-            nxt = self._next_stone(d, seat)
+            nxt = self._next_stone(d, seat, here)
             if nxt is None:
+                pl["pos"] = here
                 mv["steps"] = steps
                 return  # waiting for a choice
-            pl["pos"] = nxt
+            here = nxt
             path.append(nxt)
             steps -= 1
             if nxt == WELL:
                 steps = 0
-        d["last"] = {"seat": seat, "path": list(mv["path"])}
+        pl["pos"] = here
+        d["last"] = {"seat": seat, "path": path}  # the move is over: its path is the last one
         d["move"] = None
-        d["step"] = "turn"
-        events.append(Event(f"{p(seat)} moves to {pl['pos']}."))
+        events.append(MOVE_EVENTS[seat][here])
         self._land(state, seat, rng, events)
 
     def _land(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -966,7 +1034,7 @@ class AtmosfearGame(Game):
                                 f"waits for a fear to be read."))
             self._after_landing(state, seat, events, done=("flight", "duel"))
             return
-        kind = STONE[here]["kind"] if here in STONE else "plain"
+        kind = KIND.get(here, "plain")
         if kind == "key":
             realm = STONE[here]["realm"]
             if d["realm_keys"][realm] > 0:
@@ -980,7 +1048,7 @@ class AtmosfearGame(Game):
             else:
                 self._after_landing(state, seat, events, done=("flight", "duel"))
             return
-        else:
+        elif kind in LANDING_EFFECTS:
             self._land_simple(state, seat, rng, events)
             if pl["hole"]:
                 self._end_turn(state, events)
@@ -992,7 +1060,7 @@ class AtmosfearGame(Game):
         d = state.data
         pl = d["players"][seat]
         here = pl["pos"]
-        kind = STONE[here]["kind"] if here in STONE else "plain"
+        kind = KIND.get(here, "plain")
         if kind == "black_key" and d["black_key"]["on_board"]:
             events.append(Event(f"{p(seat)} must pick up the cursed Black Key!"))
             self._give_black(d, seat, events, quiet=True)
@@ -1024,15 +1092,14 @@ class AtmosfearGame(Game):
     def _after_landing(self, state: State, seat: int, events: list[Event], done: tuple[str, ...] = ()) -> None:
         """The optional steps that follow a landing: flight, duel, passing the Black Key."""
         d = state.data
-        here = d["players"][seat]["pos"]
-        kind = STONE[here]["kind"] if here in STONE else "plain"
+        kind = KIND.get(d["players"][seat]["pos"], "plain")
         if kind == "flight" and "flight" not in done:
             d["step"] = "flight"
             return
         if kind == "duel" and "duel" not in done and self.duel_targets(d, seat):
             d["step"] = "duel"
             return
-        if self.pass_targets(d, seat):
+        if d["black_key"]["holder"] == seat and self.pass_targets(d, seat):
             d["step"] = "pass"
             return
         self._end_turn(state, events)
@@ -1040,13 +1107,15 @@ class AtmosfearGame(Game):
     def duel_targets(self, d: dict[str, Any], seat: int) -> list[int]:
         if self.keys_count(d, seat) == 0 or d["players"][seat]["hole"]:
             return []
-        return [s for s in self.active(d) if s != seat and self.keys_count(d, s) > 0]
+        holder = d["black_key"]["holder"]
+        return [s for s, pl in enumerate(d["players"]) if s != seat and not pl["hole"]
+                and (pl["rack"] or holder == s)]
 
     def pass_targets(self, d: dict[str, Any], seat: int) -> list[int]:
         if d["black_key"]["holder"] != seat:
             return []
         here = d["players"][seat]["pos"]
-        return [s for s in self.active(d) if s != seat and d["players"][s]["pos"] == here]
+        return [s for s, pl in enumerate(d["players"]) if s != seat and not pl["hole"] and pl["pos"] == here]
 
     # ------------------------------------------------------------ cards
     def _draw_fate(self, state: State, seat: int, rng: Rng, events: list[Event], on_turn: bool) -> None:
@@ -1245,26 +1314,16 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         step = d["step"]
         if step == "turn":
-            if pl["hole"]:
-                return [TRY_HOLE[seat]]
-            if pl["must_roll"]:
-                return [TRY_NUMBER[pl["must_roll"]]]
-            if self.waiting(d, seat):
-                return [FIXED["read"]]
-            out = list(ROLLS[pl["must_dice"]])
-            if pl["pos"] not in STONE:
-                out.append(FIXED["leave"])
-            out += [PASS[s] for s in self.pass_targets(d, seat)]
-            return out
+            return list(self.turn_prompt(d, seat).choices)
+        if step in PAIRS:
+            return list(PAIRS[step])
         if step == "flight":
             return [FLY[f] for f in FLIGHTS if f != pl["pos"]] + [SKIPS["flight"]]
         if step == "duel":
             return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
         if step == "pass":
             return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
-        if step == "key":
-            return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
-        return list(PAIRS[step])
+        return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1277,11 +1336,32 @@ class AtmosfearGame(Game):
         gk = d["gk"]
         if gk["on"]:
             if gk["calling"] == seat:
-                return Prompt(seat, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]])
+                return CALL_PROMPTS[seat]
             return None
         if d["current"] != seat:
             return None
-        return Prompt(seat, STEP_LABELS[d["step"]], self.choices(state, seat))
+        step = d["step"]
+        if step == "turn":
+            return self.turn_prompt(d, seat)
+        if step in PAIRS:
+            return PAIR_PROMPTS[seat][step]
+        return Prompt(seat, STEP_LABELS[step], self.choices(state, seat))
+
+    def turn_prompt(self, d: dict[str, Any], seat: int) -> Prompt:
+        """`seat`'s prompt at the start of their turn: a prebuilt one unless they hold the Black
+        Key (whom they may pass it to changes)."""
+        pl = d["players"][seat]
+        if pl["hole"]:
+            return HOLE_PROMPTS[seat]
+        if pl["must_roll"]:
+            return NUMBER_PROMPTS[seat][pl["must_roll"]]
+        pos = pl["pos"]
+        if pos == WELL and self.qualified(d, seat):  # waiting at the Well
+            return READ_PROMPTS[seat]
+        everyday = TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]
+        if d["black_key"]["holder"] != seat:
+            return everyday
+        return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in self.pass_targets(d, seat)])
 
     def to_move(self, state: State) -> int | None:
         d = state.data
@@ -1324,21 +1404,49 @@ class AtmosfearGame(Game):
     def next_timer(self, state: State) -> dict[str, Any] | None:
         """The first of `timers` (earliest, then by id), found without listing the rest."""
         d = state.data
-        if state.over or d["clock"]["paused_at"] is not None or d["clock"]["end"] is None:
+        clock = d["clock"]
+        end = clock["end"]
+        if state.over or clock["paused_at"] is not None or end is None:
             return None
         gk = d["gk"]
         if gk["on"]:
             return self.timers(state)[0]
-        end = d["clock"]["end"]
-        best = (end, "clock-end", "clock end")
-        if gk["next"] is not None and gk["next"] <= end:
-            best = min(best, (gk["next"], f"gk-appear-{gk['n'] + 1}", "gk appear"))
+        due = gk["next"]
+        if due is not None and due < end:  # at the same time, "clock-end" sorts first
+            best = (due, "gk-appear", "gk appear")  # sorts as its id does; numbered if it is first
+        else:
+            best = (end, "clock-end", "clock end")
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                timer_id, action, before = TIME_TIMERS[cid]
-                if end - before <= best[0]:
+                if end - TIME_BEFORE[cid] <= best[0]:
+                    timer_id, action, before = TIME_TIMERS[cid]
                     best = min(best, (end - before, timer_id, action))
-        return {"id": best[1], "due": best[0], "seat": SYSTEM, "action": best[2]}
+        due, timer_id, action = best
+        if timer_id == "gk-appear":
+            timer_id = f"gk-appear-{gk['n'] + 1}"
+        return {"id": timer_id, "due": due, "seat": SYSTEM, "action": action}
+
+    def next_due(self, state: State) -> float | None:
+        """When `next_timer` falls due: the earliest of the Gatekeeper's next visit, the end of the
+        clock and the held Time cards' strikes, with no timer named or built."""
+        d = state.data
+        clock = d["clock"]
+        end = clock["end"]
+        if state.over or clock["paused_at"] is not None or end is None:
+            return None
+        gk = d["gk"]
+        if gk["on"]:
+            return self.timers(state)[0]["due"]
+        due = gk["next"]
+        if due is None or due > end:
+            due = end
+        for pl in d["players"]:
+            if pl["time_cards"]:  # seldom: most players hold none
+                for cid in pl["time_cards"]:
+                    strike = end - TIME_BEFORE[cid]
+                    if strike < due:
+                        due = strike
+        return due
 
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -1403,13 +1511,19 @@ class AtmosfearGame(Game):
     def _fear_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
         return {"text": d["fears"][seat], "in_well": seat in d["well"]}
 
-    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """Only the keys the smart AI reads for this prompt's choices (`ai.view_keys`: none for
-        most of them); the random AI reads none."""
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> Any:
+        """The smart AI's compact view (`ai.compact_view`: the question its prompt asks and the
+        facts of the seat's view it turns on), built from the state; the random AI reads none."""
         if level != "smart":
             return {}
-        keys = ai.view_keys(tuple([c.action for c in prompt.choices]))
-        return {key: AI_VIEW_PARTS[key](self, state.data, seat) for key in keys} if keys else {}
+        kind, answer = PREBUILT_SITUATIONS.get(id(prompt)) or ai.situation(tuple([c.action for c in prompt.choices]))
+        facts = AI_FACTS.get(kind)
+        return kind, answer, facts(self, state.data, seat) if facts else None
+
+    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
+        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
+        suite checks the two agree, so the compact view holds nothing the seat may not see."""
+        return ai.compact_view(view, prompt) if level == "smart" else {}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1482,14 +1596,30 @@ def seat_arg(arg: str) -> int | None:
     return None
 
 
-# The parts of a seat's view the smart AI may read, each built on its own (`ai_view`).
-AI_VIEW_PARTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
-    "players": lambda game, d, seat: game._players_view(d),
-    "realms": lambda game, d, seat: game._realms_view(d),
-    "black_key": lambda game, d, seat: dict(d["black_key"]),
-    "rack": AtmosfearGame._rack_view,
-    "fear": AtmosfearGame._fear_view,
+# What a player's action does at each step (`reduce_offered`).
+STEP_PLAYS: dict[str, Callable[..., list[Event]]] = {
+    "turn": AtmosfearGame._play_turn, "branch": AtmosfearGame._play_branch, "ring": AtmosfearGame._play_ring,
+    "key": AtmosfearGame._play_key, "flight": AtmosfearGame._play_flight, "duel": AtmosfearGame._play_duel,
+    "pass": AtmosfearGame._play_pass,
+}
+
+# The facts of the seat's view the smart AI's questions turn on (`ai.FACTS`), from the state.
+AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
+    "inside": AtmosfearGame.qualified,  # a key of every colour, no Black Key, its fear in the Well
+    "leave": AtmosfearGame.qualified,
+    "ring": lambda game, d, seat: d["players"][seat]["pos"],
+    "duel": lambda game, d, seat: tuple(game.keys_count(d, s) for s in range(len(d["players"]))),
+    "flight": lambda game, d, seat: (d["players"][seat]["pos"],
+                                     tuple(c for c in COLOURS if c not in d["players"][seat]["rack"]),
+                                     tuple(d["realm_keys"])),
 }
 
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
 from . import ai  # noqa: E402
+
+# The smart AI's question (ai.situation) for each prebuilt prompt, worked out once and found by
+# the prompt's identity: prebuilt prompts live as long as this module, so no other shares an id.
+PREBUILT_SITUATIONS = {id(prompt): ai.situation(tuple(c.action for c in prompt.choices)) for prompt in (
+    *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
+    *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
+    *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS)}

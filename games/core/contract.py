@@ -81,6 +81,10 @@ class Choice:
 
 @dataclass
 class Prompt:
+    """What a seat may do. Read-only once a game returns it: a game may hand out the same Prompt
+    (and its list of choices) again wherever it asks the same thing, so no caller changes one.
+    Not frozen: a frozen dataclass takes twice as long to build, and most prompts are new."""
+
     seat: int
     text: str
     choices: list[Choice]
@@ -89,7 +93,9 @@ class Prompt:
 
 @dataclass
 class Event:
-    """Something that happened. `to` None is public; otherwise only those seats may see it."""
+    """Something that happened. `to` None is public; otherwise only those seats may see it.
+
+    Read-only, like Prompt: a game may return one prebuilt Event (a roll's text) every time."""
 
     text: str
     to: tuple[int, ...] | None = None
@@ -220,6 +226,13 @@ class Game(ABC):
         timers = self.timers(state)
         return min(timers, key=due_time) if timers else None
 
+    def next_due(self, state: State) -> float | None:
+        """When `next_timer` falls due (its "due"; None without timers). Self-play asks this every
+        step and `next_timer` only once it is due; a game may find it without naming the timer
+        (the conformance suite checks both agree)."""
+        timer = self.next_timer(state)
+        return None if timer is None else timer["due"]
+
 
 def due_time(timer: dict[str, Any]) -> float:
     return timer["due"]
@@ -281,7 +294,14 @@ def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart",
 
 def ai_rng(seed: int, version: int) -> Rng:
     """The AI's dice for one decision: its own stream, independent of the game's hidden RNG."""
-    return Rng((seed * 0x9E3779B97F4A7C15 + version * 0xBF58476D1CE4E5B9 + 0xA1) & (2**64 - 1))
+    return ai_rngs(seed)(version)
+
+
+def ai_rngs(seed: int) -> Callable[[int], Rng]:
+    """`ai_rng(seed, version)` for every version of one game, the seed's part worked out once
+    (self-play asks once per action; Rng keeps the low 64 bits)."""
+    base = seed * 0x9E3779B97F4A7C15 + 0xA1
+    return lambda version: Rng(base + version * 0xBF58476D1CE4E5B9)
 
 
 def replay(game: Game, seats: int, options: dict[str, Any] | None, seed: int,
