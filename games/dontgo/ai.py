@@ -126,7 +126,6 @@ class Seat:
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
-        self._rooms: dict[int, tuple[list[float], float]] = {}
         self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
@@ -211,22 +210,21 @@ class Seat:
         return val
 
     def room_cards(self, slot: int, room: tuple[Any, ...]) -> tuple[list[float], float]:
-        """The room's card values for this seat, best first, and its ghost dice (once per room)."""
-        if slot not in self._rooms:
-            values, dice = [], 0.0
-            value = self.card_value if room[LIB] is None else partial(self.pick_value, room)
-            for cid in room[CARDS_IN]:
-                if cid is None:  # face down
-                    if self.secret is None or self.secret[0] != slot:
-                        values.append(-AVG_CURSE)
-                        dice += AVG_DICE
-                        continue
-                    cid = self.secret[1]
-                values.append(value(cid))
-                dice += DICE[cid]
-            values.sort(reverse=True)
-            self._rooms[slot] = values, dice
-        return self._rooms[slot]
+        """The room's card values for this seat, best first, and its ghost dice (a decision
+        asks once per room: `place_values`)."""
+        values, dice = [], 0.0
+        value = self.card_value if room[LIB] is None else partial(self.pick_value, room)
+        for cid in room[CARDS_IN]:
+            if cid is None:  # face down
+                if self.secret is None or self.secret[0] != slot:
+                    values.append(-AVG_CURSE)
+                    dice += AVG_DICE
+                    continue
+                cid = self.secret[1]
+            values.append(value(cid))
+            dice += DICE[cid]
+        values.sort(reverse=True)
+        return values, dice
 
     def place_values(self, slot: int, room: tuple[Any, ...]) -> list[float | None]:
         """The value of placing a meeple on each space of `room` (top first; None where a meeple
