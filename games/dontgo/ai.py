@@ -11,7 +11,7 @@ Passage card if this seat has peeked at it, as ids and tuples rather than the vi
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
 
@@ -49,6 +49,15 @@ def completes_dolls(held: tuple[int, ...], curse: int) -> bool:
 def expected_ghosts(n: int, lights: int) -> float:
     return sum(pr * max(0, x - lights) for x, pr in enumerate(roll_dist(n)))
 
+
+@lru_cache(maxsize=None)
+def expected_by_lights(n: int) -> tuple[float, ...]:
+    """`expected_ghosts(n, lights)` for every space's flashlights (0 to MAX_LIGHTS): a room's
+    free spaces share its dice, so placement looks them up once per room."""
+    return tuple(expected_ghosts(n, lights) for lights in range(MAX_LIGHTS + 1))
+
+
+MAX_LIGHTS = max(max(room["flashlights"]) for room in ROOMS.values())
 
 # A room in the compact view: (side, removed, spaces: seat or None each, top first, cards: ids
 # left to right, None for a face-down one, lib: the Library's (take, discard) card ids or None).
@@ -117,7 +126,6 @@ class Seat:
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.secret = view["secret"]
-        self._rooms: dict[int, tuple[list[float], float]] = {}
         self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
@@ -202,21 +210,21 @@ class Seat:
         return val
 
     def room_cards(self, slot: int, room: tuple[Any, ...]) -> tuple[list[float], float]:
-        """The room's card values for this seat, best first, and its ghost dice (once per room)."""
-        if slot not in self._rooms:
-            values, dice = [], 0.0
-            for cid in room[CARDS_IN]:
-                if cid is None:  # face down
-                    if self.secret is None or self.secret[0] != slot:
-                        values.append(-AVG_CURSE)
-                        dice += AVG_DICE
-                        continue
-                    cid = self.secret[1]
-                values.append(self.pick_value(room, cid))
-                dice += DICE[cid]
-            values.sort(reverse=True)
-            self._rooms[slot] = values, dice
-        return self._rooms[slot]
+        """The room's card values for this seat, best first, and its ghost dice (a decision
+        asks once per room: `place_values`)."""
+        values, dice = [], 0.0
+        value = self.card_value if room[LIB] is None else partial(self.pick_value, room)
+        for cid in room[CARDS_IN]:
+            if cid is None:  # face down
+                if self.secret is None or self.secret[0] != slot:
+                    values.append(-AVG_CURSE)
+                    dice += AVG_DICE
+                    continue
+                cid = self.secret[1]
+            values.append(value(cid))
+            dice += DICE[cid]
+        values.sort(reverse=True)
+        return values, dice
 
     def place_values(self, slot: int, room: tuple[Any, ...]) -> list[float | None]:
         """The value of placing a meeple on each space of `room` (top first; None where a meeple
@@ -224,7 +232,7 @@ class Seat:
         values, dice = self.room_cards(slot, room)
         spaces = room[SPACES]
         gc = self.gc
-        ghost_dice = round(dice)
+        expected = expected_by_lights(round(dice))
         last = len(values) - 1
         out: list[float | None] = [None] * len(spaces)
         for space, lo, frac, lights, damp, attic, nursery, waiting in free_spaces(
@@ -232,7 +240,7 @@ class Seat:
             get = values[min(lo, last)] if values else 0.0
             if frac and values:
                 get = (1 - frac) * get + frac * values[min(lo + 1, last)]
-            exp = expected_ghosts(ghost_dice, lights)
+            exp = expected[lights]
             if damp:
                 exp *= 0.7
             val = get - gc * exp
