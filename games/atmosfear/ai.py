@@ -21,18 +21,19 @@ from .engine import AI_FEARS, COLOURS, FLIGHTS, INNER, N_OUTER, OUTER, outer_ind
 
 def choose(view: Any, prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     """`view`: the smart AI's compact view (see `compact_view`); the random AI reads none."""
-    choices = prompt.choices
-    if len(choices) == 1 and choices[0].action == "fear":
-        return "fear " + rng.choice(AI_FEARS)
     if level != "smart":
+        choices = prompt.choices
+        if len(choices) == 1 and choices[0].action == "fear":
+            return "fear " + rng.choice(AI_FEARS)
         return rng.choice(choices).action
     kind, answer, facts = view  # the most frequent questions first
     if kind == "dice" or (kind == "leave" and facts):
         return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
     if kind == "inside":
         return "inside" if facts else "outside"
-    if kind == "answer":
-        return answer
+    if kind == "answer":  # a lone "fear" is the fear-writing prompt (`situation`)
+        return answer if answer != "fear" else "fear " + rng.choice(AI_FEARS)
+    choices = prompt.choices
     if kind == "leave":
         return "leave"
     if kind == "duel":

@@ -281,8 +281,8 @@ STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": 
                "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
                "pass": "Pass the Black Key?"}
 # The prompts most steps ask, made once per seat and handed out again (prompts are read-only
-# values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, and
-# the Gatekeeper's call.
+# values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, the
+# Gatekeeper's call and a key stone's (per seat and realm).
 TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + ([] if on_stone else [FIXED["leave"]]))
                         for on_stone in (False, True)} for dice, rolls in ROLLS.items()} for s in range(6)]
 HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
@@ -290,6 +290,7 @@ NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in 
 READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
 CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
+KEY_PROMPTS = [[Prompt(s, STEP_LABELS["key"], [TAKE[r], SKIPS["key"]]) for r in range(6)] for s in range(6)]
 
 
 # ---------------------------------------------------------------- saved games
@@ -1323,7 +1324,7 @@ class AtmosfearGame(Game):
             return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
         if step == "pass":
             return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
-        return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
+        return list(KEY_PROMPTS[seat][realm_of(pl["pos"])].choices)
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1345,6 +1346,8 @@ class AtmosfearGame(Game):
             return self.turn_prompt(d, seat)
         if step in PAIRS:
             return PAIR_PROMPTS[seat][step]
+        if step == "key":
+            return KEY_PROMPTS[seat][realm_of(d["players"][seat]["pos"])]
         return Prompt(seat, STEP_LABELS[step], self.choices(state, seat))
 
     def turn_prompt(self, d: dict[str, Any], seat: int) -> Prompt:
@@ -1361,7 +1364,10 @@ class AtmosfearGame(Game):
         everyday = TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]
         if d["black_key"]["holder"] != seat:
             return everyday
-        return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in self.pass_targets(d, seat)])
+        targets = self.pass_targets(d, seat)
+        if not targets:  # nobody on their stone to pass the Black Key to
+            return everyday
+        return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in targets])
 
     def to_move(self, state: State) -> int | None:
         d = state.data
@@ -1516,6 +1522,9 @@ class AtmosfearGame(Game):
         facts of the seat's view it turns on), built from the state; the random AI reads none."""
         if level != "smart":
             return {}
+        view = PREBUILT_VIEWS.get(id(prompt))
+        if view is not None:  # a question its facts do not enter: the same view every time
+            return view
         kind, answer = PREBUILT_SITUATIONS.get(id(prompt)) or ai.situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
@@ -1619,7 +1628,12 @@ from . import ai  # noqa: E402
 
 # The smart AI's question (ai.situation) for each prebuilt prompt, worked out once and found by
 # the prompt's identity: prebuilt prompts live as long as this module, so no other shares an id.
-PREBUILT_SITUATIONS = {id(prompt): ai.situation(tuple(c.action for c in prompt.choices)) for prompt in (
+# A question that turns on no fact of the view (most: roll the dice, answer the Gatekeeper) has
+# its whole compact view prebuilt (PREBUILT_VIEWS); the rest keep their question only.
+_PREBUILT = {id(prompt): ai.situation(tuple(c.action for c in prompt.choices)) for prompt in (
     *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
     *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
-    *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS)}
+    *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS,
+    *(by_realm for realms in KEY_PROMPTS for by_realm in realms))}
+PREBUILT_VIEWS = {key: (kind, answer, None) for key, (kind, answer) in _PREBUILT.items() if kind not in AI_FACTS}
+PREBUILT_SITUATIONS = {key: question for key, question in _PREBUILT.items() if question[0] in AI_FACTS}
