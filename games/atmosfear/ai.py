@@ -108,9 +108,7 @@ def compact_view(view: dict[str, Any], prompt: Prompt) -> tuple[str, str | None,
 
 def strongest_duel(shown: tuple[int, ...], actions: list[str]) -> str:
     """Duel whoever shows the most keys (`shown`: per seat, the Black Key counted)."""
-    def keys(action: str) -> tuple[int, str]:
-        return shown[int(action.split()[1]) - 1], action
-    return max((a for a in actions if a.startswith("duel ")), key=keys)
+    return max((shown[int(a[5:]) - 1], a) for a in actions if a.startswith("duel "))[1]
 
 
 def best_flight(here_stone: str, missing: tuple[str, ...], left: tuple[int, ...], actions: list[str]) -> str:

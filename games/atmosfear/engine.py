@@ -291,6 +291,7 @@ READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
 CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
 KEY_PROMPTS = [[Prompt(s, STEP_LABELS["key"], [TAKE[r], SKIPS["key"]]) for r in range(6)] for s in range(6)]
+OPTION_PROMPTS: dict[tuple[int, str, Any], Prompt] = {}  # see AtmosfearGame.step_prompt
 
 
 # ---------------------------------------------------------------- saved games
@@ -372,6 +373,14 @@ class AtmosfearGame(Game):
 
     def keys_count(self, d: dict[str, Any], seat: int) -> int:
         return len(d["players"][seat]["rack"]) + (d["black_key"]["holder"] == seat)
+
+    def keys_shown(self, d: dict[str, Any]) -> tuple[int, ...]:
+        """`keys_count` of every seat, in one pass."""
+        shown = [len(pl["rack"]) for pl in d["players"]]
+        holder = d["black_key"]["holder"]
+        if holder is not None:
+            shown[holder] += 1
+        return tuple(shown)
 
     def active(self, d: dict[str, Any]) -> list[int]:
         """Seats not in a Black Hole (in the game)."""
@@ -1312,19 +1321,12 @@ class AtmosfearGame(Game):
     def choices(self, state: State, seat: int) -> list[Choice]:
         """Every legal action of `seat` at the current step (shared, immutable Choice objects)."""
         d = state.data
-        pl = d["players"][seat]
         step = d["step"]
         if step == "turn":
             return list(self.turn_prompt(d, seat).choices)
         if step in PAIRS:
             return list(PAIRS[step])
-        if step == "flight":
-            return [FLY[f] for f in FLIGHTS if f != pl["pos"]] + [SKIPS["flight"]]
-        if step == "duel":
-            return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
-        if step == "pass":
-            return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
-        return list(KEY_PROMPTS[seat][realm_of(pl["pos"])].choices)
+        return list(self.step_prompt(d, seat, step).choices)
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1346,9 +1348,28 @@ class AtmosfearGame(Game):
             return self.turn_prompt(d, seat)
         if step in PAIRS:
             return PAIR_PROMPTS[seat][step]
+        return self.step_prompt(d, seat, step)
+
+    def step_prompt(self, d: dict[str, Any], seat: int, step: str) -> Prompt:
+        """A key, flight, duel or pass step's prompt. One whose choices name stones or seats is
+        made the first time its (seat, step, stone or seats) comes up and kept (a few hundred at
+        most), then handed out again like the prebuilt ones."""
+        pl = d["players"][seat]
         if step == "key":
-            return KEY_PROMPTS[seat][realm_of(d["players"][seat]["pos"])]
-        return Prompt(seat, STEP_LABELS[step], self.choices(state, seat))
+            return KEY_PROMPTS[seat][realm_of(pl["pos"])]
+        if step == "flight":
+            options = pl["pos"]
+        else:
+            options = tuple(self.duel_targets(d, seat) if step == "duel" else self.pass_targets(d, seat))
+        prompt = OPTION_PROMPTS.get((seat, step, options))
+        if prompt is None:
+            if step == "flight":
+                choices = [FLY[f] for f in FLIGHTS if f != options]
+            else:
+                choices = [(DUEL if step == "duel" else PASS)[s] for s in options]
+            prompt = OPTION_PROMPTS[seat, step, options] = Prompt(seat, STEP_LABELS[step], choices + [SKIPS[step]])
+            note_situation(prompt)
+        return prompt
 
     def turn_prompt(self, d: dict[str, Any], seat: int) -> Prompt:
         """`seat`'s prompt at the start of their turn: a prebuilt one unless they hold the Black
@@ -1617,7 +1638,7 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
     "inside": AtmosfearGame.qualified,  # a key of every colour, no Black Key, its fear in the Well
     "leave": AtmosfearGame.qualified,
     "ring": lambda game, d, seat: d["players"][seat]["pos"],
-    "duel": lambda game, d, seat: tuple(game.keys_count(d, s) for s in range(len(d["players"]))),
+    "duel": lambda game, d, seat: game.keys_shown(d),
     "flight": lambda game, d, seat: (d["players"][seat]["pos"],
                                      tuple(c for c in COLOURS if c not in d["players"][seat]["rack"]),
                                      tuple(d["realm_keys"])),
@@ -1626,14 +1647,27 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
 from . import ai  # noqa: E402
 
-# The smart AI's question (ai.situation) for each prebuilt prompt, worked out once and found by
-# the prompt's identity: prebuilt prompts live as long as this module, so no other shares an id.
-# A question that turns on no fact of the view (most: roll the dice, answer the Gatekeeper) has
-# its whole compact view prebuilt (PREBUILT_VIEWS); the rest keep their question only.
-_PREBUILT = {id(prompt): ai.situation(tuple(c.action for c in prompt.choices)) for prompt in (
-    *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
-    *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
-    *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS,
-    *(by_realm for realms in KEY_PROMPTS for by_realm in realms))}
-PREBUILT_VIEWS = {key: (kind, answer, None) for key, (kind, answer) in _PREBUILT.items() if kind not in AI_FACTS}
-PREBUILT_SITUATIONS = {key: question for key, question in _PREBUILT.items() if question[0] in AI_FACTS}
+# The smart AI's question (ai.situation) for each prebuilt or kept prompt, worked out once and
+# found by the prompt's identity: those prompts live as long as this module, so no other shares
+# an id. A question that turns on no fact of the view (most: roll the dice, answer the
+# Gatekeeper) has its whole compact view noted (PREBUILT_VIEWS); the rest their question only.
+PREBUILT_VIEWS: dict[int, tuple[str, str | None, None]] = {}
+PREBUILT_SITUATIONS: dict[int, tuple[str, str | None]] = {}
+
+
+def note_situation(prompt: Prompt) -> None:
+    """Note the smart AI's question for `prompt`, one kept as long as this module."""
+    kind, answer = ai.situation(tuple(c.action for c in prompt.choices))
+    if kind in AI_FACTS:
+        PREBUILT_SITUATIONS[id(prompt)] = kind, answer
+    else:
+        PREBUILT_VIEWS[id(prompt)] = kind, answer, None
+
+
+for _prompt in (
+        *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
+        *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
+        *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS,
+        *(by_realm for realms in KEY_PROMPTS for by_realm in realms)):
+    note_situation(_prompt)
+del _prompt
