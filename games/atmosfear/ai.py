@@ -115,12 +115,18 @@ def best_flight(here_stone: str, missing: tuple[str, ...], left: tuple[int, ...]
     """Fly where the next dozen stones hold the most key stones of missing, available colours."""
     here = outer_index(here_stone)
     best, score = "skip", 0
-    for f in FLIGHTS:
-        if f"fly {f}" not in actions:
+    for action, i, keys in KEYS_AHEAD:
+        if action not in actions:
             continue
-        i = outer_index(f)
-        ahead = [OUTER[(i + k) % N_OUTER] for k in range(1, 13)]
-        s = sum(1 for st in ahead if st["kind"] == "key" and st["colour"] in missing and left[st["realm"]] > 0)
+        s = sum(1 for colour, realm in keys if colour in missing and left[realm] > 0)
         if s > score and (i - here) % N_OUTER != 0:
-            best, score = f"fly {f}", s
+            best, score = action, s
     return best
+
+
+# Per Flight stone: the action flying there, its place on the Outer Ring and the (colour, realm) of each key
+# stone among the dozen stones after it, which `best_flight` weighs.
+KEYS_AHEAD = [(f"fly {f}", outer_index(f),
+               [(st["colour"], st["realm"]) for k in range(1, 13)
+                if (st := OUTER[(outer_index(f) + k) % N_OUTER])["kind"] == "key"])
+              for f in FLIGHTS]
