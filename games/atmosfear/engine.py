@@ -1543,10 +1543,11 @@ class AtmosfearGame(Game):
         facts of the seat's view it turns on), built from the state; the random AI reads none."""
         if level != "smart":
             return {}
-        view = PREBUILT_VIEWS.get(id(prompt))
-        if view is not None:  # a question its facts do not enter: the same view every time
-            return view
-        kind, answer = PREBUILT_SITUATIONS.get(id(prompt)) or ai.situation(tuple([c.action for c in prompt.choices]))
+        noted = NOTED_QUESTIONS.get(id(prompt))
+        if noted is not None:  # with no facts to read, the noted question is the whole view
+            kind, answer, facts = noted
+            return noted if facts is None else (kind, answer, facts(self, state.data, seat))
+        kind, answer = ai.situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
 
@@ -1648,20 +1649,16 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
 from . import ai  # noqa: E402
 
 # The smart AI's question (ai.situation) for each prebuilt or kept prompt, worked out once and
-# found by the prompt's identity: those prompts live as long as this module, so no other shares
-# an id. A question that turns on no fact of the view (most: roll the dice, answer the
-# Gatekeeper) has its whole compact view noted (PREBUILT_VIEWS); the rest their question only.
-PREBUILT_VIEWS: dict[int, tuple[str, str | None, None]] = {}
-PREBUILT_SITUATIONS: dict[int, tuple[str, str | None]] = {}
+# found by the prompt's identity (those prompts live as long as this module, so no other shares
+# an id): (question, answer, the AI_FACTS function it reads or None). Most questions (roll the
+# dice, answer the Gatekeeper) read no fact, and their entry is then the whole compact view.
+NOTED_QUESTIONS: dict[int, tuple[str, str | None, Callable[..., Any] | None]] = {}
 
 
 def note_situation(prompt: Prompt) -> None:
     """Note the smart AI's question for `prompt`, one kept as long as this module."""
     kind, answer = ai.situation(tuple(c.action for c in prompt.choices))
-    if kind in AI_FACTS:
-        PREBUILT_SITUATIONS[id(prompt)] = kind, answer
-    else:
-        PREBUILT_VIEWS[id(prompt)] = kind, answer, None
+    NOTED_QUESTIONS[id(prompt)] = kind, answer, AI_FACTS.get(kind)
 
 
 for _prompt in (
