@@ -21,18 +21,19 @@ from .engine import AI_FEARS, COLOURS, FLIGHTS, INNER, N_OUTER, OUTER, outer_ind
 
 def choose(view: Any, prompt: Prompt, rng: Rng, level: str = "smart") -> str:
     """`view`: the smart AI's compact view (see `compact_view`); the random AI reads none."""
-    choices = prompt.choices
-    if len(choices) == 1 and choices[0].action == "fear":
-        return "fear " + rng.choice(AI_FEARS)
     if level != "smart":
+        choices = prompt.choices
+        if len(choices) == 1 and choices[0].action == "fear":
+            return "fear " + rng.choice(AI_FEARS)
         return rng.choice(choices).action
     kind, answer, facts = view  # the most frequent questions first
     if kind == "dice" or (kind == "leave" and facts):
         return answer or ("roll 2" if rng.below(10) < 8 else "roll 1")
     if kind == "inside":
         return "inside" if facts else "outside"
-    if kind == "answer":
-        return answer
+    if kind == "answer":  # a lone "fear" is the fear-writing prompt (`situation`)
+        return answer if answer != "fear" else "fear " + rng.choice(AI_FEARS)
+    choices = prompt.choices
     if kind == "leave":
         return "leave"
     if kind == "duel":
@@ -107,21 +108,25 @@ def compact_view(view: dict[str, Any], prompt: Prompt) -> tuple[str, str | None,
 
 def strongest_duel(shown: tuple[int, ...], actions: list[str]) -> str:
     """Duel whoever shows the most keys (`shown`: per seat, the Black Key counted)."""
-    def keys(action: str) -> tuple[int, str]:
-        return shown[int(action.split()[1]) - 1], action
-    return max((a for a in actions if a.startswith("duel ")), key=keys)
+    return max((shown[int(a[5:]) - 1], a) for a in actions if a.startswith("duel "))[1]
 
 
 def best_flight(here_stone: str, missing: tuple[str, ...], left: tuple[int, ...], actions: list[str]) -> str:
     """Fly where the next dozen stones hold the most key stones of missing, available colours."""
     here = outer_index(here_stone)
     best, score = "skip", 0
-    for f in FLIGHTS:
-        if f"fly {f}" not in actions:
+    for action, i, keys in KEYS_AHEAD:
+        if action not in actions:
             continue
-        i = outer_index(f)
-        ahead = [OUTER[(i + k) % N_OUTER] for k in range(1, 13)]
-        s = sum(1 for st in ahead if st["kind"] == "key" and st["colour"] in missing and left[st["realm"]] > 0)
+        s = sum(1 for colour, realm in keys if colour in missing and left[realm] > 0)
         if s > score and (i - here) % N_OUTER != 0:
-            best, score = f"fly {f}", s
+            best, score = action, s
     return best
+
+
+# Per Flight stone: the action flying there, its place on the Outer Ring and the (colour, realm) of each key
+# stone among the dozen stones after it, which `best_flight` weighs.
+KEYS_AHEAD = [(f"fly {f}", outer_index(f),
+               [(st["colour"], st["realm"]) for k in range(1, 13)
+                if (st := OUTER[(outer_index(f) + k) % N_OUTER])["kind"] == "key"])
+              for f in FLIGHTS]

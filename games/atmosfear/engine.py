@@ -281,8 +281,8 @@ STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": 
                "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
                "pass": "Pass the Black Key?"}
 # The prompts most steps ask, made once per seat and handed out again (prompts are read-only
-# values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, and
-# the Gatekeeper's call.
+# values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, the
+# Gatekeeper's call and a key stone's (per seat and realm).
 TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + ([] if on_stone else [FIXED["leave"]]))
                         for on_stone in (False, True)} for dice, rolls in ROLLS.items()} for s in range(6)]
 HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
@@ -290,6 +290,8 @@ NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in 
 READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
 CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
+KEY_PROMPTS = [[Prompt(s, STEP_LABELS["key"], [TAKE[r], SKIPS["key"]]) for r in range(6)] for s in range(6)]
+OPTION_PROMPTS: dict[tuple[int, str, Any], Prompt] = {}  # see AtmosfearGame.step_prompt
 
 
 # ---------------------------------------------------------------- saved games
@@ -371,6 +373,14 @@ class AtmosfearGame(Game):
 
     def keys_count(self, d: dict[str, Any], seat: int) -> int:
         return len(d["players"][seat]["rack"]) + (d["black_key"]["holder"] == seat)
+
+    def keys_shown(self, d: dict[str, Any]) -> tuple[int, ...]:
+        """`keys_count` of every seat, in one pass."""
+        shown = [len(pl["rack"]) for pl in d["players"]]
+        holder = d["black_key"]["holder"]
+        if holder is not None:
+            shown[holder] += 1
+        return tuple(shown)
 
     def active(self, d: dict[str, Any]) -> list[int]:
         """Seats not in a Black Hole (in the game)."""
@@ -1311,19 +1321,12 @@ class AtmosfearGame(Game):
     def choices(self, state: State, seat: int) -> list[Choice]:
         """Every legal action of `seat` at the current step (shared, immutable Choice objects)."""
         d = state.data
-        pl = d["players"][seat]
         step = d["step"]
         if step == "turn":
             return list(self.turn_prompt(d, seat).choices)
         if step in PAIRS:
             return list(PAIRS[step])
-        if step == "flight":
-            return [FLY[f] for f in FLIGHTS if f != pl["pos"]] + [SKIPS["flight"]]
-        if step == "duel":
-            return [DUEL[s] for s in self.duel_targets(d, seat)] + [SKIPS["duel"]]
-        if step == "pass":
-            return [PASS[s] for s in self.pass_targets(d, seat)] + [SKIPS["pass"]]
-        return [TAKE[realm_of(pl["pos"])], SKIPS["key"]]
+        return list(self.step_prompt(d, seat, step).choices)
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
         d = state.data
@@ -1345,7 +1348,28 @@ class AtmosfearGame(Game):
             return self.turn_prompt(d, seat)
         if step in PAIRS:
             return PAIR_PROMPTS[seat][step]
-        return Prompt(seat, STEP_LABELS[step], self.choices(state, seat))
+        return self.step_prompt(d, seat, step)
+
+    def step_prompt(self, d: dict[str, Any], seat: int, step: str) -> Prompt:
+        """A key, flight, duel or pass step's prompt. One whose choices name stones or seats is
+        made the first time its (seat, step, stone or seats) comes up and kept (a few hundred at
+        most), then handed out again like the prebuilt ones."""
+        pl = d["players"][seat]
+        if step == "key":
+            return KEY_PROMPTS[seat][realm_of(pl["pos"])]
+        if step == "flight":
+            options = pl["pos"]
+        else:
+            options = tuple(self.duel_targets(d, seat) if step == "duel" else self.pass_targets(d, seat))
+        prompt = OPTION_PROMPTS.get((seat, step, options))
+        if prompt is None:
+            if step == "flight":
+                choices = [FLY[f] for f in FLIGHTS if f != options]
+            else:
+                choices = [(DUEL if step == "duel" else PASS)[s] for s in options]
+            prompt = OPTION_PROMPTS[seat, step, options] = Prompt(seat, STEP_LABELS[step], choices + [SKIPS[step]])
+            note_situation(prompt)
+        return prompt
 
     def turn_prompt(self, d: dict[str, Any], seat: int) -> Prompt:
         """`seat`'s prompt at the start of their turn: a prebuilt one unless they hold the Black
@@ -1361,7 +1385,10 @@ class AtmosfearGame(Game):
         everyday = TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]
         if d["black_key"]["holder"] != seat:
             return everyday
-        return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in self.pass_targets(d, seat)])
+        targets = self.pass_targets(d, seat)
+        if not targets:  # nobody on their stone to pass the Black Key to
+            return everyday
+        return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in targets])
 
     def to_move(self, state: State) -> int | None:
         d = state.data
@@ -1516,7 +1543,11 @@ class AtmosfearGame(Game):
         facts of the seat's view it turns on), built from the state; the random AI reads none."""
         if level != "smart":
             return {}
-        kind, answer = PREBUILT_SITUATIONS.get(id(prompt)) or ai.situation(tuple([c.action for c in prompt.choices]))
+        noted = NOTED_QUESTIONS.get(id(prompt))
+        if noted is not None:  # with no facts to read, the noted question is the whole view
+            kind, answer, facts = noted
+            return noted if facts is None else (kind, answer, facts(self, state.data, seat))
+        kind, answer = ai.situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
 
@@ -1608,7 +1639,7 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
     "inside": AtmosfearGame.qualified,  # a key of every colour, no Black Key, its fear in the Well
     "leave": AtmosfearGame.qualified,
     "ring": lambda game, d, seat: d["players"][seat]["pos"],
-    "duel": lambda game, d, seat: tuple(game.keys_count(d, s) for s in range(len(d["players"]))),
+    "duel": lambda game, d, seat: game.keys_shown(d),
     "flight": lambda game, d, seat: (d["players"][seat]["pos"],
                                      tuple(c for c in COLOURS if c not in d["players"][seat]["rack"]),
                                      tuple(d["realm_keys"])),
@@ -1617,9 +1648,23 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
 # Last: the AI module reads this one's tables (and is imported once here, not on every decision).
 from . import ai  # noqa: E402
 
-# The smart AI's question (ai.situation) for each prebuilt prompt, worked out once and found by
-# the prompt's identity: prebuilt prompts live as long as this module, so no other shares an id.
-PREBUILT_SITUATIONS = {id(prompt): ai.situation(tuple(c.action for c in prompt.choices)) for prompt in (
-    *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
-    *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
-    *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS)}
+# The smart AI's question (ai.situation) for each prebuilt or kept prompt, worked out once and
+# found by the prompt's identity (those prompts live as long as this module, so no other shares
+# an id): (question, answer, the AI_FACTS function it reads or None). Most questions (roll the
+# dice, answer the Gatekeeper) read no fact, and their entry is then the whole compact view.
+NOTED_QUESTIONS: dict[int, tuple[str, str | None, Callable[..., Any] | None]] = {}
+
+
+def note_situation(prompt: Prompt) -> None:
+    """Note the smart AI's question for `prompt`, one kept as long as this module."""
+    kind, answer = ai.situation(tuple(c.action for c in prompt.choices))
+    NOTED_QUESTIONS[id(prompt)] = kind, answer, AI_FACTS.get(kind)
+
+
+for _prompt in (
+        *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
+        *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
+        *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS,
+        *(by_realm for realms in KEY_PROMPTS for by_realm in realms)):
+    note_situation(_prompt)
+del _prompt
