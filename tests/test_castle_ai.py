@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from games.castle import GAME
+from games.castle.ai import compact_view
 from games.castle.engine import parse_coord
-from games.core import Rng, apply, decide, setup
+from games.core import IllegalAction, Rng, advance, apply, decide, setup
 
 from tests import rules_helpers
 
@@ -75,6 +76,29 @@ def test_ai_choice_depends_only_on_what_its_seat_sees(seats):
                             == decide(GAME, state, seat, Rng(step), level))
             action = decide(GAME, state, seat, rng, "smart" if step % 2 else "random")
             state = apply(GAME, state, seat, action).state
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_doors_kept_between_decisions_match_the_board(seats):
+    """The engine carries the smart AI's compact doors from one action to the next (in place, as
+    self-play does): at every decision they are what the seat's view shows, refused actions too."""
+    for seed in range(6):
+        state = setup(GAME, seats, None, seed)
+        rng = Rng(seed)
+        for step in range(300):
+            if state.over:
+                break
+            seat = GAME.to_move(state)
+            prompt = GAME.prompt(state, seat)
+            if len(prompt.choices) > 1:
+                kept = GAME.ai_view(state, seat, "smart", prompt)["doors"]
+                assert kept == compact_view(GAME.view(state, seat))["doors"]
+            if step % 5 == 0:  # a refused action changes nothing the AI reads
+                with pytest.raises(IllegalAction):
+                    GAME.reduce(state, seat, "bonus Z9" if state.data["phase"] != "bonus" else "move A1",
+                                0.0, Rng(step))
+            action = decide(GAME, state, seat, rng, "smart" if step % 2 else "random", prompt)
+            advance(GAME, state, seat, action)
 
 
 def test_random_level_picks_from_prompt():
