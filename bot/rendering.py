@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -64,7 +65,17 @@ def _worker_init() -> None:
     bot's business (it shuts the pool down), so a worker ignores SIGINT rather than dying
     mid-render with a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
     warm_up()
+
+
+def _exit_with_parent() -> None:
+    """A bot killed outright (SIGKILL, the OOM killer) never shuts its pool down, and its workers
+    would live on, each holding a warmed-up renderer: a worker leaves when its parent is gone."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
 
 
 class RenderFailed(Exception):

@@ -75,7 +75,8 @@ async def gatekeeper_health(env: dict[str, str]) -> tuple[int, str]:
     return proc.returncode, out.decode()
 
 
-@pytest.mark.parametrize("how", ["SIGTERM to the process", "SIGINT to the process group"])
+@pytest.mark.parametrize("how", ["SIGTERM to the process", "SIGINT to the process group",
+                                 "SIGKILL to the process"])
 async def test_a_signal_stops_gatekeeper_run_cleanly(fake_discord: FakeDiscord, tmp_path: Path,
                                                      how: str):
     fake = fake_discord
@@ -120,14 +121,19 @@ async def test_a_signal_stops_gatekeeper_run_cleanly(fake_discord: FakeDiscord, 
 
         if how.startswith("SIGTERM"):
             proc.send_signal(signal.SIGTERM)
+        elif how.startswith("SIGKILL"):
+            proc.kill()  # no shutdown at all: the workers must notice on their own
         else:
             os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         deadline = loop.time() + STOP_WITHIN
         returncode = await asyncio.wait_for(proc.wait(), STOP_WITHIN)
         text = log.read_text()
-        assert returncode == 0, text
         await eventually(lambda: all(gone(pid) for pid in children), deadline,
                          f"the children {children} to exit")
+        if how.startswith("SIGKILL"):
+            assert returncode == -signal.SIGKILL, text
+            return
+        assert returncode == 0, text
     finally:  # if it failed, take down the bot and anything it started
         if proc.returncode is None:
             os.killpg(proc.pid, signal.SIGKILL)
