@@ -307,6 +307,15 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the game
 
+
+def running_clock_end(state: State) -> float | None:
+    """When the clock runs out, or None while no timer can fire (the game over, the clock paused
+    or not started yet): next_timer and next_due share this."""
+    clock = state.data["clock"]
+    if state.over or clock["paused_at"] is not None:
+        return None
+    return clock["end"]
+
 class AtmosfearGame(Game):
     name = "atmosfear"
     renderer = "render.atmosfear:render_atmosfear"
@@ -1430,11 +1439,10 @@ class AtmosfearGame(Game):
 
     def next_timer(self, state: State) -> dict[str, Any] | None:
         """The first of `timers` (earliest, then by id), found without listing the rest."""
-        d = state.data
-        clock = d["clock"]
-        end = clock["end"]
-        if state.over or clock["paused_at"] is not None or end is None:
+        end = running_clock_end(state)
+        if end is None:
             return None
+        d = state.data
         gk = d["gk"]
         if gk["on"]:
             return self.timers(state)[0]
@@ -1456,11 +1464,10 @@ class AtmosfearGame(Game):
     def next_due(self, state: State) -> float | None:
         """When `next_timer` falls due: the earliest of the Gatekeeper's next visit, the end of the
         clock and the held Time cards' strikes, with no timer named or built."""
-        d = state.data
-        clock = d["clock"]
-        end = clock["end"]
-        if state.over or clock["paused_at"] is not None or end is None:
+        end = running_clock_end(state)
+        if end is None:
             return None
+        d = state.data
         gk = d["gk"]
         if gk["on"]:
             return self.timers(state)[0]["due"]
