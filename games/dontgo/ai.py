@@ -11,13 +11,13 @@ Passage card if this seat has peeked at it, as ids and tuples rather than the vi
 """
 from __future__ import annotations
 
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 from games.core import Prompt, Rng
 
-from .engine import AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, ROOMS, SETS, TYPES, parse
+from .engine import AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, PAIRED, ROOMS, SETS, TYPES, place_choices
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -50,7 +50,6 @@ def expected_ghosts(n: int, lights: int) -> float:
     return sum(pr * max(0, x - lights) for x, pr in enumerate(roll_dist(n)))
 
 
-@lru_cache(maxsize=None)
 def expected_by_lights(n: int) -> tuple[float, ...]:
     """`expected_ghosts(n, lights)` for every space's flashlights (0 to MAX_LIGHTS): a room's
     free spaces share its dice, so placement looks them up once per room."""
@@ -58,6 +57,9 @@ def expected_by_lights(n: int) -> tuple[float, ...]:
 
 
 MAX_LIGHTS = max(max(room["flashlights"]) for room in ROOMS.values())
+# `expected_by_lights` for every number of dice a room's three cards can show (a tuple, not a call).
+EXPECTED_BY_LIGHTS = tuple(expected_by_lights(n) for n in range(3 * max(DICE) + 1))
+MAX_SPACES = max(len(room["flashlights"]) for room in ROOMS.values())
 
 # A room in the compact view: (side, removed, spaces: seat or None each, top first, cards: ids
 # left to right, None for a face-down one, lib: the Library's (take, discard) card ids or None).
@@ -67,14 +69,21 @@ SIDE, REMOVED, SPACES, CARDS_IN, LIB = range(5)
 def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """What the smart AI reads, from `seat`'s view (`DontGoGame.ai_view` builds the same from
     the state): the phase, the deck's size, the clocks, the dice (slot, faces), how many cards
-    the players hold, the seat's own cards as (id, dispelled, used) and ghosts, the rooms (see
-    SIDE...), and the face-down card it has peeked at as (slot, id)."""
+    the players hold, the seat's face-up card ids by type, in the order it took them, the types
+    of which it holds a face-up card not yet used in a pair (holy water, tomes), its ghosts, the
+    rooms (see SIDE...), and the face-down card it has peeked at as (slot, id)."""
     dice, secret, me = view["dice"], view["secret"], view["players"][seat]
+    up: dict[str, tuple[int, ...]] = {}
+    fresh: list[str] = []
+    for c in me["cards"]:
+        if not c["dispelled"]:
+            up[c["type"]] = up.get(c["type"], ()) + (c["id"],)
+            if not c["used"] and c["type"] in PAIRED and c["type"] not in fresh:
+                fresh.append(c["type"])
     return {"phase": view["phase"], "deck": view["deck"], "clocks": view["clocks"],
             "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
             "held": sum(len(p["cards"]) for p in view["players"]),
-            "mine": tuple((c["id"], c["dispelled"], c["used"]) for c in me["cards"]),
-            "ghosts": me["ghosts"],
+            "up": up, "fresh": tuple(fresh), "ghosts": me["ghosts"],
             "rooms": tuple((r["side"], r["removed"], tuple(s["meeple"] for s in r["spaces"]),
                             tuple(None if c["hidden"] else c["id"] for c in r["cards"]),
                             None if r["lib"] is None else tuple(r["lib"])) for r in view["rooms"]),
@@ -82,15 +91,17 @@ def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4096)
-def free_spaces(name: str, spaces: tuple[int | None, ...]) -> tuple[tuple[Any, ...], ...]:
+def free_spaces(name: str, spaces: tuple[int | None, ...], cards: int) -> tuple[tuple[Any, ...], ...]:
     """What a placement on each free space of room `name` turns on, the room's meeples at
-    `spaces`: (space, lo and frac: its rank among the meeples, where a rank between two cards
-    gets the weighted mean of their values, its flashlights, damp: a third meeple in the
-    Basement or Hallway, whose roll may change, attic: the Attic's top space, nursery: the
-    Nursery's bottom space, waiting: the room's first meeple, which waits for two more)."""
+    `spaces` and `cards` cards left: (space, lo, hi and frac: the places, among the room's card
+    values best first, of the cards its rank among the meeples may get, and how far the rank
+    lies between them, its flashlights, damp: a third meeple in the Basement or Hallway, whose
+    roll may change, attic: the Attic's top space, nursery: the Nursery's bottom space,
+    waiting: the room's first meeple, which waits for two more)."""
     occupied = len(spaces) - spaces.count(None)
     third = occupied == 2
     lights = ROOMS[name]["flashlights"]
+    last = max(0, cards - 1)  # ranks past the last card get the last card's value
     out = []
     above = 0
     for space, who in enumerate(spaces):
@@ -99,7 +110,8 @@ def free_spaces(name: str, spaces: tuple[int | None, ...]) -> tuple[tuple[Any, .
             continue
         rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
         lo = int(rank)
-        out.append((space, lo, rank - lo, lights[space], third and name in ("basement", "hallway"),
+        out.append((space, min(lo, last), min(lo + 1, last), rank - lo if cards else 0.0,
+                    lights[space], third and name in ("basement", "hallway"),
                     name == "attic" and space == 0, name == "nursery" and space == len(spaces) - 1,
                     not third and occupied == 0))
     return tuple(out)
@@ -110,26 +122,115 @@ def flashlights(slot: int, room: tuple[Any, ...]) -> list[int]:
     return ROOMS[BOARDS[slot][room[SIDE]]]["flashlights"]
 
 
+def card_worth(cid: int, ups: tuple[int, ...], gc: float, ghosts: int, clocks_open: bool, fresh: bool,
+               most: Callable[[], int]) -> float:
+    """What taking card `cid` is worth to a seat whose face-up cards of its type are `ups` (ids),
+    paying `gc` curses per ghost, holding `ghosts`, while the clocks are unclaimed
+    (`clocks_open`); `fresh`: one of those cards is a holy water or tome not yet used in a pair;
+    `most()` is what a tome pair could dispel."""
+    t, v = CARD_TYPES[cid], CURSES[cid]
+    val = -float(v)
+    if t == "mirror":
+        val -= gc
+        if len(ups) + 1 >= SETS["mirror"]:
+            val += v + sum([CURSES[x] for x in ups])
+        else:
+            val += 0.25 * len(ups) * v
+    elif t == "mask":
+        val += min(len(ups) + 1, ghosts) * gc
+    elif t == "ring":
+        if len(ups) + 1 >= SETS["ring"]:
+            val += v + sum([CURSES[x] for x in ups])
+        else:
+            val += 0.15 * len(ups) * v
+    elif t == "twin":
+        if any(CURSES[x] == v for x in ups):
+            val += 2 * v
+        else:
+            val += 0.25 * v
+    elif t == "doll":
+        held = tuple(sorted([CURSES[x] for x in ups]))
+        val += SETS["doll_sum"] if completes_dolls(held, v) else 0.25 * v
+    elif t == "clocks":
+        if clocks_open:
+            vals = sorted([CURSES[x] for x in ups] + [v], reverse=True)
+            if sum(vals) >= SETS["clocks_sum"]:
+                val += sum(vals[:SETS["clocks_dispel"]])
+            else:
+                val += 0.3 * v
+    elif t == "holywater":
+        if fresh:
+            val += (ghosts // 2) * gc
+        else:
+            val += 0.2 * v
+    elif t == "tome":
+        if fresh:
+            val += most()
+        else:
+            val += 0.2 * v
+    elif t == "cat":
+        if ups:
+            val += 0.6 * max(v, min([CURSES[x] for x in ups]))
+    elif t == "portrait":
+        val += 0.45 * v
+    elif t == "musicbox":
+        val += 0.35 * v
+    elif t == "amulet":
+        names = AMULETS[cid]
+        if any(AMULETS[x] == v for x in ups):
+            val += v
+        if any(CURSES[x] == names for x in ups):
+            val += names
+        else:
+            val += 0.2 * names
+    return val
+
+
+# The types whose card is worth the same whatever the seat's ghosts (and its other types):
+# `card_worth` is kept for each (card, the seat's face-up cards of its type, clocks unclaimed).
+FIXED_WORTH = frozenset(TYPES) - {"mirror", "mask", "holywater", "tome"}
+
+
+@lru_cache(maxsize=8192)
+def fixed_worth(cid: int, ups: tuple[int, ...], clocks_open: bool) -> float:
+    return card_worth(cid, ups, 0.0, 0, clocks_open, False, int)
+
+
+# For a seat holding no card of its type face up, a card is worth the same whatever happens but
+# for these (a look-up, not a call: most cards in the rooms are of types a seat lacks).
+ALONE_VARIES = frozenset({"mirror", "mask", "clocks"})
+VALUES_ALONE: tuple[float | None, ...] = tuple(
+    None if t in ALONE_VARIES else card_worth(cid, (), 0.0, 0, True, False, int)
+    for cid, t in enumerate(CARD_TYPES))
+
+
+# Each room's placements, top space first; and the card position each pick names.
+PLACE_ACTIONS = {name: tuple(c.action for c in place_choices(name)) for name in ROOMS}
+PICK_INDEX = {f"pick {n + 1}": n for n in range(MAX_SPACES)}
+
+
 class Seat:
     """What one decision needs from the view, worked out once: this seat's cards and ghost cost."""
 
+    __slots__ = ("seat", "ghosts", "up", "fresh", "gc", "clocks_open", "secret", "_most")
+
     def __init__(self, view: dict[str, Any], seat: int) -> None:
-        self.view = view
         self.seat = seat
         self.ghosts: int = view["ghosts"]
-        self.up: dict[str, list[tuple[int, bool]]] = {}  # face-up cards by type: (id, used)
-        for cid, dispelled, used in view["mine"]:
-            if not dispelled:
-                self.up.setdefault(CARD_TYPES[cid], []).append((cid, used))
+        self.up: dict[str, tuple[int, ...]] = view["up"]  # face-up card ids by type
+        self.fresh: tuple[str, ...] = view["fresh"]
         held = view["held"]
-        total = held + view["deck"] + sum([len(r[CARDS_IN]) for r in view["rooms"]])
+        total = held + view["deck"]
+        for room in view["rooms"]:
+            total += len(room[CARDS_IN])
         expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
+        self.clocks_open = view["clocks"] is None
         self.secret = view["secret"]
         self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
-        return sum([CURSES[cid] for cid, _ in self.up.get(ctype, ())])
+        return sum([CURSES[cid] for cid in self.up.get(ctype, ())])
 
     def most_curses_of_a_type(self) -> int:
         """What a tome pair could dispel: the face-up curses of the seat's worst type but tomes."""
@@ -140,68 +241,16 @@ class Seat:
     def card_value(self, cid: int) -> float:
         """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
         room, so a decision values it once)."""
-        t, v = CARD_TYPES[cid], CURSES[cid]
-        gc = self.gc
-        val = -float(v)
+        t = CARD_TYPES[cid]
         ups = self.up.get(t, ())
-        if t == "mirror":
-            val -= gc
-            if len(ups) + 1 >= SETS["mirror"]:
-                val += v + sum([CURSES[x] for x, _ in ups])
-            else:
-                val += 0.25 * len(ups) * v
-        elif t == "ring":
-            if len(ups) + 1 >= SETS["ring"]:
-                val += v + sum([CURSES[x] for x, _ in ups])
-            else:
-                val += 0.15 * len(ups) * v
-        elif t == "twin":
-            if any(CURSES[x] == v for x, _ in ups):
-                val += 2 * v
-            else:
-                val += 0.25 * v
-        elif t == "doll":
-            held = tuple(sorted([CURSES[x] for x, _ in ups]))
-            val += SETS["doll_sum"] if completes_dolls(held, v) else 0.25 * v
-        elif t == "clocks":
-            if self.view["clocks"] is None:
-                vals = sorted([CURSES[x] for x, _ in ups] + [v], reverse=True)
-                if sum(vals) >= SETS["clocks_sum"]:
-                    val += sum(vals[:SETS["clocks_dispel"]])
-                else:
-                    val += 0.3 * v
-        elif t == "holywater":
-            if any(not used for _, used in ups):
-                val += (self.ghosts // 2) * gc
-            else:
-                val += 0.2 * v
-        elif t == "tome":
-            if any(not used for _, used in ups):
-                val += self.most_curses_of_a_type()
-            else:
-                val += 0.2 * v
-        elif t == "mask":
-            val += min(len(ups) + 1, self.ghosts) * gc
-        elif t == "cat":
-            if ups:
-                val += 0.6 * max(v, min([CURSES[x] for x, _ in ups]))
-        elif t == "portrait":
-            val += 0.45 * v
-        elif t == "musicbox":
-            val += 0.35 * v
-        elif t == "amulet":
-            names = AMULETS[cid]
-            if any(AMULETS[x] == v for x, _ in ups):
-                val += v
-            if any(CURSES[x] == names for x, _ in ups):
-                val += names
-            else:
-                val += 0.2 * names
-        return val
+        if t in FIXED_WORTH:
+            return fixed_worth(cid, ups, self.clocks_open)
+        return card_worth(cid, ups, self.gc, self.ghosts, self.clocks_open, t in self.fresh,
+                          self.most_curses_of_a_type)
 
-    def pick_value(self, room: tuple[Any, ...], cid: int) -> float:
+    def pick_value(self, lib: tuple[int, int] | None, cid: int) -> float:
+        """`card_value`, and the Library's ghost for its leftmost and rightmost cards (`lib`)."""
         val = self.card_value(cid)
-        lib = room[LIB]
         if lib:
             if cid == lib[0]:
                 val -= self.gc
@@ -209,48 +258,50 @@ class Seat:
                 val += self.gc
         return val
 
-    def room_cards(self, slot: int, room: tuple[Any, ...]) -> tuple[list[float], float]:
-        """The room's card values for this seat, best first, and its ghost dice (a decision
-        asks once per room: `place_values`)."""
-        values, dice = [], 0.0
-        value = self.card_value if room[LIB] is None else partial(self.pick_value, room)
-        for cid in room[CARDS_IN]:
-            if cid is None:  # face down
-                if self.secret is None or self.secret[0] != slot:
-                    values.append(-AVG_CURSE)
-                    dice += AVG_DICE
-                    continue
-                cid = self.secret[1]
-            values.append(value(cid))
-            dice += DICE[cid]
-        values.sort(reverse=True)
-        return values, dice
-
-    def place_values(self, slot: int, room: tuple[Any, ...]) -> list[float | None]:
-        """The value of placing a meeple on each space of `room` (top first; None where a meeple
-        stands), in one pass: every free space of a room is usually offered."""
-        values, dice = self.room_cards(slot, room)
-        spaces = room[SPACES]
-        gc = self.gc
-        expected = expected_by_lights(round(dice))
-        last = len(values) - 1
-        out: list[float | None] = [None] * len(spaces)
-        for space, lo, frac, lights, damp, attic, nursery, waiting in free_spaces(
-                BOARDS[slot][room[SIDE]], spaces):
-            get = values[min(lo, last)] if values else 0.0
-            if frac and values:
-                get = (1 - frac) * get + frac * values[min(lo + 1, last)]
-            exp = expected[lights]
-            if damp:
-                exp *= 0.7
-            val = get - gc * exp
-            if attic:
-                val -= gc
-            if nursery and self.ghosts:
-                val += gc
-            if waiting:
-                val -= 0.1  # a meeple left waiting is a meeple not in the supply
-            out[space] = val
+    def place_values(self, rooms: tuple[tuple[Any, ...], ...]) -> dict[str, float]:
+        """The value of each placement on a free space of the rooms in play, by action, in one
+        pass. A space's value is the card it is likely to get (by its rank among the meeples)
+        less the ghosts its flashlights let through, from the room's ghost dice."""
+        out: dict[str, float] = {}
+        up, secret, gc, ghosts = self.up, self.secret, self.gc, self.ghosts
+        for slot, (side, removed, spaces, cards, lib) in enumerate(rooms):
+            if removed:
+                continue
+            values, dice = [], 0.0
+            for cid in cards:
+                if cid is None:  # face down
+                    if secret is None or secret[0] != slot:
+                        values.append(-AVG_CURSE)
+                        dice += AVG_DICE
+                        continue
+                    cid = secret[1]
+                if lib is not None:
+                    values.append(self.pick_value(lib, cid))
+                elif CARD_TYPES[cid] in up or (alone := VALUES_ALONE[cid]) is None:
+                    values.append(self.card_value(cid))
+                else:  # card_value's first look-up, spelled out: most cards come this way
+                    values.append(alone)
+                dice += DICE[cid]
+            values.sort(reverse=True)
+            expected = EXPECTED_BY_LIGHTS[round(dice)]
+            name = BOARDS[slot][side]
+            actions = PLACE_ACTIONS[name]
+            for space, lo, hi, frac, lights, damp, attic, nursery, waiting in free_spaces(
+                    name, spaces, len(values)):
+                get = values[lo] if values else 0.0
+                if frac:
+                    get = (1 - frac) * get + frac * values[hi]
+                exp = expected[lights]
+                if damp:
+                    exp *= 0.7
+                val = get - gc * exp
+                if attic:
+                    val -= gc
+                if nursery and ghosts:
+                    val += gc
+                if waiting:
+                    val -= 0.1  # a meeple left waiting is a meeple not in the supply
+                out[actions[space]] = val
         return out
 
     def takes(self, slot: int, room: tuple[Any, ...], faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
@@ -275,19 +326,14 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     choices = [c.action for c in prompt.choices]
     me = Seat(view, prompt.seat)
     phase = view["phase"]
-    scored: list[tuple[float, str]] = []
+    scored: list[tuple[float, str]]
     if phase == "place":
-        by_room = {BOARDS[slot][r[SIDE]]: me.place_values(slot, r)
-                   for slot, r in enumerate(view["rooms"]) if not r[REMOVED]}
-        for a in choices:
-            name, space = parse(a)[1]
-            scored.append((by_room[name][space - 1], a))
+        worth = me.place_values(view["rooms"])
+        scored = [(worth[a], a) for a in choices]
     elif phase == "pick":
-        slot = view["dice"][0]
-        room = view["rooms"][slot]
-        for a in choices:
-            cid = room[CARDS_IN][int(a.split()[1]) - 1]
-            scored.append((me.pick_value(room, cid), a))
+        room = view["rooms"][view["dice"][0]]
+        cards = room[CARDS_IN]
+        scored = [(me.pick_value(room[LIB], cards[PICK_INDEX[a]]), a) for a in choices]
     elif phase == "reroll":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
@@ -298,6 +344,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     elif phase == "change":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
+        scored = []
         for a in choices:
             new = list(faces)
             if a != "keep":
@@ -306,6 +353,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
             mine, others = me.takes(slot, room, new)
             scored.append((-mine + 0.1 * others + (0.01 if a == "keep" else 0.0), a))
     else:
+        scored = []
         for a in choices:
             verb, arg = a.split()
             if verb == "tome":
@@ -313,6 +361,6 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
             else:
                 sign = 1 if verb == "dispel" else -1
                 scored.append((sign * CURSES[int(arg)], a))
-    best = max(scored)[0]
+    best = max([score for score, _ in scored])
     top = [a for s, a in scored if s >= best - 1e-9]
     return top[0] if len(top) == 1 else rng.choice(top)

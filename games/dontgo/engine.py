@@ -83,6 +83,7 @@ AMULETS: tuple[int | None, ...] = tuple(c["amulet"] for c in CARDS)
 TYPE_CARDS = {t: tuple(c["id"] for c in CARDS if c["type"] == t) for t in TYPES}  # ids, ascending
 # The card types whose taking has an effect at once (the others act at the end, or not at all).
 IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
+PAIRED = ("holywater", "tome")  # the types whose cards are used up in pairs (a card's "used")
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -726,7 +727,7 @@ class DontGoGame(Game):
                                     f"more and dispels {SETS['clocks_dispel']} of them."))
                 d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
                                      "count": SETS["clocks_dispel"]})
-        elif ctype in ("holywater", "tome"):
+        elif ctype in PAIRED:
             fresh = [c for c in pl["cards"] if not c["used"] and not c["dispelled"]
                      and CARD_TYPES[c["id"]] == ctype]
             if len(fresh) >= SETS[ctype]:
@@ -1109,11 +1110,19 @@ class DontGoGame(Game):
                           None if lib is None else tuple(lib)))
         dice = d["dice"]
         me = d["players"][seat]
+        up: dict[str, tuple[int, ...]] = {}  # face-up card ids by type
+        fresh: tuple[str, ...] = ()
+        for c in me["cards"]:
+            if not c["dispelled"]:
+                cid = c["id"]
+                ctype = CARD_TYPES[cid]
+                up[ctype] = up.get(ctype, ()) + (cid,)
+                if not c["used"] and ctype in PAIRED and ctype not in fresh:
+                    fresh += (ctype,)
         return {"phase": d["phase"], "deck": len(d["deck"]), "clocks": d["clocks"],
                 "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
                 "held": sum([len(pl["cards"]) for pl in d["players"]]),
-                "mine": tuple([(c["id"], c["dispelled"], c["used"]) for c in me["cards"]]),
-                "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
+                "up": up, "fresh": fresh, "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
 
     def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
         """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
