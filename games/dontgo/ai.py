@@ -69,10 +69,12 @@ SIDE, REMOVED, SPACES, CARDS_IN, LIB = range(5)
 def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """What the smart AI reads, from `seat`'s view (`DontGoGame.ai_view` builds the same from
     the state): the phase, the deck's size, the clocks, the dice (slot, faces), how many cards
-    the players hold, the seat's face-up card ids by type, in the order it took them, the types
-    of which it holds a face-up card not yet used in a pair (holy water, tomes), its ghosts, the
-    rooms (see SIDE...), and the face-down card it has peeked at as (slot, id)."""
+    the players hold and how many are in play (held, in the deck or in a room), the seat's
+    face-up card ids by type, in the order it took them, the types of which it holds a face-up
+    card not yet used in a pair (holy water, tomes), its ghosts, the rooms (see SIDE...), and
+    the face-down card it has peeked at as (slot, id)."""
     dice, secret, me = view["dice"], view["secret"], view["players"][seat]
+    held = sum(len(p["cards"]) for p in view["players"])
     up: dict[str, tuple[int, ...]] = {}
     fresh: list[str] = []
     for c in me["cards"]:
@@ -82,7 +84,7 @@ def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
                 fresh.append(c["type"])
     return {"phase": view["phase"], "deck": view["deck"], "clocks": view["clocks"],
             "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
-            "held": sum(len(p["cards"]) for p in view["players"]),
+            "held": held, "in_play": held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"]),
             "up": up, "fresh": tuple(fresh), "ghosts": me["ghosts"],
             "rooms": tuple((r["side"], r["removed"], tuple(s["meeple"] for s in r["spaces"]),
                             tuple(None if c["hidden"] else c["id"] for c in r["cards"]),
@@ -90,18 +92,19 @@ def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
             "secret": None if secret is None else (secret["slot"], secret["card"]["id"])}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=None)  # a few hundred keys: rooms x meeples standing x cards left
 def free_spaces(name: str, spaces: tuple[int | None, ...], cards: int) -> tuple[tuple[Any, ...], ...]:
     """What a placement on each free space of room `name` turns on, the room's meeples at
-    `spaces` and `cards` cards left: (space, lo, hi and frac: the places, among the room's card
-    values best first, of the cards its rank among the meeples may get, and how far the rank
-    lies between them, its flashlights, damp: a third meeple in the Basement or Hallway, whose
-    roll may change, attic: the Attic's top space, nursery: the Nursery's bottom space,
-    waiting: the room's first meeple, which waits for two more)."""
+    `spaces` and `cards` cards left: (the placement's action, lo, hi and frac: the places,
+    among the room's card values best first, of the cards its rank among the meeples may get,
+    and how far the rank lies between them, its flashlights, damp: a third meeple in the
+    Basement or Hallway, whose roll may change, attic: the Attic's top space, nursery: the
+    Nursery's bottom space, waiting: the room's first meeple, which waits for two more)."""
     occupied = len(spaces) - spaces.count(None)
     third = occupied == 2
     lights = ROOMS[name]["flashlights"]
     last = max(0, cards - 1)  # ranks past the last card get the last card's value
+    actions = place_choices(name)
     out = []
     above = 0
     for space, who in enumerate(spaces):
@@ -110,7 +113,7 @@ def free_spaces(name: str, spaces: tuple[int | None, ...], cards: int) -> tuple[
             continue
         rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
         lo = int(rank)
-        out.append((space, min(lo, last), min(lo + 1, last), rank - lo if cards else 0.0,
+        out.append((actions[space].action, min(lo, last), min(lo + 1, last), rank - lo if cards else 0.0,
                     lights[space], third and name in ("basement", "hallway"),
                     name == "attic" and space == 0, name == "nursery" and space == len(spaces) - 1,
                     not third and occupied == 0))
@@ -204,8 +207,7 @@ VALUES_ALONE: tuple[float | None, ...] = tuple(
     for cid, t in enumerate(CARD_TYPES))
 
 
-# Each room's placements, top space first; and the card position each pick names.
-PLACE_ACTIONS = {name: tuple(c.action for c in place_choices(name)) for name in ROOMS}
+# The card position each pick names.
 PICK_INDEX = {f"pick {n + 1}": n for n in range(MAX_SPACES)}
 
 
@@ -220,10 +222,7 @@ class Seat:
         self.up: dict[str, tuple[int, ...]] = view["up"]  # face-up card ids by type
         self.fresh: tuple[str, ...] = view["fresh"]
         held = view["held"]
-        total = held + view["deck"]
-        for room in view["rooms"]:
-            total += len(room[CARDS_IN])
-        expect_end = 3 + 9 * (held / max(1, total))  # a rough guess at a typical pile by now
+        expect_end = 3 + 9 * (held / max(1, view["in_play"]))  # a rough guess at a typical pile by now
         self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
         self.clocks_open = view["clocks"] is None
         self.secret = view["secret"]
@@ -284,10 +283,8 @@ class Seat:
                 dice += DICE[cid]
             values.sort(reverse=True)
             expected = EXPECTED_BY_LIGHTS[round(dice)]
-            name = BOARDS[slot][side]
-            actions = PLACE_ACTIONS[name]
-            for space, lo, hi, frac, lights, damp, attic, nursery, waiting in free_spaces(
-                    name, spaces, len(values)):
+            for action, lo, hi, frac, lights, damp, attic, nursery, waiting in free_spaces(
+                    BOARDS[slot][side], spaces, len(values)):
                 get = values[lo] if values else 0.0
                 if frac:
                     get = (1 - frac) * get + frac * values[hi]
@@ -301,7 +298,7 @@ class Seat:
                     val += gc
                 if waiting:
                     val -= 0.1  # a meeple left waiting is a meeple not in the supply
-                out[actions[space]] = val
+                out[action] = val
         return out
 
     def takes(self, slot: int, room: tuple[Any, ...], faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
@@ -329,11 +326,11 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     scored: list[tuple[float, str]]
     if phase == "place":
         worth = me.place_values(view["rooms"])
-        scored = [(worth[a], a) for a in choices]
+        return best_of([worth[a] for a in choices], choices, rng)
     elif phase == "pick":
         room = view["rooms"][view["dice"][0]]
-        cards = room[CARDS_IN]
-        scored = [(me.pick_value(room[LIB], cards[PICK_INDEX[a]]), a) for a in choices]
+        cards, lib = room[CARDS_IN], room[LIB]
+        return best_of([me.pick_value(lib, cards[PICK_INDEX[a]]) for a in choices], choices, rng)
     elif phase == "reroll":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
@@ -361,6 +358,12 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
             else:
                 sign = 1 if verb == "dispel" else -1
                 scored.append((sign * CURSES[int(arg)], a))
-    best = max([score for score, _ in scored])
-    top = [a for s, a in scored if s >= best - 1e-9]
+    return best_of([score for score, _ in scored], choices, rng)
+
+
+def best_of(scores: list[float], actions: list[str], rng: Rng) -> str:
+    """The action with the best score (`scores[i]` is `actions[i]`'s); ties, to within rounding,
+    broken at random."""
+    best = max(scores)
+    top = [a for s, a in zip(scores, actions) if s >= best - 1e-9]
     return top[0] if len(top) == 1 else rng.choice(top)

@@ -84,6 +84,9 @@ TYPE_CARDS = {t: tuple(c["id"] for c in CARDS if c["type"] == t) for t in TYPES}
 # The card types whose taking has an effect at once (the others act at the end, or not at all).
 IMMEDIATE = frozenset({"mirror", "ring", "twin", "doll", "clocks", "holywater", "tome", "mask"})
 PAIRED = ("holywater", "tome")  # the types whose cards are used up in pairs (a card's "used")
+# How many cards are in play (held, in the deck or in a room) all game, by number of seats.
+IN_PLAY = {seats: n_types * len(TYPE_CARDS[TYPES[0]]) - n_removed
+           for seats, (n_types, n_removed) in SETUP.items()}
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -1121,7 +1124,7 @@ class DontGoGame(Game):
                     fresh += (ctype,)
         return {"phase": d["phase"], "deck": len(d["deck"]), "clocks": d["clocks"],
                 "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
-                "held": sum([len(pl["cards"]) for pl in d["players"]]),
+                "held": sum([len(pl["cards"]) for pl in d["players"]]), "in_play": IN_PLAY[state.seats],
                 "up": up, "fresh": fresh, "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
 
     def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
