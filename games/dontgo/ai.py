@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import Prompt, Rng
+from games.core import Choice, Prompt, Rng
 
 from .engine import AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, PAIRED, ROOMS, SETS, TYPES, place_choices
 
@@ -234,7 +234,8 @@ class Seat:
     def most_curses_of_a_type(self) -> int:
         """What a tome pair could dispel: the face-up curses of the seat's worst type but tomes."""
         if self._most is None:
-            self._most = max((self.curses(ty) for ty in TYPES if ty != "tome"), default=0)
+            self._most = max([sum([CURSES[cid] for cid in ids]) for ty, ids in self.up.items()
+                              if ty != "tome"], default=0)
         return self._most
 
     def card_value(self, cid: int) -> float:
@@ -262,7 +263,7 @@ class Seat:
         pass. A space's value is the card it is likely to get (by its rank among the meeples)
         less the ghosts its flashlights let through, from the room's ghost dice."""
         out: dict[str, float] = {}
-        up, secret, gc, ghosts = self.up, self.secret, self.gc, self.ghosts
+        up, secret, gc, ghosts, clocks_open = self.up, self.secret, self.gc, self.ghosts, self.clocks_open
         for slot, (side, removed, spaces, cards, lib) in enumerate(rooms):
             if removed:
                 continue
@@ -276,10 +277,12 @@ class Seat:
                     cid = secret[1]
                 if lib is not None:
                     values.append(self.pick_value(lib, cid))
-                elif CARD_TYPES[cid] in up or (alone := VALUES_ALONE[cid]) is None:
+                elif (t := CARD_TYPES[cid]) not in up and (alone := VALUES_ALONE[cid]) is not None:
+                    values.append(alone)  # most cards come this way: a type the seat lacks
+                elif t in FIXED_WORTH:  # card_value's next step, spelled out
+                    values.append(fixed_worth(cid, up.get(t, ()), clocks_open))
+                else:
                     values.append(self.card_value(cid))
-                else:  # card_value's first look-up, spelled out: most cards come this way
-                    values.append(alone)
                 dice += DICE[cid]
             values.sort(reverse=True)
             expected = EXPECTED_BY_LIGHTS[round(dice)]
@@ -318,52 +321,50 @@ class Seat:
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     """The smart AI's action (the random one's is `DontGoGame.ai_action`'s pick)."""
-    if not prompt.choices:
+    offered = prompt.choices
+    if not offered:
         raise ValueError(f"seat {prompt.seat} has nothing to do")
-    choices = [c.action for c in prompt.choices]
     me = Seat(view, prompt.seat)
     phase = view["phase"]
-    scored: list[tuple[float, str]]
     if phase == "place":
         worth = me.place_values(view["rooms"])
-        return best_of([worth[a] for a in choices], choices, rng)
-    elif phase == "pick":
+        return best_of([worth[c.action] for c in offered], offered, rng)
+    if phase == "pick":
         room = view["rooms"][view["dice"][0]]
         cards, lib = room[CARDS_IN], room[LIB]
-        return best_of([me.pick_value(lib, cards[PICK_INDEX[a]]) for a in choices], choices, rng)
-    elif phase == "reroll":
+        return best_of([me.pick_value(lib, cards[PICK_INDEX[c.action]]) for c in offered], offered, rng)
+    if phase == "reroll":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
         mine, _ = me.takes(slot, room, faces)
         expect = sum(expected_ghosts(len(faces), lights)
                      for who, lights in zip(room[SPACES], flashlights(slot, room)) if who == me.seat)
         return "reroll" if mine > expect + 0.2 else "keep"
-    elif phase == "change":
+    scores: list[float] = []
+    if phase == "change":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
-        scored = []
-        for a in choices:
+        for c in offered:
             new = list(faces)
-            if a != "keep":
-                _, die, _, face = a.split()
+            if c.action != "keep":
+                _, die, _, face = c.action.split()
                 new[int(die) - 1] = int(face)
             mine, others = me.takes(slot, room, new)
-            scored.append((-mine + 0.1 * others + (0.01 if a == "keep" else 0.0), a))
+            scores.append(-mine + 0.1 * others + (0.01 if c.action == "keep" else 0.0))
     else:
-        scored = []
-        for a in choices:
-            verb, arg = a.split()
+        for c in offered:
+            verb, arg = c.action.split()
             if verb == "tome":
-                scored.append((me.curses(arg), a))
+                scores.append(me.curses(arg))
             else:
                 sign = 1 if verb == "dispel" else -1
-                scored.append((sign * CURSES[int(arg)], a))
-    return best_of([score for score, _ in scored], choices, rng)
+                scores.append(sign * CURSES[int(arg)])
+    return best_of(scores, offered, rng)
 
 
-def best_of(scores: list[float], actions: list[str], rng: Rng) -> str:
-    """The action with the best score (`scores[i]` is `actions[i]`'s); ties, to within rounding,
-    broken at random."""
+def best_of(scores: list[float], offered: list[Choice], rng: Rng) -> str:
+    """The action of the choice with the best score (`scores[i]` is `offered[i]`'s); ties, to
+    within rounding, broken at random."""
     best = max(scores)
-    top = [a for s, a in zip(scores, actions) if s >= best - 1e-9]
+    top = [c.action for s, c in zip(scores, offered) if s >= best - 1e-9]
     return top[0] if len(top) == 1 else rng.choice(top)
