@@ -25,3 +25,30 @@ def test_completes_dolls_agrees_with_the_engines_doll_set():
         assert completes_dolls(face_up, CARDS[new]["curse"]) == expected, (held, dispelled, new)
         seen.add(expected)
     assert seen == {True, False}
+
+
+def test_the_card_value_shortcuts_agree_with_card_worth():
+    """The smart AI values most cards from tables (a type the seat lacks: VALUES_ALONE and
+    Seat.alone_value; types whose worth ignores ghosts: fixed_worth); each must give exactly what
+    card_worth gives, for any ghosts, ghost cost and clocks, or the AI's choices would drift."""
+    from games.dontgo.ai import FIXED_WORTH, VALUES_ALONE, Seat, card_worth, fixed_worth
+    rng = Rng(5)
+    checked = {"alone": 0, "fixed": 0}
+    for _ in range(300):
+        ghosts, clocks_open = rng.below(12), rng.below(2) == 1
+        view = {"ghosts": ghosts, "up": {}, "fresh": (), "held": rng.below(40), "in_play": 56,
+                "clocks": None if clocks_open else 0, "secret": None}
+        me = Seat(view, 0)
+        for cid, ctype in enumerate(CARD_TYPES):
+            worth = card_worth(cid, (), me.gc, ghosts, clocks_open, False, int)
+            alone = VALUES_ALONE[cid]
+            assert (me.alone_value(cid, ctype) if alone is None else alone) == worth, (cid, ctype)
+            assert me.card_value(cid) == worth
+            checked["alone"] += 1
+            if ctype in FIXED_WORTH:
+                same_type = [x for x, t in enumerate(CARD_TYPES) if t == ctype and x != cid]
+                ups = tuple(same_type[:1 + rng.below(3)])
+                assert fixed_worth(cid, ups, clocks_open) == card_worth(
+                    cid, ups, me.gc, ghosts, clocks_open, False, int), (cid, ups)
+                checked["fixed"] += 1
+    assert checked["alone"] and checked["fixed"]

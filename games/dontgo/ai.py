@@ -200,11 +200,16 @@ def fixed_worth(cid: int, ups: tuple[int, ...], clocks_open: bool) -> float:
 
 
 # For a seat holding no card of its type face up, a card is worth the same whatever happens but
-# for these (a look-up, not a call: most cards in the rooms are of types a seat lacks).
+# for these (a look-up, not a call: most cards in the rooms are of types a seat lacks); those
+# are `Seat.alone_value`'s.
 ALONE_VARIES = frozenset({"mirror", "mask", "clocks"})
 VALUES_ALONE: tuple[float | None, ...] = tuple(
     None if t in ALONE_VARIES else card_worth(cid, (), 0.0, 0, True, False, int)
     for cid, t in enumerate(CARD_TYPES))
+NEGATED_CURSES: tuple[float, ...] = tuple(-float(v) for v in CURSES)
+CLOCKS_ALONE: dict[bool, tuple[float, ...]] = {  # by clocks unclaimed
+    open_: tuple(card_worth(cid, (), 0.0, 0, open_, False, int) for cid in range(len(CARD_TYPES)))
+    for open_ in (False, True)}
 
 
 # The card position each pick names.
@@ -242,11 +247,23 @@ class Seat:
         """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
         room, so a decision values it once)."""
         t = CARD_TYPES[cid]
-        ups = self.up.get(t, ())
+        ups = self.up.get(t)
+        if ups is None:
+            alone = VALUES_ALONE[cid]
+            return self.alone_value(cid, t) if alone is None else alone
         if t in FIXED_WORTH:
             return fixed_worth(cid, ups, self.clocks_open)
         return card_worth(cid, ups, self.gc, self.ghosts, self.clocks_open, t in self.fresh,
                           self.most_curses_of_a_type)
+
+    def alone_value(self, cid: int, ctype: str) -> float:
+        """`card_worth` of a card of type `ctype` in ALONE_VARIES, for this seat holding none of
+        its type face up, worked out in a line (tests check the two agree)."""
+        if ctype == "mirror":
+            return NEGATED_CURSES[cid] - self.gc
+        if ctype == "mask":
+            return NEGATED_CURSES[cid] + min(1, self.ghosts) * self.gc
+        return CLOCKS_ALONE[self.clocks_open][cid]
 
     def pick_value(self, lib: tuple[int, int] | None, cid: int) -> float:
         """`card_value`, and the Library's ghost for its leftmost and rightmost cards (`lib`)."""
@@ -277,10 +294,11 @@ class Seat:
                     cid = secret[1]
                 if lib is not None:
                     values.append(self.pick_value(lib, cid))
-                elif (t := CARD_TYPES[cid]) not in up and (alone := VALUES_ALONE[cid]) is not None:
-                    values.append(alone)  # most cards come this way: a type the seat lacks
-                elif t in FIXED_WORTH:  # card_value's next step, spelled out
-                    values.append(fixed_worth(cid, up.get(t, ()), clocks_open))
+                elif (t := CARD_TYPES[cid]) not in up:  # card_value's steps, spelled out: most
+                    alone = VALUES_ALONE[cid]                # cards are of a type the seat lacks
+                    values.append(self.alone_value(cid, t) if alone is None else alone)
+                elif t in FIXED_WORTH:
+                    values.append(fixed_worth(cid, up[t], clocks_open))
                 else:
                     values.append(self.card_value(cid))
                 dice += DICE[cid]
