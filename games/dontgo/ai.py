@@ -68,7 +68,7 @@ SIDE, REMOVED, SPACES, CARDS_IN, LIB = range(5)
 
 def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
     """What the smart AI reads, from `seat`'s view (`DontGoGame.ai_view` builds the same from
-    the state): the phase, the deck's size, the clocks, the dice (slot, faces), how many cards
+    the state): the phase, the clocks, the dice (slot, faces), how many cards
     the players hold and how many are in play (held, in the deck or in a room), the seat's
     face-up card ids by type, in the order it took them, the types of which it holds a face-up
     card not yet used in a pair (holy water, tomes), its ghosts, the rooms (see SIDE...), and
@@ -82,7 +82,7 @@ def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
             up[c["type"]] = up.get(c["type"], ()) + (c["id"],)
             if not c["used"] and c["type"] in PAIRED and c["type"] not in fresh:
                 fresh.append(c["type"])
-    return {"phase": view["phase"], "deck": view["deck"], "clocks": view["clocks"],
+    return {"phase": view["phase"], "clocks": view["clocks"],
             "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
             "held": held, "in_play": held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"]),
             "up": up, "fresh": tuple(fresh), "ghosts": me["ghosts"],
@@ -226,9 +226,9 @@ class Seat:
         self.ghosts: int = view["ghosts"]
         self.up: dict[str, tuple[int, ...]] = view["up"]  # face-up card ids by type
         self.fresh: tuple[str, ...] = view["fresh"]
-        held = view["held"]
-        expect_end = 3 + 9 * (held / max(1, view["in_play"]))  # a rough guess at a typical pile by now
-        self.gc = 0.12 + 0.45 * min(1.0, self.ghosts / max(1.0, expect_end))  # curses per ghost
+        expect_end = 3 + 9 * (view["held"] / view["in_play"])  # a rough guess at a typical pile by now
+        share = self.ghosts / expect_end  # expect_end is 3 or more
+        self.gc = 0.12 + 0.45 * (share if share < 1.0 else 1.0)  # curses per ghost
         self.clocks_open = view["clocks"] is None
         self.secret = view["secret"]
         self._most: int | None = None

@@ -1122,7 +1122,7 @@ class DontGoGame(Game):
                 up[ctype] = up.get(ctype, ()) + (cid,)
                 if not c["used"] and ctype in PAIRED and ctype not in fresh:
                     fresh += (ctype,)
-        return {"phase": d["phase"], "deck": len(d["deck"]), "clocks": d["clocks"],
+        return {"phase": d["phase"], "clocks": d["clocks"],
                 "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
                 "held": sum([len(pl["cards"]) for pl in d["players"]]), "in_play": IN_PLAY[state.seats],
                 "up": up, "fresh": fresh, "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
