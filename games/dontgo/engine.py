@@ -1103,11 +1103,13 @@ class DontGoGame(Game):
         rooms = []
         secret = None
         for slot, room in enumerate(d["rooms"]):
-            cards = tuple(room["cards"])
+            cards = room["cards"]
             if room["hidden"] and len(cards) > 2:
                 if seat in room["seen"]:
                     secret = (slot, cards[2])
                 cards = (cards[0], cards[1], None, *cards[3:])
+            else:
+                cards = tuple(cards)
             lib = room["lib"]
             rooms.append((room["side"], room["removed"], tuple(room["spaces"]), cards,
                           None if lib is None else tuple(lib)))
@@ -1120,11 +1122,14 @@ class DontGoGame(Game):
                 cid = c["id"]
                 ctype = CARD_TYPES[cid]
                 up[ctype] = up.get(ctype, ()) + (cid,)
-                if not c["used"] and ctype in PAIRED and ctype not in fresh:
+                if ctype in PAIRED and not c["used"] and ctype not in fresh:
                     fresh += (ctype,)
+        held = 0
+        for pl in d["players"]:
+            held += len(pl["cards"])
         return {"phase": d["phase"], "clocks": d["clocks"],
                 "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
-                "held": sum([len(pl["cards"]) for pl in d["players"]]), "in_play": IN_PLAY[state.seats],
+                "held": held, "in_play": IN_PLAY[state.seats],
                 "up": up, "fresh": fresh, "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
 
     def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
