@@ -383,6 +383,6 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
 def best_of(scores: list[float], offered: list[Choice], rng: Rng) -> str:
     """The action of the choice with the best score (`scores[i]` is `offered[i]`'s); ties, to
     within rounding, broken at random."""
-    best = max(scores)
-    top = [c.action for s, c in zip(scores, offered) if s >= best - 1e-9]
+    cut = max(scores) - 1e-9
+    top = [c.action for s, c in zip(scores, offered) if s >= cut]
     return top[0] if len(top) == 1 else rng.choice(top)
