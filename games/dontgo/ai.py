@@ -11,9 +11,10 @@ Passage card if this seat has peeked at it, as ids and tuples rather than the vi
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
 from games.core import Choice, Prompt, Rng
 
