@@ -316,6 +316,7 @@ def running_clock_end(state: State) -> float | None:
         return None
     return clock["end"]
 
+
 class AtmosfearGame(Game):
     name = "atmosfear"
     renderer = "render.atmosfear:render_atmosfear"
