@@ -18,7 +18,8 @@ from typing import Any
 
 from games.core import Choice, Prompt, Rng
 
-from .engine import AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, PAIRED, ROOMS, SETS, TYPES, place_choices
+from .engine import (AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, PAIRED, ROOMS, SETS, TYPES, parse,
+                     place_choices)
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -323,9 +324,9 @@ class Seat:
                 out[action] = val
         return out
 
-    def takes(self, slot: int, room: tuple[Any, ...], faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
-        """(ghosts this seat takes, ghosts everyone else takes) for a roll in the resolving room."""
-        rolled = sum(faces)
+    def takes(self, slot: int, room: tuple[Any, ...], rolled: int) -> tuple[int, int]:
+        """(ghosts this seat takes, ghosts everyone else takes) for a roll of `rolled` ghosts in
+        the resolving room."""
         mine = others = 0
         for who, lights in zip(room[SPACES], flashlights(slot, room)):
             if who is None:
@@ -355,7 +356,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     if phase == "reroll":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
-        mine, _ = me.takes(slot, room, faces)
+        mine, _ = me.takes(slot, room, sum(faces))
         expect = sum(expected_ghosts(len(faces), lights)
                      for who, lights in zip(room[SPACES], flashlights(slot, room)) if who == me.seat)
         return "reroll" if mine > expect + 0.2 else "keep"
@@ -363,12 +364,16 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     if phase == "change":
         slot, faces = view["dice"]
         room = view["rooms"][slot]
+        rolled = sum(faces)
+        takes: dict[int, tuple[int, int]] = {}  # by the roll's total: several changes give each
         for c in offered:
-            new = list(faces)
+            total = rolled
             if c.action != "keep":
-                _, die, _, face = c.action.split()
-                new[int(die) - 1] = int(face)
-            mine, others = me.takes(slot, room, new)
+                die, face = parse(c.action)[1]
+                total += face - faces[die - 1]
+            if total not in takes:
+                takes[total] = me.takes(slot, room, total)
+            mine, others = takes[total]
             scores.append(-mine + 0.1 * others + (0.01 if c.action == "keep" else 0.0))
     else:
         for c in offered:
