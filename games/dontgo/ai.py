@@ -352,6 +352,8 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     if phase == "pick":
         room = view["rooms"][view["dice"][0]]
         cards, lib = room[CARDS_IN], room[LIB]
+        if lib is None:  # most rooms: no ghost comes with any card
+            return best_of([me.card_value(cards[PICK_INDEX[c.action]]) for c in offered], offered, rng)
         return best_of([me.pick_value(lib, cards[PICK_INDEX[c.action]]) for c in offered], offered, rng)
     if phase == "reroll":
         slot, faces = view["dice"]
