@@ -111,10 +111,12 @@ def _card_text(cid: int) -> str:
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
+# The events that come back all game are made once and shared (Events are read-only values).
+
 @lru_cache(maxsize=None)
-def haunt_text(seat: int, space: int, k: int) -> str:
-    """What a haunting says: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
-    return f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}."
+def haunt_event(seat: int, space: int, k: int) -> Event:
+    """A haunting: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
+    return Event(f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}.")
 
 
 @lru_cache(maxsize=4096)
@@ -126,23 +128,29 @@ def roll_text(faces: tuple[int, ...]) -> str:
             f"{plural(sum(faces), 'ghost')}.")
 
 
+@lru_cache(maxsize=4096)
+def roll_event(faces: tuple[int, ...]) -> Event:
+    """A roll of the ghost dice."""
+    return Event(roll_text(faces))
+
+
 @lru_cache(maxsize=None)
-def resolve_text(seat: int, name: str) -> str:
-    """What `seat` placing the third meeple in room `name` says."""
-    return (f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
-            f"takes the planchette.")
+def resolve_event(seat: int, name: str) -> Event:
+    """`seat` placing the third meeple in room `name`."""
+    return Event(f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
+                 f"takes the planchette.")
 
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")  # the seats' colours, in seat order
 
 
-def take_texts(cid: int, seat: int) -> tuple[str, str]:
-    """What `seat` taking card `cid` says: the event, and the last-move line."""
+def take_move(cid: int, seat: int) -> tuple[Event, str]:
+    """`seat` taking card `cid`: the event, and the last-move line."""
     text = CARD_TEXTS[cid]
-    return f"{p(seat)} takes {text}.", f"{COLOURS[seat].capitalize()} took {text}."
+    return Event(f"{p(seat)} takes {text}."), f"{COLOURS[seat].capitalize()} took {text}."
 
 
-TAKE_TEXTS = tuple(tuple(take_texts(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
+TAKE_MOVES = tuple(tuple(take_move(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
 
 
 def card_text(cid: int) -> str:
@@ -336,12 +344,11 @@ def place_choices(name: str) -> tuple[Choice, ...]:
 
 
 @lru_cache(maxsize=None)
-def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
-    """What `seat` placing on `space` (from 1) of room `name` says: the event, and the
-    last-move line."""
+def place_move(name: str, space: int, seat: int) -> tuple[Event, str]:
+    """`seat` placing on `space` (from 1) of room `name`: the event, and the last-move line."""
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
+    return (Event(f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')})."),
             f"{COLOURS[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
@@ -559,8 +566,8 @@ class DontGoGame(Game):
         room = d["rooms"][slot]
         d["players"][seat]["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        said, last = place_texts(name, space, seat)
-        events.append(Event(said))
+        said, last = place_move(name, space, seat)
+        events.append(said)
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
@@ -586,14 +593,14 @@ class DontGoGame(Game):
         d = state.data
         room = d["rooms"][slot]
         name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
-        events.append(Event(resolve_text(seat, name)))
+        events.append(resolve_event(seat, name))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
         n = sum([DICE[c] for c in room["cards"]])
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         self._roll(d, slot, n, rng)
-        events.append(Event(self._roll_text(d)))
+        events.append(roll_event(tuple(d["dice"]["faces"])))
         if n and name == "basement":
             d["res"]["stage"] = "reroll"
         elif n and name == "hallway":
@@ -649,7 +656,7 @@ class DontGoGame(Game):
             k = rolled - lights[space]
             if k > 0:
                 give_ghosts(d, who, k)
-                events.append(Event(haunt_text(who, space, k)))
+                events.append(haunt_event(who, space, k))
         d["res"]["stage"] = "pick"
 
     # ------------------------------------------------------------ picking and card effects
@@ -674,8 +681,8 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = TAKE_TEXTS[seat][cid]
-        events.append(Event(said))
+        said, last = TAKE_MOVES[seat][cid]
+        events.append(said)
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if room["lib"]:
             if cid == room["lib"][0]:
