@@ -181,7 +181,9 @@ def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
     for den, value in DENOMINATIONS:
         if value > k:  # none of these fits
             continue
-        n = min(pool[den], k // value)
+        n = k // value  # as many as fit, if the pile has them (a test, cheaper than min())
+        if n > pool[den]:
+            n = pool[den]
         if n:
             pool[den] -= n
             t[den] += n
@@ -194,13 +196,19 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
     """Return up to `k` ghosts from `seat` to the pile (making change); the number removed."""
     pl = d["players"][seat]
     t, pool = pl["tokens"], d["pool"]
-    k = min(k, ghosts(pl))
+    held = ghosts(pl)
+    if k > held:
+        k = held
+    if not k:  # nothing to return (often: a discard from an empty screen)
+        return 0
     done = k
-    s = min(t["sub"], k)  # substitutes go back to the box first
+    s = t["sub"] if t["sub"] < k else k  # substitutes go back to the box first
     t["sub"] -= s
     k -= s
     for den, value in DENOMINATIONS:
-        n = min(t[den], k // value)
+        n = k // value
+        if n > t[den]:
+            n = t[den]
         if n:
             t[den] -= n
             pool[den] += n
@@ -218,7 +226,8 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
 def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]]:
     if ctype is None:
         return [c for c in pl["cards"] if not c["dispelled"]]
-    return [c for c in pl["cards"] if not c["dispelled"] and CARD_TYPES[c["id"]] == ctype]
+    # The type first: it rules out most cards, where "dispelled" rules out few.
+    return [c for c in pl["cards"] if CARD_TYPES[c["id"]] == ctype and not c["dispelled"]]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
@@ -738,8 +747,8 @@ class DontGoGame(Game):
                 d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
                                      "count": SETS["clocks_dispel"]})
         elif ctype in PAIRED:
-            fresh = [c for c in pl["cards"] if not c["used"] and not c["dispelled"]
-                     and CARD_TYPES[c["id"]] == ctype]
+            fresh = [c for c in pl["cards"] if CARD_TYPES[c["id"]] == ctype and not c["used"]
+                     and not c["dispelled"]]
             if len(fresh) >= SETS[ctype]:
                 for c in fresh[:SETS[ctype]]:
                     c["used"] = True
