@@ -231,7 +231,10 @@ def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
-    return sum([CURSES[c["id"]] for c in face_up(pl, ctype)])
+    """The curses on `pl`'s face-up cards (of type `ctype`): face_up's test, without its list."""
+    if ctype is None:
+        return sum([CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]])
+    return sum([CURSES[c["id"]] for c in pl["cards"] if CARD_TYPES[c["id"]] == ctype and not c["dispelled"]])
 
 
 def dispel(pl: dict[str, Any], ids: list[int]) -> None:
@@ -606,10 +609,9 @@ class DontGoGame(Game):
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
             events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
-        n = sum([DICE[c] for c in room["cards"]])
+        n = sum(map(DICE.__getitem__, room["cards"]))
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
-        self._roll(d, slot, n, rng)
-        events.append(roll_event(tuple(d["dice"]["faces"])))
+        events.append(roll_event(tuple(self._roll(d, slot, n, rng))))
         if n and name == "basement":
             d["res"]["stage"] = "reroll"
         elif n and name == "hallway":
@@ -617,9 +619,11 @@ class DontGoGame(Game):
         else:
             self._haunt(state, events)
 
-    def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> None:
-        d["dice"] = {"slot": slot, "faces": rng.choices(DIE, n), "rerolled": False,
-                     "changed": False}
+    def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> list[int]:
+        """Roll `n` ghost dice for the room in `slot`; the faces."""
+        faces = rng.choices(DIE, n)
+        d["dice"] = {"slot": slot, "faces": faces, "rerolled": False, "changed": False}
+        return faces
 
     def _roll_text(self, d: dict[str, Any]) -> str:
         return roll_text(tuple(d["dice"]["faces"]))
@@ -900,7 +904,8 @@ class DontGoGame(Game):
                         events.append(Event(f"No card is left for {p(picker)}."))
                     continue
                 self._finish_room(state, events)
-                if all(r["removed"] for r in d["rooms"]):
+                # Rooms go only once the deck is empty: while it holds cards, none is gone for good.
+                if not d["deck"] and all(r["removed"] for r in d["rooms"]):
                     self._start_end(state, events)
                     continue
                 self._next_turn(state, events)
@@ -924,7 +929,7 @@ class DontGoGame(Game):
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
         new = ROOM_LABELS[BOARDS[slot][room["side"]]]
-        shown = [CARD_TEXTS[c] for c in room["cards"]]
+        shown = list(map(CARD_TEXTS.__getitem__, room["cards"]))
         if room["hidden"]:
             shown[2] = "one card face down"
         events.append(Event(f"The {old} flips over to reveal the {new}, with {', '.join(shown)}."))
@@ -1019,7 +1024,7 @@ class DontGoGame(Game):
             room = d["rooms"][d["res"]["slot"]]
             lib = room["lib"]
             if lib is None:
-                out = [PLAIN_PICKS[i][cid] for i, cid in enumerate(room["cards"])]
+                out = list(map(tuple.__getitem__, PLAIN_PICKS, room["cards"]))  # [i][cid]
             else:
                 out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
                        for i, cid in enumerate(room["cards"])]
