@@ -114,6 +114,33 @@ CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 # The events that come back all game are made once and shared (Events are read-only values).
 
 @lru_cache(maxsize=None)
+def public_event(text: str, *args: Any) -> Event:
+    """The public event `text.format(*args)`: its arguments are seats' tags, card texts and small
+    numbers, so each one recurs from game to game."""
+    return Event(text.format(*args))
+
+
+@lru_cache(maxsize=None)
+def private_event(seat: int, text: str, *args: Any) -> Event:
+    """`public_event`, seen by `seat` alone."""
+    return Event(text.format(*args), to=(seat,), kind="private")
+
+
+@lru_cache(maxsize=None)
+def mask_events(seat: int, right: int, n: int, k: int) -> tuple[Event, ...]:
+    """`seat`, holding `n` masks, passing `k` ghosts to `right`."""
+    out = (Event(f"{p(seat)} holds {plural(n, 'mask')} and passes up to "
+                 f"{plural(n, 'ghost')} to {p(right)}, on their right."),
+           Event(f"Mask: you pass {plural(k, 'ghost')} to {p(right)}.", to=(seat,), kind="private"))
+    if right != seat:
+        out += (Event(f"Mask: {p(seat)} passes you {plural(k, 'ghost')}.", to=(right,), kind="private"),)
+    return out
+
+
+DISCARDED = ("You had no ghost to discard.", "You discard a ghost.")  # by ghosts discarded (0/1)
+
+
+@lru_cache(maxsize=None)
 def haunt_event(seat: int, space: int, k: int) -> Event:
     """A haunting: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
     return Event(f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}.")
@@ -583,22 +610,20 @@ class DontGoGame(Game):
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
-            events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
+            events.append(public_event("{0} took the Attic's top space and takes a ghost.", p(seat)))
         if name == "nursery" and space == len(room["spaces"]):
             gone = take_ghosts(d, seat, 1)
-            events.append(Event(f"{p(seat)} took the Nursery's bottom space and discards a ghost "
-                                f"if they have one."))
-            events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
-                                to=(seat,), kind="private"))
+            events.append(public_event("{0} took the Nursery's bottom space and discards a ghost "
+                                       "if they have one.", p(seat)))
+            events.append(private_event(seat, DISCARDED[gone]))
         if len(room["spaces"]) - room["spaces"].count(None) >= 3:
             self._resolve(state, slot, seat, rng, events)
             return
         if room["hidden"]:
             if seat not in room["seen"]:
                 room["seen"].append(seat)
-            events.append(Event(f"{p(seat)} peeks at the face-down card in the Secret Passage."))
-            events.append(Event(f"The face-down card is {card_text(room['cards'][2])}.", to=(seat,),
-                                kind="private"))
+            events.append(public_event("{0} peeks at the face-down card in the Secret Passage.", p(seat)))
+            events.append(private_event(seat, "The face-down card is {0}.", CARD_TEXTS[room["cards"][2]]))
         self._next_turn(state, events)
 
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -608,7 +633,7 @@ class DontGoGame(Game):
         events.append(resolve_event(seat, name))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
-            events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
+            events.append(public_event("The face-down card is revealed: {0}.", CARD_TEXTS[room["cards"][2]]))
         n = sum(map(DICE.__getitem__, room["cards"]))
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         events.append(roll_event(tuple(self._roll(d, slot, n, rng))))
@@ -636,7 +661,7 @@ class DontGoGame(Game):
         self._haunt(state, events)
 
     def _do_keep(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
-        events.append(Event(f"{p(seat)} keeps the roll."))
+        events.append(public_event("{0} keeps the roll.", p(seat)))
         self._haunt(state, events)
 
     def _do_change(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
@@ -700,13 +725,13 @@ class DontGoGame(Game):
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
-                events.append(Event(f"{p(seat)} took the Library's leftmost card and first takes a ghost."))
+                events.append(public_event("{0} took the Library's leftmost card and first takes a ghost.",
+                                           p(seat)))
             elif cid == room["lib"][1]:
                 gone = take_ghosts(d, seat, 1)
-                events.append(Event(f"{p(seat)} took the Library's rightmost card and first discards a "
-                                    f"ghost if they have one."))
-                events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
-                                    to=(seat,), kind="private"))
+                events.append(public_event("{0} took the Library's rightmost card and first discards a "
+                                           "ghost if they have one.", p(seat)))
+                events.append(private_event(seat, DISCARDED[gone]))
         pl["cards"].append({"id": cid, "dispelled": False, "used": False})
         self._effect(state, seat, cid, events)
 
@@ -720,7 +745,7 @@ class DontGoGame(Game):
         who = p(seat)
         if ctype == "mirror":
             give_ghosts(d, seat, 1)
-            events.append(Event(f"{who} takes a ghost for the mirror."))
+            events.append(public_event("{0} takes a ghost for the mirror.", who))
             ups = face_up(pl, "mirror")
             if len(ups) >= SETS["mirror"]:
                 ids = [c["id"] for c in ups[:SETS["mirror"]]]
@@ -758,26 +783,20 @@ class DontGoGame(Game):
                     c["used"] = True
                 if ctype == "holywater":
                     k = take_ghosts(d, seat, ghosts(pl) // 2)
-                    events.append(Event(f"{who} completes a pair of holy water and discards half "
-                                        f"their ghosts, rounded down."))
-                    events.append(Event(f"Holy water: you discard {plural(k, 'ghost')} and keep "
-                                        f"{ghosts(pl)}.", to=(seat,), kind="private"))
+                    events.append(public_event("{0} completes a pair of holy water and discards half "
+                                               "their ghosts, rounded down.", who))
+                    events.append(private_event(seat, "Holy water: you discard {0} and keep {1}.",
+                                                plural(k, 'ghost'), ghosts(pl)))
                 else:
-                    events.append(Event(f"{who} completes a pair of tomes and will dispel every card "
-                                        f"of one type."))
+                    events.append(public_event("{0} completes a pair of tomes and will dispel every card "
+                                               "of one type.", who))
                     d["pending"].append({"seat": seat, "kind": "tome", "type": "tome", "count": 1})
         elif ctype == "mask":
             n = len(face_up(pl, "mask"))
             right = (seat - 1) % state.seats
             k = take_ghosts(d, seat, n)
             give_ghosts(d, right, k)
-            events.append(Event(f"{who} holds {plural(n, 'mask')} and passes up to "
-                                f"{plural(n, 'ghost')} to {p(right)}, on their right."))
-            events.append(Event(f"Mask: you pass {plural(k, 'ghost')} to {p(right)}.", to=(seat,),
-                                kind="private"))
-            if right != seat:
-                events.append(Event(f"Mask: {p(seat)} passes you {plural(k, 'ghost')}.", to=(right,),
-                                    kind="private"))
+            events += mask_events(seat, right, n, k)
 
     # ------------------------------------------------------------ decisions
     def _candidates(self, d: dict[str, Any], pend: dict[str, Any]) -> list[int]:
@@ -834,7 +853,7 @@ class DontGoGame(Game):
                                 f"{', '.join(map(str, cands))}.")
         dispel(d["players"][seat], [cid])
         pend["count"] -= 1
-        events.append(Event(f"{p(seat)} dispels {card_text(cid)}."))
+        events.append(public_event("{0} dispels {1}.", p(seat), CARD_TEXTS[cid]))
         if pend["count"] <= 0:
             d["pending"].pop(0)
 
@@ -924,7 +943,7 @@ class DontGoGame(Game):
         if not d["deck"]:
             room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
                         seen=[], lib=None)
-            events.append(Event(f"The deck is empty, so the {old} is removed from the house."))
+            events.append(public_event("The deck is empty, so the {0} is removed from the house.", old))
             return
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
@@ -941,7 +960,7 @@ class DontGoGame(Game):
             seat = (seat + 1) % state.seats
             if d["players"][seat]["meeples"] > 0:
                 break
-            events.append(Event(f"{p(seat)} has no meeple in their supply and skips placing."))
+            events.append(public_event("{0} has no meeple in their supply and skips placing.", p(seat)))
         d["active"] = d["current"] = seat
         d["phase"] = "place"
         state.turn += 1
