@@ -504,7 +504,7 @@ class DontGoGame(Game):
         del deck[len(deck) - k:]
         room["hidden"], room["seen"], room["lib"] = False, [], None
         if name == "library":
-            drawn = sorted(drawn, key=lambda i: (CARDS[i]["curse"], drawn.index(i)))
+            drawn = sorted(drawn, key=CURSES.__getitem__)  # stable: equal curses keep the deal's order
             room["lib"] = [drawn[0], drawn[-1]] if len(drawn) == 3 else None
         if name == "secret" and len(drawn) == 3:
             room["hidden"] = True
