@@ -10,6 +10,10 @@ from typing import MutableSequence, Sequence, TypeVar
 T = TypeVar("T")
 MASK = (1 << 64) - 1
 SPAN = 1 << 64
+# The rejection limit SPAN - SPAN % n for every n below SMALL (dice, decks, AI picks): a look-up
+# instead of two big-int operations per draw, with the same limits, so the same streams.
+SMALL = 257
+LIMITS: tuple[int, ...] = (0, *(SPAN - SPAN % n for n in range(1, SMALL)))
 
 
 class Rng:
@@ -33,7 +37,7 @@ class Rng:
         `next64` written out here: every die, card and shuffle comes through this loop."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = SPAN - SPAN % n
+        limit = LIMITS[n] if n < SMALL else SPAN - SPAN % n
         state = self.state
         while True:
             state = (state + 0x9E3779B97F4A7C15) & MASK
@@ -55,7 +59,7 @@ class Rng:
         n = len(items)
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = SPAN - SPAN % n
+        limit = LIMITS[n] if n < SMALL else SPAN - SPAN % n
         state = self.state
         while True:
             state = (state + 0x9E3779B97F4A7C15) & MASK
@@ -73,7 +77,7 @@ class Rng:
             return []
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = SPAN - SPAN % n
+        limit = LIMITS[n] if n < SMALL else SPAN - SPAN % n
         state = self.state
         out = []
         for _ in range(k):
@@ -93,7 +97,7 @@ class Rng:
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = SPAN - SPAN % n
+            limit = LIMITS[n] if n < SMALL else SPAN - SPAN % n
             while True:
                 state = (state + 0x9E3779B97F4A7C15) & MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK

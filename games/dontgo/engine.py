@@ -111,10 +111,39 @@ def _card_text(cid: int) -> str:
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
+# The events that come back all game are made once and shared (Events are read-only values).
+
 @lru_cache(maxsize=None)
-def haunt_text(seat: int, space: int, k: int) -> str:
-    """What a haunting says: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
-    return f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}."
+def public_event(text: str, *args: Any) -> Event:
+    """The public event `text.format(*args)`: its arguments are seats' tags, card texts and small
+    numbers, so each one recurs from game to game."""
+    return Event(text.format(*args))
+
+
+@lru_cache(maxsize=None)
+def private_event(seat: int, text: str, *args: Any) -> Event:
+    """`public_event`, seen by `seat` alone."""
+    return Event(text.format(*args), to=(seat,), kind="private")
+
+
+@lru_cache(maxsize=None)
+def mask_events(seat: int, right: int, n: int, k: int) -> tuple[Event, ...]:
+    """`seat`, holding `n` masks, passing `k` ghosts to `right`."""
+    out = (Event(f"{p(seat)} holds {plural(n, 'mask')} and passes up to "
+                 f"{plural(n, 'ghost')} to {p(right)}, on their right."),
+           Event(f"Mask: you pass {plural(k, 'ghost')} to {p(right)}.", to=(seat,), kind="private"))
+    if right != seat:
+        out += (Event(f"Mask: {p(seat)} passes you {plural(k, 'ghost')}.", to=(right,), kind="private"),)
+    return out
+
+
+DISCARDED = ("You had no ghost to discard.", "You discard a ghost.")  # by ghosts discarded (0/1)
+
+
+@lru_cache(maxsize=None)
+def haunt_event(seat: int, space: int, k: int) -> Event:
+    """A haunting: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
+    return Event(f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}.")
 
 
 @lru_cache(maxsize=4096)
@@ -126,23 +155,29 @@ def roll_text(faces: tuple[int, ...]) -> str:
             f"{plural(sum(faces), 'ghost')}.")
 
 
+@lru_cache(maxsize=4096)
+def roll_event(faces: tuple[int, ...]) -> Event:
+    """A roll of the ghost dice."""
+    return Event(roll_text(faces))
+
+
 @lru_cache(maxsize=None)
-def resolve_text(seat: int, name: str) -> str:
-    """What `seat` placing the third meeple in room `name` says."""
-    return (f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
-            f"takes the planchette.")
+def resolve_event(seat: int, name: str) -> Event:
+    """`seat` placing the third meeple in room `name`."""
+    return Event(f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
+                 f"takes the planchette.")
 
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")  # the seats' colours, in seat order
 
 
-def take_texts(cid: int, seat: int) -> tuple[str, str]:
-    """What `seat` taking card `cid` says: the event, and the last-move line."""
+def take_move(cid: int, seat: int) -> tuple[Event, str]:
+    """`seat` taking card `cid`: the event, and the last-move line."""
     text = CARD_TEXTS[cid]
-    return f"{p(seat)} takes {text}.", f"{COLOURS[seat].capitalize()} took {text}."
+    return Event(f"{p(seat)} takes {text}."), f"{COLOURS[seat].capitalize()} took {text}."
 
 
-TAKE_TEXTS = tuple(tuple(take_texts(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
+TAKE_MOVES = tuple(tuple(take_move(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
 
 
 def card_text(cid: int) -> str:
@@ -173,7 +208,9 @@ def give_ghosts(d: dict[str, Any], seat: int, k: int) -> None:
     for den, value in DENOMINATIONS:
         if value > k:  # none of these fits
             continue
-        n = min(pool[den], k // value)
+        n = k // value  # as many as fit, if the pile has them (a test, cheaper than min())
+        if n > pool[den]:
+            n = pool[den]
         if n:
             pool[den] -= n
             t[den] += n
@@ -186,13 +223,19 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
     """Return up to `k` ghosts from `seat` to the pile (making change); the number removed."""
     pl = d["players"][seat]
     t, pool = pl["tokens"], d["pool"]
-    k = min(k, ghosts(pl))
+    held = ghosts(pl)
+    if k > held:
+        k = held
+    if not k:  # nothing to return (often: a discard from an empty screen)
+        return 0
     done = k
-    s = min(t["sub"], k)  # substitutes go back to the box first
+    s = t["sub"] if t["sub"] < k else k  # substitutes go back to the box first
     t["sub"] -= s
     k -= s
     for den, value in DENOMINATIONS:
-        n = min(t[den], k // value)
+        n = k // value
+        if n > t[den]:
+            n = t[den]
         if n:
             t[den] -= n
             pool[den] += n
@@ -210,11 +253,15 @@ def take_ghosts(d: dict[str, Any], seat: int, k: int) -> int:
 def face_up(pl: dict[str, Any], ctype: str | None = None) -> list[dict[str, Any]]:
     if ctype is None:
         return [c for c in pl["cards"] if not c["dispelled"]]
-    return [c for c in pl["cards"] if not c["dispelled"] and CARD_TYPES[c["id"]] == ctype]
+    # The type first: it rules out most cards, where "dispelled" rules out few.
+    return [c for c in pl["cards"] if CARD_TYPES[c["id"]] == ctype and not c["dispelled"]]
 
 
 def curses(pl: dict[str, Any], ctype: str | None = None) -> int:
-    return sum([CURSES[c["id"]] for c in face_up(pl, ctype)])
+    """The curses on `pl`'s face-up cards (of type `ctype`): face_up's test, without its list."""
+    if ctype is None:
+        return sum([CURSES[c["id"]] for c in pl["cards"] if not c["dispelled"]])
+    return sum([CURSES[c["id"]] for c in pl["cards"] if CARD_TYPES[c["id"]] == ctype and not c["dispelled"]])
 
 
 def dispel(pl: dict[str, Any], ids: list[int]) -> None:
@@ -336,12 +383,11 @@ def place_choices(name: str) -> tuple[Choice, ...]:
 
 
 @lru_cache(maxsize=None)
-def place_texts(name: str, space: int, seat: int) -> tuple[str, str]:
-    """What `seat` placing on `space` (from 1) of room `name` says: the event, and the
-    last-move line."""
+def place_move(name: str, space: int, seat: int) -> tuple[Event, str]:
+    """`seat` placing on `space` (from 1) of room `name`: the event, and the last-move line."""
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')}).",
+    return (Event(f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')})."),
             f"{COLOURS[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
@@ -458,7 +504,7 @@ class DontGoGame(Game):
         del deck[len(deck) - k:]
         room["hidden"], room["seen"], room["lib"] = False, [], None
         if name == "library":
-            drawn = sorted(drawn, key=lambda i: (CARDS[i]["curse"], drawn.index(i)))
+            drawn = sorted(drawn, key=CURSES.__getitem__)  # stable: equal curses keep the deal's order
             room["lib"] = [drawn[0], drawn[-1]] if len(drawn) == 3 else None
         if name == "secret" and len(drawn) == 3:
             room["hidden"] = True
@@ -559,41 +605,38 @@ class DontGoGame(Game):
         room = d["rooms"][slot]
         d["players"][seat]["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        said, last = place_texts(name, space, seat)
-        events.append(Event(said))
+        said, last = place_move(name, space, seat)
+        events.append(said)
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
-            events.append(Event(f"{p(seat)} took the Attic's top space and takes a ghost."))
+            events.append(public_event("{0} took the Attic's top space and takes a ghost.", p(seat)))
         if name == "nursery" and space == len(room["spaces"]):
             gone = take_ghosts(d, seat, 1)
-            events.append(Event(f"{p(seat)} took the Nursery's bottom space and discards a ghost "
-                                f"if they have one."))
-            events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
-                                to=(seat,), kind="private"))
+            events.append(public_event("{0} took the Nursery's bottom space and discards a ghost "
+                                       "if they have one.", p(seat)))
+            events.append(private_event(seat, DISCARDED[gone]))
         if len(room["spaces"]) - room["spaces"].count(None) >= 3:
             self._resolve(state, slot, seat, rng, events)
             return
         if room["hidden"]:
             if seat not in room["seen"]:
                 room["seen"].append(seat)
-            events.append(Event(f"{p(seat)} peeks at the face-down card in the Secret Passage."))
-            events.append(Event(f"The face-down card is {card_text(room['cards'][2])}.", to=(seat,),
-                                kind="private"))
+            events.append(public_event("{0} peeks at the face-down card in the Secret Passage.", p(seat)))
+            events.append(private_event(seat, "The face-down card is {0}.", CARD_TEXTS[room["cards"][2]]))
         self._next_turn(state, events)
 
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         room = d["rooms"][slot]
         name = BOARDS[slot][room["side"]]  # room_name, with the room at hand
-        events.append(Event(resolve_text(seat, name)))
+        events.append(resolve_event(seat, name))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
-            events.append(Event(f"The face-down card is revealed: {card_text(room['cards'][2])}."))
-        n = sum([DICE[c] for c in room["cards"]])
+            events.append(public_event("The face-down card is revealed: {0}.", CARD_TEXTS[room["cards"][2]]))
+        n = sum(map(DICE.__getitem__, room["cards"]))
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
-        self._roll(d, slot, n, rng)
-        events.append(Event(self._roll_text(d)))
+        events.append(roll_event(tuple(self._roll(d, slot, n, rng))))
         if n and name == "basement":
             d["res"]["stage"] = "reroll"
         elif n and name == "hallway":
@@ -601,9 +644,11 @@ class DontGoGame(Game):
         else:
             self._haunt(state, events)
 
-    def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> None:
-        d["dice"] = {"slot": slot, "faces": rng.choices(DIE, n), "rerolled": False,
-                     "changed": False}
+    def _roll(self, d: dict[str, Any], slot: int, n: int, rng: Rng) -> list[int]:
+        """Roll `n` ghost dice for the room in `slot`; the faces."""
+        faces = rng.choices(DIE, n)
+        d["dice"] = {"slot": slot, "faces": faces, "rerolled": False, "changed": False}
+        return faces
 
     def _roll_text(self, d: dict[str, Any]) -> str:
         return roll_text(tuple(d["dice"]["faces"]))
@@ -616,7 +661,7 @@ class DontGoGame(Game):
         self._haunt(state, events)
 
     def _do_keep(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
-        events.append(Event(f"{p(seat)} keeps the roll."))
+        events.append(public_event("{0} keeps the roll.", p(seat)))
         self._haunt(state, events)
 
     def _do_change(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
@@ -649,7 +694,7 @@ class DontGoGame(Game):
             k = rolled - lights[space]
             if k > 0:
                 give_ghosts(d, who, k)
-                events.append(Event(haunt_text(who, space, k)))
+                events.append(haunt_event(who, space, k))
         d["res"]["stage"] = "pick"
 
     # ------------------------------------------------------------ picking and card effects
@@ -674,19 +719,19 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = TAKE_TEXTS[seat][cid]
-        events.append(Event(said))
+        said, last = TAKE_MOVES[seat][cid]
+        events.append(said)
         d["last"] = {"seat": seat, "slot": slot, "text": last}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
-                events.append(Event(f"{p(seat)} took the Library's leftmost card and first takes a ghost."))
+                events.append(public_event("{0} took the Library's leftmost card and first takes a ghost.",
+                                           p(seat)))
             elif cid == room["lib"][1]:
                 gone = take_ghosts(d, seat, 1)
-                events.append(Event(f"{p(seat)} took the Library's rightmost card and first discards a "
-                                    f"ghost if they have one."))
-                events.append(Event("You discard a ghost." if gone else "You had no ghost to discard.",
-                                    to=(seat,), kind="private"))
+                events.append(public_event("{0} took the Library's rightmost card and first discards a "
+                                           "ghost if they have one.", p(seat)))
+                events.append(private_event(seat, DISCARDED[gone]))
         pl["cards"].append({"id": cid, "dispelled": False, "used": False})
         self._effect(state, seat, cid, events)
 
@@ -700,7 +745,7 @@ class DontGoGame(Game):
         who = p(seat)
         if ctype == "mirror":
             give_ghosts(d, seat, 1)
-            events.append(Event(f"{who} takes a ghost for the mirror."))
+            events.append(public_event("{0} takes a ghost for the mirror.", who))
             ups = face_up(pl, "mirror")
             if len(ups) >= SETS["mirror"]:
                 ids = [c["id"] for c in ups[:SETS["mirror"]]]
@@ -731,33 +776,27 @@ class DontGoGame(Game):
                 d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
                                      "count": SETS["clocks_dispel"]})
         elif ctype in PAIRED:
-            fresh = [c for c in pl["cards"] if not c["used"] and not c["dispelled"]
-                     and CARD_TYPES[c["id"]] == ctype]
+            fresh = [c for c in pl["cards"] if CARD_TYPES[c["id"]] == ctype and not c["used"]
+                     and not c["dispelled"]]
             if len(fresh) >= SETS[ctype]:
                 for c in fresh[:SETS[ctype]]:
                     c["used"] = True
                 if ctype == "holywater":
                     k = take_ghosts(d, seat, ghosts(pl) // 2)
-                    events.append(Event(f"{who} completes a pair of holy water and discards half "
-                                        f"their ghosts, rounded down."))
-                    events.append(Event(f"Holy water: you discard {plural(k, 'ghost')} and keep "
-                                        f"{ghosts(pl)}.", to=(seat,), kind="private"))
+                    events.append(public_event("{0} completes a pair of holy water and discards half "
+                                               "their ghosts, rounded down.", who))
+                    events.append(private_event(seat, "Holy water: you discard {0} and keep {1}.",
+                                                plural(k, 'ghost'), ghosts(pl)))
                 else:
-                    events.append(Event(f"{who} completes a pair of tomes and will dispel every card "
-                                        f"of one type."))
+                    events.append(public_event("{0} completes a pair of tomes and will dispel every card "
+                                               "of one type.", who))
                     d["pending"].append({"seat": seat, "kind": "tome", "type": "tome", "count": 1})
         elif ctype == "mask":
             n = len(face_up(pl, "mask"))
             right = (seat - 1) % state.seats
             k = take_ghosts(d, seat, n)
             give_ghosts(d, right, k)
-            events.append(Event(f"{who} holds {plural(n, 'mask')} and passes up to "
-                                f"{plural(n, 'ghost')} to {p(right)}, on their right."))
-            events.append(Event(f"Mask: you pass {plural(k, 'ghost')} to {p(right)}.", to=(seat,),
-                                kind="private"))
-            if right != seat:
-                events.append(Event(f"Mask: {p(seat)} passes you {plural(k, 'ghost')}.", to=(right,),
-                                    kind="private"))
+            events += mask_events(seat, right, n, k)
 
     # ------------------------------------------------------------ decisions
     def _candidates(self, d: dict[str, Any], pend: dict[str, Any]) -> list[int]:
@@ -814,7 +853,7 @@ class DontGoGame(Game):
                                 f"{', '.join(map(str, cands))}.")
         dispel(d["players"][seat], [cid])
         pend["count"] -= 1
-        events.append(Event(f"{p(seat)} dispels {card_text(cid)}."))
+        events.append(public_event("{0} dispels {1}.", p(seat), CARD_TEXTS[cid]))
         if pend["count"] <= 0:
             d["pending"].pop(0)
 
@@ -884,7 +923,8 @@ class DontGoGame(Game):
                         events.append(Event(f"No card is left for {p(picker)}."))
                     continue
                 self._finish_room(state, events)
-                if all(r["removed"] for r in d["rooms"]):
+                # Rooms go only once the deck is empty: while it holds cards, none is gone for good.
+                if not d["deck"] and all(r["removed"] for r in d["rooms"]):
                     self._start_end(state, events)
                     continue
                 self._next_turn(state, events)
@@ -903,12 +943,12 @@ class DontGoGame(Game):
         if not d["deck"]:
             room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
                         seen=[], lib=None)
-            events.append(Event(f"The deck is empty, so the {old} is removed from the house."))
+            events.append(public_event("The deck is empty, so the {0} is removed from the house.", old))
             return
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
         new = ROOM_LABELS[BOARDS[slot][room["side"]]]
-        shown = [CARD_TEXTS[c] for c in room["cards"]]
+        shown = list(map(CARD_TEXTS.__getitem__, room["cards"]))
         if room["hidden"]:
             shown[2] = "one card face down"
         events.append(Event(f"The {old} flips over to reveal the {new}, with {', '.join(shown)}."))
@@ -920,7 +960,7 @@ class DontGoGame(Game):
             seat = (seat + 1) % state.seats
             if d["players"][seat]["meeples"] > 0:
                 break
-            events.append(Event(f"{p(seat)} has no meeple in their supply and skips placing."))
+            events.append(public_event("{0} has no meeple in their supply and skips placing.", p(seat)))
         d["active"] = d["current"] = seat
         d["phase"] = "place"
         state.turn += 1
@@ -1003,7 +1043,7 @@ class DontGoGame(Game):
             room = d["rooms"][d["res"]["slot"]]
             lib = room["lib"]
             if lib is None:
-                out = [PLAIN_PICKS[i][cid] for i, cid in enumerate(room["cards"])]
+                out = list(map(tuple.__getitem__, PLAIN_PICKS, room["cards"]))  # [i][cid]
             else:
                 out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
                        for i, cid in enumerate(room["cards"])]
