@@ -79,11 +79,12 @@ class Choice:
         return " → ".join(step.label for step in self.path)
 
 
-@dataclass
+@dataclass(slots=True)
 class Prompt:
     """What a seat may do. Read-only once a game returns it: a game may hand out the same Prompt
     (and its list of choices) again wherever it asks the same thing, so no caller changes one.
-    Not frozen: a frozen dataclass takes twice as long to build, and most prompts are new."""
+    Not frozen: a frozen dataclass takes twice as long to build, and most prompts are new;
+    slots, as one is built for every step of every game."""
 
     seat: int
     text: str
