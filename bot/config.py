@@ -45,6 +45,10 @@ class Settings:
     gateway_url: str = DEFAULT_GATEWAY
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
+    # Seconds discord.py waits after the last GUILD_CREATE before it calls the bot ready (its
+    # own default). The bot reads no guild cache (it answers by channel id), so only the fake
+    # Discord's harness, which sends every guild at once, shortens it.
+    guild_ready_timeout: float = 2.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, need_token: bool = True) -> "Settings":
