@@ -45,9 +45,10 @@ class Settings:
     gateway_url: str = DEFAULT_GATEWAY
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
-    # Seconds discord.py waits after the last GUILD_CREATE before it calls the bot ready (its
-    # own default). The bot reads no guild cache (it answers by channel id), so only the fake
-    # Discord's harness, which sends every guild at once, shortens it.
+    # Seconds discord.py waits after the last GUILD_CREATE before it calls the bot ready and the
+    # bot catches its channels up (discord.py's default). The bot reads no guild cache (it
+    # answers by channel id), so the fake Discord's users, which send every guild at once, can
+    # shorten it (GATEKEEPER_GUILD_READY_TIMEOUT).
     guild_ready_timeout: float = 2.0
 
     @classmethod
@@ -75,6 +76,7 @@ class Settings:
                 gateway_url=env.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY),
                 shard_ids=tuple(int(s) for s in shards.split(",")) if shards else None,
                 shard_count=int(count) if count else None,
+                guild_ready_timeout=float(env.get("GATEKEEPER_GUILD_READY_TIMEOUT", "2.0")),
             )
         except ValueError as exc:
             raise ConfigError(f"A numeric setting is not a number: {exc}") from None
