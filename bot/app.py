@@ -58,6 +58,7 @@ class GatekeeperBot(discord.AutoShardedClient):
                          # no message cache: we edit by id (partial messages), and discord.py
                          # scans that cache linearly on every message event
                          max_messages=None,
+                         guild_ready_timeout=settings.guild_ready_timeout,
                          # one retry layer for message sends and edits: bot.delivery
                          http_trace=single_retry_layer(), max_ratelimit_timeout=30.0)
         self.settings = settings

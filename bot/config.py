@@ -45,6 +45,11 @@ class Settings:
     gateway_url: str = DEFAULT_GATEWAY
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
+    # Seconds discord.py waits after the last GUILD_CREATE before it calls the bot ready and the
+    # bot catches its channels up (discord.py's default). The bot reads no guild cache (it
+    # answers by channel id), so the fake Discord's users, which send every guild at once, can
+    # shorten it (GATEKEEPER_GUILD_READY_TIMEOUT).
+    guild_ready_timeout: float = 2.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, need_token: bool = True) -> "Settings":
@@ -57,6 +62,10 @@ class Settings:
             shards = env.get("GATEKEEPER_SHARD_IDS", "").strip()
             count = env.get("GATEKEEPER_SHARD_COUNT", "").strip()
             db = env.get("GATEKEEPER_DB", "").strip() or "var/gatekeeper.db"
+            guild_ready = float(env.get("GATEKEEPER_GUILD_READY_TIMEOUT", "2.0"))
+            if guild_ready < 0:
+                raise ConfigError(f"GATEKEEPER_GUILD_READY_TIMEOUT must be 0 seconds or more, "
+                                  f"not {guild_ready:g}")
             return cls(
                 token=token,
                 db_path=POSTGRES_HEARTBEAT if is_url(db) else Path(db),
@@ -71,6 +80,7 @@ class Settings:
                 gateway_url=env.get("DISCORD_GATEWAY_URL", DEFAULT_GATEWAY),
                 shard_ids=tuple(int(s) for s in shards.split(",")) if shards else None,
                 shard_count=int(count) if count else None,
+                guild_ready_timeout=guild_ready,
             )
         except ValueError as exc:
             raise ConfigError(f"A numeric setting is not a number: {exc}") from None

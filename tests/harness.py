@@ -2,12 +2,27 @@
 fake Discord's buttons, selects and modals."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from bot.app import GatekeeperBot
 from bot.choices import walk
 from bot.fakediscord import FakeDiscord, Message
 from bot.fakediscord.harness import BotHarness, settle, until
 from bot.table import Table
 from games.core import Rng, decide
+
+
+class InThreadHarness(BotHarness):
+    """The bot with its pictures drawn in a thread (render_workers=0), not in its render process.
+    Spawning that process and warming every game's renderer in it costs about 1 s of CPU at each
+    bot start: for tests about what Discord is sent (test_delivery starts 80 bots) that was most
+    of their cost. The game tests (test_e2e_*) and the render pool's own tests keep the process,
+    as production runs it."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int | None = 1,
+                 **overrides: Any) -> None:
+        super().__init__(fake, db_path, clock, seed, **{"render_workers": 0, **overrides})
 
 
 def is_board(message: Message) -> bool:

@@ -27,14 +27,19 @@ def test_settings_read_every_variable():
         "DISCORD_TOKEN": "abc", "GATEKEEPER_DB": "/tmp/x.db", "GATEKEEPER_LOG_LEVEL": "debug",
         "GATEKEEPER_TURN_TIMEOUT": "90", "GATEKEEPER_DEV_GUILD_ID": "42",
         "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gw",
-        "GATEKEEPER_SHARD_COUNT": "4", "GATEKEEPER_SHARD_IDS": "2,3"})
+        "GATEKEEPER_SHARD_COUNT": "4", "GATEKEEPER_SHARD_IDS": "2,3",
+        "GATEKEEPER_GUILD_READY_TIMEOUT": "0.5"})
     assert settings.db_path == Path("/tmp/x.db") and settings.log_level == "DEBUG"
     assert settings.turn_timeout == 90 and settings.dev_guild_id == 42
     assert settings.api_base == "http://127.0.0.1:9/api/v10"
     assert settings.shard_ids == (2, 3) and settings.shard_count == 4
+    assert settings.guild_ready_timeout == 0.5
+    assert Settings.from_env({"DISCORD_TOKEN": "abc"}).guild_ready_timeout == 2.0  # discord.py's
     assert "abc" not in repr(settings)
     with pytest.raises(ConfigError, match="not a number"):
         Settings.from_env({"DISCORD_TOKEN": "abc", "GATEKEEPER_TURN_TIMEOUT": "soon"})
+    with pytest.raises(ConfigError, match="GUILD_READY_TIMEOUT must be 0 seconds or more"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "GATEKEEPER_GUILD_READY_TIMEOUT": "-1"})
 
 
 def test_token_is_scrubbed_from_logs():

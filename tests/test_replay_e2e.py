@@ -11,6 +11,9 @@ from bot.replay import scenes
 from tests.harness import Players
 
 pytestmark = pytest.mark.asyncio
+# A guard against a hung build, not a measurement: the replay is drawn frame by frame in the
+# render process, which on CI's two busy cores (two test workers) can take well over 5 s.
+BUILD_TIMEOUT = 60.0
 
 
 @pytest.fixture
@@ -45,7 +48,7 @@ async def test_replay_posts_the_latest_finished_game_and_refuses_clearly(fake_di
     store = harness.bot.store
 
     ix = await fake_discord.slash(bo, players.channel.id, "replay")
-    done = (await ix.wait_followups())[0]
+    done = (await ix.wait_followups(timeout=BUILD_TIMEOUT))[0]
     assert done.ephemeral and f"Posted the replay of game #{table.id}" in done.content
     posted = [m for m in players.channel_messages() if m.attachments
               and m.attachments[0][0] == f"replay-{table.id}.webp"]

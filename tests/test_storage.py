@@ -4,6 +4,7 @@ counted once, shard ownership; and SQLite's one process per database file."""
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -15,7 +16,6 @@ import pytest
 
 import games
 from bot.bench import pgserver as pg
-from bot.bench.pgserver import free_port
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.store import Conflict, Shards, Store, StoreError, read_game
@@ -273,9 +273,13 @@ def test_gatekeeper_db_selects_the_store(postgres_server, tmp_path):
 
 
 def test_a_database_error_never_shows_the_password():
-    url = f"postgresql://gk:s3cret-pw@127.0.0.1:{free_port()}/gatekeeper"
-    with pytest.raises(StoreError) as info:
-        Store(url)
+    with socket.socket() as closed:
+        # bound and never listening: connections are refused, and no other test worker can
+        # start a server on this port meanwhile
+        closed.bind(("127.0.0.1", 0))
+        url = f"postgresql://gk:s3cret-pw@127.0.0.1:{closed.getsockname()[1]}/gatekeeper"
+        with pytest.raises(StoreError) as info:
+            Store(url)
     assert "s3cret-pw" not in str(info.value) and "127.0.0.1" in str(info.value)
     assert "s3cret-pw" not in repr(Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": url}))
 
@@ -307,6 +311,23 @@ def test_a_test_server_that_cannot_start_leaves_nothing_behind():
     server.bin = Path("/nonexistent/postgresql/bin")
     with pytest.raises(RuntimeError, match="initdb failed"):
         server.start()
+    assert not server.dir.exists()
+
+
+def test_a_test_server_whose_port_was_taken_starts_on_another():
+    """Another test worker may take the free port picked before the server binds it."""
+    server = pg.PostgresServer()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        server.port = taken.getsockname()[1]
+        try:
+            server.start()
+            assert server.port != taken.getsockname()[1]
+            with psycopg.connect(server.database()) as conn:
+                assert conn.execute("SELECT 1").fetchone() == (1,)
+        finally:
+            server.stop()
     assert not server.dir.exists()
 
 

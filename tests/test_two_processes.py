@@ -121,8 +121,7 @@ async def test_two_processes_share_one_database_survive_a_kill_and_a_reshard(
             Bot("b", fake, postgres_url, Shards(2, (1,)), tmp_path)]
     person = Person(fake, db)
     try:
-        for bot in bots:
-            await bot.start()
+        await asyncio.gather(*(bot.start() for bot in bots))  # as a deployment starts them
         for _ in range(3):
             await person.move(first)
             await person.move(second)
@@ -134,12 +133,10 @@ async def test_two_processes_share_one_database_survive_a_kill_and_a_reshard(
         before = {game: db.game(game)["version"] for game in (first, second)}
         assert all(db.game(game)["status"] == "running" for game in before)
 
-        for bot in bots:
-            await bot.stop(signal.SIGTERM)
+        await asyncio.gather(*(bot.stop(signal.SIGTERM) for bot in bots))
         bots += [Bot("c", fake, postgres_url, Shards(4, (0, 1)), tmp_path),
                  Bot("d", fake, postgres_url, Shards(4, (2, 3)), tmp_path)]
-        for bot in bots[2:]:
-            await bot.start()
+        await asyncio.gather(*(bot.start() for bot in bots[2:]))
         assert {game: db.game(game)["version"] for game in before} == before  # none lost
         await asyncio.gather(person.play_to_end(first), person.play_to_end(second))
 

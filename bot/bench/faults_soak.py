@@ -39,6 +39,7 @@ SECTION = "## Delivery under Discord failures"
 FAULTY_ROUTES = r"^/(channels/\d+/messages|users/@me/channels|interactions/|webhooks/)"
 BEHIND_LIMIT = 5.0  # seconds: the budget for a board that is behind
 THINK_SECONDS = 0.5  # a scripted person moves up to this long after the board shows the last move
+RESEND_AFTER = 3.0  # seconds a person waits for their move to be applied before sending it again
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -52,8 +53,13 @@ def is_board(message: Message) -> bool:
 
 
 class Soak:
-    def __init__(self, games: int, failure: float, seed: int) -> None:
+    """`think` and `resend_after`: the people's pace (the test plays faster than the benchmark's
+    people; the faults and the checks are the same)."""
+
+    def __init__(self, games: int, failure: float, seed: int, think: float = THINK_SECONDS,
+                 resend_after: float = RESEND_AFTER) -> None:
         self.games, self.failure, self.seed = games, failure, seed
+        self.think, self.resend_after = think, resend_after
         self.behind_since: dict[int, float] = {}
         self.episodes: list[float] = []  # seconds each board spent behind
         self.resent = 0  # moves sent again because the first command was lost
@@ -103,12 +109,12 @@ class Soak:
         return tables
 
     async def play(self, fake: FakeDiscord, table: Table) -> None:
-        """The mover reads the board (0 to 0.5 s), then sends a smart legal move; a move whose
+        """The mover reads the board (0 to `think` s), then sends a smart legal move; a move whose
         command was lost is sent again."""
         attempt = 0
         thinking = random.Random(self.seed * 7919 + table.id)
         while table.status == "running":
-            await asyncio.sleep(thinking.uniform(0.0, THINK_SECONDS))
+            await asyncio.sleep(thinking.uniform(0.0, self.think))
             seat = table.game.to_move(table.state)
             version = table.version
             attempt += 1
@@ -116,7 +122,8 @@ class Soak:
             await fake.slash(table.seats[seat].user_id, table.channel_id, "move",
                              {"action": action})
             try:
-                await until(lambda: table.version > version, timeout=3, what="the move")
+                await until(lambda: table.version > version, timeout=self.resend_after,
+                            what="the move")
             except TimeoutError:
                 self.resent += 1
                 continue

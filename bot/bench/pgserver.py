@@ -32,6 +32,9 @@ def binaries() -> Path:
                        f"Install them with: {INSTALL}.")
 
 
+PORT_TRIES = 3  # starts on a new port when the one picked was taken meanwhile
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -70,15 +73,29 @@ class PostgresServer:
                       "--auth=trust", "--encoding=UTF8", "--no-sync")
             with open(self.data / "postgresql.conf", "a") as conf:
                 # A test cluster: loopback only, no socket file, durability traded for speed.
-                conf.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                conf.write("\nlisten_addresses = '127.0.0.1'\n"
                            "unix_socket_directories = ''\nfsync = off\nsynchronous_commit = off\n"
                            "full_page_writes = off\nmax_connections = 200\n")
-            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
-                      "-w", "-t", "60", "start")
+            self._listen()
         except BaseException:
             self.stop()
             raise
         return self
+
+    def _listen(self) -> None:
+        """pg_ctl start on self.port. The port was free when picked, but anything else on the
+        machine (another test worker's server or client socket) may take it before the server
+        binds it: then start again on a new free port, a few times at most."""
+        for attempt in range(PORT_TRIES):
+            (self.dir / "log").unlink(missing_ok=True)  # each try's error names only its own cause
+            try:
+                self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
+                          str(self.dir / "log"), "-o", f"-p {self.port}", "-w", "-t", "60", "start")
+                return
+            except RuntimeError as exc:
+                if "Address already in use" not in str(exc) or attempt == PORT_TRIES - 1:
+                    raise
+                self.port = free_port()
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"

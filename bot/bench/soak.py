@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterator
 import games
 from bot.clock import RealClock
 from bot.fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
+from bot.fakediscord.harness import GUILD_READY_TIMEOUT
 from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
@@ -126,7 +127,9 @@ class BotProcess:
                     "GATEKEEPER_SHARD_COUNT": str(shards.count),
                     "GATEKEEPER_SHARD_IDS": ",".join(map(str, shards.ids or ())),
                     "GATEKEEPER_AI_DELAY": "0", "GATEKEEPER_TURN_TIMEOUT": "86400",
-                    "GATEKEEPER_RENDER_WORKERS": str(render_workers)}
+                    "GATEKEEPER_RENDER_WORKERS": str(render_workers),
+                    # the fake sends every guild with READY: no wait for late ones
+                    "GATEKEEPER_GUILD_READY_TIMEOUT": str(GUILD_READY_TIMEOUT)}
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 

@@ -18,6 +18,10 @@ from bot.store import Store
 
 from . import FakeDiscord
 
+# The fake sends READY and every GUILD_CREATE in one burst: no need for discord.py's 2 s wait
+# for late guilds (Settings.guild_ready_timeout) before the bot is ready.
+GUILD_READY_TIMEOUT = 0.1
+
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
     """Poll bot-side state (which the fake cannot notify us about) until it holds."""
@@ -48,7 +52,8 @@ class BotHarness:
         self.clock = clock
         self.settings = replace(Settings(token=fake.token, db_path=db_path, ai_delay=0.0,
                                          turn_timeout=3600.0, api_base=fake.api_base,
-                                         gateway_url=fake.gateway_url), **overrides)
+                                         gateway_url=fake.gateway_url,
+                                         guild_ready_timeout=GUILD_READY_TIMEOUT), **overrides)
         self.bot: GatekeeperBot | None = None
         self.task: asyncio.Task[None] | None = None
 

@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 DISCORD_EPOCH = 1420070400000
+# How long a wait for the bot (an answer, a follow-up, a message) lasts before it fails: a guard
+# against a hang, not a measurement, so generous enough for a busy machine (tests run in two
+# workers on two cores, beside other work). Waits that expect no answer pass their own timeout.
+WAIT_TIMEOUT = 15.0
 
 # --- permission bits --------------------------------------------------------
 CREATE_INSTANT_INVITE = 1 << 0
@@ -339,19 +343,19 @@ class Interaction:
             return self.callback.data.get('choices', [])
         return None
 
-    async def response(self, timeout: float = 5.0) -> Callback:
+    async def response(self, timeout: float = WAIT_TIMEOUT) -> Callback:
         """Wait for the bot's initial interaction callback."""
         return await self._fake.wait_for(
             lambda: self.callback, timeout=timeout, what=f'a callback for interaction {self.describe()}'
         )
 
-    async def wait_followups(self, n: int = 1, timeout: float = 5.0) -> List[Message]:
+    async def wait_followups(self, n: int = 1, timeout: float = WAIT_TIMEOUT) -> List[Message]:
         await self._fake.wait_for(
             lambda: len(self.followups) >= n, timeout=timeout, what=f'{n} followup(s) for {self.describe()}'
         )
         return self.followups
 
-    async def wait_original(self, predicate: Any = None, timeout: float = 5.0) -> Message:
+    async def wait_original(self, predicate: Any = None, timeout: float = WAIT_TIMEOUT) -> Message:
         """Wait until the original response message exists, is not loading, and matches predicate(msg)."""
 
         def check() -> Optional[Message]:

@@ -25,6 +25,7 @@ from .models import (
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
     MANAGE_GUILD,
+    WAIT_TIMEOUT,
     Callback,
     Channel,
     Guild,
@@ -220,7 +221,7 @@ class FakeDiscord:
         awaiting anything else, misses none)."""
         await self._changed.wait()
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, what: Optional[str] = None) -> Any:
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = WAIT_TIMEOUT, what: Optional[str] = None) -> Any:
         """Wait until predicate() is truthy (re-checked on every state change); return its value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -1802,7 +1803,7 @@ class FakeDiscord:
 
     async def autocomplete(
         self, user_id: int, channel_id: int, name: str, options: Optional[Dict[str, Any]] = None,
-        focused: str = '', subcommand: Optional[str] = None, group: Optional[str] = None, timeout: float = 5.0,
+        focused: str = '', subcommand: Optional[str] = None, group: Optional[str] = None, timeout: float = WAIT_TIMEOUT,
     ) -> List[Dict[str, Any]]:
         """A user types into an autocomplete option; returns the bot's choices."""
         cmd = self.find_command(name, channel_id)
@@ -1873,7 +1874,7 @@ class FakeDiscord:
 
     async def submit_modal(
         self, user_id: int, interaction: Interaction, custom_id: Optional[str] = None,
-        values: Optional[Dict[str, Any]] = None, timeout: float = 5.0,
+        values: Optional[Dict[str, Any]] = None, timeout: float = WAIT_TIMEOUT,
     ) -> Interaction:
         """User submits the modal the bot showed in response to ``interaction``.
 
