@@ -17,6 +17,14 @@ Produced by `gatekeeper bench` on a machine.
 | --- | --- | --- | --- |
 | castle | 200 | 74.5 | 2579 |
 
+Before and after: a comparison written by hand from its own runs.
+
+| game | before | after |
+| --- | --- | --- |
+| castle | 17.3 | 176.6 |
+
+What is left: a paragraph.
+
 ## Board render + PNG encode
 
 | game | variant | p50 ms |
@@ -39,4 +47,6 @@ def test_engine_only_rewrites_just_the_engine_section(tmp_path):
     assert all(float(rate) > 0 and int(turns) > 0 for _, _, rate, turns in rows)
     assert "gatekeeper bench --engine-only --smoke" in engine
     assert "| castle | 200 | 74.5 |" not in text
+    history = REPORT.split("| castle | 200 | 74.5 | 2579 |\n\n")[1].split("\n## Board render")[0]
+    assert engine.endswith("\n" + history + "\n"), "the comparison under the table is kept as it was"
 

@@ -62,105 +62,13 @@ def bench_engines(games_count: int) -> list[dict[str, Any]]:
     return results
 
 
-# The speed work's before/after comparison (issue 10): a one-off measurement, so fixed text. The
-# "before" engines are the commits the replay fixtures were recorded at.
-ENGINE_HISTORY = [
-    "Before and after the engine speed work (2026-11-24, games per CPU second, the mean of two "
-    "runs interleaved with the other columns on the same machine; Don't Go In There random: "
-    "eight runs of before, round 3 and round 4). Before: each game at the commit its replay "
-    "fixture was recorded at (`git archive <commit> | tar -x -C /tmp/before`), then "
-    "`PYTHONPATH=/tmp/before .venv/bin/python bot/bench/selfplay.py GAME LEVEL N` from this "
-    "checkout (castle smart N=100, random N=40; dontgo N=200; atmosfear N=100). Round 2 is "
-    "commit e8c4774, round 3 commit 0235add and round 4 this one, the same command with "
-    "PYTHONPATH at their trees; rounds 1 to 3 are those rounds' figures, measured the same way "
-    "then (round 4's runs measured before and round 3 again: within 5% of the figures here; "
-    "on a loaded machine, Don't Go In There random's single runs of rounds 3 and 4 alike "
-    "ranged from 1,032 to 1,205; the speed-up is round 4 over the before column). Castle and "
-    "Atmosfear changed after the before commits, so their games are not move for move the "
-    "same: Castle's padlocked doors block movement and its smart AI looks for wins and blocks "
-    "(more work per decision); Atmosfear had rule fixes (Black Holes, headstones, ties, dice, "
-    "play stops while the Gatekeeper is on screen) and a clock of minutes per player. Don't Go "
-    "In There's rules and AI choices did not change.",
-    "",
-    "| game | AI level | before commit | before games/s | round 1 games/s | round 2 games/s "
-    "| round 3 games/s | round 4 games/s | speed-up |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    "| castle | smart | ae460a8 | 17.2 | 103.4 | 112.6 | 114.4 | 116.8 | 6.8x |",
-    "| castle | random | ae460a8 | 5.5 | 85.7 | 95.4 | 95.4 | 94.7 | 17.2x |",
-    "| dontgo | smart | 5fd23b8 | 69.8 | 213.6 | 253.0 | 279.5 | 330.9 | 4.7x |",
-    "| dontgo | random | 5fd23b8 | 116.0 | 654.2 | 879.8 | 1149.5 | 1143.5 | 9.9x |",
-    "| atmosfear | smart | 09681f2 | 24.2 | 90.3 | 100.7 | 114.5 | 141.6 | 5.9x |",
-    "| atmosfear | random | 09681f2 | 23.6 | 109.8 | 133.9 | 152.3 | 156.8 | 6.6x |",
-    "",
-    "What made the difference: self-play applies actions in place (`advance`, no state copy) and "
-    "asks each seat's prompt once per step; the AI gets only the part of the view it reads "
-    "(`ai_view`: none for random AIs); Castle's legal moves come from precomputed geometry and "
-    "shared choices, and its smart AI reuses route tables and searches each block once; Don't Go "
-    "In There's views copy card templates and its AI values each room once per decision; "
-    "Atmosfear walks by successor tables, builds cheaper views and its smart AI reads one only "
-    "for the choices it weighs. Round 2: `advance` runs the game's `reduce_offered`, which skips "
-    "the checks the offer already made (Don't Go In There's seat and phase checks, Atmosfear's "
-    "re-listing of the step's choices); self-play asks only `to_move`'s seat in games that "
-    "declare `to_move_acts_first` (checked by the conformance suite); Don't Go In There caches "
-    "parsed actions and free placements, makes the texts of placing, taking and haunting once, "
-    "and its smart AI's view shares the card templates and leaves out the turn, the last move "
-    "and the scores; Castle's smart AI splits each action once per spelling and scores far-off "
-    "Padlocks and Passages without the full weighing; Atmosfear lists its timers from per-card "
-    "tables; `Rng.below` draws without a method call per number. Round 3: `Rng.shuffle`, "
-    "`Rng.choice` and the new `Rng.choices` (a roll of several dice) draw with the generator "
-    "written out, one call per deck, pick or roll (the same streams: tests/test_rng.py); "
-    "self-play fires the game's `next_timer`, the earliest listed timer, which Atmosfear finds "
-    "without listing and sorting all of them (the conformance suite checks it against `timers` "
-    "for every game), and never asks a game without timers; Don't Go In There runs each kind of "
-    "action from a table, skips the checks of a placement its prompt offered, keeps card types, "
-    "dice and token denominations as tables, makes every placing, taking, haunting, resolving "
-    "and roll text once per seat and value, and skips the effect chain for cards that have no "
-    "immediate effect; Atmosfear covers each run of stones without a choice (the outer track "
-    "between branches, a radial, the Inner Ring up to the Gate) from a table. Every step gave "
-    "the same self-play logs, final states and event texts as commit c38d1b9 (all five games, "
-    "both levels, every player count, 20 seeds). Round 4: Atmosfear's smart AI works out once "
-    "per list of choices what its choice turns on, and `ai_view` builds only the keys of the "
-    "view that needs (its rack, fear and the Black Key to go inside, the players for a duel or "
-    "the Inner Ring, realms too for a flight) rather than the whole seat view; Atmosfear splits "
-    "and spells actions through cached functions; Don't Go In There's smart AI values every "
-    "free space of a room in one pass, asks whether a doll completes a set from its dolls' "
-    "curses (cached) rather than through the engine's set finder on a copy of its cards, groups "
-    "only the card types it holds, and its views read each held card once; Castle's smart AI "
-    "splits the offered actions once per decision and stops an opponent's or a block's route "
-    "search once the rest cannot change its answer. Every smart AI still makes the same "
-    "choices (none needed the new freedom to break ties differently, so no strength check was "
-    "due): every step of round 4 gave the same self-play logs, final states and event texts as "
-    "commit c38d1b9, all five games, both levels, every player count, 20 seeds.",
-    "",
-    "What is left: the issue asked for 10x at every level; Castle's random self-play gets there "
-    "and Don't Go In There's random self-play is at it within run-to-run noise (9.9x to 10.1x "
-    "over this round's measurements; its code did not change in round 4). Where the time goes now "
-    "(share of self-play time, timed per part): Castle smart, the AI 68% (its route searches "
-    "26%: a Dijkstra over the board, 14 us, 2.5 per decision; scoring the choices 15%, its "
-    "block searches included), its view 12%, prompts 11%, the rules 7%; Don't Go In There "
-    "smart, the AI's view 25% and its scoring 43%, the rules 20%; Atmosfear random, the rules "
-    "51% (6 us per action; the "
-    "Gatekeeper's actions 9%, 18 us each), the next timer 11%, prompts 10%, the AI's pick 10%, "
-    "and Atmosfear smart adds 10% for its AI. Tried in round 4 and measured without a gain "
-    "worth keeping: route searches in integer costs with one int per heap entry (10% faster "
-    "per search in a micro-benchmark, so about 2.5% of self-play, for costs in tenths "
-    "throughout the AI), the Gatekeeper's order weights from a table, hoisting self-play's "
-    "method lookups, scoring each door's turn once per decision (castle, again), occupants "
-    "from the players (castle). "
-    "The costs are spread over many small steps now, each a few percent: the biggest single "
-    "ones are building views (dicts of dicts, the form every AI reads and the conformance "
-    "suite checks `ai_view` against) and Castle's searches (one heap push and pop per tile). "
-    "The 1.5x (Castle smart, Atmosfear random) to 2.1x (Don't Go In There smart) still "
-    "missing would take the AIs "
-    "reading another form than the view (a compact seat view beside the JSON one, which the "
-    "`ai_view` contract does not allow today) and rules over arrays rather than the JSON dicts "
-    "games are stored in, or compiled code.",
-]
 ENGINE_HEADING = "## Engine (AI self-play, every player count in turn)"
 
 
-def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
-    """The report's engine table, and how the speed work compares with the engines before it."""
+def engine_section(results: list[dict[str, Any]], command: str, history: list[str]) -> list[str]:
+    """The report's engine table, followed by `history`: what the report said under the table
+    before (the before/after comparisons of the speed work, written by hand from their own
+    interleaved runs), which a new run keeps."""
     lines = [
         ENGINE_HEADING,
         "",
@@ -174,7 +82,25 @@ def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
     for eng in results:
         lines.append(f"| {eng['game']} | {eng['level']} | {eng['games']} | "
                      f"{eng['games_per_s']:.1f} | {eng['turns_per_s']:.0f} |")
-    return lines + ["", *ENGINE_HISTORY]
+    return lines + ["", *history] if history else lines
+
+
+def engine_history(report: str) -> list[str]:
+    """The lines of `report`'s engine section after its table, up to the next section (none if
+    the report has no engine section)."""
+    lines = report.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("## Engine")), None)
+    if start is None:
+        return []
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    table = next((i for i in range(start, end) if lines[i].startswith("|")), end)
+    after = next((i for i in range(table, end) if not lines[i].startswith("|")), end)
+    history = lines[after:end]
+    while history and not history[0].strip():
+        history.pop(0)
+    while history and not history[-1].strip():
+        history.pop()
+    return history
 
 
 def replace_engine_section(report: str, section: list[str]) -> str:
@@ -326,7 +252,8 @@ def write_report(out: Path, results: dict[str, Any], command: str) -> str:
         "for a move p99 <= 20 ms with 1,000 concurrent games at 50 moves/s; the Gatekeeper's "
         "timers < 100 ms late (p99); thousands of games in one process.",
         "",
-        *engine_section(results["engine"], command),
+        *engine_section(results["engine"], command,
+                        engine_history(out.read_text() if out.exists() else "")),
         "## Board render + PNG encode",
         "",
         "| game | variant | p50 ms | p95 ms | mean PNG bytes | max PNG bytes |",
@@ -445,9 +372,10 @@ def main(size: str = "full", out: Path | None = None, engine_only: bool = False)
     out = out or Path("docs") / "performance.md"
     if engine_only:
         command = "gatekeeper bench --engine-only" + ("" if size == "full" else f" --{size}")
-        section = engine_section(bench_engines(plan["engine"]), command)
+        report = out.read_text()
+        section = engine_section(bench_engines(plan["engine"]), command, engine_history(report))
         print("\n".join(section))
-        out.write_text(replace_engine_section(out.read_text(), section))
+        out.write_text(replace_engine_section(report, section))
         return 0
     results: dict[str, Any] = {}
     results["e2e"] = []
