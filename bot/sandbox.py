@@ -26,9 +26,10 @@ from .store.sqlite import _claim as claim_database  # the Store's own single-pro
 
 GUILD = "Gatekeeper sandbox"
 FIRST_USER = "Player 1"
-# What the bot needs from the operator's settings; the rest is the sandbox's own.
+# What the bot needs from the operator's settings; the rest is the sandbox's own (its fake
+# Discord sends every guild at once, so the harness's short wait for late guilds applies).
 _SANDBOX_OWNED = {"token", "db_path", "db_url", "api_base", "gateway_url", "dev_guild_id", "shard_ids",
-                  "shard_count", "read_messages"}
+                  "shard_count", "read_messages", "guild_ready_timeout"}
 
 
 class Sandbox:

@@ -64,3 +64,15 @@ async def test_bad_requests_get_a_reason_and_change_nothing(box):
             assert response.status == 415  # a form post from another site's page
     assert box.fake.messages == before
     assert [u.name for u in box.fake.users.values() if not u.bot] == ["app-owner", FIRST_USER]
+
+
+def test_the_sandbox_keeps_the_operators_settings_but_not_the_wait_for_late_guilds(tmp_path):
+    """The operator's turn timeout reaches the sandbox's bot; discord.py's wait for guilds sent
+    late does not (its fake Discord sends every guild at once), so the sandbox is ready in well
+    under a second instead of after that wait."""
+    from bot.fakediscord.harness import GUILD_READY_TIMEOUT
+    sandbox = Sandbox(Settings(token="", turn_timeout=77.0, guild_ready_timeout=2.0),
+                      SandboxSettings(db_path=tmp_path / "sandbox.db"))
+    assert sandbox.overrides["turn_timeout"] == 77.0
+    assert "guild_ready_timeout" not in sandbox.overrides
+    assert GUILD_READY_TIMEOUT < 2.0
