@@ -215,6 +215,11 @@ def inside(stone: str) -> bool:
     return stone not in STONE
 
 
+# Each moment's bonus to an order's weight (gatekeeper.toml), in order_weights' argument order.
+ORDER_BONUSES = ("leader_bonus", "hole_bonus", "late_bonus", "black_key_bonus", "no_chosen_bonus",
+                 "inside_bonus")
+
+
 @lru_cache(maxsize=1024)
 def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key: bool, no_chosen: bool,
                   sneaks: bool, active: bool) -> tuple[tuple[str, float], ...]:
@@ -227,18 +232,9 @@ def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key:
         w = o.get("weight", 0.0)
         if isinstance(w, list):  # [when kind, when cruel]
             w = w[0] + (w[1] - w[0]) * cruel
-        if leader:
-            w += o.get("leader_bonus", 0.0)
-        if hole:
-            w += o.get("hole_bonus", 0.0)
-        if late:
-            w += o.get("late_bonus", 0.0)
-        if black_key:
-            w += o.get("black_key_bonus", 0.0)
-        if no_chosen:
-            w += o.get("no_chosen_bonus", 0.0)
-        if sneaks:
-            w += o.get("inside_bonus", 0.0)
+        for applies, bonus in zip((leader, hole, late, black_key, no_chosen, sneaks), ORDER_BONUSES):
+            if applies:
+                w += o.get(bonus, 0.0)
         if o.get("call") and not active:
             w = 0.0
         if name == "inside_catch" and not sneaks:
