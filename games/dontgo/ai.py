@@ -241,8 +241,7 @@ class Seat:
     def most_curses_of_a_type(self) -> int:
         """What a tome pair could dispel: the face-up curses of the seat's worst type but tomes."""
         if self._most is None:
-            self._most = max([sum([CURSES[cid] for cid in ids]) for ty, ids in self.up.items()
-                              if ty != "tome"], default=0)
+            self._most = max([self.curses(ty) for ty in self.up if ty != "tome"], default=0)
         return self._most
 
     def card_value(self, cid: int) -> float:
@@ -282,7 +281,7 @@ class Seat:
         pass. A space's value is the card it is likely to get (by its rank among the meeples)
         less the ghosts its flashlights let through, from the room's ghost dice."""
         out: dict[str, float] = {}
-        up, secret, gc, ghosts, clocks_open = self.up, self.secret, self.gc, self.ghosts, self.clocks_open
+        up, secret, gc, ghosts = self.up, self.secret, self.gc, self.ghosts
         for slot, (side, removed, spaces, cards, lib) in enumerate(rooms):
             if removed:
                 continue
@@ -296,11 +295,8 @@ class Seat:
                     cid = secret[1]
                 if lib is not None:
                     values.append(self.pick_value(lib, cid))
-                elif (t := CARD_TYPES[cid]) not in up:  # card_value's steps, spelled out: most
-                    alone = VALUES_ALONE[cid]                # cards are of a type the seat lacks
-                    values.append(self.alone_value(cid, t) if alone is None else alone)
-                elif t in FIXED_WORTH:
-                    values.append(fixed_worth(cid, up[t], clocks_open))
+                elif CARD_TYPES[cid] not in up and (alone := VALUES_ALONE[cid]) is not None:
+                    values.append(alone)  # card_value's first step, spelled out: most cards come this way
                 else:
                     values.append(self.card_value(cid))
                 dice += DICE[cid]
