@@ -36,8 +36,7 @@ def test_the_card_value_shortcuts_agree_with_card_worth():
     checked = {"alone": 0, "fixed": 0}
     for _ in range(300):
         ghosts, clocks_open = rng.below(12), rng.below(2) == 1
-        view = {"ghosts": ghosts, "up": {}, "fresh": (), "held": rng.below(40), "in_play": 56,
-                "clocks": None if clocks_open else 0, "secret": None}
+        view = ("place", None if clocks_open else 0, None, rng.below(40), 56, {}, (), ghosts, (), None)
         me = Seat(view, 0)
         for cid, ctype in enumerate(CARD_TYPES):
             worth = card_worth(cid, (), me.gc, ghosts, clocks_open, False, int)
@@ -52,3 +51,35 @@ def test_the_card_value_shortcuts_agree_with_card_worth():
                     cid, ups, me.gc, ghosts, clocks_open, False, int), (cid, ups)
                 checked["fixed"] += 1
     assert checked["alone"] and checked["fixed"]
+
+
+def test_placement_values_follow_the_prompts_order():
+    """The smart AI scores placements by position, so `place_values` must list them as the
+    prompt does: each value must be the one its offered room and space get when that room is
+    weighed alone (the rooms' order), at the space's rank among the room's free ones (top first)."""
+    import games
+    from bot.simulate import play
+    from games.dontgo.ai import HOUSE, REMOVED, SPACES, Seat
+    from games.dontgo.engine import ROOM_SLOTS
+    game = games.get("dontgo")
+    checked = 0
+    for seats in range(game.min_seats, game.max_seats + 1):
+        for actions in range(0, 90, 3):
+            state = play("dontgo", seats, 40 + seats, "smart", max_actions=actions)
+            seat = state.data["current"]
+            if state.over or state.data["phase"] != "place":
+                continue
+            prompt = game.prompt(state, seat)
+            view = game.ai_view(state, seat, "smart", prompt)
+            me, rooms = Seat(view, seat), view[HOUSE]
+            expected = []
+            for choice in prompt.choices:
+                _, name, space = choice.action.split()
+                slot = ROOM_SLOTS[name]
+                alone = tuple(room if s == slot else room[:REMOVED] + (True,) + room[REMOVED + 1:]
+                              for s, room in enumerate(rooms))
+                free = [i for i, who in enumerate(rooms[slot][SPACES]) if who is None]
+                expected.append(me.place_values(alone)[free.index(int(space) - 1)])
+            assert me.place_values(rooms) == expected
+            checked += 1
+    assert checked > 40

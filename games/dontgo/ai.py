@@ -18,8 +18,7 @@ from typing import Any
 
 from games.core import Choice, Prompt, Rng
 
-from .engine import (AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, PAIRED, ROOMS, SETS, TYPES, parse,
-                     place_choices)
+from .engine import AMULETS, BOARDS, CARD_TYPES, CURSES, DICE, DIE, PAIRED, ROOMS, SETS, TYPES, parse
 
 AVG_CURSE = 2.5
 AVG_DICE = 0.9
@@ -61,21 +60,26 @@ def expected_by_lights(n: int) -> tuple[float, ...]:
 MAX_LIGHTS = max(max(room["flashlights"]) for room in ROOMS.values())
 # `expected_by_lights` for every number of dice a room's three cards can show (a tuple, not a call).
 EXPECTED_BY_LIGHTS = tuple(expected_by_lights(n) for n in range(3 * max(DICE) + 1))
-MAX_SPACES = max(len(room["flashlights"]) for room in ROOMS.values())
 
 # A room in the compact view: (side, removed, spaces: seat or None each, top first, cards: ids
 # left to right, None for a face-down one, lib: the Library's (take, discard) card ids or None).
 SIDE, REMOVED, SPACES, CARDS_IN, LIB = range(5)
+# The compact view itself, a tuple (`compact_view` says what each item holds).
+PHASE, CLOCKS, ROLL, HELD, IN_PLAY, UP, FRESH, GHOSTS, HOUSE, SECRET = range(10)
 
 
-def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
+def compact_view(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
     """What the smart AI reads, from `seat`'s view (`DontGoGame.ai_view` builds the same from
-    the state): the phase, the clocks, the dice (slot, faces), how many cards
-    the players hold and how many are in play (held, in the deck or in a room), the seat's
+    the state), as a tuple (PHASE...): the phase, the clocks, the dice (slot, faces), how many
+    cards the players hold and how many are in play (held, in the deck or in a room), the seat's
     face-up card ids by type, in the order it took them, the types of which it holds a face-up
     card not yet used in a pair (holy water, tomes), its ghosts, the rooms (see SIDE...), and
-    the face-down card it has peeked at as (slot, id)."""
-    dice, secret, me = view["dice"], view["secret"], view["players"][seat]
+    the face-down card it has peeked at as (slot, id). Only placing weighs every room: in the
+    other phases the rooms but the dice's are None, and no peeked card is given."""
+    dice, me = view["dice"], view["players"][seat]
+    placing = view["phase"] == "place"
+    shown = None if placing else (-1 if dice is None else dice["slot"])
+    secret = view["secret"] if placing else None
     held = sum(len(p["cards"]) for p in view["players"])
     up: dict[str, tuple[int, ...]] = {}
     fresh: list[str] = []
@@ -84,14 +88,15 @@ def compact_view(view: dict[str, Any], seat: int) -> dict[str, Any]:
             up[c["type"]] = up.get(c["type"], ()) + (c["id"],)
             if not c["used"] and c["type"] in PAIRED and c["type"] not in fresh:
                 fresh.append(c["type"])
-    return {"phase": view["phase"], "clocks": view["clocks"],
-            "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
-            "held": held, "in_play": held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"]),
-            "up": up, "fresh": tuple(fresh), "ghosts": me["ghosts"],
-            "rooms": tuple((r["side"], r["removed"], tuple(s["meeple"] for s in r["spaces"]),
-                            tuple(None if c["hidden"] else c["id"] for c in r["cards"]),
-                            None if r["lib"] is None else tuple(r["lib"])) for r in view["rooms"]),
-            "secret": None if secret is None else (secret["slot"], secret["card"]["id"])}
+    return (view["phase"], view["clocks"],
+            None if dice is None else (dice["slot"], tuple(dice["faces"])),
+            held, held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"]),
+            up, tuple(fresh), me["ghosts"],
+            tuple(None if shown is not None and slot != shown else
+                  (r["side"], r["removed"], tuple(s["meeple"] for s in r["spaces"]),
+                   tuple(None if c["hidden"] else c["id"] for c in r["cards"]),
+                   None if r["lib"] is None else tuple(r["lib"])) for slot, r in enumerate(view["rooms"])),
+            None if secret is None else (secret["slot"], secret["card"]["id"]))
 
 
 @lru_cache(maxsize=None)  # a few hundred keys: rooms x meeples standing x cards left
@@ -106,7 +111,6 @@ def free_spaces(name: str, spaces: tuple[int | None, ...], cards: int) -> tuple[
     third = occupied == 2
     lights = ROOMS[name]["flashlights"]
     last = max(0, cards - 1)  # ranks past the last card get the last card's value
-    actions = place_choices(name)
     out = []
     above = 0
     for space, who in enumerate(spaces):
@@ -115,10 +119,9 @@ def free_spaces(name: str, spaces: tuple[int | None, ...], cards: int) -> tuple[
             continue
         rank = above if third else above + 0.5 * min(space - above, 2 - occupied)  # free above
         lo = int(rank)
-        out.append((actions[space].action, min(lo, last), min(lo + 1, last), rank - lo if cards else 0.0,
-                    lights[space], third and name in ("basement", "hallway"),
-                    name == "attic" and space == 0, name == "nursery" and space == len(spaces) - 1,
-                    not third and occupied == 0))
+        out.append((min(lo, last), min(lo + 1, last), rank - lo if cards else 0.0, lights[space],
+                    third and name in ("basement", "hallway"), name == "attic" and space == 0,
+                    name == "nursery" and space == len(spaces) - 1, not third and occupied == 0))
     return tuple(out)
 
 
@@ -214,25 +217,21 @@ CLOCKS_ALONE: dict[bool, tuple[float, ...]] = {  # by clocks unclaimed
     for open_ in (False, True)}
 
 
-# The card position each pick names.
-PICK_INDEX = {f"pick {n + 1}": n for n in range(MAX_SPACES)}
-
-
 class Seat:
     """What one decision needs from the view, worked out once: this seat's cards and ghost cost."""
 
     __slots__ = ("seat", "ghosts", "up", "fresh", "gc", "clocks_open", "secret", "_most")
 
-    def __init__(self, view: dict[str, Any], seat: int) -> None:
+    def __init__(self, view: tuple[Any, ...], seat: int) -> None:
         self.seat = seat
-        self.ghosts: int = view["ghosts"]
-        self.up: dict[str, tuple[int, ...]] = view["up"]  # face-up card ids by type
-        self.fresh: tuple[str, ...] = view["fresh"]
-        expect_end = 3 + 9 * (view["held"] / view["in_play"])  # a rough guess at a typical pile by now
+        self.ghosts: int = view[GHOSTS]
+        self.up: dict[str, tuple[int, ...]] = view[UP]  # face-up card ids by type
+        self.fresh: tuple[str, ...] = view[FRESH]
+        expect_end = 3 + 9 * (view[HELD] / view[IN_PLAY])  # a rough guess at a typical pile by now
         share = self.ghosts / expect_end  # expect_end is 3 or more
         self.gc = 0.12 + 0.45 * (share if share < 1.0 else 1.0)  # curses per ghost
-        self.clocks_open = view["clocks"] is None
-        self.secret = view["secret"]
+        self.clocks_open = view[CLOCKS] is None
+        self.secret = view[SECRET]
         self._most: int | None = None
 
     def curses(self, ctype: str) -> int:
@@ -276,11 +275,11 @@ class Seat:
                 val += self.gc
         return val
 
-    def place_values(self, rooms: tuple[tuple[Any, ...], ...]) -> dict[str, float]:
-        """The value of each placement on a free space of the rooms in play, by action, in one
-        pass. A space's value is the card it is likely to get (by its rank among the meeples)
+    def place_values(self, rooms: tuple[tuple[Any, ...], ...]) -> list[float]:
+        """The value of each placement on a free space of the rooms in play, in one pass and in
+        the prompt's order (`DontGoGame.choices`: rooms by slot, spaces top first). A space's value is the card it is likely to get (by its rank among the meeples)
         less the ghosts its flashlights let through, from the room's ghost dice."""
-        out: dict[str, float] = {}
+        out: list[float] = []
         up, secret, gc, ghosts = self.up, self.secret, self.gc, self.ghosts
         for slot, (side, removed, spaces, cards, lib) in enumerate(rooms):
             if removed:
@@ -302,7 +301,7 @@ class Seat:
                 dice += DICE[cid]
             values.sort(reverse=True)
             expected = EXPECTED_BY_LIGHTS[round(dice)]
-            for action, lo, hi, frac, lights, damp, attic, nursery, waiting in free_spaces(
+            for lo, hi, frac, lights, damp, attic, nursery, waiting in free_spaces(
                     BOARDS[slot][side], spaces, len(values)):
                 get = values[lo] if values else 0.0
                 if frac:
@@ -317,7 +316,7 @@ class Seat:
                     val += gc
                 if waiting:
                     val -= 0.1  # a meeple left waiting is a meeple not in the supply
-                out[action] = val
+                out.append(val)
         return out
 
     def takes(self, slot: int, room: tuple[Any, ...], rolled: int) -> tuple[int, int]:
@@ -335,33 +334,32 @@ class Seat:
         return mine, others
 
 
-def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
+def choose(view: tuple[Any, ...], prompt: Prompt, rng: Rng) -> str:
     """The smart AI's action (the random one's is `DontGoGame.ai_action`'s pick)."""
     offered = prompt.choices
     if not offered:
         raise ValueError(f"seat {prompt.seat} has nothing to do")
     me = Seat(view, prompt.seat)
-    phase = view["phase"]
+    phase = view[PHASE]
     if phase == "place":
-        worth = me.place_values(view["rooms"])
-        return best_of([worth[c.action] for c in offered], offered, rng)
+        return best_of(me.place_values(view[HOUSE]), offered, rng)
     if phase == "pick":
-        room = view["rooms"][view["dice"][0]]
+        room = view[HOUSE][view[ROLL][0]]
         cards, lib = room[CARDS_IN], room[LIB]
-        if lib is None:  # most rooms: no ghost comes with any card
-            return best_of([me.card_value(cards[PICK_INDEX[c.action]]) for c in offered], offered, rng)
-        return best_of([me.pick_value(lib, cards[PICK_INDEX[c.action]]) for c in offered], offered, rng)
+        if lib is None:  # most rooms: no ghost comes with any card (picks list the cards in order)
+            return best_of(list(map(me.card_value, cards)), offered, rng)
+        return best_of([me.pick_value(lib, cid) for cid in cards], offered, rng)
     if phase == "reroll":
-        slot, faces = view["dice"]
-        room = view["rooms"][slot]
+        slot, faces = view[ROLL]
+        room = view[HOUSE][slot]
         mine, _ = me.takes(slot, room, sum(faces))
         expect = sum(expected_ghosts(len(faces), lights)
                      for who, lights in zip(room[SPACES], flashlights(slot, room)) if who == me.seat)
         return "reroll" if mine > expect + 0.2 else "keep"
     scores: list[float] = []
     if phase == "change":
-        slot, faces = view["dice"]
-        room = view["rooms"][slot]
+        slot, faces = view[ROLL]
+        room = view[HOUSE][slot]
         rolled = sum(faces)
         takes: dict[int, tuple[int, int]] = {}  # by the roll's total: several changes give each
         for c in offered:
@@ -387,9 +385,8 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
 def best_of(scores: list[float], offered: list[Choice], rng: Rng) -> str:
     """The action of the choice with the best score (`scores[i]` is `offered[i]`'s); ties, to
     within rounding, broken at random."""
-    cut = max(scores) - 1e-9
-    top = []
-    for score, choice in zip(scores, offered):  # a loop, not a comprehension: one call fewer
-        if score >= cut:
-            top.append(choice.action)
-    return top[0] if len(top) == 1 else rng.choice(top)
+    best = max(scores)
+    cut = best - 1e-9
+    if len(scores) == 1 or sorted(scores)[-2] < cut:  # one best (most decisions): no tie to break
+        return offered[scores.index(best)].action
+    return rng.choice([choice.action for score, choice in zip(scores, offered) if score >= cut])

@@ -1134,15 +1134,21 @@ class DontGoGame(Game):
                             "ghosts": ghosts(pl) if (over or s == seat) else None})
         return players
 
-    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> Any:
         """The random AI reads only its prompt; the smart one, its seat's compact view
-        (`ai.compact_view`: ids and tuples), built here from the state."""
+        (`ai.compact_view`: a tuple of ids and tuples), built here from the state."""
         if level == "random":
             return {}
         d = state.data
         rooms = []
         secret = None
+        dice = d["dice"]
+        # Only placing weighs every room; the other phases read the dice's room alone.
+        shown = None if d["phase"] == "place" else (-1 if dice is None else dice["slot"])
         for slot, room in enumerate(d["rooms"]):
+            if shown is not None and slot != shown:
+                rooms.append(None)
+                continue
             cards = room["cards"]
             if room["hidden"] and len(cards) > 2:
                 if seat in room["seen"]:
@@ -1153,7 +1159,6 @@ class DontGoGame(Game):
             lib = room["lib"]
             rooms.append((room["side"], room["removed"], tuple(room["spaces"]), cards,
                           None if lib is None else tuple(lib)))
-        dice = d["dice"]
         me = d["players"][seat]
         up: dict[str, tuple[int, ...]] = {}  # face-up card ids by type
         fresh: tuple[str, ...] = ()
@@ -1167,12 +1172,10 @@ class DontGoGame(Game):
         held = 0
         for pl in d["players"]:
             held += len(pl["cards"])
-        return {"phase": d["phase"], "clocks": d["clocks"],
-                "dice": None if dice is None else (dice["slot"], tuple(dice["faces"])),
-                "held": held, "in_play": IN_PLAY[state.seats],
-                "up": up, "fresh": fresh, "ghosts": ghosts(me), "rooms": tuple(rooms), "secret": secret}
+        return (d["phase"], d["clocks"], None if dice is None else (dice["slot"], tuple(dice["faces"])),
+                held, IN_PLAY[state.seats], up, fresh, ghosts(me), tuple(rooms), secret)
 
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
         """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
         suite checks the two agree, so the compact view holds nothing the seat may not see."""
         return {} if level == "random" else ai.compact_view(view, seat)
