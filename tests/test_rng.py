@@ -55,3 +55,14 @@ def test_the_ai_dice_of_a_game_are_one_fixed_stream_per_version():
         for version in (0, 1, 7, 919, 2**40):
             expected = (seed * 0x9E3779B97F4A7C15 + version * 0xBF58476D1CE4E5B9 + 0xA1) & (2**64 - 1)
             assert per_game(version).state == ai_rng(seed, version).state == expected
+
+
+def test_self_play_reseeds_one_ai_rng_for_each_version():
+    """`ai_rngs` hands out one Rng per game, reseeded per version: what a decision drew leaves
+    nothing behind for the next, which gets its own version's stream."""
+    per_game = ai_rngs(7)
+    first = per_game(3)
+    drawn = [first.below(6) for _ in range(5)]
+    assert per_game(4).state == ai_rng(7, 4).state
+    again = per_game(3)
+    assert [again.below(6) for _ in range(5)] == drawn

@@ -15,7 +15,7 @@ from importlib.resources import files
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from .rng import Rng
+from .rng import MASK, Rng
 
 
 SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
@@ -92,7 +92,7 @@ class Prompt:
     private: bool = False  # choices reveal private state: offer them in an ephemeral panel only
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """Something that happened. `to` None is public; otherwise only those seats may see it.
 
@@ -299,10 +299,17 @@ def ai_rng(seed: int, version: int) -> Rng:
 
 
 def ai_rngs(seed: int) -> Callable[[int], Rng]:
-    """`ai_rng(seed, version)` for every version of one game, the seed's part worked out once
-    (self-play asks once per action; Rng keeps the low 64 bits)."""
+    """`ai_rng(seed, version)` for every version of one game, the seed's part worked out once.
+
+    Self-play asks once per action, so this hands out one Rng, reseeded for each version rather
+    than built anew: an AI draws from it only while it decides, and keeps no reference."""
     base = seed * 0x9E3779B97F4A7C15 + 0xA1
-    return lambda version: Rng(base + version * 0xBF58476D1CE4E5B9)
+    rng = Rng(0)
+
+    def at(version: int) -> Rng:
+        rng.state = (base + version * 0xBF58476D1CE4E5B9) & MASK
+        return rng
+    return at
 
 
 def replay(game: Game, seats: int, options: dict[str, Any] | None, seed: int,

@@ -89,7 +89,7 @@ def compact_view(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
             if not c["used"] and c["type"] in PAIRED and c["type"] not in fresh:
                 fresh.append(c["type"])
     return (view["phase"], view["clocks"],
-            None if dice is None else (dice["slot"], tuple(dice["faces"])),
+            None if placing or dice is None else (dice["slot"], tuple(dice["faces"])),
             held, held + view["deck"] + sum(len(r["cards"]) for r in view["rooms"]),
             up, tuple(fresh), me["ghosts"],
             tuple(None if shown is not None and slot != shown else
