@@ -263,15 +263,20 @@ def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) ->
     return Outcome(new, events)
 
 
-def advance(game: Game, state: State, seat: int, action: str, now: float = 0.0) -> list[Event]:
+def advance(game: Game, state: State, seat: int, action: str, now: float = 0.0,
+            rng: Rng | None = None) -> list[Event]:
     """`apply` without the copy, for self-play: changes `state` in place and returns the events.
 
     Only for actions the game itself offered (an AI's choice from its prompt, a listed timer):
     a refusal may leave `state` half-changed, which ends a simulation anyway. Bots use `apply`.
+    `rng`: an Rng to reseed with the state's rather than build one (self-play keeps one per game).
     """
     if state.over:
         raise IllegalAction("This game is over.")
-    rng = Rng(state.rng)
+    if rng is None:
+        rng = Rng(state.rng)
+    else:
+        rng.state = state.rng
     events = game.reduce_offered(state, seat, action.strip(), now, rng)
     state.rng = rng.state
     state.version += 1
