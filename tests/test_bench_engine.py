@@ -50,3 +50,16 @@ def test_engine_only_rewrites_just_the_engine_section(tmp_path):
     history = REPORT.split("| castle | 200 | 74.5 | 2579 |\n\n")[1].split("\n## Board render")[0]
     assert engine.endswith("\n" + history + "\n"), "the comparison under the table is kept as it was"
 
+
+
+def test_speedup_compares_two_trees_run_by_run():
+    """bench/speedup.py runs self-play against each tree in turn (here the same tree twice) and
+    reports medians of the games per second and of the per-run ratios."""
+    from pathlib import Path
+
+    from bot.bench.speedup import compare
+    root = Path(__file__).resolve().parent.parent
+    r = compare(root, root, "dontgo", "random", 4, runs=2)
+    assert (r["game"], r["level"], r["games"], r["runs"]) == ("dontgo", "random", 4, 2)
+    assert r["before"] > 0 and r["after"] > 0
+    assert r["lowest"] <= r["speedup"] <= r["highest"]
