@@ -101,8 +101,8 @@ def compact_view(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=None)  # a few hundred keys: rooms x meeples standing x cards left
 def free_spaces(name: str, spaces: tuple[int | None, ...], cards: int) -> tuple[tuple[Any, ...], ...]:
-    """What a placement on each free space of room `name` turns on, the room's meeples at
-    `spaces` and `cards` cards left: (the placement's action, lo, hi and frac: the places,
+    """What a placement on each free space of room `name` turns on (top first), the room's
+    meeples at `spaces` and `cards` cards left: (lo, hi and frac: the places,
     among the room's card values best first, of the cards its rank among the meeples may get,
     and how far the rank lies between them, its flashlights, damp: a third meeple in the
     Basement or Hallway, whose roll may change, attic: the Attic's top space, nursery: the
@@ -277,8 +277,9 @@ class Seat:
 
     def place_values(self, rooms: tuple[tuple[Any, ...], ...]) -> list[float]:
         """The value of each placement on a free space of the rooms in play, in one pass and in
-        the prompt's order (`DontGoGame.choices`: rooms by slot, spaces top first). A space's value is the card it is likely to get (by its rank among the meeples)
-        less the ghosts its flashlights let through, from the room's ghost dice."""
+        the prompt's order (`DontGoGame.choices`: rooms by slot, spaces top first). A space's
+        value is the card it is likely to get (by its rank among the meeples) less the ghosts
+        its flashlights let through, from the room's ghost dice."""
         out: list[float] = []
         up, secret, gc, ghosts = self.up, self.secret, self.gc, self.ghosts
         for slot, (side, removed, spaces, cards, lib) in enumerate(rooms):

@@ -1172,8 +1172,9 @@ class DontGoGame(Game):
         held = 0
         for pl in d["players"]:
             held += len(pl["cards"])
-        return (d["phase"], d["clocks"], None if shown is None or dice is None else (dice["slot"], tuple(dice["faces"])),
-                held, IN_PLAY[state.seats], up, fresh, ghosts(me), tuple(rooms), secret)
+        roll = None if shown is None or dice is None else (dice["slot"], tuple(dice["faces"]))
+        return (d["phase"], d["clocks"], roll, held, IN_PLAY[state.seats], up, fresh, ghosts(me),
+                tuple(rooms), secret)
 
     def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
         """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
