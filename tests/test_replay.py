@@ -94,6 +94,17 @@ def decoded(data: bytes) -> list[Image.Image]:
         return frames
 
 
+def frame_lengths(image: Image.Image) -> list[int]:
+    """How long the animated file says to hold each frame, in ms: the file's own header fields,
+    written by the encoder from the replay's plan (no clock is read)."""
+    lengths = []
+    for index in range(image.n_frames):
+        image.seek(index)
+        image.load()
+        lengths.append(image.info["duration"])
+    return lengths
+
+
 def difference(a: Image.Image, b: Image.Image) -> float:
     """Mean absolute difference per channel (0-255)."""
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
@@ -144,13 +155,9 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
         assert image.format == "WEBP" and image.is_animated
         assert image.n_frames == len(shots)
         assert image.info["loop"] == 0
-        shown_ms = []  # each frame's display time as the file records it (metadata, not a clock)
-        for index in range(image.n_frames):  # the parts were joined with their own durations
-            image.seek(index)
-            image.load()
-            shown_ms.append(image.info["duration"])
-        assert shown_ms == durations(len(shots))
-        assert shown_ms[0] > shown_ms[1] and shown_ms[-1] > shown_ms[-2]  # the start and the end are held
+        held = frame_lengths(image)  # the parts were joined with their own frame lengths
+        assert held == durations(len(shots))
+        assert held[0] > held[1] and held[-1] > held[-2]  # the start and the end are held
     frames = decoded(data)
     # the last frame is the final public board, drawn afresh
     final = board_view(game, table.state, table.names())
@@ -201,11 +208,8 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
         assert image.is_animated and image.n_frames == len(shots)
     # unchanged pixels are transparent, so each frame shows through to the one before: the
     # decoded frames are still whole boards, the last one the final board
-        shown_ms = []  # each frame's display time as the file records it (metadata, not a clock)
-        for index in range(image.n_frames):
-            image.seek(index)
-            shown_ms.append(image.info["duration"])
-    assert shown_ms == [ms // 10 * 10 for ms in durations(len(shots))]  # GIF counts centiseconds
+        held = frame_lengths(image)
+    assert held == [planned // 10 * 10 for planned in durations(len(shots))]  # GIF counts centiseconds
     frames = decoded(data)
     width = frames[0].width
     final = board_view(table.game, table.state, table.names())
