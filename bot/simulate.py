@@ -45,7 +45,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
     prompt_for = game.prompt
     to_move = game.to_move if game.to_move_acts_first else None
     ai_rng = ai_rngs(seed)
-    dice = Rng(0)  # the game's own: reseeded from the state at every action (`advance`)
+    game_rng = Rng(0)  # the game's dice and decks: reseeded from the state at every action (`advance`)
     everyone = range(seats)
     now = start
     for _ in range(max_actions):
@@ -55,7 +55,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
         if due is not None and due <= now:  # the earliest timer is due: only now is it named
             timer = game.next_timer(state)
             seat, action = timer["seat"], timer["action"]
-            advance(game, state, seat, action, now, dice)
+            advance(game, state, seat, action, now, game_rng)
             if log is not None:
                 log.append((seat, action, now))
             continue
@@ -71,7 +71,7 @@ def play(game_name: str, seats: int, seed: int, level: str = "smart",
             now = max(now, due)
             continue
         action = decide(game, state, seat, ai_rng(state.version), level, prompt)
-        advance(game, state, seat, action, now, dice)  # the AI chose from the prompt: no copy needed
+        advance(game, state, seat, action, now, game_rng)  # the AI chose from the prompt: no copy needed
         if log is not None:
             log.append((seat, action, now))
         now += THINK_SECONDS
