@@ -3,6 +3,9 @@ report's engine section and nowhere else."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 import games
 from bot.bench.run import GAMES, main
@@ -55,11 +58,22 @@ def test_engine_only_rewrites_just_the_engine_section(tmp_path):
 def test_speedup_compares_two_trees_run_by_run():
     """bench/speedup.py runs self-play against each tree in turn (here the same tree twice) and
     reports medians of the games per second and of the per-run ratios."""
-    from pathlib import Path
-
     from bot.bench.speedup import compare
     root = Path(__file__).resolve().parent.parent
     r = compare(root, root, "dontgo", "random", 4, runs=2)
     assert (r["game"], r["level"], r["games"], r["runs"]) == ("dontgo", "random", 4, 2)
     assert r["before"] > 0 and r["after"] > 0
     assert r["lowest"] <= r["speedup"] <= r["highest"]
+
+
+def test_speedup_refuses_a_path_that_is_not_a_source_tree(tmp_path):
+    """A mistyped tree would put nothing on PYTHONPATH and measure the installed games instead:
+    it is refused, before any run."""
+    from bot.bench.speedup import compare, main
+    root = Path(__file__).resolve().parent.parent
+    with pytest.raises(ValueError, match="no games/__init__.py"):
+        compare(tmp_path / "before-dontgo", root, "dontgo", "random", 4, runs=1)
+    with pytest.raises(SystemExit) as exit_:
+        main([str(tmp_path), str(root), "dontgo", "random", "4"])
+    assert exit_.value.code == 2
+

@@ -53,6 +53,32 @@ def test_the_card_value_shortcuts_agree_with_card_worth():
     assert checked["alone"] and checked["fixed"]
 
 
+def test_card_value_of_a_type_held_agrees_with_card_worth():
+    """For a type the seat holds face up, `Seat.card_value` spells out the ghost-dependent types
+    (mirror, mask, holy water, tome: fresh or not) in a line each; each must give exactly what
+    card_worth gives, or the AI's choices would drift."""
+    from games.dontgo.ai import Seat, card_worth
+    from games.dontgo.engine import PAIRED
+    rng = Rng(11)
+    seen: set[tuple[str, bool]] = set()
+    for _ in range(400):
+        ctype = ("mirror", "mask", "holywater", "tome")[rng.below(4)]
+        same_type = [x for x, t in enumerate(CARD_TYPES) if t == ctype]
+        rng.shuffle(same_type)
+        cid, ups = same_type[0], tuple(same_type[1:2 + rng.below(2)])
+        other = [x for x, t in enumerate(CARD_TYPES) if t == "ring"][:1 + rng.below(2)]
+        fresh = (ctype,) if ctype in PAIRED and rng.below(2) else ()
+        ghosts, clocks_open = rng.below(12), rng.below(2) == 1
+        view = ("place", None if clocks_open else 0, None, rng.below(40), 56,
+                {ctype: ups, "ring": tuple(other)}, fresh, ghosts, (), None)
+        me = Seat(view, 0)
+        assert me.card_value(cid) == card_worth(cid, ups, me.gc, ghosts, clocks_open, bool(fresh),
+                                                me.most_curses_of_a_type), (cid, ups, fresh)
+        seen.add((ctype, bool(fresh)))
+    assert seen == {("mirror", False), ("mask", False), ("holywater", False), ("holywater", True),
+                    ("tome", False), ("tome", True)}
+
+
 def test_placement_values_follow_the_prompts_order():
     """The smart AI scores placements by position, so `place_values` must list them as the
     prompt does: each value must be the one its offered room and space get when that room is

@@ -32,7 +32,13 @@ def games_per_second(tree: Path, game: str, level: str, count: int) -> float:
 
 
 def compare(before: Path, after: Path, game: str, level: str, count: int, runs: int) -> dict[str, Any]:
-    """`runs` pairs of runs, before then after; medians of each side and of the ratios."""
+    """`runs` pairs of runs, before then after; medians of each side and of the ratios.
+
+    A tree must hold the `games` package: PYTHONPATH at a missing or mistyped path would quietly
+    run whatever `games` the interpreter has installed, and compare a tree with itself."""
+    for tree in (before, after):
+        if not (tree / "games" / "__init__.py").is_file():
+            raise ValueError(f"{tree} is not a source tree: it has no games/__init__.py")
     pairs = [(games_per_second(before, game, level, count), games_per_second(after, game, level, count))
              for _ in range(runs)]
     ratios = [a / b for b, a in pairs]
@@ -51,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", type=int)
     parser.add_argument("--runs", type=int, default=6)
     args = parser.parse_args(argv)
-    r = compare(args.before, args.after, args.game, args.level, args.games, args.runs)
+    try:
+        r = compare(args.before, args.after, args.game, args.level, args.games, args.runs)
+    except ValueError as exc:
+        parser.error(str(exc))
     print(f"{r['game']} {r['level']}: before {r['before']:.1f} games/s, after {r['after']:.1f} "
           f"(medians of {r['runs']} runs of {r['games']} games): {r['speedup']:.2f}x "
           f"(runs {r['lowest']:.2f}-{r['highest']:.2f}x)")

@@ -130,6 +130,16 @@ def flashlights(slot: int, room: tuple[Any, ...]) -> list[int]:
     return ROOMS[BOARDS[slot][room[SIDE]]]["flashlights"]
 
 
+@lru_cache(maxsize=1024)
+def mirror_part(cid: int, ups: tuple[int, ...]) -> float:
+    """What mirror `cid` saves beside the face-up mirrors `ups`: the set it completes, or a
+    share of its curses towards one (its own curses and its ghost are counted apart)."""
+    v = CURSES[cid]
+    if len(ups) + 1 >= SETS["mirror"]:
+        return v + sum([CURSES[x] for x in ups])
+    return 0.25 * len(ups) * v
+
+
 def card_worth(cid: int, ups: tuple[int, ...], gc: float, ghosts: int, clocks_open: bool, fresh: bool,
                most: Callable[[], int]) -> float:
     """What taking card `cid` is worth to a seat whose face-up cards of its type are `ups` (ids),
@@ -140,10 +150,7 @@ def card_worth(cid: int, ups: tuple[int, ...], gc: float, ghosts: int, clocks_op
     val = -float(v)
     if t == "mirror":
         val -= gc
-        if len(ups) + 1 >= SETS["mirror"]:
-            val += v + sum([CURSES[x] for x in ups])
-        else:
-            val += 0.25 * len(ups) * v
+        val += mirror_part(cid, ups)
     elif t == "mask":
         val += min(len(ups) + 1, ghosts) * gc
     elif t == "ring":
@@ -253,8 +260,15 @@ class Seat:
             return self.alone_value(cid, t) if alone is None else alone
         if t in FIXED_WORTH:
             return fixed_worth(cid, ups, self.clocks_open)
-        return card_worth(cid, ups, self.gc, self.ghosts, self.clocks_open, t in self.fresh,
-                          self.most_curses_of_a_type)
+        if t == "mirror":  # card_worth's sum, in its order: minus the curses, a ghost, the set's part
+            return NEGATED_CURSES[cid] - self.gc + mirror_part(cid, ups)
+        if t == "mask":
+            return NEGATED_CURSES[cid] + min(len(ups) + 1, self.ghosts) * self.gc
+        if t not in self.fresh:  # holy water or a tome with no fresh partner: worth a fixed part
+            return fixed_worth(cid, ups, self.clocks_open)
+        if t == "holywater":
+            return NEGATED_CURSES[cid] + (self.ghosts // 2) * self.gc
+        return NEGATED_CURSES[cid] + self.most_curses_of_a_type()
 
     def alone_value(self, cid: int, ctype: str) -> float:
         """`card_worth` of a card of type `ctype` in ALONE_VARIES, for this seat holding none of
@@ -265,14 +279,13 @@ class Seat:
             return NEGATED_CURSES[cid] + min(1, self.ghosts) * self.gc
         return CLOCKS_ALONE[self.clocks_open][cid]
 
-    def pick_value(self, lib: tuple[int, int] | None, cid: int) -> float:
-        """`card_value`, and the Library's ghost for its leftmost and rightmost cards (`lib`)."""
-        val = self.card_value(cid)
-        if lib:
-            if cid == lib[0]:
-                val -= self.gc
-            elif cid == lib[1] and self.ghosts:
-                val += self.gc
+    def with_library_ghost(self, lib: tuple[int, int], cid: int, val: float) -> float:
+        """`val`, card `cid`'s value, with the ghost the Library's leftmost card brings or its
+        rightmost one discards (`lib`: their ids)."""
+        if cid == lib[0]:
+            return val - self.gc
+        if cid == lib[1] and self.ghosts:
+            return val + self.gc
         return val
 
     def place_values(self, rooms: tuple[tuple[Any, ...], ...]) -> list[float]:
@@ -293,12 +306,9 @@ class Seat:
                         dice += AVG_DICE
                         continue
                     cid = secret[1]
-                if lib is not None:
-                    values.append(self.pick_value(lib, cid))
-                elif CARD_TYPES[cid] not in up and (alone := VALUES_ALONE[cid]) is not None:
-                    values.append(alone)  # card_value's first step, spelled out: most cards come this way
-                else:
-                    values.append(self.card_value(cid))
+                if CARD_TYPES[cid] in up or (val := VALUES_ALONE[cid]) is None:  # card_value's first
+                    val = self.card_value(cid)  # step, spelled out: most cards are of a type it lacks
+                values.append(val if lib is None else self.with_library_ghost(lib, cid, val))
                 dice += DICE[cid]
             values.sort(reverse=True)
             expected = EXPECTED_BY_LIGHTS[round(dice)]
@@ -349,7 +359,7 @@ def choose(view: tuple[Any, ...], prompt: Prompt, rng: Rng) -> str:
         cards, lib = room[CARDS_IN], room[LIB]
         if lib is None:  # most rooms: no ghost comes with any card (picks list the cards in order)
             return best_of(list(map(me.card_value, cards)), offered, rng)
-        return best_of([me.pick_value(lib, cid) for cid in cards], offered, rng)
+        return best_of([me.with_library_ghost(lib, cid, me.card_value(cid)) for cid in cards], offered, rng)
     if phase == "reroll":
         slot, faces = view[ROLL]
         room = view[HOUSE][slot]

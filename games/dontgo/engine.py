@@ -87,6 +87,7 @@ PAIRED = ("holywater", "tome")  # the types whose cards are used up in pairs (a 
 # How many cards are in play (held, in the deck or in a room) all game, by number of seats.
 IN_PLAY = {seats: n_types * len(TYPE_CARDS[TYPES[0]]) - n_removed
            for seats, (n_types, n_removed) in SETUP.items()}
+ID_TUPLES = tuple((cid,) for cid in range(len(CARDS)))  # (cid,) for every card, made once
 SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
           "'save 17' or 'tome mirror'.")
 
@@ -1166,7 +1167,7 @@ class DontGoGame(Game):
             if not c["dispelled"]:
                 cid = c["id"]
                 ctype = CARD_TYPES[cid]
-                up[ctype] = up.get(ctype, ()) + (cid,)
+                up[ctype] = up[ctype] + ID_TUPLES[cid] if ctype in up else ID_TUPLES[cid]
                 if ctype in PAIRED and not c["used"] and ctype not in fresh:
                     fresh += (ctype,)
         held = 0
