@@ -68,6 +68,21 @@ async def test_lobby_rules(service):
     assert sorted(s.user_id for s in table.seats) == [100, 101]
 
 
+async def test_seat_order_is_drawn_by_lot_not_by_joining_order(service):
+    """Early seats have an edge in some games (Don't Go In There: docs/games/dontgo.md, "Seat
+    order"), so who sits first is drawn at the start: over 60 tables joined in the same order,
+    each of three players goes first about a third of the time (the host no more than anyone)."""
+    firsts = {100: 0, 101: 0, 102: 0}
+    for seed in range(60):
+        table = service.open_lobby("dontgo", 1, 10 + seed, 100, "Ana", seed=seed)
+        await service.lobby(table.id, 101, "Bo", "join")
+        await service.lobby(table.id, 102, "Cy", "join")
+        await service.lobby(table.id, 100, "Ana", "start")
+        assert sorted(s.user_id for s in table.seats) == [100, 101, 102]
+        firsts[table.seats[0].user_id] += 1
+    assert all(12 <= n <= 28 for n in firsts.values()), firsts
+
+
 async def test_actions_are_checked_and_persisted(service):
     table = await started(service)
     seat, user = mover_user(table)
