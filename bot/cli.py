@@ -103,9 +103,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def format_summary(summary: dict) -> str:
     wins = ", ".join(f"seat {seat}: {n}" for seat, n in summary["wins_by_seat"].items())
+    joined = ", ".join(f"player {who}: {n}" for who, n in summary["wins_by_player"].items())
     return (f"{summary['game']}: {summary['finished']}/{summary['games']} games finished, "
             f"{summary['turns_mean']:.1f} turns on average (max {summary['turns_max']}), "
-            f"wins by seat: {wins}; no winner: {summary['no_winner']}; errors: {summary['errors']}")
+            f"wins by seat: {wins}; by joining order (seats drawn by lot): {joined}; "
+            f"no winner: {summary['no_winner']}; errors: {summary['errors']}")
 
 
 def run(started: float) -> int:

@@ -6,7 +6,7 @@ from typing import Any
 
 import games
 from bot.rendering import draw
-from games.core import Game, IllegalAction, Rng, State, advance, ai_rngs, decide, setup
+from games.core import Game, IllegalAction, Rng, State, advance, ai_rngs, decide, seating, setup
 
 MAX_ACTIONS = 20_000
 
@@ -83,6 +83,7 @@ def simulate(game_name: str, count: int, seed: int, players: int | None = None,
     game = games.get(game_name)
     span = range(game.min_seats, game.max_seats + 1)
     wins: dict[int, int] = {}
+    wins_by_player: dict[int, int] = {}  # by joining order, seats drawn as the table draws them
     turns: list[int] = []
     errors: list[str] = []
     finished = no_winner = 0
@@ -98,11 +99,14 @@ def simulate(game_name: str, count: int, seed: int, players: int | None = None,
             finished += 1
             winners = (state.result or {}).get("winners") or []
             no_winner += not winners
+            sat = seating(seed + index, seats)  # sat[seat]: who joined in that place
             for winner in winners:
                 wins[winner] = wins.get(winner, 0) + 1
+                wins_by_player[sat[winner]] = wins_by_player.get(sat[winner], 0) + 1
     return {"game": game_name, "options": dict(options or {}), "games": count, "finished": finished, "no_winner": no_winner,
             "turns_mean": mean(turns) if turns else 0.0, "turns_max": max(turns, default=0),
-            "wins_by_seat": dict(sorted(wins.items())), "errors": errors}
+            "wins_by_seat": dict(sorted(wins.items())),
+            "wins_by_player": dict(sorted(wins_by_player.items())), "errors": errors}
 
 
 def render_after(game_name: str, seed: int, moves: int, players: int | None = None) -> bytes:

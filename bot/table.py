@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
-from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, Rng, State, ai_rng, apply,
-                        decide, setup)
+from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rng, apply,
+                        decide, seating, setup)
 
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot
@@ -289,7 +289,7 @@ class TableService:
 
     def _started(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
         """The changes that start a game: seat order drawn by lot, the game set up."""
-        Rng(table.seed).shuffle(seats)  # who goes first is random, as the table would choose
+        seats[:] = [seats[player] for player in seating(table.seed, len(seats))]  # by lot
         state = setup(table.game, len(seats), table.options, table.seed)
         log.info("start game=%s seats=%d", table.id, len(seats))
         return {"state": state, "status": "running", "turn_started": self.clock.now(),

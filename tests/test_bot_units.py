@@ -69,6 +69,8 @@ def test_simulate_and_render_commands(tmp_path, capsys):
     assert summary["finished"] == 6 and summary["errors"] == []
     assert sum(summary["wins_by_seat"].values()) + summary["no_winner"] == 6
     out = tmp_path / "board.png"
+    assert main(["simulate", "dontgo", "--games", "12", "--seed", "3", "--players", "3"]) == 0
+    assert "by joining order (seats drawn by lot): player 0:" in capsys.readouterr().out
     assert main(["render", "castle", "--seed", "3", "--moves", "12", "--out", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -98,3 +100,20 @@ def test_simulate_takes_lobby_options(capsys):
     assert "minutes must be one of 40, 20, 60" in capsys.readouterr().err
     assert main(["simulate", "castle", "--games", "1", "--option", "speed=fast"]) == 2
     assert "castle takes: none" in capsys.readouterr().err
+
+
+def test_simulate_counts_wins_by_joining_order_through_the_tables_lot():
+    """`wins_by_player` is what players see of seat order: each game's winning seats turned into
+    who joined there, by the same lot the table draws (`seating`), game by game."""
+    from bot.simulate import play, simulate
+    from games.core import seating
+    summary = simulate("dontgo", 30, 5, players=3)
+    expected: dict[int, int] = {}
+    for index in range(30):
+        for seat in play("dontgo", 3, 5 + index).result["winners"]:
+            who = seating(5 + index, 3)[seat]
+            expected[who] = expected.get(who, 0) + 1
+    assert summary["wins_by_player"] == dict(sorted(expected.items()))
+    assert sum(summary["wins_by_player"].values()) == sum(summary["wins_by_seat"].values())
+    assert summary["wins_by_player"] != summary["wins_by_seat"]  # the lot did move winners
+

@@ -1,7 +1,8 @@
 """Game-agnostic engine contract: states, prompts, events, the checked `apply`, seeded RNG."""
 from .contract import (SYSTEM, Choice, Event, Game, IllegalAction, Outcome, Prompt, State, Step,
-                       advance, ai_rng, ai_rngs, apply, decide, replay, setup)
+                       advance, ai_rng, ai_rngs, apply, decide, replay, seating, setup)
 from .rng import Rng
 
 __all__ = ["SYSTEM", "Choice", "Event", "Game", "IllegalAction", "Outcome", "Prompt", "Rng", "State", "Step",
-           "advance", "ai_rng", "ai_rngs", "apply", "decide", "replay", "setup"]
+           "advance", "ai_rng", "ai_rngs", "apply", "decide", "replay", "seating",
+           "setup"]

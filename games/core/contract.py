@@ -239,6 +239,21 @@ def due_time(timer: dict[str, Any]) -> float:
     return timer["due"]
 
 
+SEATING_STREAM = 0x5EA7  # the seat lot's offset from the seed (the AI's is 0xA1: `ai_rngs`)
+
+
+def seating(seed: int, players: int) -> list[int]:
+    """Who sits where, drawn by lot from the game's seed: item k is the player (by joining
+    order, 0 first) in seat k. Seat order can favour early seats (Don't Go In There's last
+    placement goes to the last seat), so the table draws it, as players at a real table would,
+    and self-play reports wins by joining order the same way. The lot has its own stream: drawn
+    from the game's, it would share its first numbers with the deal, so who sits first would
+    go with which cards come out first."""
+    order = list(range(players))
+    Rng((seed * 0x9E3779B97F4A7C15 + SEATING_STREAM) & MASK).shuffle(order)
+    return order
+
+
 def setup(game: Game, seats: int, options: dict[str, Any] | None, seed: int) -> State:
     if not game.min_seats <= seats <= game.max_seats:
         raise IllegalAction(f"{game.title} needs {game.min_seats}-{game.max_seats} players, not {seats}.")
