@@ -250,7 +250,7 @@ def seating(seed: int, players: int) -> list[int]:
     from the game's, it would share its first numbers with the deal, so who sits first would
     go with which cards come out first."""
     order = list(range(players))
-    Rng((seed * 0x9E3779B97F4A7C15 + SEATING_STREAM) & MASK).shuffle(order)
+    Rng(seed * 0x9E3779B97F4A7C15 + SEATING_STREAM).shuffle(order)
     return order
 
 

@@ -252,7 +252,8 @@ class Seat:
 
     def card_value(self, cid: int) -> float:
         """Curses saved (positive) or added (negative) by taking card `cid` (each card lies in one
-        room, so a decision values it once)."""
+        room, so a decision values it once): `card_worth`'s value, from tables where it ignores
+        the ghosts and in a line per type where it does (tests check each against it)."""
         t = CARD_TYPES[cid]
         ups = self.up.get(t)
         if ups is None:
@@ -306,8 +307,9 @@ class Seat:
                         dice += AVG_DICE
                         continue
                     cid = secret[1]
-                if CARD_TYPES[cid] in up or (val := VALUES_ALONE[cid]) is None:  # card_value's first
-                    val = self.card_value(cid)  # step, spelled out: most cards are of a type it lacks
+                # card_value's first step, spelled out: most cards are of a type the seat lacks
+                if CARD_TYPES[cid] in up or (val := VALUES_ALONE[cid]) is None:
+                    val = self.card_value(cid)
                 values.append(val if lib is None else self.with_library_ghost(lib, cid, val))
                 dice += DICE[cid]
             values.sort(reverse=True)
