@@ -155,9 +155,9 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
         assert image.format == "WEBP" and image.is_animated
         assert image.n_frames == len(shots)
         assert image.info["loop"] == 0
-        held = frame_lengths(image)  # the parts were joined with their own frame lengths
-        assert held == durations(len(shots))
-        assert held[0] > held[1] and held[-1] > held[-2]  # the start and the end are held
+        in_file = frame_lengths(image)  # the parts were joined with their own frame lengths
+        assert in_file == durations(len(shots))  # the plan's ms per frame, as encoded
+        assert in_file[0] > in_file[1] and in_file[-1] > in_file[-2]  # the start and end linger
     frames = decoded(data)
     # the last frame is the final public board, drawn afresh
     final = board_view(game, table.state, table.names())
@@ -206,10 +206,11 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
     shots = scenes(row, actions)
     with Image.open(io.BytesIO(data)) as image:
         assert image.is_animated and image.n_frames == len(shots)
+        in_file = frame_lengths(image)
+    # the plan's ms per frame, as encoded: GIF headers count centiseconds
+    assert in_file == [planned // 10 * 10 for planned in durations(len(shots))]
     # unchanged pixels are transparent, so each frame shows through to the one before: the
     # decoded frames are still whole boards, the last one the final board
-        held = frame_lengths(image)
-    assert held == [planned // 10 * 10 for planned in durations(len(shots))]  # GIF counts centiseconds
     frames = decoded(data)
     width = frames[0].width
     final = board_view(table.game, table.state, table.names())
