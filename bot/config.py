@@ -1,6 +1,7 @@
 """Settings from the environment. The token is kept out of reprs so it never reaches a log."""
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +64,7 @@ class Settings:
             count = env.get("GATEKEEPER_SHARD_COUNT", "").strip()
             db = env.get("GATEKEEPER_DB", "").strip() or "var/gatekeeper.db"
             guild_ready = float(env.get("GATEKEEPER_GUILD_READY_TIMEOUT", "2.0"))
-            if guild_ready < 0:
+            if not 0 <= guild_ready < math.inf:  # nan and inf (float() takes both) fail too
                 raise ConfigError(f"GATEKEEPER_GUILD_READY_TIMEOUT must be 0 seconds or more, "
                                   f"not {guild_ready:g}")
             return cls(

@@ -38,8 +38,9 @@ def test_settings_read_every_variable():
     assert "abc" not in repr(settings)
     with pytest.raises(ConfigError, match="not a number"):
         Settings.from_env({"DISCORD_TOKEN": "abc", "GATEKEEPER_TURN_TIMEOUT": "soon"})
-    with pytest.raises(ConfigError, match="GUILD_READY_TIMEOUT must be 0 seconds or more"):
-        Settings.from_env({"DISCORD_TOKEN": "abc", "GATEKEEPER_GUILD_READY_TIMEOUT": "-1"})
+    for bad in ("-1", "nan", "inf"):  # inf would keep the bot waiting for late guilds for good
+        with pytest.raises(ConfigError, match="GUILD_READY_TIMEOUT must be 0 seconds or more"):
+            Settings.from_env({"DISCORD_TOKEN": "abc", "GATEKEEPER_GUILD_READY_TIMEOUT": bad})
 
 
 def test_token_is_scrubbed_from_logs():
