@@ -6,6 +6,7 @@ IllegalAction into an ephemeral reply. Rules live in games/, words in bot.presen
 from __future__ import annotations
 
 import asyncio
+import datetime
 import gc
 import io
 import logging
@@ -20,12 +21,13 @@ from discord import app_commands
 import games
 from games.core import IllegalAction
 
-from . import health, present, ui
+from . import health, permissions, present, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
 from .delivery import Delivery, single_retry_layer
-from .publisher import DiscordPublisher
+from .ratelimits import Budget, answer_before_waiting
+from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_format
 from .store import Store
@@ -36,6 +38,7 @@ log = logging.getLogger("gatekeeper.bot")
 RESTARTING = "Gatekeeper is restarting; try again in a moment."
 # Shutdown: how long in-flight clicks and timers may take to finish, and Discord to say goodbye.
 DRAIN_SECONDS = 4.0
+PANEL_ORIGIN_LIFE = datetime.timedelta(minutes=14)  # an interaction token lives 15 minutes
 DISCONNECT_SECONDS = 3.0
 
 
@@ -52,6 +55,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         # Typed answers ("YES! MY GATEKEEPER!") need to read channel messages: a privileged
         # intent, so it is opt-in (GATEKEEPER_READ_MESSAGES=1 and the switch in the portal).
         intents.guild_messages = intents.message_content = settings.read_messages
+        budget = Budget()  # what is left of each channel's rate limits (bot.ratelimits)
         super().__init__(intents=intents, shard_count=settings.shard_count or 1,
                          shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
                          allowed_mentions=discord.AllowedMentions.none(),
@@ -60,7 +64,9 @@ class GatekeeperBot(discord.AutoShardedClient):
                          max_messages=None,
                          guild_ready_timeout=settings.guild_ready_timeout,
                          # one retry layer for message sends and edits: bot.delivery
-                         http_trace=single_retry_layer(), max_ratelimit_timeout=30.0)
+                         http_trace=single_retry_layer(budget),
+                         max_ratelimit_timeout=30.0)
+        answer_before_waiting()  # a post that empties a bucket returns at once (bot.ratelimits)
         self.settings = settings
         self.store = store
         self.tree = app_commands.CommandTree(self)
@@ -68,12 +74,15 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.renderer = Renderer(settings.render_workers)
         clock = clock or RealClock()
         self.replays = Replays(store, self.renderer)
-        self.delivery = Delivery(clock, lambda coro: self.service._spawn(coro))
-        self.publisher = DiscordPublisher(self, self.delivery)
+        self.delivery = Delivery(clock, lambda coro: self.service._spawn(coro),
+                                 refused=lambda channel_id: self.publisher.refused(channel_id))
+        self.publisher = DiscordPublisher(self, self.delivery, budget)
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
                                     shards=settings.shards)
         self.loaded_games = 0
+        # (game, seat) -> the board click that opened the seat's private panel (panel_origin)
+        self.panel_origins: dict[tuple[int, int], discord.Interaction] = {}
         # Shutdown (close): stop taking interactions, let those in flight finish, then close.
         self.accepting = True
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -111,8 +120,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                 self.service._spawn(self.publisher.lobby_changed(table))
             if table.status != "running":
                 continue
-            if table.id in behind:
-                self.service.republish(table)  # with the DMs that are behind
+            if table.id in behind or self.store.shown_version(table.id, POSTING):
+                self.service._spawn(self._catch_up_after_restart(table, table.id in behind))
             else:
                 self.service._spawn(self.publisher.send_private(table.snapshot(), None))
             for seat in self.publisher.untold_dms_closed(table):
@@ -125,6 +134,25 @@ class GatekeeperBot(discord.AutoShardedClient):
                 "has been set aside unchanged. The operator's log has the details; start a new "
                 "game with /play."))
             log.warning("suspended game=%s told its channel problem=%s", game_id, problem)
+
+    async def _catch_up_after_restart(self, table: Table, behind: bool) -> None:
+        """First take the buttons off any board posted but never recorded (the process died
+        mid-post), then republish a board that is behind (with the DMs that are behind)."""
+        try:
+            await self.publisher.retire_orphans(table)
+        except Exception:  # noqa: BLE001 - the board must be republished all the same
+            log.exception("could not look for orphaned boards game=%s", table.id)
+        if behind:
+            self.service.republish(table)
+        else:
+            await self.publisher.send_private(table.snapshot(), None)
+
+    async def on_guild_channel_update(self, before: Any, after: Any) -> None:
+        """A channel's permissions may have changed: retry what a missing one held back."""
+        self.delivery.retry_parked()
+
+    async def on_guild_role_update(self, before: Any, after: Any) -> None:
+        self.delivery.retry_parked()
 
     async def dms_closed(self, game_id: int, seat: int) -> None:
         """A player's DMs are closed (50007): remember it and tell them once, in the channel."""
@@ -258,6 +286,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                 raise Stale()
             await self._component(interaction, op, game_id, seat, token, arg, values)
         except IllegalAction as exc:
+            if isinstance(exc, Stale) and await self.current_choices(interaction, game_id, exc):
+                return
             text = self.stale_reason(game_id, exc) if isinstance(exc, Stale) else exc.reason
             if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
                 text += f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
@@ -269,13 +299,43 @@ class GatekeeperBot(discord.AutoShardedClient):
                                          interaction.id) else
                         "Something went wrong on my side; the game is unchanged.")
 
+    async def current_choices(self, interaction: discord.Interaction, game_id: int,
+                              exc: IllegalAction) -> bool:
+        """A stale click from a seat that has something to do now is never a dead end: it is
+        answered with that seat's current choices (a private panel with fresh buttons), and a
+        board that is behind is republished. False when the clicker has nothing to do (a
+        text choice, a game that is over: the plain answer says why)."""
+        table = self.service.tables.get(game_id)
+        seat = table.seat_of(interaction.user.id) if table and table.status == "running" \
+            else None
+        if table is None or seat is None or interaction.type is not \
+                discord.InteractionType.component or interaction.response.is_done():
+            return False
+        prompt = table.prompts[seat]
+        if prompt is None:
+            return False
+        self.catch_up(table)
+        position = walk(prompt.choices, [])
+        text = panel_text(table, seat, f"{exc.reason} Here is what you can do now.\n"
+                                       f"{prompt.text}", position)
+        await interaction.response.send_message(text, view=ui.panel_view(table, seat, position),
+                                                ephemeral=True)
+        return True
+
+    def catch_up(self, table: Table) -> bool:
+        """Republish the board if the channel shows an older version than the committed one
+        (and no publish is under way); True if the channel is behind."""
+        behind = (self.store.shown_version(table.id) or -1) < table.version
+        if behind and not (table.feed and table.feed.busy):
+            self.service.republish(table)
+        return behind
+
     def stale_reason(self, game_id: int, exc: IllegalAction) -> str:
         """A stale click: say so, link the newest board, and republish it if the channel is behind."""
         table = self.service.tables.get(game_id)
         if table is None:
             return "That game has finished or no longer exists."
-        if (self.store.shown_version(table.id) or -1) < table.version:
-            self.service.republish(table)
+        if self.catch_up(table):
             return f"{exc.reason} The board is catching up; the newest one is on its way."
         url = self.publisher.jump_url(table)
         return f"{exc.reason} The newest board: {url}" if url else exc.reason
@@ -327,10 +387,9 @@ class GatekeeperBot(discord.AutoShardedClient):
                 await interaction.response.send_modal(ui.text_modal(table, seat, index, choice))
                 return
             action = f"{choice.action} {values[0]}" if op == "m" and values else choice.action
-            if op == "m":  # a modal has no message of its own to update: answer privately
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
+            # a silent update of the message clicked (a modal's: the board its button is on),
+            # so the board can be edited through this interaction (bot.publisher.clicked_on)
+            await interaction.response.defer()
             await service.act(game_id, user.id, action, token, seat=issued_to, source="button",
                               interaction_id=interaction.id, origin=interaction)
             if op == "m":
@@ -353,7 +412,12 @@ class GatekeeperBot(discord.AutoShardedClient):
             content = panel_text(table, seat, prompt.text, position)
             view = ui.panel_view(table, seat, position)
             if op == "panel":
-                await interaction.response.send_message(content, view=view, ephemeral=True)
+                # The click on the board is answered by a silent update, and the panel comes as
+                # its private follow-up: the click's interaction can then edit the board when
+                # the panel's choice lands, which spends none of the channel's edits.
+                await interaction.response.defer()
+                self.panel_origins[(game_id, seat)] = interaction
+                await interaction.followup.send(content, view=view, ephemeral=True)
             else:
                 await interaction.response.edit_message(content=content, view=view)
             return
@@ -364,8 +428,18 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         await interaction.response.defer()
         await service.act(game_id, user.id, position.complete.action, token, seat=issued_to,
-                          source="button", interaction_id=interaction.id)
+                          source="panel", interaction_id=interaction.id,
+                          origin=self.panel_origin(game_id, seat))
         await self.refresh_panel(interaction, table, seat, position.complete.label)
+
+    def panel_origin(self, game_id: int, seat: int) -> discord.Interaction | None:
+        """The board click that opened the seat's panel, while its token may still edit the
+        board (Discord allows 15 minutes; we stop a minute short)."""
+        origin = self.panel_origins.pop((game_id, seat), None)
+        if origin is None or discord.utils.utcnow() - origin.created_at > PANEL_ORIGIN_LIFE:
+            return None
+        self.panel_origins[(game_id, seat)] = origin  # a later step of the turn may use it too
+        return origin
 
     async def refresh_panel(self, interaction: discord.Interaction, table: Table, seat: int,
                             done: str) -> None:
@@ -462,6 +536,10 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     busy = bot.service.here(channel_id) is not None
     if busy and not isinstance(interaction.channel, discord.TextChannel):
         raise IllegalAction("A game is already running here; start yours in another channel.")
+    lacking = permissions.missing(interaction.app_permissions, in_thread=busy)
+    if lacking:
+        raise IllegalAction("I can't run a game here yet. " + permissions.how_to_grant(
+            lacking, f"<#{channel_id}>"))
     await interaction.response.defer(thinking=True)
     if busy:
         channel = interaction.channel

@@ -12,8 +12,9 @@ which message gave up and why (the next change, or a click on what is behind, tr
 discord.py retries a 500/502/504 itself, sleeping 1, 3, 5 and 7 s: with our own retries on top
 a message would cost up to five requests per try. `single_retry_layer` makes those answers
 reach us at once on the message routes, so one layer (this one) owns the retries there.
-discord.py keeps handling short 429s (it honours retry-after and the global limit); a wait
-longer than the client's max_ratelimit_timeout comes to us as RateLimited.
+A 429 on a message route (a spent bucket) of more than SLEEP_AT_MOST comes to us at once as
+RateLimited too, so a newer state can go out in its place; discord.py keeps the global limit,
+short waits and the other routes' 429s.
 """
 from __future__ import annotations
 
@@ -30,17 +31,22 @@ import aiohttp
 import discord
 
 from .clock import Clock, Handle
+from .permissions import MISSING_PERMISSIONS
+from .ratelimits import Budget
 
 log = logging.getLogger("gatekeeper.delivery")
 
 BASE_DELAY = 0.5  # seconds before the first retry (then doubled each try, with jitter)
-MAX_DELAY = 30.0
+MAX_DELAY = 8.0  # so a message converges within 8 s of the failures ending (retries never pile up:
+# one pending delivery per message, and CHANNEL_RETRIES_PER_MINUTE)
 ATTEMPT_TIMEOUT = 60.0  # seconds an attempt may take (a request Discord never answers)
-MAX_TRIES = 12  # failed attempts in a row before a message gives up (2 to 3 minutes)
+MAX_TRIES = 12  # failed attempts in a row before a message gives up (about a minute)
 CHANNEL_RETRIES_PER_MINUTE = 30
+PARKED_RETRY = 60.0  # seconds between tries of a write refused for a missing permission
 MESSAGE_ROUTES = re.compile(  # posts and edits of messages, DMs, a lobby in its /play answer
     r"/channels/\d+/messages(/\d+)?$|/users/@me/channels$|/webhooks/\d+/[^/]+/messages/@original$")
 RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
+SLEEP_AT_MOST = 0.5  # seconds of a message route's 429 that discord.py may sleep out itself
 
 
 class ServerError(Exception):
@@ -51,15 +57,33 @@ class ServerError(Exception):
         self.status = status
 
 
-def single_retry_layer() -> aiohttp.TraceConfig:
+def single_retry_layer(budget: Budget | None = None) -> aiohttp.TraceConfig:
     """An aiohttp trace for discord.py's session: a 5xx on a message route raises ServerError
-    instead of entering discord.py's sleep-and-retry loop (the delivery retries it)."""
+    instead of entering discord.py's sleep-and-retry loop (the delivery retries it). It also
+    tells `budget` what each message request spends of its channel's rate limits."""
+    async def on_request_start(session: Any, context: Any, params: Any) -> None:
+        if budget is not None:
+            budget.sent(params.method, params.url.path)
+
     async def on_request_end(session: Any, context: Any, params: Any) -> None:
-        status = params.response.status
-        if status in RETRIED_BY_DISCORD_PY and MESSAGE_ROUTES.search(params.url.path):
-            raise ServerError(status)
+        response = params.response
+        if budget is not None:
+            budget.answered(params.method, params.url.path, response.status, response.headers)
+        if not MESSAGE_ROUTES.search(params.url.path):
+            return
+        if response.status in RETRIED_BY_DISCORD_PY:
+            raise ServerError(response.status)
+        retry_after = float(response.headers.get("Retry-After", 0.0))
+        if response.status == 429 and retry_after > SLEEP_AT_MOST \
+                and "X-RateLimit-Global" not in response.headers:
+            # a spent bucket: discord.py would sleep out Retry-After inside the request, with
+            # the game's publishing waiting behind it; the delivery retries it instead, with
+            # whatever newer state has come meanwhile (the global limit stays discord.py's,
+            # and so do waits short enough not to hold a board back)
+            raise discord.RateLimited(retry_after)
 
     trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(on_request_start)
     trace.on_request_end.append(on_request_end)
     return trace
 
@@ -80,6 +104,10 @@ def retry_reason(exc: BaseException) -> str | None:
     if isinstance(exc, (aiohttp.ClientError, OSError)):
         return f"connection: {type(exc).__name__}"
     return None
+
+
+def missing_permission(exc: BaseException) -> bool:
+    return isinstance(exc, discord.Forbidden) and exc.code == MISSING_PERMISSIONS
 
 
 def describe(exc: BaseException) -> str:
@@ -106,14 +134,17 @@ class Slot:
     kept: dict[str, Any] = field(default_factory=dict)  # an attempt's work, reused by its retries
     running: bool = False
     timer: Handle | None = None
+    parked: bool = False  # refused for a missing permission: tried again when one is granted
 
 
 class Delivery:
     def __init__(self, clock: Clock, spawn: Callable[[Awaitable[None]], Any],
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 refused: Callable[[int], None] = lambda channel_id: None) -> None:
         self.clock = clock
         self.spawn = spawn
         self.rng = rng or random.Random()
+        self.refused = refused  # told of a channel whose writes lack a permission
         self.slots: dict[Hashable, Slot] = {}
         self._retries: dict[int, list[float]] = {}  # channel -> times of retries (last minute)
         self.gave_up = 0
@@ -128,9 +159,16 @@ class Delivery:
 
     async def deliver(self, key: Hashable, channel_id: int, state: Any,
                       attempt: Callable[[Any, Slot], Awaitable[None]],
-                      merge: Callable[[Any, Any], Any] = newest) -> None:
+                      merge: Callable[[Any, Any], Any] = newest, *, now: bool = False) -> None:
         """Deliver `state`, waiting for the first attempt (so messages go out in call order);
-        retries, if any, happen later in the background."""
+        retries, if any, happen later in the background. `now`: a retry that waits is not
+        waited for (the new state has a way round what failed: an edit through a click)."""
+        waiting = self.slots.get(key)
+        if now and waiting is not None and not waiting.running and waiting.timer is not None:
+            waiting.timer.cancel()
+            self._want(key, channel_id, state, attempt, merge)
+            await self._run(waiting)
+            return
         slot = self._want(key, channel_id, state, attempt, merge)
         if slot is not None:
             await self._run(slot)
@@ -166,6 +204,9 @@ class Delivery:
                     await asyncio.wait_for(slot.attempt(state, slot), ATTEMPT_TIMEOUT)
                 except Exception as exc:  # noqa: BLE001 - classified: retried or given up
                     slot.state = state if slot.state is None else slot.merge(state, slot.state)
+                    if missing_permission(exc):
+                        self._park(slot)
+                        return
                     slot.tries += 1
                     why = retry_reason(exc)
                     if why is None or slot.tries >= MAX_TRIES:
@@ -173,11 +214,34 @@ class Delivery:
                     else:
                         self._retry(slot, exc, why)
                     return
-                slot.tries = 0
+                slot.tries, slot.parked = 0, False
                 slot.nonce = secrets.token_hex(12)  # the next post is a new message
-            del self.slots[slot.key]
+            if self.slots.get(slot.key) is slot:  # (close() may have dropped it meanwhile)
+                del self.slots[slot.key]
         finally:
             slot.running = False
+
+    def _park(self, slot: Slot) -> None:
+        """A write refused for a missing permission: no retry storm. Say so (the host is told
+        once), and try again when a permission changes (`retry_parked`) or, failing word of
+        it, every PARKED_RETRY seconds."""
+        first = not slot.parked
+        slot.parked = True
+        log.info("delivery parked message=%s channel=%s: missing permission", slot.key,
+                 slot.channel_id)
+        slot.timer = self.clock.call_at(self.clock.now() + PARKED_RETRY,
+                                        lambda: self.spawn(self._run(slot)))
+        if first:
+            self.refused(slot.channel_id)
+
+    def retry_parked(self) -> int:
+        """Permissions changed somewhere: try every parked message again now. How many."""
+        parked = [slot for slot in self.slots.values() if slot.parked and not slot.running]
+        for slot in parked:
+            if slot.timer is not None:
+                slot.timer.cancel()
+            self.spawn(self._run(slot))
+        return len(parked)
 
     def _retry(self, slot: Slot, exc: BaseException, why: str) -> None:
         ceiling = min(MAX_DELAY, BASE_DELAY * 2 ** (slot.tries - 1))
@@ -203,6 +267,7 @@ class Delivery:
 
     def _give_up(self, slot: Slot, why: str) -> None:
         self.gave_up += 1
-        del self.slots[slot.key]
+        if self.slots.get(slot.key) is slot:
+            del self.slots[slot.key]
         log.warning("delivery gave up message=%s channel=%s tries=%d why=%s", slot.key,
                     slot.channel_id, slot.tries, why)

@@ -7,6 +7,7 @@ log lines of both), so a fast game never queues behind Discord's per-channel rat
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -42,16 +43,26 @@ class Snapshot:
     fresh_board: bool = False  # post a new board message even within a turn (/status)
 
 
+async def always_ready(pending: list[Snapshot], arrival: asyncio.Event) -> None:
+    return None
+
+
 @dataclass
 class Feed:
     publish: Callable[[Snapshot], Awaitable[None]]
     spawn: Callable[[Awaitable[None]], Any]
+    # Waits while the write the waiting snapshots need has no rate-limit budget left; it gets
+    # the live list, so commits that arrive meanwhile join the batch taken after the wait, and
+    # an event set at each arrival (a new commit may need another write, or a more urgent one).
+    ready: Callable[[list[Snapshot], asyncio.Event], Awaitable[None]] = always_ready
     pending: list[Snapshot] = field(default_factory=list)
     busy: bool = False
     published: int = 0  # snapshots handed to `publish` (a burst counts once)
+    arrival: asyncio.Event = field(default_factory=asyncio.Event)
 
     def push(self, snapshot: Snapshot) -> None:
         self.pending.append(snapshot)
+        self.arrival.set()
         if not self.busy:
             self.busy = True
             self.spawn(self._drain())
@@ -59,6 +70,10 @@ class Feed:
     async def _drain(self) -> None:
         try:
             while self.pending:
+                try:
+                    await self.ready(self.pending, self.arrival)
+                except Exception:  # a budget we cannot read is no reason not to publish
+                    log.exception("feed readiness failed game=%s", self.pending[-1].table.id)
                 batch, self.pending = self.pending, []
                 try:
                     await self.publish(coalesce(batch))

@@ -7,13 +7,24 @@ time. Message economy, as players want it:
   clicker's interaction when possible, which costs no channel write);
 - otherwise the current board is edited, and its log keeps every line of the current turn;
 - at most one DM per player per turn, and only when their private state changed (or an event
-  was addressed to them).
+  was addressed to them); DMs go out in the background, never ahead of the next board.
 A board that cannot be drawn twice goes out as text. Rendering runs in worker processes.
 Every message goes out through bot.delivery: an attempt that fails for a passing reason is
 retried until the channel shows what was committed.
+
+No dead buttons: Discord allows 5 posts and 5 edits per 5 s in a channel, so the budget goes to
+whoever must act now. An edit caused by a click goes through that click's interaction (free: a
+"Take my turn" click is answered silently and its panel comes as a follow-up, so the panel's
+choice can edit the board through it too). The Feed waits for the channel's budget *before*
+taking a burst (`ready`), so a wait never delays a newer state. A new turn whose post would wait
+more than SHORT_WAIT is shown at once by an edit, and posted (with its ping) when the posts
+reset. A post under way is marked in the store, so after a crash `retire_orphans` finds a board
+that landed unrecorded or an old one that kept its buttons.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import io
 import itertools
@@ -22,13 +33,15 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
-from . import present, ui
+from . import permissions, present, ui
 from games.core import Event
 
 from .delivery import Delivery, ServerError, Slot
 from .feed import Change, Snapshot, coalesce
+from .ratelimits import Budget
 from .rendering import RenderFailed, board_view
 from .table import Table
 
@@ -38,17 +51,28 @@ if TYPE_CHECKING:
 log = logging.getLogger("gatekeeper.discord")
 DMS_CLOSED = 50007
 UNKNOWN_MESSAGE = 10008  # someone deleted the message: post it again
+POSTING = "posting"  # `messages` kind: 1 while a message of ours may show stale buttons
+ORPHAN_SCAN = 50  # recent channel messages looked through for them at start-up
 MAX_TURN_LINES = 30  # lines of the current turn kept on the board (the rest: /log)
+# A new board whose post can go within this many seconds waits for it; past that, the live board
+# is edited to show the new turn at once and the post (with its ping) follows (`_owe_board`).
+SHORT_WAIT = 0.5
 
 
 class DiscordPublisher:
-    def __init__(self, bot: "GatekeeperBot", delivery: Delivery) -> None:
+    def __init__(self, bot: "GatekeeperBot", delivery: Delivery, budget: Budget | None = None
+                 ) -> None:
         self.bot = bot
         self.delivery = delivery
+        self.budget = budget or Budget()
         self._sent_private: dict[tuple[int, int], int] = {}  # fingerprints handed to DMs
         self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
         self._lines: dict[int, list[str]] = {}  # log lines shown on each live board
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
+        self._owed: set[int] = set()  # games whose new turn is shown by an edit, its post waiting
+        self._unsettled: dict[int, int] = {}  # posts and retirements under way per game
+        self._told_refused: set[int] = set()  # games whose host heard of a missing permission
+        self._issued: dict[int, set[tuple[int, int]]] = {}  # (seat, token) on each live board
         self._notices = itertools.count()
 
     # -- helpers ----------------------------------------------------------------------------
@@ -143,39 +167,131 @@ class DiscordPublisher:
             return
         if change is not None:
             await self.post_interjections(table, change)
+        live = self.bot.store.messages(table.id).get("board")
         await self.delivery.deliver(("board", table.id), table.channel_id, snapshot,
-                                    self._show_board, merge=lambda old, new: coalesce([old, new]))
+                                    self._show_board, merge=lambda old, new: coalesce([old, new]),
+                                    now=live is not None and clicked_on(change, live))
         await self.send_private(table, change)
+
+    async def ready(self, pending: list[Snapshot], arrival: asyncio.Event) -> None:
+        """The Feed's wait before it takes a burst: while the channel has no budget for a write
+        that would show the burst, wait for its bucket to reset, then look again (commits that
+        arrive meanwhile join `pending`, so one write shows the newest state). An edit through
+        the click that caused the change spends no channel budget and never waits; a new turn
+        whose post must wait is shown at once by an edit of the live board when the channel's
+        edits have room (the post, with its ping, follows when the posts do: `_owe_board`)."""
+        while pending:
+            snapshot = coalesce(pending)
+            table = snapshot.table
+            if table.state is None:
+                return
+            old = self.bot.store.messages(table.id).get("board")
+            if old is not None and clicked_on(snapshot.change, old):
+                return
+            keep = 0 if self._urgent(snapshot) else 1  # a spare write for whoever must act
+            waits = []
+            if self._new_board(snapshot, old):  # a post that can go within SHORT_WAIT goes
+                waits.append(max(0.0, self.budget.wait_needed(table.channel_id, "POST")
+                                 - SHORT_WAIT))
+            if old is not None and self._editable(snapshot, old):
+                waits.append(self.budget.wait_needed(table.channel_id, "PATCH", keep))
+            if min(waits, default=0.0) <= 0:
+                return
+            arrival.clear()
+            with contextlib.suppress(asyncio.TimeoutError):  # a reset, or a new commit
+                await asyncio.wait_for(arrival.wait(), min(waits))
+
+    def _urgent(self, snapshot: Snapshot) -> bool:
+        """Does someone who must act lack their current buttons on the live board? (Not the
+        seat that just acted in its private panel: the panel shows its next choices.) Other
+        edits leave the channel one spare edit, so a hand-over never waits behind them."""
+        table, change = snapshot.table, snapshot.change
+        covered = {change.seat} if change is not None and change.source == "panel" else set()
+        lacking = controls(table) - self._issued.get(table.id, set())
+        return any(seat not in covered for seat, _ in lacking)
+
+    def _new_board(self, snapshot: Snapshot, old: tuple[int, int] | None) -> bool:
+        table, change = snapshot.table, snapshot.change
+        return old is None or snapshot.fresh_board or table.status != "running" \
+            or table.id in self._owed \
+            or (change is not None and change.turn_changed and self._person_to_ping(table))
+
+    def _editable(self, snapshot: Snapshot, old: tuple[int, int]) -> bool:
+        """May the live board show `snapshot` by an edit (now, or while its post waits)? Not
+        for the end of a game or /status (they post), nor when it already shows this version
+        and only the owed post is missing."""
+        table = snapshot.table
+        if snapshot.fresh_board or table.status != "running":
+            return False
+        return not self._new_board(snapshot, old) \
+            or self.bot.store.shown_version(table.id) != table.version
 
     async def _show_board(self, snapshot: Snapshot, slot: Slot) -> None:
         """Post a new board or edit the live one, so the channel shows `snapshot`."""
         table, change = snapshot.table, snapshot.change
         old = self.bot.store.messages(table.id).get("board")
-        new_board = old is None or snapshot.fresh_board or table.status != "running" \
-            or (change is not None and change.turn_changed and self._person_to_ping(table))
+        new_board = self._new_board(snapshot, old)
         lines = present.public_lines(table, change.events) if change else []
-        if not new_board:
-            assert old is not None
+        if change is None and table.id in self._owed:  # the owed post: the turn's lines so far
+            lines = self._lines.get(table.id, [])
+        if old is not None and self._editable(snapshot, old) and (
+                not new_board or self.budget.wait_needed(table.channel_id, "POST") > SHORT_WAIT):
             kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
-            if await self.edit_board(table, old, kept, slot):
+            if await self.edit_board(table, old, kept, slot, change):
+                if new_board:
+                    self._owe_board(table)
                 return
             lines = kept  # the live board was deleted: post it again, with its lines
-        posted = await self.post_board(table, lines[-MAX_TURN_LINES:], slot)
+        self._unsettle(table)
+        try:
+            posted = await self.post_board(table, lines[-MAX_TURN_LINES:], slot)
+        except discord.RateLimited as exc:
+            # the channel's posts are spent (a restart does not know it until told): for more
+            # than a moment, show the new turn on the live board now, and post when they reset
+            if exc.retry_after <= SHORT_WAIT or old is None \
+                    or not self._editable(snapshot, old) or not await self.edit_board(
+                    table, old, (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:],
+                    slot, change):
+                raise
+            self._owe_board(table)
+            return
+        self._owed.discard(table.id)
         if old is not None and old != posted:  # (before anything else can fail)
             origin = change.origin if change else None
             self.delivery.send(("retire", old[1]), old[0], (origin,),
                                lambda state, _: self._retire(table, old, state[0]))
+        else:
+            self._settle(table)
         if slot.tries:  # an earlier try may have landed with an older state: show this one
             self._drawn[table.id] = ""  # (and its picture)
             await self.edit_board(table, posted, lines[-MAX_TURN_LINES:], slot)
         if table.status != "running":
             self.forget(table)
 
+    def _owe_board(self, table: Table) -> None:
+        """The turn passed while the channel's posts were spent, and the live board was edited
+        to show it: post the new board (which pings whoever must act) once a post is allowed."""
+        if table.id in self._owed:
+            return  # its post is already waiting
+        self._owed.add(table.id)
+
+        async def post_when_allowed() -> None:
+            await self.budget.room(table.channel_id, "POST")
+            current = self.bot.service.tables.get(table.id)
+            if current is not None and table.id in self._owed:
+                self.bot.service.republish(current)
+
+        self.bot.service._spawn(post_when_allowed())
+
     def forget(self, table: Table) -> None:
         self.bot.store.forget(table.id)
+        self._owed.discard(table.id)
+        self._unsettled.pop(table.id, None)
+        self._issued.pop(table.id, None)
         self._drawn.pop(table.id, None)
         self._lines.pop(table.id, None)
         for seat in range(len(table.seats)):
+            self.bot.panel_origins.pop((table.id, seat), None)
             self._sent_private.pop((table.id, seat), None)
             self._unsent.pop((table.id, seat), None)
 
@@ -230,12 +346,52 @@ class DiscordPublisher:
         ids = (sent.channel.id, sent.id)
         self._drawn[table.id] = drawn if file else ""
         self._lines[table.id] = lines
+        self._issued[table.id] = controls(table)
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
         return ids
 
+    def _unsettle(self, table: Table) -> None:
+        """A board post is under way, or an old board still waits to lose its buttons: if the
+        process died now, a message of ours would keep live buttons, so say so in the store
+        (read at start-up by retire_orphans). One write when the first such job starts."""
+        self._unsettled[table.id] = self._unsettled.get(table.id, 0) + 1
+        if self._unsettled[table.id] == 1:
+            self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 1)
+
+    def _settle(self, table: Table) -> None:
+        """One such job is done; the last one clears the mark."""
+        left = self._unsettled.get(table.id, 0) - 1
+        if left > 0:
+            self._unsettled[table.id] = left
+            return
+        self._unsettled.pop(table.id, None)
+        self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 0)
+
+    async def retire_orphans(self, table: Table) -> int:
+        """After a restart: if the process died while a board post was under way (it may have
+        landed without being recorded) or an old board still waited to lose its buttons, take
+        the buttons off every recent message of ours that shows this game's controls, but the
+        live board. The number retired."""
+        if not self.bot.store.shown_version(table.id, POSTING):
+            return 0
+        retired = 0
+        async for message in self.channel(table.channel_id).history(limit=ORPHAN_SCAN):
+            live = self.bot.store.messages(table.id).get("board")
+            if message.author.id != self.bot.application_id or (live and message.id == live[1]) \
+                    or not shows_controls(message, table.id):
+                continue
+            await self._edited(message, view=None)
+            retired += 1
+        self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 0)
+        if retired:
+            log.warning("retired orphaned boards game=%s count=%d", table.id, retired)
+        return retired
+
     async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str],
-                         slot: Slot) -> bool:
-        """Edit the live board to show `table`; False if someone deleted it."""
+                         slot: Slot, change: Change | None = None) -> bool:
+        """Edit the live board to show `table`; False if someone deleted it. When a click on
+        that board caused the change, the edit goes through the click's interaction, which
+        spends none of the channel's 5 edits per 5 s."""
         content, embed, drawn = self._board_message(table, lines)
         extra: dict = {}
         if self._drawn.get(table.id) != drawn:  # an unchanged picture is not drawn again
@@ -243,27 +399,50 @@ class DiscordPublisher:
             extra["attachments"] = [file] if file else []
             if file is None:
                 embed.set_image(url=None)
-        message = self.channel(ids[0]).get_partial_message(ids[1])
-        if not await self._edited(message, content=content, embed=embed,
-                                  view=ui.turn_view(table), **extra):
-            return False
+        fields = dict(content=content, embed=embed, view=ui.turn_view(table), **extra)
+        if not await self._edited_through_click(table, change, ids, fields):
+            message = self.channel(ids[0]).get_partial_message(ids[1])
+            if "attachments" in extra:  # a failed try may have spent the file: open it again
+                extra["attachments"] = [await self.board_file(table, drawn, slot)] \
+                    if extra["attachments"] else []
+                fields.update(extra)
+            if not await self._edited(message, **fields):
+                return False
         if "attachments" in extra:
             self._drawn[table.id] = drawn if extra["attachments"] else ""
         self._lines[table.id] = lines
+        self._issued[table.id] = controls(table)
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
+        return True
+
+    @staticmethod
+    async def _edited_through_click(table: Table, change: Change | None, ids: tuple[int, int],
+                                    fields: dict[str, Any]) -> bool:
+        """Edit the board through the interaction of the click on it; False if there is none
+        or it failed (the channel edit then does it)."""
+        if change is None or not clicked_on(change, ids):
+            return False
+        try:
+            await change.origin.edit_original_response(**fields)
+        except (discord.HTTPException, ServerError, aiohttp.ClientError,
+                asyncio.TimeoutError) as exc:
+            log.info("edit-via-click failed game=%s error=%s", table.id, exc)
+            return False
         return True
 
     async def _retire(self, table: Table, ids: tuple[int, int], origin: Any) -> None:
         """Strip the buttons from the previous board, through the click that moved on from it
         when there is one (an interaction edit, not a channel write)."""
-        message = getattr(origin, "message", None)
-        if isinstance(origin, discord.Interaction) and message is not None and message.id == ids[1]:
+        if clicked_on(Change(None, [], [], False, "", origin), ids):
             try:
                 await origin.edit_original_response(view=None)
-                return
             except (discord.HTTPException, ServerError) as exc:  # the channel edit does it
                 log.info("retire-via-click failed game=%s error=%s", table.id, exc)
+            else:
+                self._settle(table)
+                return
         await self._edited(self.channel(ids[0]).get_partial_message(ids[1]), view=None)
+        self._settle(table)
 
     # -- DMs and notices ----------------------------------------------------------------------------
     async def send_private(self, table: Table, change: Change | None) -> None:
@@ -290,9 +469,11 @@ class DiscordPublisher:
                 continue
             self._sent_private[key] = shown
             self._unsent[key] = []
-            await self.delivery.deliver(("dm", table.id, seat_index), seat.user_id,
-                                        PrivateNote(table, seat_index, unsent), self._dm,
-                                        merge=PrivateNote.merge)
+            # in the background: a DM waiting on its recipient's rate limit never holds up
+            # the game's next board (one pending DM per seat: a newer one merges into it)
+            self.delivery.send(("dm", table.id, seat_index), seat.user_id,
+                               PrivateNote(table, seat_index, unsent), self._dm,
+                               merge=PrivateNote.merge)
 
     def _private_wanted(self, game_id: int, seat: int) -> int | None:
         """The private state last handed to a seat's DM (its fingerprint): remembered, or after
@@ -315,6 +496,30 @@ class DiscordPublisher:
             return
         self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id,
                                    private_fingerprint(table, seat))
+
+    def refused(self, channel_id: int) -> None:
+        """Discord refused a write in a game's channel for a missing permission: tell the
+        host once, by DM, which permission and where to grant it (the game waits, and goes
+        on by itself when it is granted: bot.delivery parks the write)."""
+        table = self.bot.service.in_channel(channel_id)
+        if table is None or table.id in self._told_refused:
+            return
+        self._told_refused.add(table.id)
+        where = f"<#{channel_id}>"
+        channel = self.bot.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        names = permissions.missing(channel.permissions_for(guild.me),  # type: ignore[union-attr]
+                                    in_thread=isinstance(channel, discord.Thread)) \
+            if guild is not None and guild.me is not None else []
+        why = permissions.how_to_grant(names, where) if names else (
+            f"Discord refuses my messages in {where} for a missing permission.")
+        text = (f"⚠️ Your game of {table.game.title} is waiting. {why} The game goes on by "
+                "itself as soon as it is granted.")
+        self.delivery.send(("refused", table.id), table.host_id, text, self._dm_host)
+
+    async def _dm_host(self, text: str, slot: Slot) -> None:
+        channel = await self.bot.create_dm(discord.Object(slot.channel_id))
+        await channel.send(text, nonce=slot.nonce)
 
     async def tell_dms_closed(self, table: Table, seat: int) -> None:
         """Tell a player in the channel that their DMs are closed, so they use /hand. Unlike
@@ -370,6 +575,33 @@ class PrivateNote:
         the events of both, so nothing the player should learn is lost."""
         latest = newer if newer.table.version >= older.table.version else older
         return PrivateNote(latest.table, latest.seat, older.events + newer.events)
+
+
+def shows_controls(message: discord.Message, game_id: int) -> bool:
+    """Does the message still carry enabled buttons or selects of this game?"""
+    prefix = f"gk:{game_id}:"
+    return any(str(getattr(item, "custom_id", "") or "").startswith(prefix)
+               and not getattr(item, "disabled", False)
+               for row in message.components for item in getattr(row, "children", []))
+
+
+def controls(table: Table) -> set[tuple[int, int]]:
+    """(seat, token) of the buttons a board of `table` issues to the people who must act."""
+    return {(seat, table.tokens[seat]) for seat, prompt in enumerate(table.prompts)
+            if prompt is not None and not table.seats[seat].ai}
+
+
+# answers after which an interaction's original response is the message it was clicked on
+UPDATES = (discord.InteractionResponseType.deferred_message_update,
+           discord.InteractionResponseType.message_update)
+
+
+def clicked_on(change: Change | None, ids: tuple[int, int]) -> bool:
+    """Was the change caused by a click on the message `ids` (whose interaction can edit it)?"""
+    origin = change.origin if change is not None else None
+    message = getattr(origin, "message", None)
+    return isinstance(origin, discord.Interaction) and message is not None \
+        and message.id == ids[1] and origin.response.type in UPDATES
 
 
 def dm_kind(seat: int) -> str:

@@ -20,7 +20,7 @@ from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rn
                         decide, seating, setup)
 
 from .clock import Clock, Handle
-from .feed import Change, Feed, Snapshot
+from .feed import Change, Feed, Snapshot, always_ready
 from .store import ACTIVE, Conflict, Shards, Store
 
 log = logging.getLogger("gatekeeper.table")
@@ -432,7 +432,8 @@ class TableService:
         """Hand a snapshot of the committed table to its feed (published outside the lock)."""
         if table.feed is None:
             # Looked up at each publish, so a publisher swapped in later (a test, a hook) is used.
-            table.feed = Feed(lambda snapshot: self.publisher.publish(snapshot), self._spawn)
+            table.feed = Feed(lambda snapshot: self.publisher.publish(snapshot), self._spawn,
+                              lambda *waiting: getattr(self.publisher, "ready", always_ready)(*waiting))
         table.feed.push(Snapshot(table.snapshot(), change, fresh_board))
 
     def republish(self, table: Table, fresh_board: bool = False) -> None:

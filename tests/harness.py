@@ -117,13 +117,21 @@ class Players:
         await self.settle(table)
         seat = table.game.to_move(table.state) if seat is None else seat
         who = self.name_of(table.seats[seat].user_id)
-        user = self.users[who]
         action = decide(table.game, table.state, seat, Rng(table.state.version + 11), level)
+        version = table.version
+        await self.click_choice(table, seat, action, self.current_board(table))
+        await until(lambda: table.version > version, what=f"{who}'s {action!r} to apply")
+        await self.settle(table)
+        return action
+
+    async def click_choice(self, table: Table, seat: int, action: str, board: Message) -> None:
+        """Click `action` of the seat's prompt on `board`: its button, or through the "Take my
+        turn" panel; a modal gets some words. Does not wait for the bot to apply it."""
+        who = self.name_of(table.seats[seat].user_id)
+        user = self.users[who]
         prompt = table.game.prompt(table.state, seat)
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))
-        board = self.current_board(table)
-        version = table.version
         mine = [(cid, label) for cid, label, _ in board.buttons()
                 if cid and cid.split(":")[2] == str(seat)]
         direct = [cid for cid, label in mine if label == choice.label
@@ -132,31 +140,29 @@ class Players:
             ix = await self.fake.click(user, board.id, direct[0])
             if (await ix.response()).type == 9:
                 await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
-        else:
-            panel_id = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
-            ix = await self.fake.click(user, board.id, panel_id)
-            answer = await ix.response()
-            panel = answer.message
-            if answer.type == 9:  # a lone text choice opens its text box at once
+            return
+        panel_id = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
+        ix = await self.fake.click(user, board.id, panel_id)
+        answer = await ix.response()
+        if answer.type == 9:  # a lone text choice opens its text box at once
+            await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
+            return
+        panel = answer.message if answer.type == 4 else (await ix.wait_followups())[0]
+        for depth in range(len(choice.path)):
+            step = choice.path[depth]
+            panel = self.fake.messages[panel.id]
+            button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]),
+                          None)
+            if button is not None:
+                ix = await self.fake.click(user, panel.id, button)
+            else:
+                custom_id, value = next(
+                    ((cid, value) for cid, options in panel.selects()
+                     for value, label in options if label == step.label[:100]), (None, None))
+                assert custom_id, f"no {step.label!r} in {panel!r} {panel.selects()}"
+                ix = await self.fake.select(user, panel.id, custom_id, [value])
+            if (await ix.response()).type == 9:  # a modal: write something
                 await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
-            for depth in range(len(choice.path) if answer.type != 9 else 0):
-                step = choice.path[depth]
-                panel = self.fake.messages[panel.id]
-                button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]),
-                              None)
-                if button is not None:
-                    ix = await self.fake.click(user, panel.id, button)
-                else:
-                    custom_id, value = next(
-                        ((cid, value) for cid, options in panel.selects()
-                         for value, label in options if label == step.label[:100]), (None, None))
-                    assert custom_id, f"no {step.label!r} in {panel!r} {panel.selects()}"
-                    ix = await self.fake.select(user, panel.id, custom_id, [value])
-                if (await ix.response()).type == 9:  # a modal: write something
-                    await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
-        await until(lambda: table.version > version, what=f"{who}'s {action!r} to apply")
-        await self.settle(table)
-        return action
 
     async def run_to_end(self, table: Table, max_steps: int = 3000) -> None:
         for _ in range(max_steps):

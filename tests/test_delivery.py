@@ -384,6 +384,22 @@ async def test_a_5xx_on_a_message_is_retried_by_delivery_alone(world):
     await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
 
 
+async def test_a_lobby_converges_within_15_s_of_a_run_of_failures_ending(world):
+    clock, players = world
+    await players.open("Ana")
+    table = players.table()
+    failures = players.fake.faults.add("PATCH", EDITS, outcomes=(500,), count=7)
+    await players.lobby_click("Bo", "join")
+    while failures.fired < 7:  # the retries meet every failure (on the fake clock)
+        await until(lambda: not players.bot.service._tasks, what="the bot to settle")
+        clock.advance(0.25)
+    ended = clock.now()
+    while not lobby_shows(players, table):
+        assert clock.now() - ended <= 15.0, "the lobby was still behind 15 s after the failures"
+        await until(lambda: not players.bot.service._tasks, what="the bot to settle")
+        clock.advance(0.25)
+
+
 async def test_the_issue_a_failed_join_edit_is_retried_and_the_host_can_start(world):
     clock, players = world
     await players.open("Ana")
@@ -411,10 +427,17 @@ async def test_a_click_on_a_lobby_that_gave_up_republishes_it(world):
     assert joins(players, table) == ["Ana", "Bo"]
 
 
-async def play_until_fired(players: Players, table, rule) -> list[tuple[int, str]]:
-    """Moves by the movers' buttons until one of them meets the fault; the (seat, action)s."""
+async def play_until_fired(players: Players, table, rule,
+                           clock: FakeClock | None = None) -> list[tuple[int, str]]:
+    """Moves by the movers' buttons (and, given the clock, the AI's moves as they fall due)
+    until one of them meets the fault; the people's (seat, action)s."""
     played = []
     while not rule.fired:
+        if clock is not None and players.mover(table) is None:
+            clock.advance(0)
+            await until(lambda: rule.fired or players.mover(table) is not None
+                        or not players.bot.service._tasks, what="the AI's move")
+            continue
         seat = table.game.to_move(table.state)
         played.append((seat, await players.play_by_buttons(table)))
     return played
@@ -453,7 +476,7 @@ async def test_a_board_edit_converges(world, fault):
     rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
     ana = players.users["Ana"]
     before = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
-    played = await play_until_fired(players, table, rule)  # the AI's turn next: an edit
+    played = await play_until_fired(players, table, rule, clock)  # the AI's moves: edits
     await converge(players, clock, lambda: board_shows(players, table), "the board")
     assert rule.fired == FAULTS[fault]["count"]
     mine = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
@@ -610,6 +633,7 @@ async def test_a_dm_still_waiting_merges_into_the_next_turns_so_no_event_is_lost
     for text in ("You found the golden key.", "You heard the door creak."):  # two turns
         await players.bot.publisher.send_private(
             table, Change(seat, [], [Event(text, to=(seat,))], True, "test"))
+    await until(lambda: not players.bot.service._tasks, what="the DM's first try")  # (background)
     assert rule.fired == 1  # the first turn's DM waits; the second merges into it
     await converge(players, clock, lambda: len(players.fake.dms(ana)) > before, "the DM")
     sent = [m.text() for m in players.fake.dms(ana)[before:]]
@@ -663,7 +687,8 @@ async def test_after_a_restart_a_player_whose_dms_closed_is_told_once_to_use_han
     notices = players.fake.faults.add("POST", POSTS, channel=players.channel.id, outcomes=(503,))
     secret = Change(0, [], [Event("You found the golden key.", to=(0,))], True, "test")
     await players.bot.publisher.send_private(table, secret)
-    assert notices.fired == 1 and table.seats[table.seat_of(ana)].dm_closed  # committed first
+    await until(lambda: notices.fired == 1, what="the DM's refusal and the notice's first try")
+    assert table.seats[table.seat_of(ana)].dm_closed  # committed first
 
     def told() -> list:
         return [m for m in players.channel_messages() if "DMs are closed" in m.text()]

@@ -231,7 +231,8 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     if opener is None:  # the board changed since it was read
         raise LookupError(f"no button for {action!r} on message {board.id}")
     sent.append(await fake.click(user, board.id, opener))
-    panel = (await answered(sent[0])).message
+    answer = await answered(sent[0])  # the panel: the answer, or its private follow-up
+    panel = answer.message if answer.type == 4 else (await sent[0].wait_followups())[0]
     for step in choice.path:
         panel = fake.messages[panel.id]
         button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]), None)

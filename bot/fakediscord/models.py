@@ -168,6 +168,8 @@ class Channel:
     last_message_id: Optional[int] = None
     message_count: int = 0
     thread_members: List[int] = field(default_factory=list)
+    #: permission overwrites: role or member id -> (allow, deny) bits, as channel settings hold them
+    overwrites: Dict[int, Tuple[int, int]] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:

@@ -16,15 +16,21 @@ from typing import Any, Awaitable, Callable, Dict, Iterable, List, Optional, Tup
 from aiohttp import WSMsgType, web
 
 from .faults import Faults
+from .ratelimits import RateLimits
 from .models import (
     ALL_PERMISSIONS,
+    ATTACH_FILES,
     BOT_PERMISSIONS,
+    CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
     MANAGE_GUILD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     WAIT_TIMEOUT,
     Callback,
     Channel,
@@ -117,7 +123,8 @@ class FakeDiscord:
     """Fake Discord. ``fake = FakeDiscord(); await fake.start(); ...; await fake.stop()``."""
 
     def __init__(self, *, compress_gateway: bool = True, interaction_timeout: Optional[float] = 3.0,
-                 keep_attachment_bytes: bool = True, latency: float = 0.0) -> None:
+                 keep_attachment_bytes: bool = True, latency: float = 0.0,
+                 rate_limits: Optional[RateLimits] = None, real_rate_limits: bool = True) -> None:
         self._snow = SnowflakeFactory()
         self.token = 'fake-bot-token.' + secrets.token_hex(8)
         self.compress_gateway = compress_gateway
@@ -148,6 +155,8 @@ class FakeDiscord:
         #: seconds each REST request takes before it is handled (an injected network round trip)
         self.latency = latency
         self.rate_limited = 0
+        #: Discord's per-route buckets (bot.fakediscord.ratelimits); real_rate_limits=False: none
+        self.rate_limits = rate_limits or (RateLimits() if real_rate_limits else None)
         self.resume_count = 0
         self.identify_count = 0
         self._fail_rules: List[Dict[str, Any]] = []
@@ -348,6 +357,47 @@ class FakeDiscord:
             return ALL_PERMISSIONS
         return perms
 
+    def channel_permissions(self, channel: Channel, user_id: int) -> int:
+        """A member's permissions in a channel, as Discord works them out: the guild's (roles),
+        then the channel's overwrites for @everyone, for the member's roles, and for the member
+        (deny, then allow, at each step). A thread takes its parent's overwrites."""
+        base = self.permissions(channel.guild_id, user_id)  # type: ignore[arg-type]
+        if base == ALL_PERMISSIONS:
+            return base
+        source = self.channels[channel.parent_id] if channel.is_thread and channel.parent_id else channel
+        g = self.guilds[channel.guild_id]  # type: ignore[index]
+        member = g.members.get(user_id)
+
+        def apply(perms: int, allow: int, deny: int) -> int:
+            return (perms & ~deny) | allow
+
+        perms = apply(base, *source.overwrites.get(g.id, (0, 0)))
+        roles = member.roles if member is not None else []
+        allow = deny = 0
+        for rid in roles:
+            a, d = source.overwrites.get(rid, (0, 0))
+            allow, deny = allow | a, deny | d
+        perms = apply(perms, allow, deny)
+        return apply(perms, *source.overwrites.get(user_id, (0, 0)))
+
+    async def set_overwrite(self, channel_id: int, target_id: int, allow: int = 0, deny: int = 0) -> None:
+        """Change a channel's permission overwrite for a role or member (0, 0 removes it), as an
+        admin would in the channel's settings; the bot hears CHANNEL_UPDATE."""
+        c = self._channel(channel_id)
+        if allow or deny:
+            c.overwrites[target_id] = (allow, deny)
+        else:
+            c.overwrites.pop(target_id, None)
+        await self._dispatch('CHANNEL_UPDATE', self._channel_payload(c), c.guild_id)
+
+    def bot_role_id(self, guild_id: int) -> int:
+        return next(r.id for r in self.guilds[guild_id].roles.values() if r.managed)
+
+    def _overwrites_payload(self, c: Channel) -> List[Dict[str, Any]]:
+        g = self.guilds[c.guild_id]  # type: ignore[index]
+        return [{'id': str(tid), 'type': 0 if tid in g.roles else 1, 'allow': str(a), 'deny': str(d)}
+                for tid, (a, d) in c.overwrites.items()]
+
     def _member_payload(self, m: Member, with_user: bool = True) -> Dict[str, Any]:
         d: Dict[str, Any] = {
             'roles': [str(r) for r in m.roles],
@@ -402,7 +452,7 @@ class FakeDiscord:
         else:
             d.update(
                 position=c.position,
-                permission_overwrites=[],
+                permission_overwrites=self._overwrites_payload(c),
                 parent_id=None,
                 topic=None,
                 nsfw=False,
@@ -782,6 +832,14 @@ class FakeDiscord:
             mm = rx.match(path)
             if not mm:
                 continue
+            if self.rate_limits is None:
+                headers = self._ratelimit_headers(method, path, 49, 0.01)
+            else:
+                verdict = self.rate_limits.take(method, path)
+                if verdict.retry_after is not None:
+                    await request.read()
+                    return self._too_many(method, path, verdict.headers, verdict.retry_after)
+                headers = verdict.headers
             if auth and request.headers.get('Authorization') != f'Bot {self.token}':
                 err = HTTPError(401, 0, '401: Unauthorized')
                 self.http_errors.append((method, path, 401, err.body()))
@@ -800,29 +858,30 @@ class FakeDiscord:
                 self._notify()
             if isinstance(result, web.StreamResponse):
                 return result
-            headers = self._ratelimit_headers(method, path, 49, 0.01)
             if result is None:
                 return web.Response(status=204, headers=headers)
             return self._json(result, 200, headers)
         return self._unknown(method, path)
 
+    def _too_many(self, method: str, path: str, headers: Dict[str, str], retry_after: float) -> web.Response:
+        """A 429 as Discord sends it (the bucket's headers, Retry-After, the body's retry_after)."""
+        self.rate_limited += 1
+        headers = {
+            **headers,
+            'Retry-After': f'{retry_after:.3f}',
+            'X-RateLimit-Scope': 'user',
+            # discord.py treats a 429 without a Via header as a Cloudflare ban (no retry)
+            'Via': '1.1 google',
+        }
+        body = {'message': 'You are being rate limited.', 'retry_after': retry_after, 'global': False, 'code': 0}
+        log.info('fakediscord: 429 on %s %s (retry after %.2f s)', method, path, retry_after)
+        return self._json(body, 429, headers)
+
     def _injected_failure(self, rule: Dict[str, Any], method: str, path: str) -> web.Response:
         status = rule['status']
         if status == 429:
-            self.rate_limited += 1
             ra = rule['retry_after']
-            headers = self._ratelimit_headers(method, path, 0, ra)
-            headers.update(
-                {
-                    'Retry-After': f'{ra:.3f}',
-                    'X-RateLimit-Scope': 'user',
-                    # discord.py treats a 429 without a Via header as a Cloudflare ban (no retry)
-                    'Via': '1.1 google',
-                }
-            )
-            body = {'message': 'You are being rate limited.', 'retry_after': ra, 'global': False, 'code': 0}
-            log.info('fakediscord: injected 429 on %s %s', method, path)
-            return self._json(body, 429, headers)
+            return self._too_many(method, path, self._ratelimit_headers(method, path, 0, ra), ra)
         log.info('fakediscord: injected %s on %s %s', status, method, path)
         return self._json({'message': f'injected failure {status}', 'code': rule['code']}, status)
 
@@ -1288,7 +1347,14 @@ class FakeDiscord:
             msgs = msgs[-limit:]
         return [self.message_payload(m) for m in reversed(msgs)]
 
-    def _check_can_send(self, c: Channel, author_id: int) -> None:
+    def _check_can_send(self, c: Channel, author_id: int, files: int = 0) -> None:
+        if not c.is_dm:  # Discord refuses a write the bot may not make: 403, code 50013
+            perms = self.channel_permissions(c, author_id)
+            needed = [VIEW_CHANNEL, SEND_MESSAGES_IN_THREADS if c.is_thread else SEND_MESSAGES]
+            if files:
+                needed.append(ATTACH_FILES)
+            if any(not perms & bit for bit in needed):
+                raise HTTPError(403, 50013, 'Missing Permissions')
         if c.is_dm:
             u = self.users[c.recipient_id]  # type: ignore[index]
             if not u.dms_open:
@@ -1301,7 +1367,7 @@ class FakeDiscord:
     async def h_post_message(self, request: web.Request, cid: str) -> Dict[str, Any]:
         c = self._channel(int(cid))
         payload, files = await self._read_body(request)
-        self._check_can_send(c, self.bot_user.id)
+        self._check_can_send(c, self.bot_user.id, len(files))
         ref = payload.get('message_reference')
         if ref and ref.get('fail_if_not_exists', True):
             rm = self.messages.get(int(ref['message_id']))
@@ -1364,6 +1430,8 @@ class FakeDiscord:
     async def h_create_thread(self, request: web.Request, cid: str) -> Dict[str, Any]:
         parent = self._channel(int(cid))
         body, _ = await self._read_body(request)
+        if not self.channel_permissions(parent, self.bot_user.id) & CREATE_PUBLIC_THREADS:
+            raise HTTPError(403, 50013, 'Missing Permissions')
         t = self._new_thread(parent, body.get('name', ''), int(body.get('type') or 12), None, int(body.get('auto_archive_duration') or 1440))
         d = self._channel_payload(t)
         await self._dispatch('THREAD_CREATE', {**d, 'newly_created': True}, t.guild_id)
@@ -1631,7 +1699,7 @@ class FakeDiscord:
             ctx['member'] = {**self._member_payload(m), 'permissions': str(self.permissions(g.id, user_id))}
             ctx['context'] = 0
             ctx['authorizing_integration_owners'] = {'0': str(g.id)}
-            ctx['app_permissions'] = str(self.permissions(g.id, self.bot_user.id))
+            ctx['app_permissions'] = str(self.channel_permissions(c, self.bot_user.id))
         return c, ctx
 
     async def _send_interaction(
