@@ -19,7 +19,9 @@ import pytest
 from bot.fakediscord import FakeDiscord, patch_discord
 from tests.harness import InThreadHarness, Players, until
 
-WITHIN = 1.0  # seconds after a commit by which the controls must be current
+# Seconds after a commit by which the controls must be current: the bot's target is 1 s; the
+# guard allows half a second more for a CI machine whose two cores run two test workers.
+WITHIN = 1.5
 MOVES = 36  # commits per game (or its end)
 # A process killed outright is back when its supervisor has started it again and it has
 # connected: seconds, not the 0.2 s a new bot in this process takes.
