@@ -26,6 +26,8 @@ State lives in `state.data` (JSON-native):
     queue        decisions the turn waits for [{"seat", "kind": spoils|flee|leave|drop, ...}]
     offers       key exchanges offered [{"from", "to", "key"}]
     attempts     tries at the chest, public [{"seat", "keys", "wrong"}]
+    tally        public counts for self-play reports: monster fights, fled (escaped from a monster),
+                 slain (adventurers killed by monsters), killed (by adventurers), maze (entries)
     last, dice   the last move and the last dice, for the board
 
 Actions are canonical strings; `parse` gives the grammar.
@@ -284,6 +286,18 @@ check(OPS)
 
 # ---------------------------------------------------------------- the game
 
+TALLY = ("fights", "fled", "slain", "killed", "maze")
+
+
+def new_tally() -> dict[str, int]:
+    return dict.fromkeys(TALLY, 0)
+
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: the public tally of fights, escapes, deaths and Maze entries (from zero)."""
+    return {**data, "tally": new_tally()}
+
+
 class FiretopGame(Game):
     name = "firetop"
     title = "The Warlock of Firetop Mountain"
@@ -299,7 +313,8 @@ class FiretopGame(Game):
     renderer = "render.firetop:render_firetop"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
-    state_format = 1
+    state_format = 2
+    upgrades = {1: upgrade_1}
 
     # ------------------------------------------------------------ set-up
     def setup_data(self, state: State, rng: Rng) -> None:
@@ -343,7 +358,7 @@ class FiretopGame(Game):
             "maze_trail": [], "piles": [], "battle": None, "task": None, "queue": [], "offers": [],
             "conferred": [], "attempts": [], "last": None, "dice": None, "winner": None,
             "limit": int(state.options.get("rounds", 40)),
-            "double6": state.options.get("double6", "off") == "on",
+            "double6": state.options.get("double6", "off") == "on", "tally": new_tally(),
         }
         state.turn = 1
 
@@ -463,6 +478,11 @@ class FiretopGame(Game):
         node = me["pos"]
         cards = list(me["items"]) + [s for s in me["swords"] if s != "sword"]
         ctx.events.append(Event(f"💀 {p(seat)} is slain by {cause}!", kind="death"))
+        fight = d["battle"]
+        if killer is not None:
+            d["tally"]["killed"] += 1
+        elif fight is not None and fight["kind"] == "monster" and fight["seat"] == seat:
+            d["tally"]["slain"] += 1
         if killer is None:
             if cards:
                 self._add_pile(d, node, cards, owner=seat)
@@ -610,6 +630,7 @@ class FiretopGame(Game):
         d["battle"] = {"kind": "monster", "seat": ctx.seat, "name": name, "skill": skill, "stamina": stamina,
                        "stamina0": stamina, "round": 0, "roller": None, "chosen": False, "mroll": None,
                        "waiting": False, "due": None, "last": None}
+        d["tally"]["fights"] += 1
         d["step"] = "battle"
         ctx.say(f"⚔️ {name} (Skill {skill}, Stamina {stamina}) attacks {{p}}!", kind="battle")
 
@@ -716,6 +737,7 @@ class FiretopGame(Game):
             return
         d["battle"] = None
         if b["kind"] == "monster":
+            d["tally"]["fled"] += 1
             task = d["task"]
             d["task"] = None
             me = d["players"][seat]
@@ -1384,6 +1406,8 @@ class FiretopGame(Game):
             d["step"] = "done"
             return
         card = d["maze"][node]
+        if here in BOARD.maze_gates:
+            d["tally"]["maze"] += 1
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
