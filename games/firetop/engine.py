@@ -93,6 +93,12 @@ SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 
 ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
 
 
+def plain_number(token: str, digits: int) -> bool:
+    """`token` is 1 to `digits` ASCII digits: str.isdigit also passes '⁰' or '٣', which int() refuses
+    or reads as another number."""
+    return token.isascii() and token.isdigit() and len(token) <= digits
+
+
 def normalize(action: str) -> str:
     """The canonical spelling of a typed action; IllegalAction says what was expected."""
     tokens = action.lower().replace(",", " ").split()
@@ -117,11 +123,11 @@ def normalize(action: str) -> str:
             return f"move {ROOM_ALIASES[word]}"
         raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
     if verb in ("challenge", "show", "extras"):
-        if len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 2:
+        if len(rest) == 1 and plain_number(rest[0], 2):
             return f"{verb} {int(rest[0])}"
         raise IllegalAction(f"Give one number: {VERBS[verb]}.")
     if verb == "open":
-        if len(rest) == CHEST_KEYS and all(t.isdigit() and len(t) == 1 for t in rest):
+        if len(rest) == CHEST_KEYS and all(plain_number(t, 1) for t in rest):
             nums = sorted(int(t) for t in rest)
             if len(set(nums)) == CHEST_KEYS:
                 return "open " + " ".join(map(str, nums))
