@@ -420,9 +420,8 @@ def test_an_attack_round_is_2d6_plus_skill_the_lower_loses_2_stamina_ties_go_on(
 def test_a_nominated_player_rolls_for_the_monster_or_the_bot_does():
     st = in_battle(fresh(), 0, "orc")
     assert "nominate blue" in actions(st, 0)
-    st, _ = act(st, 0, "nominate blue")
-    assert actions(st, 1) == ["dice", "pass"]
-    waiting, _ = act(st, 0, "attack")
+    waiting, _ = act(st, 0, "nominate blue")
+    assert actions(waiting, 1) == ["dice", "pass"]
     assert GAME.prompt(waiting, 0) is None and GAME.to_move(waiting) == 0
     due = GAME.timers(waiting)
     assert due and due[0]["action"] == "botroll" and due[0]["seat"] == SYSTEM
@@ -546,6 +545,67 @@ def test_escaping_from_an_adventurer_he_flees_4_spaces_and_the_victor_claims_spo
     assert player(st, 1)["pos"] == flee[0].split()[1] and st.data["current"] == 1
 
 
+def test_in_a_duel_the_defender_chooses_to_escape_before_the_next_round_is_fought():
+    st = duel(fresh())
+    assert GAME.prompt(st, 1) is None and actions(st, 0) == ["attack"]  # round 1 is always fought
+    for _ in range(3):
+        st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+        # between rounds the attacker's next attack waits for the defender's choice
+        assert GAME.prompt(st, 0) is None and actions(st, 1) == ["attack", "escape"]
+        assert GAME.to_move(st) == 1
+        refused(GAME, st, 0, "attack", "chooses first")
+        st, _ = act(st, 1, "attack")
+        assert actions(st, 0) == ["attack", "escape"] and GAME.prompt(st, 1) is None
+    # self-play asks the first seat with a prompt: with the defender seated later, it is him
+    fled, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+    fled, _ = act(rig(fled, 6), 1, "escape")
+    assert fled.data["battle"] is None and fled.data["queue"][0]["kind"] == "spoils"
+
+
+def test_a_failed_escape_in_a_duel_starts_the_next_round_for_both():
+    st = duel(fresh())
+    st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+    held, _ = act(rig(st, 1), 1, "escape")
+    assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
+    stood, _ = act(st, 1, "attack")
+    held, _ = act(rig(stood, 1), 0, "escape")
+    assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
+
+
+def test_the_monster_is_not_rolled_for_before_the_adventurer_chooses_whether_to_escape():
+    st = in_battle(fresh(), 0, "orc")
+    st, _ = act(st, 0, "nominate blue")  # "fight, blue rolls": round 1 is on
+    assert GAME.prompt(st, 0) is None and actions(st, 1) == ["dice", "pass"]
+    st, events = act(st, 1, "dice")
+    assert st.data["battle"]["round"] == 1 and st.data["battle"]["mroll"] is None
+    # between rounds: the roller waits while the adventurer may escape
+    assert GAME.prompt(st, 1) is None and "escape" in actions(st, 0)
+    refused(GAME, st, 1, "dice")
+    assert GAME.timers(st) == []
+    fled, events = act(rig(st, 6), 0, "escape")
+    assert fled.data["battle"] is None and "rolls for the" not in texts(events)
+    st, events = act(st, 0, "attack")
+    assert actions(st, 1) == ["dice", "pass"] and "rolls for the" not in texts(events)
+    st, events = act(st, 1, "dice")
+    assert st.data["battle"]["round"] == 2
+
+
+def test_the_spoils_prompt_is_the_same_whether_or_not_the_loser_carries_keys():
+    prompts = []
+    for items in (["keys_a", "goblet"], ["crown", "goblet"], []):
+        st = fresh()
+        player(st, 1)["items"] = items
+        st = duel(st)
+        st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+        st, _ = act(rig(st, 6), 1, "escape")
+        prompts.append(GAME.prompt(st, 0))
+        assert "spoils keys lantern" in actions(st, 0)
+        if not items:
+            taken, events = act(st, 0, "spoils keys")
+            assert player(taken, 0)["items"] == [] and "claims nothing" in texts(events, public=True)
+    assert prompts[0] == prompts[1]  # the count of his cards is public; what they are is not
+
+
 def test_spoils_one_card_at_random_or_one_he_has_seen():
     st = fresh()
     player(st, 1)["items"] = ["goblet", "shield"]
@@ -642,6 +702,31 @@ def test_at_the_chest_only_keys_carried_on_treasure_cards_may_be_named():
     few = enter_treasure_room(fresh(), ["goblet"])
     few_actions = actions(few, 0)
     assert not any(a.startswith("open") for a in few_actions)
+
+
+def entering_the_treasure_room(items: list[str]):
+    st = fresh()
+    turn_of(st, 0, "move")
+    st.data["roll"] = 1
+    put(st, 0, "L3")
+    player(st, 0)["items"] = list(items)
+    return act(st, 0, "move treasure")
+
+
+def test_arriving_at_the_chest_tells_the_table_nothing_of_the_keys_he_carries():
+    keyed, keyed_events = entering_the_treasure_room(["keys_a", "goblet"])
+    bare, bare_events = entering_the_treasure_room(["crown", "goblet"])
+    assert texts(keyed_events, public=True) == texts(bare_events, public=True)
+    assert GAME.view(keyed, None) == GAME.view(bare, None)
+    for seat in range(3):  # the same buttons in the channel, the same player to wait for
+        a, b = GAME.prompt(keyed, seat), GAME.prompt(bare, seat)
+        assert (a is None) == (b is None) and GAME.to_move(keyed) == GAME.to_move(bare)
+        if a is not None and not a.private:
+            assert a == b
+    assert GAME.prompt(keyed, 0).private and GAME.prompt(bare, 0).private
+    left, left_events = act(bare, 0, "pass")
+    left_keyed, keyed_events = act(keyed, 0, "pass")
+    assert texts(left_events, public=True) == texts(keyed_events, public=True)
 
 
 def test_wrong_keys_announce_how_many_and_send_him_to_the_south_bank():

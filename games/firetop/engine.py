@@ -834,12 +834,10 @@ class FiretopGame(Game):
             self._gain(ctx, ctx.seat, cid)
         self._pick_piles(ctx, ctx.seat)
         if BOARD.rooms[rid]["kind"] == "treasure":
-            if len(key_treasure_numbers(ctx.me["items"])) >= CHEST_KEYS:
-                d["step"] = "open"
-                ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's iron-bound chest."))
-                return
-            ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's chest, but does not carry "
-                                    f"keys with {CHEST_KEYS} different numbers."))
+            # always the same words and a private choice: whether he carries keys is his secret
+            d["step"] = "open"
+            ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's iron-bound chest."))
+            return
         self._company(ctx)
 
     def _company(self, ctx: Ctx) -> None:
@@ -990,7 +988,8 @@ class FiretopGame(Game):
         me = d["players"][seat]
         b = d["battle"]
         if b is not None and not d["queue"]:
-            if b["kind"] == "monster" and b["roller"] == seat and b["mroll"] is None:
+            # the monster's dice wait until the adventurer has chosen to fight the round, not escape
+            if b["kind"] == "monster" and b["roller"] == seat and b["waiting"]:
                 return (f"Roll for the {b['name']} in its battle with {p(b['seat'])}",
                         [(_choice("dice", ("dice", f"Roll for the {b['name']}")), self._do_dice),
                          (_choice("pass", ("pass", "Let the bot roll")), self._do_decline)], False)
@@ -1014,8 +1013,8 @@ class FiretopGame(Game):
         if kind == "spoils":
             loser = d["players"][head["from"]]
             whats: list[tuple[str, str]] = []
-            if key_treasure_numbers(loser["items"]):
-                whats.append(("keys", "All his Bunches of Keys"))
+            # offered whatever he carries: the buttons must not tell whether he has keys
+            whats.append(("keys", "All his Bunches of Keys, if any"))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
                 whats.append(("random", "One treasure card at random"))
             for cid in _distinct(loser["revealed"]):
@@ -1180,7 +1179,7 @@ class FiretopGame(Game):
 
     def _battle_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         b = d["battle"]
-        if b is None or b["seat"] != seat or b.get("waiting"):
+        if b is None or b["seat"] != seat or b.get("waiting") or self._defender_deciding(b):
             return "", [], False
         foe = b["name"] if b["kind"] == "monster" else p(b["foe"])
         opts = []
@@ -1196,6 +1195,11 @@ class FiretopGame(Game):
         if b["round"] >= 1 and not b.get("held"):
             opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
         return f"Battle with {foe}", opts, False
+
+    def _defender_deciding(self, b: dict[str, Any]) -> bool:
+        """Between rounds of a duel the defender says first whether he fights on or escapes: the
+        attacker's next attack waits for it."""
+        return b["kind"] == "duel" and b["round"] >= 1 and not b["stand"]
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
@@ -1234,6 +1238,10 @@ class FiretopGame(Game):
         b = d["battle"]
         if b is not None and b["seat"] == seat and b.get("waiting"):
             return f"Wait for {p(b['roller'])} to roll for the {b['name']}."
+        if b is not None and b["seat"] == seat and self._defender_deciding(b):
+            return f"Wait: {p(b['foe'])} chooses first whether to fight on or try to escape."
+        if b is not None and b["kind"] == "monster" and b["roller"] == seat:
+            return f"Wait: {p(b['seat'])} chooses whether to fight on or escape before the {b['name']}'s dice roll."
         if d["phase"] == "create":
             return "Wait for the others to finish rolling up their adventurers."
         return f"It's not your turn: {p(d['current'])} is moving."
@@ -1431,6 +1439,8 @@ class FiretopGame(Game):
     def _do_end(self, ctx: Ctx, _: Any) -> None:
         if ctx.d["step"] == "open":
             ctx.say("{p} leaves the chest alone for now.")
+            self._company(ctx)
+            return
         ctx.d["step"] = "done"
 
     def _do_fight(self, ctx: Ctx, colour: str) -> None:
@@ -1456,8 +1466,10 @@ class FiretopGame(Game):
         self._resolve_round(ctx)
 
     def _do_nominate(self, ctx: Ctx, colour: str) -> None:
+        """Fight, with another player rolling for the monster: the first round is on at once."""
         b = ctx.d["battle"]
         b["roller"], b["chosen"] = COLOURS.index(colour), True
+        b["waiting"], b["due"] = True, ctx.now + ROLL_WAIT
         ctx.say(f"{{p}} hands the {b['name']}'s dice to {p(b['roller'])}.", kind="battle")
 
     def _do_dice(self, ctx: Ctx, _: Any) -> None:
@@ -1615,6 +1627,9 @@ class FiretopGame(Game):
             return None
         if d["queue"]:
             return d["queue"][0]["seat"]
+        b = d["battle"]
+        if b is not None and self._defender_deciding(b):
+            return b["foe"]
         if d["phase"] == "create":
             return next((s for s, q in enumerate(d["players"]) if q["extras"] is not None), None)
         return d["current"]
