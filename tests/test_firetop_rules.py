@@ -740,6 +740,23 @@ def test_wrong_keys_announce_how_many_and_send_him_to_the_south_bank():
     assert not st.over
 
 
+def test_a_wrong_try_at_the_chest_is_a_key_challenge_the_challenger_sees_in_private():
+    st = fresh()
+    st.data["chest"] = [1, 5, 9]
+    player(st, 0)["keys"], player(st, 1)["keys"], player(st, 2)["keys"] = [3], [2, 6, 7], [4, 8]
+    st = enter_treasure_room(st, ["keys_a", "keys_b"])
+    st, events = act(st, 0, "open 1 2 3")
+    public, mine = texts(events, public=True), texts([e for e in events if e.to == (0,)])
+    assert "2 keys were wrong" in public
+    assert "{p1}" not in public and "{p2}" not in public
+    # he looks at every card held out: the wrong keys and who holds them, and the blanks for key 1
+    assert "Key 2 is held out by {p1}" in mine and "key 3 is your own" in mine
+    assert "key **1** must lie under" in mine
+    assert all(e.to in (None, (0,)) for e in events)
+    know = player(st, 0)["know"]
+    assert know["held"]["2"] == [1] and know["held"]["3"] == [] and know["chest"] == [1]
+
+
 def test_the_right_combination_opens_the_chest_and_wins():
     st = fresh()
     st.data["chest"] = [2, 4, 6]

@@ -866,19 +866,21 @@ class FiretopGame(Game):
     def _challenge(self, ctx: Ctx, n: int) -> None:
         d = ctx.d
         seat = ctx.seat
-        holders = [s for s, q in enumerate(d["players"]) if s != seat and n in q["keys"]]
         ctx.events.append(Event(f"🗝️ {p(seat)} makes a Key Challenge for key {n}: everyone holds out a Key "
                                 "card face down, and only the challenger sees them."))
+        ctx.events.append(Event(self._held_out(d, seat, n), to=(seat,), kind="secret"))
+
+    def _held_out(self, d: dict[str, Any], seat: int, n: int) -> str:
+        """What `seat` sees when the others hold out their Key cards for `n` (and learns from it)."""
+        holders = [s for s, q in enumerate(d["players"]) if s != seat and n in q["keys"]]
         know = d["players"][seat]["know"]
         know["held"][str(n)] = holders
         if holders:
-            text = f"Key {n} is held out by {listing([p(s) for s in holders])}; the others hold out blanks."
-        elif n in d["players"][seat]["keys"]:
-            text = f"Everyone else holds out a blank: key {n} is your own."
-        else:
-            know["chest"] = sorted(set(know["chest"]) | {n})
-            text = f"Everyone holds out a blank: key **{n}** must lie under the Warlock's chest!"
-        ctx.events.append(Event(text, to=(seat,), kind="secret"))
+            return f"Key {n} is held out by {listing([p(s) for s in holders])}; the others hold out blanks."
+        if n in d["players"][seat]["keys"]:
+            return f"Everyone else holds out a blank: key {n} is your own."
+        know["chest"] = sorted(set(know["chest"]) | {n})
+        return f"Everyone holds out a blank: key **{n}** must lie under the Warlock's chest!"
 
     def _open(self, ctx: Ctx, keys: tuple[int, ...]) -> None:
         d = ctx.d
@@ -898,6 +900,9 @@ class FiretopGame(Game):
             ctx.state.result = {"winners": [seat], "reason": "opened the Warlock's chest",
                                 "scores": None}
             return
+        # a Key Challenge: he alone sees the cards held out for each number he named
+        ctx.events.append(Event("The cards held out for your keys: "
+                                + " ".join(self._held_out(d, seat, n) for n in keys), to=(seat,), kind="secret"))
         ctx.events.append(Event(f"{p(seat)} must announce it: {plural(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
                                 f"wrong! A spell hurls him to the south bank of the river, at {BOARD.landing}."))
         self._set_pos(d, seat, BOARD.landing)
