@@ -682,6 +682,22 @@ def test_conferring_is_a_private_exchange_only_on_the_same_space():
     assert GAME.view(no, 0)["secret"]["held"] == {} and "refuses" in texts(events)
 
 
+def test_an_offer_to_confer_lapses_when_the_two_adventurers_part():
+    st = fresh(3)
+    player(st, 0)["keys"], player(st, 2)["keys"] = [1, 2], [3, 4]
+    turn_of(st, 0)
+    put(st, 0, "K11")
+    put(st, 2, "K11")
+    st, _ = act(st, 0, "confer green")
+    st, _ = act(st, 0, "show 2")
+    assert actions(st, 2) == ["show 3", "show 4", "pass"]
+    st = rolled_to(st, 0, 2)
+    st, _ = act(st, 0, "move K13")
+    assert GAME.view(st, None)["offers"] == [] and GAME.prompt(st, 2) is None
+    refused(GAME, st, 2, "show 4", "parted")
+    assert player(st, 0)["know"]["held"] == {} and player(st, 2)["know"]["held"] == {}
+
+
 def enter_treasure_room(st: State, items: list[str], seat: int = 0) -> State:
     turn_of(st, seat, "move")
     st.data["roll"] = 1

@@ -444,6 +444,9 @@ class FiretopGame(Game):
             if fixed is not None and FIXED[fixed].get("permanent"):
                 d["rooms"][old]["barred"] = seat
         me["pos"] = node
+        # conferring needs both on one space: an offer lapses when they part
+        spots = [q["pos"] for q in d["players"]]
+        d["offers"] = [o for o in d["offers"] if spots[o["from"]] == spots[o["to"]]]
 
     def _test_luck(self, ctx: Ctx, seat: int) -> bool:
         me = ctx.d["players"][seat]
@@ -1225,6 +1228,10 @@ class FiretopGame(Game):
             self._settle(ctx)
             return events
         wanted = normalize(action)
+        if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
+                and not any(o["to"] == seat for o in d["offers"]):
+            raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
+                                "and an offer lapses once they have parted.")
         _, opts, _ = self.options(state, seat)
         if not opts:
             raise IllegalAction(self._idle_reason(state, seat))
