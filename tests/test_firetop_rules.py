@@ -406,6 +406,7 @@ def test_a_permanently_occupied_room_cannot_be_reentered_until_someone_else_has_
 
 def test_an_attack_round_is_2d6_plus_skill_the_lower_loses_2_stamina_ties_go_on():
     st = in_battle(fresh(), 0, "goblin")
+    st.data["battle"].update(skill=5, stamina=5)  # the rule, whatever the card's numbers
     me = player(st, 0)
     me["skill"], me["stamina"] = 10, 20
     st1, events = act(rig(st, 1, 1, 6, 6), 0, "attack")  # 12 against 5+12=17
@@ -445,7 +446,7 @@ def test_a_nominated_player_rolls_for_the_monster_or_the_bot_does():
 def test_a_winning_double_six_does_double_damage_when_the_lobby_chose_it(option, damage):
     st = in_battle(fresh(options={"double6": option}), 0, "troll")
     st, events = act(rig(st, 6, 6, 1, 1), 0, "attack")
-    assert st.data["battle"]["stamina"] == 8 - damage
+    assert st.data["battle"]["stamina"] == content.CARDS["troll"]["stamina"] - damage
 
 
 def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
@@ -458,7 +459,7 @@ def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
     clean, events = act(rig(st, 6), 0, "escape")
     assert player(clean, 0)["pos"] == "I11" and player(clean, 0)["stamina"] == before
     assert clean.data["battle"] is None and clean.data["current"] == 1
-    grazed, _ = act(rig(st, 4), 0, "escape")
+    grazed, _ = act(rig(st, 5), 0, "escape")
     assert player(grazed, 0)["stamina"] == before - 1
     held, events = act(rig(st, 1), 0, "escape")
     assert player(held, 0)["pos"] == "armoury" and player(held, 0)["stamina"] == before - 2
@@ -468,7 +469,7 @@ def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
 def test_an_escaped_monster_is_turned_face_down_with_its_scores_restored():
     st = in_battle(fresh(), 0, "orc")
     st, _ = act(rig(st, 6, 6, 1, 1), 0, "attack")
-    assert st.data["battle"]["stamina"] == 4
+    assert st.data["battle"]["stamina"] == content.CARDS["orc"]["stamina"] - 2
     st, _ = act(rig(st, 6), 0, "escape")
     room = st.data["rooms"]["armoury"]
     assert room["encounter"] == "orc" and GAME.view(st, None)["rooms"]["armoury"]["waiting"] == "Orc Brute"
@@ -803,7 +804,7 @@ def test_next_turn_he_comes_out_at_any_entrance_of_the_same_colour_then_moves():
     turn_of(st, 0)
     put(st, 0, "K4")
     exits = [a for a in actions(st, 0) if a.startswith("move")]
-    assert sorted(exits) == ["move A14", "move V2"]  # blue entrances but his own
+    assert sorted(exits) == ["move R5", "move V2"]  # blue entrances but his own
     st, _ = act(rig(st, 2), 0, "move V2")
     assert player(st, 0)["pos"] == "V2" and st.data["step"] == "move" and st.data["roll"] == 2
     assert all(path[1] == "V3" for path in GAME.destinations(st.data, 0, 2).values())
@@ -977,6 +978,31 @@ def test_a_lantern_can_be_stolen_and_only_stealing_brings_one_back():
     turn_of(st, 1)
     assert "grope" in actions(st, 1)
     assert not any(TREASURES[c]["name"] == "Lantern" for c in TREASURES)
+
+
+def test_a_new_adventurer_sets_out_with_the_full_starting_kit_lantern_included():
+    # the rulebook's starting equipment is every new adventurer's; "only stealing brings a lantern
+    # back" speaks of the adventurer who lost it, and he is dead
+    st = in_battle(fresh(), 0, "orc")
+    player(st, 0).update(lantern=False, stamina=2, provisions=0)
+    st, _ = act(rig(st, 1, 1, 6, 6), 0, "attack")
+    me = player(st, 0)
+    assert me["lives"] == 2 and me["lantern"] and me["swords"] == ["sword"] and me["provisions"] == 3
+
+
+def test_the_pedlar_sells_swords_that_the_table_sees_bought():
+    st = fresh()
+    turn_of(st, 0, "move")
+    st.data["roll"] = 1
+    put(st, 0, "Q11")
+    player(st, 0)["gold"] = 5
+    st.data["rooms"]["pedlar"]["treasure"] = None
+    st, _ = act(st, 0, "move pedlar")
+    assert {"buy blade", "buy sword"} <= set(actions(st, 0))
+    st, events = act(st, 0, "buy sword")
+    assert player(st, 0)["swords"] == ["sword", "runesword"] and player(st, 0)["gold"] == 2
+    assert "Runed Sword" in GAME.view(st, None)["players"][0]["swords"]
+    assert "buy sword" not in actions(st, 0) and "buy blade" in actions(st, 0)
 
 
 # ------------------------------------------------------------------ house rules and details

@@ -84,7 +84,7 @@ VERBS = {
     "confer": "the adventurer to show Key cards to, by colour, e.g. blue",
     "show": "one of your Key cards, e.g. 4",
     "open": "three key numbers you carry, e.g. 2 5 9",
-    "buy": "provision or draught",
+    "buy": "provision, draught, blade or sword",
     "spoils": "keys, random, nothing or a card you have seen; add 'lantern' to take it too",
     "drop": "one of your treasure cards, e.g. goblet",
 }
@@ -315,7 +315,7 @@ class FiretopGame(Game):
     colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30), (150, 70, 200),
                   (235, 120, 20))
     verbs = VERBS
-    option_choices = {"double6": ("off", "on"), "rounds": (40, 30, 60)}
+    option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
     renderer = "render.firetop:render_firetop"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
@@ -363,7 +363,7 @@ class FiretopGame(Game):
             "maze": {space: maze[i] for i, space in enumerate(BOARD.maze_spaces)}, "maze_seen": {},
             "maze_trail": [], "piles": [], "battle": None, "task": None, "queue": [], "offers": [],
             "conferred": [], "attempts": [], "last": None, "dice": None, "winner": None,
-            "limit": int(state.options.get("rounds", 40)),
+            "limit": int(state.options.get("rounds", 60)),
             "double6": state.options.get("double6", "off") == "on", "tally": new_tally(),
         }
         state.turn = 1
@@ -1143,7 +1143,8 @@ class FiretopGame(Game):
         elif step == "shop":
             text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
-                room_for = ware["gives"] == "provisions" or len(me["items"]) < RUCKSACK
+                room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
+                    or len(me["items"]) < RUCKSACK
                 if me["gold"] >= ware["price"] and room_for:
                     opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
                                  self._do_buy))
@@ -1551,11 +1552,14 @@ class FiretopGame(Game):
         ware = WARES[wid]
         me = ctx.me
         me["gold"] -= ware["price"]
+        ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
         if ware["gives"] == "provisions":
             me["provisions"] += 1
+        elif TREASURES[ware["gives"]]["kind"] == "sword":
+            self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+            self._reveal(ctx, ctx.seat, ware["gives"])  # bought in front of everyone
         else:
             me["items"].append(ware["gives"])
-        ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
 
     def _do_done(self, ctx: Ctx, _: Any) -> None:
         ctx.d["step"] = "task"
