@@ -659,12 +659,18 @@ def test_a_key_challenge_is_seen_only_by_the_challenger():
     assert GAME.view(after, 0)["secret"]["chest"] == [8]
 
 
-def test_conferring_is_a_private_exchange_only_on_the_same_space():
+def meeting(other: int) -> State:
+    """Seat 0 (Key cards 1 and 2) on his turn at K11 with `other` (Key cards 3 and 4)."""
     st = fresh(3)
-    player(st, 0)["keys"], player(st, 1)["keys"] = [1, 2], [3, 4]
+    player(st, 0)["keys"], player(st, other)["keys"] = [1, 2], [3, 4]
     turn_of(st, 0)
     put(st, 0, "K11")
-    put(st, 1, "K11")
+    put(st, other, "K11")
+    return st
+
+
+def test_conferring_is_a_private_exchange_only_on_the_same_space():
+    st = meeting(1)
     put(st, 2, "K13")
     assert "confer blue" in actions(st, 0) and "confer green" not in actions(st, 0)
     refused(GAME, st, 0, "confer green")
@@ -684,11 +690,7 @@ def test_conferring_is_a_private_exchange_only_on_the_same_space():
 
 
 def test_an_offer_to_confer_lapses_when_the_two_adventurers_part():
-    st = fresh(3)
-    player(st, 0)["keys"], player(st, 2)["keys"] = [1, 2], [3, 4]
-    turn_of(st, 0)
-    put(st, 0, "K11")
-    put(st, 2, "K11")
+    st = meeting(2)
     st, _ = act(st, 0, "confer green")
     st, _ = act(st, 0, "show 2")
     assert actions(st, 2) == ["show 3", "show 4", "pass"]
@@ -990,14 +992,20 @@ def test_a_new_adventurer_sets_out_with_the_full_starting_kit_lantern_included()
     assert me["lives"] == 2 and me["lantern"] and me["swords"] == ["sword"] and me["provisions"] == 3
 
 
-def test_the_pedlar_sells_swords_that_the_table_sees_bought():
+def at_the_pedlar(gold: int) -> State:
+    """Seat 0, with `gold`, walks into the Pedlar's Nook."""
     st = fresh()
     turn_of(st, 0, "move")
     st.data["roll"] = 1
     put(st, 0, "Q11")
-    player(st, 0)["gold"] = 5
+    player(st, 0)["gold"] = gold
     st.data["rooms"]["pedlar"]["treasure"] = None
     st, _ = act(st, 0, "move pedlar")
+    return st
+
+
+def test_the_pedlar_sells_swords_that_the_table_sees_bought():
+    st = at_the_pedlar(5)
     assert {"buy blade", "buy sword"} <= set(actions(st, 0))
     st, events = act(st, 0, "buy sword")
     assert player(st, 0)["swords"] == ["sword", "runesword"] and player(st, 0)["gold"] == 2
@@ -1035,12 +1043,7 @@ def test_items_work_by_themselves():
 
 
 def test_the_pedlar_sells_provisions_and_draughts():
-    st = fresh()
-    turn_of(st, 0, "move")
-    st.data["roll"] = 1
-    put(st, 0, "Q11")
-    player(st, 0)["gold"] = 7
-    st, _ = act(st, 0, "move pedlar")
+    st = at_the_pedlar(7)
     assert {"buy provision", "buy draught", "pass"} <= set(actions(st, 0))
     st, _ = act(st, 0, "buy draught")
     st, _ = act(st, 0, "buy provision")
