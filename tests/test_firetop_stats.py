@@ -33,3 +33,13 @@ def test_the_summary_reads_tallies_and_wins_by_skill():
     assert figures["lost_or_fled"] == (1 + 2) / 10 and figures["slain_per_game"] == 0.5
     assert figures["maze_games"] == 0.5 and figures["skill_share"] == {9: 2.0, 11: 0.0}
     assert "Maze entered in 50%" in describe(figures)
+
+
+def test_in_self_play_monsters_are_a_danger_and_the_maze_a_short_cut():
+    """A modest run of the balance figures (rules.md's table has 400 games a size): monsters drive
+    off or kill a real share of the adventurers who fight them, and the Maze gets used."""
+    from bot.simulate import play
+    figures = summary(play("firetop", 2 + i % 5, 1 + i) for i in range(40))
+    assert 0.15 <= figures["lost_or_fled"] <= 0.45
+    assert figures["slain_per_game"] >= 0.15 and figures["maze_games"] >= 0.5
+    assert figures["won"] >= 30
