@@ -49,8 +49,9 @@ def test_the_gate_is_no_way_out_without_the_key_and_another_treasure():
     st, _ = act(st, 0, "roll", dice=[3])
     if st.data["phase"] == "demon":
         st, _ = act(st, 0, actions(st)[0])
-    assert "move gate" not in actions(st)          # two steps would overshoot the dead end
-    assert not st.over
+    assert "move gate" in actions(st)              # offered to all: the buttons tell nothing
+    st, _ = act(st, 0, "move gate")
+    assert not st.over and me(st)["at"] == "gate" and st.data["current"] == 1
 
 
 def test_the_round_limit_ends_the_game_with_no_winner():

@@ -5,9 +5,8 @@ A fold state is a dict {"west": "in"|"out", "east": "in"|"out"}. Spaces of a hid
 board; a panel's Whirlpool is on both of its faces.
 
 Movement (`destinations`): any direction, but a throw never turns back (no space twice); a White
-Dagger, a Whirlpool and (for someone holding the Key and another Treasure) the Gate stop a move
-early; the Ring of Stones and a Key Location that still holds a Treasure may be entered without the
-exact count; nobody passes or lands on the Demon King.
+Dagger and a Whirlpool stop a move early; the Gate, the Ring of Stones and a Key Location that
+still holds a Treasure may be entered without the exact count; nobody passes or lands on the Demon King.
 """
 from __future__ import annotations
 
@@ -91,7 +90,7 @@ class Board:
 
         Stops that end a move: White Daggers and Whirlpools (always), and the spaces in
         `optional_stop` (may stop there without the exact count, e.g. a Key Location holding a
-        Treasure, the Ring, the Gate for a winner). `barred` spaces cannot be entered."""
+        Treasure, the Ring, the Gate). `barred` spaces cannot be entered."""
         adj = self.adjacency(fold)
         early = set(optional_stop)
         blocked = set(barred)

@@ -105,15 +105,16 @@ class KingdomGame(Game):
         return pl["task"] is None and pl["spot"] is None and pl["at"] is not None
 
     def optional_stops(self, d: dict[str, Any], seat: int) -> list[str]:
+        """Where a move may end short of its count. The Gate is one for everybody (house rule): were it
+        offered only to whoever holds the Key and another Treasure, the public buttons and the board's
+        marks would tell everyone who can escape. Stopping there without them just ends the move."""
         stops = [loc for loc, tid in d["locations"].items() if tid is not None]
-        stops.append("ring")
-        if stock.can_escape(d["players"][seat]):
-            stops.append(BOARD.start)
+        stops += ["ring", BOARD.start]
         return stops
 
     def move_targets(self, d: dict[str, Any], seat: int, n: int, run: bool = False) -> dict[str, int]:
         pl = d["players"][seat]
-        stops = ([BOARD.start] if stock.can_escape(pl) else []) if run else self.optional_stops(d, seat)
+        stops = [BOARD.start] if run else self.optional_stops(d, seat)
         return BOARD.destinations(d["fold"], pl["at"], n, d["demon"], optional_stop=stops)
 
     def crossable(self, d: dict[str, Any], seat: int) -> list[str]:
