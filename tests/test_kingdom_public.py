@@ -108,3 +108,13 @@ def test_the_rainbow_looks_the_same_whether_or_not_you_can_escape():
         st, ev = act(st, 0, "cross magic_rainbow", "roll", dice=[3])
         return st, ev
     same_in_public(build)
+def test_a_hazards_far_dagger_looks_the_same_whether_or_not_you_can_escape():
+    def build(hand):
+        st = position("bone_a", hand=hand, seats=3)
+        put(st, 1, "bone_b", hand=["amulet"])
+        st, ev = act(st, 0, "cross bone_pit", "roll", dice=[2])
+        return st, ev
+    seen = same_in_public(build)
+    assert [a for a, _ in seen["prompts"][0][1]] == ["steal blue", "leave"]
+
+

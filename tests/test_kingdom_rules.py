@@ -1389,3 +1389,24 @@ def test_a_bad_hazard_table_fails_at_load():
     bad = {"oops": {"name": "Oops", "start": "a", "steps": [{"id": "a", "op": "wait", "go": "nowhere"}]}}
     with pytest.raises(ValueError, match="unknown step"):
         hzm.load({**hzm.RAW, **bad})
+
+
+def test_crossing_onto_a_rival_at_the_far_dagger_lets_you_steal_then_the_turn_ends():
+    st = position("bone_a", seats=3)
+    put(st, 1, "bone_b", hand=["amulet"])
+    st, _ = act(st, 0, "cross bone_pit", "roll", dice=[2])
+    assert me(st)["at"] == "bone_b" and actions(st) == ["steal blue", "leave"]
+    st, ev = act(st, 0, "steal blue")
+    assert me(st)["hand"] == ["amulet"] and me(st, 1)["hand"] == [] and st.data["current"] == 1
+    st = position("bone_a", seats=3)
+    put(st, 1, "bone_b", hand=["amulet"])
+    st, _ = act(st, 0, "cross bone_pit", "roll", "leave", dice=[2])
+    assert me(st, 1)["hand"] == ["amulet"] and st.data["current"] == 1
+
+
+def test_a_rope_swing_onto_a_rival_steals_then_spends_the_points_left():
+    st = position("tiger_a", ["rope"], seats=2)
+    put(st, 1, "tiger_b", hand=["orb"])
+    st.data["turn_info"] = {"moved": True, "left": 2, "entry": 5}
+    st, _ = act(st, 0, "cross tiger_pen", "use rope", "steal blue")
+    assert me(st)["hand"] == ["orb"] and st.data["phase"] == "move" and st.data["turn_info"]["die"] == 2

@@ -12,7 +12,8 @@ State lives in `state.data` (JSON-native):
     deep_left   Deep Magic cards still at the Ring of Stones
     bridge      the Evil Tower bridge: {"built": sections, "from": the White Dagger it starts at}
     current     whose turn it is; phase: act | demon | move | steal | fold | over
-    turn_info   {"die", "moved", "left", "entry", "must_roll", "no_demon", "targets"}
+    turn_info   {"die", "moved", "left", "entry", "must_roll", "no_demon", "targets",
+                 "then", "then_left": how a hazard's exit goes on once a steal at its way out is settled}
     fold_job    the fold in progress (jumper, panel, stage, who was asked, the runners' throws)
     round, rounds, rolls (this turn's dice), last (last move), monster (a fight in progress),
     knows       per seat: what it has learned ({"key": seat it saw take the Key})
@@ -304,12 +305,14 @@ class KingdomGame(Game):
             self.begin_task(state, seat, hz.new_task("fight"), rng, events)
         elif verb == "visit":
             self.begin_task(state, seat, hz.new_task("wizard"), rng, events)
-        elif verb == "steal":
-            victim = self.colours.index(arg)
-            self.steal(state, seat, victim, rng, events)
-            self.after_landing(state, seat, rng, events)
-        elif verb == "leave":
-            self.after_landing(state, seat, rng, events)
+        elif verb in ("steal", "leave"):
+            if verb == "steal":
+                self.steal(state, seat, self.colours.index(arg), rng, events)
+            ti = d["turn_info"]
+            if "then" in ti:  # landed on a rival coming out of a hazard: go on as the hazard said
+                self.carry_on(state, seat, ti.pop("then"), ti.pop("then_left"), rng, events)
+            else:
+                self.after_landing(state, seat, rng, events)
         elif verb == "stay":
             if d["phase"] == "move":
                 events.append(Event(f"{p(seat)} can't move {d['turn_info']['die']} and stays put."))
@@ -447,14 +450,23 @@ class KingdomGame(Game):
             pl["barred"] = None
         if info["to"] is not None and info["to"] != BOARD.wizard:
             pl["after_visit"] = False
-        then = info["then"]
+        then, left = info["then"], task["v"].get("left", 0)
+        if info["to"] is not None and info["to"] != task["near"] and self.victims(d, seat):
+            d["turn_info"].update(then=then, then_left=left)  # a rival at the way out: steal first
+            d["phase"] = "steal"
+            return
+        self.carry_on(state, seat, then, left, rng, events)
+
+    def carry_on(self, state: State, seat: int, then: str, left: int, rng: Rng, events: list[Event]) -> None:
+        """After leaving a hazard: end the turn, throw and move on, or spend the points left."""
+        d = state.data
         ti = d["turn_info"]
         if then == "move":
             ti.update(moved=False, must_roll=True, no_demon=False)
             d["phase"] = "act"
             return
-        if then == "continue" and task["v"].get("left", 0) > 0:
-            ti.update(die=task["v"]["left"], no_demon=True, moved=False)
+        if then == "continue" and left > 0:
+            ti.update(die=left, no_demon=True, moved=False)
             d["phase"] = "move"
             return self.check_move(state, seat, rng, events)
         self.end_turn(state, rng, events)
