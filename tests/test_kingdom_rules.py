@@ -1410,3 +1410,13 @@ def test_a_rope_swing_onto_a_rival_steals_then_spends_the_points_left():
     st.data["turn_info"] = {"moved": True, "left": 2, "entry": 5}
     st, _ = act(st, 0, "cross tiger_pen", "use rope", "steal blue")
     assert me(st)["hand"] == ["orb"] and st.data["phase"] == "move" and st.data["turn_info"]["die"] == 2
+
+
+def test_climbing_out_of_the_fold_never_lands_on_the_demon_king():
+    from games.kingdom import hazards as hzm
+    st = position("gate")
+    put(st, 0, spot="hole_west")
+    me(st)["task"] = hzm.new_task("caught", spot="hole_west")
+    st.data["demon"] = "h4"
+    st, _ = act(st, 0, "roll", dice=[8])
+    assert me(st)["at"] == "h3" and me(st)["spot"] is None and ended(st)

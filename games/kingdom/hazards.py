@@ -439,10 +439,11 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": task[to], "then": then})
     if to == "either":
         spots = [task["near"], task["far"]]
-    elif to == "surround":
-        spots = list(BOARD.spots[task["v"]["spot"]]["surround"])
     else:
-        spots = [s for s in BOARD.exits[to] if s != ctx.d["demon"]] or list(BOARD.exits[to])
+        ways = BOARD.spots[task["v"]["spot"]]["surround"] if to == "surround" else BOARD.exits[to]
+        spots = [s for s in ways if s != ctx.d["demon"]]  # nobody lands on the Demon King
+        if not spots:
+            return ("end", st["id"])  # every way out is his: wait for him to move on
     if len(spots) == 1:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
