@@ -4,6 +4,8 @@ Hazard tests are named for the hazard and the branch of the handbook they check.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.core import Rng
@@ -14,6 +16,8 @@ from games.kingdom.stock import TREASURE_NAMES
 from tests.kingdom_helpers import (act, actions, fresh, in_hazard, me, next_turn_of, position, put,
                                    safe_demon, task_at, text)
 from tests.rules_helpers import refused
+
+BOARD_DOC = Path(__file__).resolve().parents[1] / "data" / "kingdom" / "rules.md"
 
 
 def cross(st, hazard, dice, *more):
@@ -1420,3 +1424,23 @@ def test_climbing_out_of_the_fold_never_lands_on_the_demon_king():
     st.data["demon"] = "h4"
     st, _ = act(st, 0, "roll", dice=[8])
     assert me(st)["at"] == "h3" and me(st)["spot"] is None and ended(st)
+
+
+def test_the_demon_king_stays_put_on_a_hazards_throws():
+    st = position("bone_a")
+    st.data["demon"] = "h7"
+    st, _ = cross(st, "bone_pit", [1])
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert st.data["demon"] == "h7" and task_at(st) == "bone_pit.climb"
+
+
+def test_rat_trap_the_turn_after_the_missed_ones_is_spent_climbing_over_the_wall():
+    st, _ = cross(position("rat_a"), "rat_trap", [1])
+    events = []
+    for _ in range(3):
+        GAME.end_turn(st, Rng(1), events)
+    last = [e.text for e in events if "misses a turn" in e.text][-1]
+    assert "free" not in last and "over the wall" in last
+    page = (BOARD_DOC).read_text(encoding="utf-8")
+    assert "free next turn" not in page and "ends that turn" in page.split("**Rat Trap**")[1].split("\n-")[0]

@@ -383,7 +383,7 @@ def _miss(ctx: Ctx, st: dict[str, Any]) -> Result:
         v["miss"] -= 1
         left = v["miss"]
         ctx.say(f"{{p}} misses a turn in the {HAZARDS[ctx.task['hz']].name}"
-                + (f" ({left} more to miss)." if left else " (free next turn)."))
+                + (f" ({left} more to miss)." if left else f" ({st['then']})."))
         return ("end", st["id"])
     del v["miss"]
     return ("go", st["go"])
