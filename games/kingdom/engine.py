@@ -83,7 +83,7 @@ class KingdomGame(Game):
         if rounds not in ROUNDS:
             rounds = ROUNDS[0]
         state.data = {
-            "players": players, "demon": BOARD.demon_start, "fold": {"west": "in", "east": "in"},
+            "players": players, "demon": BOARD.demon_start, "fold": dict(SETUP["fold"]),
             "locations": locations, "equip_deck": deck, "monster_deck": monsters, "monster_discard": [],
             "lost_equip": [], "lost_treasure": [stock.COBRA] if SETUP["cobra_in_lost"] else [],
             "deep_left": SETUP["deep_magic"], "bridge": {"built": 0, "from": None},

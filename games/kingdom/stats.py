@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m games.kingdom.stats")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     r = survey(args.games, args.players, args.seed)
     print(f"{r['games']} games, {r['seats']} players, {r['decided']} won")
