@@ -394,10 +394,14 @@ def test_cyclops_no_equipment_a_one_and_he_carries_you():
 
 def test_cyclops_no_equipment_other_throws_move_across_the_stones():
     st, _ = act(cyclops(), 0, "cross cyclops", "roll", dice=[2])
-    assert task_at(st) == "cyclops.wade" and me(st)["task"]["pos"] == 2 and ended(st)
+    assert me(st)["task"]["pos"] == 2 and ended(st)
+    st = later(st)
+    assert actions(st) == ["roll"] and me(st)["task"]["pos"] == 2     # each turn's stone needs a throw
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 4 and ended(st)
     st = later(st)
     st, _ = act(st, 0, "roll", dice=[4])
-    assert me(st)["at"] == "cyc_b"
+    assert me(st)["at"] == "cyc_b" and me(st)["task"] is None
 
 
 def test_cyclops_third_rock_drops_you_in_the_water_and_arrows_lead_to_the_whirlpool():
@@ -611,10 +615,20 @@ def test_magic_rainbow_short_on_the_way_to_the_wizard_must_go_round_before_tryin
     assert me(st)["at"] == "rain_a" and me(st)["barred"] == "magic_rainbow" and ended(st)
     st = later(st)
     assert actions(st) == ["roll"]                        # no retry from where you stand
-    st.data["demon"] = "h2"
+    st.data["demon"] = "h9"
     st, _ = act(st, 0, "roll", dice=[1])
-    st, _ = act(st, 0, actions(st)[0]) if st.data["phase"] == "demon" else (st, [])
-    st, _ = act(st, 0, "move wpool") if "move wpool" in actions(st) else act(st, 0, actions(st)[0])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move e6")
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move rain_a")                     # one step off and back is not round
+    assert me(st)["barred"] == "magic_rainbow" and "cross magic_rainbow" not in actions(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[7])
+    st = safe_demon(st)
+    assert "move e7" in actions(st)                       # the far side of the Whirlpool section:
+    st, _ = act(st, 0, "move e7")                         # no exact count needed
     assert me(st)["barred"] is None
 
 
@@ -653,16 +667,32 @@ def test_wizard_of_plenty_only_one_try_per_game():
     refused(GAME, st, 0, "visit", "try one of")
 
 
-def test_wizard_of_plenty_after_a_visit_the_rainbow_squares_count_as_spaces():
+def visited():
     st = et("wiz")
     st.data["lost_treasure"] = []
     st, _ = act(st, 0, "visit", "roll", "roll", dice=[8, 8])
-    st = later(st)
-    st, _ = act(st, 0, "cross magic_rainbow", "roll", dice=[3])
+    return later(st)
+
+
+def test_wizard_of_plenty_after_a_visit_the_rainbow_squares_count_as_spaces():
+    st, _ = act(visited(), 0, "cross magic_rainbow", "roll", dice=[3])
     assert task_at(st) == "magic_rainbow.stroll" and me(st)["task"]["pos"] == 3 and ended(st)
     st = later(st)
     st, _ = act(st, 0, "roll", dice=[5])
     assert me(st)["at"] == "rain_a"
+
+
+def test_wizard_of_plenty_leaving_by_the_rainbow_six_or_more_still_crosses():
+    st, _ = act(visited(), 0, "cross magic_rainbow", "roll", dice=[6])
+    assert me(st)["at"] == "rain_a" and me(st)["task"] is None and ended(st)
+
+
+def test_wizard_of_plenty_leaving_by_the_rainbow_counts_on_past_its_white_dagger():
+    st, _ = act(visited(), 0, "cross magic_rainbow", "roll", dice=[4])
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[6])                 # squares 5, 6, 7, the dagger, then 2 more
+    assert me(st)["at"] == "rain_a" and st.data["phase"] == "move" and st.data["turn_info"]["die"] == 2
+    assert "move h2" in actions(st) and not ended(st)
 
 
 def test_wizard_cross_the_beam_bridge_away():
@@ -1446,3 +1476,16 @@ def test_rat_trap_the_turn_after_the_missed_ones_is_spent_climbing_over_the_wall
     assert "free" not in last and "over the wall" in last
     page = (BOARD_DOC).read_text(encoding="utf-8")
     assert "free next turn" not in page and "ends that turn" in page.split("**Rat Trap**")[1].split("\n-")[0]
+
+
+def test_whirlpool_deep_magic_stops_a_fold_out_but_not_a_fold_in():
+    st = et("e4", seats=3)
+    put(st, 1, "etk")
+    me(st, 2)["deep"] = 1
+    st.data["deep_left"] = 1
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move wpool")                      # the Evil Tower folds in
+    assert actions(st, 2) == [] and actions(st, 1) == ["roll"]
+    assert st.data["fold_job"]["stage"] == "run"

@@ -365,6 +365,10 @@ class Smart:
             panel = BOARD.panel_of(space)
             fold[panel] = "out" if fold[panel] == "in" else "in"
         score = self.here_cost(space, fold)
+        detour = BOARD.detours.get(self.me["barred"] or "")
+        if detour:  # barred from a hazard until it has been round: either go round, or do without
+            round_trip = min(cost(space, fold, d, self.kit) + self.here_cost(d, fold) for d in detour)
+            score = min(score + PREFS["barred"], round_trip)
         if kind == "pool":
             score += FOLD
         score += demon_danger(space, self.view) * (2.0 + 0.5 * len(self.view["hand"] or []))

@@ -40,6 +40,7 @@ class Board:
     by_dagger: dict[str, list[str]] = field(default_factory=dict)
     locations: dict[str, str] = field(default_factory=dict)
     exits: dict[str, list[str]] = field(default_factory=dict)
+    detours: dict[str, list[str]] = field(default_factory=dict)  # barred hazard -> stop there first
     spots: dict[str, dict[str, Any]] = field(default_factory=dict)
     panels: dict[str, dict[str, Any]] = field(default_factory=dict)
     demon: frozenset[str] = frozenset()
@@ -219,6 +220,11 @@ def load(raw: dict[str, Any] = RAW) -> Board:
         for s in spots:
             if s not in board.spaces:
                 raise ValueError(f"board.toml: exit {name} names unknown space {s}")
+    board.detours = {k: list(v) for k, v in raw.get("detours", {}).items()}
+    for hz, spots in board.detours.items():
+        for s in spots:
+            if hz not in board.hazards or s not in board.spaces:
+                raise ValueError(f"board.toml: detour for {hz} names unknown {hz} or {s}")
     board.spots = {k: dict(v) for k, v in raw["spots"].items()}
     board.demon = frozenset(raw["heart"]["demon"])
     board.safe = frozenset(raw["heart"]["safe"])

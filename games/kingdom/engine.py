@@ -110,7 +110,7 @@ class KingdomGame(Game):
         offered only to whoever holds the Key and another Treasure, the public buttons and the board's
         marks would tell everyone who can escape. Stopping there without them just ends the move."""
         stops = [loc for loc, tid in d["locations"].items() if tid is not None]
-        stops += ["ring", BOARD.start]
+        stops += ["ring", BOARD.start, *BOARD.detours.get(d["players"][seat]["barred"], ())]
         return stops
 
     def move_targets(self, d: dict[str, Any], seat: int, n: int, run: bool = False) -> dict[str, int]:
@@ -378,7 +378,9 @@ class KingdomGame(Game):
         left = self.move_targets(d, seat, ti["die"])[space]
         d["last"] = {"seat": seat, "from": pl["at"], "to": space}
         if pl["at"] != space:
-            pl["barred"] = None
+            detour = BOARD.detours.get(pl["barred"])
+            if detour is None or space in detour:  # a detour must be walked before the bar lifts
+                pl["barred"] = None
             if pl["at"] == BOARD.wizard:
                 pl["after_visit"] = False
         pl["at"] = space
@@ -527,7 +529,8 @@ class KingdomGame(Game):
         verb = "opens out" if to == "out" else "folds in"
         events.append(Event(f"🌀 {p(jumper)} jumps into the Whirlpool! The {panel.capitalize()} panel "
                             f"{verb} to show the {world}."))
-        asked = [s for s, pl in enumerate(d["players"]) if s != jumper and pl["deep"] > 0]
+        # Deep Magic holds the board shut: it stops a panel opening out, not one folding back in
+        asked = [s for s, pl in enumerate(d["players"]) if s != jumper and pl["deep"] > 0] if to == "out" else []
         d["fold_job"] = {"panel": panel, "to": to, "jumper": jumper, "stage": "deep", "asked": asked,
                          "answered": [], "runners": {}, "caught": []}
         d["phase"] = "fold"

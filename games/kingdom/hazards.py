@@ -242,13 +242,15 @@ def _walk(ctx: Ctx, st: dict[str, Any]) -> Result:
     task["pos"] += face
     c["k"] = c.get("k", 0) + 1
     if task["pos"] > length:
+        if st.get("count_on"):  # the far White Dagger is the cell after the last: walk on past it
+            task["v"]["left"] = task["pos"] - length - 1
         return ("go", st["end"])
     for hit in st.get("hits", ()):
         cells = unbuilt_cells(ctx, length) if hit.get("unbuilt") else set(hit["cells"])
         if task["pos"] in cells and ("faces" not in hit or face in hit["faces"]):
             return ("go", hit["go"])
     if st.get("per_turn"):
-        return ("end", st["id"])
+        return ("end", st.get("resume", st["id"]))
     if st.get("rolls") and c["k"] >= st["rolls"]:
         return ("go", st["short"])
     return NEED_ROLL
@@ -585,7 +587,7 @@ def _deep_card(ctx: Ctx, st: dict[str, Any]) -> Result:
     if ctx.d["deep_left"] > 0:
         ctx.d["deep_left"] -= 1
         ctx.player["deep"] += 1
-        ctx.say("✨ {p} earns a Deep Magic card: the power to stop the board folding.")
+        ctx.say("✨ {p} earns a Deep Magic card: the power to stop the board opening out.")
     return ("go", st["go"])
 
 
