@@ -34,7 +34,17 @@ from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
 from .stock import SETUP, TREASURE_NAMES, p
 
-FORMAT = 1
+FORMAT = 2
+
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: the Gate road (hs, hc) is no longer the Demon King's ground; one standing
+    there (he would be stuck on hc) steps onto the ring beside it."""
+    new = dict(data)
+    if data["demon"] not in BOARD.demon:
+        new["demon"] = "h1"
+    return new
+
 ROUNDS = tuple(SETUP["rounds"])
 
 
@@ -64,6 +74,7 @@ class KingdomGame(Game):
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
     state_format = FORMAT
+    upgrades = {1: upgrade_1}
 
     # ------------------------------------------------------------ setup
     def setup_data(self, state: State, rng: Rng) -> None:
