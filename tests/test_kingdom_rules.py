@@ -1373,15 +1373,18 @@ def test_whirlpool_an_adventurer_inside_a_hazard_on_the_folding_panel_is_caught(
     assert me(st, 1)["spot"] == "hole_west" and task_at(st, 1) == "caught.struggle"
 
 
-def test_whirlpool_deep_magic_stops_the_board_folding():
-    st = position("bp", seats=3)
-    put(st, 1, "b5")
+def jump_by_deep_magic(st, runner_at):
+    """Seat 0 (by the West Whirlpool) jumps in; seat 1 stands at `runner_at`, seat 2 holds Deep Magic."""
+    put(st, 1, runner_at)
     me(st, 2)["deep"] = 1
     st.data["deep_left"] = 1
     st.data["demon"] = "h9"
     st, _ = act(st, 0, "roll", dice=[1])
-    st = safe_demon(st)
-    st, ev = act(st, 0, "move wpool")
+    return act(safe_demon(st), 0, "move wpool")
+
+
+def test_whirlpool_deep_magic_stops_the_board_folding():
+    st, ev = jump_by_deep_magic(position("bp", seats=3), "b5")
     assert actions(st, 2) == ["deep", "let"] and actions(st, 1) == []
     st, ev = act(st, 2, "deep")
     assert st.data["fold"]["west"] == "in" and me(st, 2)["deep"] == 0 and st.data["deep_left"] == 2
@@ -1479,13 +1482,6 @@ def test_rat_trap_the_turn_after_the_missed_ones_is_spent_climbing_over_the_wall
 
 
 def test_whirlpool_deep_magic_stops_a_fold_out_but_not_a_fold_in():
-    st = et("e4", seats=3)
-    put(st, 1, "etk")
-    me(st, 2)["deep"] = 1
-    st.data["deep_left"] = 1
-    st.data["demon"] = "h9"
-    st, _ = act(st, 0, "roll", dice=[1])
-    st = safe_demon(st)
-    st, _ = act(st, 0, "move wpool")                      # the Evil Tower folds in
+    st, _ = jump_by_deep_magic(et("e4", seats=3), "etk")   # the Evil Tower folds in
     assert actions(st, 2) == [] and actions(st, 1) == ["roll"]
     assert st.data["fold_job"]["stage"] == "run"

@@ -1,8 +1,9 @@
 """AI players for Key to the Kingdom: decided from the seat's view and prompt only.
 
 "random" picks any legal choice. "smart" plans routes: it measures the Kingdom in expected turns (a
-step of track is a fraction of a throw; a hazard costs what it usually costs; a Whirlpool turns its
-panel over, so hidden Worlds are reachable through it) and heads for the cheapest goal: a Key
+step of track is a fraction of a throw; a hazard costs what it usually costs with the equipment the
+adventurer carries, data/kingdom/ai.toml; a Whirlpool turns its panel over, so hidden Worlds are
+reachable through it) and heads for the cheapest goal: a Key
 Location still holding a Treasure, a rival carrying Treasure (the one it saw take the Key first), and
 the Gate once it holds the Key and another Treasure. It picks hazard ways by their odds (worked out
 from the hazard's own step table), fights with the equipment the monster fears most, moves the Demon
