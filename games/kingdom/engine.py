@@ -4,7 +4,8 @@ State lives in `state.data` (JSON-native):
 
     players     [{"at": space | None, "spot": holding place | None, "task": hazard attempt | None,
                   "equip": [items], "hand": [treasure ids] (secret), "deep": Deep Magic cards,
-                  "wizard_used", "after_visit", "barred": hazard the adventurer must walk away from}]
+                  "wizard_used", "after_visit", "barred": hazard the adventurer must walk away from (or,
+                  for one with a detour in board.toml, go round before trying again)}]
     demon       the Demon King's space
     fold        {"west": "in"|"out", "east": "in"|"out"}: which World each panel shows
     locations   Key Location -> treasure id | None (secret)
