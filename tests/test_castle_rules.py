@@ -468,6 +468,27 @@ def test_enter_and_leave_only_on_own_side():
     assert st.data["players"][1]["pos"] is None
 
 
+def test_re_entering_takes_another_door_than_the_one_just_left():
+    st = blank()
+    for c in ("C8", "D8"):
+        put(st, c, open=True)
+    at(st, 0, "C8")
+    to_move_phase(st)
+    st, ev = act(st, 0, "move out")
+    assert st.data["players"][0]["pos"] is None
+    to_move_phase(st)
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["move D8", "stay"]
+    refused(st, 0, "move C8", "another door", "C8")
+    st, ev = act(st, 0, "move D8")
+    assert texts(ev)[0] == "{p0} entered the castle at D8."
+    # only the door last left is barred to a re-entry: out by D8, in by C8 again
+    to_move_phase(st)
+    st, _ = act(st, 0, "move out")
+    to_move_phase(st)
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["move C8", "stay"]
+    refused(st, 0, "move D8", "another door")
+
+
 def test_west_and_east_edges_in_four_player_game():
     st = blank(4)
     put(st, "A3", open=True)
