@@ -10,6 +10,7 @@ from games.atmosfear import GAME
 from games.atmosfear.engine import (COLOURS, FATE, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
                                     TIME, nearest_hole, order_weights)
 from games.core import SYSTEM, IllegalAction, Rng, apply, setup
+from tests import rules_helpers
 
 T0 = 1000.0
 
@@ -44,6 +45,10 @@ def quiet(st):
 
 def texts(events):
     return " ".join(e.text for e in events)
+
+
+def refused(st, seat, action, *fragments):
+    return rules_helpers.refused(GAME, st, seat, action, *fragments, now=T0 + 1)
 
 
 # ------------------------------------------------------------------ fears and the clock
@@ -213,14 +218,51 @@ def test_black_key_blocks_the_well_and_forces_a_waiter_out():
     d["players"][1]["pos"] = "WELL"
     d["players"][1]["rack"] = list(COLOURS)
     d["realm_keys"] = [5] * 6
-    d["players"][0]["pos"] = "WELL"
+    d["players"][0]["pos"] = "O30"
     d["black_key"] = {"holder": 0, "on_board": False}
     assert GAME.view(st, None)["players"][1]["waiting_at_well"]
-    st, ev = act(st, 0, "pass 2")
+    ev = []
+    GAME._effect(st, 0, TIME["T08"], Rng(1), ev, on_turn=False)  # the key jumps to seat 0's left
     assert "must leave" in texts(ev)
     st.data["current"] = 1
     assert not GAME.view(st, None)["players"][1]["waiting_at_well"]
     assert "roll 2" in [c.action for c in GAME.prompt(st, 1).choices]
+
+
+def test_handed_the_black_key_at_the_well_you_must_roll_on_next_turn():
+    """Neither leave, nor pass it back and read: the next turn is a roll away from the Well."""
+    st = quiet(started())
+    d = st.data
+    d["realm_keys"] = [4] * 6
+    for s in (0, 1):
+        d["players"][s].update(pos="WELL", rack=list(COLOURS))
+    d["black_key"] = {"holder": 0, "on_board": False}
+    ev = []
+    GAME._pass(d, 0, "pass 2", ev)  # seat 1, waiting at the Well, is handed the Black Key
+    assert "must leave" in texts(ev)
+    d["current"] = 1
+    assert [c.action for c in GAME.prompt(st, 1).choices] == ["roll 1", "roll 2"]
+    for action in ("pass 1", "leave", "read"):
+        refused(st, 1, action, "must roll")
+    force(st, 1)
+    st, _ = act(st, 1, "roll 1")
+    assert st.data["players"][1]["pos"] != "WELL"
+    # rid of the key before that turn came round, they must still move on
+    st = quiet(started())
+    d = st.data
+    d["realm_keys"] = [4] * 6
+    for s in (0, 1):
+        d["players"][s].update(pos="WELL", rack=list(COLOURS))
+    GAME._give_black(d, 1, [])
+    GAME._give_black(d, 2, [])
+    d["current"] = 1
+    assert [c.action for c in GAME.prompt(st, 1).choices] == ["roll 1", "roll 2"]
+    # and once they have moved on, they may come back and read as anyone else
+    force(st, 1)
+    st, _ = act(st, 1, "roll 1")
+    st.data["players"][1]["pos"] = "WELL"
+    st.data["current"] = 1
+    assert [c.action for c in GAME.prompt(st, 1).choices] == ["read"]
 
 
 # ------------------------------------------------------------------ headstones
@@ -349,6 +391,39 @@ def test_black_hole_player_does_not_duel_even_by_a_card():
     assert len(d["players"][0]["rack"]) == 2
 
 
+def test_no_release_from_a_black_hole_before_a_turn_there():
+    """The Gatekeeper, a Fate card or a Time card frees only a player whose turn has come round
+    in the Black Hole since they fell in."""
+    for how in ("gk", "fate", "time"):
+        st = quiet(started())
+        st.data["players"][0]["pos"] = "O18"
+        force(st, 3)
+        st, _ = act(st, 0, "roll 1")  # seat 0 falls into O21; seat 1 is to play
+        assert st.data["players"][0]["hole"] and st.data["current"] == 1
+
+        def free(st):
+            ev = []
+            if how == "gk":
+                GAME._carry_out(st, "release", None, {}, Rng(1), ev)
+            elif how == "fate":
+                GAME._effect(st, 1, FATE["F05"], Rng(1), ev, on_turn=True)
+            else:
+                GAME._effect(st, 0, TIME["T03"], Rng(1), ev, on_turn=False)
+            return st.data["players"][0]["hole"]
+
+        assert free(st.copy()), how  # too early: still in
+        st.data["current"] = 2
+        GAME._end_turn(st, [])  # seat 0's turn comes round: it has waited
+        assert st.data["current"] == 0
+        assert not free(st), how
+    # with nobody who has waited, he does not pick the order to free the Black Holes
+    st = quiet(started())
+    st.data["players"][0].update(pos="O21", hole=True, waited=False)
+    assert "release" not in dict(GAME._weights(st.data, T0))
+    st.data["players"][0]["waited"] = True
+    assert "release" in dict(GAME._weights(st.data, T0))
+
+
 def test_nearest_black_hole_first():
     assert nearest_hole("O25") == "O21" and nearest_hole("O50") == "O54"
     assert nearest_hole("O2") == "O54" or nearest_hole("O2") == "O21"
@@ -363,7 +438,7 @@ def test_nearest_black_hole_first():
 def test_releases_by_gatekeeper_fate_and_time():
     for how in ("gk", "fate", "time"):
         st = quiet(started())
-        st.data["players"][2].update(hole=True, pos="O54")
+        st.data["players"][2].update(hole=True, pos="O54", waited=True)
         ev = []
         if how == "gk":
             GAME._carry_out(st, "release", None, {}, Rng(1), ev)
@@ -648,7 +723,7 @@ def test_every_order(order):
     d = st.data
     d["players"][0].update(pos="O33", rack=["red", "blue", "green"])
     d["players"][1].update(pos="R2-2", rack=[])
-    d["players"][2].update(pos="O21", hole=True, rack=[])
+    d["players"][2].update(pos="O21", hole=True, waited=True, rack=[])
     for c in ("red", "blue", "green"):
         d["realm_keys"][COLOURS.index(c)] -= 1
     if order == "inside_catch":

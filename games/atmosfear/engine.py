@@ -5,7 +5,9 @@ State lives in `state.data` (JSON-native):
     phase        "fears" | "play" | "over"   (view adds "gatekeeper" and "paused")
     step         what the current player must do: turn | branch | ring | key | duel | flight | pass
     current      whose turn it is
-    players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards"}]
+    players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards",
+                   "waited" (in a Black Hole: their turn has come round there since they fell in),
+                   "must_move" (handed the Black Key at the Well: their next turn rolls on)}]
     fears        [text|None] per seat, then the Gatekeeper's decoys (secret); well: indexes into
                  fears still in the Well
     read         fear texts drawn and read aloud (public); realm_keys: keys left per realm
@@ -222,11 +224,12 @@ ORDER_BONUSES = ("leader_bonus", "hole_bonus", "late_bonus", "black_key_bonus", 
 
 @lru_cache(maxsize=1024)
 def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key: bool, no_chosen: bool,
-                  sneaks: bool, active: bool) -> tuple[tuple[str, float], ...]:
+                  sneaks: bool, active: bool, releasable: bool = False) -> tuple[tuple[str, float], ...]:
     """The Gatekeeper's orders he may give now, with their weights (gatekeeper.toml), from his
     temper and what the table looks like: a leader with 3 keys or more, anyone in a Black Hole,
     the last quarter of the clock, the Black Key held, no Chosen One, anyone sneaking inside
-    without every colour, anyone out of the Black Holes. Cached: the same few come back all game."""
+    without every colour, anyone out of the Black Holes, anyone who has waited a turn in a Black
+    Hole (only they can be freed). Cached: the same few come back all game."""
     out = []
     for name, o in ORDERS.items():
         w = o.get("weight", 0.0)
@@ -239,7 +242,7 @@ def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key:
             w = 0.0
         if name == "inside_catch" and not sneaks:
             w = 0.0
-        if name == "release" and not hole:
+        if name == "release" and not releasable:
             w = 0.0
         if w > 0:
             out.append((name, w))
@@ -292,6 +295,17 @@ OPTION_PROMPTS: dict[tuple[int, str, Any], Prompt] = {}  # see AtmosfearGame.ste
 
 # ---------------------------------------------------------------- saved games
 
+def upgrade_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 2 -> 3: players gain `waited` (a player already in a Black Hole waits for their
+    next turn there before anything but their own number frees them) and `must_move` (a Black
+    Key holder waiting at the Well was handed it there: they roll on next turn)."""
+    new = dict(data)
+    holder = data["black_key"]["holder"]
+    new["players"] = [{**pl, "waited": False, "must_move": pl["pos"] == WELL and holder == s}
+                      for s, pl in enumerate(data["players"])]
+    return new
+
+
 def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     """Format 1 -> 2: players gain `must_dice` (none imposed yet) and the Gatekeeper `said`
     (the lines he has said; an old game starts with none)."""
@@ -325,8 +339,8 @@ class AtmosfearGame(Game):
     to_move_acts_first = True  # only the seat to move is prompted (in the fears phase: the first)
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
     option_choices = {"minutes": (40, 20, 60)}
-    state_format = 2
-    upgrades = {1: upgrade_1}
+    state_format = 3
+    upgrades = {1: upgrade_1, 2: upgrade_2}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
              "while the Gatekeeper barks orders at you.")
     min_seats = 3
@@ -356,7 +370,8 @@ class AtmosfearGame(Game):
         state.data = {
             "phase": "fears", "step": "turn", "current": None,
             "players": [{"pos": HEADSTONES[s], "rack": racks[s], "hole": False, "must_roll": None,
-                         "must_dice": None, "extra": False, "time_cards": []} for s in range(state.seats)],
+                         "must_dice": None, "extra": False, "time_cards": [], "waited": False,
+                         "must_move": False} for s in range(state.seats)],
             # fears[seats:] are the Gatekeeper's own (decoys), in the Well from the start
             "fears": [None] * state.seats + decoys,
             "well": list(range(state.seats, state.seats + len(decoys))), "read": [],
@@ -444,6 +459,7 @@ class AtmosfearGame(Game):
         if not quiet:
             events.append(Event(f"{p(seat)} now holds the cursed Black Key."))
         if d["players"][seat]["pos"] == WELL:
+            d["players"][seat]["must_move"] = True
             events.append(Event(f"{p(seat)} must leave the Well of Fears and move on next turn."))
 
     def _lose_key(self, d: dict[str, Any], seat: int, rng: Rng, events: list[Event],
@@ -462,8 +478,9 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} returns a {colour} key to {NAMES[COLOURS.index(colour)]}'s realm."))
 
     def _fall(self, pl: dict[str, Any], hole: str) -> None:
-        """Into a Black Hole: an extra turn won earlier is lost with the rest of the game."""
-        pl["pos"], pl["hole"], pl["extra"] = hole, True, False
+        """Into a Black Hole: an extra turn won earlier is lost with the rest of the game, and
+        nothing but their own number frees them before their next turn has come round there."""
+        pl["pos"], pl["hole"], pl["extra"], pl["waited"] = hole, True, False, False
 
     def _to_hole(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         pl = d["players"][seat]
@@ -474,7 +491,10 @@ class AtmosfearGame(Game):
 
     def _release(self, d: dict[str, Any], seat: int, events: list[Event], why: str) -> None:
         pl = d["players"][seat]
-        if pl["hole"]:
+        if pl["hole"] and not pl["waited"]:
+            events.append(Event(f"{p(seat)} fell into the Black Hole too recently: they wait there for "
+                                f"their next turn before anything can free them."))
+        elif pl["hole"]:
             pl["hole"] = False
             events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
 
@@ -676,7 +696,8 @@ class AtmosfearGame(Game):
         weights = order_weights(self.temper(d), leader_keys >= 3, len(act) < len(players),
                                 end is not None and (end - now) < total / 4,
                                 d["black_key"]["holder"] is not None, d["chosen"] is None,
-                                bool(self.sneaks(d)), bool(act))
+                                bool(self.sneaks(d)), bool(act),
+                                any(pl["hole"] and pl["waited"] for pl in players))
         # an order whose lines he has all said in this game is left out
         said = d["gk"]["said"]
         taunt = any(said.get(group, 0) != ALL_SAID[group] for group in TAUNTS)
@@ -849,6 +870,8 @@ class AtmosfearGame(Game):
     def _begin_turn(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         pl = d["players"][seat]
         d["step"], d["move"] = "turn", None
+        if pl["hole"]:
+            pl["waited"] = True  # their turn has come round in the Black Hole
         if pl["hole"] and COLOURS[seat] in pl["rack"]:
             self._release(d, seat, events, f" by the {COLOURS[seat]} key of their own realm")
 
@@ -874,7 +897,7 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         events: list[Event] = []
         if verb == "roll":
-            pl["must_dice"] = None
+            pl["must_dice"], pl["must_move"] = None, False
             dice = rng.choices(DIE_FACES, DICE_COUNT[arg])  # n throws of rng.die(), one call
             d["dice"] = dice
             event, total = ROLL_EVENTS[seat][tuple(dice)]
@@ -1311,6 +1334,9 @@ class AtmosfearGame(Game):
             return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
         if verb == "fly" and step == "flight":
             return f"'{echo(canon[4:])}' is not another Flight stone. Choose from {opts}."
+        if step == "turn" and pl["pos"] == WELL and self.moves_on(d, seat) and verb != "roll":
+            return (f"You were handed the Black Key at the Well: you must roll and move on this turn. "
+                    f"You may: {opts}.")
         if verb == "pass":
             return ("You can only hand the Black Key to a Harbinger on your stone who is not in a "
                     f"Black Hole. Choose from {opts}.")
@@ -1386,6 +1412,8 @@ class AtmosfearGame(Game):
         if pl["must_roll"]:
             return NUMBER_PROMPTS[seat][pl["must_roll"]]
         pos = pl["pos"]
+        if pos == WELL and self.moves_on(d, seat):  # handed the Black Key here: roll on, no way out
+            return TURN_PROMPTS[seat][pl["must_dice"]][True]
         if pos == WELL and self.qualified(d, seat):  # waiting at the Well
             return READ_PROMPTS[seat]
         everyday = TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]
@@ -1395,6 +1423,11 @@ class AtmosfearGame(Game):
         if not targets:  # nobody on their stone to pass the Black Key to
             return everyday
         return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in targets])
+
+    def moves_on(self, d: dict[str, Any], seat: int) -> bool:
+        """At the Well with the Black Key, or handed it there since their last turn: this turn
+        they must roll and move on (neither leave, nor pass it and read)."""
+        return d["players"][seat]["must_move"] or d["black_key"]["holder"] == seat
 
     def to_move(self, state: State) -> int | None:
         d = state.data
