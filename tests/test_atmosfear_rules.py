@@ -587,12 +587,12 @@ def test_time_cards_are_private_fire_on_the_clock_and_expire():
     d["players"][1]["rack"] = ["red", "yellow"]
     force(st, 1)
     st, ev = act(st, 0, "roll 1", T0 + 10)
-    st, ev = act(st, 0, "outside", T0 + 10)  # O6 is a time stone: T06 (30:00 left) is kept
+    st, ev = act(st, 0, "outside", T0 + 10)  # O6 is a time stone: T06 (20:00 left of 40) is kept
     assert st.data["players"][0]["time_cards"] == ["T06"]
     assert all("T06" not in e.text for e in ev if e.public)
     assert "time_cards" not in GAME.view(st, None) and GAME.view(st, 0)["time_cards"][0]["id"] == "T06"
     assert "T06" not in json.dumps(GAME.view(st, 1))
-    due = st.data["clock"]["end"] - 30 * 60
+    due = st.data["clock"]["end"] - 20 * 60
     (t,) = [t for t in GAME.timers(st) if t["action"] == "time T06"]
     assert t["due"] == due and t["seat"] == SYSTEM
     with pytest.raises(IllegalAction):
@@ -600,16 +600,48 @@ def test_time_cards_are_private_fire_on_the_clock_and_expire():
     st.data["players"][0]["pos"] = "O7"
     a, ev = act(st, SYSTEM, "time T06", due + 3)
     assert a.data["players"][0]["pos"] == "O11" and a.data["players"][1]["pos"] == "O7"
-    assert a.data["players"][0]["time_cards"] == [] and a.data["time"][-1] == "T06"
+    assert a.data["players"][0]["time_cards"] == [] and "T06" not in a.data["time"]
     with pytest.raises(IllegalAction):
         act(a, SYSTEM, "time T06", due + 4)  # never twice
-    # T01 (55:00 left) has already passed in a 40-minute game: it goes straight back
+    # T01 (36:40 left of 40) has already passed: it is set aside
     a.data["current"] = 2
     a.data["players"][2]["pos"] = "O5"
     force(a, 1)
     b, ev = act(a, 2, "roll 1", due + 5)
     b, ev = act(b, 2, "outside", due + 5)
     assert b.data["players"][2]["time_cards"] == [] and "already passed" in texts(ev)
+
+
+def test_time_cards_follow_the_clock_and_are_set_aside_once_spent():
+    """Card times are printed for an hour-long clock and scaled to the game's; a card drawn too
+    late, or spent, is out of the game: never drawn again."""
+    st = quiet(started(minutes=20))
+    d = st.data
+    end = d["clock"]["end"]
+    assert GAME.time_due(d, "T01") == end - 55 * 20  # 55:00 of an hour is 18:20 of 20 minutes
+    assert "18:20" in GAME.time_text(d, "T01") and "55:00" not in GAME.time_text(d, "T01")
+    d["time"] = ["T14", "T01", "T02"]
+    d["players"][0]["pos"] = "O5"
+    force(st, 1)
+    st, _ = act(st, 0, "roll 1", end - 19 * 60)
+    st, ev = act(st, 0, "outside", end - 19 * 60)  # 19:00 left: T14 (00:40) is kept
+    assert st.data["players"][0]["time_cards"] == ["T14"] and st.data["time"] == ["T01", "T02"]
+    assert any("00:40" in e.text for e in ev if not e.public)
+    st, _ = act(st, SYSTEM, "time T14", end - 40)
+    assert "T14" not in st.data["time"]  # spent: not back under the deck
+    st.data["current"] = 1
+    st.data["players"][1]["pos"] = "O5"
+    force(st, 1)
+    st, _ = act(st, 1, "roll 1", end - 39)
+    st, ev = act(st, 1, "outside", end - 39)  # T01's 18:20 has passed: useless, set aside
+    assert "already passed" in texts(ev) and st.data["time"] == ["T02"]
+    st.data["time"] = []
+    st.data["current"] = 2
+    st.data["players"][2]["pos"] = "O5"
+    force(st, 1)
+    st, _ = act(st, 2, "roll 1", end - 30)
+    st, ev = act(st, 2, "outside", end - 30)
+    assert "no Time card left" in texts(ev) and st.data["players"][2]["time_cards"] == []
 
 
 # ------------------------------------------------------------------ the Gatekeeper

@@ -39,7 +39,8 @@ def _load(name: str) -> dict[str, Any]:
 BOARD_FILE = _load("board.toml")
 GK = _load("gatekeeper.toml")
 FATE = {c["id"]: c for c in _load("fate.toml")["card"]}
-TIME = {c["id"]: c for c in _load("time.toml")["card"]}
+TIME_FILE = _load("time.toml")
+TIME = {c["id"]: c for c in TIME_FILE["card"]}
 AI_FEARS: list[str] = _load("fears.toml")["fears"]
 
 HARBINGERS = BOARD_FILE["harbinger"]
@@ -115,10 +116,16 @@ OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colo
 DICE_WORDS = {1: "one die", 2: "both dice"}
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 TIMER_ORDER = itemgetter("due", "id")
-# Per Time card: its timer's id and action, and how long before the clock's end it falls due
-# (timers are listed at every step of a game: these parts never change).
-TIME_TIMERS = {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60) for cid, card in TIME.items()}
-TIME_BEFORE = {cid: before for cid, (_, _, before) in TIME_TIMERS.items()}
+# Per clock (minutes) and Time card: its timer's id and action, and how long before the clock's
+# end it falls due, its time written for an hour-long clock shrunk to this one (timers are
+# listed at every step of a game: these parts never change).
+TIME_TIMERS = {minutes: {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60 * minutes / TIME_FILE["clock"])
+                         for cid, card in TIME.items()} for minutes in RULES["minutes_allowed"]}
+TIME_BEFORE = {minutes: {cid: before for cid, (_, _, before) in timers.items()}
+               for minutes, timers in TIME_TIMERS.items()}
+# Per clock and Time card, the card's text with its time on that clock (mm:ss left).
+TIME_TEXT = {minutes: {cid: TIME[cid]["text"].replace("{time}", "%02d:%02d" % divmod(round(before), 60))
+                       for cid, before in befores.items()} for minutes, befores in TIME_BEFORE.items()}
 # What each outer stone does when landed on ("plain": no effect; inside stones are all plain).
 KIND = {s["id"]: s["kind"] for s in OUTER}
 LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
@@ -661,10 +668,9 @@ class AtmosfearGame(Game):
                 if cid in pl["time_cards"]:
                     if now < self.time_due(d, cid):
                         raise IllegalAction(f"Time card {cid} is not due yet.")
-                    pl["time_cards"].remove(cid)
-                    d["time"].append(cid)
+                    pl["time_cards"].remove(cid)  # spent: set aside, never drawn again
                     card = TIME[cid]
-                    events.append(Event(f"The clock strikes for {p(s)}'s Time card: {card['text']}",
+                    events.append(Event(f"The clock strikes for {p(s)}'s Time card: {self.time_text(d, cid)}",
                                         kind="time"))
                     self._interrupt(state, events, lambda: self._effect(state, s, card, rng, events,
                                                                          on_turn=False))
@@ -673,7 +679,11 @@ class AtmosfearGame(Game):
         raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
 
     def time_due(self, d: dict[str, Any], cid: str) -> float:
-        return d["clock"]["end"] - TIME_TIMERS[cid][2]
+        return d["clock"]["end"] - TIME_BEFORE[d["clock"]["minutes"]][cid]
+
+    def time_text(self, d: dict[str, Any], cid: str) -> str:
+        """Time card `cid`'s text, with its time on this game's clock."""
+        return TIME_TEXT[d["clock"]["minutes"]][cid]
 
     # ------------------------------------------------------------ the Gatekeeper
     def temper(self, d: dict[str, Any]) -> float:
@@ -1166,17 +1176,21 @@ class AtmosfearGame(Game):
         self._effect(state, seat, card, rng, events, on_turn=on_turn)
 
     def _draw_time(self, state: State, seat: int, events: list[Event]) -> None:
+        """Draw the top Time card: kept hidden until its time, or, if that time has passed,
+        useless and set aside. Cards never go back under the deck, which may run out."""
         d = state.data
+        if not d["time"]:
+            events.append(Event(f"There is no Time card left for {p(seat)} to draw.", kind="time"))
+            return
         cid = d["time"].pop(0)
         end = d["clock"]["end"]
-        if end is None or end - TIME[cid]["at"] * 60 <= self._now_hint(d):
-            d["time"].append(cid)
-            events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it goes "
-                                f"back under the deck.", kind="time"))
+        if end is None or self.time_due(d, cid) <= self._now_hint(d):
+            events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it is "
+                                f"useless and set aside.", kind="time"))
             return
         d["players"][seat]["time_cards"].append(cid)
         events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
-        events.append(Event(f"Your Time card {cid}: {TIME[cid]['text']}", to=(seat,), kind="private"))
+        events.append(Event(f"Your Time card {cid}: {self.time_text(d, cid)}", to=(seat,), kind="private"))
 
     def _now_hint(self, d: dict[str, Any]) -> float:
         return d.get("now", 0.0)
@@ -1460,9 +1474,10 @@ class AtmosfearGame(Game):
         out = [{"id": "clock-end", "due": end, "seat": SYSTEM, "action": "clock end"}]
         if gk["next"] is not None:
             out.append({"id": f"gk-appear-{n + 1}", "due": gk["next"], "seat": SYSTEM, "action": "gk appear"})
+        time_timers = TIME_TIMERS[d["clock"]["minutes"]]
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                timer_id, action, before = TIME_TIMERS[cid]
+                timer_id, action, before = time_timers[cid]
                 out.append({"id": timer_id, "due": end - before, "seat": SYSTEM, "action": action})
         out.sort(key=TIMER_ORDER)
         return out
@@ -1481,10 +1496,11 @@ class AtmosfearGame(Game):
             best = (due, "gk-appear", "gk appear")  # sorts as its id does; numbered if it is first
         else:
             best = (end, "clock-end", "clock end")
+        time_before = TIME_BEFORE[d["clock"]["minutes"]]
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                if end - TIME_BEFORE[cid] <= best[0]:
-                    timer_id, action, before = TIME_TIMERS[cid]
+                if end - time_before[cid] <= best[0]:
+                    timer_id, action, before = TIME_TIMERS[d["clock"]["minutes"]][cid]
                     best = min(best, (end - before, timer_id, action))
         due, timer_id, action = best
         if timer_id == "gk-appear":
@@ -1507,7 +1523,7 @@ class AtmosfearGame(Game):
         for pl in d["players"]:
             if pl["time_cards"]:  # seldom: most players hold none
                 for cid in pl["time_cards"]:
-                    strike = end - TIME_BEFORE[cid]
+                    strike = end - TIME_BEFORE[d["clock"]["minutes"]][cid]
                     if strike < due:
                         due = strike
         return due
@@ -1562,8 +1578,8 @@ class AtmosfearGame(Game):
     def _seat_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
         """What only `seat` sees: its rack, its Time cards, its fear."""
         return {"rack": self._rack_view(d, seat),
-                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
-                               for cid in d["players"][seat]["time_cards"]],
+                "time_cards": [{"id": cid, "at": TIME_BEFORE[d["clock"]["minutes"]][cid] / 60,
+                                "text": self.time_text(d, cid)} for cid in d["players"][seat]["time_cards"]],
                 "fear": self._fear_view(d, seat)}
 
     def _rack_view(self, d: dict[str, Any], seat: int) -> dict[str, int]:
@@ -1605,7 +1621,7 @@ class AtmosfearGame(Game):
         if d["black_key"]["holder"] == seat:
             lines.append("🗝️ You hold the cursed **Black Key**: you can't win while you have it.")
         for cid in pl["time_cards"]:
-            lines.append(f"⏳ Time card {cid}: {TIME[cid]['text']}")
+            lines.append(f"⏳ Time card {cid}: {self.time_text(d, cid)}")
         if pl["must_roll"]:
             lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
         if pl["must_dice"]:
