@@ -32,6 +32,9 @@ RULES = CONFIG["rules"]
 NET_TURNS: int = RULES["net_turns"]
 MAX_TURNS: int = RULES["max_turns"]
 HAND: int = RULES["hand"]
+# House rule (seat balance), per player count and seat: doors on the seat's own edge that start
+# open (picked at random, face shown).
+OPEN_DOORS: dict[int, list[int]] = {int(n): doors for n, doors in CONFIG["seat_balance"]["open_doors"].items()}
 
 KEY_CARDS = tuple(f"key-{c}" for c in DOOR_COLOURS)
 CARD_ORDER = KEY_CARDS + ("skeleton", "padlock", "hacksaw", "passage", "net")
@@ -463,6 +466,12 @@ class CastleGame(Game):
             "draw": deck, "discard": [],
             "current": RULES["first_seat"], "phase": "play", "last": None, "winner": None,
         }
+        g = geometry(rows, cols)
+        for seat, doors in enumerate(OPEN_DOORS[state.seats]):
+            closed = list(g.edge[players[seat]["side"]])  # every door is closed so far
+            for _ in range(doors):
+                tile = state.data["tiles"][closed.pop(rng.below(len(closed)))]
+                tile["open"] = tile["revealed"] = True
         state.turn = 1
         self._draw(state, rng, [])
 
