@@ -982,11 +982,37 @@ def test_well_reader_is_chosen_one_or_their_left():
     assert GAME.reader(st.data, 2) == 0
 
 
+def test_the_chosen_one_draws_the_fear_for_the_player_at_the_well():
+    """The Chosen One's duty: when the player at the Well asks for their fear, the Chosen One
+    (or the player on their left if it is them) draws it; meanwhile the waiter can only wait."""
+    st = well_state(chosen=2)
+    assert GAME.to_move(st) == 0 and [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
+    st, ev = act(st, 0, "read")
+    assert "{p2}" in texts(ev) and st.data["current"] == 0 and not st.data["read"]
+    assert GAME.to_move(st) == 2 and GAME.prompt(st, 0) is None
+    assert [c.action for c in GAME.prompt(st, 2).choices] == ["read"]
+    assert [c.action for c in GAME.choices(st, 0)] == []
+    refused(st, 0, "read", "wait")
+    refused(st, 1, "read")
+    st.data["well"] = [0]
+    won, ev = act(st, 2, "read")
+    assert won.over and won.result["winners"] == [0] and "The Chosen One, {p2}," in texts(ev)
+    # the Chosen One waiting there: the player on their left draws
+    st, _ = act(well_state(chosen=0), 0, "read")
+    assert GAME.to_move(st) == 1 and [c.action for c in GAME.prompt(st, 1).choices] == ["read"]
+    # a Chosen One in a Black Hole is out of the game: the Gatekeeper draws at once
+    st = well_state(chosen=2)
+    st.data["players"][2].update(hole=True, pos="O54")
+    st, ev = act(st, 0, "read")
+    assert "The Gatekeeper himself" in texts(ev) and len(st.data["read"]) == 1
+
+
 def test_well_own_fear_wins():
     st = well_state(chosen=0)
     st.data["well"] = [0]
     assert [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
-    st, ev = act(st, 0, "read")
+    st, _ = act(st, 0, "read")
+    st, ev = act(st, 1, "read")  # the Chosen One's left draws
     assert st.over and st.result["winners"] == [0] and GAME.view(st, None)["winner"] == 0
     assert "fear number 0" in texts(ev) and "{p1}" in texts(ev)
 
@@ -995,7 +1021,8 @@ def test_well_other_fear_is_discarded_and_player_sent_home():
     st = well_state(chosen=2)
     st.data["well"] = [1, 0]
     st.rng = next(s for s in range(1000) if Rng(s).below(2) == 0)
-    st, ev = act(st, 0, "read")
+    st, _ = act(st, 0, "read")
+    st, ev = act(st, 2, "read")  # the Chosen One draws
     v = GAME.view(st, None)
     assert not st.over and v["fears_read"] == ["fear number 1"] and v["fears_in_well"] == 1
     assert st.data["players"][0]["pos"] == HEADSTONES[0] and st.data["current"] == 1

@@ -3,7 +3,8 @@
 State lives in `state.data` (JSON-native):
 
     phase        "fears" | "play" | "over"   (view adds "gatekeeper" and "paused")
-    step         what the current player must do: turn | branch | ring | key | duel | flight | pass
+    step         what the current player must do: turn | branch | ring | key | duel | flight | pass,
+                 or draw (the Chosen One draws the fear of the player waiting at the Well)
     current      whose turn it is
     players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards",
                    "waited" (in a Black Hole: their turn has come round there since they fell in),
@@ -294,6 +295,9 @@ TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + (
 HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
 NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in TRY_NUMBER.items()} for s in range(6)]
 READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
+# The Chosen One's (or their left neighbour's) duty: draw the fear of the player at the Well.
+DRAW_PROMPTS = [Prompt(s, "A Harbinger waits at the Well: draw a fear for them, as the Chosen One",
+                       [FIXED["read"]]) for s in range(6)]
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
 CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
 KEY_PROMPTS = [[Prompt(s, STEP_LABELS["key"], [TAKE[r], SKIPS["key"]]) for r in range(6)] for s in range(6)]
@@ -585,8 +589,9 @@ class AtmosfearGame(Game):
                 raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
             if verb == "fear":
                 raise IllegalAction("Your fear is already in the Well.")
-            if seat != d["current"]:
-                raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
+            drawer = self.drawer(d)
+            if seat != d["current"] and seat != drawer:
+                raise IllegalAction(f"It's {NAMES[d['current'] if drawer is None else drawer]}'s turn.")
             canon = canonical_action(verb, arg)
             allowed = [c.action for c in self.choices(state, seat)]
             if canon not in allowed:
@@ -875,6 +880,8 @@ class AtmosfearGame(Game):
             self._end_turn(state, events)
         elif d["step"] == "pass" and not self.pass_targets(d, seat):
             self._end_turn(state, events)
+        elif d["step"] == "draw" and not self.qualified(d, seat):  # no longer fit for the Well
+            self._end_turn(state, events)
 
     # ------------------------------------------------------------ turns
     def _begin_turn(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
@@ -936,8 +943,13 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
             self._end_turn(state, events)
             return events
-        if verb == "read":
-            return self._read(state, seat, rng)
+        if verb == "read":  # the player at the Well asks: the Chosen One draws, or the Gatekeeper
+            drawer = self.chosen_reader(d, seat)
+            if drawer is None:
+                return self._read(state, seat, rng)
+            d["step"] = "draw"
+            return [Event(f"{p(seat)} asks for a fear to be drawn from the Well. The Chosen One, "
+                          f"{p(drawer)}, must draw it.")]
         if verb == "leave":
             self._to_headstone(d, seat, events)
             d["last"] = {"seat": seat, "path": [pl["pos"]]}
@@ -1303,6 +1315,20 @@ class AtmosfearGame(Game):
             raise AssertionError(e)
 
     # ------------------------------------------------------------ the Well
+    def chosen_reader(self, d: dict[str, Any], seat: int) -> int | None:
+        """Who draws `seat`'s fear at the Well as the Chosen One (`reader`), unless nobody is
+        chosen or that player is out of the game in a Black Hole: then the Gatekeeper draws."""
+        r = self.reader(d, seat)
+        return None if r is None or d["players"][r]["hole"] else r
+
+    def drawer(self, d: dict[str, Any]) -> int | None:
+        """In the "draw" step (the player at the Well has asked for their fear), the seat that
+        draws it: the Chosen One or the one on their left, else the player at the Well."""
+        if d["step"] != "draw" or d["current"] is None:
+            return None
+        r = self.chosen_reader(d, d["current"])
+        return d["current"] if r is None else r
+
     def reader(self, d: dict[str, Any], seat: int) -> int | None:
         ch = d["chosen"]
         if ch is None:
@@ -1311,7 +1337,7 @@ class AtmosfearGame(Game):
 
     def _read(self, state: State, seat: int, rng: Rng) -> list[Event]:
         d = state.data
-        reader = self.reader(d, seat)
+        reader = self.chosen_reader(d, seat)
         owner = d["well"].pop(rng.below(len(d["well"])))
         text = d["fears"][owner]
         d["read"].append(text)
@@ -1348,6 +1374,9 @@ class AtmosfearGame(Game):
             return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
         if verb == "fly" and step == "flight":
             return f"'{echo(canon[4:])}' is not another Flight stone. Choose from {opts}."
+        drawer = self.drawer(d)
+        if drawer is not None and seat != drawer:
+            return f"{NAMES[drawer]} draws the fear from the Well now: wait for them."
         if step == "turn" and pl["pos"] == WELL and self.moves_on(d, seat) and verb != "roll":
             return (f"You were handed the Black Key at the Well: you must roll and move on this turn. "
                     f"You may: {opts}.")
@@ -1370,6 +1399,8 @@ class AtmosfearGame(Game):
         step = d["step"]
         if step == "turn":
             return list(self.turn_prompt(d, seat).choices)
+        if step == "draw":  # the Chosen One draws; the player at the Well waits
+            return [FIXED["read"]] if seat == self.drawer(d) else []
         if step in PAIRS:
             return list(PAIRS[step])
         return list(self.step_prompt(d, seat, step).choices)
@@ -1387,6 +1418,8 @@ class AtmosfearGame(Game):
             if gk["calling"] == seat:
                 return CALL_PROMPTS[seat]
             return None
+        if d["step"] == "draw":  # the Chosen One draws for the player at the Well
+            return DRAW_PROMPTS[seat] if seat == self.drawer(d) else None
         if d["current"] != seat:
             return None
         step = d["step"]
@@ -1452,7 +1485,7 @@ class AtmosfearGame(Game):
             return missing[0] if missing else None
         if d["gk"]["on"]:  # the one he calls answers; paused() keeps their turn timer off
             return d["gk"]["calling"]
-        return d["current"]
+        return self.drawer(d) if d["step"] == "draw" else d["current"]
 
     def paused(self, state: State) -> bool:
         """Paused by the host, or stopped while the Gatekeeper is on screen: nobody is timed out."""
@@ -1685,6 +1718,7 @@ STEP_PLAYS: dict[str, Callable[..., list[Event]]] = {
     "turn": AtmosfearGame._play_turn, "branch": AtmosfearGame._play_branch, "ring": AtmosfearGame._play_ring,
     "key": AtmosfearGame._play_key, "flight": AtmosfearGame._play_flight, "duel": AtmosfearGame._play_duel,
     "pass": AtmosfearGame._play_pass,
+    "draw": lambda game, state, seat, verb, arg, rng: game._read(state, state.data["current"], rng),
 }
 
 # The facts of the seat's view the smart AI's questions turn on (`ai.FACTS`), from the state.
@@ -1716,7 +1750,7 @@ def note_situation(prompt: Prompt) -> None:
 
 for _prompt in (
         *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
-        *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
+        *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS, *DRAW_PROMPTS,
         *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS,
         *(by_realm for realms in KEY_PROMPTS for by_realm in realms)):
     note_situation(_prompt)
