@@ -391,6 +391,19 @@ def test_black_hole_player_does_not_duel_even_by_a_card():
     assert len(d["players"][0]["rack"]) == 2
 
 
+def release(st, how, seat, drawer):
+    """Free the Black Holes: the Gatekeeper's order, a Fate card `drawer` draws, or the Time card
+    `seat` (in a Black Hole) holds."""
+    ev = []
+    if how == "gk":
+        GAME._carry_out(st, "release", None, {}, Rng(1), ev)
+    elif how == "fate":
+        GAME._effect(st, drawer, FATE["F05"], Rng(1), ev, on_turn=True)
+    else:
+        GAME._effect(st, seat, TIME["T03"], Rng(1), ev, on_turn=False)
+    return ev
+
+
 def test_no_release_from_a_black_hole_before_a_turn_there():
     """The Gatekeeper, a Fate card or a Time card frees only a player whose turn has come round
     in the Black Hole since they fell in."""
@@ -401,21 +414,14 @@ def test_no_release_from_a_black_hole_before_a_turn_there():
         st, _ = act(st, 0, "roll 1")  # seat 0 falls into O21; seat 1 is to play
         assert st.data["players"][0]["hole"] and st.data["current"] == 1
 
-        def free(st):
-            ev = []
-            if how == "gk":
-                GAME._carry_out(st, "release", None, {}, Rng(1), ev)
-            elif how == "fate":
-                GAME._effect(st, 1, FATE["F05"], Rng(1), ev, on_turn=True)
-            else:
-                GAME._effect(st, 0, TIME["T03"], Rng(1), ev, on_turn=False)
-            return st.data["players"][0]["hole"]
-
-        assert free(st.copy()), how  # too early: still in
+        early = st.copy()
+        release(early, how, 0, drawer=1)
+        assert early.data["players"][0]["hole"], how  # too early: still in
         st.data["current"] = 2
         GAME._end_turn(st, [])  # seat 0's turn comes round: it has waited
         assert st.data["current"] == 0
-        assert not free(st), how
+        release(st, how, 0, drawer=1)
+        assert not st.data["players"][0]["hole"], how
     # with nobody who has waited, he does not pick the order to free the Black Holes
     st = quiet(started())
     st.data["players"][0].update(pos="O21", hole=True, waited=False)
@@ -439,13 +445,7 @@ def test_releases_by_gatekeeper_fate_and_time():
     for how in ("gk", "fate", "time"):
         st = quiet(started())
         st.data["players"][2].update(hole=True, pos="O54", waited=True)
-        ev = []
-        if how == "gk":
-            GAME._carry_out(st, "release", None, {}, Rng(1), ev)
-        elif how == "fate":
-            GAME._effect(st, 0, FATE["F05"], Rng(1), ev, on_turn=True)
-        else:
-            GAME._effect(st, 2, TIME["T03"], Rng(1), ev, on_turn=False)
+        release(st, how, 2, drawer=0)
         assert not st.data["players"][2]["hole"], how
 
 

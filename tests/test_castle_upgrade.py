@@ -1,25 +1,18 @@
 """Keys to the Castle games saved in an older state format load and play on after the upgrades."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from games.castle import GAME
-from games.core import State, ai_rng, apply, decide, setup
+from games.core import ai_rng, apply, decide, setup
+from tests.rules_helpers import saved_and_upgraded
 
 # Saved by the format-1 engine: seat 2 (north) has just stepped out of the castle.
 SAVED = Path(__file__).parent / "data" / "castle-state-format1.json"
 
 
 def test_a_format_1_game_upgrades_to_the_current_shape_and_plays_on():
-    raw = json.loads(SAVED.read_text(encoding="utf-8"))
-    before = json.dumps(raw, sort_keys=True)
-    data, fmt = raw["data"], 1
-    while fmt < GAME.state_format:
-        data = GAME.upgrades[fmt](data)
-        fmt += 1
-    assert json.dumps(raw, sort_keys=True) == before  # upgrades are pure
-    state = State(**{**raw, "data": data})
+    raw, state = saved_and_upgraded(GAME, SAVED)
     fresh = setup(GAME, state.seats, state.options, 1)
     assert all(set(pl) == set(fresh.data["players"][0]) for pl in state.data["players"])
     assert set(state.data) == set(fresh.data)

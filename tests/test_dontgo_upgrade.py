@@ -1,25 +1,17 @@
 """Don't Go In There games saved in an older state format load after the upgrades."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from games.core import State
 from games.dontgo import GAME
+from tests.rules_helpers import saved_and_upgraded
 
 # A finished 3-player game saved by the format-1 engine (score rows without the seat bonus).
 SAVED = Path(__file__).parent / "data" / "dontgo-state-format1.json"
 
 
 def test_a_finished_format_1_game_upgrades_and_shows_its_scores():
-    raw = json.loads(SAVED.read_text(encoding="utf-8"))
-    before = json.dumps(raw, sort_keys=True)
-    data, fmt = raw["data"], 1
-    while fmt < GAME.state_format:
-        data = GAME.upgrades[fmt](data)
-        fmt += 1
-    assert json.dumps(raw, sort_keys=True) == before  # upgrades are pure
-    state = State(**{**raw, "data": data})
+    raw, state = saved_and_upgraded(GAME, SAVED)
     old_rows = raw["data"]["scores"]
     assert state.data["scores"] == [{**r, "bonus": 0} for r in old_rows]  # no bonus back then
     assert all(r["total"] == r["curses"] + r["penalty"] for r in state.data["scores"])
