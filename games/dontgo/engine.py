@@ -37,6 +37,8 @@ TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
 FIRST_SEAT: int = CONFIG["setup"]["first_seat"]
+# House rule (seat balance): curses taken off each seat's score at the end, per player count.
+SEAT_BONUS: dict[int, list[int]] = {int(n): b for n, b in CONFIG["seat_balance"]["bonus"].items()}
 TOKENS = {k: int(v) for k, v in CONFIG["ghosts"]["tokens"].items()}
 TOKEN_VALUE = sum(int(k) * v for k, v in TOKENS.items())
 DIE: tuple[int, ...] = tuple(CONFIG["ghosts"]["die"])
@@ -449,6 +451,14 @@ PHASE_KINDS = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("ch
 
 # ---------------------------------------------------------------- the game
 
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: a finished game's score rows gain `bonus` (the seat balance's curses off,
+    none before it existed)."""
+    if not data.get("scores"):
+        return dict(data)
+    return {**data, "scores": [{**r, "bonus": 0} for r in data["scores"]]}
+
+
 class DontGoGame(Game):
     name = "dontgo"
     renderer = "render.dontgo:render_dontgo"
@@ -461,6 +471,8 @@ class DontGoGame(Game):
     max_seats = 5
     colours = COLOURS
     to_move_acts_first = True  # only the current seat is ever prompted
+    state_format = 2
+    upgrades = {1: upgrade_1}
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
              "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
@@ -1003,20 +1015,22 @@ class DontGoGame(Game):
         for seat, pl in enumerate(d["players"]):
             c = curses(pl)
             pen = counts[seat] // 2 if most > 0 and counts[seat] == most else 0
+            bonus = SEAT_BONUS[state.seats][seat]
             rows.append({"seat": seat, "curses": c, "ghosts": counts[seat], "penalty": pen,
-                         "total": c + pen})
+                         "bonus": bonus, "total": c + pen - bonus})
         best = min((r["total"], r["ghosts"]) for r in rows)
         winners = [r["seat"] for r in rows if (r["total"], r["ghosts"]) == best]
         d["scores"], d["winners"] = rows, winners
         d["phase"], d["current"], d["res"], d["ending"] = "over", None, None, False
         state.over = True
         state.result = {"winners": winners, "reason": "fewest curses",
-                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Total"],
-                                   "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["total"]]
-                                            for r in rows]}}
+                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Bonus", "Total"],
+                                   "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["bonus"],
+                                             r["total"]] for r in rows]}}
         for r in rows:
+            bonus = f" - {r['bonus']} seat bonus" if r["bonus"] else ""
             events.append(Event(f"{p(r['seat'])} reveals {plural(r['ghosts'], 'ghost')}: "
-                                f"{r['curses']} curses + {r['penalty']} ghost penalty = {r['total']}.",
+                                f"{r['curses']} curses + {r['penalty']} ghost penalty{bonus} = {r['total']}.",
                                 kind="end"))
         who = " and ".join(p(s) for s in winners)
         verb = "wins" if len(winners) == 1 else "share the victory"
