@@ -4,6 +4,17 @@ Every game action is saved with its new state and timers in one transaction, com
 on the game's version, so a crash between two actions loses nothing, never leaves a half-written
 game, and two writers (two processes, during a reshard) can never both apply a move to one game.
 The queries are written once, with `?` placeholders; each store runs them through its driver.
+
+- Schema: the migrations are listed once, by name, in MIGRATIONS (names identify them: never
+  rename one); `0001_initial` is release 0.1.0's tables.
+- Game states: each row records the engine's `state_format`; on load, the game's pure
+  `upgrades[n]` steps bring it to the current format.
+- Quarantine: a row that cannot be loaded (its plugin gone, its state unreadable or newer than
+  the engine) is kept as it is with `status = 'quarantined'` and why; start-up goes on.
+- A save that lost the compare-and-swap (another process saved first), or a repeated
+  interaction id, raises `Conflict` and writes nothing.
+- Stats are one table for every process; `Shards` picks a process's guilds as Discord does,
+  `(guild_id >> 22) % count`.
 """
 from __future__ import annotations
 

@@ -4,6 +4,19 @@ A game is a `Game` subclass found by discovery (`games` registry). Its state is 
 bookkeeping (version, turn, RNG, result) and the game owns `data`, a JSON-native dict. Actions are
 canonical strings ("play 2 C3", "move C4"): the same form serves buttons, slash commands, logs and
 replays. Engines never read a clock: `now` (seconds) is passed in.
+
+- Prompts: `prompt(state, seat)` is asked for every seat, so several may act at once (fears,
+  votes, answers); a `Choice`'s `path` is its UI steps (card, then target), and a choice may ask
+  for words (`input="text"`: the bot opens a modal). Prompts and events are read-only values, so
+  a game may hand out one prebuilt object again. An `Event`'s `to=None` is public, otherwise a
+  tuple of seats.
+- Two doors: `apply` checks an action on a copy (people, timers, replays); `advance` is the same
+  step in place for actions the game itself offered (self-play), through `reduce_offered`, which
+  may skip the checks the offer made. Self-play asks only `to_move`'s seat in games declaring
+  `to_move_acts_first`, and fires `next_timer` once `next_due` says so. The conformance suite
+  (tests/test_conformance.py) replays self-play logs through `apply` and checks those claims.
+- `seating` draws who sits where from the seed, on a stream of its own; the AI's dice
+  (`ai_rng`, `ai_rngs`) are another, never derived from the game's hidden RNG.
 """
 from __future__ import annotations
 
