@@ -216,7 +216,8 @@ class Game(ABC):
         """The AI's action ("smart" heuristic or "random" legal) from what its seat may know:
         `ai_view(state, seat, ...)` and `prompt(state, seat)`, never the state: the declared `ai`.
         Call it via `decide`."""
-        return self.hook("ai")(view, prompt, rng, level)
+        choose = _PARTS.get(self.ai) or self.hook("ai")  # `hook` inlined: asked at every decision
+        return choose(view, prompt, rng, level)
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
         """The part of `view(state, seat)` that the AI at `level` reads to answer `prompt`: every
