@@ -33,6 +33,9 @@ from typing import Any
 from data import load_toml
 from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
 
+from .questions import situation
+
+
 def _load(name: str) -> dict[str, Any]:
     return load_toml("atmosfear", name)
 
@@ -340,6 +343,8 @@ def running_clock_end(state: State) -> float | None:
 
 class AtmosfearGame(Game):
     name = "atmosfear"
+    ai = "games.atmosfear.ai:choose"
+    ai_view_from_view = "games.atmosfear.ai:view_from_view"
     renderer = "render.atmosfear:render_atmosfear"
     warm_up = "render.atmosfear:warm_up"
     rules_page = ("data", "atmosfear/rules.md")
@@ -1633,14 +1638,9 @@ class AtmosfearGame(Game):
         if noted is not None:  # with no facts to read, the noted question is the whole view
             kind, answer, facts = noted
             return noted if facts is None else (kind, answer, facts(self, state.data, seat))
-        kind, answer = ai.situation(tuple([c.action for c in prompt.choices]))
+        kind, answer = situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
-
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
-        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
-        suite checks the two agree, so the compact view holds nothing the seat may not see."""
-        return ai.compact_view(view, prompt) if level == "smart" else {}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1665,11 +1665,6 @@ class AtmosfearGame(Game):
             lines.append(f"😱 Your fear: “{d['fears'][seat]}”"
                          + ("" if seat in d["well"] else " (it has been cast out of the Well)"))
         return "\n".join(lines)
-
-    # ------------------------------------------------------------ AI
-
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        return ai.choose(view, prompt, rng, level)
 
     def canonical(self, state: State, action: str) -> str:
         verb, arg = split_action(action)
@@ -1732,10 +1727,7 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
                                      tuple(d["realm_keys"])),
 }
 
-# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
-from . import ai  # noqa: E402
-
-# The smart AI's question (ai.situation) for each prebuilt or kept prompt, worked out once and
+# The smart AI's question (`situation`) for each prebuilt or kept prompt, worked out once and
 # found by the prompt's identity (those prompts live as long as this module, so no other shares
 # an id): (question, answer, the AI_FACTS function it reads or None). Most questions (roll the
 # dice, answer the Gatekeeper) read no fact, and their entry is then the whole compact view.
@@ -1744,7 +1736,7 @@ NOTED_QUESTIONS: dict[int, tuple[str, str | None, Callable[..., Any] | None]] = 
 
 def note_situation(prompt: Prompt) -> None:
     """Note the smart AI's question for `prompt`, one kept as long as this module."""
-    kind, answer = ai.situation(tuple(c.action for c in prompt.choices))
+    kind, answer = situation(tuple(c.action for c in prompt.choices))
     NOTED_QUESTIONS[id(prompt)] = kind, answer, AI_FACTS.get(kind)
 
 

@@ -427,6 +427,8 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
 
 class CastleGame(Game):
     name = "castle"
+    ai = "games.castle.ai:choose"
+    ai_view_from_view = "games.castle.ai:view_from_view"
     renderer = "render.castle:render_castle"
     warm_up = "render.castle:warm_up"
     rules_page = ("data", "castle/rules.md")
@@ -843,13 +845,6 @@ class CastleGame(Game):
             doors[i] = door_seen(tiles[i])
         self._doors_memo = (tiles, version, doors)
 
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
-        suite checks the two agree, so the compact view holds nothing the seat may not see."""
-        if level == "random" or len(prompt.choices) == 1:
-            return {}
-        return ai.compact_view(view)
-
     def private_text(self, state: State, seat: int) -> str:
         pl = state.data["players"][seat]
         cards = sorted(pl["hand"], key=CARD_ORDER.index)
@@ -860,17 +855,8 @@ class CastleGame(Game):
         return (f"You are {self.colours[seat]}, {where}.{netted}\n"
                 f"🔑 Your hand ({len(cards)}): **{hand}**")
 
-    # ------------------------------------------------------------ AI
-
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        return ai.choose(view, prompt, rng, level)
-
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
         """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
         kind, payload = parse(action, state.data)
         return canonical(kind, payload, state.data["cols"])
-
-
-# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
-from . import ai  # noqa: E402

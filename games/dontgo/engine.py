@@ -461,6 +461,8 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
 
 class DontGoGame(Game):
     name = "dontgo"
+    ai = "games.dontgo.ai:choose"
+    ai_view_from_view = "games.dontgo.ai:view_from_view"
     renderer = "render.dontgo:render_dontgo"
     warm_up = "render.dontgo:warm_up"
     rules_page = ("data", "dontgo/rules.md")
@@ -1191,11 +1193,6 @@ class DontGoGame(Game):
         return (d["phase"], d["clocks"], roll, held, IN_PLAY[state.seats], up, fresh, ghosts(me),
                 tuple(rooms), secret)
 
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
-        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
-        suite checks the two agree, so the compact view holds nothing the seat may not see."""
-        return {} if level == "random" else ai.compact_view(view, seat)
-
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
         pl = d["players"][seat]
@@ -1219,21 +1216,8 @@ class DontGoGame(Game):
             lines.append("Dispelled: " + ", ".join(f"#{i} {TYPE_LABELS[CARDS[i]['type']]}" for i in downs) + ".")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ AI
-
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        """The random AI picks any offered choice (here: it is every random self-play move);
-        the smart one weighs them (`ai.choose`)."""
-        if level == "random":
-            return rng.choice(prompt.choices).action
-        return ai.choose(view, prompt, rng)
-
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
         """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
         kind, payload = parse(action)
         return canonical(kind, payload)
-
-
-# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
-from . import ai  # noqa: E402

@@ -316,6 +316,7 @@ class FiretopGame(Game):
                   (235, 120, 20))
     verbs = VERBS
     option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
+    ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
@@ -1746,10 +1747,6 @@ class FiretopGame(Game):
             lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({plural(len(pl['items']), 'card')}).")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ AI
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        from .ai import choose
-        return choose(view, prompt, rng, level)
 
 
 def _order(node: str) -> tuple[int, int, str]:

@@ -71,6 +71,7 @@ class KingdomGame(Game):
              "leave": "", "deep": "", "let": ""}
     option_choices = {"rounds": ROUNDS}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
+    ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
@@ -741,7 +742,3 @@ class KingdomGame(Game):
             lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ AI
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        from .ai import choose
-        return choose(view, prompt, rng, level)
