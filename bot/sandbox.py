@@ -3,6 +3,11 @@
 
 `gatekeeper sandbox`, and `gatekeeper run` without DISCORD_TOKEN, run it until SIGTERM or
 Ctrl-C; the browser tests start the same Sandbox in-process, on a fake clock.
+
+The fake is seeded with a guild, `#general`, a channel per installed game and a first user. The
+bot runs with the operator's settings except the token, the endpoints and the database: its own
+file (GATEKEEPER_SANDBOX_DB, refused if it is GATEKEEPER_DB), emptied at each start under the
+store's lock, since the fake's users, channels and messages live in memory. Typed moves are on.
 """
 from __future__ import annotations
 

@@ -5,6 +5,21 @@ lock -> check seat, button owner and that seat's prompt token -> games.core.appl
 lock -> publish a snapshot of the commit through the game's Feed (ordered, coalesced).
 Buttons, slash commands, timers and AI seats all come through `TableService.act`/`_run`. Nothing
 here imports discord: the Discord layer implements `Publisher` and turns snapshots into messages.
+
+Checks before apply: the game runs, the button was issued to the clicker's seat, that seat's
+prompt token is current (else "out of date", with a link to the newest board), and the
+interaction id is new (unique in the action log). After every commit each seat's prompt is
+asked again and its token bumped only if what it offers changed (`prompt_sig`): a click is stale
+only when its own seat's prompt changed, so several seats answering at once all land. The token
+is a counter, not a hash, so an old "Roll" never matches a later, identical prompt.
+
+Timers are rows, recomputed at every commit: AI seats with something to do, the turn timeout of
+the person to move (warned at half time, then the AI plays; after VOTE_AFTER_TIMEOUTS in a row
+the others may vote the seat to the AI), and the game's own. A timer checks on firing that it is
+still meant. An AI or timer action that fails gets AI_RETRIES tries, then a random legal choice;
+a timer that fails anyway re-arms the game's timers, so no game waits forever. `load` rebuilds
+the games of this process's shards at start-up and re-arms their timers (overdue ones fire at
+once); a click for a game not loaded (its shard moved here) loads it from the store.
 """
 from __future__ import annotations
 

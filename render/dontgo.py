@@ -130,7 +130,7 @@ def results_top(n_players: int) -> int:
     return PLAYERS_Y + PLAYERS_LABEL_H + max(1, n_players) * ROW_H + 10
 
 
-RESULT_COLS = (("Curses", 620), ("Ghosts", 760), ("Penalty", 900), ("Total", 1040))
+RESULT_COLS = (("Curses", 580), ("Ghosts", 700), ("Penalty", 820), ("Bonus", 930), ("Total", 1040))
 
 
 # --------------------------------------------------------------------------
@@ -919,8 +919,8 @@ def _draw_results(im, d, view, scores, n_players, sprites, colour_of) -> None:
             d.rounded_rectangle((PAD + 8, y + 2, WIDTH - PAD - 8, y + RESULT_ROW_H - 3), radius=8, fill=core.GOLD)
         m = sprites.meeple(MEEPLE_SMALL + 6, colour_of.get(seat), _int(seat))
         im.paste(m, (PAD + 24, cy - m.height // 2), m)
-        d.text((PAD + 70, cy), fit_text(_name(view, seat), fb, 400), font=fb, fill=ink, anchor="lm")
-        for (label, x), key in zip(RESULT_COLS, ("curses", "ghosts", "penalty", "total")):
+        d.text((PAD + 70, cy), fit_text(_name(view, seat), fb, 380), font=fb, fill=ink, anchor="lm")
+        for (label, x), key in zip(RESULT_COLS, ("curses", "ghosts", "penalty", "bonus", "total")):
             val = row.get(key)
             text = "-" if val is None else str(_int(val))
             d.text((x, cy), text, font=fb if key == "total" else f, fill=ink, anchor="rm")

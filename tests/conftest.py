@@ -1,6 +1,14 @@
 """Fixtures for every test: a started fake Discord (bot.fakediscord) that discord.py talks to,
 a real PostgreSQL server (bot.bench.pgserver) with a fresh database per test, and Key Pile, a game
-from outside the project advertised as an installed plugin would be."""
+from outside the project advertised as an installed plugin would be.
+
+The suite runs in two pytest-xdist workers, each given whole files (pyproject.toml), and must
+pass with `-n 0` too. What keeps a test worker-safe: servers listen on ports the kernel picks;
+each worker starts its own PostgreSQL server and each test gets its own database; files go under
+`tmp_path`; environment changes go through `monkeypatch` or a subprocess's own env. What keeps
+it quick: the harness's bot is ready once the fake has sent its guilds (guild_ready_timeout
+0.1 s), and tests that do not test the render pool draw in a thread (tests.harness).
+"""
 from __future__ import annotations
 
 from pathlib import Path

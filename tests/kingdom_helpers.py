@@ -26,7 +26,11 @@ class Dice(Rng):
 
 
 def fresh(seats: int = 2, seed: int = 5, **options: Any) -> State:
-    return setup(GAME, seats, options, seed)
+    """A new game with both panels folded in (Banshee Towers and the Ice Palace showing), the
+    board the rule tests are written against, whatever the game starts with."""
+    st = setup(GAME, seats, options, seed)
+    st.data["fold"] = {"west": "in", "east": "in"}
+    return st
 
 
 def put(st: State, seat: int, at: str | None = None, *, equip: list[str] | None = None,

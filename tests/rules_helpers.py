@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+import json
+from pathlib import Path
+
 from games.core import Game, IllegalAction, Rng, State, advance, apply, decide, setup
 
 
@@ -33,3 +36,16 @@ def self_play(game: Game, seats: int, seed: int, levels: list[str], max_actions:
         seat = game.to_move(state)
         advance(game, state, seat, decide(game, state, seat, rng, levels[seat]))
     return state
+
+
+def saved_and_upgraded(game: Game, path: Path, fmt: int = 1) -> tuple[dict, State]:
+    """A state saved in format `fmt` (its raw JSON) and the state the game's upgrades make of it;
+    checks the upgrades leave the raw data alone (they are pure)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    before = json.dumps(raw, sort_keys=True)
+    data = raw["data"]
+    while fmt < game.state_format:
+        data = game.upgrades[fmt](data)
+        fmt += 1
+    assert json.dumps(raw, sort_keys=True) == before  # upgrades are pure
+    return raw, State(**{**raw, "data": data})

@@ -82,6 +82,6 @@ def test_the_compact_view_is_worked_out_from_the_seat_view_for_every_question():
                 if prompt is None:
                     continue
                 compact = GAME.ai_view(state, seat, "smart", prompt)
-                assert compact == GAME.ai_view_from_view(GAME.view(state, seat), seat, "smart", prompt)
+                assert compact == GAME.hook("ai_view_from_view")(GAME.view(state, seat), seat, "smart", prompt)
                 kinds.add(compact[0])
     assert kinds >= {"answer", "inside", "leave", "ring", "duel", "flight", "dice"}

@@ -113,10 +113,11 @@ def test_replay_and_json_round_trip(seats, seed):
 
 
 def test_long_games_are_sometimes_won_and_sometimes_lost():
-    """Balanced: over a dozen hour-long games, smart players neither always escape nor never do."""
+    """Balanced: over two dozen hour-long games, smart players neither always escape nor never
+    do (they escape about half the time: the bounds are nearly 3 chance spreads away)."""
     won = [bool(play_game(4, seed, ["smart"] * 4, minutes=60, step=4.0, checks=False)[0].result["winners"])
-           for seed in range(12)]
-    assert 2 <= sum(won) <= 10, won
+           for seed in range(24)]
+    assert 4 <= sum(won) <= 20, won
 
 
 @settings(max_examples=8, deadline=None)

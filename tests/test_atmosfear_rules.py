@@ -10,6 +10,7 @@ from games.atmosfear import GAME
 from games.atmosfear.engine import (COLOURS, FATE, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
                                     TIME, nearest_hole, order_weights)
 from games.core import SYSTEM, IllegalAction, Rng, apply, setup
+from tests import rules_helpers
 
 T0 = 1000.0
 
@@ -44,6 +45,10 @@ def quiet(st):
 
 def texts(events):
     return " ".join(e.text for e in events)
+
+
+def refused(st, seat, action, *fragments):
+    return rules_helpers.refused(GAME, st, seat, action, *fragments, now=T0 + 1)
 
 
 # ------------------------------------------------------------------ fears and the clock
@@ -213,14 +218,51 @@ def test_black_key_blocks_the_well_and_forces_a_waiter_out():
     d["players"][1]["pos"] = "WELL"
     d["players"][1]["rack"] = list(COLOURS)
     d["realm_keys"] = [5] * 6
-    d["players"][0]["pos"] = "WELL"
+    d["players"][0]["pos"] = "O30"
     d["black_key"] = {"holder": 0, "on_board": False}
     assert GAME.view(st, None)["players"][1]["waiting_at_well"]
-    st, ev = act(st, 0, "pass 2")
+    ev = []
+    GAME._effect(st, 0, TIME["T08"], Rng(1), ev, on_turn=False)  # the key jumps to seat 0's left
     assert "must leave" in texts(ev)
     st.data["current"] = 1
     assert not GAME.view(st, None)["players"][1]["waiting_at_well"]
     assert "roll 2" in [c.action for c in GAME.prompt(st, 1).choices]
+
+
+def test_handed_the_black_key_at_the_well_you_must_roll_on_next_turn():
+    """Neither leave, nor pass it back and read: the next turn is a roll away from the Well."""
+    st = quiet(started())
+    d = st.data
+    d["realm_keys"] = [4] * 6
+    for s in (0, 1):
+        d["players"][s].update(pos="WELL", rack=list(COLOURS))
+    d["black_key"] = {"holder": 0, "on_board": False}
+    ev = []
+    GAME._pass(d, 0, "pass 2", ev)  # seat 1, waiting at the Well, is handed the Black Key
+    assert "must leave" in texts(ev)
+    d["current"] = 1
+    assert [c.action for c in GAME.prompt(st, 1).choices] == ["roll 1", "roll 2"]
+    for action in ("pass 1", "leave", "read"):
+        refused(st, 1, action, "must roll")
+    force(st, 1)
+    st, _ = act(st, 1, "roll 1")
+    assert st.data["players"][1]["pos"] != "WELL"
+    # rid of the key before that turn came round, they must still move on
+    st = quiet(started())
+    d = st.data
+    d["realm_keys"] = [4] * 6
+    for s in (0, 1):
+        d["players"][s].update(pos="WELL", rack=list(COLOURS))
+    GAME._give_black(d, 1, [])
+    GAME._give_black(d, 2, [])
+    d["current"] = 1
+    assert [c.action for c in GAME.prompt(st, 1).choices] == ["roll 1", "roll 2"]
+    # and once they have moved on, they may come back and read as anyone else
+    force(st, 1)
+    st, _ = act(st, 1, "roll 1")
+    st.data["players"][1]["pos"] = "WELL"
+    st.data["current"] = 1
+    assert [c.action for c in GAME.prompt(st, 1).choices] == ["read"]
 
 
 # ------------------------------------------------------------------ headstones
@@ -349,6 +391,45 @@ def test_black_hole_player_does_not_duel_even_by_a_card():
     assert len(d["players"][0]["rack"]) == 2
 
 
+def release(st, how, seat, drawer):
+    """Free the Black Holes: the Gatekeeper's order, a Fate card `drawer` draws, or the Time card
+    `seat` (in a Black Hole) holds."""
+    ev = []
+    if how == "gk":
+        GAME._carry_out(st, "release", None, {}, Rng(1), ev)
+    elif how == "fate":
+        GAME._effect(st, drawer, FATE["F05"], Rng(1), ev, on_turn=True)
+    else:
+        GAME._effect(st, seat, TIME["T03"], Rng(1), ev, on_turn=False)
+    return ev
+
+
+def test_no_release_from_a_black_hole_before_a_turn_there():
+    """The Gatekeeper, a Fate card or a Time card frees only a player whose turn has come round
+    in the Black Hole since they fell in."""
+    for how in ("gk", "fate", "time"):
+        st = quiet(started())
+        st.data["players"][0]["pos"] = "O18"
+        force(st, 3)
+        st, _ = act(st, 0, "roll 1")  # seat 0 falls into O21; seat 1 is to play
+        assert st.data["players"][0]["hole"] and st.data["current"] == 1
+
+        early = st.copy()
+        release(early, how, 0, drawer=1)
+        assert early.data["players"][0]["hole"], how  # too early: still in
+        st.data["current"] = 2
+        GAME._end_turn(st, [])  # seat 0's turn comes round: it has waited
+        assert st.data["current"] == 0
+        release(st, how, 0, drawer=1)
+        assert not st.data["players"][0]["hole"], how
+    # with nobody who has waited, he does not pick the order to free the Black Holes
+    st = quiet(started())
+    st.data["players"][0].update(pos="O21", hole=True, waited=False)
+    assert "release" not in dict(GAME._weights(st.data, T0))
+    st.data["players"][0]["waited"] = True
+    assert "release" in dict(GAME._weights(st.data, T0))
+
+
 def test_nearest_black_hole_first():
     assert nearest_hole("O25") == "O21" and nearest_hole("O50") == "O54"
     assert nearest_hole("O2") == "O54" or nearest_hole("O2") == "O21"
@@ -363,14 +444,8 @@ def test_nearest_black_hole_first():
 def test_releases_by_gatekeeper_fate_and_time():
     for how in ("gk", "fate", "time"):
         st = quiet(started())
-        st.data["players"][2].update(hole=True, pos="O54")
-        ev = []
-        if how == "gk":
-            GAME._carry_out(st, "release", None, {}, Rng(1), ev)
-        elif how == "fate":
-            GAME._effect(st, 0, FATE["F05"], Rng(1), ev, on_turn=True)
-        else:
-            GAME._effect(st, 2, TIME["T03"], Rng(1), ev, on_turn=False)
+        st.data["players"][2].update(hole=True, pos="O54", waited=True)
+        release(st, how, 2, drawer=0)
         assert not st.data["players"][2]["hole"], how
 
 
@@ -512,12 +587,12 @@ def test_time_cards_are_private_fire_on_the_clock_and_expire():
     d["players"][1]["rack"] = ["red", "yellow"]
     force(st, 1)
     st, ev = act(st, 0, "roll 1", T0 + 10)
-    st, ev = act(st, 0, "outside", T0 + 10)  # O6 is a time stone: T06 (30:00 left) is kept
+    st, ev = act(st, 0, "outside", T0 + 10)  # O6 is a time stone: T06 (20:00 left of 40) is kept
     assert st.data["players"][0]["time_cards"] == ["T06"]
     assert all("T06" not in e.text for e in ev if e.public)
     assert "time_cards" not in GAME.view(st, None) and GAME.view(st, 0)["time_cards"][0]["id"] == "T06"
     assert "T06" not in json.dumps(GAME.view(st, 1))
-    due = st.data["clock"]["end"] - 30 * 60
+    due = st.data["clock"]["end"] - 20 * 60
     (t,) = [t for t in GAME.timers(st) if t["action"] == "time T06"]
     assert t["due"] == due and t["seat"] == SYSTEM
     with pytest.raises(IllegalAction):
@@ -525,16 +600,48 @@ def test_time_cards_are_private_fire_on_the_clock_and_expire():
     st.data["players"][0]["pos"] = "O7"
     a, ev = act(st, SYSTEM, "time T06", due + 3)
     assert a.data["players"][0]["pos"] == "O11" and a.data["players"][1]["pos"] == "O7"
-    assert a.data["players"][0]["time_cards"] == [] and a.data["time"][-1] == "T06"
+    assert a.data["players"][0]["time_cards"] == [] and "T06" not in a.data["time"]
     with pytest.raises(IllegalAction):
         act(a, SYSTEM, "time T06", due + 4)  # never twice
-    # T01 (55:00 left) has already passed in a 40-minute game: it goes straight back
+    # T01 (36:40 left of 40) has already passed: it is set aside
     a.data["current"] = 2
     a.data["players"][2]["pos"] = "O5"
     force(a, 1)
     b, ev = act(a, 2, "roll 1", due + 5)
     b, ev = act(b, 2, "outside", due + 5)
     assert b.data["players"][2]["time_cards"] == [] and "already passed" in texts(ev)
+
+
+def test_time_cards_follow_the_clock_and_are_set_aside_once_spent():
+    """Card times are printed for an hour-long clock and scaled to the game's; a card drawn too
+    late, or spent, is out of the game: never drawn again."""
+    st = quiet(started(minutes=20))
+    d = st.data
+    end = d["clock"]["end"]
+    assert GAME.time_due(d, "T01") == end - 55 * 20  # 55:00 of an hour is 18:20 of 20 minutes
+    assert "18:20" in GAME.time_text(d, "T01") and "55:00" not in GAME.time_text(d, "T01")
+    d["time"] = ["T14", "T01", "T02"]
+    d["players"][0]["pos"] = "O5"
+    force(st, 1)
+    st, _ = act(st, 0, "roll 1", end - 19 * 60)
+    st, ev = act(st, 0, "outside", end - 19 * 60)  # 19:00 left: T14 (00:40) is kept
+    assert st.data["players"][0]["time_cards"] == ["T14"] and st.data["time"] == ["T01", "T02"]
+    assert any("00:40" in e.text for e in ev if not e.public)
+    st, _ = act(st, SYSTEM, "time T14", end - 40)
+    assert "T14" not in st.data["time"]  # spent: not back under the deck
+    st.data["current"] = 1
+    st.data["players"][1]["pos"] = "O5"
+    force(st, 1)
+    st, _ = act(st, 1, "roll 1", end - 39)
+    st, ev = act(st, 1, "outside", end - 39)  # T01's 18:20 has passed: useless, set aside
+    assert "already passed" in texts(ev) and st.data["time"] == ["T02"]
+    st.data["time"] = []
+    st.data["current"] = 2
+    st.data["players"][2]["pos"] = "O5"
+    force(st, 1)
+    st, _ = act(st, 2, "roll 1", end - 30)
+    st, ev = act(st, 2, "outside", end - 30)
+    assert "no Time card left" in texts(ev) and st.data["players"][2]["time_cards"] == []
 
 
 # ------------------------------------------------------------------ the Gatekeeper
@@ -648,7 +755,7 @@ def test_every_order(order):
     d = st.data
     d["players"][0].update(pos="O33", rack=["red", "blue", "green"])
     d["players"][1].update(pos="R2-2", rack=[])
-    d["players"][2].update(pos="O21", hole=True, rack=[])
+    d["players"][2].update(pos="O21", hole=True, waited=True, rack=[])
     for c in ("red", "blue", "green"):
         d["realm_keys"][COLOURS.index(c)] -= 1
     if order == "inside_catch":
@@ -875,11 +982,37 @@ def test_well_reader_is_chosen_one_or_their_left():
     assert GAME.reader(st.data, 2) == 0
 
 
+def test_the_chosen_one_draws_the_fear_for_the_player_at_the_well():
+    """The Chosen One's duty: when the player at the Well asks for their fear, the Chosen One
+    (or the player on their left if it is them) draws it; meanwhile the waiter can only wait."""
+    st = well_state(chosen=2)
+    assert GAME.to_move(st) == 0 and [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
+    st, ev = act(st, 0, "read")
+    assert "{p2}" in texts(ev) and st.data["current"] == 0 and not st.data["read"]
+    assert GAME.to_move(st) == 2 and GAME.prompt(st, 0) is None
+    assert [c.action for c in GAME.prompt(st, 2).choices] == ["read"]
+    assert [c.action for c in GAME.choices(st, 0)] == []
+    refused(st, 0, "read", "wait")
+    refused(st, 1, "read")
+    st.data["well"] = [0]
+    won, ev = act(st, 2, "read")
+    assert won.over and won.result["winners"] == [0] and "The Chosen One, {p2}," in texts(ev)
+    # the Chosen One waiting there: the player on their left draws
+    st, _ = act(well_state(chosen=0), 0, "read")
+    assert GAME.to_move(st) == 1 and [c.action for c in GAME.prompt(st, 1).choices] == ["read"]
+    # a Chosen One in a Black Hole is out of the game: the Gatekeeper draws at once
+    st = well_state(chosen=2)
+    st.data["players"][2].update(hole=True, pos="O54")
+    st, ev = act(st, 0, "read")
+    assert "The Gatekeeper himself" in texts(ev) and len(st.data["read"]) == 1
+
+
 def test_well_own_fear_wins():
     st = well_state(chosen=0)
     st.data["well"] = [0]
     assert [c.action for c in GAME.prompt(st, 0).choices] == ["read"]
-    st, ev = act(st, 0, "read")
+    st, _ = act(st, 0, "read")
+    st, ev = act(st, 1, "read")  # the Chosen One's left draws
     assert st.over and st.result["winners"] == [0] and GAME.view(st, None)["winner"] == 0
     assert "fear number 0" in texts(ev) and "{p1}" in texts(ev)
 
@@ -888,7 +1021,8 @@ def test_well_other_fear_is_discarded_and_player_sent_home():
     st = well_state(chosen=2)
     st.data["well"] = [1, 0]
     st.rng = next(s for s in range(1000) if Rng(s).below(2) == 0)
-    st, ev = act(st, 0, "read")
+    st, _ = act(st, 0, "read")
+    st, ev = act(st, 2, "read")  # the Chosen One draws
     v = GAME.view(st, None)
     assert not st.over and v["fears_read"] == ["fear number 1"] and v["fears_in_well"] == 1
     assert st.data["players"][0]["pos"] == HEADSTONES[0] and st.data["current"] == 1

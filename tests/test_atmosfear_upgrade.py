@@ -27,6 +27,13 @@ def test_a_format_1_game_upgrades_to_the_current_shape_and_plays_on():
     assert all(set(pl) == set(fresh.data["players"][0]) for pl in state.data["players"])
     assert set(state.data["gk"]) == set(fresh.data["gk"])
     assert set(state.data) <= set(fresh.data) | {"now"}
+    # format 3: nobody has waited a turn in a Black Hole yet, and nobody was handed the Black Key
+    # at the Well (its holder, seat 3, stands in a Black Hole)
+    assert [pl["waited"] for pl in state.data["players"]] == [False] * state.seats
+    assert [pl["must_move"] for pl in state.data["players"]] == [False] * state.seats
+    at_well = {**raw["data"], "players": [{**pl, "pos": "WELL"} for pl in raw["data"]["players"]]}
+    moved = upgraded({**raw, "data": at_well}, 1).data["players"]
+    assert [pl["must_move"] for pl in moved] == [s == 2 for s in range(state.seats)]
     now = state.data["now"]
     for _ in range(300):
         if state.over:

@@ -9,7 +9,7 @@ import pytest
 from tests import rules_helpers
 
 from games.castle import GAME
-from games.castle.engine import CONFIG, MAX_TURNS, NET_TURNS, full_deck, parse_coord
+from games.castle.engine import CONFIG, MAX_TURNS, NET_TURNS, full_deck, on_edge, parse_coord
 from games.core import IllegalAction, apply, setup
 
 # ------------------------------------------------------------------ helpers
@@ -103,13 +103,21 @@ def test_board_sizes_and_sides(seats, rows, cols, sides, unused):
     assert len(d["tiles"]) == rows * cols and len(d["unused"]) == unused
     assert [pl["side"] for pl in d["players"]] == sides
     assert all(pl["pos"] is None for pl in d["players"])
-    assert all(not t["open"] and not t["revealed"] for t in d["tiles"])
+    # every door starts closed but those the seat balance opens on a seat's own edge
+    opened = [i for i, t in enumerate(d["tiles"]) if t["open"]]
+    assert all(d["tiles"][i]["revealed"] for i in opened)
+    assert all(t["open"] for t in d["tiles"] if t["revealed"])
+    for seat, doors in enumerate(CONFIG["seat_balance"]["open_doors"][str(seats)]):
+        edge = [i for i in opened if on_edge(sides[seat], i, rows, cols)]
+        assert len(edge) == doors, seat
+    assert len(opened) == sum(CONFIG["seat_balance"]["open_doors"][str(seats)])
     # seat 0 starts and has already drawn its first card; the others hold the 3 dealt
     assert d["current"] == 0 and d["phase"] == "play" and st.turn == 1
     assert [len(pl["hand"]) for pl in d["players"]] == [4] + [3] * (seats - 1)
     assert len(d["draw"]) == 54 - 3 * seats - 1
     v = GAME.view(st, None)
-    assert len(v["tiles"]) == rows * cols and all(t["face"] is None for t in v["tiles"])
+    assert len(v["tiles"]) == rows * cols
+    assert sum(t["face"] is not None for t in v["tiles"]) == len(opened)
 
 
 def test_seat_count_limits():
@@ -466,6 +474,27 @@ def test_enter_and_leave_only_on_own_side():
     at(st, 1, "C1")
     st, _ = act(st, 1, "move out")
     assert st.data["players"][1]["pos"] is None
+
+
+def test_re_entering_takes_another_door_than_the_one_just_left():
+    st = blank()
+    for c in ("C8", "D8"):
+        put(st, c, open=True)
+    at(st, 0, "C8")
+    to_move_phase(st)
+    st, ev = act(st, 0, "move out")
+    assert st.data["players"][0]["pos"] is None
+    to_move_phase(st)
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["move D8", "stay"]
+    refused(st, 0, "move C8", "another door", "C8")
+    st, ev = act(st, 0, "move D8")
+    assert texts(ev)[0] == "{p0} entered the castle at D8."
+    # only the door last left is barred to a re-entry: out by D8, in by C8 again
+    to_move_phase(st)
+    st, _ = act(st, 0, "move out")
+    to_move_phase(st)
+    assert [c.action for c in GAME.prompt(st, 0).choices] == ["move C8", "stay"]
+    refused(st, 0, "move D8", "another door")
 
 
 def test_west_and_east_edges_in_four_player_game():

@@ -51,7 +51,7 @@ def test_the_ai_reads_a_part_of_its_seat_view(name, level):
     whose AI reads a compact form of the view (`ai_view_from_view` works it out from the whole
     seat view), it is exactly that form, so it holds nothing the seat may not see."""
     game = games.get(name)
-    from_view = getattr(game, "ai_view_from_view", None)
+    from_view = game.hook("ai_view_from_view")
     for seats in (game.min_seats, game.max_seats):
         log: list[tuple[int, str, float]] = []
         play(name, seats, seed=90 + seats, level=level, max_actions=300, log=log)

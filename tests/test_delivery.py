@@ -13,7 +13,6 @@ import discord
 import pytest
 
 from bot import delivery, present, ui
-from bot.bench import faults_soak
 from bot.bench.faults_soak import Soak
 from bot.clock import FakeClock
 from bot.delivery import Delivery, ServerError
@@ -560,16 +559,6 @@ async def test_a_small_soak_plays_to_the_end_with_nothing_applied_twice():
     assert result["ended"] == result["final_board_shown"] == 1
     assert result["applied_twice"] == 0 and result["stray_boards"] == 0
     assert sum(result["injected"].values()) > 0  # the run did meet failures
-
-
-def test_the_soak_keeps_its_section_when_the_benchmark_rewrites_the_report(tmp_path):
-    report = tmp_path / "performance.md"
-    report.write_text("# Performance\n\n## Restart\n\nfast\n")
-    faults_soak.write(report, f"{faults_soak.SECTION}\n\nfigures one\n")
-    faults_soak.write(report, f"{faults_soak.SECTION}\n\nfigures two\n")
-    assert report.read_text() == f"# Performance\n\n## Restart\n\nfast\n\n{faults_soak.SECTION}" \
-        "\n\nfigures two\n"
-    assert faults_soak.kept_section(report) == f"{faults_soak.SECTION}\n\nfigures two\n"
 
 
 # -- after a restart: what was committed but not yet shown catches up --------------------------------

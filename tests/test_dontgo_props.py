@@ -9,7 +9,7 @@ from hypothesis import strategies as st_
 
 from games.core import IllegalAction, Rng, State, apply, decide, replay, setup
 from games.dontgo import GAME
-from games.dontgo.engine import CARDS, TOKEN_VALUE, TYPE_LABELS, card_text, ghosts, pool_value
+from games.dontgo.engine import CARDS, CONFIG, TOKEN_VALUE, TYPE_LABELS, card_text, ghosts, pool_value
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -133,10 +133,11 @@ def test_games_always_end_and_keep_invariants(seats, seed, levels):
     rows = r["scores"]["rows"]
     assert [row[0] for row in rows] == list(range(seats))
     most = max(row[2] for row in rows)
-    for seat, cur, gh, pen, tot in rows:
-        assert pen == (gh // 2 if gh == most and most > 0 else 0) and tot == cur + pen
-    best = min((row[4], row[2]) for row in rows)
-    assert r["winners"] == [row[0] for row in rows if (row[4], row[2]) == best]
+    for seat, cur, gh, pen, bonus, tot in rows:
+        assert pen == (gh // 2 if gh == most and most > 0 else 0) and tot == cur + pen - bonus
+        assert bonus == CONFIG["seat_balance"]["bonus"][str(seats)][seat]
+    best = min((row[5], row[2]) for row in rows)
+    assert r["winners"] == [row[0] for row in rows if (row[5], row[2]) == best]
 
 
 def test_every_player_count_ends():

@@ -612,15 +612,32 @@ def test_game_ends_when_every_room_is_gone_and_scores():
     haunt(st, 1, 7)
     st, ev = finish(st)
     assert st.over and st.data["phase"] == "over"
-    assert st.result["scores"]["rows"] == [[0, 1 + 4, 4, 0, 5], [1, 4 + 3 + 3, 7, 3, 13]]
-    assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Total"]
+    assert st.result["scores"]["rows"] == [[0, 1 + 4, 4, 0, 0, 5], [1, 4 + 3 + 3, 7, 3, 0, 13]]
+    assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
     assert st.result["reason"] == "fewest curses" and st.result["winners"] == [0]
     view = GAME.view(st, None)
     assert view["phase"] == "over" and view["winners"] == [0] and view["current"] is None
-    assert view["scores"][1] == {"seat": 1, "curses": 10, "ghosts": 7, "penalty": 3, "total": 13}
+    assert view["scores"][1] == {"seat": 1, "curses": 10, "ghosts": 7, "penalty": 3, "bonus": 0, "total": 13}
     assert [p["ghosts"] for p in view["players"]] == [4, 7]
     assert "7 ghosts" in public_text(ev)  # revealed at the end
     refused(st, 0, "place attic 1", "over")
+
+
+def test_the_last_seat_is_forgiven_a_curse_at_the_end():
+    """Seat balance (house rule): with 3 players seat 3 scores 1 curse less, and the win goes
+    by that total; seats 1 and 2 get nothing off."""
+    st = fresh(3)
+    hold(st, 0, ids("ring", 1)[0])
+    hold(st, 2, ids("ring", 1)[0])
+    st, ev = finish(st, seat=2)  # the last room: seat 2 takes two cards, seat 3 the third
+    rows = {r["seat"]: r for r in st.data["scores"]}
+    assert [rows[s]["bonus"] for s in range(3)] == [0, 0, 1]
+    assert rows[2]["total"] == rows[2]["curses"] + rows[2]["penalty"] - 1
+    assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
+    assert "1 seat bonus" in public_text(ev)
+    # two players: no bonus for either seat
+    st, _ = finish(fresh(2))
+    assert [r["bonus"] for r in st.data["scores"]] == [0, 0]
 
 
 def test_penalty_goes_to_everyone_tied_for_most_ghosts():
@@ -646,7 +663,7 @@ def test_tie_break_fewer_ghosts_then_shared_victory():
     haunt(st, 1, 3)  # seat 1: 3 + 3 = 6, +1 penalty = 7
     st, _ = finish(st)
     rows = st.result["scores"]["rows"]
-    assert rows[0][4] == rows[1][4] == 7
+    assert rows[0][5] == rows[1][5] == 7
     assert st.result["winners"] == [0]
     st = fresh(2)
     hold(st, 0, ids("ring", 2)[0])  # 2 + 4 = 6
@@ -654,7 +671,7 @@ def test_tie_break_fewer_ghosts_then_shared_victory():
     haunt(st, 1, 3)  # both most ghosts: both +1
     st, ev = finish(st)
     rows = st.result["scores"]["rows"]
-    assert rows[0][1:] == rows[1][1:] == [6, 3, 1, 7]
+    assert rows[0][1:] == rows[1][1:] == [6, 3, 1, 0, 7]
     assert st.result["winners"] == [0, 1]
     assert "share" in public_text(ev)
 

@@ -107,3 +107,21 @@ def test_gatekeeper_simulate_reports_smart_games_with_winners():
     report = simulate("firetop", 10, seed=7)
     assert report["errors"] == [] and report["finished"] == 10
     assert report["no_winner"] <= 1 and sum(report["wins_by_seat"].values()) >= 9
+
+
+def test_in_self_play_a_defender_seated_after_his_attacker_gets_to_choose():
+    """Self-play asks the first seat with a prompt: the defender's choice between rounds of a duel
+    must not be skipped because the attacker, seated earlier, could always attack at once."""
+    from bot.simulate import play
+    from games.core import advance
+    chose = 0
+    for seed in range(1, 6):
+        log: list = []
+        play("firetop", 6, seed, log=log)
+        state = setup(GAME, 6, None, seed)
+        for seat, action, now in log:
+            b = state.data["battle"]
+            if b is not None and b["kind"] == "duel" and seat == b["foe"] and seat > b["seat"]:
+                chose += 1
+            advance(GAME, state, seat, action, now)
+    assert chose > 0

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
@@ -192,3 +194,57 @@ def test_public_prompts_never_depend_on_hidden_information():
             seat = next(s for s in range(4) if GAME.prompt(state, s) is not None)
             state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version), "smart")).state
     assert checked > 500
+
+
+# ------------------------------------------------------------------ typed input fuzz
+
+ODD_DIGITS = "⁰¹²³٣۴０１९߁๓᠒½Ⅻ①"
+
+
+def _positions() -> list[State]:
+    """Positions of every kind: random games caught every few actions."""
+    out = []
+    for seed in range(4):
+        state = setup(GAME, 2 + seed, None, seed)
+        for step in range(240):
+            if state.over:
+                break
+            if step % 12 == 0:
+                out.append(state)
+            seat = next(s for s in range(state.seats) if GAME.prompt(state, s) is not None)
+            state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version), "random")).state
+    return out
+
+
+POSITIONS = _positions()
+JUNK = st_.one_of(
+    st_.text(alphabet=ODD_DIGITS + "0123456789 ", min_size=1, max_size=8),
+    st_.text(max_size=12),
+    st_.builds(lambda c, n: c * n, st_.sampled_from(["9", "x", "⁰", " 1", "K9", "٣"]), st_.integers(50, 5000)),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=st_.integers(0, len(POSITIONS) - 1),
+       verb=st_.sampled_from(sorted(GAME.verbs) + ["spoils keys", "open 1 2", "move K", "extras 1"]),
+       args=st_.lists(JUNK, max_size=3))
+def test_every_action_form_with_odd_digits_junk_or_huge_input_is_refused_or_legal(position, verb, args):
+    state = POSITIONS[position]
+    before = state.to_json()
+    text = " ".join([verb, *args])
+    for seat in [*range(state.seats), SYSTEM]:
+        try:
+            out = apply(GAME, state, seat, text)
+        except IllegalAction as exc:
+            assert exc.reason and len(exc.reason) < 400
+        else:
+            check_invariants(out.state)
+        assert state.to_json() == before
+
+
+def test_non_ascii_digits_are_refused_not_crashed_on():
+    state = setup(GAME, 3, None, 1)
+    seat = next(s for s in range(3) if GAME.prompt(state, s) is not None)
+    for text in ("extras ⁰", "extras ٣", "extras ０", "open ⁰ ¹ ²", "open ٣ ۴ 5", "challenge ²", "show ½"):
+        with pytest.raises(IllegalAction):
+            apply(GAME, state, seat, text)

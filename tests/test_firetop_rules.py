@@ -406,6 +406,7 @@ def test_a_permanently_occupied_room_cannot_be_reentered_until_someone_else_has_
 
 def test_an_attack_round_is_2d6_plus_skill_the_lower_loses_2_stamina_ties_go_on():
     st = in_battle(fresh(), 0, "goblin")
+    st.data["battle"].update(skill=5, stamina=5)  # the rule, whatever the card's numbers
     me = player(st, 0)
     me["skill"], me["stamina"] = 10, 20
     st1, events = act(rig(st, 1, 1, 6, 6), 0, "attack")  # 12 against 5+12=17
@@ -420,9 +421,8 @@ def test_an_attack_round_is_2d6_plus_skill_the_lower_loses_2_stamina_ties_go_on(
 def test_a_nominated_player_rolls_for_the_monster_or_the_bot_does():
     st = in_battle(fresh(), 0, "orc")
     assert "nominate blue" in actions(st, 0)
-    st, _ = act(st, 0, "nominate blue")
-    assert actions(st, 1) == ["dice", "pass"]
-    waiting, _ = act(st, 0, "attack")
+    waiting, _ = act(st, 0, "nominate blue")
+    assert actions(waiting, 1) == ["dice", "pass"]
     assert GAME.prompt(waiting, 0) is None and GAME.to_move(waiting) == 0
     due = GAME.timers(waiting)
     assert due and due[0]["action"] == "botroll" and due[0]["seat"] == SYSTEM
@@ -446,7 +446,7 @@ def test_a_nominated_player_rolls_for_the_monster_or_the_bot_does():
 def test_a_winning_double_six_does_double_damage_when_the_lobby_chose_it(option, damage):
     st = in_battle(fresh(options={"double6": option}), 0, "troll")
     st, events = act(rig(st, 6, 6, 1, 1), 0, "attack")
-    assert st.data["battle"]["stamina"] == 8 - damage
+    assert st.data["battle"]["stamina"] == content.CARDS["troll"]["stamina"] - damage
 
 
 def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
@@ -459,7 +459,7 @@ def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
     clean, events = act(rig(st, 6), 0, "escape")
     assert player(clean, 0)["pos"] == "I11" and player(clean, 0)["stamina"] == before
     assert clean.data["battle"] is None and clean.data["current"] == 1
-    grazed, _ = act(rig(st, 4), 0, "escape")
+    grazed, _ = act(rig(st, 5), 0, "escape")
     assert player(grazed, 0)["stamina"] == before - 1
     held, events = act(rig(st, 1), 0, "escape")
     assert player(held, 0)["pos"] == "armoury" and player(held, 0)["stamina"] == before - 2
@@ -469,7 +469,7 @@ def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
 def test_an_escaped_monster_is_turned_face_down_with_its_scores_restored():
     st = in_battle(fresh(), 0, "orc")
     st, _ = act(rig(st, 6, 6, 1, 1), 0, "attack")
-    assert st.data["battle"]["stamina"] == 4
+    assert st.data["battle"]["stamina"] == content.CARDS["orc"]["stamina"] - 2
     st, _ = act(rig(st, 6), 0, "escape")
     room = st.data["rooms"]["armoury"]
     assert room["encounter"] == "orc" and GAME.view(st, None)["rooms"]["armoury"]["waiting"] == "Orc Brute"
@@ -546,6 +546,67 @@ def test_escaping_from_an_adventurer_he_flees_4_spaces_and_the_victor_claims_spo
     assert player(st, 1)["pos"] == flee[0].split()[1] and st.data["current"] == 1
 
 
+def test_in_a_duel_the_defender_chooses_to_escape_before_the_next_round_is_fought():
+    st = duel(fresh())
+    assert GAME.prompt(st, 1) is None and actions(st, 0) == ["attack"]  # round 1 is always fought
+    for _ in range(3):
+        st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+        # between rounds the attacker's next attack waits for the defender's choice
+        assert GAME.prompt(st, 0) is None and actions(st, 1) == ["attack", "escape"]
+        assert GAME.to_move(st) == 1
+        refused(GAME, st, 0, "attack", "chooses first")
+        st, _ = act(st, 1, "attack")
+        assert actions(st, 0) == ["attack", "escape"] and GAME.prompt(st, 1) is None
+    # self-play asks the first seat with a prompt: with the defender seated later, it is him
+    fled, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+    fled, _ = act(rig(fled, 6), 1, "escape")
+    assert fled.data["battle"] is None and fled.data["queue"][0]["kind"] == "spoils"
+
+
+def test_a_failed_escape_in_a_duel_starts_the_next_round_for_both():
+    st = duel(fresh())
+    st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+    held, _ = act(rig(st, 1), 1, "escape")
+    assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
+    stood, _ = act(st, 1, "attack")
+    held, _ = act(rig(stood, 1), 0, "escape")
+    assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
+
+
+def test_the_monster_is_not_rolled_for_before_the_adventurer_chooses_whether_to_escape():
+    st = in_battle(fresh(), 0, "orc")
+    st, _ = act(st, 0, "nominate blue")  # "fight, blue rolls": round 1 is on
+    assert GAME.prompt(st, 0) is None and actions(st, 1) == ["dice", "pass"]
+    st, events = act(st, 1, "dice")
+    assert st.data["battle"]["round"] == 1 and st.data["battle"]["mroll"] is None
+    # between rounds: the roller waits while the adventurer may escape
+    assert GAME.prompt(st, 1) is None and "escape" in actions(st, 0)
+    refused(GAME, st, 1, "dice")
+    assert GAME.timers(st) == []
+    fled, events = act(rig(st, 6), 0, "escape")
+    assert fled.data["battle"] is None and "rolls for the" not in texts(events)
+    st, events = act(st, 0, "attack")
+    assert actions(st, 1) == ["dice", "pass"] and "rolls for the" not in texts(events)
+    st, events = act(st, 1, "dice")
+    assert st.data["battle"]["round"] == 2
+
+
+def test_the_spoils_prompt_is_the_same_whether_or_not_the_loser_carries_keys():
+    prompts = []
+    for items in (["keys_a", "goblet"], ["crown", "goblet"], []):
+        st = fresh()
+        player(st, 1)["items"] = items
+        st = duel(st)
+        st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
+        st, _ = act(rig(st, 6), 1, "escape")
+        prompts.append(GAME.prompt(st, 0))
+        assert "spoils keys lantern" in actions(st, 0)
+        if not items:
+            taken, events = act(st, 0, "spoils keys")
+            assert player(taken, 0)["items"] == [] and "claims nothing" in texts(events, public=True)
+    assert prompts[0] == prompts[1]  # the count of his cards is public; what they are is not
+
+
 def test_spoils_one_card_at_random_or_one_he_has_seen():
     st = fresh()
     player(st, 1)["items"] = ["goblet", "shield"]
@@ -598,12 +659,18 @@ def test_a_key_challenge_is_seen_only_by_the_challenger():
     assert GAME.view(after, 0)["secret"]["chest"] == [8]
 
 
-def test_conferring_is_a_private_exchange_only_on_the_same_space():
+def meeting(other: int) -> State:
+    """Seat 0 (Key cards 1 and 2) on his turn at K11 with `other` (Key cards 3 and 4)."""
     st = fresh(3)
-    player(st, 0)["keys"], player(st, 1)["keys"] = [1, 2], [3, 4]
+    player(st, 0)["keys"], player(st, other)["keys"] = [1, 2], [3, 4]
     turn_of(st, 0)
     put(st, 0, "K11")
-    put(st, 1, "K11")
+    put(st, other, "K11")
+    return st
+
+
+def test_conferring_is_a_private_exchange_only_on_the_same_space():
+    st = meeting(1)
     put(st, 2, "K13")
     assert "confer blue" in actions(st, 0) and "confer green" not in actions(st, 0)
     refused(GAME, st, 0, "confer green")
@@ -620,6 +687,18 @@ def test_conferring_is_a_private_exchange_only_on_the_same_space():
     assert all("4" not in e.text and "2" not in e.text for e in events if e.public)
     no, events = act(st, 1, "pass")
     assert GAME.view(no, 0)["secret"]["held"] == {} and "refuses" in texts(events)
+
+
+def test_an_offer_to_confer_lapses_when_the_two_adventurers_part():
+    st = meeting(2)
+    st, _ = act(st, 0, "confer green")
+    st, _ = act(st, 0, "show 2")
+    assert actions(st, 2) == ["show 3", "show 4", "pass"]
+    st = rolled_to(st, 0, 2)
+    st, _ = act(st, 0, "move K13")
+    assert GAME.view(st, None)["offers"] == [] and GAME.prompt(st, 2) is None
+    refused(GAME, st, 2, "show 4", "parted")
+    assert player(st, 0)["know"]["held"] == {} and player(st, 2)["know"]["held"] == {}
 
 
 def enter_treasure_room(st: State, items: list[str], seat: int = 0) -> State:
@@ -644,6 +723,31 @@ def test_at_the_chest_only_keys_carried_on_treasure_cards_may_be_named():
     assert not any(a.startswith("open") for a in few_actions)
 
 
+def entering_the_treasure_room(items: list[str]):
+    st = fresh()
+    turn_of(st, 0, "move")
+    st.data["roll"] = 1
+    put(st, 0, "L3")
+    player(st, 0)["items"] = list(items)
+    return act(st, 0, "move treasure")
+
+
+def test_arriving_at_the_chest_tells_the_table_nothing_of_the_keys_he_carries():
+    keyed, keyed_events = entering_the_treasure_room(["keys_a", "goblet"])
+    bare, bare_events = entering_the_treasure_room(["crown", "goblet"])
+    assert texts(keyed_events, public=True) == texts(bare_events, public=True)
+    assert GAME.view(keyed, None) == GAME.view(bare, None)
+    for seat in range(3):  # the same buttons in the channel, the same player to wait for
+        a, b = GAME.prompt(keyed, seat), GAME.prompt(bare, seat)
+        assert (a is None) == (b is None) and GAME.to_move(keyed) == GAME.to_move(bare)
+        if a is not None and not a.private:
+            assert a == b
+    assert GAME.prompt(keyed, 0).private and GAME.prompt(bare, 0).private
+    left, left_events = act(bare, 0, "pass")
+    left_keyed, keyed_events = act(keyed, 0, "pass")
+    assert texts(left_events, public=True) == texts(keyed_events, public=True)
+
+
 def test_wrong_keys_announce_how_many_and_send_him_to_the_south_bank():
     st = fresh()
     st.data["chest"] = [1, 2, 4]
@@ -653,6 +757,23 @@ def test_wrong_keys_announce_how_many_and_send_him_to_the_south_bank():
     assert player(st, 0)["pos"] == BOARD.landing == "K8" and st.data["current"] == 1
     assert GAME.view(st, None)["attempts"] == [{"seat": 0, "keys": [1, 2, 3], "wrong": 1}]
     assert not st.over
+
+
+def test_a_wrong_try_at_the_chest_is_a_key_challenge_the_challenger_sees_in_private():
+    st = fresh()
+    st.data["chest"] = [1, 5, 9]
+    player(st, 0)["keys"], player(st, 1)["keys"], player(st, 2)["keys"] = [3], [2, 6, 7], [4, 8]
+    st = enter_treasure_room(st, ["keys_a", "keys_b"])
+    st, events = act(st, 0, "open 1 2 3")
+    public, mine = texts(events, public=True), texts([e for e in events if e.to == (0,)])
+    assert "2 keys were wrong" in public
+    assert "{p1}" not in public and "{p2}" not in public
+    # he looks at every card held out: the wrong keys and who holds them, and the blanks for key 1
+    assert "Key 2 is held out by {p1}" in mine and "key 3 is your own" in mine
+    assert "key **1** must lie under" in mine
+    assert all(e.to in (None, (0,)) for e in events)
+    know = player(st, 0)["know"]
+    assert know["held"]["2"] == [1] and know["held"]["3"] == [] and know["chest"] == [1]
 
 
 def test_the_right_combination_opens_the_chest_and_wins():
@@ -685,7 +806,7 @@ def test_next_turn_he_comes_out_at_any_entrance_of_the_same_colour_then_moves():
     turn_of(st, 0)
     put(st, 0, "K4")
     exits = [a for a in actions(st, 0) if a.startswith("move")]
-    assert sorted(exits) == ["move A14", "move V2"]  # blue entrances but his own
+    assert sorted(exits) == ["move R5", "move V2"]  # blue entrances but his own
     st, _ = act(rig(st, 2), 0, "move V2")
     assert player(st, 0)["pos"] == "V2" and st.data["step"] == "move" and st.data["roll"] == 2
     assert all(path[1] == "V3" for path in GAME.destinations(st.data, 0, 2).values())
@@ -861,6 +982,37 @@ def test_a_lantern_can_be_stolen_and_only_stealing_brings_one_back():
     assert not any(TREASURES[c]["name"] == "Lantern" for c in TREASURES)
 
 
+def test_a_new_adventurer_sets_out_with_the_full_starting_kit_lantern_included():
+    # the rulebook's starting equipment is every new adventurer's; "only stealing brings a lantern
+    # back" speaks of the adventurer who lost it, and he is dead
+    st = in_battle(fresh(), 0, "orc")
+    player(st, 0).update(lantern=False, stamina=2, provisions=0)
+    st, _ = act(rig(st, 1, 1, 6, 6), 0, "attack")
+    me = player(st, 0)
+    assert me["lives"] == 2 and me["lantern"] and me["swords"] == ["sword"] and me["provisions"] == 3
+
+
+def at_the_pedlar(gold: int) -> State:
+    """Seat 0, with `gold`, walks into the Pedlar's Nook."""
+    st = fresh()
+    turn_of(st, 0, "move")
+    st.data["roll"] = 1
+    put(st, 0, "Q11")
+    player(st, 0)["gold"] = gold
+    st.data["rooms"]["pedlar"]["treasure"] = None
+    st, _ = act(st, 0, "move pedlar")
+    return st
+
+
+def test_the_pedlar_sells_swords_that_the_table_sees_bought():
+    st = at_the_pedlar(5)
+    assert {"buy blade", "buy sword"} <= set(actions(st, 0))
+    st, events = act(st, 0, "buy sword")
+    assert player(st, 0)["swords"] == ["sword", "runesword"] and player(st, 0)["gold"] == 2
+    assert "Runed Sword" in GAME.view(st, None)["players"][0]["swords"]
+    assert "buy sword" not in actions(st, 0) and "buy blade" in actions(st, 0)
+
+
 # ------------------------------------------------------------------ house rules and details
 
 def test_the_warlock_wakes_after_the_last_round():
@@ -891,12 +1043,7 @@ def test_items_work_by_themselves():
 
 
 def test_the_pedlar_sells_provisions_and_draughts():
-    st = fresh()
-    turn_of(st, 0, "move")
-    st.data["roll"] = 1
-    put(st, 0, "Q11")
-    player(st, 0)["gold"] = 7
-    st, _ = act(st, 0, "move pedlar")
+    st = at_the_pedlar(7)
     assert {"buy provision", "buy draught", "pass"} <= set(actions(st, 0))
     st, _ = act(st, 0, "buy draught")
     st, _ = act(st, 0, "buy provision")

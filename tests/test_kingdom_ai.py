@@ -192,3 +192,19 @@ def figures(count: int = 100, seed: int = 1000) -> None:
 if __name__ == "__main__":
     import sys
     figures(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+
+
+def test_smart_goes_round_the_whirlpool_section_when_barred_from_the_rainbow():
+    from games.core import Prompt
+    from games.kingdom.ai import choose
+    from tests.kingdom_helpers import act, position, safe_demon
+    st = position("rain_a", hand=["crown"])
+    st.data["fold"]["west"] = "out"
+    st.data["players"][0]["barred"] = "magic_rainbow"
+    st.data["lost_equip"] = [{"item": "rope", "owner": 0}, {"item": "axe", "owner": 0}]
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[5])
+    st = safe_demon(st)
+    prompt = GAME.prompt(st, 0)
+    assert "move e7" in [c.action for c in prompt.choices]          # stopping short of the 5
+    assert choose(GAME.view(st, 0), Prompt(0, prompt.text, prompt.choices), Rng(1)) == "move e7"

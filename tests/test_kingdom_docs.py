@@ -60,3 +60,9 @@ def test_engine_never_reads_the_shared_folder():
     for folder in ("games/kingdom", "render"):
         for path in (ROOT / folder).rglob("*.py"):
             assert "/work/shared" not in path.read_text(encoding="utf-8")
+
+
+def test_the_demon_king_is_said_to_move_on_throws_to_move_only():
+    body = sections()["Demon King"]
+    assert "every throw" not in body
+    assert "throw to move" in body and "hazard" in body

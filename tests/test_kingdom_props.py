@@ -3,7 +3,8 @@
 Random legal play always ends; cards, Treasures and Deep Magic are conserved; every adventurer is
 somewhere that exists in the current fold; replays are exact and states survive JSON; the public
 view and public events never tell which Treasure is where (at a Key Location, in a hand or among the
-lost holders); typed nonsense only ever raises IllegalAction and changes nothing.
+lost holders); typed nonsense (every action form with odd digits, junk or huge input, in every kind
+of prompt) only ever raises IllegalAction and changes nothing.
 """
 from __future__ import annotations
 
@@ -186,3 +187,56 @@ def test_prompts_of_several_seats_only_during_a_fold():
             seat = waiting[rng.below(len(waiting))]
             state = apply(GAME, state, seat, decide(GAME, state, seat, rng, "smart")).state
     assert seen_fold
+
+
+ODD_ARGS = ["⁰", "٣", "٣٣", "h٣", "ｈ３", "h³", "b²", "₄", "𝟙", "Ⅷ", "½", "-1", "0", "99", "1e9",
+            "red red", "blue!", "\u200bh3", "h3\u0000", "🗝️", "\n", "x" * 5000, "h1 " * 3000]
+
+
+def typed_positions():
+    """Games driven into each kind of prompt: the start, a demon and a move choice, a hazard's way,
+    a steal, a fold run (several seats asked at once)."""
+    from tests.kingdom_helpers import act, in_hazard, position, put, safe_demon
+    out = [setup(GAME, 3, {}, 7)]
+    st = position("h4", seats=3)
+    st.data["demon"] = "ht"
+    st, _ = act(st, 0, "roll", dice=[2])
+    out.append(st)                                   # the Demon King's move
+    st = position("h3", seats=3)
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    out.append(safe_demon(st))                       # the adventurer's move
+    out.append(in_hazard(position("well_a", ["rope", "shield"], seats=3), 0, "well_of_doom", "fall", near="well_a"))
+    st = position("bone_a", seats=3)
+    put(st, 1, "bone_b", hand=["orb"])
+    out.append(act(st, 0, "cross bone_pit", "roll", dice=[2])[0])   # steal or leave
+    st = position("bp", seats=3)
+    put(st, 1, "b5")
+    put(st, 2, "b3")
+    st.data["demon"] = "h9"
+    st, _ = act(st, 0, "roll", dice=[1])
+    out.append(act(safe_demon(st), 0, "move wpool")[0])   # two runners asked at once
+    return out
+
+
+def test_every_typed_action_form_with_odd_digits_junk_or_huge_input_is_refused_unchanged():
+    from games.kingdom.engine import norm
+    positions = typed_positions()
+    assert [st.data["phase"] for st in positions] == ["act", "demon", "move", "act", "steal", "fold"]
+    for state in positions:
+        before = state.to_json()
+        for seat in range(state.seats):
+            prompt = GAME.prompt(state, seat)
+            legal = {c.action for c in prompt.choices} if prompt else set()
+            for verb in GAME.verbs:
+                for arg in ODD_ARGS:
+                    for action in (f"{verb} {arg}", f"{arg} {verb}", f"{verb}{arg}", arg):
+                        if norm(action) in legal:
+                            continue
+                        try:
+                            apply(GAME, state, seat, action)
+                        except IllegalAction as err:
+                            assert err.reason and len(err.reason) < 1500
+                        else:
+                            raise AssertionError(f"{action[:40]!r} was accepted")
+                        assert state.to_json() == before

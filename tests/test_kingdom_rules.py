@@ -4,6 +4,8 @@ Hazard tests are named for the hazard and the branch of the handbook they check.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.core import Rng
@@ -14,6 +16,8 @@ from games.kingdom.stock import TREASURE_NAMES
 from tests.kingdom_helpers import (act, actions, fresh, in_hazard, me, next_turn_of, position, put,
                                    safe_demon, task_at, text)
 from tests.rules_helpers import refused
+
+BOARD_DOC = Path(__file__).resolve().parents[1] / "data" / "kingdom" / "rules.md"
 
 
 def cross(st, hazard, dice, *more):
@@ -49,8 +53,9 @@ def test_the_gate_is_no_way_out_without_the_key_and_another_treasure():
     st, _ = act(st, 0, "roll", dice=[3])
     if st.data["phase"] == "demon":
         st, _ = act(st, 0, actions(st)[0])
-    assert "move gate" not in actions(st)          # two steps would overshoot the dead end
-    assert not st.over
+    assert "move gate" in actions(st)              # offered to all: the buttons tell nothing
+    st, _ = act(st, 0, "move gate")
+    assert not st.over and me(st)["at"] == "gate" and st.data["current"] == 1
 
 
 def test_the_round_limit_ends_the_game_with_no_winner():
@@ -128,12 +133,14 @@ def test_the_demon_king_landing_on_or_beside_an_adventurer_sends_them_to_the_dun
 
 
 def test_the_gate_and_the_ring_are_safe_from_the_demon_king():
-    st = position("gate", seats=3)
+    st = position("h4", seats=3)
     put(st, 1, "ring")
-    st.data["demon"] = "h1"
+    st.data["demon"] = "h7"
     st, ev = act(st, 0, "roll", dice=[1])
-    st, ev = act(st, 0, "demon hs")
-    assert me(st, 0)["spot"] is None and me(st, 1)["spot"] is None
+    st, ev = act(st, 0, "demon ht")                # beside the Ring
+    assert me(st, 1)["spot"] is None
+    near_gate = set(BOARD.neighbours("gate", st.data["fold"])) | {"gate"}
+    assert not near_gate & BOARD.demon             # he never comes down the Gate road
 
 
 def test_the_roller_caught_by_their_own_demon_king_loses_the_move():
@@ -387,10 +394,14 @@ def test_cyclops_no_equipment_a_one_and_he_carries_you():
 
 def test_cyclops_no_equipment_other_throws_move_across_the_stones():
     st, _ = act(cyclops(), 0, "cross cyclops", "roll", dice=[2])
-    assert task_at(st) == "cyclops.wade" and me(st)["task"]["pos"] == 2 and ended(st)
+    assert me(st)["task"]["pos"] == 2 and ended(st)
+    st = later(st)
+    assert actions(st) == ["roll"] and me(st)["task"]["pos"] == 2     # each turn's stone needs a throw
+    st, _ = act(st, 0, "roll", dice=[2])
+    assert me(st)["task"]["pos"] == 4 and ended(st)
     st = later(st)
     st, _ = act(st, 0, "roll", dice=[4])
-    assert me(st)["at"] == "cyc_b"
+    assert me(st)["at"] == "cyc_b" and me(st)["task"] is None
 
 
 def test_cyclops_third_rock_drops_you_in_the_water_and_arrows_lead_to_the_whirlpool():
@@ -604,10 +615,20 @@ def test_magic_rainbow_short_on_the_way_to_the_wizard_must_go_round_before_tryin
     assert me(st)["at"] == "rain_a" and me(st)["barred"] == "magic_rainbow" and ended(st)
     st = later(st)
     assert actions(st) == ["roll"]                        # no retry from where you stand
-    st.data["demon"] = "h2"
+    st.data["demon"] = "h9"
     st, _ = act(st, 0, "roll", dice=[1])
-    st, _ = act(st, 0, actions(st)[0]) if st.data["phase"] == "demon" else (st, [])
-    st, _ = act(st, 0, "move wpool") if "move wpool" in actions(st) else act(st, 0, actions(st)[0])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move e6")
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[1])
+    st = safe_demon(st)
+    st, _ = act(st, 0, "move rain_a")                     # one step off and back is not round
+    assert me(st)["barred"] == "magic_rainbow" and "cross magic_rainbow" not in actions(st)
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[7])
+    st = safe_demon(st)
+    assert "move e7" in actions(st)                       # the far side of the Whirlpool section:
+    st, _ = act(st, 0, "move e7")                         # no exact count needed
     assert me(st)["barred"] is None
 
 
@@ -646,16 +667,32 @@ def test_wizard_of_plenty_only_one_try_per_game():
     refused(GAME, st, 0, "visit", "try one of")
 
 
-def test_wizard_of_plenty_after_a_visit_the_rainbow_squares_count_as_spaces():
+def visited():
     st = et("wiz")
     st.data["lost_treasure"] = []
     st, _ = act(st, 0, "visit", "roll", "roll", dice=[8, 8])
-    st = later(st)
-    st, _ = act(st, 0, "cross magic_rainbow", "roll", dice=[3])
+    return later(st)
+
+
+def test_wizard_of_plenty_after_a_visit_the_rainbow_squares_count_as_spaces():
+    st, _ = act(visited(), 0, "cross magic_rainbow", "roll", dice=[3])
     assert task_at(st) == "magic_rainbow.stroll" and me(st)["task"]["pos"] == 3 and ended(st)
     st = later(st)
     st, _ = act(st, 0, "roll", dice=[5])
     assert me(st)["at"] == "rain_a"
+
+
+def test_wizard_of_plenty_leaving_by_the_rainbow_six_or_more_still_crosses():
+    st, _ = act(visited(), 0, "cross magic_rainbow", "roll", dice=[6])
+    assert me(st)["at"] == "rain_a" and me(st)["task"] is None and ended(st)
+
+
+def test_wizard_of_plenty_leaving_by_the_rainbow_counts_on_past_its_white_dagger():
+    st, _ = act(visited(), 0, "cross magic_rainbow", "roll", dice=[4])
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[6])                 # squares 5, 6, 7, the dagger, then 2 more
+    assert me(st)["at"] == "rain_a" and st.data["phase"] == "move" and st.data["turn_info"]["die"] == 2
+    assert "move h2" in actions(st) and not ended(st)
 
 
 def test_wizard_cross_the_beam_bridge_away():
@@ -776,9 +813,9 @@ def test_swamp_red_stone_without_hook_or_net_lose_one_and_wait_on_the_next_grey_
 
 
 # ============================================================ Ring of Stones
-def ring_visit(entry_face, lost_equip=(), lost=()):
+def ring_visit(entry_face, lost_equip=(), lost=(), demon="h12"):
     st = position("h4")
-    st.data["demon"] = "h9"
+    st.data["demon"] = demon
     st.data["lost_equip"] = [{"item": i, "owner": 1} for i in lost_equip]
     st.data["lost_treasure"] = list(lost)
     st, _ = act(st, 0, "roll", dice=[entry_face])
@@ -805,7 +842,7 @@ def test_ring_of_stones_three_lost_cards_chosen_next_turn_then_move_away_the_tur
 
 
 def test_ring_of_stones_deep_magic_the_throw_that_brought_you_counts():
-    st = ring_visit(8)
+    st = ring_visit(8, demon="h9")
     st, ev = act(st, 0, "use deep")
     assert me(st)["deep"] == 1 and st.data["deep_left"] == 1
     assert actions(st) == ["roll"] and not ended(st)    # roll and move out at once
@@ -834,7 +871,7 @@ def test_ring_of_stones_giving_up_on_deep_magic_waits_a_turn():
 def test_ring_of_stones_no_deep_magic_left_only_cards():
     st = position("h4")
     st.data["deep_left"] = 0
-    st.data["demon"] = "h9"
+    st.data["demon"] = "h12"
     st, _ = act(st, 0, "roll", dice=[5])
     st = safe_demon(st)
     st, _ = act(st, 0, "move ring")
@@ -890,16 +927,16 @@ def test_sleeping_giant_dungeon_with_nothing_to_give_a_one_or_an_eight():
     assert actions(st) == ["go btk_n", "go btk_s"]
 
 
-def test_demon_dungeon_gives_the_same_ways_out_onto_the_castle_road():
+def test_demon_dungeon_gives_the_same_ways_out_at_the_gate():
     st = position("gate")
     put(st, 0, spot="dungeon", equip=["net", "food"], task=None)
     from games.kingdom import hazards as hzm
     me(st)["task"] = hzm.new_task("demon_dungeon")
-    st.data["demon"] = "hs"
+    st.data["demon"] = "h1"
     st = later(st)
     assert actions(st) == ["roll"] and task_at(st) == "demon_dungeon.climb"   # the Net: an even number
     st, _ = act(st, 0, "roll", dice=[6])
-    assert me(st)["at"] == "hc" and me(st)["spot"] is None   # not onto the Demon King's space
+    assert me(st)["at"] == "gate" and me(st)["spot"] is None   # out where he cannot reach
 
 
 # ============================================================ Snake Pit
@@ -999,7 +1036,7 @@ def test_tiger_pen_rope_swings_across_and_spends_the_points_left():
     assert me(st)["at"] == "tiger_a" and st.data["turn_info"]["left"] == 2
     st, _ = act(st, 0, "cross tiger_pen", "use rope")
     assert me(st)["at"] == "tiger_b" and me(st)["equip"] == [] and st.data["phase"] == "move"
-    assert actions(st) == ["move epool"] or "move epool" in actions(st)
+    assert sorted(actions(st)) == ["move i3", "move ipk"]       # 2 points left: on past the Palace
 
 
 def test_tiger_pen_without_rope_five_to_eight_jumps_over():
@@ -1128,7 +1165,7 @@ def test_wild_boar_without_food_a_one_or_an_eight():
 
 # ============================================================ Boats
 def boats(equip=(), hand=()):
-    st = with_tom(position("t9", list(equip), hand=list(hand)))
+    st = with_tom(position("epool", list(equip), hand=list(hand)))
     st.data["demon"] = "h4"
     st, _ = act(st, 0, "roll", dice=[1])
     st = safe_demon(st)
@@ -1247,11 +1284,11 @@ def test_whirlpool_in_banshee_towers_opens_the_board_out_and_the_jumper_stays_in
     assert "Evil Tower" in text(ev)
     st = later(st)
     assert actions(st) == ["roll"]
-    assert set(BOARD.neighbours("wpool", st.data["fold"])) == {"e8", "rain_a"}
+    assert set(BOARD.neighbours("wpool", st.data["fold"])) == {"e4"}
 
 
 def test_whirlpool_in_the_evil_tower_folds_the_board_back_in():
-    st = et("e8")
+    st = et("e4")
     st.data["demon"] = "h9"
     st, _ = act(st, 0, "roll", dice=[1])
     st = safe_demon(st)
@@ -1314,7 +1351,7 @@ def test_whirlpool_caught_no_one_or_eight_rejoins_but_loses_every_treasure():
 
 
 def test_whirlpool_folding_in_drops_the_caught_into_the_black_edged_whirlpool():
-    st = et("e8", seats=2)
+    st = et("e4", seats=2)
     put(st, 1, "e3")
     st.data["demon"] = "h9"
     st, _ = act(st, 0, "roll", dice=[1])
@@ -1336,15 +1373,18 @@ def test_whirlpool_an_adventurer_inside_a_hazard_on_the_folding_panel_is_caught(
     assert me(st, 1)["spot"] == "hole_west" and task_at(st, 1) == "caught.struggle"
 
 
-def test_whirlpool_deep_magic_stops_the_board_folding():
-    st = position("bp", seats=3)
-    put(st, 1, "b5")
+def jump_by_deep_magic(st, runner_at):
+    """Seat 0 (by the West Whirlpool) jumps in; seat 1 stands at `runner_at`, seat 2 holds Deep Magic."""
+    put(st, 1, runner_at)
     me(st, 2)["deep"] = 1
     st.data["deep_left"] = 1
     st.data["demon"] = "h9"
     st, _ = act(st, 0, "roll", dice=[1])
-    st = safe_demon(st)
-    st, ev = act(st, 0, "move wpool")
+    return act(safe_demon(st), 0, "move wpool")
+
+
+def test_whirlpool_deep_magic_stops_the_board_folding():
+    st, ev = jump_by_deep_magic(position("bp", seats=3), "b5")
     assert actions(st, 2) == ["deep", "let"] and actions(st, 1) == []
     st, ev = act(st, 2, "deep")
     assert st.data["fold"]["west"] == "in" and me(st, 2)["deep"] == 0 and st.data["deep_left"] == 2
@@ -1388,3 +1428,60 @@ def test_a_bad_hazard_table_fails_at_load():
     bad = {"oops": {"name": "Oops", "start": "a", "steps": [{"id": "a", "op": "wait", "go": "nowhere"}]}}
     with pytest.raises(ValueError, match="unknown step"):
         hzm.load({**hzm.RAW, **bad})
+
+
+def test_crossing_onto_a_rival_at_the_far_dagger_lets_you_steal_then_the_turn_ends():
+    st = position("bone_a", seats=3)
+    put(st, 1, "bone_b", hand=["amulet"])
+    st, _ = act(st, 0, "cross bone_pit", "roll", dice=[2])
+    assert me(st)["at"] == "bone_b" and actions(st) == ["steal blue", "leave"]
+    st, ev = act(st, 0, "steal blue")
+    assert me(st)["hand"] == ["amulet"] and me(st, 1)["hand"] == [] and st.data["current"] == 1
+    st = position("bone_a", seats=3)
+    put(st, 1, "bone_b", hand=["amulet"])
+    st, _ = act(st, 0, "cross bone_pit", "roll", "leave", dice=[2])
+    assert me(st, 1)["hand"] == ["amulet"] and st.data["current"] == 1
+
+
+def test_a_rope_swing_onto_a_rival_steals_then_spends_the_points_left():
+    st = position("tiger_a", ["rope"], seats=2)
+    put(st, 1, "tiger_b", hand=["orb"])
+    st.data["turn_info"] = {"moved": True, "left": 2, "entry": 5}
+    st, _ = act(st, 0, "cross tiger_pen", "use rope", "steal blue")
+    assert me(st)["hand"] == ["orb"] and st.data["phase"] == "move" and st.data["turn_info"]["die"] == 2
+
+
+def test_climbing_out_of_the_fold_never_lands_on_the_demon_king():
+    from games.kingdom import hazards as hzm
+    st = position("gate")
+    put(st, 0, spot="hole_west")
+    me(st)["task"] = hzm.new_task("caught", spot="hole_west")
+    st.data["demon"] = "h4"
+    st, _ = act(st, 0, "roll", dice=[8])
+    assert me(st)["at"] == "h3" and me(st)["spot"] is None and ended(st)
+
+
+def test_the_demon_king_stays_put_on_a_hazards_throws():
+    st = position("bone_a")
+    st.data["demon"] = "h7"
+    st, _ = cross(st, "bone_pit", [1])
+    st = later(st)
+    st, _ = act(st, 0, "roll", dice=[3])
+    assert st.data["demon"] == "h7" and task_at(st) == "bone_pit.climb"
+
+
+def test_rat_trap_the_turn_after_the_missed_ones_is_spent_climbing_over_the_wall():
+    st, _ = cross(position("rat_a"), "rat_trap", [1])
+    events = []
+    for _ in range(3):
+        GAME.end_turn(st, Rng(1), events)
+    last = [e.text for e in events if "misses a turn" in e.text][-1]
+    assert "free" not in last and "over the wall" in last
+    page = (BOARD_DOC).read_text(encoding="utf-8")
+    assert "free next turn" not in page and "ends that turn" in page.split("**Rat Trap**")[1].split("\n-")[0]
+
+
+def test_whirlpool_deep_magic_stops_a_fold_out_but_not_a_fold_in():
+    st, _ = jump_by_deep_magic(et("e4", seats=3), "etk")   # the Evil Tower folds in
+    assert actions(st, 2) == [] and actions(st, 1) == ["roll"]
+    assert st.data["fold_job"]["stage"] == "run"

@@ -1,6 +1,6 @@
 """Soak: games played to their end through a fake Discord that fails a share of requests.
 
-Two scripted people per castle game move by `/move`, each 0 to 0.5 s after the board shows the
+Two scripted people per game (the first turn-based game, bot.bench.scenarios) move by `/move`, each 0 to 0.5 s after the board shows the
 last move (as people read it first), while the fake answers a random 5% of the
 bot's REST requests (message posts and edits, DMs, interaction answers and follow-ups) with a
 500, 503 or 429, or drops the connection before or after the request lands (seeded, so a run
@@ -14,14 +14,13 @@ person would. Measured:
   the last one that still has buttons (a board posted twice, or one never retired).
 
 Run: `python -m bot.bench.faults_soak [--games 20] [--failure 0.05] [--seed 1] [--write]`;
---write puts the figures in docs/performance.md (its "Delivery under Discord failures" section).
+--write puts the figures in docs/performance.md (its `delivery` section, bot.bench.report).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
-import os
 import random
 import re
 import tempfile
@@ -35,16 +34,14 @@ from bot.fakediscord.harness import BotHarness, until
 from bot.table import Seat, Table
 from games.core import Rng, decide
 
-SECTION = "## Delivery under Discord failures"
+from . import scenarios
+from .figures import pct
+from .report import produced_by, write_section
+
 FAULTY_ROUTES = r"^/(channels/\d+/messages|users/@me/channels|interactions/|webhooks/)"
 BEHIND_LIMIT = 5.0  # seconds: the budget for a board that is behind
 THINK_SECONDS = 0.5  # a scripted person moves up to this long after the board shows the last move
 RESEND_AFTER = 3.0  # seconds a person waits for their move to be applied before sending it again
-
-
-def pct(samples: list[float], q: float) -> float:
-    ordered = sorted(samples) or [0.0]
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
 def is_board(message: Message) -> bool:
@@ -91,6 +88,7 @@ class Soak:
                 await fake.stop()
 
     async def open_games(self, fake: FakeDiscord, bot: Any) -> list[Table]:
+        self.game = scenarios.turn_based()[0].name
         guild = fake.add_guild("soak")
         tables = []
         for index in range(self.games):
@@ -100,7 +98,7 @@ class Soak:
                 user = fake.add_user(f"u{index}-{seat}")
                 fake.add_member(guild.id, user.id)
                 users.append(user.id)
-            table = bot.service.open_lobby("castle", guild.id, channel.id, users[0], "P0",
+            table = bot.service.open_lobby(self.game, guild.id, channel.id, users[0], "P0",
                                            seed=self.seed * 1000 + index,
                                            seats=[Seat(f"P{n}", u) for n, u in enumerate(users)])
             await bot.service.lobby(table.id, users[0], "P0", "start")
@@ -161,7 +159,7 @@ class Soak:
         injected = Counter(str(o) for _, _, o in fake.faults.injected)
         requests = sum(1 for _, path in fake.requests if re.search(FAULTY_ROUTES, path))
         return {
-            "games": len(tables), "ended": len(ended), "final_board_shown": len(shown),
+            "game": self.game, "games": len(tables), "ended": len(ended), "final_board_shown": len(shown),
             "actions": actions, "applied_twice": twice, "stray_boards": stray,
             "requests": requests, "injected": dict(sorted(injected.items())),
             "failure": self.failure, "seed": self.seed, "seconds": elapsed,
@@ -172,54 +170,26 @@ class Soak:
         }
 
 
-def section(result: dict[str, Any], command: str) -> str:
+def section(result: dict[str, Any], command: str) -> list[str]:
     injected = ", ".join(f"{count} × {kind}" for kind, count in result["injected"].items())
-    return "\n".join([
-        SECTION,
+    return [
+        "## Delivery under Discord failures",
+        f"{produced_by(command)}. Two-person {result['game']} games played by scripted people "
+        f"(`/move`, 0-0.5 s after each board) while the fake Discord failed "
+        f"{result['failure']:.0%} of the bot's message, DM and interaction requests: {injected} "
+        f"of {result['requests']}. Behind: the channel's board shows an older version than the "
+        "game's (sampled every 20 ms); stray: an old board left with buttons.",
         "",
-        f"Produced by `{command}` on {os.cpu_count()} cores shared with other work, "
-        f"{time.strftime('%Y-%m-%d')}: {result['games']} two-person castle games played by "
-        "scripted people (`/move`, each move 0 to 0.5 s after the board shows the last one) "
-        "through the "
-        "fake Discord, which failed a random "
-        f"{result['failure']:.0%} of the bot's requests on message, DM and interaction routes "
-        f"(seed {result['seed']}): {injected} of {result['requests']} requests.",
-        "",
-        "| games | reached the end | final board shown | actions | applied twice | stray boards "
-        "| behind episodes | behind p50 s | behind p99 s | behind max s | over 5 s "
-        "| moves sent again | deliveries given up | wall s |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| games | ended | final board shown | actions | applied twice | stray boards "
+        "| behind p50 s | p99 s | max s | over 5 s | moves sent again | deliveries given up "
+        "| wall s |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         f"| {result['games']} | {result['ended']} | {result['final_board_shown']} | "
         f"{result['actions']} | {result['applied_twice']} | {result['stray_boards']} | "
-        f"{result['episodes']} | {result['behind_p50']:.2f} | {result['behind_p99']:.2f} | "
+        f"{result['behind_p50']:.2f} | {result['behind_p99']:.2f} | "
         f"{result['behind_max']:.2f} | {result['over_limit']} | {result['resent']} | "
         f"{result['gave_up']} | {result['seconds']:.0f} |",
-        "",
-        "Behind: the game committed a version newer than the one its channel's board shows "
-        "(sampled every 20 ms, including the ordinary time to render and post). Moves sent "
-        "again: a command whose interaction answer was failed by the fake (the player sees "
-        "\"interaction failed\" and clicks again); nothing is applied twice. Stray boards: a "
-        "board other than the last with buttons left (a duplicate post or an unretired board).",
-        "",
-    ])
-
-
-def kept_section(path: Path, heading: str = SECTION) -> str:
-    """The section under `heading` of an existing report (the benchmark rewrites the rest of
-    the file; the soaks write their own sections)."""
-    text = path.read_text() if path.exists() else ""
-    start = text.find(heading)
-    if start < 0:
-        return ""
-    end = text.find("\n## ", start + len(heading))
-    return text[start:] if end < 0 else text[start:end + 1]
-
-
-def write(path: Path, new_section: str, heading: str = SECTION) -> None:
-    text = path.read_text()
-    old = kept_section(path, heading)
-    path.write_text(text.replace(old, new_section) if old else text.rstrip("\n") + "\n\n"
-                    + new_section)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     command = (f"python -m bot.bench.faults_soak --games {args.games} --failure {args.failure} "
                f"--seed {args.seed}")
     if args.write:
-        write(Path("docs") / "performance.md", section(result, command))
+        write_section(Path("docs") / "performance.md", "delivery", section(result, command))
     ok = result["ended"] == result["final_board_shown"] == result["games"] \
         and not result["applied_twice"] and not result["stray_boards"]
     return 0 if ok else 1

@@ -1,4 +1,5 @@
-"""Many concurrent two-person castle games on one bot, driven through the fake Discord."""
+"""Many concurrent games on one bot, driven through the fake Discord; the move benchmark
+(`bench_e2e`), which `gatekeeper bench` and the store comparison (bot.bench.stores) run."""
 from __future__ import annotations
 
 import asyncio
@@ -8,20 +9,29 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.table import Seat
-from games.core import Rng, decide
 from bot.fakediscord import FakeDiscord, patch_discord
 from bot.fakediscord.harness import BotHarness, until
+from bot.table import Seat
+from games.core import Rng, decide
+
+from . import scenarios
+from .figures import pct, rss_mb, workers_rss_mb
+from .report import budget, produced_by
+
+OWN_P99_MS = 20.0  # the bot's own time for a move, 99 times in 100, at its largest run
 
 CHANNELS_PER_GUILD = 100
 
 
 class Harness:
-    def __init__(self, games: int, game: str = "castle", seats: int = 2,
+    """`games` tables of `game` (default: the first turn-based game, bot.bench.scenarios) with
+    a person in each of `seats` seats."""
+
+    def __init__(self, games: int, game: str | None = None, seats: int = 2,
                  latency: float = 0.0, db_url: str | None = None) -> None:
         self.games = games
         self.db_url = db_url  # a PostgreSQL database to use instead of a new SQLite file
-        self.game = game
+        self.game = game or scenarios.turn_based(seats)[0].name
         self.seats = seats
         self.latency = latency  # seconds the fake Discord takes per REST request
         self.errors: list[str] = []
@@ -141,3 +151,49 @@ class Harness:
                     break
         await asyncio.gather(*tasks)
         return latencies
+
+
+async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
+                    db_url: str | None = None) -> dict[str, Any]:
+    """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s
+    (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores).
+
+    Latency: from the slash command leaving the fake client to the board message for that move
+    arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
+    The bot's own time is `TableService.act`: the game's lock, the checks, the rules, the commit
+    and the hand-off to the game's feed, on the event loop; Discord's round trips and rendering
+    happen outside it (in the feed and the render worker).
+    """
+    async with Harness(concurrent, latency=latency, db_url=db_url) as harness:
+        latencies = await harness.drive(moves, rate)
+        own = harness.act_ms
+        return {"game": harness.game, "games": concurrent, "moves": len(latencies),
+                "p50": pct(latencies, 50), "p99": pct(latencies, 99), "max": max(latencies),
+                "rss_mb": rss_mb(), "latency_ms": latency * 1000, "own_p50": pct(own, 50),
+                "own_p99": pct(own, 99), "workers_mb": workers_rss_mb(), "errors": harness.errors}
+
+
+def own_budget(results: list[dict[str, Any]]) -> tuple[str, bool]:
+    """The budget for the bot's own time, checked at the largest run without injected latency."""
+    run = max((r for r in results if not r["latency_ms"]), key=lambda r: r["games"])
+    return (f"own p99 <= {OWN_P99_MS:g} ms at {run['games']:,} games, {run['rate']:.0f} moves/s",
+            run["own_p99"] <= OWN_P99_MS)
+
+
+def moves_section(results: list[dict[str, Any]], command: str) -> list[str]:
+    return [
+        "## A move through the fake Discord",
+        f"{produced_by(command)}. {budget(*own_budget(results))} "
+        f"Two-person {results[0]['game']} games; `/move` over the gateway "
+        "until the board reaches the fake Discord, with `latency` added to every REST request. "
+        "Own: the bot's time for the move (`TableService.act`: lock, checks, rules, commit). RSS: "
+        "the bot process (hosting the fake Discord and the clients too) and its render worker.",
+        "",
+        "| games | moves | moves/s | latency ms | p50 ms | p99 ms | max ms | own p50 ms "
+        "| own p99 ms | RSS MB | worker MB | errors |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *(f"| {r['games']} | {r['moves']} | {r['rate']:.0f} | {r['latency_ms']:.0f} | "
+          f"{r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['own_p50']:.2f} | "
+          f"{r['own_p99']:.2f} | {r['rss_mb']:.0f} | {r['workers_mb']:.0f} | {len(r['errors'])} |"
+          for r in results),
+    ]

@@ -1,10 +1,10 @@
-"""Render + encode timing of real boards: ``measure("dontgo")``.
+"""Render + encode timing of real boards: ``measure(game_name)``.
 
 A measuring tool for the renderers (kept in the benchmark, not in render/). Unlike them it plays
 games (AI self-play through ``bot.simulate``) and reads a clock, so it imports ``games`` and
 ``bot`` lazily, inside :func:`measure`.
 
-    .venv/bin/python -c "from bot.bench.render_timing import measure; print(measure('dontgo'))"
+    .venv/bin/python -c "from bot.bench.render_timing import measure; print(measure('GAME'))"
 
 Boards are public views (``game.view(state, None)`` plus seat names, as the bot draws them)
 taken at spread-out points of AI games with every seat count the game allows, some of them
@@ -85,8 +85,10 @@ def measure(game_name: str, boards: int = 200, seed: int = 1) -> dict[str, Any]:
     return result
 
 
-if __name__ == "__main__":  # python -m bot.bench.render_timing [game ...]
+if __name__ == "__main__":  # python -m bot.bench.render_timing [game ...] (default: every game)
     import sys
 
-    for name in sys.argv[1:] or ["castle", "dontgo", "atmosfear"]:
+    import games
+
+    for name in sys.argv[1:] or [game.name for game in games.all_games()]:
         print(measure(name), flush=True)

@@ -1,17 +1,19 @@
-"""Benchmarks: engine throughput, render+encode time, end-to-end move latency through the fake
-Discord under load, memory per game, restart recovery. Prints and writes docs/performance.md
-(relative to the current directory) or the file given with --out.
+"""`gatekeeper bench`: engine self-play speed, render+encode time, moves through the fake Discord
+under load, timers under load, restart and memory per game, replays.
+
+Each part writes its own section of docs/performance.md (relative to the current directory, or
+the file given with --out) as soon as it is measured (bot.bench.report); the soaks and the store
+comparison write theirs from their own commands. Every discovered game is measured
+(bot.bench.scenarios), a plugin's included.
 
 Run: `gatekeeper bench` (or `python -m bot.bench.run`). `--quick` shrinks every run (about a
-minute); `--smoke` runs each part once at toy size (seconds): it checks the benchmark works, and its
-figures mean nothing.
+minute); `--smoke` runs each part once at toy size (seconds): it checks the benchmark works, and
+its figures mean nothing. `--engine-only`: the engine part alone.
 """
 from __future__ import annotations
 
 import asyncio
 import gc
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -19,103 +21,48 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import faults_soak, replay_timing, soak
+import games
+from games.core import Rng, decide
 
+from . import replay_timing, scenarios
+from .figures import pct, rss_mb, workers_rss_mb
+from .harness import Harness, bench_e2e, moves_section
+from .report import budget, produced_by, write_section
 
-def pct(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
-
-
-def rss_mb(pid: int | str = "self") -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def workers_rss_mb() -> float:
-    """The render worker processes' memory, which belongs to the bot too."""
-    import multiprocessing
-    return sum(rss_mb(child.pid) for child in multiprocessing.active_children())
+RENDER_P95_MS = 10.0  # a board renders and encodes within this, 95 times in 100
+LATE_P99_MS = 100.0  # a timer fires at most this late, 99 times in 100
 
 
 # -- engine ----------------------------------------------------------------------------------------
-GAMES = ("castle", "dontgo", "atmosfear", "firetop", "kingdom")
-
-
-def bench_engine(game_name: str, games_count: int, level: str) -> dict[str, Any]:
-    from bot.bench.selfplay import measure
-    return measure(game_name, level, games_count)
-
-
 def bench_engines(games_count: int) -> list[dict[str, Any]]:
-    """`bench_engine` for every game and every AI level it has."""
-    import games
+    """AI self-play speed (bot.bench.selfplay) for every game and every AI level it has."""
+    from .selfplay import measure
     results = []
-    for game_name in GAMES:
-        for level in games.get(game_name).ai_levels:
-            print(f"engine {game_name} {level}...", flush=True)
-            results.append(bench_engine(game_name, games_count, level))
+    for game in games.all_games():
+        for level in game.ai_levels:
+            print(f"engine {game.name} {level}...", flush=True)
+            results.append(measure(game.name, level, games_count))
             print(results[-1], flush=True)
     return results
 
 
-ENGINE_HEADING = "## Engine (AI self-play, every player count in turn)"
-
-
-def engine_section(results: list[dict[str, Any]], command: str, history: list[str]) -> list[str]:
-    """The report's engine table, followed by `history`: what the report said under the table
-    before (the before/after comparisons of the speed work, written by hand from their own
-    interleaved runs), which a new run keeps."""
-    lines = [
-        ENGINE_HEADING,
-        "",
-        f"`{command}`: games and turns per CPU second of the benchmark process (so other load on "
-        "the machine does not count), seeds 1000 on, the AI at each of the game's levels in every "
-        "seat.",
+def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
+    return [
+        "## Engine: AI self-play",
+        f"{produced_by(command)}. Games and turns per CPU second of the benchmark process (other "
+        "load does not count), seeds 1000 on, every player count in turn, that AI in every seat.",
         "",
         "| game | AI level | games | games/s | turns/s |",
-        "| --- | --- | --- | --- | --- |",
+        "| --- | --- | ---: | ---: | ---: |",
+        *(f"| {r['game']} | {r['level']} | {r['games']} | {r['games_per_s']:.1f} | "
+          f"{r['turns_per_s']:.0f} |" for r in results),
     ]
-    for eng in results:
-        lines.append(f"| {eng['game']} | {eng['level']} | {eng['games']} | "
-                     f"{eng['games_per_s']:.1f} | {eng['turns_per_s']:.0f} |")
-    return lines + ["", *history] if history else lines
-
-
-def engine_history(report: str) -> list[str]:
-    """The lines of `report`'s engine section after its table, up to the next section (none if
-    the report has no engine section)."""
-    lines = report.split("\n")
-    start = next((i for i, line in enumerate(lines) if line.startswith("## Engine")), None)
-    if start is None:
-        return []
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    table = next((i for i in range(start, end) if lines[i].startswith("|")), end)
-    after = next((i for i in range(table, end) if not lines[i].startswith("|")), end)
-    history = lines[after:end]
-    while history and not history[0].strip():
-        history.pop(0)
-    while history and not history[-1].strip():
-        history.pop()
-    return history
-
-
-def replace_engine_section(report: str, section: list[str]) -> str:
-    """`report` with its engine section (up to the next "## " heading) replaced by `section`."""
-    lines = report.split("\n")
-    start = next(i for i, line in enumerate(lines) if line.startswith("## Engine"))
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[:start] + section + [""] + lines[end:])
 
 
 # -- render ----------------------------------------------------------------------------------------
 def bench_render(game_name: str, samples: int) -> dict[str, Any]:
     """Render+encode times of mid-game public views through the game's declared renderer, and
     against a naive full redraw where the game's render module keeps one for comparison."""
-    import games
     from bot.rendering import draw
     from bot.simulate import play
     game = games.get(game_name)
@@ -142,16 +89,83 @@ def bench_render(game_name: str, samples: int) -> dict[str, Any]:
             sizes.append(len(png))
         result[name] = {"p50": pct(times, 50), "p95": pct(times, 95),
                         "bytes_mean": statistics.mean(sizes), "bytes_max": max(sizes)}
-    if "naive" in result:
-        result["speedup_p50"] = result["naive"]["p50"] / result["cached"]["p50"]
     return result
+
+
+def render_section(results: list[dict[str, Any]], command: str) -> list[str]:
+    rows = []
+    for r in results:
+        cached, naive = r["cached"], r.get("naive")
+        rows.append(f"| {r['game']} | {cached['p50']:.2f} | {cached['p95']:.2f} | "
+                    f"{cached['bytes_mean']:.0f} | {cached['bytes_max']} | "
+                    f"{'-' if naive is None else format(naive['p50'], '.2f')} |")
+    return [
+        "## Board render + PNG encode",
+        f"{produced_by(command)}. "
+        + budget(f"p95 <= {RENDER_P95_MS:g} ms for every game",
+                 all(r["cached"]["p95"] <= RENDER_P95_MS for r in results))
+        + " Mid-game public views through the game's renderer (cached layers, palette PNG). "
+        "Naive: a full redraw saved with Pillow's defaults, where the render module keeps one.",
+        "",
+        "| game | p50 ms | p95 ms | mean PNG bytes | max PNG bytes | naive p50 ms |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        *rows,
+    ]
+
+
+# -- timers ----------------------------------------------------------------------------------------
+async def bench_timers(concurrent: int, seconds: float) -> dict[str, Any]:
+    """Games of the first discovered game with timers of its own (bot.bench.scenarios), people
+    in every seat: each table is played by the AI until its game sets a timer, then left idle,
+    so only the game's timers act, each firing published. Lateness is the real time between a
+    timer's due time and its action being applied on the bot's event loop."""
+    game = scenarios.timed()
+    async with Harness(concurrent, game=game.name, seats=game.min_seats) as harness:
+        service = harness.service
+        semaphore = asyncio.Semaphore(50)
+
+        async def until_timed(table) -> None:
+            async with semaphore:
+                while not game.timers(table.state):
+                    seat = game.to_move(table.state)
+                    action = decide(game, table.state, seat, Rng(table.version), "random")
+                    await service.act(table.id, table.seats[seat].user_id, action, None,
+                                      source="bench")
+        await asyncio.gather(*(until_timed(t) for t in harness.tables))
+        service.lateness.clear()
+        harness.publish_ms.clear()
+        await asyncio.sleep(seconds)
+        late = [x * 1000 for x in service.lateness]
+        return {"game": game.name, "games": concurrent, "seconds": seconds, "timers": len(late),
+                "p50": pct(late, 50), "p99": pct(late, 99), "max": max(late, default=0.0),
+                "publish_p99": pct(harness.publish_ms, 99), "rss_mb": rss_mb(),
+                "workers_mb": workers_rss_mb()}
+
+
+def timers_section(t: dict[str, Any], command: str) -> list[str]:
+    return [
+        "## Timers under load",
+        f"{produced_by(command)}. " + budget(f"late p99 < {LATE_P99_MS:g} ms", t["p99"] < LATE_P99_MS)
+        + f" Games of {t['game']} with idle people, so only the game's own timers act, each firing "
+        "published through the fake Discord. Late: from the due time to the action applied; "
+        "publish: from then until Discord has the board (outside the game's lock).",
+        "",
+        "| game | games | seconds | timers fired | late p50 ms | late p99 ms | late max ms "
+        "| publish p99 ms | RSS MB | worker MB |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| {t['game']} | {t['games']} | {t['seconds']:.0f} | {t['timers']} | {t['p50']:.1f} | "
+        f"{t['p99']:.1f} | {t['max']:.1f} | {t['publish_p99']:.0f} | {t['rss_mb']:.0f} | "
+        f"{t['workers_mb']:.0f} |",
+    ]
 
 
 # -- restart ---------------------------------------------------------------------------------------
 def bench_restart(count: int) -> dict[str, Any]:
-    import games
+    """`count` running two-person games stored, then loaded with their timers re-armed by a new
+    `TableService`, as at a restart: how long it takes and the memory the games hold."""
     from bot.clock import FakeClock
     from bot.store import Store
+    from bot.store.common import encode
     from bot.table import Seat, Table, TableService
     from games.core import setup
 
@@ -161,7 +175,7 @@ def bench_restart(count: int) -> dict[str, Any]:
         async def timeout_warning(self, table, seat): ...
         async def notice(self, table, text): ...
 
-    game = games.get("castle")
+    game = scenarios.turn_based()[0]
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "bench.db")
         clock = FakeClock()
@@ -174,7 +188,6 @@ def bench_restart(count: int) -> dict[str, Any]:
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
                            "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
-        from bot.store.common import encode
         with store.transaction():
             store.db["games"].insert_all(encode(r) for r in rows)
             store.db["timers"].insert_all(timers)
@@ -190,170 +203,25 @@ def bench_restart(count: int) -> dict[str, Any]:
             gc.collect()
             return loaded, seconds, rss_mb() - before
         loaded, seconds, grew = asyncio.run(load())
-    return {"games": loaded, "seconds": seconds, "mb_per_1000": grew / loaded * 1000}
+    return {"game": game.name, "games": loaded, "seconds": seconds,
+            "mb_per_1000": grew / loaded * 1000}
 
 
-# -- end to end ------------------------------------------------------------------------------------
-async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
-                    db_url: str | None = None) -> dict[str, Any]:
-    """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s
-    (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores).
-
-    Latency: from the slash command leaving the fake client to the board message for that move
-    arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
-    """
-    from .harness import Harness
-    async with Harness(concurrent, latency=latency, db_url=db_url) as harness:
-        latencies = await harness.drive(moves, rate)
-        own = harness.act_ms
-        return {"games": concurrent, "moves": len(latencies), "p50": pct(latencies, 50),
-                "p99": pct(latencies, 99), "max": max(latencies), "rss_mb": rss_mb(),
-                "latency_ms": latency * 1000, "own_p50": pct(own, 50), "own_p99": pct(own, 99),
-                "workers_mb": workers_rss_mb(), "errors": harness.errors}
-
-
-async def bench_timers(concurrent: int, seconds: float) -> dict[str, Any]:
-    """Atmosfear games with three idle people each: only the Gatekeeper acts, on his timers
-    (appear, call, late, leave), each firing posting his picture and the board. Lateness is the
-    real time between a timer's due time and its firing on the bot's event loop."""
-    from .harness import Harness
-    async with Harness(concurrent, game="atmosfear", seats=3) as harness:
-        service = harness.service
-        semaphore = asyncio.Semaphore(50)
-
-        async def fears(table) -> None:
-            async with semaphore:
-                for seat in table.seats:
-                    await service.act(table.id, seat.user_id, f"fear the dark, says {seat.name}",
-                                      None, source="bench")
-        await asyncio.gather(*(fears(t) for t in harness.tables))
-        service.lateness.clear()
-        harness.publish_ms.clear()
-        await asyncio.sleep(seconds)
-        publish = harness.publish_ms
-        late = [x * 1000 for x in service.lateness]
-        appeared = sum(1 for t in harness.tables
-                       for a in service.store.actions(t.id) if a["action"] == "gk appear")
-        return {"games": concurrent, "seconds": seconds, "timers": len(late),
-                "appearances": appeared, "p50": pct(late, 50) if late else 0.0,
-                "p99": pct(late, 99) if late else 0.0, "max": max(late, default=0.0),
-                "publish_p99": pct(publish, 99) if publish else 0.0,
-                "rss_mb": rss_mb(), "workers_mb": workers_rss_mb()}
-
-
-def write_report(out: Path, results: dict[str, Any], command: str) -> str:
-    rst = results["restart"]
-    lines = [
-        "# Performance",
+def restart_section(r: dict[str, Any], command: str) -> list[str]:
+    return [
+        "## Restart and memory per game",
+        f"{produced_by(command)}. Running two-person games stored, then loaded and their timers "
+        "re-armed by a new `TableService`, as at a restart; memory: the process's growth.",
         "",
-        f"Produced by `{command}` on {platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}.",
-        "Budgets (2-core machine): render+encode p95 <= 15 ms for every game; the bot's own time "
-        "for a move p99 <= 20 ms with 1,000 concurrent games at 50 moves/s; the Gatekeeper's "
-        "timers < 100 ms late (p99); thousands of games in one process.",
-        "",
-        *engine_section(results["engine"], command,
-                        engine_history(out.read_text() if out.exists() else "")),
-        "## Board render + PNG encode",
-        "",
-        "| game | variant | p50 ms | p95 ms | mean PNG bytes | max PNG bytes |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| game | games | load s | MB per 1,000 games |",
+        "| --- | ---: | ---: | ---: |",
+        f"| {r['game']} | {r['games']} | {r['seconds']:.2f} | {r['mb_per_1000']:.1f} |",
     ]
-    for ren in results["render"]:
-        for name in ("cached", "naive"):
-            if name not in ren:
-                continue
-            r = ren[name]
-            lines.append(f"| {ren['game']} | {name} | {r['p50']:.2f} | {r['p95']:.2f} | "
-                         f"{r['bytes_mean']:.0f} | {r['bytes_max']} |")
-    lines += [
-        "",
-        "Cached static layers and palette PNG encoding against a full redraw saved with Pillow's "
-        "default PNG settings: " + ", ".join(f"{r['game']} {r['speedup_p50']:.1f}x faster at p50"
-                                             for r in results["render"] if "naive" in r) + ".",
-        "",
-        "## End-to-end move latency through the fake Discord",
-        "",
-        "Each move is a `/move` slash command sent by the fake client over the gateway, handled by "
-        "the real discord.py client (defer, apply, persist, render in the worker process, post or edit the "
-        "board), measured until the board reaches the fake Discord (end to end, in one process, "
-        "with the injected latency on every REST request: defer, post, edit). The bot's own time "
-        "is `TableService.act`: waiting for the game's lock, the checks, the rules, the SQLite "
-        "commit and the hand-off to the game's publishing feed, on the event loop, in-process; it "
-        "excludes Discord round trips and rendering (both happen outside the move, in the feed "
-        "and the render worker).",
-        "",
-        "| concurrent games | moves | rate (moves/s) | injected latency ms | end-to-end p50 ms "
-        "| end-to-end p99 ms | max ms | bot's own p50 ms | bot's own p99 ms | process RSS MB "
-        "| render worker RSS MB | errors |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for r in results["e2e"]:
-        lines.append(f"| {r['games']} | {r['moves']} | {r['rate']:.0f} | {r['latency_ms']:.0f} | "
-                     f"{r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['own_p50']:.2f} | "
-                     f"{r['own_p99']:.2f} | {r['rss_mb']:.0f} | {r['workers_mb']:.0f} "
-                     f"| {len(r['errors'])} |")
-    lines += [
-        "",
-        "Process RSS is measured after the moves, with every game loaded. It is the bot process, "
-        "which in this benchmark also hosts the fake Discord (its stored messages, minus image "
-        "bytes) and the simulated clients, so it over-states the bot alone. The render worker is "
-        "the separate process that draws boards (bot/rendering.py).",
-        "",
-    ]
-    t = results["timers"]
-    lines += [
-        "## The Gatekeeper's timers under load",
-        "",
-        f"{t['games']} concurrent Atmosfear games (three idle people each, so only the Gatekeeper "
-        f"acts) watched for {t['seconds']:.0f} s of real time: {t['timers']} timers fired "
-        f"({t['appearances']} appearances, with his calls, punishments and exits, each posting "
-        "his picture and the board through the fake Discord).",
-        "",
-        "| timers fired | lateness p50 ms | p99 ms | max ms | publish p99 ms | process RSS MB "
-        "| render worker RSS MB |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-        f"| {t['timers']} | {t['p50']:.1f} | {t['p99']:.1f} | {t['max']:.1f} | "
-        f"{t['publish_p99']:.0f} | {t['rss_mb']:.0f} | {t['workers_mb']:.0f} |",
-        "",
-        "Lateness: from a timer's due time to its action being applied (under the game's lock). "
-        "Publish: from then until his message and the board reached Discord (rendering in the "
-        "worker process included); publishing runs outside the game's lock, so it never delays "
-        "the next timer or move. Budget: lateness p99 < 100 ms. The publish tail is his 1,000 near-simultaneous appearances queuing for one render worker; the feeds coalesce, so a board that waits shows the newest state when it goes out.",
-        "",
-        "## Restart",
-        "",
-        f"- {rst['games']} stored running games loaded and timers re-armed in {rst['seconds']:.2f} s",
-        f"- memory of loaded games: {rst['mb_per_1000']:.1f} MB per 1,000 games (process RSS "
-        "growth while loading them)",
-        "",
-        "## What these measurements changed",
-        "",
-        "- Rendering moved from threads to a worker process: with render threads, the event loop "
-        "queued behind them for the GIL at every I/O step (p99 300-900 ms at 1,000 games).",
-        "- `gc.freeze()` after start-up: full collections over every long-lived object paused "
-        "all games for 100-250 ms.",
-        "- discord.py's rate-limit bucket sweep is throttled: it rescanned every bucket each time "
-        "an interaction token created a new one (the largest cost at 1,000 games).",
-        "- No discord.py message cache (`max_messages=None`): it was scanned linearly per event.",
-        "- Publishing runs outside the game's lock and timers are armed before it: a backed-up "
-        "render queue had made the Gatekeeper's timers seconds late (p99 5.4 s); an unchanged "
-        "board is not redrawn or uploaded again, and his pictures are cached (publish p99 from "
-        "12 s to under 1 s).",
-        "",
-    ]
-    lines += replay_timing.report(results["replays"])
-    # the soaks' sections are written by their own runs (python -m bot.bench.faults_soak,
-    # gatekeeper bench soak)
-    kept = faults_soak.kept_section(out) + faults_soak.kept_section(out, soak.SECTION)
-    text = "\n".join(lines) + ("\n" + kept if kept else "")
-    out.write_text(text)
-    return text
 
 
 # How big each run is: concurrent games, moves and rate for the end-to-end runs; games and real
-# seconds for the Gatekeeper's timers; stored games for the restart; games and samples per game for
-# the engine and the renderer.
+# seconds for the timers; stored games for the restart; games and samples per game for the
+# engine and the renderer.
 SIZES: dict[str, dict[str, Any]] = {
     "full": {"e2e": [(1, 100, 10.0, 0.0), (100, 500, 50.0, 0.0), (1000, 1500, 50.0, 0.0),
                      (1000, 1500, 50.0, 0.1)], "timers": (1000, 150),
@@ -365,45 +233,39 @@ SIZES: dict[str, dict[str, Any]] = {
 
 
 def main(size: str = "full", out: Path | None = None, engine_only: bool = False) -> int:
-    """Run every benchmark at `size` ("full", "quick" or "smoke") and write the report to `out`
-    (default: docs/performance.md under the current directory). Exit status 1 if a move was lost.
-    `engine_only`: run the engine benchmark alone and replace only its section of the report."""
+    """Run every benchmark at `size` ("full", "quick" or "smoke"), each rewriting its section
+    of `out` (default: docs/performance.md under the current directory). Exit status 1 if a
+    move was lost. `engine_only`: the engine benchmark alone."""
     plan = SIZES[size]
     out = out or Path("docs") / "performance.md"
+    suffix = "" if size == "full" else f" --{size}"
     if engine_only:
-        command = "gatekeeper bench --engine-only" + ("" if size == "full" else f" --{size}")
-        report = out.read_text()
-        section = engine_section(bench_engines(plan["engine"]), command, engine_history(report))
-        print("\n".join(section))
-        out.write_text(replace_engine_section(report, section))
+        command = f"gatekeeper bench --engine-only{suffix}"
+        write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command))
         return 0
-    results: dict[str, Any] = {}
-    results["e2e"] = []
-    for games_count, moves, rate, latency in plan["e2e"]:
+    command = f"gatekeeper bench{suffix}"
+    moves = []
+    for games_count, count, rate, latency in plan["e2e"]:
         print(f"e2e {games_count} games, {latency * 1000:.0f} ms latency...", flush=True)
         gc.collect()
-        result = asyncio.run(bench_e2e(games_count, moves, rate, latency))
-        result["rate"] = rate
-        results["e2e"].append(result)
-        print(result, flush=True)
-    print("gatekeeper timers...", flush=True)
+        moves.append({**asyncio.run(bench_e2e(games_count, count, rate, latency)), "rate": rate})
+        print(moves[-1], flush=True)
+    write_section(out, "moves", moves_section(moves, command))
+    print("timers...", flush=True)
     gc.collect()
-    results["timers"] = asyncio.run(bench_timers(*plan["timers"]))
-    print(results["timers"], flush=True)
+    write_section(out, "timers", timers_section(asyncio.run(bench_timers(*plan["timers"])), command))
     print("restart...", flush=True)
-    results["restart"] = bench_restart(plan["restart"])
-    print(results["restart"], flush=True)
-    results["engine"] = bench_engines(plan["engine"])
-    results["render"] = []
-    for game_name in GAMES:
-        print(f"render {game_name}...", flush=True)
-        results["render"].append(bench_render(game_name, plan["render"]))
-        print(results["render"][-1], flush=True)
-    results["replays"] = replay_timing.run(size)
-    command = "gatekeeper bench" + ("" if size == "full" else f" --{size}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    print(write_report(out, results, command))
-    return 1 if any(r["errors"] for r in results["e2e"]) else 0
+    write_section(out, "restart", restart_section(bench_restart(plan["restart"]), command))
+    write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command))
+    rendered = []
+    for game in games.all_games():
+        print(f"render {game.name}...", flush=True)
+        rendered.append(bench_render(game.name, plan["render"]))
+        print(rendered[-1], flush=True)
+    write_section(out, "render", render_section(rendered, command))
+    write_section(out, "replays", replay_timing.section(replay_timing.run(size), command))
+    print(out.read_text())
+    return 1 if any(r["errors"] for r in moves) else 0
 
 
 if __name__ == "__main__":

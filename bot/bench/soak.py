@@ -3,7 +3,7 @@ Discord failures, gateway disconnects and SIGKILL restarts; then four checks tha
 
 The soak process runs the fake Discord on 127.0.0.1 and starts the bot as `gatekeeper run`
 subprocesses aimed at it (one on SQLite; two on PostgreSQL, each with one of two shards). Its
-games (castle and Don't Go In There, people in every seat) are opened in the database before
+games (two kinds, bot.bench.scenarios, people in every seat) are opened in the database before
 the bot starts, as the two-process test does. Clickers play them through the fake's control
 API: half at machine pace (a click as soon as the board shows the move), half like people (a
 seeded 0.5-3 s think first). Meanwhile the fake answers a share of the bot's REST requests with
@@ -54,11 +54,13 @@ from bot.store.sqlite import SqliteStore
 from bot.table import Seat, TableService
 from games.core import Game, Rng, State, apply, decide, setup
 
-from . import faults_soak
-from .faults_soak import FAULTY_ROUTES, pct
+from . import scenarios
+from .faults_soak import FAULTY_ROUTES
+from .figures import pct, rss_mb
 from .pgserver import PostgresServer
+from .report import produced_by, write_section
+from .stores import empty_database
 
-KINDS = ("castle", "dontgo")
 THINK = (0.5, 3.0)  # seconds a human-like clicker reads the board before it clicks
 ANSWER_TIMEOUT = 5.0  # seconds a clicker waits for an answer (Discord gives up after 3)
 MOVE_TIMEOUT = 10.0  # seconds it waits for an accepted click to be saved before clicking again
@@ -86,16 +88,6 @@ def family(pid: int) -> list[int]:
     except OSError:
         return [pid]
     return [pid, *(p for child in children for p in family(int(child)))]
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            return next((int(line.split()[1]) / 1024 for line in status
-                         if line.startswith("VmRSS:")), 0.0)
-    except OSError:
-        return 0.0
 
 
 def cpu_seconds(pid: int) -> float:
@@ -354,6 +346,8 @@ class Soak:
         users = itertools.count()
         refusing = max(1, round(self.plan.dm_refusing * self.games_count * 2))
         opened = {}
+        # two kinds of game, so the soak mixes boards and hands that differ
+        kinds = self.kinds = [game.name for game in scenarios.turn_based()[:2]]
         try:
             for index in range(self.games_count):
                 guild = guilds[index % len(guilds)]
@@ -364,7 +358,7 @@ class Soak:
                     user = fake.add_user(f"player {number}", dms_open=number >= refusing)
                     fake.add_member(guild.id, user.id)
                     seats.append(Seat(user.name, user.id))
-                game_id = await open_game(db, KINDS[index % len(KINDS)], guild.id, channel.id,
+                game_id = await open_game(db, kinds[index % len(kinds)], guild.id, channel.id,
                                           seats, seed=self.seed * 100_000 + index)
                 opened[game_id] = channel.id
         finally:
@@ -542,7 +536,8 @@ class Soak:
             latencies = [ix.latency for ix in fake.interactions.values()
                          if ix.latency is not None]
             result.update({
-                **cpu, "store": self.store_name, "games": len(channels), "processes": len(bots),
+                **cpu, "store": self.store_name, "kinds": self.kinds, "games": len(channels),
+                "processes": len(bots),
                 "stalled": stalled, "seconds": seconds, "moves": moves,
                 "moves_per_s": moves / seconds, "clicks": len(run.clicks),
                 "first_response_p50_ms": pct(latencies, 50) * 1000,
@@ -624,9 +619,6 @@ class Soak:
 
 
 # -- the command -------------------------------------------------------------------------------
-SECTION = "## Soak: faults and restarts on both stores"
-
-
 @contextmanager
 def database(store: str, home: Path, postgres: str | None) -> Iterator[str]:
     """The soak's GATEKEEPER_DB: a new SQLite file, or a new PostgreSQL database on the server
@@ -634,7 +626,6 @@ def database(store: str, home: Path, postgres: str | None) -> Iterator[str]:
     if store == "sqlite":
         yield str(home / "soak.db")
     elif postgres:
-        from .stores import empty_database  # not at the top: stores -> run -> soak
         with empty_database(postgres, "gk_soak") as url:
             yield url
     else:
@@ -652,56 +643,30 @@ def plan_for(minutes: float) -> Plan:
                 disconnects=max(1, round(minutes * 2)), render_workers=1)
 
 
-def section(results: list[dict[str, Any]], command: str) -> str:
+def section(results: list[dict[str, Any]], command: str) -> list[str]:
+    kinds = " and ".join(results[0]["kinds"])
     rows = [
-        f"| {r['store']} | {r['processes']} | {r['games']} | {r['seconds']:.0f} | {r['moves']} | "
+        f"| {r['store']} | {r['processes']} | {r['games']} | {r['moves']} | "
         f"{r['moves_per_s']:.1f} | {r['first_response_p50_ms']:.0f} | "
         f"{r['first_response_p99_ms']:.0f} | {r['rss_mb']:.0f} | "
-        f"{r['bot_cpu_s'] / r['seconds']:.2f} | {r['soak_cpu_s'] / r['seconds']:.2f} | "
-        f"{r['machine_busy']:.0%} | {r['restarts']} | "
-        f"{r['disconnects']} ({r['resumes']} resumes) | {r['injected']} | {r['dm_refused']} | "
-        f"{r['ended']} | {r['lost']} | {r['applied_twice']} | {r['stalled']} | {r['hidden']} "
-        f"({r['secrets_checked']} checked) |" for r in results]
-    return "\n".join([
-        SECTION,
+        f"{r['bot_cpu_s'] / r['seconds']:.2f} | {r['machine_busy']:.0%} | {r['restarts']} | "
+        f"{r['disconnects']} | {r['injected']} | {r['lost']} | {r['applied_twice']} | "
+        f"{r['stalled']} | {r['hidden']} ({r['secrets_checked']} checked) |" for r in results]
+    return [
+        "## Soak: faults and restarts on both stores",
+        f"{produced_by(command)}. Two-person {kinds} games clicked against real `gatekeeper run` "
+        "processes (PostgreSQL: two, a shard each), half at machine pace, half like people, while "
+        "5% of the bot's requests fail (429/500/503), 5% of users refuse DMs, the gateway is cut "
+        "and a process is SIGKILLed and restarted. First response: click to the bot's first "
+        "answer. The last four columns must be zero (bot.bench.soak says how each is checked).",
         "",
-        f"Produced by `{command}` on {os.cpu_count()} cores shared with other work, "
-        f"{time.strftime('%Y-%m-%d')}. The soak process runs the fake Discord on 127.0.0.1 and "
-        "the bot as real `gatekeeper run` processes (SQLite: one; PostgreSQL: two, one shard "
-        "each, one database). Half the games are clicked at machine pace (as soon as the board "
-        "shows the last move), half like people (a seeded 0.5-3 s read first); castle and Don't "
-        "Go In There, two people each. Meanwhile 5% of the bot's message, DM and interaction "
-        "requests get a 429 (retry-after 0.2 s), 500 or 503, 5% of users refuse DMs (50007), the "
-        "gateway is cut and resumed, and a bot process is SIGKILLed at random moments and "
-        "started again (it reloads its games from the database and reconnects).",
-        "",
-        "| store | processes | games | play s | moves | moves/s | first response p50 ms "
-        "| p99 ms | bot RSS MB (max) | bot CPU (cores) | soak CPU (cores) | machine busy "
-        "| SIGKILL restarts | gateway cuts | faults injected | DMs refused | games ended | lost "
-        "| applied twice | stalled | hidden |",
+        "| store | processes | games | moves | moves/s | first response p50 ms | p99 ms "
+        "| bot RSS MB | bot CPU (cores) | machine busy | SIGKILLs | gateway cuts | faults "
+        "| lost | applied twice | stalled | hidden |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| ---: | ---: | ---: | ---: | --- |",
         *rows,
-        "",
-        "First response: a click to the bot's first answer to its interaction, as the fake "
-        "Discord timed them, late answers included (a clicker that has no answer within 5 s "
-        "clicks again, as a person told \"interaction failed\" would; a click the bot never "
-        "answered, sent while it was down, is not counted). Bot RSS: the bot processes and "
-        "their render workers, sampled every second. CPU: CPU seconds per second of play, of "
-        "the bot processes (with their render workers) and of the soak process (the fake "
-        "Discord and the clickers); machine busy: the share of all cores busy during the play, "
-        "other work and the PostgreSQL server included. Lost: a turn on which the bot accepted "
-        "a click (deferred update) and the game moved on, but the move saved for it is not one "
-        "of that turn's clicks. Applied twice: an interaction with two action rows, or an "
-        "action log that is not exactly 1..version. Stalled: with the faults off, a running "
-        "game whose newest board did not take one more move. Hidden: a seat's private text (its"
-        " bold parts: a hand, a face-down card) at any point of the game (replayed from its "
-        "action log), found in any public message, embed or button label of its channel; a text"
-        " the game itself made public (in a public event or a public prompt's choice: a card "
-        "revealed, an identical-looking card in a room) does not count. \"Checked\": the private "
-        "texts looked for.",
-        "",
-    ])
+    ]
 
 
 def main(games_count: int = 1000, minutes: float = 4.0, store: str = "both", seed: int = 1,
@@ -719,11 +684,9 @@ def main(games_count: int = 1000, minutes: float = 4.0, store: str = "both", see
         print(results[-1], flush=True)
     command = (f"gatekeeper bench soak --games {games_count} --minutes {minutes:g} "
                f"--store {store} --seed {seed}")
-    text = section(results, command)
-    print(text)
-    out = out or Path("docs") / "performance.md"
-    if out.exists():
-        faults_soak.write(out, text, SECTION)
+    lines = section(results, command)
+    print("\n".join(lines))
+    write_section(out or Path("docs") / "performance.md", "soak", lines)
     ok = all(not (r["lost"] or r["applied_twice"] or r["stalled"] or r["hidden"])
              for r in results)
     return 0 if ok else 1

@@ -1,21 +1,23 @@
-"""The move benchmark on both stores: the same end-to-end run (bot.bench.run.bench_e2e) on a new
-SQLite file and on a PostgreSQL database, to show what the shared store costs a move. The bot
+"""The move benchmark on both stores: the same end-to-end run (bot.bench.harness.bench_e2e) on a
+new SQLite file and on a PostgreSQL database, to show what the shared store costs a move. The bot
 calls the store synchronously on its event loop, so a database round trip is paid inside the
 move ("own" columns: the bot's time per move, lock to hand-off, commit included).
 
+Round trips, not the server's work, make PostgreSQL's cost: a move is the interaction check and a
+save (BEGIN, UPDATE .. WHERE version, INSERT action, DELETE and INSERT timers, COMMIT), each a
+round trip that also waits for the server process to be scheduled. Alone, a save costs about
+0.6 ms on PostgreSQL against 0.07 ms on SQLite (loopback, 2026-11-24).
+
 Run: `python -m bot.bench.stores postgresql://user@host:port/database [--out FILE]` with a user
 that may create databases: each run gets a new, empty one (gk_bench_<n>), dropped afterwards.
-Writes docs/performance-stores.md under the current directory (or FILE).
+Writes the `stores` section of docs/performance.md under the current directory (or FILE).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import gc
-import os
-import platform
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -23,7 +25,8 @@ from urllib.parse import urlsplit
 
 import psycopg
 
-from .run import bench_e2e
+from .harness import bench_e2e, own_budget
+from .report import budget, produced_by, write_section
 
 RUNS = [(1, 200, 20.0), (100, 1000, 50.0), (1000, 1500, 50.0)]  # games, moves, moves/s
 
@@ -55,55 +58,30 @@ def compare(server_url: str, runs: list[tuple[int, int, float]] = RUNS) -> list[
     return results
 
 
-def table(results: list[dict[str, Any]]) -> str:
-    lines = ["| store | concurrent games | moves | rate (moves/s) | end-to-end p50 ms | p99 ms "
-             "| own p50 ms | own p99 ms | errors |", "| --- | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: | ---: |"]
-    for r in results:
-        lines.append(f"| {r['store']} | {r['games']} | {r['moves']} | {r['rate']:.0f} | "
-                     f"{r['p50']:.1f} | {r['p99']:.1f} | {r['own_p50']:.2f} | {r['own_p99']:.2f} "
-                     f"| {len(r['errors'])} |")
-    return "\n".join(lines)
-
-
-def report(results: list[dict[str, Any]]) -> str:
-    return "\n".join([
-        "# Performance: SQLite and PostgreSQL",
+def section(results: list[dict[str, Any]], command: str) -> list[str]:
+    checks = [own_budget([r for r in results if r["store"] == store])
+              for store in ("SQLite", "PostgreSQL")]
+    return [
+        "## SQLite and PostgreSQL",
+        f"{produced_by(command)}, PostgreSQL on the same machine (loopback). "
+        + budget(checks[0][0] + ", on both stores", all(met for _, met in checks))
+        + " The move benchmark "
+        "above on a new SQLite file, then on a new PostgreSQL database; own: the bot's time per "
+        "move, the commit included, spent on the event loop.",
         "",
-        f"Produced by `python -m bot.bench.stores postgresql://...` on {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}, "
-        "PostgreSQL on the same machine (loopback).",
-        "",
-        "The end-to-end move benchmark of docs/performance.md (typed moves through the fake "
-        "Discord, two-person castle games), once on a new SQLite file and once on a new "
-        "PostgreSQL database. \"Own\" is the bot's time per move: lock, checks, apply, the "
-        "commit (compare-and-swap save of the game, its action row and its timers) and the "
-        "hand-off to the feed. The store is called synchronously on the event loop, so that "
-        "time is the loop's too.",
-        "",
-        table(results),
-        "",
-        "Round trips, not the server's work, make PostgreSQL's cost: a move is the interaction "
-        "check and a save (BEGIN, UPDATE .. WHERE version, INSERT action, DELETE and INSERT "
-        "timers, COMMIT), each a loopback round trip that also waits for the server process "
-        "to be scheduled. On this shared 2-core machine (the bot, its render worker, the fake "
-        "Discord and PostgreSQL on it, other jobs too) that is 1 to 3.5 ms more per move than "
-        "SQLite at the median, most with a single, mostly idle game (every round trip wakes "
-        "a sleeping server process). Alone, a save costs about 0.6 ms on PostgreSQL against "
-        "0.07 ms on SQLite. Sending the save's statements in one pipeline (psycopg's pipeline "
-        "mode) measured within noise of this, so the simpler code stays. The end-to-end columns "
-        "include everything else on the machine and vary between runs far more than the "
-        "difference between the stores.",
-        "",
-    ])
+        "| store | games | moves | moves/s | p50 ms | p99 ms | own p50 ms | own p99 ms | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *(f"| {r['store']} | {r['games']} | {r['moves']} | {r['rate']:.0f} | {r['p50']:.1f} | "
+          f"{r['p99']:.1f} | {r['own_p50']:.2f} | {r['own_p99']:.2f} | {len(r['errors'])} |"
+          for r in results),
+    ]
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bot.bench.stores")
     parser.add_argument("server", help="postgresql://user@host:port/database (may CREATE DATABASE)")
-    parser.add_argument("--out", type=Path, default=Path("docs") / "performance-stores.md")
+    parser.add_argument("--out", type=Path, default=Path("docs") / "performance.md")
     args = parser.parse_args()
-    text = report(compare(args.server))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(text)
+    lines = section(compare(args.server), "python -m bot.bench.stores postgresql://...")
+    write_section(args.out, "stores", lines)
+    print("\n".join(lines))

@@ -11,12 +11,12 @@ turns on (`compact_view`), which the engine builds from the state (`ai_view`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from games.core import Prompt, Rng
 
 from .engine import AI_FEARS, COLOURS, FLIGHTS, INNER, N_OUTER, OUTER, outer_index
+from .questions import situation
 
 
 def choose(view: Any, prompt: Prompt, rng: Rng, level: str = "smart") -> str:
@@ -44,35 +44,6 @@ def choose(view: Any, prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         i = INNER.index(facts) if facts in INNER else 0
         return "cw" if (len(INNER) - i) % len(INNER) <= i else "ccw"
     return rng.choice(choices).action
-
-
-@lru_cache(maxsize=4096)
-def situation(actions: tuple[str, ...]) -> tuple[str, str | None]:
-    """What the smart AI's choice among `actions` turns on, worked out once per list of choices
-    (the same few come back all game): ("answer", action) when the actions alone decide, else
-    the question it weighs (with the facts of its view, see FACTS) and the one roll offered, if one."""
-    if len(actions) == 1:
-        return "answer", actions[0]
-    passes = [a for a in actions if a.startswith("pass ")]
-    if passes:
-        return "answer", passes[0]
-    if "take" in actions:
-        return "answer", "take"
-    if "inside" in actions:
-        return "inside", None
-    if "cw" in actions:
-        return "ring", None
-    if any(a.startswith("duel ") for a in actions):
-        return "duel", None
-    if any(a.startswith("fly ") for a in actions):
-        return "flight", None
-    rolls = [a for a in actions if a.startswith("roll ")]
-    if rolls:
-        one = rolls[0] if len(rolls) == 1 else None
-        if "leave" in actions:
-            return "leave", one
-        return ("answer", one) if one else ("dice", None)
-    return "any", None
 
 
 def can_win(view: dict[str, Any], seat: int) -> bool:
@@ -104,6 +75,13 @@ def compact_view(view: dict[str, Any], prompt: Prompt) -> tuple[str, str | None,
     kind, answer = situation(tuple(c.action for c in prompt.choices))
     facts = FACTS.get(kind)
     return kind, answer, facts(view, prompt.seat) if facts else None
+
+
+def view_from_view(view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
+    """What the engine's `ai_view` gives, worked out from the seat's whole view instead
+    (the game's `ai_view_from_view`): the conformance suite checks the two agree, so the
+    compact view holds nothing the seat may not see."""
+    return compact_view(view, prompt) if level == "smart" else {}
 
 
 def strongest_duel(shown: tuple[int, ...], actions: list[str]) -> str:

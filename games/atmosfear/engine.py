@@ -3,9 +3,12 @@
 State lives in `state.data` (JSON-native):
 
     phase        "fears" | "play" | "over"   (view adds "gatekeeper" and "paused")
-    step         what the current player must do: turn | branch | ring | key | duel | flight | pass
+    step         what the current player must do: turn | branch | ring | key | duel | flight | pass,
+                 or draw (the Chosen One draws the fear of the player waiting at the Well)
     current      whose turn it is
-    players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards"}]
+    players      [{"pos", "rack" (colours), "hole", "must_roll", "must_dice", "extra", "time_cards",
+                   "waited" (in a Black Hole: their turn has come round there since they fell in),
+                   "must_move" (handed the Black Key at the Well: their next turn rolls on)}]
     fears        [text|None] per seat, then the Gatekeeper's decoys (secret); well: indexes into
                  fears still in the Well
     read         fear texts drawn and read aloud (public); realm_keys: keys left per realm
@@ -30,6 +33,9 @@ from typing import Any
 from data import load_toml
 from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
 
+from .questions import situation
+
+
 def _load(name: str) -> dict[str, Any]:
     return load_toml("atmosfear", name)
 
@@ -37,7 +43,8 @@ def _load(name: str) -> dict[str, Any]:
 BOARD_FILE = _load("board.toml")
 GK = _load("gatekeeper.toml")
 FATE = {c["id"]: c for c in _load("fate.toml")["card"]}
-TIME = {c["id"]: c for c in _load("time.toml")["card"]}
+TIME_FILE = _load("time.toml")
+TIME = {c["id"]: c for c in TIME_FILE["card"]}
 AI_FEARS: list[str] = _load("fears.toml")["fears"]
 
 HARBINGERS = BOARD_FILE["harbinger"]
@@ -113,10 +120,16 @@ OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colo
 DICE_WORDS = {1: "one die", 2: "both dice"}
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 TIMER_ORDER = itemgetter("due", "id")
-# Per Time card: its timer's id and action, and how long before the clock's end it falls due
-# (timers are listed at every step of a game: these parts never change).
-TIME_TIMERS = {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60) for cid, card in TIME.items()}
-TIME_BEFORE = {cid: before for cid, (_, _, before) in TIME_TIMERS.items()}
+# Per clock (minutes) and Time card: its timer's id and action, and how long before the clock's
+# end it falls due, its time written for an hour-long clock shrunk to this one (timers are
+# listed at every step of a game: these parts never change).
+TIME_TIMERS = {minutes: {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60 * minutes / TIME_FILE["clock"])
+                         for cid, card in TIME.items()} for minutes in RULES["minutes_allowed"]}
+TIME_BEFORE = {minutes: {cid: before for cid, (_, _, before) in timers.items()}
+               for minutes, timers in TIME_TIMERS.items()}
+# Per clock and Time card, the card's text with its time on that clock (mm:ss left).
+TIME_TEXT = {minutes: {cid: TIME[cid]["text"].replace("{time}", "%02d:%02d" % divmod(round(before), 60))
+                       for cid, before in befores.items()} for minutes, befores in TIME_BEFORE.items()}
 # What each outer stone does when landed on ("plain": no effect; inside stones are all plain).
 KIND = {s["id"]: s["kind"] for s in OUTER}
 LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
@@ -222,11 +235,12 @@ ORDER_BONUSES = ("leader_bonus", "hole_bonus", "late_bonus", "black_key_bonus", 
 
 @lru_cache(maxsize=1024)
 def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key: bool, no_chosen: bool,
-                  sneaks: bool, active: bool) -> tuple[tuple[str, float], ...]:
+                  sneaks: bool, active: bool, releasable: bool = False) -> tuple[tuple[str, float], ...]:
     """The Gatekeeper's orders he may give now, with their weights (gatekeeper.toml), from his
     temper and what the table looks like: a leader with 3 keys or more, anyone in a Black Hole,
     the last quarter of the clock, the Black Key held, no Chosen One, anyone sneaking inside
-    without every colour, anyone out of the Black Holes. Cached: the same few come back all game."""
+    without every colour, anyone out of the Black Holes, anyone who has waited a turn in a Black
+    Hole (only they can be freed). Cached: the same few come back all game."""
     out = []
     for name, o in ORDERS.items():
         w = o.get("weight", 0.0)
@@ -239,7 +253,7 @@ def order_weights(cruel: float, leader: bool, hole: bool, late: bool, black_key:
             w = 0.0
         if name == "inside_catch" and not sneaks:
             w = 0.0
-        if name == "release" and not hole:
+        if name == "release" and not releasable:
             w = 0.0
         if w > 0:
             out.append((name, w))
@@ -284,6 +298,9 @@ TURN_PROMPTS = [{dice: {on_stone: Prompt(s, STEP_LABELS["turn"], list(rolls) + (
 HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
 NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in TRY_NUMBER.items()} for s in range(6)]
 READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
+# The Chosen One's (or their left neighbour's) duty: draw the fear of the player at the Well.
+DRAW_PROMPTS = [Prompt(s, "A Harbinger waits at the Well: draw a fear for them, as the Chosen One",
+                       [FIXED["read"]]) for s in range(6)]
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
 CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
 KEY_PROMPTS = [[Prompt(s, STEP_LABELS["key"], [TAKE[r], SKIPS["key"]]) for r in range(6)] for s in range(6)]
@@ -291,6 +308,17 @@ OPTION_PROMPTS: dict[tuple[int, str, Any], Prompt] = {}  # see AtmosfearGame.ste
 
 
 # ---------------------------------------------------------------- saved games
+
+def upgrade_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 2 -> 3: players gain `waited` (a player already in a Black Hole waits for their
+    next turn there before anything but their own number frees them) and `must_move` (a Black
+    Key holder waiting at the Well was handed it there: they roll on next turn)."""
+    new = dict(data)
+    holder = data["black_key"]["holder"]
+    new["players"] = [{**pl, "waited": False, "must_move": pl["pos"] == WELL and holder == s}
+                      for s, pl in enumerate(data["players"])]
+    return new
+
 
 def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     """Format 1 -> 2: players gain `must_dice` (none imposed yet) and the Gatekeeper `said`
@@ -315,6 +343,8 @@ def running_clock_end(state: State) -> float | None:
 
 class AtmosfearGame(Game):
     name = "atmosfear"
+    ai = "games.atmosfear.ai:choose"
+    ai_view_from_view = "games.atmosfear.ai:view_from_view"
     renderer = "render.atmosfear:render_atmosfear"
     warm_up = "render.atmosfear:warm_up"
     rules_page = ("data", "atmosfear/rules.md")
@@ -325,8 +355,8 @@ class AtmosfearGame(Game):
     to_move_acts_first = True  # only the seat to move is prompted (in the fears phase: the first)
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
     option_choices = {"minutes": (40, 20, 60)}
-    state_format = 2
-    upgrades = {1: upgrade_1}
+    state_format = 3
+    upgrades = {1: upgrade_1, 2: upgrade_2}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
              "while the Gatekeeper barks orders at you.")
     min_seats = 3
@@ -356,7 +386,8 @@ class AtmosfearGame(Game):
         state.data = {
             "phase": "fears", "step": "turn", "current": None,
             "players": [{"pos": HEADSTONES[s], "rack": racks[s], "hole": False, "must_roll": None,
-                         "must_dice": None, "extra": False, "time_cards": []} for s in range(state.seats)],
+                         "must_dice": None, "extra": False, "time_cards": [], "waited": False,
+                         "must_move": False} for s in range(state.seats)],
             # fears[seats:] are the Gatekeeper's own (decoys), in the Well from the start
             "fears": [None] * state.seats + decoys,
             "well": list(range(state.seats, state.seats + len(decoys))), "read": [],
@@ -444,6 +475,7 @@ class AtmosfearGame(Game):
         if not quiet:
             events.append(Event(f"{p(seat)} now holds the cursed Black Key."))
         if d["players"][seat]["pos"] == WELL:
+            d["players"][seat]["must_move"] = True
             events.append(Event(f"{p(seat)} must leave the Well of Fears and move on next turn."))
 
     def _lose_key(self, d: dict[str, Any], seat: int, rng: Rng, events: list[Event],
@@ -462,8 +494,9 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} returns a {colour} key to {NAMES[COLOURS.index(colour)]}'s realm."))
 
     def _fall(self, pl: dict[str, Any], hole: str) -> None:
-        """Into a Black Hole: an extra turn won earlier is lost with the rest of the game."""
-        pl["pos"], pl["hole"], pl["extra"] = hole, True, False
+        """Into a Black Hole: an extra turn won earlier is lost with the rest of the game, and
+        nothing but their own number frees them before their next turn has come round there."""
+        pl["pos"], pl["hole"], pl["extra"], pl["waited"] = hole, True, False, False
 
     def _to_hole(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         pl = d["players"][seat]
@@ -474,7 +507,10 @@ class AtmosfearGame(Game):
 
     def _release(self, d: dict[str, Any], seat: int, events: list[Event], why: str) -> None:
         pl = d["players"][seat]
-        if pl["hole"]:
+        if pl["hole"] and not pl["waited"]:
+            events.append(Event(f"{p(seat)} fell into the Black Hole too recently: they wait there for "
+                                f"their next turn before anything can free them."))
+        elif pl["hole"]:
             pl["hole"] = False
             events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
 
@@ -558,8 +594,9 @@ class AtmosfearGame(Game):
                 raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
             if verb == "fear":
                 raise IllegalAction("Your fear is already in the Well.")
-            if seat != d["current"]:
-                raise IllegalAction(f"It's {NAMES[d['current']]}'s turn.")
+            drawer = self.drawer(d)
+            if seat != d["current"] and seat != drawer:
+                raise IllegalAction(f"It's {NAMES[d['current'] if drawer is None else drawer]}'s turn.")
             canon = canonical_action(verb, arg)
             allowed = [c.action for c in self.choices(state, seat)]
             if canon not in allowed:
@@ -641,10 +678,9 @@ class AtmosfearGame(Game):
                 if cid in pl["time_cards"]:
                     if now < self.time_due(d, cid):
                         raise IllegalAction(f"Time card {cid} is not due yet.")
-                    pl["time_cards"].remove(cid)
-                    d["time"].append(cid)
+                    pl["time_cards"].remove(cid)  # spent: set aside, never drawn again
                     card = TIME[cid]
-                    events.append(Event(f"The clock strikes for {p(s)}'s Time card: {card['text']}",
+                    events.append(Event(f"The clock strikes for {p(s)}'s Time card: {self.time_text(d, cid)}",
                                         kind="time"))
                     self._interrupt(state, events, lambda: self._effect(state, s, card, rng, events,
                                                                          on_turn=False))
@@ -653,7 +689,11 @@ class AtmosfearGame(Game):
         raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
 
     def time_due(self, d: dict[str, Any], cid: str) -> float:
-        return d["clock"]["end"] - TIME_TIMERS[cid][2]
+        return d["clock"]["end"] - TIME_BEFORE[d["clock"]["minutes"]][cid]
+
+    def time_text(self, d: dict[str, Any], cid: str) -> str:
+        """Time card `cid`'s text, with its time on this game's clock."""
+        return TIME_TEXT[d["clock"]["minutes"]][cid]
 
     # ------------------------------------------------------------ the Gatekeeper
     def temper(self, d: dict[str, Any]) -> float:
@@ -676,7 +716,8 @@ class AtmosfearGame(Game):
         weights = order_weights(self.temper(d), leader_keys >= 3, len(act) < len(players),
                                 end is not None and (end - now) < total / 4,
                                 d["black_key"]["holder"] is not None, d["chosen"] is None,
-                                bool(self.sneaks(d)), bool(act))
+                                bool(self.sneaks(d)), bool(act),
+                                any(pl["hole"] and pl["waited"] for pl in players))
         # an order whose lines he has all said in this game is left out
         said = d["gk"]["said"]
         taunt = any(said.get(group, 0) != ALL_SAID[group] for group in TAUNTS)
@@ -844,11 +885,15 @@ class AtmosfearGame(Game):
             self._end_turn(state, events)
         elif d["step"] == "pass" and not self.pass_targets(d, seat):
             self._end_turn(state, events)
+        elif d["step"] == "draw" and not self.qualified(d, seat):  # no longer fit for the Well
+            self._end_turn(state, events)
 
     # ------------------------------------------------------------ turns
     def _begin_turn(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         pl = d["players"][seat]
         d["step"], d["move"] = "turn", None
+        if pl["hole"]:
+            pl["waited"] = True  # their turn has come round in the Black Hole
         if pl["hole"] and COLOURS[seat] in pl["rack"]:
             self._release(d, seat, events, f" by the {COLOURS[seat]} key of their own realm")
 
@@ -874,7 +919,7 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         events: list[Event] = []
         if verb == "roll":
-            pl["must_dice"] = None
+            pl["must_dice"], pl["must_move"] = None, False
             dice = rng.choices(DIE_FACES, DICE_COUNT[arg])  # n throws of rng.die(), one call
             d["dice"] = dice
             event, total = ROLL_EVENTS[seat][tuple(dice)]
@@ -903,8 +948,13 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
             self._end_turn(state, events)
             return events
-        if verb == "read":
-            return self._read(state, seat, rng)
+        if verb == "read":  # the player at the Well asks: the Chosen One draws, or the Gatekeeper
+            drawer = self.chosen_reader(d, seat)
+            if drawer is None:
+                return self._read(state, seat, rng)
+            d["step"] = "draw"
+            return [Event(f"{p(seat)} asks for a fear to be drawn from the Well. The Chosen One, "
+                          f"{p(drawer)}, must draw it.")]
         if verb == "leave":
             self._to_headstone(d, seat, events)
             d["last"] = {"seat": seat, "path": [pl["pos"]]}
@@ -1143,17 +1193,21 @@ class AtmosfearGame(Game):
         self._effect(state, seat, card, rng, events, on_turn=on_turn)
 
     def _draw_time(self, state: State, seat: int, events: list[Event]) -> None:
+        """Draw the top Time card: kept hidden until its time, or, if that time has passed,
+        useless and set aside. Cards never go back under the deck, which may run out."""
         d = state.data
+        if not d["time"]:
+            events.append(Event(f"There is no Time card left for {p(seat)} to draw.", kind="time"))
+            return
         cid = d["time"].pop(0)
         end = d["clock"]["end"]
-        if end is None or end - TIME[cid]["at"] * 60 <= self._now_hint(d):
-            d["time"].append(cid)
-            events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it goes "
-                                f"back under the deck.", kind="time"))
+        if end is None or self.time_due(d, cid) <= self._now_hint(d):
+            events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it is "
+                                f"useless and set aside.", kind="time"))
             return
         d["players"][seat]["time_cards"].append(cid)
         events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
-        events.append(Event(f"Your Time card {cid}: {TIME[cid]['text']}", to=(seat,), kind="private"))
+        events.append(Event(f"Your Time card {cid}: {self.time_text(d, cid)}", to=(seat,), kind="private"))
 
     def _now_hint(self, d: dict[str, Any]) -> float:
         return d.get("now", 0.0)
@@ -1266,6 +1320,20 @@ class AtmosfearGame(Game):
             raise AssertionError(e)
 
     # ------------------------------------------------------------ the Well
+    def chosen_reader(self, d: dict[str, Any], seat: int) -> int | None:
+        """Who draws `seat`'s fear at the Well as the Chosen One (`reader`), unless nobody is
+        chosen or that player is out of the game in a Black Hole: then the Gatekeeper draws."""
+        r = self.reader(d, seat)
+        return None if r is None or d["players"][r]["hole"] else r
+
+    def drawer(self, d: dict[str, Any]) -> int | None:
+        """In the "draw" step (the player at the Well has asked for their fear), the seat that
+        draws it: the Chosen One or the one on their left, else the player at the Well."""
+        if d["step"] != "draw" or d["current"] is None:
+            return None
+        r = self.chosen_reader(d, d["current"])
+        return d["current"] if r is None else r
+
     def reader(self, d: dict[str, Any], seat: int) -> int | None:
         ch = d["chosen"]
         if ch is None:
@@ -1274,7 +1342,7 @@ class AtmosfearGame(Game):
 
     def _read(self, state: State, seat: int, rng: Rng) -> list[Event]:
         d = state.data
-        reader = self.reader(d, seat)
+        reader = self.chosen_reader(d, seat)
         owner = d["well"].pop(rng.below(len(d["well"])))
         text = d["fears"][owner]
         d["read"].append(text)
@@ -1311,6 +1379,12 @@ class AtmosfearGame(Game):
             return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
         if verb == "fly" and step == "flight":
             return f"'{echo(canon[4:])}' is not another Flight stone. Choose from {opts}."
+        drawer = self.drawer(d)
+        if drawer is not None and seat != drawer:
+            return f"{NAMES[drawer]} draws the fear from the Well now: wait for them."
+        if step == "turn" and pl["pos"] == WELL and self.moves_on(d, seat) and verb != "roll":
+            return (f"You were handed the Black Key at the Well: you must roll and move on this turn. "
+                    f"You may: {opts}.")
         if verb == "pass":
             return ("You can only hand the Black Key to a Harbinger on your stone who is not in a "
                     f"Black Hole. Choose from {opts}.")
@@ -1330,6 +1404,8 @@ class AtmosfearGame(Game):
         step = d["step"]
         if step == "turn":
             return list(self.turn_prompt(d, seat).choices)
+        if step == "draw":  # the Chosen One draws; the player at the Well waits
+            return [FIXED["read"]] if seat == self.drawer(d) else []
         if step in PAIRS:
             return list(PAIRS[step])
         return list(self.step_prompt(d, seat, step).choices)
@@ -1347,6 +1423,8 @@ class AtmosfearGame(Game):
             if gk["calling"] == seat:
                 return CALL_PROMPTS[seat]
             return None
+        if d["step"] == "draw":  # the Chosen One draws for the player at the Well
+            return DRAW_PROMPTS[seat] if seat == self.drawer(d) else None
         if d["current"] != seat:
             return None
         step = d["step"]
@@ -1386,6 +1464,8 @@ class AtmosfearGame(Game):
         if pl["must_roll"]:
             return NUMBER_PROMPTS[seat][pl["must_roll"]]
         pos = pl["pos"]
+        if pos == WELL and self.moves_on(d, seat):  # handed the Black Key here: roll on, no way out
+            return TURN_PROMPTS[seat][pl["must_dice"]][True]
         if pos == WELL and self.qualified(d, seat):  # waiting at the Well
             return READ_PROMPTS[seat]
         everyday = TURN_PROMPTS[seat][pl["must_dice"]][pos in STONE]
@@ -1396,6 +1476,11 @@ class AtmosfearGame(Game):
             return everyday
         return Prompt(seat, everyday.text, everyday.choices + [PASS[s] for s in targets])
 
+    def moves_on(self, d: dict[str, Any], seat: int) -> bool:
+        """At the Well with the Black Key, or handed it there since their last turn: this turn
+        they must roll and move on (neither leave, nor pass it and read)."""
+        return d["players"][seat]["must_move"] or d["black_key"]["holder"] == seat
+
     def to_move(self, state: State) -> int | None:
         d = state.data
         if state.over or d["clock"]["paused_at"] is not None:
@@ -1405,7 +1490,7 @@ class AtmosfearGame(Game):
             return missing[0] if missing else None
         if d["gk"]["on"]:  # the one he calls answers; paused() keeps their turn timer off
             return d["gk"]["calling"]
-        return d["current"]
+        return self.drawer(d) if d["step"] == "draw" else d["current"]
 
     def paused(self, state: State) -> bool:
         """Paused by the host, or stopped while the Gatekeeper is on screen: nobody is timed out."""
@@ -1427,9 +1512,10 @@ class AtmosfearGame(Game):
         out = [{"id": "clock-end", "due": end, "seat": SYSTEM, "action": "clock end"}]
         if gk["next"] is not None:
             out.append({"id": f"gk-appear-{n + 1}", "due": gk["next"], "seat": SYSTEM, "action": "gk appear"})
+        time_timers = TIME_TIMERS[d["clock"]["minutes"]]
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                timer_id, action, before = TIME_TIMERS[cid]
+                timer_id, action, before = time_timers[cid]
                 out.append({"id": timer_id, "due": end - before, "seat": SYSTEM, "action": action})
         out.sort(key=TIMER_ORDER)
         return out
@@ -1448,10 +1534,11 @@ class AtmosfearGame(Game):
             best = (due, "gk-appear", "gk appear")  # sorts as its id does; numbered if it is first
         else:
             best = (end, "clock-end", "clock end")
+        time_before = TIME_BEFORE[d["clock"]["minutes"]]
         for pl in d["players"]:
             for cid in pl["time_cards"]:
-                if end - TIME_BEFORE[cid] <= best[0]:
-                    timer_id, action, before = TIME_TIMERS[cid]
+                if end - time_before[cid] <= best[0]:
+                    timer_id, action, before = TIME_TIMERS[d["clock"]["minutes"]][cid]
                     best = min(best, (end - before, timer_id, action))
         due, timer_id, action = best
         if timer_id == "gk-appear":
@@ -1474,7 +1561,7 @@ class AtmosfearGame(Game):
         for pl in d["players"]:
             if pl["time_cards"]:  # seldom: most players hold none
                 for cid in pl["time_cards"]:
-                    strike = end - TIME_BEFORE[cid]
+                    strike = end - TIME_BEFORE[d["clock"]["minutes"]][cid]
                     if strike < due:
                         due = strike
         return due
@@ -1529,8 +1616,8 @@ class AtmosfearGame(Game):
     def _seat_view(self, d: dict[str, Any], seat: int) -> dict[str, Any]:
         """What only `seat` sees: its rack, its Time cards, its fear."""
         return {"rack": self._rack_view(d, seat),
-                "time_cards": [{"id": cid, "at": TIME[cid]["at"], "text": TIME[cid]["text"]}
-                               for cid in d["players"][seat]["time_cards"]],
+                "time_cards": [{"id": cid, "at": TIME_BEFORE[d["clock"]["minutes"]][cid] / 60,
+                                "text": self.time_text(d, cid)} for cid in d["players"][seat]["time_cards"]],
                 "fear": self._fear_view(d, seat)}
 
     def _rack_view(self, d: dict[str, Any], seat: int) -> dict[str, int]:
@@ -1551,14 +1638,9 @@ class AtmosfearGame(Game):
         if noted is not None:  # with no facts to read, the noted question is the whole view
             kind, answer, facts = noted
             return noted if facts is None else (kind, answer, facts(self, state.data, seat))
-        kind, answer = ai.situation(tuple([c.action for c in prompt.choices]))
+        kind, answer = situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
-
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
-        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
-        suite checks the two agree, so the compact view holds nothing the seat may not see."""
-        return ai.compact_view(view, prompt) if level == "smart" else {}
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
@@ -1572,7 +1654,7 @@ class AtmosfearGame(Game):
         if d["black_key"]["holder"] == seat:
             lines.append("🗝️ You hold the cursed **Black Key**: you can't win while you have it.")
         for cid in pl["time_cards"]:
-            lines.append(f"⏳ Time card {cid}: {TIME[cid]['text']}")
+            lines.append(f"⏳ Time card {cid}: {self.time_text(d, cid)}")
         if pl["must_roll"]:
             lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
         if pl["must_dice"]:
@@ -1583,11 +1665,6 @@ class AtmosfearGame(Game):
             lines.append(f"😱 Your fear: “{d['fears'][seat]}”"
                          + ("" if seat in d["well"] else " (it has been cast out of the Well)"))
         return "\n".join(lines)
-
-    # ------------------------------------------------------------ AI
-
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        return ai.choose(view, prompt, rng, level)
 
     def canonical(self, state: State, action: str) -> str:
         verb, arg = split_action(action)
@@ -1636,6 +1713,7 @@ STEP_PLAYS: dict[str, Callable[..., list[Event]]] = {
     "turn": AtmosfearGame._play_turn, "branch": AtmosfearGame._play_branch, "ring": AtmosfearGame._play_ring,
     "key": AtmosfearGame._play_key, "flight": AtmosfearGame._play_flight, "duel": AtmosfearGame._play_duel,
     "pass": AtmosfearGame._play_pass,
+    "draw": lambda game, state, seat, verb, arg, rng: game._read(state, state.data["current"], rng),
 }
 
 # The facts of the seat's view the smart AI's questions turn on (`ai.FACTS`), from the state.
@@ -1649,10 +1727,7 @@ AI_FACTS: dict[str, Callable[[AtmosfearGame, dict[str, Any], int], Any]] = {
                                      tuple(d["realm_keys"])),
 }
 
-# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
-from . import ai  # noqa: E402
-
-# The smart AI's question (ai.situation) for each prebuilt or kept prompt, worked out once and
+# The smart AI's question (`situation`) for each prebuilt or kept prompt, worked out once and
 # found by the prompt's identity (those prompts live as long as this module, so no other shares
 # an id): (question, answer, the AI_FACTS function it reads or None). Most questions (roll the
 # dice, answer the Gatekeeper) read no fact, and their entry is then the whole compact view.
@@ -1661,13 +1736,13 @@ NOTED_QUESTIONS: dict[int, tuple[str, str | None, Callable[..., Any] | None]] = 
 
 def note_situation(prompt: Prompt) -> None:
     """Note the smart AI's question for `prompt`, one kept as long as this module."""
-    kind, answer = ai.situation(tuple(c.action for c in prompt.choices))
+    kind, answer = situation(tuple(c.action for c in prompt.choices))
     NOTED_QUESTIONS[id(prompt)] = kind, answer, AI_FACTS.get(kind)
 
 
 for _prompt in (
         *(by_place for by_dice in TURN_PROMPTS for places in by_dice.values() for by_place in places.values()),
-        *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS,
+        *HOLE_PROMPTS, *(by_n for numbers in NUMBER_PROMPTS for by_n in numbers.values()), *READ_PROMPTS, *DRAW_PROMPTS,
         *(pair for pairs in PAIR_PROMPTS for pair in pairs.values()), *CALL_PROMPTS,
         *(by_realm for realms in KEY_PROMPTS for by_realm in realms)):
     note_situation(_prompt)

@@ -35,6 +35,15 @@ STEP_MARGIN = max(EXTRA_TURN_BONUS, EXTRA_KEY_BONUS) + 1e-6
 PLAY_MARGIN = 1e-6
 
 
+def view_from_view(view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+    """What the engine's `ai_view` gives, worked out from the seat's whole view instead
+    (the game's `ai_view_from_view`): the conformance suite checks the two agree, so the compact
+    view holds nothing the seat may not see."""
+    if level == "random" or len(prompt.choices) == 1:
+        return {}
+    return compact_view(view)
+
+
 def compact_view(view: dict[str, Any]) -> dict[str, Any]:
     """What the smart AI reads, from a seat's view: the board size, phase, hand and passages as
     the view has them, each door and each seat as a tuple (`CastleGame.ai_view` builds the same

@@ -7,7 +7,8 @@ State lives in `state.data` (JSON-native):
                        ("face" is the hidden open side: open | barred | extra_key | extra_turn)
     unused             tiles left out of the game (hidden, never shown)
     passages           [["B2", "C3"], ...] each pair sorted
-    players            [{"side", "pos", "hand", "netted", "bonuses_used"}]
+    players            [{"side", "pos", "hand", "netted", "bonuses_used", "left_by"}]
+                       (left_by: the door last stepped out by, barred to the next re-entry)
     draw, discard      card names; the end of each list is its top
     current, phase     whose turn and which step: play | move | bonus | over
     last, winner       last action's seat and touched tiles; the winning seat
@@ -31,6 +32,9 @@ RULES = CONFIG["rules"]
 NET_TURNS: int = RULES["net_turns"]
 MAX_TURNS: int = RULES["max_turns"]
 HAND: int = RULES["hand"]
+# House rule (seat balance), per player count and seat: doors on the seat's own edge that start
+# open (picked at random, face shown).
+OPEN_DOORS: dict[int, list[int]] = {int(n): doors for n, doors in CONFIG["seat_balance"]["open_doors"].items()}
 
 KEY_CARDS = tuple(f"key-{c}" for c in DOOR_COLOURS)
 CARD_ORDER = KEY_CARDS + ("skeleton", "padlock", "hacksaw", "passage", "net")
@@ -334,6 +338,9 @@ def move_error(d: dict[str, Any], seat: int, target: int | None) -> str | None:
         if not on_edge(side, target, rows, cols):
             return (f"You're outside the castle: enter on your own edge "
                     f"({edge_name(side, rows, cols)}), not at {c}.")
+        if c == pl["left_by"]:
+            return (f"You stepped out by {c}: come back in through another door on your edge, "
+                    f"not the one you left by.")
     elif target == here:
         return "You're already there; choose 'stay' to stay put."
     elif target not in geometry(rows, cols).adj[here] and target not in passage_links(d, here):
@@ -408,10 +415,20 @@ def canonical(kind: str, payload: Any, cols: int) -> str:
     return " ".join(parts)
 
 
+# ---------------------------------------------------------------- saved games
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: players gain `left_by` (no door left yet: an old game's player who is
+    outside may come back in anywhere on their edge)."""
+    return {**data, "players": [{**pl, "left_by": None} for pl in data["players"]]}
+
+
 # ---------------------------------------------------------------- the game
 
 class CastleGame(Game):
     name = "castle"
+    ai = "games.castle.ai:choose"
+    ai_view_from_view = "games.castle.ai:view_from_view"
     renderer = "render.castle:render_castle"
     warm_up = "render.castle:warm_up"
     rules_page = ("data", "castle/rules.md")
@@ -421,6 +438,8 @@ class CastleGame(Game):
     max_seats = 4
     colours = ("red", "blue", "green", "yellow")
     to_move_acts_first = True  # only the current seat is ever prompted
+    state_format = 2
+    upgrades = {1: upgrade_1}
     verbs = {"play": "card and target, e.g. key-red C3", "discard": "the card to throw away",
              "move": "a tile such as C4, or out", "stay": "", "bonus": "a door such as C3, or skip"}
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20))
@@ -438,7 +457,7 @@ class CastleGame(Game):
         for seat in range(state.seats):
             hand = [deck.pop() for _ in range(HAND)]
             players.append({"side": board["sides"][seat], "pos": None, "hand": hand, "netted": 0,
-                            "bonuses_used": []})
+                            "bonuses_used": [], "left_by": None})
         state.data = {
             "rows": rows, "cols": cols,
             "tiles": [{"colour": t["colour"], "face": t["face"], "open": False, "revealed": False,
@@ -449,6 +468,12 @@ class CastleGame(Game):
             "draw": deck, "discard": [],
             "current": RULES["first_seat"], "phase": "play", "last": None, "winner": None,
         }
+        g = geometry(rows, cols)
+        for seat, doors in enumerate(OPEN_DOORS[state.seats]):
+            closed = list(g.edge[players[seat]["side"]])  # every door is closed so far
+            for _ in range(doors):
+                tile = state.data["tiles"][closed.pop(rng.below(len(closed)))]
+                tile["open"] = tile["revealed"] = True
         state.turn = 1
         self._draw(state, rng, [])
 
@@ -626,7 +651,7 @@ class CastleGame(Game):
             raise IllegalAction(reason)
         here = pl["pos"]
         if target is None:
-            pl["pos"] = None
+            pl["pos"], pl["left_by"] = None, here
             d["last"] = {"seat": seat, "tiles": [here]}
             events.append(Event(f"{who} slipped out of the castle from {here}."))
             self._end_turn(state, rng, events)
@@ -634,6 +659,7 @@ class CastleGame(Game):
         g = geometry(rows, cols)
         c = g.names[target]
         if here is None:
+            pl["left_by"] = None
             events.append(Event(f"{who} entered the castle at {c}."))
         elif target in g.adj[g.index[here]]:
             events.append(Event(f"{who} moved to {c}."))
@@ -717,7 +743,10 @@ class CastleGame(Game):
         occ = occupants(d)
         tiles = d["tiles"]
         if pl["pos"] is None:
+            left_by = pl["left_by"]
             cands: Iterable[int] = g.edge[pl["side"]]
+            if left_by is not None:  # not back in by the door just left
+                cands = [i for i in cands if g.names[i] != left_by]
         else:
             here = g.index[pl["pos"]]
             cands = sorted({*g.adj[here], *passage_links(d, here)}) if d["passages"] else g.adj_sorted[here]
@@ -816,13 +845,6 @@ class CastleGame(Game):
             doors[i] = door_seen(tiles[i])
         self._doors_memo = (tiles, version, doors)
 
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
-        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
-        suite checks the two agree, so the compact view holds nothing the seat may not see."""
-        if level == "random" or len(prompt.choices) == 1:
-            return {}
-        return ai.compact_view(view)
-
     def private_text(self, state: State, seat: int) -> str:
         pl = state.data["players"][seat]
         cards = sorted(pl["hand"], key=CARD_ORDER.index)
@@ -833,17 +855,8 @@ class CastleGame(Game):
         return (f"You are {self.colours[seat]}, {where}.{netted}\n"
                 f"🔑 Your hand ({len(cards)}): **{hand}**")
 
-    # ------------------------------------------------------------ AI
-
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        return ai.choose(view, prompt, rng, level)
-
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
         """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
         kind, payload = parse(action, state.data)
         return canonical(kind, payload, state.data["cols"])
-
-
-# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
-from . import ai  # noqa: E402

@@ -4,6 +4,19 @@ A game is a `Game` subclass found by discovery (`games` registry). Its state is 
 bookkeeping (version, turn, RNG, result) and the game owns `data`, a JSON-native dict. Actions are
 canonical strings ("play 2 C3", "move C4"): the same form serves buttons, slash commands, logs and
 replays. Engines never read a clock: `now` (seconds) is passed in.
+
+- Prompts: `prompt(state, seat)` is asked for every seat, so several may act at once (fears,
+  votes, answers); a `Choice`'s `path` is its UI steps (card, then target), and a choice may ask
+  for words (`input="text"`: the bot opens a modal). Prompts and events are read-only values, so
+  a game may hand out one prebuilt object again. An `Event`'s `to=None` is public, otherwise a
+  tuple of seats.
+- Two doors: `apply` checks an action on a copy (people, timers, replays); `advance` is the same
+  step in place for actions the game itself offered (self-play), through `reduce_offered`, which
+  may skip the checks the offer made. Self-play asks only `to_move`'s seat in games declaring
+  `to_move_acts_first`, and fires `next_timer` once `next_due` says so. The conformance suite
+  (tests/test_conformance.py) replays self-play logs through `apply` and checks those claims.
+- `seating` draws who sits where from the seed, on a stream of its own; the AI's dice
+  (`ai_rng`, `ai_rngs`) are another, never derived from the game's hidden RNG.
 """
 from __future__ import annotations
 
@@ -19,6 +32,7 @@ from .rng import MASK, Rng
 
 
 SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
+_PARTS: dict[str, Callable[..., Any]] = {}  # `Game.hook`'s parts by "module:attribute", once imported
 
 
 class IllegalAction(Exception):
@@ -143,10 +157,16 @@ class Game(ABC):
     upgrades: ClassVar[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 
     # The plugin's other parts, named as "module:attribute" and imported only when first used,
-    # so engines (and self-play) never load Pillow. `renderer(view) -> PNG bytes` draws the
-    # public board; `warm_up()` pays its one-off costs in a render worker; `speaker(line) ->
-    # PNG` pictures a character whose events (kinds in `speakers`: kind -> name shown) get
-    # messages of their own; `rules_page` is (package, resource path) of the Markdown rules.
+    # so engines (and self-play) never load Pillow, and an engine never imports its AI (the AI
+    # reads the engine's tables: importing it back would be a cycle). `ai(view, prompt, rng,
+    # level) -> action` is the AI (`ai_action` calls it); `ai_view_from_view(view, seat, level,
+    # prompt)`, for a game whose `ai_view` is a compact form of the seat's view, works that form
+    # out from the whole view (the conformance suite checks the two agree). `renderer(view) ->
+    # PNG bytes` draws the public board; `warm_up()` pays its one-off costs in a render worker;
+    # `speaker(line) -> PNG` pictures a character whose events (kinds in `speakers`: kind -> name
+    # shown) get messages of their own; `rules_page` is (package, resource path) of the rules.
+    ai: ClassVar[str]
+    ai_view_from_view: ClassVar[str | None] = None
     renderer: ClassVar[str]
     warm_up: ClassVar[str | None] = None
     speaker: ClassVar[str | None] = None
@@ -154,12 +174,16 @@ class Game(ABC):
     rules_page: ClassVar[tuple[str, str]]
 
     def hook(self, attribute: str) -> Callable[..., Any] | None:
-        """The plugin part named by `attribute` (e.g. "renderer"), imported on first use."""
+        """The plugin part named by `attribute` (e.g. "renderer"), imported on first use and
+        then kept: the AI is asked at every decision of self-play."""
         target = getattr(self, attribute)
         if target is None:
             return None
-        module, _, name = target.partition(":")
-        return getattr(import_module(module), name)
+        part = _PARTS.get(target)
+        if part is None:
+            module, _, name = target.partition(":")
+            part = _PARTS[target] = getattr(import_module(module), name)
+        return part
 
     def rules_text(self) -> str:
         package, path = self.rules_page
@@ -188,10 +212,12 @@ class Game(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: a spectator). The public view holds no hidden information."""
 
-    @abstractmethod
     def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
         """The AI's action ("smart" heuristic or "random" legal) from what its seat may know:
-        `view(state, seat)` and `prompt(state, seat)`, never the state. Call it via `decide`."""
+        `ai_view(state, seat, ...)` and `prompt(state, seat)`, never the state: the declared `ai`.
+        Call it via `decide`."""
+        choose = _PARTS.get(self.ai) or self.hook("ai")  # `hook` inlined: asked at every decision
+        return choose(view, prompt, rng, level)
 
     def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
         """The part of `view(state, seat)` that the AI at `level` reads to answer `prompt`: every

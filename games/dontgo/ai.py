@@ -1,6 +1,6 @@
 """AI players for Don't Go In There, deciding from their seat's view and prompt alone.
 
-"random" picks uniformly among the prompt's choices (`DontGoGame.ai_action`). "smart" scores every choice in curses (lower
+"random" picks uniformly among the prompt's choices (`choose`). "smart" scores every choice in curses (lower
 is better for its seat): a card is worth minus its curses plus what it would dispel (completing a
 mirror, ring, twin or doll set, the first clocks set, a tome pair, amulet matches), and each ghost
 costs a fraction of a curse that grows as the AI's own pile grows (the most-haunted player pays a
@@ -66,6 +66,13 @@ EXPECTED_BY_LIGHTS = tuple(expected_by_lights(n) for n in range(3 * max(DICE) + 
 SIDE, REMOVED, SPACES, CARDS_IN, LIB = range(5)
 # The compact view itself, a tuple (`compact_view` says what each item holds).
 PHASE, CLOCKS, ROLL, HELD, IN_PLAY, UP, FRESH, GHOSTS, HOUSE, SECRET = range(10)
+
+
+def view_from_view(view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
+    """What the engine's `ai_view` gives, worked out from the seat's whole view instead
+    (the game's `ai_view_from_view`): the conformance suite checks the two agree, so the compact
+    view holds nothing the seat may not see."""
+    return {} if level == "random" else compact_view(view, seat)
 
 
 def compact_view(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
@@ -347,8 +354,11 @@ class Seat:
         return mine, others
 
 
-def choose(view: tuple[Any, ...], prompt: Prompt, rng: Rng) -> str:
-    """The smart AI's action (the random one's is `DontGoGame.ai_action`'s pick)."""
+def choose(view: tuple[Any, ...], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+    """The AI's action: the random one picks any offered choice (every random self-play move
+    comes here); the smart one weighs them, reading its compact view."""
+    if level == "random":
+        return rng.choice(prompt.choices).action
     offered = prompt.choices
     if not offered:
         raise ValueError(f"seat {prompt.seat} has nothing to do")

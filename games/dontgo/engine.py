@@ -37,6 +37,8 @@ TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
 FIRST_SEAT: int = CONFIG["setup"]["first_seat"]
+# House rule (seat balance): curses taken off each seat's score at the end, per player count.
+SEAT_BONUS: dict[int, list[int]] = {int(n): b for n, b in CONFIG["seat_balance"]["bonus"].items()}
 TOKENS = {k: int(v) for k, v in CONFIG["ghosts"]["tokens"].items()}
 TOKEN_VALUE = sum(int(k) * v for k, v in TOKENS.items())
 DIE: tuple[int, ...] = tuple(CONFIG["ghosts"]["die"])
@@ -449,8 +451,18 @@ PHASE_KINDS = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("ch
 
 # ---------------------------------------------------------------- the game
 
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: a finished game's score rows gain `bonus` (the seat balance's curses off,
+    none before it existed)."""
+    if not data.get("scores"):
+        return dict(data)
+    return {**data, "scores": [{**r, "bonus": 0} for r in data["scores"]]}
+
+
 class DontGoGame(Game):
     name = "dontgo"
+    ai = "games.dontgo.ai:choose"
+    ai_view_from_view = "games.dontgo.ai:view_from_view"
     renderer = "render.dontgo:render_dontgo"
     warm_up = "render.dontgo:warm_up"
     rules_page = ("data", "dontgo/rules.md")
@@ -461,6 +473,8 @@ class DontGoGame(Game):
     max_seats = 5
     colours = COLOURS
     to_move_acts_first = True  # only the current seat is ever prompted
+    state_format = 2
+    upgrades = {1: upgrade_1}
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
              "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
@@ -1003,20 +1017,22 @@ class DontGoGame(Game):
         for seat, pl in enumerate(d["players"]):
             c = curses(pl)
             pen = counts[seat] // 2 if most > 0 and counts[seat] == most else 0
+            bonus = SEAT_BONUS[state.seats][seat]
             rows.append({"seat": seat, "curses": c, "ghosts": counts[seat], "penalty": pen,
-                         "total": c + pen})
+                         "bonus": bonus, "total": c + pen - bonus})
         best = min((r["total"], r["ghosts"]) for r in rows)
         winners = [r["seat"] for r in rows if (r["total"], r["ghosts"]) == best]
         d["scores"], d["winners"] = rows, winners
         d["phase"], d["current"], d["res"], d["ending"] = "over", None, None, False
         state.over = True
         state.result = {"winners": winners, "reason": "fewest curses",
-                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Total"],
-                                   "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["total"]]
-                                            for r in rows]}}
+                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Bonus", "Total"],
+                                   "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["bonus"],
+                                             r["total"]] for r in rows]}}
         for r in rows:
+            bonus = f" - {r['bonus']} seat bonus" if r["bonus"] else ""
             events.append(Event(f"{p(r['seat'])} reveals {plural(r['ghosts'], 'ghost')}: "
-                                f"{r['curses']} curses + {r['penalty']} ghost penalty = {r['total']}.",
+                                f"{r['curses']} curses + {r['penalty']} ghost penalty{bonus} = {r['total']}.",
                                 kind="end"))
         who = " and ".join(p(s) for s in winners)
         verb = "wins" if len(winners) == 1 else "share the victory"
@@ -1177,11 +1193,6 @@ class DontGoGame(Game):
         return (d["phase"], d["clocks"], roll, held, IN_PLAY[state.seats], up, fresh, ghosts(me),
                 tuple(rooms), secret)
 
-    def ai_view_from_view(self, view: dict[str, Any], seat: int, level: str, prompt: Prompt) -> Any:
-        """What `ai_view` gives, worked out from the seat's whole view instead: the conformance
-        suite checks the two agree, so the compact view holds nothing the seat may not see."""
-        return {} if level == "random" else ai.compact_view(view, seat)
-
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
         pl = d["players"][seat]
@@ -1205,21 +1216,8 @@ class DontGoGame(Game):
             lines.append("Dispelled: " + ", ".join(f"#{i} {TYPE_LABELS[CARDS[i]['type']]}" for i in downs) + ".")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ AI
-
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        """The random AI picks any offered choice (here: it is every random self-play move);
-        the smart one weighs them (`ai.choose`)."""
-        if level == "random":
-            return rng.choice(prompt.choices).action
-        return ai.choose(view, prompt, rng)
-
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
         """The canonical spelling of `action` (raises IllegalAction if it is ill-formed)."""
         kind, payload = parse(action)
         return canonical(kind, payload)
-
-
-# Last: the AI module reads this one's tables (and is imported once here, not on every decision).
-from . import ai  # noqa: E402

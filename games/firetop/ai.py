@@ -24,6 +24,7 @@ from games.core import Prompt, Rng
 from .board import BOARD, route_costs
 from .content import CHEST_KEYS, NUMBERS, TREASURES, WARES
 
+SWORD_BY_NAME = {c["name"]: c["attack"] for c in TREASURES.values() if c["kind"] == "sword"}
 ALL_TRIPLES = [frozenset(t) for t in combinations(range(1, NUMBERS + 1), CHEST_KEYS)]
 
 
@@ -35,8 +36,8 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
 
 
 @lru_cache(maxsize=None)
-def cost_to(target: str) -> dict[str, float]:
-    return route_costs(target)
+def cost_to(target: str, maze: bool = True) -> dict[str, float]:
+    return route_costs(target, maze)
 
 
 def carried(items: list[str]) -> set[int]:
@@ -83,7 +84,10 @@ class Smart:
         """A triple worth trying at the chest: covered by our keys and likely enough."""
         cands = self.candidates
         cover = [t for t in cands if t <= self.keys_carried]
-        if cover and (len(cands) <= 2 or len(cover) * 2 >= len(cands)):
+        # a wrong try is a Key Challenge too (it shows who holds the wrong keys): worth a guess
+        # when the keys carried cover a fair part of what is still possible, or time runs short
+        late = self.view["round"] >= self.view["limit"] - 6
+        if cover and (len(cands) <= 3 or len(cover) * 3 >= len(cands) or late):
             return cover[0]
         return None
 
@@ -102,6 +106,8 @@ class Smart:
         if rooms["study"]["barred"] != seat and len(self.candidates) > 1 and me["luck"] >= 6 \
                 and me["stamina"] > 6:
             out.append(("study", 14.0 + 2 * min(len(self.candidates), 10) / 10))
+        if self.sword_to_buy() and rooms["pedlar"]["barred"] != seat:
+            out.append(("pedlar", 16.0))
         if rooms["spring"]["barred"] != seat and hurt < 0.6:
             out.append(("spring", 18.0 * (1 - hurt)))
         need = bool(self.needed())
@@ -130,7 +136,7 @@ class Smart:
     def potential(self, node: str, targets: list[tuple[str, float]]) -> float:
         best = float("inf")
         for target, value in targets:
-            cost = cost_to(target).get(node)
+            cost = cost_to(target, not self.maze_blocked()).get(node)
             if cost is None:
                 continue
             best = min(best, cost - value)
@@ -238,13 +244,30 @@ class Smart:
 
     def shop(self) -> str:
         me = self.me
-        for action in self.by_verb.get("buy", []):
+        buys = self.by_verb.get("buy", [])
+        blades = [a for a in buys if self.sword_bonus(WARES[a.split()[1]]["gives"]) > self.best_sword()]
+        if blades:
+            return max(blades, key=lambda a: self.sword_bonus(WARES[a.split()[1]]["gives"]))
+        for action in buys:
             ware = action.split()[1]
             if WARES[ware]["gives"] == "draught" and "draught" not in self.secret["items"]:
                 return action
             if WARES[ware]["gives"] == "provisions" and me["provisions"] < 2:
                 return action
         return "pass"
+
+    @staticmethod
+    def sword_bonus(cid: str) -> int:
+        card = TREASURES.get(cid)
+        return card.get("attack", 0) if card is not None and card["kind"] == "sword" else 0
+
+    def best_sword(self) -> int:
+        return max(self.sword_bonus(s) for s in self.secret["swords"])
+
+    def sword_to_buy(self) -> bool:
+        """The Pedlar sells a better sword than ours that we can pay for."""
+        return any(self.sword_bonus(w["gives"]) > self.best_sword() and w["price"] <= self.me["gold"]
+                   for w in WARES.values())
 
     def lighten(self) -> str:
         verbs = self.by_verb
@@ -273,9 +296,9 @@ class Smart:
         return options[0]
 
     def foe_strength(self, skill: int, stamina: int) -> float:
-        """Rough chance we win a battle against skill/stamina from here."""
+        """Rough chance we win a battle against skill/stamina (a sword's bonus in it) from here."""
         me = self.me
-        bonus = 2 if any(s != "Sword" for s in me["swords"]) else 0
+        bonus = self.best_sword()
         diff = me["skill"] + bonus - skill
         p_round = {-4: 0.1, -3: 0.16, -2: 0.24, -1: 0.34, 0: 0.45, 1: 0.56, 2: 0.66, 3: 0.75, 4: 0.83}
         p = p_round.get(max(-4, min(4, diff)))
@@ -290,7 +313,7 @@ class Smart:
             return False
         if self.me["stamina"] <= 2:
             return False  # a parting blow would kill
-        return self.foe_strength(b["skill"], b["stamina"]) < 0.35 and self.me["stamina"] <= 8
+        return self.foe_strength(b["skill"], b["stamina"]) < 0.25 and self.me["stamina"] <= 8
 
     def should_escape_duel(self) -> bool:
         b = self.view["battle"]
@@ -299,7 +322,12 @@ class Smart:
         other = self.view["players"][b["seat"] if b["seat"] != self.seat else b["foe"]]
         if self.me["stamina"] <= 2:
             return False
-        return self.foe_strength(other["skill"], other["stamina"]) < 0.3 and self.me["stamina"] <= 8
+        return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.4
+
+    @staticmethod
+    def fighting_skill(other: dict[str, Any]) -> int:
+        """Another adventurer's Skill with the best sword the table has seen him use."""
+        return other["skill"] + max((SWORD_BY_NAME.get(name, 0) for name in other["swords"]), default=0)
 
     def maze_moves(self) -> list[str]:
         return [a for a in self.by_verb.get("move", []) if a.split()[1] in BOARD.maze_links]
@@ -309,7 +337,8 @@ class Smart:
         if not options:
             return "pass" if "pass" in self.actions else self.actions[0]
         targets = self.targets()
-        north_goal = min(targets, key=lambda t: cost_to(t[0]).get(self.me["pos"], 99) - t[1])[0]
+        north_goal = min(targets, key=lambda t: cost_to(t[0], not self.maze_blocked()).get(self.me["pos"], 99)
+                         - t[1])[0]
         north = BOARD.side(north_goal) == "north"
 
         def score(action: str) -> float:
@@ -361,7 +390,7 @@ class Smart:
             gates = BOARD.maze_gates
             other_gate = gates[1] if here == gates[0] else gates[0]
             blocked = self.maze_blocked()
-            if not blocked and self.potential(other_gate, targets) + 6 < here_score:
+            if not blocked and self.potential(other_gate, targets) + 2 < here_score:
                 return self.maze()
         if "roll" in verbs:
             return "roll"
@@ -370,11 +399,18 @@ class Smart:
         return self.actions[0]
 
     def maze_blocked(self) -> bool:
-        seen = self.view["maze"]
-        rows: dict[int, list[str]] = {}
-        for space in BOARD.maze_spaces:
-            rows.setdefault(int(space[1:]), []).append(space)
-        return any(all(seen.get(s) == "dead" for s in spaces) for spaces in rows.values())
+        """No way from one gate to the other but through dead ends the table has seen."""
+        if not hasattr(self, "_blocked"):
+            seen = self.view["maze"]
+            start, goal = BOARD.maze_gates
+            reach, todo = {start}, [start]
+            while todo:
+                for nb in BOARD.maze_links[todo.pop()]:
+                    if nb not in reach and seen.get(nb) != "dead":
+                        reach.add(nb)
+                        todo.append(nb)
+            self._blocked = goal not in reach
+        return self._blocked
 
     def pick_fight(self) -> str | None:
         options = self.by_verb.get("fight", [])
@@ -384,10 +420,10 @@ class Smart:
             other = next(q for q in self.view["players"] if q["colour"] == colour)
             if not other["treasures"]:
                 continue
-            win = self.foe_strength(other["skill"], other["stamina"])
+            win = self.foe_strength(self.fighting_skill(other), other["stamina"])
             hunting = self.needed() and self.rooms_exhausted()
             if win > 0.7 or (win > 0.55 and self.needed() and other["treasures"] >= 2) \
-                    or (hunting and win > 0.2):
+                    or (hunting and win > 0.45):
                 best = action
         return best
 

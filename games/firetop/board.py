@@ -204,35 +204,37 @@ def steps_from(start: str, blocked: frozenset[str] = frozenset()) -> dict[str, i
 
 # Weighted routes for planning (the AI): a step costs 1, a river crossing, a passage ride and the
 # Maze cost roughly what they cost in turns of walking.
-CROSS_COST = 7.0
+CROSS_COST = {"ferry": 9.0, "bridge": 12.0, "raft": 12.0}  # the bridge and the raft may drop you in
 PASSAGE_COST = 4.0
-MAZE_COST = 8.0
+MAZE_COST = 5.0
 
 
-def route_graph() -> dict[str, list[tuple[str, float]]]:
+def route_graph(maze: bool = True) -> dict[str, list[tuple[str, float]]]:
     graph: dict[str, list[tuple[str, float]]] = {n: [] for n in BOARD.adj}
     for node, nbs in BOARD.adj.items():
         for nb in nbs:
             graph[node].append((nb, 1.0))
     for c in BOARD.crossings.values():
-        graph[c["south"]].append((c["north"], CROSS_COST))
-        graph[c["north"]].append((c["south"], CROSS_COST))
+        graph[c["south"]].append((c["north"], CROSS_COST[c["id"]]))
+        graph[c["north"]].append((c["south"], CROSS_COST[c["id"]]))
     for spec in BOARD.passage_colours.values():
         for a in spec["entrances"]:
             for b in spec["entrances"]:
                 if a != b:
                     graph[a].append((b, PASSAGE_COST))
-    a, b = BOARD.maze_gates
-    graph[a].append((b, MAZE_COST))
-    graph[b].append((a, MAZE_COST))
+    if maze:
+        a, b = BOARD.maze_gates
+        graph[a].append((b, MAZE_COST))
+        graph[b].append((a, MAZE_COST))
     return graph
 
 
-ROUTES = route_graph()
+ROUTES = {True: route_graph(True), False: route_graph(False)}
 
 
-def route_costs(target: str) -> dict[str, float]:
-    """Dijkstra over ROUTES (symmetric) from `target`: the cost of getting there from anywhere."""
+def route_costs(target: str, maze: bool = True) -> dict[str, float]:
+    """Dijkstra over ROUTES (symmetric) from `target`: the cost of getting there from anywhere
+    (`maze` False: with no way through the Maze)."""
     dist = {target: 0.0}
     heap = [(0.0, target)]
     while heap:
@@ -241,7 +243,7 @@ def route_costs(target: str) -> dict[str, float]:
             continue
         # a room stops a move: walking through one on the way costs about a turn
         extra = 3.0 if node in BOARD.rooms and node != target else 0.0
-        for nb, w in ROUTES.get(node, []):
+        for nb, w in ROUTES[maze].get(node, []):
             new = cost + w + extra
             if new < dist.get(nb, float("inf")):
                 dist[nb] = new

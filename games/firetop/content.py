@@ -89,8 +89,9 @@ def check(ops: dict[str, Any]) -> None:
     for cid, card in TREASURES.items():
         if card["kind"] == "item" and card.get("use") not in ITEM_USES:
             raise ValueError(f"treasure {cid}: unknown use {card.get('use')!r}")
+    sellable = [c for c in TREASURES if TREASURES[c]["kind"] in ("item", "sword")]
     for ware in WARES.values():
-        if ware["gives"] not in ("provisions", *[c for c in TREASURES if TREASURES[c]["kind"] == "item"]):
+        if ware["gives"] not in ("provisions", *sellable):
             raise ValueError(f"ware {ware['name']!r} gives an unknown thing")
     if sorted(set(MAZE_CARDS)) != ["dead", "open"]:
         raise ValueError("Maze cards are 'open' or 'dead'")

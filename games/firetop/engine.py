@@ -26,6 +26,8 @@ State lives in `state.data` (JSON-native):
     queue        decisions the turn waits for [{"seat", "kind": spoils|flee|leave|drop, ...}]
     offers       key exchanges offered [{"from", "to", "key"}]
     attempts     tries at the chest, public [{"seat", "keys", "wrong"}]
+    tally        public counts for self-play reports: monster fights, fled (escaped from a monster),
+                 slain (adventurers killed by monsters), killed (by adventurers), maze (entries)
     last, dice   the last move and the last dice, for the board
 
 Actions are canonical strings; `parse` gives the grammar.
@@ -82,13 +84,19 @@ VERBS = {
     "confer": "the adventurer to show Key cards to, by colour, e.g. blue",
     "show": "one of your Key cards, e.g. 4",
     "open": "three key numbers you carry, e.g. 2 5 9",
-    "buy": "provision or draught",
+    "buy": "provision, draught, blade or sword",
     "spoils": "keys, random, nothing or a card you have seen; add 'lantern' to take it too",
     "drop": "one of your treasure cards, e.g. goblet",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
 SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
 ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
+
+
+def plain_number(token: str, digits: int) -> bool:
+    """`token` is 1 to `digits` ASCII digits: str.isdigit also passes '⁰' or '٣', which int() refuses
+    or reads as another number."""
+    return token.isascii() and token.isdigit() and len(token) <= digits
 
 
 def normalize(action: str) -> str:
@@ -115,11 +123,11 @@ def normalize(action: str) -> str:
             return f"move {ROOM_ALIASES[word]}"
         raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
     if verb in ("challenge", "show", "extras"):
-        if len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 2:
+        if len(rest) == 1 and plain_number(rest[0], 2):
             return f"{verb} {int(rest[0])}"
         raise IllegalAction(f"Give one number: {VERBS[verb]}.")
     if verb == "open":
-        if len(rest) == CHEST_KEYS and all(t.isdigit() and len(t) == 1 for t in rest):
+        if len(rest) == CHEST_KEYS and all(plain_number(t, 1) for t in rest):
             nums = sorted(int(t) for t in rest)
             if len(set(nums)) == CHEST_KEYS:
                 return "open " + " ".join(map(str, nums))
@@ -284,6 +292,18 @@ check(OPS)
 
 # ---------------------------------------------------------------- the game
 
+TALLY = ("fights", "fled", "slain", "killed", "maze")
+
+
+def new_tally() -> dict[str, int]:
+    return dict.fromkeys(TALLY, 0)
+
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: the public tally of fights, escapes, deaths and Maze entries (from zero)."""
+    return {**data, "tally": new_tally()}
+
+
 class FiretopGame(Game):
     name = "firetop"
     title = "The Warlock of Firetop Mountain"
@@ -295,11 +315,13 @@ class FiretopGame(Game):
     colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30), (150, 70, 200),
                   (235, 120, 20))
     verbs = VERBS
-    option_choices = {"double6": ("off", "on"), "rounds": (40, 30, 60)}
+    option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
+    ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
-    state_format = 1
+    state_format = 2
+    upgrades = {1: upgrade_1}
 
     # ------------------------------------------------------------ set-up
     def setup_data(self, state: State, rng: Rng) -> None:
@@ -342,8 +364,8 @@ class FiretopGame(Game):
             "maze": {space: maze[i] for i, space in enumerate(BOARD.maze_spaces)}, "maze_seen": {},
             "maze_trail": [], "piles": [], "battle": None, "task": None, "queue": [], "offers": [],
             "conferred": [], "attempts": [], "last": None, "dice": None, "winner": None,
-            "limit": int(state.options.get("rounds", 40)),
-            "double6": state.options.get("double6", "off") == "on",
+            "limit": int(state.options.get("rounds", 60)),
+            "double6": state.options.get("double6", "off") == "on", "tally": new_tally(),
         }
         state.turn = 1
 
@@ -423,6 +445,9 @@ class FiretopGame(Game):
             if fixed is not None and FIXED[fixed].get("permanent"):
                 d["rooms"][old]["barred"] = seat
         me["pos"] = node
+        # conferring needs both on one space: an offer lapses when they part
+        spots = [q["pos"] for q in d["players"]]
+        d["offers"] = [o for o in d["offers"] if spots[o["from"]] == spots[o["to"]]]
 
     def _test_luck(self, ctx: Ctx, seat: int) -> bool:
         me = ctx.d["players"][seat]
@@ -463,6 +488,11 @@ class FiretopGame(Game):
         node = me["pos"]
         cards = list(me["items"]) + [s for s in me["swords"] if s != "sword"]
         ctx.events.append(Event(f"💀 {p(seat)} is slain by {cause}!", kind="death"))
+        fight = d["battle"]
+        if killer is not None:
+            d["tally"]["killed"] += 1
+        elif fight is not None and fight["kind"] == "monster" and fight["seat"] == seat:
+            d["tally"]["slain"] += 1
         if killer is None:
             if cards:
                 self._add_pile(d, node, cards, owner=seat)
@@ -610,6 +640,7 @@ class FiretopGame(Game):
         d["battle"] = {"kind": "monster", "seat": ctx.seat, "name": name, "skill": skill, "stamina": stamina,
                        "stamina0": stamina, "round": 0, "roller": None, "chosen": False, "mroll": None,
                        "waiting": False, "due": None, "last": None}
+        d["tally"]["fights"] += 1
         d["step"] = "battle"
         ctx.say(f"⚔️ {name} (Skill {skill}, Stamina {stamina}) attacks {{p}}!", kind="battle")
 
@@ -716,6 +747,7 @@ class FiretopGame(Game):
             return
         d["battle"] = None
         if b["kind"] == "monster":
+            d["tally"]["fled"] += 1
             task = d["task"]
             d["task"] = None
             me = d["players"][seat]
@@ -806,12 +838,10 @@ class FiretopGame(Game):
             self._gain(ctx, ctx.seat, cid)
         self._pick_piles(ctx, ctx.seat)
         if BOARD.rooms[rid]["kind"] == "treasure":
-            if len(key_treasure_numbers(ctx.me["items"])) >= CHEST_KEYS:
-                d["step"] = "open"
-                ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's iron-bound chest."))
-                return
-            ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's chest, but does not carry "
-                                    f"keys with {CHEST_KEYS} different numbers."))
+            # always the same words and a private choice: whether he carries keys is his secret
+            d["step"] = "open"
+            ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's iron-bound chest."))
+            return
         self._company(ctx)
 
     def _company(self, ctx: Ctx) -> None:
@@ -840,19 +870,21 @@ class FiretopGame(Game):
     def _challenge(self, ctx: Ctx, n: int) -> None:
         d = ctx.d
         seat = ctx.seat
-        holders = [s for s, q in enumerate(d["players"]) if s != seat and n in q["keys"]]
         ctx.events.append(Event(f"🗝️ {p(seat)} makes a Key Challenge for key {n}: everyone holds out a Key "
                                 "card face down, and only the challenger sees them."))
+        ctx.events.append(Event(self._held_out(d, seat, n), to=(seat,), kind="secret"))
+
+    def _held_out(self, d: dict[str, Any], seat: int, n: int) -> str:
+        """What `seat` sees when the others hold out their Key cards for `n` (and learns from it)."""
+        holders = [s for s, q in enumerate(d["players"]) if s != seat and n in q["keys"]]
         know = d["players"][seat]["know"]
         know["held"][str(n)] = holders
         if holders:
-            text = f"Key {n} is held out by {listing([p(s) for s in holders])}; the others hold out blanks."
-        elif n in d["players"][seat]["keys"]:
-            text = f"Everyone else holds out a blank: key {n} is your own."
-        else:
-            know["chest"] = sorted(set(know["chest"]) | {n})
-            text = f"Everyone holds out a blank: key **{n}** must lie under the Warlock's chest!"
-        ctx.events.append(Event(text, to=(seat,), kind="secret"))
+            return f"Key {n} is held out by {listing([p(s) for s in holders])}; the others hold out blanks."
+        if n in d["players"][seat]["keys"]:
+            return f"Everyone else holds out a blank: key {n} is your own."
+        know["chest"] = sorted(set(know["chest"]) | {n})
+        return f"Everyone holds out a blank: key **{n}** must lie under the Warlock's chest!"
 
     def _open(self, ctx: Ctx, keys: tuple[int, ...]) -> None:
         d = ctx.d
@@ -872,6 +904,9 @@ class FiretopGame(Game):
             ctx.state.result = {"winners": [seat], "reason": "opened the Warlock's chest",
                                 "scores": None}
             return
+        # a Key Challenge: he alone sees the cards held out for each number he named
+        ctx.events.append(Event("The cards held out for your keys: "
+                                + " ".join(self._held_out(d, seat, n) for n in keys), to=(seat,), kind="secret"))
         ctx.events.append(Event(f"{p(seat)} must announce it: {plural(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
                                 f"wrong! A spell hurls him to the south bank of the river, at {BOARD.landing}."))
         self._set_pos(d, seat, BOARD.landing)
@@ -962,7 +997,8 @@ class FiretopGame(Game):
         me = d["players"][seat]
         b = d["battle"]
         if b is not None and not d["queue"]:
-            if b["kind"] == "monster" and b["roller"] == seat and b["mroll"] is None:
+            # the monster's dice wait until the adventurer has chosen to fight the round, not escape
+            if b["kind"] == "monster" and b["roller"] == seat and b["waiting"]:
                 return (f"Roll for the {b['name']} in its battle with {p(b['seat'])}",
                         [(_choice("dice", ("dice", f"Roll for the {b['name']}")), self._do_dice),
                          (_choice("pass", ("pass", "Let the bot roll")), self._do_decline)], False)
@@ -986,8 +1022,8 @@ class FiretopGame(Game):
         if kind == "spoils":
             loser = d["players"][head["from"]]
             whats: list[tuple[str, str]] = []
-            if key_treasure_numbers(loser["items"]):
-                whats.append(("keys", "All his Bunches of Keys"))
+            # offered whatever he carries: the buttons must not tell whether he has keys
+            whats.append(("keys", "All his Bunches of Keys, if any"))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
                 whats.append(("random", "One treasure card at random"))
             for cid in _distinct(loser["revealed"]):
@@ -1108,7 +1144,8 @@ class FiretopGame(Game):
         elif step == "shop":
             text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
-                room_for = ware["gives"] == "provisions" or len(me["items"]) < RUCKSACK
+                room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
+                    or len(me["items"]) < RUCKSACK
                 if me["gold"] >= ware["price"] and room_for:
                     opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
                                  self._do_buy))
@@ -1152,7 +1189,7 @@ class FiretopGame(Game):
 
     def _battle_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         b = d["battle"]
-        if b is None or b["seat"] != seat or b.get("waiting"):
+        if b is None or b["seat"] != seat or b.get("waiting") or self._defender_deciding(b):
             return "", [], False
         foe = b["name"] if b["kind"] == "monster" else p(b["foe"])
         opts = []
@@ -1168,6 +1205,11 @@ class FiretopGame(Game):
         if b["round"] >= 1 and not b.get("held"):
             opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
         return f"Battle with {foe}", opts, False
+
+    def _defender_deciding(self, b: dict[str, Any]) -> bool:
+        """Between rounds of a duel the defender says first whether he fights on or escapes: the
+        attacker's next attack waits for it."""
+        return b["kind"] == "duel" and b["round"] >= 1 and not b["stand"]
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
@@ -1188,6 +1230,10 @@ class FiretopGame(Game):
             self._settle(ctx)
             return events
         wanted = normalize(action)
+        if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
+                and not any(o["to"] == seat for o in d["offers"]):
+            raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
+                                "and an offer lapses once they have parted.")
         _, opts, _ = self.options(state, seat)
         if not opts:
             raise IllegalAction(self._idle_reason(state, seat))
@@ -1206,6 +1252,10 @@ class FiretopGame(Game):
         b = d["battle"]
         if b is not None and b["seat"] == seat and b.get("waiting"):
             return f"Wait for {p(b['roller'])} to roll for the {b['name']}."
+        if b is not None and b["seat"] == seat and self._defender_deciding(b):
+            return f"Wait: {p(b['foe'])} chooses first whether to fight on or try to escape."
+        if b is not None and b["kind"] == "monster" and b["roller"] == seat:
+            return f"Wait: {p(b['seat'])} chooses whether to fight on or escape before the {b['name']}'s dice roll."
         if d["phase"] == "create":
             return "Wait for the others to finish rolling up their adventurers."
         return f"It's not your turn: {p(d['current'])} is moving."
@@ -1384,6 +1434,8 @@ class FiretopGame(Game):
             d["step"] = "done"
             return
         card = d["maze"][node]
+        if here in BOARD.maze_gates:
+            d["tally"]["maze"] += 1
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
@@ -1401,6 +1453,8 @@ class FiretopGame(Game):
     def _do_end(self, ctx: Ctx, _: Any) -> None:
         if ctx.d["step"] == "open":
             ctx.say("{p} leaves the chest alone for now.")
+            self._company(ctx)
+            return
         ctx.d["step"] = "done"
 
     def _do_fight(self, ctx: Ctx, colour: str) -> None:
@@ -1426,8 +1480,10 @@ class FiretopGame(Game):
         self._resolve_round(ctx)
 
     def _do_nominate(self, ctx: Ctx, colour: str) -> None:
+        """Fight, with another player rolling for the monster: the first round is on at once."""
         b = ctx.d["battle"]
         b["roller"], b["chosen"] = COLOURS.index(colour), True
+        b["waiting"], b["due"] = True, ctx.now + ROLL_WAIT
         ctx.say(f"{{p}} hands the {b['name']}'s dice to {p(b['roller'])}.", kind="battle")
 
     def _do_dice(self, ctx: Ctx, _: Any) -> None:
@@ -1497,11 +1553,14 @@ class FiretopGame(Game):
         ware = WARES[wid]
         me = ctx.me
         me["gold"] -= ware["price"]
+        ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
         if ware["gives"] == "provisions":
             me["provisions"] += 1
+        elif TREASURES[ware["gives"]]["kind"] == "sword":
+            self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+            self._reveal(ctx, ctx.seat, ware["gives"])  # bought in front of everyone
         else:
             me["items"].append(ware["gives"])
-        ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
 
     def _do_done(self, ctx: Ctx, _: Any) -> None:
         ctx.d["step"] = "task"
@@ -1585,6 +1644,9 @@ class FiretopGame(Game):
             return None
         if d["queue"]:
             return d["queue"][0]["seat"]
+        b = d["battle"]
+        if b is not None and self._defender_deciding(b):
+            return b["foe"]
         if d["phase"] == "create":
             return next((s for s, q in enumerate(d["players"]) if q["extras"] is not None), None)
         return d["current"]
@@ -1685,10 +1747,6 @@ class FiretopGame(Game):
             lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({plural(len(pl['items']), 'card')}).")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ AI
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        from .ai import choose
-        return choose(view, prompt, rng, level)
 
 
 def _order(node: str) -> tuple[int, int, str]:

@@ -1,8 +1,9 @@
 """AI players for Key to the Kingdom: decided from the seat's view and prompt only.
 
 "random" picks any legal choice. "smart" plans routes: it measures the Kingdom in expected turns (a
-step of track is a fraction of a throw; a hazard costs what it usually costs; a Whirlpool turns its
-panel over, so hidden Worlds are reachable through it) and heads for the cheapest goal: a Key
+step of track is a fraction of a throw; a hazard costs what it usually costs with the equipment the
+adventurer carries, data/kingdom/ai.toml; a Whirlpool turns its panel over, so hidden Worlds are
+reachable through it) and heads for the cheapest goal: a Key
 Location still holding a Treasure, a rival carrying Treasure (the one it saw take the Key first), and
 the Gate once it holds the Key and another Treasure. It picks hazard ways by their odds (worked out
 from the hazard's own step table), fights with the equipment the monster fears most, moves the Demon
@@ -20,21 +21,20 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from data import load_toml
 from games.core import Prompt, Rng
 
 from .board import BOARD
 from .hazards import HAZARDS
 from .stock import DIE, MONSTERS
 
-STEP = 1 / 4.5          # turns per space of track (an average throw is 4.5)
-FOLD = 1.2              # turns to jump into a Whirlpool and have the panel turn over
-FIGHT = 1.6             # turns to win a monster fight, on average
-# Expected turns to cross each hazard (ours: rough averages of playing the tables).
-HAZARD_TURNS = {"bone_pit": 1.9, "bridge_of_glass": 1.8, "broken_bridge": 2.4, "cyclops": 1.5,
-                "demon_castle_moat": 1.3, "evil_tower_bridge": 2.2, "ice_caves": 1.8,
-                "living_forest": 2.0, "magic_rainbow": 2.2, "rat_trap": 2.6, "swamp": 2.0,
-                "sleeping_giant": 2.6, "snake_pit": 2.0, "spiders_web": 2.8, "tiger_pen": 1.6,
-                "well_of_doom": 2.4, "wild_boar": 2.4, "beam_bridge": 2.8, "boats": 3.0}
+PREFS: dict[str, Any] = load_toml("kingdom", "ai.toml")
+STEP = PREFS["step"]        # turns per space of track (an average throw is 4.5)
+FOLD = PREFS["fold"]        # turns to jump into a Whirlpool and have the panel turn over
+FIGHT = PREFS["fight"]      # turns to win a monster fight, on average
+# Expected turns to get across each hazard: "bare" without the equipment that helps, and with each
+# piece that does (data/kingdom/ai.toml); an adventurer counts on the best piece it carries.
+HAZARD_TURNS: dict[str, dict[str, float]] = PREFS["hazard_turns"]
 ITEM_VALUE = {"fire": 1.0, "axe": 0.95, "sword": 0.9, "rope": 0.85, "hook": 0.8, "shield": 0.75,
               "net": 0.7, "food": 0.65}
 FOLDS = tuple({"west": w, "east": e} for w in ("in", "out") for e in ("in", "out"))
@@ -45,9 +45,20 @@ def fold_key(fold: dict[str, str]) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------- route costs
-@lru_cache(maxsize=512)
-def costs_to(target: str) -> dict[tuple[str, tuple[str, str]], float]:
-    """Expected turns from every (space, fold) to `target` (in whichever fold shows it)."""
+def kit_of(equip: list[str]) -> tuple[str, ...]:
+    """The equipment that bears on route costs, as a cache key."""
+    return tuple(sorted(set(equip)))
+
+
+def hazard_turns(hz: str, kit: tuple[str, ...] = ()) -> float:
+    turns = HAZARD_TURNS.get(hz, {"bare": 2.0})
+    return min([turns["bare"], *(turns[i] for i in kit if i in turns)])
+
+
+@lru_cache(maxsize=2048)
+def costs_to(target: str, kit: tuple[str, ...] = ()) -> dict[tuple[str, tuple[str, str]], float]:
+    """Expected turns from every (space, fold) to `target` (in whichever fold shows it), for an
+    adventurer carrying `kit`."""
     dist: dict[tuple[str, tuple[str, str]], float] = {}
     heap: list[tuple[float, str, tuple[str, str]]] = []
     for fold in FOLDS:
@@ -66,7 +77,7 @@ def costs_to(target: str) -> dict[tuple[str, tuple[str, str]], float]:
         for hz in BOARD.hazards_at(node):
             far = BOARD.far_end(hz, node)
             if BOARD.present(far, fold) and (far, fk) not in dist:
-                heapq.heappush(heap, (cost + HAZARD_TURNS.get(hz, 2.0), far, fk))
+                heapq.heappush(heap, (cost + hazard_turns(hz, kit), far, fk))
         for panel, pool in BOARD.pools().items():
             if node == pool:
                 other = dict(fold)
@@ -77,10 +88,10 @@ def costs_to(target: str) -> dict[tuple[str, tuple[str, str]], float]:
     return dist
 
 
-def cost(space: str | None, fold: dict[str, str], target: str) -> float:
+def cost(space: str | None, fold: dict[str, str], target: str, kit: tuple[str, ...] = ()) -> float:
     if space is None:
         return 99.0
-    return costs_to(target).get((space, fold_key(fold)), 99.0)
+    return costs_to(target, kit).get((space, fold_key(fold)), 99.0)
 
 
 # ---------------------------------------------------------------- odds from the step tables
@@ -144,7 +155,8 @@ def drop_choice(actions: list[str], view: dict[str, Any], me: dict[str, Any]) ->
 def goals(view: dict[str, Any], seat: int) -> list[tuple[str, float]]:
     """(space, extra turns) worth reaching: Key Locations still holding a Treasure, rivals carrying
     Treasure who are close (far ones move on before you get there; the one it saw take the Key is
-    worth a longer chase), the lost holders at the Ring; the Gate once it can escape."""
+    worth a longer chase), the lost holders at the Ring, the Wizard once there is enough to ask him
+    for; the Gate once it can escape."""
     me = view["players"][seat]
     hand = view["hand"] or []
     if "key" in hand and len(hand) >= 2:
@@ -165,19 +177,23 @@ def goals(view: dict[str, Any], seat: int) -> list[tuple[str, float]]:
         if knows != s and "key" not in hand:
             continue
         reach = 5.0 if knows == s else 2.5
-        if cost(me["at"], view["fold"], other["at"]) > reach:
+        if cost(me["at"], view["fold"], other["at"], kit_of(me["equip"])) > reach:
             continue
         bonus = 0.0 if knows == s else (1.0 if "key" in hand else 1.5)
         out.append((other["at"], bonus))
     if view["lost_treasures"] >= 2:
         out.append(("ring", 2.5))
+    mine = sum(1 for e in view["lost_equipment"] if e["owner"] == seat)
+    if not me["wizard_used"] and (mine >= 2 or view["lost_treasures"] >= 2):
+        out.append((BOARD.wizard, PREFS["wizard"]))  # he gives back what was lost
     if not out:
         out.append(("ring", 2.0))
     return out
 
 
-def best_cost(space: str | None, fold: dict[str, str], targets: list[tuple[str, float]]) -> float:
-    return min(cost(space, fold, t) + extra for t, extra in targets)
+def best_cost(space: str | None, fold: dict[str, str], targets: list[tuple[str, float]],
+              kit: tuple[str, ...] = ()) -> float:
+    return min(cost(space, fold, t, kit) + extra for t, extra in targets)
 
 
 @lru_cache(maxsize=256)
@@ -212,9 +228,10 @@ class Smart:
         self.fold = view["fold"]
         self.rng = rng
         self.targets = goals(view, self.seat)
+        self.kit = kit_of(self.me["equip"])
 
     def here_cost(self, space: str | None, fold: dict[str, str] | None = None) -> float:
-        return best_cost(space, fold or self.fold, self.targets)
+        return best_cost(space, fold or self.fold, self.targets, self.kit)
 
     def decide(self, actions: list[str]) -> str:
         verbs = {a.split()[0] for a in actions}
@@ -255,7 +272,7 @@ class Smart:
         best = None
         for a in crosses:
             hz = a.split()[1]
-            through = self.here_cost(BOARD.far_end(hz, at)) + HAZARD_TURNS.get(hz, 2.0)
+            through = self.here_cost(BOARD.far_end(hz, at)) + hazard_turns(hz, self.kit)
             if through <= here + 0.05 and (best is None or through < best[0]):
                 best = (through, a)
         if best is not None:
@@ -349,9 +366,13 @@ class Smart:
             panel = BOARD.panel_of(space)
             fold[panel] = "out" if fold[panel] == "in" else "in"
         score = self.here_cost(space, fold)
+        detour = BOARD.detours.get(self.me["barred"] or "")
+        if detour:  # barred from a hazard until it has been round: either go round, or do without
+            round_trip = min(cost(space, fold, d, self.kit) + self.here_cost(d, fold) for d in detour)
+            score = min(score + PREFS["barred"], round_trip)
         if kind == "pool":
             score += FOLD
-        score += demon_danger(space, self.view) * (0.5 + 0.5 * len(self.view["hand"] or []))
+        score += demon_danger(space, self.view) * (2.0 + 0.5 * len(self.view["hand"] or []))
         hand = self.view["hand"] or []
         for other in self.view["players"]:
             if other["seat"] != self.seat and other["at"] == space and other["treasures"] \

@@ -5,9 +5,8 @@ A fold state is a dict {"west": "in"|"out", "east": "in"|"out"}. Spaces of a hid
 board; a panel's Whirlpool is on both of its faces.
 
 Movement (`destinations`): any direction, but a throw never turns back (no space twice); a White
-Dagger, a Whirlpool and (for someone holding the Key and another Treasure) the Gate stop a move
-early; the Ring of Stones and a Key Location that still holds a Treasure may be entered without the
-exact count; nobody passes or lands on the Demon King.
+Dagger and a Whirlpool stop a move early; the Gate, the Ring of Stones and a Key Location that
+still holds a Treasure may be entered without the exact count; nobody passes or lands on the Demon King.
 """
 from __future__ import annotations
 
@@ -41,6 +40,7 @@ class Board:
     by_dagger: dict[str, list[str]] = field(default_factory=dict)
     locations: dict[str, str] = field(default_factory=dict)
     exits: dict[str, list[str]] = field(default_factory=dict)
+    detours: dict[str, list[str]] = field(default_factory=dict)  # barred hazard -> stop there first
     spots: dict[str, dict[str, Any]] = field(default_factory=dict)
     panels: dict[str, dict[str, Any]] = field(default_factory=dict)
     demon: frozenset[str] = frozenset()
@@ -91,7 +91,7 @@ class Board:
 
         Stops that end a move: White Daggers and Whirlpools (always), and the spaces in
         `optional_stop` (may stop there without the exact count, e.g. a Key Location holding a
-        Treasure, the Ring, the Gate for a winner). `barred` spaces cannot be entered."""
+        Treasure, the Ring, the Gate). `barred` spaces cannot be entered."""
         adj = self.adjacency(fold)
         early = set(optional_stop)
         blocked = set(barred)
@@ -220,6 +220,11 @@ def load(raw: dict[str, Any] = RAW) -> Board:
         for s in spots:
             if s not in board.spaces:
                 raise ValueError(f"board.toml: exit {name} names unknown space {s}")
+    board.detours = {k: list(v) for k, v in raw.get("detours", {}).items()}
+    for hz, spots in board.detours.items():
+        for s in spots:
+            if hz not in board.hazards or s not in board.spaces:
+                raise ValueError(f"board.toml: detour for {hz} names unknown {hz} or {s}")
     board.spots = {k: dict(v) for k, v in raw["spots"].items()}
     board.demon = frozenset(raw["heart"]["demon"])
     board.safe = frozenset(raw["heart"]["safe"])

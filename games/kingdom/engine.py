@@ -4,7 +4,8 @@ State lives in `state.data` (JSON-native):
 
     players     [{"at": space | None, "spot": holding place | None, "task": hazard attempt | None,
                   "equip": [items], "hand": [treasure ids] (secret), "deep": Deep Magic cards,
-                  "wizard_used", "after_visit", "barred": hazard the adventurer must walk away from}]
+                  "wizard_used", "after_visit", "barred": hazard the adventurer must walk away from (or,
+                  for one with a detour in board.toml, go round before trying again)}]
     demon       the Demon King's space
     fold        {"west": "in"|"out", "east": "in"|"out"}: which World each panel shows
     locations   Key Location -> treasure id | None (secret)
@@ -12,7 +13,8 @@ State lives in `state.data` (JSON-native):
     deep_left   Deep Magic cards still at the Ring of Stones
     bridge      the Evil Tower bridge: {"built": sections, "from": the White Dagger it starts at}
     current     whose turn it is; phase: act | demon | move | steal | fold | over
-    turn_info   {"die", "moved", "left", "entry", "must_roll", "no_demon", "targets"}
+    turn_info   {"die", "moved", "left", "entry", "must_roll", "no_demon", "targets",
+                 "then", "then_left": how a hazard's exit goes on once a steal at its way out is settled}
     fold_job    the fold in progress (jumper, panel, stage, who was asked, the runners' throws)
     round, rounds, rolls (this turn's dice), last (last move), monster (a fight in progress),
     knows       per seat: what it has learned ({"key": seat it saw take the Key})
@@ -33,7 +35,17 @@ from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
 from .stock import SETUP, TREASURE_NAMES, p
 
-FORMAT = 1
+FORMAT = 2
+
+
+def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 -> 2: the Gate road (hs, hc) is no longer the Demon King's ground; one standing
+    there (he would be stuck on hc) steps onto the ring beside it."""
+    new = dict(data)
+    if data["demon"] not in BOARD.demon:
+        new["demon"] = "h1"
+    return new
+
 ROUNDS = tuple(SETUP["rounds"])
 
 
@@ -59,10 +71,12 @@ class KingdomGame(Game):
              "leave": "", "deep": "", "let": ""}
     option_choices = {"rounds": ROUNDS}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
+    ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
     state_format = FORMAT
+    upgrades = {1: upgrade_1}
 
     # ------------------------------------------------------------ setup
     def setup_data(self, state: State, rng: Rng) -> None:
@@ -82,7 +96,7 @@ class KingdomGame(Game):
         if rounds not in ROUNDS:
             rounds = ROUNDS[0]
         state.data = {
-            "players": players, "demon": BOARD.demon_start, "fold": {"west": "in", "east": "in"},
+            "players": players, "demon": BOARD.demon_start, "fold": dict(SETUP["fold"]),
             "locations": locations, "equip_deck": deck, "monster_deck": monsters, "monster_discard": [],
             "lost_equip": [], "lost_treasure": [stock.COBRA] if SETUP["cobra_in_lost"] else [],
             "deep_left": SETUP["deep_magic"], "bridge": {"built": 0, "from": None},
@@ -105,15 +119,16 @@ class KingdomGame(Game):
         return pl["task"] is None and pl["spot"] is None and pl["at"] is not None
 
     def optional_stops(self, d: dict[str, Any], seat: int) -> list[str]:
+        """Where a move may end short of its count. The Gate is one for everybody (house rule): were it
+        offered only to whoever holds the Key and another Treasure, the public buttons and the board's
+        marks would tell everyone who can escape. Stopping there without them just ends the move."""
         stops = [loc for loc, tid in d["locations"].items() if tid is not None]
-        stops.append("ring")
-        if stock.can_escape(d["players"][seat]):
-            stops.append(BOARD.start)
+        stops += ["ring", BOARD.start, *BOARD.detours.get(d["players"][seat]["barred"], ())]
         return stops
 
     def move_targets(self, d: dict[str, Any], seat: int, n: int, run: bool = False) -> dict[str, int]:
         pl = d["players"][seat]
-        stops = ([BOARD.start] if stock.can_escape(pl) else []) if run else self.optional_stops(d, seat)
+        stops = [BOARD.start] if run else self.optional_stops(d, seat)
         return BOARD.destinations(d["fold"], pl["at"], n, d["demon"], optional_stop=stops)
 
     def crossable(self, d: dict[str, Any], seat: int) -> list[str]:
@@ -303,12 +318,14 @@ class KingdomGame(Game):
             self.begin_task(state, seat, hz.new_task("fight"), rng, events)
         elif verb == "visit":
             self.begin_task(state, seat, hz.new_task("wizard"), rng, events)
-        elif verb == "steal":
-            victim = self.colours.index(arg)
-            self.steal(state, seat, victim, rng, events)
-            self.after_landing(state, seat, rng, events)
-        elif verb == "leave":
-            self.after_landing(state, seat, rng, events)
+        elif verb in ("steal", "leave"):
+            if verb == "steal":
+                self.steal(state, seat, self.colours.index(arg), rng, events)
+            ti = d["turn_info"]
+            if "then" in ti:  # landed on a rival coming out of a hazard: go on as the hazard said
+                self.carry_on(state, seat, ti.pop("then"), ti.pop("then_left"), rng, events)
+            else:
+                self.after_landing(state, seat, rng, events)
         elif verb == "stay":
             if d["phase"] == "move":
                 events.append(Event(f"{p(seat)} can't move {d['turn_info']['die']} and stays put."))
@@ -374,7 +391,9 @@ class KingdomGame(Game):
         left = self.move_targets(d, seat, ti["die"])[space]
         d["last"] = {"seat": seat, "from": pl["at"], "to": space}
         if pl["at"] != space:
-            pl["barred"] = None
+            detour = BOARD.detours.get(pl["barred"])
+            if detour is None or space in detour:  # a detour must be walked before the bar lifts
+                pl["barred"] = None
             if pl["at"] == BOARD.wizard:
                 pl["after_visit"] = False
         pl["at"] = space
@@ -446,14 +465,23 @@ class KingdomGame(Game):
             pl["barred"] = None
         if info["to"] is not None and info["to"] != BOARD.wizard:
             pl["after_visit"] = False
-        then = info["then"]
+        then, left = info["then"], task["v"].get("left", 0)
+        if info["to"] is not None and info["to"] != task["near"] and self.victims(d, seat):
+            d["turn_info"].update(then=then, then_left=left)  # a rival at the way out: steal first
+            d["phase"] = "steal"
+            return
+        self.carry_on(state, seat, then, left, rng, events)
+
+    def carry_on(self, state: State, seat: int, then: str, left: int, rng: Rng, events: list[Event]) -> None:
+        """After leaving a hazard: end the turn, throw and move on, or spend the points left."""
+        d = state.data
         ti = d["turn_info"]
         if then == "move":
             ti.update(moved=False, must_roll=True, no_demon=False)
             d["phase"] = "act"
             return
-        if then == "continue" and task["v"].get("left", 0) > 0:
-            ti.update(die=task["v"]["left"], no_demon=True, moved=False)
+        if then == "continue" and left > 0:
+            ti.update(die=left, no_demon=True, moved=False)
             d["phase"] = "move"
             return self.check_move(state, seat, rng, events)
         self.end_turn(state, rng, events)
@@ -514,7 +542,8 @@ class KingdomGame(Game):
         verb = "opens out" if to == "out" else "folds in"
         events.append(Event(f"🌀 {p(jumper)} jumps into the Whirlpool! The {panel.capitalize()} panel "
                             f"{verb} to show the {world}."))
-        asked = [s for s, pl in enumerate(d["players"]) if s != jumper and pl["deep"] > 0]
+        # Deep Magic holds the board shut: it stops a panel opening out, not one folding back in
+        asked = [s for s, pl in enumerate(d["players"]) if s != jumper and pl["deep"] > 0] if to == "out" else []
         d["fold_job"] = {"panel": panel, "to": to, "jumper": jumper, "stage": "deep", "asked": asked,
                          "answered": [], "runners": {}, "caught": []}
         d["phase"] = "fold"
@@ -713,7 +742,3 @@ class KingdomGame(Game):
             lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------ AI
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        from .ai import choose
-        return choose(view, prompt, rng, level)

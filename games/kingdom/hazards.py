@@ -242,13 +242,15 @@ def _walk(ctx: Ctx, st: dict[str, Any]) -> Result:
     task["pos"] += face
     c["k"] = c.get("k", 0) + 1
     if task["pos"] > length:
+        if st.get("count_on"):  # the far White Dagger is the cell after the last: walk on past it
+            task["v"]["left"] = task["pos"] - length - 1
         return ("go", st["end"])
     for hit in st.get("hits", ()):
         cells = unbuilt_cells(ctx, length) if hit.get("unbuilt") else set(hit["cells"])
         if task["pos"] in cells and ("faces" not in hit or face in hit["faces"]):
             return ("go", hit["go"])
     if st.get("per_turn"):
-        return ("end", st["id"])
+        return ("end", st.get("resume", st["id"]))
     if st.get("rolls") and c["k"] >= st["rolls"]:
         return ("go", st["short"])
     return NEED_ROLL
@@ -383,7 +385,7 @@ def _miss(ctx: Ctx, st: dict[str, Any]) -> Result:
         v["miss"] -= 1
         left = v["miss"]
         ctx.say(f"{{p}} misses a turn in the {HAZARDS[ctx.task['hz']].name}"
-                + (f" ({left} more to miss)." if left else " (free next turn)."))
+                + (f" ({left} more to miss)." if left else f" ({st['then']})."))
         return ("end", st["id"])
     del v["miss"]
     return ("go", st["go"])
@@ -439,10 +441,11 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": task[to], "then": then})
     if to == "either":
         spots = [task["near"], task["far"]]
-    elif to == "surround":
-        spots = list(BOARD.spots[task["v"]["spot"]]["surround"])
     else:
-        spots = [s for s in BOARD.exits[to] if s != ctx.d["demon"]] or list(BOARD.exits[to])
+        ways = BOARD.spots[task["v"]["spot"]]["surround"] if to == "surround" else BOARD.exits[to]
+        spots = [s for s in ways if s != ctx.d["demon"]]  # nobody lands on the Demon King
+        if not spots:
+            return ("end", st["id"])  # every way out is his: wait for him to move on
     if len(spots) == 1:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
@@ -584,7 +587,7 @@ def _deep_card(ctx: Ctx, st: dict[str, Any]) -> Result:
     if ctx.d["deep_left"] > 0:
         ctx.d["deep_left"] -= 1
         ctx.player["deep"] += 1
-        ctx.say("✨ {p} earns a Deep Magic card: the power to stop the board folding.")
+        ctx.say("✨ {p} earns a Deep Magic card: the power to stop the board opening out.")
     return ("go", st["go"])
 
 

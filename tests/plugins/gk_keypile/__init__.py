@@ -22,6 +22,7 @@ class KeyPile(Game):
                   (235, 120, 20))
     verbs = {"take": "how many keys: 1 or 2", "feel": "bold or careful"}
     option_choices = {"keys": (9, 12)}
+    ai = "gk_keypile:choose"
     renderer = "gk_keypile.draw:draw"
     rules_page = ("gk_keypile", "rules.md")
 
@@ -73,13 +74,15 @@ class KeyPile(Game):
         return {"game": self.name, "pile": d["pile"], "current": d["current"],
                 "taken": list(d["taken"]), "ready": [m is not None for m in d["moods"]]}
 
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        actions = [c.action for c in prompt.choices]
-        winning = [a for a in actions if a.startswith("take") and (view["pile"] - int(a[5:])) % 3 == 0]
-        return winning[0] if level == "smart" and winning else actions[rng.below(len(actions))]
-
     def to_move(self, state: State) -> int | None:
         return None if None in state.data["moods"] else state.data["current"]
+
+
+def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
+    """The AI: the smart one leaves the pile a multiple of three when it can."""
+    actions = [c.action for c in prompt.choices]
+    winning = [a for a in actions if a.startswith("take") and (view["pile"] - int(a[5:])) % 3 == 0]
+    return winning[0] if level == "smart" and winning else actions[rng.below(len(actions))]
 
 
 GAME = KeyPile()

@@ -1,0 +1,86 @@
+"""`gatekeeper bench`: every benchmark writes its own marked section of the report and nothing
+else, and finds the games by discovery, a plugin's included."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import games
+from bot.bench.report import replace_section, write_section
+from bot.bench.run import main
+
+HAND_WRITTEN = "# Performance\n\nBudgets, written by hand.\n\n"
+SECTIONS = ("<!-- bench:engine -->\n## Engine\n\nold engine figures\n<!-- /bench:engine -->\n\n"
+            "Between the sections, by hand.\n\n"
+            "<!-- bench:soak -->\n## Soak\n\nold soak figures\n<!-- /bench:soak -->\n")
+
+
+def test_a_benchmark_replaces_only_its_own_section(tmp_path):
+    report = tmp_path / "performance.md"
+    report.write_text(HAND_WRITTEN + SECTIONS)
+    write_section(report, "soak", ["## Soak", "", "new soak figures"])
+    assert report.read_text() == HAND_WRITTEN + SECTIONS.replace("old soak", "new soak")
+    write_section(report, "engine", ["## Engine", "", "new engine figures"])
+    assert report.read_text() == HAND_WRITTEN + SECTIONS.replace("old", "new")
+
+
+def test_a_new_section_is_added_at_the_end_and_a_new_report_gets_a_title(tmp_path):
+    assert replace_section("# Performance\n", "stores", ["x"]) == \
+        "# Performance\n\n<!-- bench:stores -->\nx\n<!-- /bench:stores -->\n"
+    report = tmp_path / "docs" / "performance.md"
+    write_section(report, "restart", ["figures"])
+    assert report.read_text() == "# Performance\n\n<!-- bench:restart -->\nfigures\n<!-- /bench:restart -->\n"
+
+
+def test_engine_only_rewrites_just_the_engine_section_for_every_game_and_level(tmp_path):
+    report = tmp_path / "performance.md"
+    report.write_text(HAND_WRITTEN + SECTIONS)
+    assert main("smoke", out=report, engine_only=True) == 0
+    text = report.read_text()
+    engine = text.split("<!-- bench:engine -->")[1].split("<!-- /bench:engine -->")[0]
+    assert text.replace(engine, "\nX\n") == (HAND_WRITTEN + SECTIONS).replace(
+        "\n## Engine\n\nold engine figures\n", "\nX\n")
+    rows = re.findall(r"^\| (\w+) \| (\w+) \| 1 \| ([\d.]+) \| (\d+) \|$", engine, re.M)
+    expected = [(game.name, level) for game in games.all_games() for level in game.ai_levels]
+    assert [(name, level) for name, level, _, _ in rows] == expected
+    assert all(float(rate) > 0 and int(turns) > 0 for _, _, rate, turns in rows)
+    assert "`gatekeeper bench --engine-only --smoke` ·" in engine
+
+
+@pytest.mark.usefixtures("keypile")
+def test_the_plugin_game_runs_through_the_smoke_benchmark_like_the_others(tmp_path):
+    report = tmp_path / "performance.md"
+    assert main("smoke", out=report) == 0
+    text = report.read_text()
+    names = [game.name for game in games.all_games()]
+    assert "keypile" in names
+    for part in ("engine", "render", "replays"):
+        section = text.split(f"<!-- bench:{part} -->")[1].split(f"<!-- /bench:{part} -->")[0]
+        assert list(dict.fromkeys(re.findall(r"^\| (\w+) \|", section, re.M)))[1:] == names, part
+    for part in ("moves", "timers", "restart"):
+        assert f"<!-- bench:{part} -->" in text
+
+
+def test_speedup_compares_two_trees_run_by_run():
+    """bench/speedup.py runs self-play against each tree in turn (here the same tree twice) and
+    reports medians of the games per second and of the per-run ratios."""
+    from bot.bench.speedup import compare
+    root = Path(__file__).resolve().parent.parent
+    r = compare(root, root, "dontgo", "random", 4, runs=2)
+    assert (r["game"], r["level"], r["games"], r["runs"]) == ("dontgo", "random", 4, 2)
+    assert r["before"] > 0 and r["after"] > 0
+    assert r["lowest"] <= r["speedup"] <= r["highest"]
+
+
+def test_speedup_refuses_a_path_that_is_not_a_source_tree(tmp_path):
+    """A mistyped tree would put nothing on PYTHONPATH and measure the installed games instead:
+    it is refused, before any run."""
+    from bot.bench.speedup import compare, main as speedup
+    root = Path(__file__).resolve().parent.parent
+    with pytest.raises(ValueError, match="no games/__init__.py"):
+        compare(tmp_path / "before-dontgo", root, "dontgo", "random", 4, runs=1)
+    with pytest.raises(SystemExit) as exit_:
+        speedup([str(tmp_path), str(root), "dontgo", "random", "4"])
+    assert exit_.value.code == 2

@@ -1,0 +1,43 @@
+"""Key to the Kingdom's board under smart self-play: every hazard gets crossed, panels turn both ways,
+the Demon King's dungeon stays a setback rather than a habit, and the AI's routes depend on what it
+carries. Small seeded samples of games (games.kingdom.stats counts them); the full figures are at
+the end of data/kingdom/rules.md."""
+from __future__ import annotations
+
+from games.kingdom import ai
+from games.kingdom.board import BOARD
+from games.kingdom.stats import survey, watched_game
+
+
+def test_in_a_sample_of_four_player_games_every_hazard_is_tried_and_panels_turn_back():
+    r = survey(60, 4, seed=1)
+    never = [h for h, share in r["hazards"].items() if share == 0]
+    assert never == []
+    assert r["folds_in"] * 3 >= r["folds_out"] > 0
+    assert r["dungeon_per_game"] <= 4
+
+
+def test_the_watched_game_is_the_one_simulate_plays():
+    from bot.simulate import play
+    state, tally = watched_game(3, 7)
+    assert state.to_json() == play("kingdom", 3, 7).to_json()
+    assert tally.hazards and sum(tally.folds.values()) >= 0
+
+
+def test_the_ai_costs_a_hazard_by_the_equipment_it_carries():
+    assert ai.hazard_turns("ice_caves", ("axe",)) < ai.hazard_turns("tiger_pen", ("axe",))
+    assert ai.hazard_turns("tiger_pen", ("food",)) < ai.hazard_turns("ice_caves", ("food",))
+    fold = {"west": "out", "east": "in"}
+    # from the Ice Palace's north-west corner the Palace lies behind the Ice Caves or the Tiger Pen
+    with_axe = ai.cost("i1", fold, "ipk", ("axe",))
+    with_food = ai.cost("i1", fold, "ipk", ("food",))
+    bare = ai.cost("i1", fold, "ipk", ("net",))
+    assert with_axe < bare and with_food < bare
+
+
+def test_every_key_location_lies_behind_a_hazard():
+    for fold in ({"west": w, "east": e} for w in ("in", "out") for e in ("in", "out")):
+        reach = BOARD.distances(fold, "gate")
+        for loc in BOARD.locations:
+            if BOARD.present(loc, fold):
+                assert loc not in reach, (loc, fold)
