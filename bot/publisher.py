@@ -191,8 +191,7 @@ class DiscordPublisher:
             keep = 0 if self._urgent(snapshot) else 1  # a spare write for whoever must act
             waits = []
             if self._new_board(snapshot, old):  # a post that can go within SHORT_WAIT goes
-                waits.append(max(0.0, self.budget.wait_needed(table.channel_id, "POST")
-                                 - SHORT_WAIT))
+                waits.append(max(0.0, self._post_wait(snapshot, old) - SHORT_WAIT))
             if old is not None and self._editable(snapshot, old):
                 waits.append(self.budget.wait_needed(table.channel_id, "PATCH", keep))
             if min(waits, default=0.0) <= 0:
@@ -209,6 +208,14 @@ class DiscordPublisher:
         covered = {change.seat} if change is not None and change.source == "panel" else set()
         lacking = controls(table) - self._issued.get(table.id, set())
         return any(seat not in covered for seat, _ in lacking)
+
+    def _post_wait(self, snapshot: Snapshot, old: tuple[int, int] | None) -> float:
+        """Seconds until a new board may be posted. A turn passed by a click (which can show
+        the new turn through its own interaction) and a post owed for one leave the channel
+        one post spare, for a turn passed by the AI or a timer, which has no click to use."""
+        spare = 1 if old is not None and (snapshot.change is None
+                                          or clicked_on(snapshot.change, old)) else 0
+        return self.budget.wait_needed(snapshot.table.channel_id, "POST", spare)
 
     def _new_board(self, snapshot: Snapshot, old: tuple[int, int] | None) -> bool:
         table, change = snapshot.table, snapshot.change
@@ -235,7 +242,7 @@ class DiscordPublisher:
         if change is None and table.id in self._owed:  # the owed post: the turn's lines so far
             lines = self._lines.get(table.id, [])
         if old is not None and self._editable(snapshot, old) and (
-                not new_board or self.budget.wait_needed(table.channel_id, "POST") > SHORT_WAIT):
+                not new_board or self._post_wait(snapshot, old) > SHORT_WAIT):
             kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
             if await self.edit_board(table, old, kept, slot, change):
                 if new_board:
@@ -276,7 +283,7 @@ class DiscordPublisher:
         self._owed.add(table.id)
 
         async def post_when_allowed() -> None:
-            await self.budget.room(table.channel_id, "POST")
+            await self.budget.room(table.channel_id, "POST", keep=1)
             current = self.bot.service.tables.get(table.id)
             if current is not None and table.id in self._owed:
                 self.bot.service.republish(current)

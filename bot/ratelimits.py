@@ -93,9 +93,9 @@ class Budget:
             return 0.0
         return max(0.0, window.resets_at - asyncio.get_running_loop().time())
 
-    async def room(self, channel_id: int, method: str) -> None:
-        """Wait until the channel's bucket for `method` has room."""
-        while (wait := self.wait_needed(channel_id, method)) > 0:
+    async def room(self, channel_id: int, method: str, keep: int = 0) -> None:
+        """Wait until the channel's bucket for `method` has room beyond `keep` spare ones."""
+        while (wait := self.wait_needed(channel_id, method, keep)) > 0:
             await asyncio.sleep(wait)
 
     def _window(self, method: str, path: str) -> Window | None:

@@ -11,6 +11,7 @@ it quick: the harness's bot is ready once the fake has sent its guilds (guild_re
 """
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import AsyncIterator, Iterator
 
@@ -31,11 +32,10 @@ PLUGINS = Path(__file__).parent / "plugins"
 TEST_RATE_SCALE = 0.1
 
 
-@pytest_asyncio.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A started FakeDiscord with discord.py's Route.BASE / DEFAULT_GATEWAY pointed at it
-    (restored afterwards)."""
-    fake = FakeDiscord(rate_limits=RateLimits(scale=TEST_RATE_SCALE))
+@contextlib.asynccontextmanager
+async def started(fake: FakeDiscord) -> AsyncIterator[FakeDiscord]:
+    """`fake` started, with discord.py's Route.BASE / DEFAULT_GATEWAY pointed at it (restored
+    afterwards)."""
     await fake.start()
     restore = patch_discord(fake)
     try:
@@ -43,6 +43,19 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     finally:
         restore()
         await fake.stop()
+
+
+@pytest_asyncio.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    async with started(FakeDiscord(rate_limits=RateLimits(scale=TEST_RATE_SCALE))) as fake:
+        yield fake
+
+
+@pytest_asyncio.fixture
+async def discord_with_real_limits() -> AsyncIterator[FakeDiscord]:
+    """The fake with Discord's own rate-limit windows (the pace tests)."""
+    async with started(FakeDiscord()) as fake:
+        yield fake
 
 
 def advertise(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str) -> None:
