@@ -75,7 +75,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         clock = clock or RealClock()
         self.replays = Replays(store, self.renderer)
         self.delivery = Delivery(clock, lambda coro: self.service._spawn(coro),
-                                 refused=lambda channel_id: self.publisher.refused(channel_id))
+                                 refused=lambda *stuck: self.publisher.refused(*stuck))
         self.publisher = DiscordPublisher(self, self.delivery, budget)
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,

@@ -140,11 +140,14 @@ class Slot:
 class Delivery:
     def __init__(self, clock: Clock, spawn: Callable[[Awaitable[None]], Any],
                  rng: random.Random | None = None,
-                 refused: Callable[[int], None] = lambda channel_id: None) -> None:
+                 refused: Callable[[int, str | None], None] = lambda channel_id, why: None
+                 ) -> None:
         self.clock = clock
         self.spawn = spawn
         self.rng = rng or random.Random()
-        self.refused = refused  # told of a channel whose writes lack a permission
+        # told of a channel whose writes are refused for a missing permission (why=None) or
+        # that a message gave up on (why: the reason), so a waiting game is never silent
+        self.refused = refused
         self.slots: dict[Hashable, Slot] = {}
         self._retries: dict[int, list[float]] = {}  # channel -> times of retries (last minute)
         self.gave_up = 0
@@ -232,7 +235,7 @@ class Delivery:
         slot.timer = self.clock.call_at(self.clock.now() + PARKED_RETRY,
                                         lambda: self.spawn(self._run(slot)))
         if first:
-            self.refused(slot.channel_id)
+            self.refused(slot.channel_id, None)
 
     def retry_parked(self) -> int:
         """Permissions changed somewhere: try every parked message again now. How many."""
@@ -271,3 +274,4 @@ class Delivery:
             del self.slots[slot.key]
         log.warning("delivery gave up message=%s channel=%s tries=%d why=%s", slot.key,
                     slot.channel_id, slot.tries, why)
+        self.refused(slot.channel_id, why)

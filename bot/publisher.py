@@ -504,15 +504,22 @@ class DiscordPublisher:
         self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id,
                                    private_fingerprint(table, seat))
 
-    def refused(self, channel_id: int) -> None:
-        """Discord refused a write in a game's channel for a missing permission: tell the
-        host once, by DM, which permission and where to grant it (the game waits, and goes
-        on by itself when it is granted: bot.delivery parks the write)."""
+    def refused(self, channel_id: int, gave_up: str | None = None) -> None:
+        """Discord refused a write in a game's channel for a missing permission (or, with
+        `gave_up`, a message there gave up after its retries): tell the host once, by DM,
+        which permission and where to grant it (the game waits, and goes on by itself when it
+        is granted: bot.delivery parks the write), or that the channel is behind."""
         table = self.bot.service.in_channel(channel_id)
         if table is None or table.id in self._told_refused:
             return
         self._told_refused.add(table.id)
         where = f"<#{channel_id}>"
+        if gave_up is not None:
+            self.delivery.send(("refused", table.id), table.host_id, (
+                f"⚠️ Discord has not taken my messages in {where} for a while ({gave_up}), so "
+                f"your game of {table.game.title} may look stuck there. Nothing is lost: the "
+                "next move, or /status, shows it again."), self._dm_host)
+            return
         channel = self.bot.get_channel(channel_id)
         guild = getattr(channel, "guild", None)
         names = permissions.missing(channel.permissions_for(guild.me),  # type: ignore[union-attr]

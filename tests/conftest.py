@@ -22,14 +22,9 @@ import games
 from bot.bench.pgserver import PostgresServer
 from bot.fakediscord import FakeDiscord, patch_discord
 from bot.fakediscord.ratelimits import RateLimits
+from tests.harness import TEST_RATE_SCALE
 
 PLUGINS = Path(__file__).parent / "plugins"
-
-
-# Discord's rate-limit buckets with windows ten times shorter (5 posts per 0.5 s in a channel):
-# the bot meets the same headers, waits and 429s as in a real channel, in a tenth of the time.
-# Tests about pace itself (tests/test_live_controls.py) use Discord's own windows.
-TEST_RATE_SCALE = 0.1
 
 
 @contextlib.asynccontextmanager
