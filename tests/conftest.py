@@ -21,6 +21,7 @@ import pytest_asyncio
 import games
 from bot.bench.pgserver import PostgresServer
 from bot.fakediscord import FakeDiscord, patch_discord
+from bot.fakediscord import ratelimits
 from bot.fakediscord.ratelimits import RateLimits
 from tests.harness import TEST_RATE_SCALE
 
@@ -40,16 +41,21 @@ async def started(fake: FakeDiscord) -> AsyncIterator[FakeDiscord]:
         await fake.stop()
 
 
+# Every fake the tests make (the fixture's, the soaks', the sandbox's) has Discord's buckets
+# with windows TEST_RATE_SCALE as long, unless it brings its own (the pace tests).
+ratelimits.DEFAULT_SCALE = TEST_RATE_SCALE
+
+
 @pytest_asyncio.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    async with started(FakeDiscord(rate_limits=RateLimits(scale=TEST_RATE_SCALE))) as fake:
+    async with started(FakeDiscord()) as fake:
         yield fake
 
 
 @pytest_asyncio.fixture
 async def discord_with_real_limits() -> AsyncIterator[FakeDiscord]:
     """The fake with Discord's own rate-limit windows (the pace tests)."""
-    async with started(FakeDiscord()) as fake:
+    async with started(FakeDiscord(rate_limits=RateLimits(scale=1.0))) as fake:
         yield fake
 
 

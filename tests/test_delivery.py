@@ -20,7 +20,7 @@ from bot.fakediscord.faults import Faults
 from bot.feed import Change
 from bot.publisher import PrivateNote
 from games.core import Event
-from tests.harness import TEST_RATE_SCALE, InThreadHarness, Players, until
+from tests.harness import InThreadHarness, Players, until
 
 
 # -- the fault module ------------------------------------------------------------------------------
@@ -557,8 +557,7 @@ async def test_a_gatekeeper_message_converges(world, fault):
 # -- the soak ------------------------------------------------------------------------------------------
 async def test_a_small_soak_plays_to_the_end_with_nothing_applied_twice():
     # people quicker than the benchmark's (same seeded faults: 429, 500, 503, drops, moves resent)
-    result = await Soak(games=1, failure=0.05, seed=3, think=0.05, resend_after=1.0,
-                        rate_scale=TEST_RATE_SCALE).run()
+    result = await Soak(games=1, failure=0.05, seed=3, think=0.05, resend_after=1.0).run()
     assert result["ended"] == result["final_board_shown"] == 1
     assert result["applied_twice"] == 0 and result["stray_boards"] == 0
     assert sum(result["injected"].values()) > 0  # the run did meet failures

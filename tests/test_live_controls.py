@@ -22,10 +22,10 @@ from tests.harness import InThreadHarness, Players, until
 # Seconds after a commit by which the controls must be current: the bot's target is 1 s; the
 # guard allows half a second more for a CI machine whose two cores run two test workers.
 WITHIN = 1.5
-MOVES = 30  # commits per game (or its end)
+MOVES = 26  # commits per game (or its end)
 # A process killed outright is back when its supervisor has started it again and it has
 # connected: seconds, not the 0.2 s a new bot in this process takes.
-DOWNTIME = 2.0
+DOWNTIME = 1.5
 
 
 def live_controls(players: Players, game_id: int) -> list:
@@ -144,12 +144,12 @@ async def crash(fake: FakeDiscord, harness: InThreadHarness) -> None:
 
 GAMES = [
     ("castle", ["Ana", "Bo"], 1, 0),
-    ("castle", ["Ana", "Bo", "Cy"], 0, 2),
+    ("castle", ["Ana", "Bo", "Cy"], 0, 1),
     ("dontgo", ["Ana", "Bo", "Cy"], 0, 2),
     ("firetop", ["Ana", "Bo"], 1, 1),
     ("kingdom", ["Ana", "Bo"], 0, 1),
     ("atmosfear", ["Ana", "Bo", "Cy"], 0, 1),
-    ("keypile", ["Ana", "Bo", "Cy"], 0, 2),
+    ("keypile", ["Ana", "Bo", "Cy"], 0, 1),
 ]
 
 

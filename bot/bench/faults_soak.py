@@ -29,7 +29,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.fakediscord.ratelimits import RateLimits
 from bot.fakediscord import FakeDiscord, Message, patch_discord
 from bot.fakediscord.harness import BotHarness, until
 from bot.table import Seat, Table
@@ -51,22 +50,20 @@ def is_board(message: Message) -> bool:
 
 
 class Soak:
-    """`think` and `resend_after`: the people's pace; `rate_scale`: Discord's rate-limit windows
-    (the test plays faster than the benchmark's people, in windows ten times shorter; the faults
-    and the checks are the same)."""
+    """`think` and `resend_after`: the people's pace (the test plays faster than the benchmark's
+    people; the faults and the checks are the same)."""
 
     def __init__(self, games: int, failure: float, seed: int, think: float = THINK_SECONDS,
-                 resend_after: float = RESEND_AFTER, rate_scale: float = 1.0) -> None:
+                 resend_after: float = RESEND_AFTER) -> None:
         self.games, self.failure, self.seed = games, failure, seed
-        self.think, self.resend_after, self.rate_scale = think, resend_after, rate_scale
+        self.think, self.resend_after = think, resend_after
         self.behind_since: dict[int, float] = {}
         self.episodes: list[float] = []  # seconds each board spent behind
         self.resent = 0  # moves sent again because the first command was lost
 
     async def run(self) -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as tmp:
-            fake = FakeDiscord(keep_attachment_bytes=False,
-                               rate_limits=RateLimits(scale=self.rate_scale))
+            fake = FakeDiscord(keep_attachment_bytes=False)
             await fake.start()
             restore = patch_discord(fake)
             harness = BotHarness(fake, Path(tmp) / "soak.db", seed=self.seed)

@@ -8,8 +8,9 @@ retry_after. discord.py reads those headers and waits on its own before the next
 bot meets the same waits in the tests as in a real channel (5 posts per 5 s per channel is what
 made boards fall behind in fast games).
 
-`scale` shrinks every window (0.1: 5 posts per 0.5 s) for tests that are not about timing;
-`None` as the fake's `rate_limits` turns enforcement off (every answer says plenty left).
+`scale` shrinks every window (0.1: 5 posts per 0.5 s) for tests that are not about timing; a
+fake made without its own RateLimits takes DEFAULT_SCALE (1: Discord's windows; the test suite
+sets 0.1 in tests/conftest.py). `real_rate_limits=False` on the fake turns enforcement off.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ DISCORD_LIMITS: tuple[tuple[Optional[str], str, int, float], ...] = (
     (None, r'^/webhooks/\d+/([^/]+)', 5, 2.0),  # an interaction's follow-ups and edits
 )
 OTHER_ROUTES = (50, 1.0)  # any other route, per path shape
+DEFAULT_SCALE = 1.0
 
 
 @dataclass
@@ -47,13 +49,15 @@ class Verdict:
 
 @dataclass
 class RateLimits:
-    scale: float = 1.0
+    scale: float | None = None  # None: DEFAULT_SCALE when made
     clock: Callable[[], float] = time.monotonic
     table: tuple[tuple[Optional[str], str, int, float], ...] = DISCORD_LIMITS
     buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (method, path) answered 429
 
     def __post_init__(self) -> None:
+        if self.scale is None:
+            self.scale = DEFAULT_SCALE
         self._rules = [(m, re.compile(p), n, w) for m, p, n, w in self.table]
 
     def take(self, method: str, path: str) -> Verdict:
@@ -61,7 +65,7 @@ class RateLimits:
         name, major, limit, window = self._bucket_of(method, path)
         bucket = self.buckets.get((name, major))
         if bucket is None:
-            bucket = self.buckets[(name, major)] = Bucket(limit, window * self.scale)
+            bucket = self.buckets[(name, major)] = Bucket(limit, window * (self.scale or 1.0))
         now = self.clock()
         if now >= bucket.resets_at:
             bucket.used, bucket.resets_at = 0, now + bucket.window
