@@ -103,3 +103,18 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     if request.param == "sqlite":
         return tmp_path / "gk.db"
     return request.getfixturevalue("postgres_url")
+
+
+# The files that take longest go first, so the two workers (pytest-xdist, whole files each) do
+# not end with one of them alone on a long file: the suite's wall time is about half its sum.
+SLOW_FIRST = ("test_replay.py", "test_live_controls.py", "test_delivery.py", "test_packaging.py",
+              "test_soak.py", "test_sandbox_browser.py", "test_e2e_castle.py",
+              "test_two_processes.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)  # stable: the order within each file, and of the others, is kept
