@@ -303,8 +303,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                               exc: IllegalAction) -> bool:
         """A stale click from a seat that has something to do now is never a dead end: it is
         answered with that seat's current choices (a private panel with fresh buttons), and a
-        board that is behind is republished. False when the clicker has nothing to do (a
-        text choice, a game that is over: the plain answer says why)."""
+        board that is behind is republished. False when the clicker has nothing to do now,
+        the game is over, or the click was a modal's (the plain answer then says why)."""
         table = self.service.tables.get(game_id)
         seat = table.seat_of(interaction.user.id) if table and table.status == "running" \
             else None

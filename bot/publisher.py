@@ -431,8 +431,7 @@ class DiscordPublisher:
             return False
         try:
             await change.origin.edit_original_response(**fields)
-        except (discord.HTTPException, ServerError, aiohttp.ClientError,
-                asyncio.TimeoutError) as exc:
+        except CLICK_EDIT_FAILURES as exc:
             log.info("edit-via-click failed game=%s error=%s", table.id, exc)
             return False
         return True
@@ -440,10 +439,10 @@ class DiscordPublisher:
     async def _retire(self, table: Table, ids: tuple[int, int], origin: Any) -> None:
         """Strip the buttons from the previous board, through the click that moved on from it
         when there is one (an interaction edit, not a channel write)."""
-        if clicked_on(Change(None, [], [], False, "", origin), ids):
+        if can_edit_through(origin, ids):
             try:
                 await origin.edit_original_response(view=None)
-            except (discord.HTTPException, ServerError) as exc:  # the channel edit does it
+            except CLICK_EDIT_FAILURES as exc:  # the channel edit does it
                 log.info("retire-via-click failed game=%s error=%s", table.id, exc)
             else:
                 self._settle(table)
@@ -610,9 +609,18 @@ UPDATES = (discord.InteractionResponseType.deferred_message_update,
            discord.InteractionResponseType.message_update)
 
 
+# what an edit through a click may meet (the channel edit is then made instead)
+CLICK_EDIT_FAILURES = (discord.HTTPException, ServerError, aiohttp.ClientError,
+                       asyncio.TimeoutError)
+
+
 def clicked_on(change: Change | None, ids: tuple[int, int]) -> bool:
     """Was the change caused by a click on the message `ids` (whose interaction can edit it)?"""
-    origin = change.origin if change is not None else None
+    return can_edit_through(change.origin if change is not None else None, ids)
+
+
+def can_edit_through(origin: Any, ids: tuple[int, int]) -> bool:
+    """Is `origin` an interaction whose original response is the message `ids`?"""
     message = getattr(origin, "message", None)
     return isinstance(origin, discord.Interaction) and message is not None \
         and message.id == ids[1] and origin.response.type in UPDATES
