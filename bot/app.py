@@ -511,6 +511,8 @@ def hand_text(table: Table, user_id: int) -> str:
     seat = require_seat(table, user_id)
     if table.state is None:
         return "The game hasn't started yet."
+    if table.status != "running":
+        return f"Game #{table.id} is over: {present.result_text(table)} `/log` tells its story."
     return present.hand_message(table, seat, [], None) or "You hold nothing secret right now."
 
 
@@ -585,6 +587,17 @@ def rules_sections(game_name: str) -> dict[str, str]:
 
 def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
     table = bot.service.here(interaction.channel_id or 0)
+    if table is None:
+        raise IllegalAction("No game is running in this channel. Start one with /play.")
+    return table
+
+
+def table_or_last(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
+    """The channel's running game, or else its most recent finished one (/log, /status and
+    /hand still answer about a game that just ended)."""
+    table = bot.service.here(interaction.channel_id or 0)
+    if table is None and interaction.guild_id is not None:
+        table = bot.service.last_finished(interaction.guild_id, interaction.channel_id or 0)
     if table is None:
         raise IllegalAction("No game is running in this channel. Start one with /play.")
     return table
@@ -666,7 +679,8 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
     try:
         await bot.get_partial_messageable(interaction.channel_id or 0).send(
             f"🎬 Replay of game {describe(row)}, for {interaction.user.display_name}.",
-            file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}"))
+            file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}",
+                              description=f"Animated replay of game {describe(row)}"[:1024]))
     except discord.HTTPException as exc:
         log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
                     exc.code)
@@ -698,19 +712,24 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="hand", description="See your private cards (only you see the answer)")
     async def hand(interaction: discord.Interaction) -> None:
-        await reply(interaction, hand_text(table_here(bot, interaction), interaction.user.id))
+        await reply(interaction, hand_text(table_or_last(bot, interaction), interaction.user.id))
 
     @tree.command(name="status", description="Post the live board again, with its buttons")
     async def status(interaction: discord.Interaction) -> None:
-        table = table_here(bot, interaction)
+        table = table_or_last(bot, interaction)
         if table.state is None:
             raise IllegalAction("The game hasn't started yet; the lobby is above.")
+        if table.status != "running":
+            await reply(interaction, f"Game #{table.id} of {table.game.title} is over: "
+                                     f"{present.result_text(table)} `/log` tells its story, "
+                                     "`/replay` shows it again.")
+            return
         bot.service.republish(table, fresh_board=True)
         await reply(interaction, "Here it comes: the live board is posted below.")
 
     @tree.command(name="log", description="The whole public log of the game here")
     async def log_cmd(interaction: discord.Interaction) -> None:
-        table = table_here(bot, interaction)
+        table = table_or_last(bot, interaction)
         lines = present.public_lines(table, bot.service.public_events(table))
         text = "\n".join(lines[-40:]) or "Nothing has happened yet."
         await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)

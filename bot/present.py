@@ -52,7 +52,10 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 
 def public_lines(table: Table, events: list[Event]) -> list[str]:
-    return [table.fill(e.text) for e in events if e.public and e.kind not in table.game.speakers]
+    """The public events as lines; a speaking character's words are marked as theirs."""
+    speakers = table.game.speakers
+    return [f"**{speakers[e.kind].upper()}:** “{table.fill(e.text)}”" if e.kind in speakers
+            else table.fill(e.text) for e in events if e.public]
 
 
 def fitting(lines: list[str], limit: int = 3500) -> list[str]:
@@ -65,49 +68,6 @@ def fitting(lines: list[str], limit: int = 3500) -> list[str]:
             return ["…earlier lines: `/log`", *reversed(kept)]
         kept.append(line)
     return list(reversed(kept))
-
-
-def turn_embed(table: Table, log: list[str]) -> tuple[str, discord.Embed]:
-    """The content (mentions ping whoever must act) and the embed of a board message.
-
-    `log` is every public line of the current turn (the board keeps them while it is edited).
-    """
-    assert table.state is not None
-    game, state = table.game, table.state
-    lines = fitting(log)
-    embed = discord.Embed(title=f"{game.title} · turn {state.turn}")
-    if table.status == "running":
-        mover = game.to_move(state)
-        deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
-        clock = game.view(state, None).get("clock") or {}
-        if clock.get("end") and not clock.get("paused_at"):
-            lines.append(f"⏳ The game clock runs out <t:{int(clock['end'])}:R>.")
-        elif clock.get("paused_at"):
-            lines.append("⏸️ The game is paused.")
-        waiting = [s for s, p in enumerate(table.prompts) if p is not None]
-        if mover is not None:
-            lines.append(f"➡️ {seat_label(table, mover)} to move{deadline}")
-        elif waiting:
-            lines.append("➡️ Waiting for " + ", ".join(seat_label(table, s) for s in waiting))
-        people = [s for s in dict.fromkeys([*([mover] if mover is not None else []), *waiting])
-                  if not table.seats[s].ai]
-        content = (" ".join(mention(table, s) for s in people) + ", your move.") if people else ""
-        embed.colour = colour_of(table, mover)
-    else:
-        lines.append(result_text(table))
-        content = "**Game over.** " + result_text(table)
-        embed.colour = discord.Colour.gold()
-        embed.add_field(name="Players", value="\n".join(
-            seat_label(table, i) for i in range(len(table.seats))), inline=False)
-        scores = score_table(table)
-        if scores:
-            embed.add_field(name="Final scores", value=scores, inline=False)
-    if not lines:
-        lines.append("The game begins!")
-    embed.description = "\n".join(lines)[:4000]
-    embed.set_image(url="attachment://board.png")
-    embed.set_footer(text=f"Game #{table.id} · /hand for your cards · /rules {game.name}")
-    return content[:2000], embed
 
 
 def score_table(table: Table) -> str:

@@ -31,14 +31,26 @@ from games.core import Game, State
 log = logging.getLogger("gatekeeper.render")
 
 
-def board_view(game: Game, state: State, names: list[str]) -> dict[str, Any]:
-    """The public view a board image is drawn from: the spectator's view, minus what only the
-    message text shows (`image_ignores`), plus the seat names."""
-    view = game.view(state, None)
+def board_view(game: Game, state: State, names: list[str], acting: str | None = None,
+               public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The public view a board image is drawn from: the spectator's view (`public`, if the
+    caller has it), minus what only the message text shows (`image_ignores`), plus the seat
+    names and who acts now in words (`acting`: the picture's header says what the message's
+    header says)."""
+    view = dict(public) if public is not None else game.view(state, None)
     for key in game.image_ignores:
         view.pop(key, None)
     view["names"] = names
+    if acting:
+        view["acting"] = acting
     return view
+
+
+def alt_text(game: Game, view: dict[str, Any]) -> str:
+    """The board picture's alt text, from the same public view it is drawn from."""
+    names = ", ".join(view.get("names") or [])
+    acting = f" {view['acting']}." if view.get("acting") else ""
+    return f"{game.title} board, turn {view.get('turn', '?')}.{acting} Players: {names}."[:1024]
 
 
 def draw(view: dict[str, Any]) -> bytes:

@@ -217,6 +217,12 @@ class TableService:
             table = self._fetch(game_id) if game_id is not None else None
         return table
 
+    def last_finished(self, guild_id: int, channel_id: int) -> Table | None:
+        """The channel's most recent finished game, read from the store (never served: a
+        finished game takes no moves), for /log and /status after the end."""
+        rows = self.store.finished_games(guild_id, channel_id, limit=1)
+        return self._revive(self.store.game(rows[0]["id"])) if rows else None
+
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id]
 

@@ -87,20 +87,21 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     return frozen(view)
 
 
-def turn_view(table: Table) -> discord.ui.View | None:
-    """Buttons under a board for every person with something to do, each issued to their seat.
+def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
+    """The rows of controls on the live table, for every person with something to do, each
+    button issued to their seat.
 
     One person to move: their choices as buttons. Several at once (fears, votes, answers to a
     challenge): each button names its seat. Private or too many choices go behind a per-seat
     "Take my turn" panel. The last row holds "My hand" and a select to vote out absent players.
+    A finished game offers Play again; a game ended early offers nothing.
     """
-    view = discord.ui.View(timeout=None)
     if table.status != "running":
         if table.status == "over":
-            view.add_item(discord.ui.Button(label="Play again", style=discord.ButtonStyle.success,
-                                            custom_id=button_id(table, "again")))
-            return frozen(view)
-        return None
+            return [discord.ui.ActionRow(discord.ui.Button(
+                label="Play again", style=discord.ButtonStyle.success,
+                custom_id=button_id(table, "again")))]
+        return []
     voters = [i for i, s in enumerate(table.seats) if not s.ai and s.timeouts >= VOTE_AFTER_TIMEOUTS]
     room = MAX_BUTTONS - (5 if voters else 0)
     waiting = [(seat, prompt) for seat, prompt in enumerate(table.prompts)
@@ -116,18 +117,20 @@ def turn_view(table: Table) -> discord.ui.View | None:
         for seat, _ in waiting[:room]:
             label = f"{table.seats[seat].name}: take my turn" if several else "Take my turn"
             buttons.append((label, "panel:", seat))
-    for index, (label, op_arg, seat) in enumerate(buttons):
-        op, arg = op_arg.split(":")
-        view.add_item(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
-                                        custom_id=button_id(table, op, arg, seat), row=index // 5))
+    rows: list[discord.ui.ActionRow] = []
+    for start in range(0, len(buttons), 5):
+        rows.append(discord.ui.ActionRow(*(
+            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                              custom_id=button_id(table, *op_arg.split(":"), seat=seat))
+            for label, op_arg, seat in buttons[start:start + 5])))
     if voters:
-        view.add_item(discord.ui.Select(
-            custom_id=button_id(table, "vote"), row=3, placeholder="Vote out an absent player…",
+        rows.append(discord.ui.ActionRow(discord.ui.Select(
+            custom_id=button_id(table, "vote"), placeholder="Vote out an absent player…",
             options=[discord.SelectOption(label=f"Vote out {table.seats[i].name}"[:100], value=str(i))
-                     for i in voters]))
-    view.add_item(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
-                                    custom_id=button_id(table, "hand"), row=4))
-    return frozen(view)
+                     for i in voters])))
+    rows.append(discord.ui.ActionRow(discord.ui.Button(
+        label="My hand", style=discord.ButtonStyle.secondary, custom_id=button_id(table, "hand"))))
+    return rows
 
 
 def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:

@@ -32,9 +32,9 @@ class InThreadHarness(BotHarness):
 
 
 def is_board(message: Message) -> bool:
-    """A board message: its picture, or (when it could not be drawn) its embed's footer."""
-    return any(name == "board.png" for name, _ in message.attachments) or any(
-        (embed.get("footer") or {}).get("text", "").startswith("Game #") for embed in message.embeds)
+    """A table message (live or final): its footer names the game. A retired turn message,
+    shrunk to its summary, is not one."""
+    return "-# Game #" in message.text()
 
 
 class Players:
@@ -65,6 +65,12 @@ class Players:
 
     def boards(self, channel_id: int | None = None) -> list[Message]:
         return [m for m in self.channel_messages(channel_id) if is_board(m)]
+
+    def every_table(self, channel_id: int | None = None) -> list[Message]:
+        """Every table message the channel has shown, retired (deleted) ones included, as each
+        last looked: what a spectator watching live saw."""
+        return [m for m in self.fake.channel_messages(channel_id or self.channel.id,
+                                                      include_deleted=True) if is_board(m)]
 
     def current_board(self, table: Table) -> Message:
         """The live turn message (a /status copy may be newer, but has no buttons)."""

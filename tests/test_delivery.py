@@ -301,6 +301,12 @@ def buttons_of(view: discord.ui.View | None) -> list[tuple[str, bool]]:
     return [(b.custom_id, b.disabled) for b in children if isinstance(b, discord.ui.Button)]
 
 
+def table_buttons(table) -> list[tuple[str, bool]]:
+    """The buttons the live table of `table` should carry, in order."""
+    return [(b.custom_id, b.disabled) for row in ui.turn_rows(table) for b in row.children
+            if isinstance(b, discord.ui.Button)]
+
+
 def lobby_shows(players: Players, table) -> bool:
     if "lobby" not in players.bot.store.messages(table.id):
         return False
@@ -316,7 +322,7 @@ def board_shows(players: Players, table) -> bool:
     live = players.current_board(table)
     older = [m for m in players.boards() if m.id != live.id]
     return not live.deleted and store.shown_version(table.id) == table.version \
-        and [(c, d) for c, _, d in live.buttons()] == buttons_of(ui.turn_view(table)) \
+        and [(c, d) for c, _, d in live.buttons()] == table_buttons(table) \
         and all(not m.buttons() for m in older)
 
 

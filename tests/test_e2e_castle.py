@@ -247,7 +247,7 @@ async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
     await players.settle(table)
     live = players.current_board(table)  # /status posts the live board, buttons and all
     assert live.id != before and live.buttons() and players.boards()[-1].id == live.id
-    assert fake_discord.messages[before].buttons() == []
+    assert fake_discord.messages[before].deleted or fake_discord.messages[before].buttons() == []
 
     # a second /play here opens a thread with its own lobby and a pointer in the channel
     ix = await fake_discord.slash(cy, players.channel.id, "play", {"game": "castle"})

@@ -62,7 +62,7 @@ async def test_three_people_and_an_ai_play_to_the_chest(fake_discord, harness):
         assert table.seats[winners[0]].name[:14] in text
     assert any(name == "board.png" for name, _ in final.attachments)
     # a battle is one message, edited round by round, with the dice in its log
-    battles = [m for m in players.boards() if re.search(r"Round 1: .*= \d+", m.text())
+    battles = [m for m in players.every_table() if re.search(r"Round 1: .*= \d+", m.text())
                and "Round 2:" in m.text()]
     assert battles, "no battle of two rounds or more was shown on one board"
     # secrets: Key Challenge results, found treasure and Key cards never reach the channel

@@ -33,7 +33,7 @@ async def test_two_people_and_an_ai_play_to_the_end(fake_discord, harness):
     assert "escapes the Kingdom" in final or "keeps the Kingdom" in final
 
     # a hazard attempt is one message updated with its throws: some board was edited with rolls
-    rolled = [m for m in players.boards() if m.edits and m.text().count("rolls **") >= 2]
+    rolled = [m for m in players.every_table() if m.edits and m.text().count("rolls **") >= 2]
     assert rolled, "no board message was updated with a hazard's throws"
 
     # Treasures are private: which holder is which never reaches the channel before the end

@@ -71,6 +71,65 @@ class HTTPError(Exception):
         return d
 
 
+# Components V2 limits (Discord's API reference, "Component Reference"): checked as Discord does,
+# so a layout the bot builds that real Discord would refuse fails in the tests too.
+V2_MAX_COMPONENTS = 40  # in a whole message, nested ones counted
+V2_MAX_TEXT = 4000  # characters across every text display
+V2_TOP_LEVEL = {1, 9, 10, 11, 12, 13, 14, 17}
+V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+
+
+def _validate_layout(components: List[Dict[str, Any]]) -> None:
+    """Refuse a Components V2 tree that real Discord would refuse (400, code 50035)."""
+    every = list(walk_components(components))
+    if len(every) > V2_MAX_COMPONENTS:
+        raise _form_error('components', 'BASE_TYPE_MAX_LENGTH',
+                          f'Must be {V2_MAX_COMPONENTS} or fewer components in total.')
+    text = sum(len(c.get('content') or '') for c in every if c.get('type') == 10)
+    if text > V2_MAX_TEXT:
+        raise _form_error('components', 'BASE_TYPE_MAX_LENGTH',
+                          f'Text displays must hold {V2_MAX_TEXT} or fewer characters in total.')
+    for i, c in enumerate(components):
+        if c.get('type') not in V2_TOP_LEVEL:
+            raise _form_error(f'components.{i}', 'UNION_TYPE_CHOICES', 'Not a top-level component')
+    for c in every:
+        kind = c.get('type')
+        if kind == 17:
+            for j, inner in enumerate(c.get('components') or []):
+                if inner.get('type') not in V2_IN_CONTAINER:
+                    raise _form_error(f'components.{j}', 'UNION_TYPE_CHOICES',
+                                      'Not allowed in a container')
+            if not c.get('components'):
+                raise _form_error('components', 'BASE_TYPE_REQUIRED', 'A container needs components')
+        elif kind == 9:
+            inner = c.get('components') or []
+            if not 1 <= len(inner) <= 3 or any(x.get('type') != 10 for x in inner):
+                raise _form_error('components', 'BASE_TYPE_BAD_LENGTH',
+                                  'A section holds 1 to 3 text displays')
+            if (c.get('accessory') or {}).get('type') not in (2, 11):
+                raise _form_error('components', 'BASE_TYPE_REQUIRED',
+                                  'A section needs a thumbnail or button accessory')
+        elif kind == 12:
+            items = c.get('items') or []
+            if not 1 <= len(items) <= 10:
+                raise _form_error('components', 'BASE_TYPE_BAD_LENGTH',
+                                  'A media gallery holds 1 to 10 items')
+            for item in items:
+                _validate_media(item)
+        elif kind == 11:
+            _validate_media(c)
+        elif kind == 10 and not c.get('content'):
+            raise _form_error('components', 'BASE_TYPE_REQUIRED', 'A text display needs content')
+
+
+def _validate_media(item: Dict[str, Any]) -> None:
+    if not (item.get('media') or {}).get('url'):
+        raise _form_error('components', 'BASE_TYPE_REQUIRED', 'Media needs a url')
+    if len(item.get('description') or '') > 1024:
+        raise _form_error('components', 'BASE_TYPE_MAX_LENGTH',
+                          'A media description must be 1024 or fewer in length.')
+
+
 def _form_error(field: str, code: str, message: str) -> HTTPError:
     errors: Dict[str, Any] = {}
     cur = errors
@@ -949,9 +1008,14 @@ class FakeDiscord:
     def _guild_of(self, c: Channel) -> Optional[int]:
         return c.guild_id
 
-    def _validate_message(self, payload: Dict[str, Any], n_files: int, creating: bool) -> None:
+    def _validate_message(self, payload: Dict[str, Any], n_files: int, creating: bool,
+                          flags_before: int = 0) -> None:
         content = payload.get('content')
-        flags = payload.get('flags') or 0
+        flags = (payload.get('flags') or 0) | (flags_before & FLAG_COMPONENTS_V2)
+        if flags & FLAG_COMPONENTS_V2 and (content or payload.get('embeds')):
+            field_name = 'content' if content else 'embeds'
+            raise _form_error(field_name, 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+                              f'Cannot use {field_name} with components v2')
         if content is not None and len(str(content)) > 2000:
             raise _form_error('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.')
         embeds = payload.get('embeds')
@@ -982,8 +1046,8 @@ class FakeDiscord:
             v2 = bool(flags & FLAG_COMPONENTS_V2)
             if not v2 and len(components) > 5:
                 raise _form_error('components', 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.')
-            if v2 and content:
-                raise _form_error('content', 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'Cannot use content with components v2')
+            if v2:
+                _validate_layout(components)
             seen = set()
             for i, row in enumerate(components):
                 if not v2 and row.get('type') != 1:
@@ -1141,7 +1205,7 @@ class FakeDiscord:
         await self._dispatch('MESSAGE_CREATE', d, m.guild_id)
 
     def _edit(self, m: Message, payload: Dict[str, Any], files: Dict[int, Tuple[str, bytes]]) -> None:
-        self._validate_message(payload, len(files), creating=False)
+        self._validate_message(payload, len(files), creating=False, flags_before=m.flags)
         m.edits.append(m.snapshot())
         if 'content' in payload:
             m.content = str(payload['content'] or '')

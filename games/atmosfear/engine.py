@@ -1566,6 +1566,13 @@ class AtmosfearGame(Game):
                         due = strike
         return due
 
+    def interlude(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        gk = view.get("gatekeeper") or {}
+        if not gk.get("on_screen") or not gk.get("line"):
+            return None
+        return {"speaker": "gatekeeper", "line": gk["line"], "calls": gk.get("calling"),
+                "until": gk.get("deadline"), "first": gk.get("appearances", 1) <= 1}
+
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
@@ -1590,7 +1597,8 @@ class AtmosfearGame(Game):
             "players": self._players_view(d),
             "gatekeeper": {"on_screen": gk["on"], "line": gk["line"] if gk["on"] else None,
                            "calling": gk["calling"] if gk["on"] else None,
-                           "deadline": gk["deadline"] if gk["on"] else None, "next_at": None},
+                           "deadline": gk["deadline"] if gk["on"] else None, "next_at": None,
+                           "appearances": gk["n"]},
             "dice": list(d["dice"]) if d["dice"] else None,
             "last": None if d["last"] is None else {"seat": d["last"]["seat"], "path": list(d["last"]["path"])},
             "fears_in_well": len(d["well"]), "fears_read": list(d["read"]),

@@ -189,6 +189,13 @@ class Game(ABC):
         package, path = self.rules_page
         return files(package).joinpath(path).read_text(encoding="utf-8")
 
+    def interlude(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """A speaking character holding the floor in the public `view` (then nobody moves but
+        whom it calls), or None. As a dict: "speaker" (a kind in `speakers`), "line", "calls"
+        (the seat that must answer, or None), "until" (the answer's deadline, or None) and
+        "first" (its first appearance in this game: the table shows its whole picture)."""
+        return None
+
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:
         """Fill `state.data` for a fresh game."""
