@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 import games
 from games.core import Game, State
+from render.words import acting, clamp, fit, joined, name_of
 
 log = logging.getLogger("gatekeeper.render")
 
@@ -39,6 +40,29 @@ def board_view(game: Game, state: State, names: list[str]) -> dict[str, Any]:
         view.pop(key, None)
     view["names"] = names
     return view
+
+
+def alt_text(game: Game, view: dict[str, Any]) -> str:
+    """The board picture of `view` (from `board_view`) in words, for its media description:
+    the game's `describer`, or, for a game without one, its title, who acts and who plays.
+    Either way at most 1024 characters, cut at a sentence."""
+    describe = game.hook("describer")
+    if describe is not None:
+        return clamp(describe(view))
+    names = [name_of(view, seat) for seat in range(len(view.get("names") or []))]
+    current = view.get("current")
+    now = f"{name_of(view, current)} to play" if isinstance(current, int) else "Nobody is to play"
+    return fit([f"{game.title} board.", acting(view, now), f"Players: {joined(names)}."])
+
+
+def speaker_alt_text(game: Game, line: str) -> str:
+    """The speaking character's picture with `line` (`speak`) in words: the game's
+    `speaker_describer`, or the character's name and the line."""
+    describe = game.hook("speaker_describer")
+    if describe is not None:
+        return clamp(describe(line))
+    who = next(iter(game.speakers.values()), "A character").title()
+    return fit([f"{who}, speaking: {' '.join(line.split())}"])
 
 
 def draw(view: dict[str, Any]) -> bytes:

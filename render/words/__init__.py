@@ -10,11 +10,13 @@ Sentences come in order of importance (who acts, where everyone is, what they ho
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 LIMIT = 1024  # Discord's limit for a media item's description
 ELLIPSIS = "…"
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def fit(sentences: Iterable[str], limit: int = LIMIT) -> str:
@@ -37,6 +39,11 @@ def fit(sentences: Iterable[str], limit: int = LIMIT) -> str:
         kept.append(sentence)
         used += extra
     return " ".join(kept)
+
+
+def clamp(text: str, limit: int = LIMIT) -> str:
+    """`text` cut to `limit` characters at the end of a sentence (`fit` of its sentences)."""
+    return fit(SENTENCE_END.split(text), limit)
 
 
 def name_of(view: dict[str, Any], seat: Any) -> str:

@@ -73,7 +73,8 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         return [heading, acting(view, f"Game over: {name_of(view, winner)} wins" if winner is not None
                                 else "Game over")]
     if phase == "fears":
-        return [heading, acting(view, "Everyone is writing a fear for the Well")]
+        writers = joined(name_of(view, p.get("seat")) for p in players)
+        return [heading, acting(view, f"Before the clock starts, {writers} each write a fear for the Well")]
     current = next((p for p in players if p.get("seat") == view.get("current")), None)
     now = f"{name_of(view, current.get('seat'))} ({current.get('colour')}) to play" if current \
         else "Nobody is to play"

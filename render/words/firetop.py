@@ -62,7 +62,8 @@ def turn(view: dict[str, Any]) -> list[str]:
                   else "The Warlock woke: nobody won")
         return [heading, acting(view, f"Game over: {result}")]
     if view.get("phase") == "create":
-        return [heading, acting(view, "The adventurers are being rolled up")]
+        rolling = joined(who(view, p.get("seat")) for p in view.get("players") or [] if p.get("creating"))
+        return [heading, acting(view, f"Rolling up adventurers: {rolling or 'everyone'}")]
     current = view.get("current")
     if current is None:
         return [heading, acting(view, "Nobody is to play")]

@@ -118,11 +118,24 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         return [heading, acting(view, f"Game over: {result}")]
     job = view.get("fold_job")
     if job:
-        return [heading, acting(view, f"The {str(job.get('panel', '')).capitalize()} panel is folding")]
+        return [heading, acting(view, folding(view, job))]
     current = next((p for p in players if p.get("seat") == view.get("current")), None)
     if current is None:
         return [heading, acting(view, "Nobody is to play")]
     return [heading, acting(view, f"{who(view, current)} {STEPS.get(str(view.get('phase')), 'to play')}")]
+
+
+def folding(view: dict[str, Any], job: dict[str, Any]) -> str:
+    """A panel turning over: who must run from it, or who may stop it with Deep Magic."""
+    panel = f"The {str(job.get('panel', '')).capitalize()} panel is folding"
+    runners = job.get("runners") or {}
+    if runners:
+        running = joined(f"{name_of(view, int(seat))} ({count(run.get('left'), 'throw')} left)"
+                         for seat, run in sorted(runners.items()))
+        return f"{panel}: {running} must run from it"
+    if job.get("waiting"):
+        return f"{panel}: {joined(name_of(view, s) for s in job['waiting'])} may stop it with Deep Magic"
+    return panel
 
 
 def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
