@@ -85,11 +85,13 @@ def battle(view: dict[str, Any]) -> list[str]:
 
 
 def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
-    said = []
+    """One sentence per place, in the order of the first adventurer there: "Ana (red) and Bo
+    (blue) are in the Kennels." (Six adventurers often share a room.)"""
+    places: dict[str, list[str]] = {}
     for player in players:
-        where = f"is {place(view, player['pos'])}" if player.get("pos") else "is not on the board yet"
-        said.append(f"{who(view, player.get('seat'))} {where}.")
-    return said
+        where = place(view, player["pos"]) if player.get("pos") else "not on the board yet"
+        places.setdefault(where, []).append(who(view, player.get("seat")))
+    return [f"{joined(people)} {'is' if len(people) == 1 else 'are'} {where}." for where, people in places.items()]
 
 
 def sheets(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:

@@ -146,8 +146,11 @@ def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         where = f"is held in {names.get(spot, 'a holding place')}" if spot else \
             f"is at {names.get(player.get('at'), 'a space off the board')}"
         task = player.get("task") or {}
-        doing = str(task.get("label") or task.get("name") or "")
-        if doing:
+        doing, hazard = str(task.get("label") or task.get("name") or ""), str(task.get("name") or "")
+        if hazard and hazard.lower() in where.lower() and doing.startswith(hazard):
+            doing = doing[len(hazard):].lstrip(": ")  # "Boats: rowing" at the Boats: just "rowing"
+            where += f", {doing}" if doing else ""
+        elif doing:
             where += f", facing the {doing}" if not doing.lower().startswith("the ") else f", facing {doing}"
         if task.get("miss"):
             where += f", missing {count(task['miss'], 'turn')}"
