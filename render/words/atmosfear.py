@@ -19,9 +19,11 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 @lru_cache(maxsize=1)
-def gate() -> str:
-    """The Inner Ring stone next to the Well (data: board.gate)."""
-    return str(load_toml("atmosfear", "board.toml")["board"]["gate"])
+def inner_landmarks() -> tuple[str, tuple[str, ...]]:
+    """The Inner Ring's stone next to the Well, and where each realm's path comes in (data:
+    board.gate and board.ends, in realm order)."""
+    board = load_toml("atmosfear", "board.toml")["board"]
+    return str(board["gate"]), tuple(board["ends"])
 
 
 def place_names(view: dict[str, Any]) -> dict[str, str]:
@@ -45,8 +47,13 @@ def place_names(view: dict[str, Any]) -> dict[str, str]:
     for realm, path in enumerate(board.get("radials") or []):
         for step, stone in enumerate(path):
             names[stone] = f"step {step + 1} of the path in from the {colour.get(realm, '?')} realm"
+    gate, ends = inner_landmarks()
     for stone in board.get("inner") or []:
-        names[stone] = "the Inner Ring, at the gate by the Well" if stone == gate() else "the Inner Ring"
+        names[stone] = "the Inner Ring"
+        if stone in ends:
+            names[stone] += f", where the path from the {colour.get(ends.index(stone), '?')} realm comes in"
+        elif stone == gate:
+            names[stone] += ", at the gate by the Well"
     if board.get("well"):
         names[board["well"]] = "the Well of Fears"
     return names
