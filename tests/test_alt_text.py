@@ -198,11 +198,14 @@ def test_the_secret_check_finds_a_fear_copied_into_the_text():
     assert fear not in alt_text(game, public)
 
 
-def test_the_bot_s_own_words_for_who_acts_come_first():
+def test_the_bot_s_own_words_for_who_acts_come_first_but_never_hide_the_result():
     game = games.get("castle")
     state = play("castle", 2, seed=5, max_actions=6)
     view = board_view(game, state, NAMES[:2]) | {"acting": "Bo Marsh and Ana Quill must answer"}
     assert alt_text(game, view).split(". ")[1] == "Bo Marsh and Ana Quill must answer"
+    over = play("castle", 2, seed=5)
+    final = board_view(game, over, NAMES[:2]) | {"acting": "Ana Quill to move"}
+    assert over.over and "Game over: " in alt_text(game, final) and "to move" not in alt_text(game, final)
 
 
 def test_long_descriptions_stop_at_a_whole_sentence():

@@ -68,8 +68,14 @@ def count(number: Any, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else (plural or singular + 's')}"
 
 
+def sentence(text: str) -> str:
+    """`text` ending as a sentence does."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def acting(view: dict[str, Any], default: str) -> str:
     """Who acts now as one sentence: the bot's own words when it gives them (`view["acting"]`,
-    the same line as the message header), else the game's `default`."""
-    text = str(view.get("acting") or "").strip() or default
-    return text if text.endswith((".", "!", "?")) else text + "."
+    the same line as the message header), else the game's `default`. (A finished game's result
+    is the view's own fact: describers say it with `sentence`.)"""
+    return sentence(str(view.get("acting") or "").strip() or default)

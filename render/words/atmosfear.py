@@ -9,7 +9,7 @@ from typing import Any
 
 from data import load_toml
 
-from . import acting, count, fit, joined, name_of
+from . import acting, count, fit, joined, name_of, sentence
 
 TITLE = "Atmosfear: The Harbingers"
 KINDS = {"plain": "plain stone", "headstone": "headstone", "key": "key stone", "black_key": "black key stone",
@@ -74,11 +74,11 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         else f"{TITLE}, turn {int(view.get('turn') or 0)}."
     phase = view.get("phase")
     if view.get("gatekeeper_won"):
-        return [heading, acting(view, "Game over: the Gatekeeper wins")]
+        return [heading, sentence("Game over: the Gatekeeper wins")]
     if phase == "over" or view.get("winner") is not None:
         winner = view.get("winner")
-        return [heading, acting(view, f"Game over: {name_of(view, winner)} wins" if winner is not None
-                                else "Game over")]
+        return [heading, sentence(f"Game over: {name_of(view, winner)} wins" if winner is not None
+                                  else "Game over")]
     if phase == "fears":
         writers = joined(name_of(view, p.get("seat")) for p in players)
         return [heading, acting(view, f"Before the clock starts, {writers} each write a fear for the Well")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import acting, count, fit, joined, name_of
+from . import acting, count, fit, joined, name_of, sentence
 
 TITLE = "Keys to the Castle"
 STEPS = {"play": "to play a card", "move": "to move", "bonus": "to take a bonus"}
@@ -34,7 +34,7 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     if view.get("phase") == "over":
         winner = view.get("winner")
         result = f"{name_of(view, winner)} wins." if winner is not None else "Nobody won."
-        return [heading, acting(view, f"Game over: {result}")]
+        return [heading, sentence(f"Game over: {result}")]
     current = next((p for p in players if p.get("seat") == view.get("current")), None)
     if current is None:
         return [heading, acting(view, "Nobody is to play")]

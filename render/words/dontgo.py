@@ -9,7 +9,7 @@ from typing import Any
 
 from data import load_toml
 
-from . import acting, count, fit, joined, name_of
+from . import acting, count, fit, joined, name_of, sentence
 
 TITLE = "Don't Go In There"
 STEPS = {"place": "to place a meeple", "reroll": "to decide on a re-roll",
@@ -42,7 +42,7 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     if view.get("phase") == "over":
         winners = [name_of(view, s) for s in view.get("winners") or []]
         result = f"{joined(winners)} {'wins' if len(winners) == 1 else 'win'}." if winners else "Nobody won."
-        return [heading, acting(view, f"Game over: {result}")]
+        return [heading, sentence(f"Game over: {result}")]
     current = view.get("current")
     if not isinstance(current, int):
         return [heading, acting(view, "Nobody is to play")]

@@ -9,7 +9,7 @@ from typing import Any
 
 from data import load_toml
 
-from . import acting, count, fit, joined, name_of
+from . import acting, count, fit, joined, name_of, sentence
 
 TITLE = "Firetop Mountain"
 STEPS = {"start": "to move", "move": "is moving", "maze": "is in the Maze", "stop": "is meeting someone",
@@ -60,7 +60,7 @@ def turn(view: dict[str, Any]) -> list[str]:
         winner = view.get("winner")
         result = (f"{name_of(view, winner)} opened the chest and wins" if winner is not None
                   else "The Warlock woke: nobody won")
-        return [heading, acting(view, f"Game over: {result}")]
+        return [heading, sentence(f"Game over: {result}")]
     if view.get("phase") == "create":
         rolling = joined(who(view, p.get("seat")) for p in view.get("players") or [] if p.get("creating"))
         return [heading, acting(view, f"Rolling up adventurers: {rolling or 'everyone'}")]

@@ -14,7 +14,7 @@ from typing import Any
 
 from data import load_toml
 
-from . import acting, count, fit, joined, name_of
+from . import acting, count, fit, joined, name_of, sentence
 
 TITLE = "Key to the Kingdom"
 STEPS = {"demon": "to move the Demon King", "move": "to move", "steal": "may steal", "act": "to play"}
@@ -115,7 +115,7 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         winner = view.get("winner")
         result = (f"{name_of(view, winner)} escapes the Kingdom with the Key" if isinstance(winner, int)
                   else "The Demon King keeps the Kingdom: nobody escaped")
-        return [heading, acting(view, f"Game over: {result}")]
+        return [heading, sentence(f"Game over: {result}")]
     job = view.get("fold_job")
     if job:
         return [heading, acting(view, folding(view, job))]
