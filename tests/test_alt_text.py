@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from typing import Any, Iterator
 
 import pytest
@@ -242,3 +244,12 @@ def test_a_replay_is_described_by_game_players_moves_and_winner():
                     "42 moves, then the final board. Bo Marsh won.")
     assert describe_replay("Firetop Mountain", ["Ana Quill"], 1, []).endswith("1 move, then the final board. "
                                                                            "Nobody won.")
+
+
+def test_describing_a_board_loads_no_pillow():
+    """The bot describes boards in its own process; only the render worker needs Pillow."""
+    code = ("import sys, games\n"
+            "for game in games.all_games():\n"
+            "    game.hook('describer')\n"
+            "assert 'PIL' not in sys.modules, sorted(m for m in sys.modules if m.startswith('PIL'))\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
