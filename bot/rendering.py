@@ -61,8 +61,8 @@ def speaker_alt_text(game: Game, line: str) -> str:
     describe = game.hook("speaker_describer")
     if describe is not None:
         return clamp(describe(line))
-    who = next(iter(game.speakers.values()), "A character").title()
-    return fit([f"{who}, speaking: {' '.join(line.split())}"])
+    who = next((name.title() for name in game.speakers.values()), "A character")
+    return clamp(f"{who}, speaking: {' '.join(line.split())}")
 
 
 def draw(view: dict[str, Any]) -> bytes:

@@ -67,8 +67,8 @@ def animated_webp() -> bool:
 def describe_replay(title: str, names: Sequence[str], moves: int, winners: Sequence[str]) -> str:
     """The replay in words, for its attachment's description: which game, who played, how many
     moves it shows, and who won (the last frame's result)."""
-    players = f" between {joined(list(names))}" if names else ""
-    result = f"{joined(list(winners))} won." if winners else "Nobody won."
+    players = f" between {joined(names)}" if names else ""
+    result = f"{joined(winners)} won." if winners else "Nobody won."
     return fit([f"Animated replay of {title}{players}: the set-up, {count(moves, 'move')}, then the "
                 f"final board.", result])
 

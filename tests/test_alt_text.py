@@ -238,6 +238,10 @@ def test_the_gatekeeper_s_picture_is_described_with_his_line():
     assert len(speaker_alt_text(atmosfear, "Beware. " * 300)) <= LIMIT
 
 
+def test_a_speaker_without_a_describer_is_named_with_the_line(keypile):
+    assert speaker_alt_text(keypile, "Hello  there.") == "A character, speaking: Hello there."
+
+
 def test_a_replay_is_described_by_game_players_moves_and_winner():
     text = describe_replay("Keys to the Castle", ["Ana Quill", "Bo Marsh"], 42, ["Bo Marsh"])
     assert text == ("Animated replay of Keys to the Castle between Ana Quill and Bo Marsh: the set-up, "
