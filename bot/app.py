@@ -29,7 +29,7 @@ from .delivery import Delivery, single_retry_layer
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
-from .replay import Replays, describe, replay_format
+from .replay import Replays, describe, replay_alt, replay_format
 from .store import Store
 from .table import Seat, Stale, Table, TableService
 
@@ -680,7 +680,7 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
         await bot.get_partial_messageable(interaction.channel_id or 0).send(
             f"🎬 Replay of game {describe(row)}, for {interaction.user.display_name}.",
             file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}",
-                              description=f"Animated replay of game {describe(row)}"[:1024]))
+                              description=replay_alt(row, len(bot.store.actions(row["id"])))))
     except discord.HTTPException as exc:
         log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
                     exc.code)

@@ -43,7 +43,7 @@ from .delivery import Delivery, ServerError, Slot
 from .feed import Change, Snapshot, coalesce
 from .ratelimits import Budget
 from .livetable import Acting, Picture, Trail
-from .rendering import RenderFailed, alt_text, board_view
+from .rendering import RenderFailed, alt_text, board_view, speaker_alt_text
 from .table import Table
 
 if TYPE_CHECKING:
@@ -350,8 +350,7 @@ class DiscordPublisher:
         said = None
         if interlude is not None and game.speaker is not None:
             said = table.fill(interlude["line"])
-            name = game.speakers.get(interlude["speaker"], interlude["speaker"])
-            picture = Picture(livetable.SPEAKER_FILE, f"{name}, speaking: “{said}”")
+            picture = Picture(livetable.SPEAKER_FILE, speaker_alt_text(game, said))
             drawn = json.dumps(["speaker", said])
         else:
             picture = Picture(livetable.BOARD_FILE, board_alt(table, view))

@@ -346,9 +346,11 @@ class AtmosfearGame(Game):
     ai = "games.atmosfear.ai:choose"
     ai_view_from_view = "games.atmosfear.ai:view_from_view"
     renderer = "render.atmosfear:render_atmosfear"
+    describer = "render.words.atmosfear:describe"
     warm_up = "render.atmosfear:warm_up"
     rules_page = ("data", "atmosfear/rules.md")
     speaker = "render.atmosfear:render_gatekeeper"
+    speaker_describer = "render.words.atmosfear:describe_gatekeeper"
     speakers = {"gatekeeper": "THE GATEKEEPER"}
     title = "Atmosfear: The Harbingers"
     pausable = True

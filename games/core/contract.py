@@ -165,11 +165,16 @@ class Game(ABC):
     # PNG bytes` draws the public board; `warm_up()` pays its one-off costs in a render worker;
     # `speaker(line) -> PNG` pictures a character whose events (kinds in `speakers`: kind -> name
     # shown) get messages of their own; `rules_page` is (package, resource path) of the rules.
+    # Optional, for screen readers: `describer(view) -> str` says the renderer's view in words
+    # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line)
+    # -> str` the speaker's picture; without them the bot falls back to generic words.
     ai: ClassVar[str]
     ai_view_from_view: ClassVar[str | None] = None
     renderer: ClassVar[str]
+    describer: ClassVar[str | None] = None
     warm_up: ClassVar[str | None] = None
     speaker: ClassVar[str | None] = None
+    speaker_describer: ClassVar[str | None] = None
     speakers: ClassVar[dict[str, str]] = {}
     rules_page: ClassVar[tuple[str, str]]
 

@@ -318,6 +318,7 @@ class FiretopGame(Game):
     option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
     ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
+    describer = "render.words.firetop:describe"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
     state_format = 2

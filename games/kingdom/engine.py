@@ -73,6 +73,7 @@ class KingdomGame(Game):
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
+    describer = "render.words.kingdom:describe"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
     state_format = FORMAT
