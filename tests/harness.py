@@ -8,7 +8,7 @@ from typing import Any
 from bot.app import GatekeeperBot
 from bot.choices import walk
 from bot.fakediscord import FakeDiscord, Message
-from bot.fakediscord.harness import BotHarness, settle, until
+from bot.fakediscord.harness import BotHarness, is_board, settle, until
 from bot.table import Table
 from games.core import Rng, decide
 
@@ -29,12 +29,6 @@ class InThreadHarness(BotHarness):
     def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int | None = 1,
                  **overrides: Any) -> None:
         super().__init__(fake, db_path, clock, seed, **{"render_workers": 0, **overrides})
-
-
-def is_board(message: Message) -> bool:
-    """A table message (live or final): its footer names the game. A retired turn message,
-    shrunk to its summary, is not one."""
-    return "-# Game #" in message.text()
 
 
 class Players:

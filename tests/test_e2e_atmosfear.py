@@ -19,8 +19,8 @@ async def drain(bot) -> None:
 
 
 def gatekeeper_messages(players):
-    return [m for m in players.channel_messages()
-            if any(e.get("title") == "THE GATEKEEPER" for e in m.embeds)]
+    """Every table message that showed the Gatekeeper holding the floor, retired ones too."""
+    return [m for m in players.every_table() if "🗝️ **THE GATEKEEPER**" in m.text()]
 
 
 @pytest.fixture
@@ -63,7 +63,14 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
             # the called player freezes: the Gatekeeper's deadline passes
             said = len(gatekeeper_messages(players))
             called = table.seats[calling].user_id
-            assert f"<@{called}>" in gatekeeper_messages(players)[-1].content
+            call = players.current_board(table)  # his call is one message: the live table
+            deadline = table.game.view(state, None)["gatekeeper"]["deadline"]
+            assert f"<@{called}>" in call.text() and f"<t:{int(deadline)}:R>" in call.text()
+            assert table.fill(table.state.data["gk"]["line"]) in call.text()
+            assert [label for _, label, _ in call.buttons()
+                    if label != "My hand"] == ["YES! MY GATEKEEPER!"]
+            assert [name for name, _ in call.attachments] == ["speaker.png"]  # no board
+            assert call.alt_texts() and "Gatekeeper" in call.alt_texts()[0]
             # nobody may move while he speaks, and he says so
             other = bo if called == ana else ana
             ix = await fake_discord.slash(other, players.channel.id, "move", {"action": "roll 2"})
@@ -73,7 +80,10 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
             await drain(bot)
             await players.settle(table)
             assert [a["action"] for a in bot.store.actions(table.id)][-1] == "gk late"
-            assert len(gatekeeper_messages(players)) > said
+            # his verdict is on the same table, no new message for it
+            verdict = table.fill(table.state.data["gk"]["line"])
+            assert verdict in players.current_board(table).text()
+            assert len(gatekeeper_messages(players)) == said
             missed = True
             continue
         human = next((i for i, s in enumerate(table.seats)
@@ -94,4 +104,4 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
         for fear in fears:
             assert fear not in message.text() or fear in read
     # the countdown is a Discord timestamp, not a message edited every second
-    assert any("<t:" in b.text() and ":R>" in b.text() for b in players.boards())
+    assert any("<t:" in b.text() and ":R>" in b.text() for b in players.every_table())
