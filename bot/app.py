@@ -783,10 +783,15 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def resume(interaction: discord.Interaction) -> None:
         await pause_or_resume(bot, interaction, "resume")
 
-    @tree.command(name="leave", description="Leave the game here; an AI takes your seat")
+    @tree.command(name="leave", description="Leave the game or lobby here; an AI takes your seat")
     async def leave(interaction: discord.Interaction) -> None:
         table = table_here(bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if table.status == "lobby":  # a host who leaves hands the lobby on (see TableService.lobby)
+            await bot.service.lobby(table.id, interaction.user.id, interaction.user.display_name,
+                                    "leave")
+            await interaction.followup.send("You left the lobby.", ephemeral=True)
+            return
         await bot.service.leave(table.id, interaction.user.id)
         await interaction.followup.send("You left; an AI plays your seat now.", ephemeral=True)
 

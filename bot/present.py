@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import discord
 
-from games.core import Event
+from games.core import Event, option_text
 
 from .table import Table
 
@@ -42,13 +42,22 @@ def lobby_embed(table: Table) -> discord.Embed:
                          f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
     embed.add_field(name="Host", value=f"<@{table.host_id}>")
     if table.options:
-        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+        embed.add_field(name="Options", value=option_lines(table), inline=False)
     if table.status == "cancelled":
         embed.description = "This lobby was cancelled."
     else:
         embed.set_footer(text="Join, or the host can Add AI, then Start. Colours are dealt when "
                               "the game starts; who goes first is drawn by lot.")
     return embed
+
+
+def option_lines(table: Table) -> str:
+    """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
+    lines = []
+    for name, value in table.options.items():
+        text = option_text(table.game.option_texts, name)
+        lines.append(f"{text.label}: {text.value(value)}")
+    return "\n".join(lines)
 
 
 def public_lines(table: Table, events: list[Event]) -> list[str]:

@@ -239,7 +239,10 @@ class TableService:
         return table
 
     async def lobby(self, game_id: int, user_id: int, user_name: str, op: str) -> Table:
-        """Join, leave, add an AI, start or cancel a lobby."""
+        """Join, leave, watch, add an AI, start or cancel a lobby.
+
+        The host who leaves hands the lobby to the next person seated (none: it closes); the
+        host who watches gives up their seat and keeps hosting, so a game of AIs only can start."""
         table = self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
@@ -255,10 +258,17 @@ class TableService:
                 seats.append(Seat(name=user_name, user_id=user_id))
             elif op == "leave":
                 seat = table.seat_of(user_id)
-                if seat is None:
+                if seat is None and user_id != table.host_id:
                     raise IllegalAction("You are not in this lobby.")
+                if seat is not None:
+                    del seats[seat]
                 if user_id == table.host_id:
-                    raise IllegalAction("The host can't leave the lobby; use Cancel to close it.")
+                    changes.update(self._host_left(seats, seat or 0))
+            elif op == "watch":
+                self._require_host(table, user_id, "watch instead of playing")
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise IllegalAction("You are already watching; Join to take a seat again.")
                 del seats[seat]
             elif op == "ai":
                 self._require_host(table, user_id, "add AI players")
@@ -286,6 +296,16 @@ class TableService:
                 self._publish(table, None)
             await self.publisher.lobby_changed(table)  # rare: no need to leave the lock first
         return table
+
+    @staticmethod
+    def _host_left(seats: list[Seat], seat: int) -> dict[str, Any]:
+        """Who hosts once the host has left: the next person in seat order from the seat they
+        left (wrapping round); with no person seated, the lobby closes."""
+        order = seats[seat:] + seats[:seat]
+        heir = next((s.user_id for s in order if s.user_id is not None and not s.ai), None)
+        if heir is None:
+            return {"status": "cancelled"}
+        return {"host_id": heir}
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
         """The host picks one of the game's lobby options (a clock length)."""
@@ -636,9 +656,9 @@ class TableService:
         table = self.get(game_id)
         async with table.lock:
             seat = self._running_seat(table, user_id, "You're not playing in this game.")
+            name = table.seats[seat].name  # before the seat is renamed "<name> (AI)"
             self._to_ai(table, seat)
-        await self.publisher.notice(table, f"{table.seats[seat].name} left the table; an AI "
-                                           "plays their seat now.")
+        await self.publisher.notice(table, f"{name} left the table; an AI plays their seat now.")
         return table.seats[seat]
 
     def _to_ai(self, table: Table, seat: int) -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 
 from .board import BOARD, CELL
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
@@ -316,6 +316,10 @@ class FiretopGame(Game):
                   (235, 120, 20))
     verbs = VERBS
     option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
+    option_texts = {
+        "double6": OptionText("Double six", "A battle roll won with a double 6 does double damage."),
+        "rounds": OptionText("Round limit", "The Warlock wakes after this round and the game ends.",
+                             "rounds")}
     ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
     warm_up = "render.firetop:warm_up"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 
 from . import hazards as hz
 from . import stock
@@ -70,6 +70,8 @@ class KingdomGame(Game):
              "done": "", "go": "where you climb out, e.g. b3", "steal": "whose Treasure, e.g. blue",
              "leave": "", "deep": "", "let": ""}
     option_choices = {"rounds": ROUNDS}
+    option_texts = {"rounds": OptionText(
+        "Round limit", "Rounds before the Demon King seals the Kingdom and nobody wins.", "rounds")}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
