@@ -19,7 +19,7 @@ import yarl
 from discord import app_commands
 
 import games
-from games.core import IllegalAction
+from games.core import IllegalAction, count
 
 from . import health, permissions, present, ui
 from .choices import parse_path, walk
@@ -802,6 +802,7 @@ def register_commands(bot: GatekeeperBot) -> None:
         titles = {g.name: g.title for g in games.all_games()}
         mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."
-        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {r['won']} wins / {r['played']} games"
+        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} / "
+                        f"{count(r['played'], 'game')}"
                         for i, r in enumerate(board)) or "Nobody yet."
         await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")

@@ -280,7 +280,9 @@ async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
 
     # /stats shows the finished game
     ix = await fake_discord.slash(ana, players.channel.id, "stats")
-    assert "Keys to the Castle: " in (await ix.response()).data["content"]
+    content = (await ix.response()).data["content"]
+    assert "Keys to the Castle: " in content
+    assert re.search(rf"<@{ana}>: (0 wins|1 win) / 1 game$", content, re.M), content
 
 
 async def test_manager_can_end_a_game(fake_discord, harness):

@@ -98,3 +98,13 @@ async def test_the_host_can_watch_a_game_of_ais_only(service):
     await service.lobby(table.id, 100, "Ana", "ai")
     await service.lobby(table.id, 100, "Ana", "start")
     assert table.status == "running" and all(s.ai for s in table.seats)
+
+
+async def test_a_player_who_leaves_a_running_game_is_named_as_they_were(service):
+    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    await service.lobby(table.id, 101, "Bob the Spectator", "join")
+    await service.lobby(table.id, 100, "Ana", "start")
+    seat = await service.leave(table.id, 101)
+    assert seat.name == "Bob the Spectator (AI)" and seat.ai
+    notices = [text for kind, text in service.publisher.calls if kind == "notice"]
+    assert notices == ["Bob the Spectator left the table; an AI plays their seat now."]
