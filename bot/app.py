@@ -21,7 +21,7 @@ from discord import app_commands
 import games
 from games.core import IllegalAction, count
 
-from . import health, permissions, present, ui
+from . import health, permissions, present, rulebook, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
@@ -574,13 +574,9 @@ async def complete_game(interaction: discord.Interaction,
 
 
 def rules_sections(game_name: str) -> dict[str, str]:
-    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case heading."""
-    text = games.get(game_name).rules_text()
-    sections: dict[str, str] = {}
-    for chunk in text.split("\n## ")[1:]:
-        heading, _, body = chunk.partition("\n")
-        sections[heading.strip().lower()] = f"**{heading.strip()}**\n{body.strip()}"
-    return sections
+    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case
+    heading, their paragraphs unwrapped for Discord (`bot.rulebook`)."""
+    return rulebook.sections(games.get(game_name).rules_text())
 
 
 def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
