@@ -455,8 +455,8 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         row = self.store.game(game_id)
-        if interaction.user.id not in [s["user_id"] for s in row["seats"]]:
-            raise IllegalAction("Only the players of that game can start a rematch.")
+        if interaction.user.id not in [s["user_id"] for s in row["seats"]] + [row["host_id"]]:
+            raise IllegalAction("Only the players or the host of that game can start a rematch.")
         seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
         seats += [Seat(name=f"AI {n + 1}", ai=True)
                   for n in range(sum(1 for s in row["seats"] if s["ai"]))]

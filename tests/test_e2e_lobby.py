@@ -61,3 +61,9 @@ async def test_a_host_watches_a_game_of_ais_only_to_its_end(fake_discord, player
     assert "Game over" in final.content and "AI" in final.text()
     moves = [row for row in players.bot.store.actions(table.id) if row["seat"] >= 0]
     assert len(moves) > 10 and all(row["user_id"] is None for row in moves)
+    # the host who watched may ask for another game of the same AIs
+    again = next(cid for cid, label, _ in final.buttons() if label == "Play again")
+    await (await fake_discord.click(ana, final.id, again)).response()
+    rematch = await until(lambda: (t := players.table()) and t.status == "lobby" and t,
+                          what="the rematch lobby")
+    assert rematch.host_id == ana and [s.ai for s in rematch.seats] == [True, True]  # still watching
