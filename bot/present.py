@@ -40,14 +40,16 @@ def lobby_embed(table: Table) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}" for i, s in enumerate(table.seats))
     embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
                          f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
-    embed.add_field(name="Host", value=f"<@{table.host_id}>")
+    watching = " (watching)" if table.seat_of(table.host_id) is None else ""
+    embed.add_field(name="Host", value=f"<@{table.host_id}>{watching}")
     if table.options:
         embed.add_field(name="Options", value=option_lines(table), inline=False)
     if table.status == "cancelled":
         embed.description = "This lobby was cancelled."
     else:
-        embed.set_footer(text="Join, or the host can Add AI, then Start. Colours are dealt when "
-                              "the game starts; who goes first is drawn by lot.")
+        embed.set_footer(text="Join, or the host can Add AI, then Start; a host who would rather "
+                              "watch a game of AIs gives up their seat with Watch. Colours are "
+                              "dealt when the game starts; who goes first is drawn by lot.")
     return embed
 
 

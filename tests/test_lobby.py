@@ -91,6 +91,7 @@ async def test_the_host_can_watch_a_game_of_ais_only(service):
         await service.lobby(table.id, 101, "Bo", "watch")
     await service.lobby(table.id, 100, "Ana", "watch")
     assert table.seats == [Seat("AI 1", ai=True)] and table.host_id == 100
+    assert {f.name: f.value for f in lobby_embed(table).fields}["Host"] == "<@100> (watching)"
     with pytest.raises(IllegalAction, match="already watching"):
         await service.lobby(table.id, 100, "Ana", "watch")
     with pytest.raises(IllegalAction, match="at least 2"):
