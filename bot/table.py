@@ -32,7 +32,7 @@ from typing import Any, Callable, Protocol
 
 import games
 from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rng, apply,
-                        decide, seating, setup)
+                        count, decide, seating, setup)
 
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
@@ -254,7 +254,7 @@ class TableService:
                 if table.seat_of(user_id) is not None:
                     raise IllegalAction("You have already joined this game.")
                 if len(seats) >= game.max_seats:
-                    raise IllegalAction(f"The table is full ({game.max_seats} seats).")
+                    raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 seats.append(Seat(name=user_name, user_id=user_id))
             elif op == "leave":
                 seat = table.seat_of(user_id)
@@ -273,7 +273,7 @@ class TableService:
             elif op == "ai":
                 self._require_host(table, user_id, "add AI players")
                 if len(seats) >= game.max_seats:
-                    raise IllegalAction(f"The table is full ({game.max_seats} seats).")
+                    raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 number = sum(1 for s in seats if s.ai) + 1
                 seats.append(Seat(name=f"AI {number}", ai=True))
             elif op == "cancel":
@@ -282,7 +282,7 @@ class TableService:
             elif op == "start":
                 self._require_host(table, user_id, "start the game")
                 if len(seats) < game.min_seats:
-                    raise IllegalAction(f"{game.title} needs at least {game.min_seats} players; "
+                    raise IllegalAction(f"{game.title} needs at least {count(game.min_seats, 'player')}; "
                                         "invite someone or Add AI.")
                 changes.update(self._started(table, seats))
             else:
