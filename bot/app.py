@@ -19,9 +19,9 @@ import yarl
 from discord import app_commands
 
 import games
-from games.core import IllegalAction
+from games.core import IllegalAction, count
 
-from . import health, permissions, present, ui
+from . import health, permissions, present, rulebook, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
@@ -455,8 +455,8 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         row = self.store.game(game_id)
-        if interaction.user.id not in [s["user_id"] for s in row["seats"]]:
-            raise IllegalAction("Only the players of that game can start a rematch.")
+        if interaction.user.id not in [s["user_id"] for s in row["seats"]] + [row["host_id"]]:
+            raise IllegalAction("Only the players or the host of that game can start a rematch.")
         seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
         seats += [Seat(name=f"AI {n + 1}", ai=True)
                   for n in range(sum(1 for s in row["seats"] if s["ai"]))]
@@ -576,13 +576,9 @@ async def complete_game(interaction: discord.Interaction,
 
 
 def rules_sections(game_name: str) -> dict[str, str]:
-    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case heading."""
-    text = games.get(game_name).rules_text()
-    sections: dict[str, str] = {}
-    for chunk in text.split("\n## ")[1:]:
-        heading, _, body = chunk.partition("\n")
-        sections[heading.strip().lower()] = f"**{heading.strip()}**\n{body.strip()}"
-    return sections
+    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case
+    heading, their paragraphs unwrapped for Discord (`bot.rulebook`)."""
+    return rulebook.sections(games.get(game_name).rules_text())
 
 
 def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
@@ -802,10 +798,15 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def resume(interaction: discord.Interaction) -> None:
         await pause_or_resume(bot, interaction, "resume")
 
-    @tree.command(name="leave", description="Leave the game here; an AI takes your seat")
+    @tree.command(name="leave", description="Leave the game or lobby here; an AI takes your seat")
     async def leave(interaction: discord.Interaction) -> None:
         table = table_here(bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if table.status == "lobby":  # a host who leaves hands the lobby on (see TableService.lobby)
+            await bot.service.lobby(table.id, interaction.user.id, interaction.user.display_name,
+                                    "leave")
+            await interaction.followup.send("You left the lobby.", ephemeral=True)
+            return
         await bot.service.leave(table.id, interaction.user.id)
         await interaction.followup.send("You left; an AI plays your seat now.", ephemeral=True)
 
@@ -816,6 +817,7 @@ def register_commands(bot: GatekeeperBot) -> None:
         titles = {g.name: g.title for g in games.all_games()}
         mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."
-        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {r['won']} wins / {r['played']} games"
+        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} / "
+                        f"{count(r['played'], 'game')}"
                         for i, r in enumerate(board)) or "Nobody yet."
         await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")

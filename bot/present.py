@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import discord
 
-from games.core import Event
+from games.core import Event, option_text
 
 from .table import Table
 
@@ -40,15 +40,26 @@ def lobby_embed(table: Table) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}" for i, s in enumerate(table.seats))
     embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
                          f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
-    embed.add_field(name="Host", value=f"<@{table.host_id}>")
+    watching = " (watching)" if table.seat_of(table.host_id) is None else ""
+    embed.add_field(name="Host", value=f"<@{table.host_id}>{watching}")
     if table.options:
-        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+        embed.add_field(name="Options", value=option_lines(table), inline=False)
     if table.status == "cancelled":
         embed.description = "This lobby was cancelled."
     else:
-        embed.set_footer(text="Join, or the host can Add AI, then Start. Colours are dealt when "
-                              "the game starts; who goes first is drawn by lot.")
+        embed.set_footer(text="Join, or the host can Add AI, then Start; a host who would rather "
+                              "watch a game of AIs gives up their seat with Watch. Colours are "
+                              "dealt when the game starts; who goes first is drawn by lot.")
     return embed
+
+
+def option_lines(table: Table) -> str:
+    """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
+    lines = []
+    for name, value in table.options.items():
+        text = option_text(table.game.option_texts, name)
+        lines.append(f"{text.label}: {text.value(value)}")
+    return "\n".join(lines)
 
 
 def public_lines(table: Table, events: list[Event]) -> list[str]:

@@ -726,6 +726,6 @@ def fingerprint(shown: Any) -> int:
 
 
 def lobby_fingerprint(table: Table) -> int:
-    """What a lobby message shows: seats, options and whether it is still open."""
+    """What a lobby message shows: seats, host, options and whether it is still open."""
     return fingerprint([table.status, [(s.name, s.user_id, s.ai) for s in table.seats],
-                        sorted(table.options.items())])
+                        table.host_id, sorted(table.options.items())])

@@ -12,7 +12,7 @@ import re
 
 import discord
 
-from games.core import Choice, Step
+from games.core import Choice, Step, option_text
 
 from .choices import Position, format_path
 from .table import VOTE_AFTER_TIMEOUTS, Table
@@ -68,22 +68,27 @@ def lobby_view(table: Table) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     full = len(table.seats) >= table.game.max_seats
-    for op, label, style, disabled in (
+    # "Watch": the host gives their seat up and keeps hosting, to start a game of AIs only.
+    host_seated = table.seat_of(table.host_id) is not None
+    for index, (op, label, style, disabled) in enumerate((
         ("join", "Join", discord.ButtonStyle.success, full),
         ("leave", "Leave", discord.ButtonStyle.secondary, False),
         ("ai", "Add AI", discord.ButtonStyle.secondary, full),
+        ("watch", "Watch (host)", discord.ButtonStyle.secondary, not host_seated),
         ("start", "Start", discord.ButtonStyle.primary, len(table.seats) < table.game.min_seats),
         ("cancel", "Cancel", discord.ButtonStyle.danger, False),
-    ):
-        view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled,
+    )):
+        view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled, row=index // 5,
                                         custom_id=button_id(table, "lobby", op)))
-    for row, (name, values) in enumerate(table.game.option_choices.items(), start=1):
+    for row, (name, values) in enumerate(table.game.option_choices.items(), start=2):
         current = table.options.get(name, values[0])
+        text = option_text(table.game.option_texts, name)
+        # No value is pre-selected, so the placeholder (what the option is, its current value
+        # and what it does) always shows; a selected "off" alone would not say what is off.
         view.add_item(discord.ui.Select(
             custom_id=button_id(table, "opt", name), row=min(row, 4),
-            placeholder=f"{name}: {current}",
-            options=[discord.SelectOption(label=f"{name}: {v}", value=str(v), default=v == current)
-                     for v in values]))
+            placeholder=f"{text.label} ({text.value(current)}). {text.help}".strip()[:150],
+            options=[discord.SelectOption(label=text.value(v)[:100], value=str(v)) for v in values]))
     return frozen(view)
 
 

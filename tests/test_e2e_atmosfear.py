@@ -37,13 +37,14 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
     ana, bo, spec = (players.users[n] for n in ("Ana", "Bo", "Spec"))
     await players.open("Ana", "atmosfear")
     lobby = players.lobby()
-    (select_id, options), = lobby.selects()
-    assert [v for v, _ in options] == ["40", "20", "60"]
+    select_id, options = next((cid, options) for cid, options in lobby.selects()
+                              if cid.endswith(":opt:minutes"))
+    assert options == [("40", "40 minutes"), ("20", "20 minutes"), ("60", "60 minutes")]
     ix = await fake_discord.select(ana, lobby.id, select_id, ["20"])
     await ix.response()
     table = players.table()
     await players.settle(table)
-    assert table.options == {"minutes": 20}
+    assert table.options == {"minutes": 20, "answer": 8}
     await players.lobby_click("Bo", "join")
     await players.lobby_click("Ana", "ai")
     await players.lobby_click("Ana", "start")

@@ -11,6 +11,7 @@ from games.core import Rng, decide
 
 from bot.fakediscord.harness import BotHarness, until
 from tests.harness import Players
+from tests.test_rules_pages import broken_lines
 
 pytestmark = pytest.mark.asyncio
 
@@ -237,8 +238,10 @@ async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
     ix = await fake_discord.slash(cy, players.channel.id, "rules", {"game": "castle"})
     assert "Topics:" in (await ix.response()).data["content"]
     ix = await fake_discord.slash(cy, players.channel.id, "rules", {"game": "castle",
-                                                                   "topic": "winning"})
-    assert (await ix.response()).data["content"].startswith("**Winning**")
+                                                                   "topic": "turn"})
+    sent = (await ix.response()).data["content"]
+    assert sent.startswith("**Turn**") and broken_lines(sent) == []
+    assert "\n1. **Draw.** You automatically take the top card of the draw pile. When" in sent
     ix = await fake_discord.slash(cy, players.channel.id, "games")
     assert "Keys to the Castle" in (await ix.response()).data["content"]
     before = players.current_board(table).id
@@ -280,7 +283,9 @@ async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
 
     # /stats shows the finished game
     ix = await fake_discord.slash(ana, players.channel.id, "stats")
-    assert "Keys to the Castle: " in (await ix.response()).data["content"]
+    content = (await ix.response()).data["content"]
+    assert "Keys to the Castle: " in content
+    assert re.search(rf"<@{ana}>: (0 wins|1 win) / 1 game$", content, re.M), content
 
 
 async def test_manager_can_end_a_game(fake_discord, harness):

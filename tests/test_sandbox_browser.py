@@ -81,9 +81,10 @@ async def test_atmosfear_the_gatekeeper_calls_and_is_answered_in_time(browser, s
 
     async def twenty_minutes(table: Table) -> None:
         message_id, _ = lobby_button(box.fake, box.channels["atmosfear"], "start")
-        (select_id, _), = box.fake.messages[message_id].selects()
+        select_id = next(cid for cid, _ in box.fake.messages[message_id].selects()
+                         if cid.endswith(":opt:minutes"))
         await me.select(message_id, select_id, "20")
-        await until(lambda: table.options == {"minutes": 20}, what="the 20-minute clock")
+        await until(lambda: table.options["minutes"] == 20, what="the 20-minute clock")
         await settle(box.bot, table)
 
     table = await open_game(box.bot, me, "atmosfear", "atmosfear", ais=2,

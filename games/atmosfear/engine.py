@@ -31,7 +31,7 @@ from operator import itemgetter
 from typing import Any
 
 from data import load_toml
-from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 
 from .questions import situation
 
@@ -356,7 +356,12 @@ class AtmosfearGame(Game):
     pausable = True
     to_move_acts_first = True  # only the seat to move is prompted (in the fears phase: the first)
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
-    option_choices = {"minutes": (40, 20, 60)}
+    option_choices = {"minutes": (40, 20, 60), "answer": tuple(RULES["gk_answer_seconds"])}
+    option_texts = {
+        "minutes": OptionText("Game clock", "The whole game's time: when it runs out, the "
+                                            "Gatekeeper wins.", "minutes"),
+        "answer": OptionText("Answer window", "How long a player the Gatekeeper calls has to "
+                                              "answer him before he punishes them.", "seconds")}
     state_format = 3
     upgrades = {1: upgrade_1, 2: upgrade_2}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
@@ -375,6 +380,9 @@ class AtmosfearGame(Game):
         minutes = state.options.get("minutes", RULES["minutes_default"])
         if minutes not in RULES["minutes_allowed"]:
             raise IllegalAction(f"minutes must be one of {RULES['minutes_allowed']}, not {minutes}.")
+        if self.answer_seconds(state) not in RULES["gk_answer_seconds"]:
+            allowed = ", ".join(map(str, RULES["gk_answer_seconds"]))
+            raise IllegalAction(f"The answer window must be one of {allowed} seconds.")
         fate = sorted(FATE)
         rng.shuffle(fate)
         time = sorted(TIME)
@@ -759,13 +767,19 @@ class AtmosfearGame(Game):
         gk.update(on=True, line=line, order={"kind": order, "target": target, **args})
         if target is not None:
             gk["calling"] = target
-            gk["deadline"] = now + RULES["gk_answer_seconds"]
+            gk["deadline"] = now + self.answer_seconds(state)
             gk["leave_at"] = None
         else:
             self._interrupt(state, events, lambda: self._carry_out(state, order, None, {}, rng, events))
             gk["calling"], gk["deadline"] = None, None
             gk["leave_at"] = now + RULES["gk_leave_seconds"]
         return events
+
+    @staticmethod
+    def answer_seconds(state: State) -> int:
+        """How long a called player has to answer: the lobby's choice; a game saved before the
+        option existed has none in its options and keeps the first (the old fixed window)."""
+        return state.options.get("answer", RULES["gk_answer_seconds"][0])
 
     def _victim(self, d: dict[str, Any], how: str, rng: Rng) -> int | None:
         if how != "inside":

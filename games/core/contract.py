@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from .rng import MASK, Rng
+from .words import OptionText
 
 
 SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
@@ -148,8 +149,10 @@ class Game(ABC):
     # Public view keys the board image leaves out (shown in messages instead), so a change in
     # them alone does not redraw the board.
     image_ignores: ClassVar[tuple[str, ...]] = ()
-    # Options the host picks in the lobby: name -> allowed values, the first is the default.
+    # Options the host picks in the lobby: name -> allowed values, the first is the default;
+    # `option_texts` says how each reads to people (label, one line of help, the values' unit).
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    option_texts: ClassVar[dict[str, OptionText]] = {}
     # The shape of `State.data` this engine writes. A change of shape bumps it and adds
     # upgrades[old] (a pure function: the old data dict in, the next format's dict out), so
     # games saved by an older release load after an upgrade.

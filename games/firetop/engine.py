@@ -37,7 +37,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
+                        Step, count)
 
 from .board import BOARD, CELL
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
@@ -51,10 +52,6 @@ OPEN_TEXT = "Make a Key Challenge at the chest with three keys you carry"
 
 def p(seat: int) -> str:
     return "{p%d}" % seat
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def listing(parts: list[str]) -> str:
@@ -149,7 +146,7 @@ def normalize(action: str) -> str:
     if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
         return f"spoils {what[0]}" + (" lantern" if lantern else "")
     raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
-                        "and add 'lantern' to take his lantern too.")
+                        "and add 'lantern' to take their lantern too.")
 
 
 def arg_of(action: str) -> Any:
@@ -206,7 +203,7 @@ def _op_say(ctx: Ctx, step: dict[str, Any]) -> str | None:
 def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
     n = step["n"]
     if n < 0:
-        ctx.say(f"{{p}} loses {plural(-n, 'Stamina point')}.")
+        ctx.say(f"{{p}} loses {count(-n, 'Stamina point')}.")
         if ctx.game._wound(ctx, ctx.seat, -n, cause="the " + ctx.d["task"]["name"]):
             return "stop"
         ctx.say(f"{{p}}'s Stamina: {ctx.me['stamina']}.")
@@ -214,7 +211,7 @@ def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
     me = ctx.me
     gain = min(n, me["stamina0"] - me["stamina"])
     me["stamina"] += gain
-    ctx.say(f"{{p}} regains {plural(gain, 'Stamina point')} (Stamina {me['stamina']}).")
+    ctx.say(f"{{p}} regains {count(gain, 'Stamina point')} (Stamina {me['stamina']}).")
     return None
 
 
@@ -230,14 +227,14 @@ def _op_luck(ctx: Ctx, step: dict[str, Any]) -> str | None:
 @op("gold")
 def _op_gold(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["gold"] = max(0, ctx.me["gold"] + step["n"])
-    ctx.say(f"{{p}} now has {plural(ctx.me['gold'], 'Gold Piece')}.")
+    ctx.say(f"{{p}} now has {count(ctx.me['gold'], 'Gold Piece')}.")
     return None
 
 
 @op("provisions")
 def _op_provisions(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["provisions"] = max(0, ctx.me["provisions"] + step["n"])
-    ctx.say(f"{{p}} now has {plural(ctx.me['provisions'], 'Provision')}.")
+    ctx.say(f"{{p}} now has {count(ctx.me['provisions'], 'Provision')}.")
     return None
 
 
@@ -316,6 +313,10 @@ class FiretopGame(Game):
                   (235, 120, 20))
     verbs = VERBS
     option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
+    option_texts = {
+        "double6": OptionText("Double six", "A battle roll won with a double 6 does double damage."),
+        "rounds": OptionText("Round limit", "The Warlock wakes after this round and the game ends.",
+                             "rounds")}
     ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
     describer = "render.words.firetop:describe"
@@ -497,18 +498,18 @@ class FiretopGame(Game):
         if killer is None:
             if cards:
                 self._add_pile(d, node, cards, owner=seat)
-                ctx.events.append(Event(f"{p(seat)}'s treasure lies hidden where he fell "
-                                        f"({plural(len(cards), 'card')}): only he may reclaim it."))
+                ctx.events.append(Event(f"{p(seat)}'s treasure lies hidden where they fell "
+                                        f"({count(len(cards), 'card')}): only they may reclaim it."))
         else:
             victor = d["players"][killer]
             victor["gold"] += me["gold"]
             victor["provisions"] += me["provisions"]
-            got = [f"{plural(me['gold'], 'Gold Piece')}", f"{plural(me['provisions'], 'Provision')}"]
+            got = [f"{count(me['gold'], 'Gold Piece')}", f"{count(me['provisions'], 'Provision')}"]
             if me["lantern"]:
                 victor["lantern"] = True
-                got.append("his lantern")
+                got.append("their lantern")
             if cards:
-                got.append(plural(len(cards), "treasure card"))
+                got.append(count(len(cards), "treasure card"))
             ctx.events.append(Event(f"{p(killer)} claims {listing(got)} from {p(seat)}."))
             names = []
             for cid in cards:
@@ -546,11 +547,11 @@ class FiretopGame(Game):
         kind = card["kind"]
         if kind == "gold":
             me["gold"] += card["n"]
-            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {plural(card['n'], 'Gold Piece')}."))
+            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {count(card['n'], 'Gold Piece')}."))
             return
         if kind == "provisions":
             me["provisions"] += card["n"]
-            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {plural(card['n'], 'Provision')}."))
+            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {count(card['n'], 'Provision')}."))
             return
         if not quiet:
             ctx.events.append(Event(f"{p(seat)} pockets a treasure card, face down."))
@@ -575,8 +576,8 @@ class FiretopGame(Game):
         for pile in [pl for pl in d["piles"] if pl["node"] == node and pl["owner"] in (None, seat)]:
             d["piles"].remove(pile)
             mine = pile["owner"] == seat
-            ctx.events.append(Event(f"{p(seat)} {'reclaims his lost' if mine else 'picks up the discarded'} "
-                                    f"treasure ({plural(len(pile['items']), 'card')})."))
+            ctx.events.append(Event(f"{p(seat)} {'reclaims their lost' if mine else 'picks up the discarded'} "
+                                    f"treasure ({count(len(pile['items']), 'card')})."))
             ctx.events.append(Event("You pick up: " + listing([treasure_name(c) for c in pile["items"]]) + ".",
                                     to=(seat,)))
             for cid in pile["items"]:
@@ -811,7 +812,7 @@ class FiretopGame(Game):
         elif then == "far_bank":
             self._set_pos(d, ctx.seat, task["far"])
             d["players"][ctx.seat]["door"] = task["far"]
-            ctx.events.append(Event(f"{p(ctx.seat)} drags himself out on the far bank, at {task['far']}."))
+            ctx.events.append(Event(f"{p(ctx.seat)} climbs out on the far bank, at {task['far']}."))
             d["step"] = "done"
 
     def _enter_room(self, ctx: Ctx) -> None:
@@ -855,10 +856,10 @@ class FiretopGame(Game):
         node = ctx.me["pos"]
         if node in BOARD.passages:
             colour = BOARD.passages[node]["colour"]
-            ctx.events.append(Event(f"{p(ctx.seat)} slips into the {colour} Secret Passage; his turn ends."))
+            ctx.events.append(Event(f"{p(ctx.seat)} slips into the {colour} Secret Passage; their turn ends."))
             d["step"] = "done"
         elif node in BOARD.maze_gates:
-            ctx.events.append(Event(f"{p(ctx.seat)} reaches the edge of the Maze; his turn ends."))
+            ctx.events.append(Event(f"{p(ctx.seat)} reaches the edge of the Maze; their turn ends."))
             self._pick_piles(ctx, ctx.seat)
             d["step"] = "done"
         elif node in BOARD.rooms:
@@ -908,8 +909,8 @@ class FiretopGame(Game):
         # a Key Challenge: he alone sees the cards held out for each number he named
         ctx.events.append(Event("The cards held out for your keys: "
                                 + " ".join(self._held_out(d, seat, n) for n in keys), to=(seat,), kind="secret"))
-        ctx.events.append(Event(f"{p(seat)} must announce it: {plural(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
-                                f"wrong! A spell hurls him to the south bank of the river, at {BOARD.landing}."))
+        ctx.events.append(Event(f"{p(seat)} must announce it: {count(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
+                                f"wrong! A spell hurls them to the south bank of the river, at {BOARD.landing}."))
         self._set_pos(d, seat, BOARD.landing)
         d["players"][seat]["door"] = BOARD.landing
         d["last"] = {"seat": seat, "from": "treasure", "to": BOARD.landing, "path": ["treasure", BOARD.landing]}
@@ -987,7 +988,7 @@ class FiretopGame(Game):
     def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         n = me["extras"]
-        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {n - g} Provisions")), self._do_extras)
+        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {count(n - g, 'Provision')}")), self._do_extras)
                 for g in range(n + 1)]
         return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) may take "
                 f"{n} extra Gold and/or Provisions", opts, False)
@@ -1024,19 +1025,19 @@ class FiretopGame(Game):
             loser = d["players"][head["from"]]
             whats: list[tuple[str, str]] = []
             # offered whatever he carries: the buttons must not tell whether he has keys
-            whats.append(("keys", "All his Bunches of Keys, if any"))
+            whats.append(("keys", "All their Bunches of Keys, if any"))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
                 whats.append(("random", "One treasure card at random"))
             for cid in _distinct(loser["revealed"]):
                 if cid in loser["items"] or cid in loser["swords"]:
-                    whats.append((cid, f"His {TREASURES[cid]['name']}"))
+                    whats.append((cid, f"Their {TREASURES[cid]['name']}"))
             whats.append(("nothing", "No treasure"))
             opts = []
             for what, label in whats:
                 if loser["lantern"]:
-                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and his lantern")),
+                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and their lantern")),
                                  self._do_spoils))
-                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not his lantern")),
+                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not their lantern")),
                                  self._do_spoils))
                 else:
                     opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
@@ -1143,7 +1144,7 @@ class FiretopGame(Game):
                 opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
             opts.append((_choice("pass", ("pass", "No challenge")), self._do_skip))
         elif step == "shop":
-            text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
+            text = f"Grubb's wares (you have {count(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
                 room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
                     or len(me["items"]) < RUCKSACK
@@ -1315,7 +1316,7 @@ class FiretopGame(Game):
         me["provisions"] += n - gold
         me["extras"] = None
         ctx.say(f"{{p}}'s adventurer is ready: Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}, "
-                f"{plural(me['gold'], 'Gold Piece')} and {plural(me['provisions'], 'Provision')}.")
+                f"{count(me['gold'], 'Gold Piece')} and {count(me['provisions'], 'Provision')}.")
         if d["phase"] == "create" and all(q["extras"] is None for q in d["players"]):
             d["phase"] = "play"
             d["current"] = d["first"]
@@ -1328,7 +1329,7 @@ class FiretopGame(Game):
         die = ctx.rng.die()
         d["roll"], d["challenged"], d["step"] = die, False, "move"
         d["dice"] = {"seat": ctx.seat, "what": "move", "faces": [die]}
-        extra = " A 1: he may make a Key Challenge." if die == 1 else ""
+        extra = " A 1: they may make a Key Challenge." if die == 1 else ""
         ctx.say(f"{{p}} rolls {die} to move.{extra}")
 
     def _do_move(self, ctx: Ctx, node: str) -> None:
@@ -1360,7 +1361,7 @@ class FiretopGame(Game):
         me["provisions"] -= 1
         me["stamina"] = min(me["stamina0"], me["stamina"] + EAT)
         me["ate"] = me["turns"]
-        ctx.say(f"{{p}} eats a Provision and rests (Stamina {me['stamina']}); that is his turn.")
+        ctx.say(f"{{p}} eats a Provision and rests (Stamina {me['stamina']}); that is their turn.")
         ctx.d["step"] = "done"
 
     def _do_face(self, ctx: Ctx, _: Any) -> None:
@@ -1408,7 +1409,7 @@ class FiretopGame(Game):
         colour = BOARD.passages[ctx.me["pos"]]["colour"]
         self._set_pos(ctx.d, ctx.seat, node)
         ctx.d["last"] = None
-        ctx.say(f"{{p}}'s lantern lights the {colour} passage; he comes out at {node}.")
+        ctx.say(f"{{p}}'s lantern lights the {colour} passage; they come out at {node}.")
         self._do_roll(ctx, None)
 
     def _do_grope(self, ctx: Ctx, _: Any) -> None:
@@ -1419,7 +1420,7 @@ class FiretopGame(Game):
         node = spec["entrances"][spec["roll"][face - 1] - 1]
         ctx.d["dice"] = {"seat": ctx.seat, "what": "passage", "faces": [face]}
         self._set_pos(ctx.d, ctx.seat, node)
-        same = " (where he went in)" if node == here else ""
+        same = " (where they went in)" if node == here else ""
         ctx.say(f"Without a lantern, {{p}} gropes through the dark {colour} passage (rolled {face}) and comes "
                 f"out at {node}{same}.")
         self._do_roll(ctx, None)
@@ -1431,7 +1432,7 @@ class FiretopGame(Game):
         if node in BOARD.maze_gates:
             self._set_pos(d, ctx.seat, node)
             d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-            ctx.say(f"{{p}} steps out of the Maze at {node}; his turn ends.")
+            ctx.say(f"{{p}} steps out of the Maze at {node}; their turn ends.")
             d["step"] = "done"
             return
         card = d["maze"][node]
@@ -1440,14 +1441,14 @@ class FiretopGame(Game):
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
-            ctx.say(f"{{p}} turns up the Maze card at {node}: a dead end! He must miss a turn before trying "
+            ctx.say(f"{{p}} turns up the Maze card at {node}: a dead end! They must miss a turn before trying "
                     "another way. The card is turned face down again.")
             me["miss"] = 1
             d["step"] = "done"
             return
         self._set_pos(d, ctx.seat, node)
         d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-        ctx.say(f"{{p}} turns up the Maze card at {node}: a way through. He passes on, and the card is turned "
+        ctx.say(f"{{p}} turns up the Maze card at {node}: a way through. They pass on, and the card is turned "
                 "face down again.")
         d["step"] = "maze"
 
@@ -1473,7 +1474,7 @@ class FiretopGame(Game):
             if b["roller"] is not None and b["mroll"] is None:
                 b["waiting"] = True
                 b["due"] = ctx.now + ROLL_WAIT
-                ctx.say(f"{{p}} raises his sword and waits for {p(b['roller'])} to roll for the {b['name']}.",
+                ctx.say(f"{{p}} raises their sword and waits for {p(b['roller'])} to roll for the {b['name']}.",
                         kind="battle")
                 return
         else:
@@ -1591,7 +1592,7 @@ class FiretopGame(Game):
                 loser["swords"].remove(cid)
             if cid in loser["revealed"]:
                 loser["revealed"].remove(cid)
-        parts = [plural(len(taken), "treasure card")] if taken else []
+        parts = [count(len(taken), "treasure card")] if taken else []
         if lantern:
             loser["lantern"] = False
             ctx.me["lantern"] = True
@@ -1617,7 +1618,7 @@ class FiretopGame(Game):
             room = d["rooms"][node]
             if room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
                 me["face"] = True
-                ctx.say("{p} will have to face what is in there on his next turn.")
+                ctx.say("{p} will have to face what is in there on their next turn.")
 
     def _do_leave(self, ctx: Ctx, cid: str) -> None:
         me = ctx.me
@@ -1745,7 +1746,7 @@ class FiretopGame(Game):
             lines.append("Keys you know are under the chest: **" + ", ".join(map(str, know["chest"])) + "**")
         mine = [pl for pl in d["piles"] if pl["owner"] == seat]
         for pl in mine:
-            lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({plural(len(pl['items']), 'card')}).")
+            lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({count(len(pl['items']), 'card')}).")
         return "\n".join(lines)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step, count
 
 from . import hazards as hz
 from . import stock
@@ -70,6 +70,8 @@ class KingdomGame(Game):
              "done": "", "go": "where you climb out, e.g. b3", "steal": "whose Treasure, e.g. blue",
              "leave": "", "deep": "", "let": ""}
     option_choices = {"rounds": ROUNDS}
+    option_texts = {"rounds": OptionText(
+        "Round limit", "Rounds before the Demon King seals the Kingdom and nobody wins.", "rounds")}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
@@ -269,14 +271,14 @@ class KingdomGame(Game):
             if job["stage"] == "deep":
                 return f"The board is about to fold to the {world}. Use your Deep Magic?"
             run = job["runners"][str(seat)]
-            return f"Escape the folding World! {run['left']} throw{'s' if run['left'] != 1 else ''} left."
+            return f"Escape the folding World! {count(run['left'], 'throw')} left."
         if pl["task"] is not None:
             return hz.label(pl["task"])
         ti = d["turn_info"]
         if d["phase"] == "demon":
             return f"You threw {ti['die']}: move the Demon King first."
         if d["phase"] == "move":
-            return f"Move {ti['die']} space{'s' if ti['die'] != 1 else ''}."
+            return f"Move {count(ti['die'], 'space')}."
         if d["phase"] == "steal":
             return "You landed on another adventurer. Steal a Treasure?"
         if ti.get("moved"):

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from data import load_toml
-from games.core import Event, IllegalAction, Rng
+from games.core import Event, IllegalAction, Rng, count
 
 from . import stock
 from .board import BOARD
@@ -425,7 +425,7 @@ def _build(ctx: Ctx, st: dict[str, Any]) -> Result:
     if n >= length:
         ctx.say("{p} builds the whole Evil Tower bridge!")
     else:
-        ctx.say(f"{{p}} builds {n} section{'s' if n > 1 else ''} of the Evil Tower bridge and stands "
+        ctx.say(f"{{p}} builds {count(n, 'section')} of the Evil Tower bridge and stands "
                 "on the last one.")
     return ("go", st["go"])
 
