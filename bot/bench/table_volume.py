@@ -26,11 +26,11 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import games
 from bot.clock import FakeClock
-from bot.fakediscord import FakeDiscord
+from bot.fakediscord import FakeDiscord, patch_discord
 from bot.fakediscord.harness import BotHarness
 from bot.fakediscord.people import Players
 from bot.table import Table
@@ -44,7 +44,7 @@ SECONDS_PER_MOVE = 4.0
 SEATS = {"castle": 3, "dontgo": 3, "atmosfear": 4, "firetop": 3, "kingdom": 3}
 OPTIONS = {"atmosfear": {"minutes": 20}}
 WRITE_METHODS = ("POST", "PATCH", "DELETE")
-STALE_TEXT = re.compile(r"to move|Waiting for|your move|answer him")
+STALE_TEXT = re.compile(r"➡️|nobody moves|: answer him")  # what only a live header says
 
 
 @dataclass
@@ -117,10 +117,13 @@ def measure(players: Players, table: Table, first_request: int = 0) -> Volume:
     return volume
 
 
-async def play(game_name: str, seed: int, home: Path) -> Volume:
-    """One game of `game_name`, people in every seat, to its end; its figures."""
+async def play(game_name: str, seed: int, home: Path, options: dict[str, Any] | None = None,
+               each_step: Callable[[Players, Table], None] | None = None) -> Volume:
+    """One game of `game_name`, people in every seat, to its end; its figures. `each_step`
+    looks at the channel whenever the bot has shown a commit (the tests' checks)."""
     fake = FakeDiscord(real_rate_limits=False)
     await fake.start()
+    restore = patch_discord(fake)
     clock = FakeClock()
     harness = BotHarness(fake, home / f"{game_name}-{seed}.db", clock=clock, seed=seed,
                          render_workers=0, turn_timeout=100_000.0)
@@ -129,9 +132,8 @@ async def play(game_name: str, seed: int, home: Path) -> Volume:
         names = [f"Player {n + 1}" for n in range(SEATS[game_name])]
         players = Players(fake, harness, names)
         await players.open(names[0], game_name)
-        table = players.table()
-        assert table is not None
-        table.options.update(OPTIONS.get(game_name, {}))
+        for name, value in {**OPTIONS.get(game_name, {}), **(options or {})}.items():
+            await players.choose_option(names[0], name, value)
         for name in names[1:]:
             await players.lobby_click(name, "join")
         await players.lobby_click(names[0], "start")
@@ -140,6 +142,8 @@ async def play(game_name: str, seed: int, home: Path) -> Volume:
         for _ in range(20_000):
             if table.status != "running":
                 break
+            if each_step is not None:
+                each_step(players, table)
             waiting = [s for s, p in enumerate(table.prompts) if p is not None]
             if waiting:
                 await players.play_by_buttons(table, seat=waiting[0])
@@ -149,6 +153,7 @@ async def play(game_name: str, seed: int, home: Path) -> Volume:
         return measure(players, table)
     finally:
         await harness.stop()
+        restore()
         await fake.stop()
 
 

@@ -2,6 +2,8 @@
 like real users: the tests' players, and the benchmarks' (bot.bench.table_volume)."""
 from __future__ import annotations
 
+from typing import Any
+
 from bot.app import GatekeeperBot
 from bot.table import Table
 from games.core import Rng, decide
@@ -72,6 +74,16 @@ class Players:
         if table is not None:
             await self.settle(table)
         return ix
+
+    async def choose_option(self, who: str, name: str, value: Any) -> None:
+        """The host picks `value` for lobby option `name` in its select."""
+        lobby = self.lobby()
+        custom_id = next(cid for cid, _ in lobby.selects() if cid.endswith(f":opt:{name}"))
+        ix = await self.fake.select(self.users[who], lobby.id, custom_id, [str(value)])
+        await ix.response()
+        table = self.table()
+        if table is not None:
+            await self.settle(table)
 
     async def start_game(self, host: str, joiners: list[str], ais: int = 0,
                          game: str = "castle") -> Table:
