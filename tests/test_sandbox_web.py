@@ -2,6 +2,8 @@
 a reason and no change."""
 from __future__ import annotations
 
+import re
+
 import aiohttp
 import pytest
 
@@ -76,3 +78,20 @@ def test_the_sandbox_keeps_the_operators_settings_but_not_the_wait_for_late_guil
     assert sandbox.overrides["turn_timeout"] == 77.0
     assert "guild_ready_timeout" not in sandbox.overrides
     assert GUILD_READY_TIMEOUT < 2.0
+
+
+async def test_the_page_and_its_emoji_font_are_served_and_nothing_else(box):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{box.url}static/emoji.css") as response:
+            css = await response.text()
+        fonts = sorted(set(re.findall(r"url\(/static/(emoji-\d+\.woff2)\)", css)))
+        assert len(fonts) == 11 and 'font-family: "Sandbox Emoji"' in css
+        for name in fonts:
+            async with session.get(f"{box.url}static/{name}") as response:
+                assert response.status == 200 and response.content_type == "font/woff2"
+                assert (await response.read())[:4] == b"wOF2"
+        async with session.get(f"{box.url}static/emoji-OFL.txt") as response:
+            assert "SIL Open Font License" in await response.text()
+        for missing in ("nothing.css", "emoji-99.woff2", "%2e%2e%2fweb.py", "web.py"):
+            async with session.get(f"{box.url}static/{missing}") as response:
+                assert response.status == 404, missing

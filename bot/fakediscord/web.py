@@ -20,7 +20,10 @@ from aiohttp import WSCloseCode, web
 from .models import Channel, Interaction, Message
 from .server import FakeDiscord, FakeDiscordError
 
-STATIC = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+# What static/ holds, by kind: the page, and the emoji font it ships (emoji.css) so emoji are
+# never empty boxes on a machine without a colour emoji font of its own.
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
+                 ".woff2": "font/woff2", ".txt": "text/plain"}
 HISTORY = 100  # messages per channel a tab gets when it connects (Discord also loads lazily)
 MAX_NAME = 32
 MAX_MESSAGE = 2000
@@ -71,16 +74,19 @@ class WebClient:
         return self._static_file("index.html")
 
     async def static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        if name not in STATIC:
-            raise web.HTTPNotFound()
-        return self._static_file(name)
+        return self._static_file(request.match_info["name"])
 
     @staticmethod
     def _static_file(name: str) -> web.Response:
-        body = (resources.files(__package__) / "static" / name).read_bytes()
-        return web.Response(body=body, content_type=STATIC[name], charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        folder = resources.files(__package__) / "static"
+        kind = CONTENT_TYPES.get(name[name.rfind("."):]) if "." in name else None
+        if kind is None or "/" in name or not (folder / name).is_file():
+            raise web.HTTPNotFound()
+        if kind.startswith("font/"):  # large and never edited in place: keep them a day
+            return web.Response(body=(folder / name).read_bytes(), content_type=kind,
+                                headers={"Cache-Control": "max-age=86400"})
+        return web.Response(body=(folder / name).read_bytes(), content_type=kind,
+                            charset="utf-8", headers={"Cache-Control": "no-cache"})
 
     # ------------------------------------------------------------------ live updates
     async def live(self, request: web.Request) -> web.WebSocketResponse:
