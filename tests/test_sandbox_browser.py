@@ -425,3 +425,40 @@ async def test_after_start_the_newest_board_is_in_view_at_both_widths_and_fits_a
     await phone.page.wait_for_function(AT_THE_BOTTOM, timeout=5000)
     await expect(pill).to_be_hidden()
 
+
+async def test_typing_a_slash_lists_the_general_commands_first_then_the_game_here(
+        browser, start_sandbox):
+    box = await start_sandbox(render_workers=0)  # it draws no board
+    me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
+    names = me.page.locator("#command-popup .suggestion .name")
+    composer = me.page.locator("#message-input")
+    await me.channel("general")
+    await composer.fill("/")
+    listed = await names.all_inner_texts()
+    assert listed[:9] == ["/play", "/rules", "/hand", "/status", "/move", "/log", "/stats",
+                          "/games", "/leave"]
+    assert "/end" in listed
+    assert not [n for n in listed if n.startswith("/atmosfear ") and not n.endswith("…")]
+    assert "/atmosfear …" in listed
+    await composer.fill("/atm")  # a game's commands, by its name
+    assert (await names.all_inner_texts())[0] == "/atmosfear fear" and await names.count() == 15
+    await composer.fill("/")
+    await me.page.locator("#command-popup .suggestion", has_text="/castle …").click()
+    await expect(composer).to_have_value("/castle ")
+    await expect(names.first).to_have_text("/castle play")
+    # where Atmosfear is being played, its commands follow the general ones and match by verb
+    atmosfear = box.channels["atmosfear"]
+    box.web.game_in = lambda channel_id: "atmosfear" if channel_id == atmosfear else None
+    await composer.fill("")
+    # the world is sent again with the next change (before the message that made it)
+    note = await post(box, box.channels["general"], {"content": "Atmosfear began"})
+    await expect(me.message(note)).to_be_visible()
+    await me.channel("atmosfear")
+    await composer.fill("/")
+    listed = await names.all_inner_texts()
+    assert listed[:2] == ["/play", "/rules"] and "/atmosfear fly" in listed
+    assert listed.index("/end") < listed.index("/atmosfear fear")
+    await composer.fill("/fl")
+    assert await names.all_inner_texts() == ["/atmosfear fly"]
+    await composer.fill("/le")
+    assert await names.all_inner_texts() == ["/leave", "/atmosfear leave"]

@@ -45,8 +45,11 @@ class WebClient:
     to the tabs allowed to see it."""
 
     def __init__(self, fake: FakeDiscord, guild_id: int, database: str,
-                 now: Callable[[], float]) -> None:
+                 now: Callable[[], float],
+                 game_in: Callable[[int], str | None] = lambda channel_id: None) -> None:
         self.fake = fake
+        #: the name of the game running in a channel, if any: its commands are offered first there
+        self.game_in = game_in
         self.guild_id = guild_id
         self.database = database
         self.now = now
@@ -139,7 +142,8 @@ class WebClient:
     def _publish(self) -> None:
         """Queue what changed since the last look (compared, so a burst of changes is one pass)."""
         world = (tuple(self._players()),
-                 tuple((c.id, c.name, c.archived) for c in self.fake.channels.values()),
+                 tuple((c.id, c.name, c.archived, self.game_in(c.id))
+                       for c in self.fake.channels.values()),
                  tuple(c["id"] for c in self._commands()))
         if world != self._world:
             self._world = world
@@ -193,11 +197,11 @@ class WebClient:
             out.append(self.fake.dm_channel(user_id))
         return out
 
-    @staticmethod
-    def _channel(c: Channel) -> dict[str, Any]:
+    def _channel(self, c: Channel) -> dict[str, Any]:
         kind = "dm" if c.is_dm else "thread" if c.is_thread else "text"
         return {"id": str(c.id), "kind": kind, "name": c.name,
-                "parent_id": str(c.parent_id) if c.parent_id else None}
+                "parent_id": str(c.parent_id) if c.parent_id else None,
+                "game": None if c.is_dm else self.game_in(c.id)}
 
     def _history(self, user_id: int | None) -> list[dict[str, Any]]:
         if user_id is None:

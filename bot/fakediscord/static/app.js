@@ -600,11 +600,39 @@ let active = 0;
 input.addEventListener("input", () => {
   const text = input.value;
   if (!text.startsWith("/") || channel(state.current).kind === "dm") { hideCommands(); return; }
-  const typed = text.slice(1).toLowerCase().trim();
-  suggestions = commandEntries().filter((e) => e.label.slice(1).startsWith(typed)).slice(0, 25);
+  suggestions = suggest(text.slice(1).toLowerCase().replace(/\s+/g, " ").trimStart(), channel(state.current).game);
   active = 0;
   renderSuggestions();
 });
+
+// The commands everyone uses, in the order a newcomer needs them; others follow by name.
+const FIRST_COMMANDS = ["play", "rules", "hand", "status", "move", "log", "stats", "games", "leave", "end",
+  "pause", "resume", "replay"];
+
+function suggest(typed, game) {
+  // "/" alone: the general commands, then the game of this channel's own commands, then one
+  // line per other game's commands; letters narrow it: "/atm" (or, where Atmosfear is played,
+  // "/fl" for its "fly") lists that game's commands
+  const rank = (e) => {
+    const i = FIRST_COMMANDS.indexOf(e.cmd.name);
+    return i < 0 ? FIRST_COMMANDS.length : i;
+  };
+  const entries = commandEntries();
+  const general = entries.filter((e) => !e.path.length)
+    .sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label));
+  const grouped = entries.filter((e) => e.path.length);
+  const matches = (e) => e.label.slice(1).startsWith(typed) || e.label.slice(1) === typed.trimEnd();
+  const here = (e) => e.cmd.name === game && (typed === "" || e.path.join(" ").startsWith(typed));
+  const out = general.filter(matches);
+  out.push(...grouped.filter((e) => here(e) || (typed !== "" && matches(e))));
+  if (typed === "") {
+    for (const name of [...new Set(grouped.map((e) => e.cmd.name))].filter((n) => n !== game).sort()) {
+      const count = grouped.filter((e) => e.cmd.name === name).length;
+      out.push({label: `/${name} …`, more: name, description: `${count} commands for ${name}: type /${name}`});
+    }
+  }
+  return out;
+}
 
 function renderSuggestions() {
   const popup = $("#command-popup");
@@ -612,10 +640,11 @@ function renderSuggestions() {
   popup.replaceChildren(...suggestions.map((s, i) => {
     const row = el("div", {className: `suggestion${i === active ? " active" : ""}`},
       el("span", {className: "name"}, s.label), el("span", {className: "description"}, s.description || ""));
-    row.onmousedown = (event) => { event.preventDefault(); startCommand(s); };
+    row.onmousedown = (event) => { event.preventDefault(); pick(s); };
     return row;
   }));
   popup.hidden = false;
+  popup.querySelector(".active").scrollIntoView({block: "nearest"});
 }
 
 function hideCommands() {
@@ -630,12 +659,19 @@ input.addEventListener("keydown", (event) => {
     renderSuggestions();
     event.preventDefault();
   } else if (event.key === "Tab" || event.key === "Enter") {
-    startCommand(suggestions[active]);
+    pick(suggestions[active]);
     event.preventDefault();
   } else if (event.key === "Escape") {
     hideCommands();
   }
 });
+
+function pick(entry) {
+  if (!entry.more) { startCommand(entry); return; }
+  input.value = `/${entry.more} `;  // a game's commands: list them
+  input.dispatchEvent(new Event("input"));
+  input.focus();
+}
 
 function startCommand(entry) {
   hideCommands();
