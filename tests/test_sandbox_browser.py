@@ -343,25 +343,6 @@ MISSING_GLYPHS = """async ([emoji, noGlyph]) => {
 }"""
 
 
-async def test_emoji_are_drawn_in_colour_never_as_boxes_at_both_widths(browser, start_sandbox):
-    box = await start_sandbox(render_workers=0)  # it draws no board
-    channel_id = box.channels["general"]
-    await post(box, channel_id, {"content": "Seats: " + " ".join(BOT_EMOJI)})
-    await post(box, channel_id, {"flags": COMPONENTS_V2, "components": [
-        {"type": 17, "components": [{"type": 10, "content": "".join(BOT_EMOJI)}]}]})
-    for viewport in (None, PHONE):
-        me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
-        if viewport:
-            await me.page.set_viewport_size(viewport)
-        await expect(me.page.locator("#messages .v2-text")).to_have_count(1)
-        assert await me.page.evaluate(MISSING_GLYPHS, [BOT_EMOJI, NO_GLYPH]) == []
-        # the page's own text asked for the shipped font, and got it
-        assert await me.page.evaluate(
-            """() => [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Sandbox Emoji"
-                                                  && f.status === "loaded")""")
-        await me.page.close()
-
-
 OVERFLOWING = """() => {
   // elements reaching past the right edge of the page (the channel list, slid away, aside)
   const width = document.documentElement.clientWidth;
@@ -379,7 +360,7 @@ AT_THE_BOTTOM = """() => {
 }"""
 
 
-async def test_after_start_the_newest_board_is_in_view_at_both_widths_and_fits_a_phone(
+async def test_at_both_widths_the_newest_board_is_in_view_after_start_and_no_emoji_is_a_box(
         browser, start_sandbox):
     box = await start_sandbox()
     wide = await Tab.open(browser, box.url, box.fake, FIRST_USER)
@@ -388,9 +369,11 @@ async def test_after_start_the_newest_board_is_in_view_at_both_widths_and_fits_a
     await phone.page.locator("#show-channels").click()  # the channel list slides in...
     await phone.channel("castle")  # ...and away once a channel is picked
     await expect(phone.page.locator("#sidebar")).to_be_hidden()
-    # a long table of buttons, so there is something to wrap
+    # the bot's emoji, as message text and in a container; a long table of buttons, to wrap
+    await post(box, box.channels["castle"], {"content": "Seats: " + " ".join(BOT_EMOJI)})
     await post(box, box.channels["castle"], {"flags": COMPONENTS_V2, "components": [
         {"type": 17, "accent_color": 0x3498DB, "components": [
+            {"type": 10, "content": "".join(BOT_EMOJI)},
             {"type": 10, "content": "Choose where to go: " + "the Sleeping Giant, near side; " * 4},
             {"type": 12, "items": [{"media": {"url": "attachment://wide.png"}, "description": "wide"}]},
             {"type": 1, "components": [
@@ -405,6 +388,11 @@ async def test_after_start_the_newest_board_is_in_view_at_both_widths_and_fits_a
         await tab.page.wait_for_function(AT_THE_BOTTOM, timeout=5000)
         last = await tab.page.locator("#messages > .message").last.get_attribute("data-message-id")
         assert int(last) == max(m.id for m in box.fake.channel_messages(box.channels["castle"]))
+        assert await tab.page.evaluate(MISSING_GLYPHS, [BOT_EMOJI, NO_GLYPH]) == []
+        # the page's own text asked for the shipped font, and got it
+        assert await tab.page.evaluate(
+            """() => [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Sandbox Emoji"
+                                                  && f.status === "loaded")""")
     # on the phone nothing reaches past the edge, and text has room (not a letter per line)
     assert await phone.page.evaluate(OVERFLOWING) == []
     narrowest = await phone.page.evaluate(

@@ -627,8 +627,9 @@ function suggest(typed, game) {
   out.push(...grouped.filter((e) => here(e) || (typed !== "" && matches(e))));
   if (typed === "") {
     for (const name of [...new Set(grouped.map((e) => e.cmd.name))].filter((n) => n !== game).sort()) {
-      const count = grouped.filter((e) => e.cmd.name === name).length;
-      out.push({label: `/${name} …`, more: name, description: `${count} commands for ${name}: type /${name}`});
+      const commands = grouped.filter((e) => e.cmd.name === name);
+      out.push({label: `/${name} …`, more: name,
+        description: `${commands[0].cmd.description} (${commands.length} commands)`});
     }
   }
   return out;
