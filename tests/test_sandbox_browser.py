@@ -366,9 +366,15 @@ async def test_at_both_widths_the_newest_board_is_in_view_after_start_and_no_emo
     wide = await Tab.open(browser, box.url, box.fake, FIRST_USER)
     phone = await Tab.open(browser, box.url, box.fake, FIRST_USER)
     await phone.page.set_viewport_size(PHONE)
+    sidebar = phone.page.locator("#sidebar")
+    await expect(sidebar).to_be_hidden()
     await phone.page.locator("#show-channels").click()  # the channel list slides in...
-    await phone.channel("castle")  # ...and away once a channel is picked
-    await expect(phone.page.locator("#sidebar")).to_be_hidden()
+    await expect(sidebar).to_be_visible()
+    await phone.page.mouse.click(360, 400)  # ...away with a tap beside it...
+    await expect(sidebar).to_be_hidden()
+    await phone.page.locator("#show-channels").click()
+    await phone.channel("castle")  # ...or once a channel is picked
+    await expect(sidebar).to_be_hidden()
     # the bot's emoji, as message text and in a container; a long table of buttons, to wrap
     await post(box, box.channels["castle"], {"content": "Seats: " + " ".join(BOT_EMOJI)})
     await post(box, box.channels["castle"], {"flags": COMPONENTS_V2, "components": [

@@ -159,8 +159,15 @@ function channelButton(c, sigil, name, kind = "") {
   return button;
 }
 
-// on a phone the channel list slides over the messages, opened by the header's button
+// on a phone the channel list slides over the messages, opened by the header's button and
+// closed by picking a channel or by a tap beside it
 $("#show-channels").onclick = () => document.body.classList.toggle("channels-open");
+$("#main").addEventListener("click", (event) => {
+  if (!document.body.classList.contains("channels-open") || event.target.closest("#show-channels")) return;
+  event.preventDefault();
+  event.stopPropagation();
+  document.body.classList.remove("channels-open");
+}, true);
 
 function openChannel(id, messageId) {
   document.body.classList.remove("channels-open");
