@@ -81,15 +81,15 @@ class WebClient:
 
     @staticmethod
     def _static_file(name: str) -> web.Response:
+        """A file of static/ by its bare name, of a kind the page uses; anything else is a 404.
+        Never cached without asking: a new version of the page shows at the next load."""
         folder = resources.files(__package__) / "static"
         kind = CONTENT_TYPES.get(name[name.rfind("."):]) if "." in name else None
         if kind is None or "/" in name or not (folder / name).is_file():
             raise web.HTTPNotFound()
-        if kind.startswith("font/"):  # large and never edited in place: keep them a day
-            return web.Response(body=(folder / name).read_bytes(), content_type=kind,
-                                headers={"Cache-Control": "max-age=86400"})
         return web.Response(body=(folder / name).read_bytes(), content_type=kind,
-                            charset="utf-8", headers={"Cache-Control": "no-cache"})
+                            charset=None if kind.startswith("font/") else "utf-8",
+                            headers={"Cache-Control": "no-cache"})
 
     # ------------------------------------------------------------------ live updates
     async def live(self, request: web.Request) -> web.WebSocketResponse:
