@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -53,6 +54,11 @@ OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HE
 # option type ids
 OPT_SUB, OPT_GROUP, OPT_STR, OPT_INT, OPT_BOOL, OPT_USER, OPT_CHANNEL, OPT_ROLE, OPT_MENTIONABLE, OPT_NUM = range(1, 11)
 OPT_ATTACHMENT = 11
+
+# How long a heartbeat's ACK takes (bot.fakediscord.server.FakeDiscord._acknowledge): far more
+# than the client's keep-alive thread needs to run again, far less than discord.py's 10 s
+# "Can't keep up" threshold; Discord's own round trip is of this order.
+HEARTBEAT_ACK_DELAY = 0.1
 
 
 class FakeDiscordError(Exception):
@@ -189,7 +195,10 @@ class FakeDiscord:
         self.compress_gateway = compress_gateway
         #: seconds after creation an interaction can still get its initial callback (None: forever)
         self.interaction_timeout = interaction_timeout
+        #: ms between the client's heartbeats, sent in HELLO (Discord's own value)
         self.heartbeat_interval = 41250
+        #: seconds before a heartbeat is acknowledged: a network round trip (see _acknowledge)
+        self.heartbeat_ack_delay = HEARTBEAT_ACK_DELAY
 
         self.bot_user = User(id=self._snow(), name='Gatekeeper', bot=True)
         self.bot_user_id = self.bot_user.id
@@ -658,7 +667,7 @@ class FakeDiscord:
     async def _gateway_op(self, conn: _Conn, data: Dict[str, Any]) -> None:
         op, d = data.get('op'), data.get('d')
         if op == OP_HEARTBEAT:
-            await conn.send({'op': OP_HEARTBEAT_ACK, 'd': None, 's': None, 't': None})
+            self._spawn(self._acknowledge(conn))
         elif op == OP_IDENTIFY:
             if d.get('token') != self.token:
                 log.error('fakediscord: IDENTIFY with a bad token')
@@ -735,6 +744,20 @@ class FakeDiscord:
             pass
         else:
             log.warning('fakediscord: unhandled gateway op %s: %s', op, data)
+
+    async def _acknowledge(self, conn: _Conn) -> None:
+        """Answer a heartbeat with HEARTBEAT_ACK after a round trip's delay, not at once.
+
+        discord.py's keep-alive thread sends a heartbeat through the event loop, then records
+        when it was sent; it measures latency as (ACK received) - (that record). In the same
+        process, an immediate ACK can be handled on the loop before the thread has run again,
+        so the latency was measured from the heartbeat before: a whole interval, logged as
+        "Can't keep up, shard ID 0 websocket is 41.3s behind". Real Discord is never that quick.
+        """
+        await asyncio.sleep(self.heartbeat_ack_delay)
+        if not conn.ws.closed:
+            with contextlib.suppress(ConnectionResetError):
+                await conn.send({'op': OP_HEARTBEAT_ACK, 'd': None, 's': None, 't': None})
 
     async def _emit(self, s: _Session, t: str, d: Dict[str, Any]) -> None:
         """Sequence and (if connected) send one dispatch. Caller holds s.lock."""
