@@ -7,7 +7,7 @@ from typing import Any
 from bot.choices import walk
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.harness import BotHarness, is_board, settle, until
-from bot.fakediscord.people import Players
+from bot.fakediscord import people
 
 __all__ = ["BotHarness", "InThreadHarness", "Players", "is_board", "settle", "until",
            "walk_labels", "TEST_RATE_SCALE"]
@@ -29,6 +29,12 @@ class InThreadHarness(BotHarness):
     def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int | None = 1,
                  **overrides: Any) -> None:
         super().__init__(fake, db_path, clock, seed, **{"render_workers": 0, **overrides})
+
+
+class Players(people.Players):
+    """The tests' people: a lobby without a named game is Keys to the Castle."""
+
+    default_game = "castle"
 
 
 def walk_labels(prompt_choices, labels: list[str]):

@@ -59,7 +59,7 @@ async def test_a_game_keeps_its_table_in_agreement_and_its_channel_quiet(game, t
     assert seen.get("board", 0) > 10
     if game == "atmosfear":  # his calls and the fears written together were met and checked
         assert seen.get("calls") and seen.get("simultaneous")
-        assert volume.messages_left <= table_volume.ATMOSFEAR_MESSAGES
+        assert volume.clocked and volume.messages_left <= table_volume.CLOCKED_MESSAGES
     assert volume.writes_per_move <= table_volume.WRITES_PER_MOVE, volume
     assert volume.dms_over_turns == 0 and volume.echo_dms == 0, volume
     assert volume.stale == [], volume.stale

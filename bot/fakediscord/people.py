@@ -15,6 +15,8 @@ from .harness import BotHarness, is_board, settle, until
 class Players:
     """People in one guild channel, acting through the fake client like real users."""
 
+    default_game = ""  # what /play opens when no game is named (the tests set one)
+
     def __init__(self, fake: FakeDiscord, harness: BotHarness, names: list[str],
                  dms_open: dict[str, bool] | None = None) -> None:
         self.fake = fake
@@ -60,7 +62,8 @@ class Players:
         """Wait until the bot has finished with everything it started."""
         await settle(self.bot, table)
 
-    async def open(self, host: str, game: str = "castle") -> Message:
+    async def open(self, host: str, game: str | None = None) -> Message:
+        game = game or self.default_game
         ix = await self.fake.slash(self.users[host], self.channel.id, "play", {"game": game})
         await ix.wait_original(lambda m: bool(m.buttons()))
         return self.lobby()
@@ -86,7 +89,7 @@ class Players:
             await self.settle(table)
 
     async def start_game(self, host: str, joiners: list[str], ais: int = 0,
-                         game: str = "castle") -> Table:
+                         game: str | None = None) -> Table:
         await self.open(host, game)
         for name in joiners:
             await self.lobby_click(name, "join")
