@@ -74,7 +74,7 @@ class KingdomGame(Game):
     colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30))
     verbs = {"roll": "", "demon": "where the Demon King goes: its letter on the board, e.g. A",
              "move": "where you go: its letter on the board, e.g. A", "stay": "",
-             "cross": "the hazard beside you", "fight": "", "visit": "", "use": "a way or an item, e.g. net",
+             "cross": "the hazard beside you, e.g. bone pit", "fight": "", "visit": "", "use": "a way or an item, e.g. net",
              "drop": "the equipment you give up, e.g. rope", "take": "an item or holder",
              "done": "", "go": "where you climb out: its letter on the board, e.g. A",
              "steal": "whose Treasure, e.g. blue",
@@ -324,9 +324,13 @@ class KingdomGame(Game):
             return "You stopped here."
         return "Your turn."
 
-    def by_marker(self, d: dict[str, Any], act: str) -> str:
-        """A typed place given by its letter on the board ("move a") as the canonical action."""
+    def from_typed(self, d: dict[str, Any], act: str) -> str:
+        """A typed action in players' words as the canonical one: a place by its letter on the
+        board ("move a"), a hazard by its name ("cross the bone pit")."""
         verb, _, arg = act.partition(" ")
+        if verb == "cross":
+            words = [w for w in arg.replace("'", "").split() if w != "the"]
+            return f"cross {'_'.join(words)}" if words else act
         if verb in PLACE_VERBS and arg and arg not in BOARD.spaces:
             for space, mark in self.marks(d).items():
                 if mark.lower() == arg:
@@ -338,7 +342,7 @@ class KingdomGame(Game):
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
-        act = self.by_marker(d, norm(action))
+        act = self.from_typed(d, norm(action))
         choices = self.choices(state, seat)
         if not choices:
             if d["phase"] == "fold":
