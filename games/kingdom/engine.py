@@ -189,7 +189,7 @@ class KingdomGame(Game):
         elif phase == "demon":
             marks = self.marks(d)
             for s in marks:
-                out.append((f"demon {s}", mark_label(marks[s], "Demon King to " + BOARD.name(s))
+                out.append((f"demon {s}", mark_label(marks[s], BOARD.name(s))
                             + self._catch_note(d, s)))
         elif phase == "move":
             marks = self.marks(d)
