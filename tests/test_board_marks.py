@@ -110,6 +110,15 @@ def test_firetop_buttons_repeat_the_letters_the_board_view_carries(seed):
     assert seen > 10
 
 
+def test_firetop_a_typed_letter_is_the_place_it_marks():
+    game = games.get("firetop")
+    state = next(s for s in positions("firetop", 2, 2) if len(game.marks(s)) > 2)
+    node, letter = list(game.marks(state).items())[2]
+    seat = state.data["queue"][0]["seat"] if state.data["queue"] else state.data["current"]
+    by_letter = apply(game, state, seat, f"move {letter.lower()}").state
+    assert by_letter.to_json() == apply(game, state, seat, f"move {node}").state.to_json()
+
+
 def test_atmosfear_flight_buttons_name_the_number_drawn_beside_the_stone():
     game = games.get("atmosfear")
     engine = type(game).__module__

@@ -78,7 +78,7 @@ VERBS = {
     "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
     "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
     "escape": "", "dice": "",
-    "move": "a square, room, passage exit or Maze space, e.g. K9 or armoury",
+    "move": "a letter the board shows, a square or a room, e.g. A, K9 or armoury",
     "challenge": "a key number 1-9",
     "nominate": "who rolls for the monster, by colour, e.g. blue",
     "fight": "the adventurer to attack, by colour, e.g. blue",
@@ -1258,7 +1258,7 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        wanted = normalize(action)
+        wanted = normalize(self._from_marker(state, action))
         if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
                 and not any(o["to"] == seat for o in d["offers"]):
             raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
@@ -1273,6 +1273,15 @@ class FiretopGame(Game):
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
+
+    def _from_marker(self, state: State, action: str) -> str:
+        """A place typed by its letter on the board ("move a") as the square or room it marks."""
+        verb, _, arg = action.strip().partition(" ")
+        if verb.lower() == "move" and arg.strip().isalpha() and len(arg.strip()) <= 2:
+            for node, mark in self.marks(state).items():
+                if mark == arg.strip().upper():
+                    return f"move {node}"
+        return action
 
     def _idle_reason(self, state: State, seat: int) -> str:
         d = state.data
@@ -1311,11 +1320,10 @@ class FiretopGame(Game):
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
             return f"You can't {kind} now. You can: {', '.join(verbs)}."
-        same = [c.action for c in choices if c.action.split()[0] == kind]
+        same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
-            reach = [a.split()[1] for a in same]
-            return (f"You can't end a move of {d['roll']} at {rest}. You can reach: {', '.join(reach[:12])}"
-                    + ("…" if len(reach) > 12 else "."))
+            return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"
+                    + ("…" if len(same) > 12 else "."))
         if kind == "challenge" and rest.isdigit() and int(rest) in me["keys"]:
             return f"You hold Key card {rest} yourself: name another number."
         if kind == "challenge":
@@ -1331,8 +1339,8 @@ class FiretopGame(Game):
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
         if kind == "drop":
-            return f"You don't carry {rest}; see /hand for your treasure cards' ids."
-        return f"That isn't possible now. Try: {', '.join(same[:8])}."
+            return "You don't carry that card; /hand lists yours."
+        return f"That isn't possible now. Try: {'; '.join(same[:8])}."
 
     # ------------------------------------------------------------ actions
     def _do_extras(self, ctx: Ctx, gold: int) -> None:
