@@ -128,8 +128,7 @@ def _stone_name(sid: str) -> str:
     if sid in RADIAL_OF:
         return words["radial"].format(realm=NAMES[RADIAL_OF[sid]])
     stone = STONE[sid]
-    return words["kinds"][stone["kind"]].format(realm=NAMES[stone["realm"]], colour=stone["colour"],
-                                                mark=FLIGHT_MARKS.get(sid, ""))
+    return words["kinds"][stone["kind"]].format(realm=NAMES[stone["realm"]], mark=FLIGHT_MARKS.get(sid, ""))
 
 
 STONE_NAMES = {sid: _stone_name(sid) for sid in ALL_STONES}
