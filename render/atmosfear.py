@@ -655,7 +655,7 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
 
 
 def _draw_marks(d, geo: Geometry, marks: tuple) -> None:
-    """The number beside each stone a button may name ("Fly to Flight stone 30"), just inside
+    """The number beside each stone a button may name ("Fly → Flight stone 30"), just inside
     the track so it never covers a stone."""
     f = font(20, True)
     for sid, mark in marks:

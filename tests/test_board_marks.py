@@ -42,7 +42,9 @@ def prompts(game: Game, state: State) -> Iterator[Any]:
 def test_markers_run_a_to_z_then_on_without_repeating():
     assert [marker(i) for i in (0, 1, 25, 26, 27, 51, 52)] == ["A", "B", "Z", "AA", "AB", "AZ", "BA"]
     assert marked(["x", "y", "x", "z"]) == {"x": "A", "y": "B", "z": "C"}
-    assert mark_label("C", "the Gate") == "C · The Gate"
+    assert mark_label("C", "the Gate") == "C · Gate"
+    assert mark_label("D", "an equipment cache in the Heartland") == "D · Equipment cache in the Heartland"
+    assert mark_label("E", "Out to the Sleeping Giant, near side") == "E · Out to the Sleeping Giant, near side"
 
 
 @pytest.mark.parametrize("seed", [1, 2])

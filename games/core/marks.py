@@ -27,6 +27,14 @@ def marked(places: list[str]) -> dict[str, str]:
     return out
 
 
+ARTICLES = ("a ", "an ", "the ")
+
+
 def mark_label(mark: str, words: str) -> str:
-    """A choice's label that repeats the board's marker: "A · The Sleeping Giant, near side"."""
+    """A choice's label that repeats the board's marker, its words without a leading article (a
+    label is a name, not a sentence): "A · Sleeping Giant, near side"."""
+    for article in ARTICLES:
+        if words.lower().startswith(article):
+            words = words[len(article):]
+            break
     return f"{mark} · {words[:1].upper()}{words[1:]}"
