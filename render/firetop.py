@@ -448,7 +448,8 @@ def _piles(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> Non
         if box is None:
             continue
         x1, y0 = box[2] - 4, box[1] + 4
-        label = str(count) if owner is None else f"{LETTERS.get(_colour(view, owner), '?')}·{count}"  # "B3" would read as a square
+        # "B·3", not "B3": that would read as a square of the board
+        label = str(count) if owner is None else f"{LETTERS.get(_colour(view, owner), '?')}·{count}"
         w = int(f.getlength(label)) + 12
         d.rounded_rectangle((x1 - w, y0, x1, y0 + 26), radius=5, fill=core.GOLD, outline=INK, width=2)
         d.text((x1 - w // 2, y0 + 13), label, font=f, fill=INK, anchor="mm")

@@ -385,7 +385,8 @@ class AtmosfearGame(Game):
     colours = COLOURS
     colour_rgb = tuple(tuple(h["rgb"]) for h in HARBINGERS)  # type: ignore[assignment]
     verbs = {"fear": "your greatest fear", "roll": "1 or 2 dice", "inside": "", "outside": "",
-             "cw": "", "ccw": "", "take": "", "skip": "", "fly": "a Flight stone by the number the board draws beside it, e.g. 30",
+             "cw": "", "ccw": "", "take": "", "skip": "",
+             "fly": "a Flight stone by the number the board draws beside it, e.g. 30",
              "duel": "a seat number or Harbinger", "pass": "a seat number or Harbinger",
              "try": "", "read": "", "leave": "", "yes": ""}
 

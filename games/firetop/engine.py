@@ -1124,7 +1124,8 @@ class FiretopGame(Game):
                     if me["lantern"]:
                         for other in spec["entrances"]:
                             if other != node:
-                                opts.append((_choice(f"move {other}", (other, f"Through the passage to {BOARD.label(other)}")),
+                                opts.append((_choice(f"move {other}",
+                                                     (other, f"Through the passage to {BOARD.label(other)}")),
                                              self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
@@ -1476,15 +1477,15 @@ class FiretopGame(Game):
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
-            ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a dead end! He must miss a turn before trying "
-                    "another way. The card is turned face down again.")
+            ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a dead end! He must miss a turn "
+                    "before trying another way. The card is turned face down again.")
             me["miss"] = 1
             d["step"] = "done"
             return
         self._set_pos(d, ctx.seat, node)
         d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-        ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a way through. He passes on, and the card is turned "
-                "face down again.")
+        ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a way through. He passes on, and the "
+                "card is turned face down again.")
         d["step"] = "maze"
 
     def _do_end(self, ctx: Ctx, _: Any) -> None:

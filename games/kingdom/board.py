@@ -63,12 +63,6 @@ class Board:
         s = self.spaces[space]
         return s.face is None or fold[s.area] == s.face
 
-    def world_of(self, space: str, fold: dict[str, str]) -> str:
-        s = self.spaces[space]
-        if s.area == "heart":
-            return RAW["heart"]["name"]
-        return self.world(s.area, fold[s.area] if s.face is None else s.face)
-
     def world_phrase(self, space: str) -> str:
         """The World a space lies in, as a sentence says it ("the Heartland", "the Ice Palace").
         Static: only a Whirlpool sits on both faces of its panel, and a Whirlpool has a name."""

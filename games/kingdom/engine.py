@@ -74,7 +74,8 @@ class KingdomGame(Game):
     colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30))
     verbs = {"roll": "", "demon": "where the Demon King goes: its letter on the board, e.g. A",
              "move": "where you go: its letter on the board, e.g. A", "stay": "",
-             "cross": "the hazard beside you, e.g. bone pit", "fight": "", "visit": "", "use": "a way or an item, e.g. net",
+             "cross": "the hazard beside you, e.g. bone pit", "fight": "", "visit": "",
+             "use": "a way or an item, e.g. net",
              "drop": "the equipment you give up, e.g. rope", "take": "an item or holder",
              "done": "", "go": "where you climb out: its letter on the board, e.g. A",
              "steal": "whose Treasure, e.g. blue",
@@ -267,13 +268,10 @@ class KingdomGame(Game):
     def _marked_ways_out(self, d: dict[str, Any], wanted: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """A hazard's choices, its ways out lettered as the board marks them."""
         marks = self.marks(d)
-        out = []
-        for action, label in wanted:
-            verb, _, place = action.partition(" ")
-            out.append((action, mark_label(marks[place], "Out to " + BOARD.name(place))
-                        if verb == "go" and place in marks else label))
-        ways = {a: i for i, a in enumerate(marks)}
-        return sorted(out, key=lambda c: ways.get(c[0].partition(" ")[2], -1) if c[0].startswith("go ") else -1)
+        ways = {action.partition(" ")[2] for action, _ in wanted if action.startswith("go ")}
+        others = [(action, label) for action, label in wanted if not action.startswith("go ")]
+        return others + [(f"go {place}", mark_label(mark, "Out to " + BOARD.name(place)))
+                         for place, mark in marks.items() if place in ways]
 
     def fold_choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
         job = d["fold_job"]
