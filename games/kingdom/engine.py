@@ -259,7 +259,7 @@ class KingdomGame(Game):
             for s, run in d["fold_job"]["runners"].items():
                 if run["die"] is not None:
                     places += self.move_targets(d, int(s), run["die"], run=True)
-        elif d["players"][d["current"]]["task"] is not None:
+        elif d["phase"] == "act" and d["players"][d["current"]]["task"] is not None:
             wanted = hz.needs(self.ctx(d, d["current"], Rng(0), []))
             if isinstance(wanted, list):
                 places = [action.split()[1] for action, _ in wanted if action.startswith("go ")]
@@ -268,10 +268,16 @@ class KingdomGame(Game):
     def _marked_ways_out(self, d: dict[str, Any], wanted: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """A hazard's choices, its ways out lettered as the board marks them."""
         marks = self.marks(d)
-        ways = {action.partition(" ")[2] for action, _ in wanted if action.startswith("go ")}
-        others = [(action, label) for action, label in wanted if not action.startswith("go ")]
-        return others + [(f"go {place}", mark_label(mark, "Out to " + BOARD.name(place)))
-                         for place, mark in marks.items() if place in ways]
+        order = {place: i for i, place in enumerate(marks)}
+        out = []
+        for action, label in wanted:
+            verb, _, place = action.partition(" ")
+            if verb == "go":
+                words = "Out to " + BOARD.name(place)
+                label = mark_label(marks[place], words) if place in marks else words
+            out.append((action, label))
+        # the ways out in letter order, after the hazard's other choices
+        return sorted(out, key=lambda c: order.get(c[0][3:], -1) if c[0].startswith("go ") else -1)
 
     def fold_choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
         job = d["fold_job"]
