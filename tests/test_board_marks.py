@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 import pytest
-from PIL import ImageDraw
 
 import games
 from bot.simulate import play
@@ -16,6 +15,7 @@ from games.core.marks import mark_label, marked, marker
 from render.atmosfear import draw_atmosfear
 from render.firetop import draw_firetop
 from render.kingdom import draw_kingdom
+from tests.drawn_text import record_drawn_text
 
 BUTTON_LABEL = 80  # Discord's limit on a button's label (a select option's is 100)
 
@@ -153,16 +153,7 @@ def test_every_label_fits_a_button(name):
 
 @pytest.fixture
 def drawn(monkeypatch) -> list[str]:
-    """Every string a renderer draws."""
-    texts: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self, xy, text, *args, **kwargs):
-        texts.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
-    return texts
+    return record_drawn_text(monkeypatch)
 
 
 @pytest.mark.parametrize("name, draw", [("kingdom", draw_kingdom), ("firetop", draw_firetop)])

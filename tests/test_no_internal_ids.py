@@ -12,12 +12,12 @@ import asyncio
 from typing import Any, Iterator
 
 import pytest
-from PIL import ImageDraw
 
 import games
 from bot.clock import FakeClock
 from bot.fakediscord import FakeDiscord, Message
 from bot.fakediscord.models import walk_components
+from tests.drawn_text import record_drawn_text
 from tests.harness import InThreadHarness, Players
 from tests.internal_ids import id_pattern
 
@@ -103,14 +103,7 @@ async def play(fake: FakeDiscord, players: Players, clock: FakeClock, game: str,
 
 @pytest.mark.parametrize("game", sorted(g.name for g in games.all_games()))
 async def test_no_internal_id_reaches_a_player(fake_discord, tmp_path, monkeypatch, game):
-    drawn: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self, xy, text, *args, **kwargs):  # what the board pictures say
-        drawn.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    drawn = record_drawn_text(monkeypatch)  # what the board pictures say
     clock = FakeClock()
     harness = InThreadHarness(fake_discord, tmp_path / "gk.db", clock=clock, turn_timeout=100_000.0)
     await harness.start()
