@@ -272,10 +272,7 @@ class KingdomGame(Game):
         out = []
         for action, label in wanted:
             verb, _, place = action.partition(" ")
-            if verb == "go":
-                words = "Out to " + BOARD.name(place)
-                label = mark_label(marks[place], words) if place in marks else words
-            out.append((action, label))
+            out.append((action, mark_label(marks[place], label) if verb == "go" and place in marks else label))
         # the ways out in letter order, after the hazard's other choices
         return sorted(out, key=lambda c: order.get(c[0][3:], -1) if c[0].startswith("go ") else -1)
 

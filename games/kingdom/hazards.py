@@ -450,15 +450,9 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
     if key is None:
-        return need([(f"go {s}", f"Out to {place_name(s)}") for s in spots])
+        return need([(f"go {s}", f"Out to {BOARD.name(s)}") for s in spots])
     ctx.say(f"{{p}} comes out at {BOARD.name(key.split()[1])}.")
     return ("exit", {"to": key.split()[1], "then": then})
-
-
-def place_name(space: str) -> str:
-    if space in BOARD.locations:
-        return BOARD.locations[space].replace("the ", "the Black Dagger of the ", 1)
-    return BOARD.name(space)
 
 
 # -------------------------------------------------------------------- Key Locations
