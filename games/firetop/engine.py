@@ -39,6 +39,7 @@ from typing import Any, Callable
 
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
                         Step, count)
+from games.core.marks import mark_label, marked
 
 from .board import BOARD, CELL
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
@@ -74,7 +75,7 @@ VERBS = {
     "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
     "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
     "escape": "", "dice": "",
-    "move": "a square, room, passage exit or Maze space, e.g. K9 or armoury",
+    "move": "a letter the board shows, a square or a room, e.g. A, K9 or armoury",
     "challenge": "a key number 1-9",
     "nominate": "who rolls for the monster, by colour, e.g. blue",
     "fight": "the adventurer to attack, by colour, e.g. blue",
@@ -83,11 +84,13 @@ VERBS = {
     "open": "three key numbers you carry, e.g. 2 5 9",
     "buy": "provision, draught, blade or sword",
     "spoils": "keys, random, nothing or a card you have seen; add 'lantern' to take it too",
-    "drop": "one of your treasure cards, e.g. goblet",
+    "drop": "one of your treasure cards as /hand names it, e.g. gaoler's keys",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
 SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
 ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
+# A treasure card typed by its name ("drop gaoler's keys"), as /hand shows it.
+TREASURE_ALIASES = {t["name"].lower().replace(" ", "").replace("'", ""): tid for tid, t in TREASURES.items()}
 
 
 def plain_number(token: str, digits: int) -> bool:
@@ -138,9 +141,12 @@ def normalize(action: str) -> str:
             return f"buy {rest[0]}"
         raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
     if verb == "drop":
+        word = "".join(rest).replace("'", "")
         if len(rest) == 1 and rest[0] in TREASURES:
             return f"drop {rest[0]}"
-        raise IllegalAction("Name one of your treasure cards by its id (see /hand), e.g. 'drop goblet'.")
+        if word in TREASURE_ALIASES:
+            return f"drop {TREASURE_ALIASES[word]}"
+        raise IllegalAction("Name one of your treasure cards as /hand shows it, e.g. 'drop gaoler's keys'.")
     lantern = rest[-1] == "lantern"
     what = rest[:-1] if lantern else rest
     if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
@@ -962,6 +968,29 @@ class FiretopGame(Game):
     # `prompt` shows them; `reduce` accepts exactly these, so the two can never disagree.
 
     def options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
+        """The seat's options, the places they name lettered as the board marks them."""
+        text, opts, private = self._options(state, seat)
+        marks = self._marks_of(state, seat, opts)
+        if marks:
+            opts = [(_marked(choice, marks), handler) for choice, handler in opts]
+        return text, opts, private
+
+    def marks(self, state: State) -> dict[str, str]:
+        """The places the mover's choices name -> the letter the board draws on each, in the
+        order the buttons list them. Only the mover (the queue's head, else the player whose
+        turn it is) is offered places, and never in a private prompt."""
+        d = state.data
+        if state.over or d["phase"] != "play":
+            return {}
+        seat = d["queue"][0]["seat"] if d["queue"] else d["current"]
+        return self._marks_of(state, seat, self._options(state, seat)[1])
+
+    def _marks_of(self, state: State, seat: int, opts: list[tuple[Choice, Callable[..., None]]]) -> dict[str, str]:
+        here = state.data["players"][seat]["pos"]
+        return marked([c.action.split()[1] for c, _ in opts
+                       if c.action.startswith("move ") and c.action.split()[1] != here])
+
+    def _options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
         if state.over or seat == SYSTEM:
             return "", [], False
         d = state.data
@@ -1097,7 +1126,8 @@ class FiretopGame(Game):
                     if me["lantern"]:
                         for other in spec["entrances"]:
                             if other != node:
-                                opts.append((_choice(f"move {other}", (other, f"Through the passage to {other}")),
+                                opts.append((_choice(f"move {other}",
+                                                     (other, f"Through the passage to {BOARD.label(other)}")),
                                              self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
@@ -1172,9 +1202,9 @@ class FiretopGame(Game):
             if nb in BOARD.maze_gates:
                 if node in BOARD.maze_gates:
                     continue
-                label = f"Step out of the Maze at {nb}"
+                label = f"Step out of the Maze onto {BOARD.label(nb)}"
             else:
-                label = f"Try Maze space {nb}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+                label = f"Try {BOARD.label(nb)}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
             out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
         return out
 
@@ -1231,7 +1261,7 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        wanted = normalize(action)
+        wanted = normalize(self._from_marker(state, action))
         if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
                 and not any(o["to"] == seat for o in d["offers"]):
             raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
@@ -1246,6 +1276,15 @@ class FiretopGame(Game):
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
+
+    def _from_marker(self, state: State, action: str) -> str:
+        """A place typed by its letter on the board ("move a") as the square or room it marks."""
+        verb, _, arg = action.strip().partition(" ")
+        if verb.lower() == "move" and arg.strip().isalpha() and len(arg.strip()) <= 2:
+            for node, mark in self.marks(state).items():
+                if mark == arg.strip().upper():
+                    return f"move {node}"
+        return action
 
     def _idle_reason(self, state: State, seat: int) -> str:
         d = state.data
@@ -1284,11 +1323,10 @@ class FiretopGame(Game):
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
             return f"You can't {kind} now. You can: {', '.join(verbs)}."
-        same = [c.action for c in choices if c.action.split()[0] == kind]
+        same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
-            reach = [a.split()[1] for a in same]
-            return (f"You can't end a move of {d['roll']} at {rest}. You can reach: {', '.join(reach[:12])}"
-                    + ("…" if len(reach) > 12 else "."))
+            return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"
+                    + ("…" if len(same) > 12 else "."))
         if kind == "challenge" and rest.isdigit() and int(rest) in me["keys"]:
             return f"You hold Key card {rest} yourself: name another number."
         if kind == "challenge":
@@ -1304,8 +1342,8 @@ class FiretopGame(Game):
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
         if kind == "drop":
-            return f"You don't carry {rest}; see /hand for your treasure cards' ids."
-        return f"That isn't possible now. Try: {', '.join(same[:8])}."
+            return "You don't carry that card; /hand lists yours."
+        return f"That isn't possible now. Try: {'; '.join(same[:8])}."
 
     # ------------------------------------------------------------ actions
     def _do_extras(self, ctx: Ctx, gold: int) -> None:
@@ -1377,14 +1415,14 @@ class FiretopGame(Game):
         d["last"] = {"seat": ctx.seat, "from": bank, "to": far, "path": [bank, far]}
         if c["id"] == "ferry":
             me["gold"] -= FERRY_GOLD
-            ctx.say(f"{{p}} pays the ferryman {FERRY_GOLD} Gold and is rowed across to {far}.")
+            ctx.say(f"{{p}} pays the ferryman {FERRY_GOLD} Gold and is rowed across to {BOARD.bank(far)}.")
             self._set_pos(d, ctx.seat, far)
             d["step"] = "done"
             return
         if c["id"] == "raft":
             ctx.say("{p} pushes off on the raft...")
             if self._test_luck(ctx, ctx.seat):
-                ctx.say(f"...and punts safely across to {far}.")
+                ctx.say(f"...and punts safely across to {BOARD.bank(far)}.")
                 self._set_pos(d, ctx.seat, far)
                 d["step"] = "done"
                 return
@@ -1409,7 +1447,7 @@ class FiretopGame(Game):
         colour = BOARD.passages[ctx.me["pos"]]["colour"]
         self._set_pos(ctx.d, ctx.seat, node)
         ctx.d["last"] = None
-        ctx.say(f"{{p}}'s lantern lights the {colour} passage; they come out at {node}.")
+        ctx.say(f"{{p}}'s lantern lights the {colour} passage; they come out at {BOARD.label(node)}.")
         self._do_roll(ctx, None)
 
     def _do_grope(self, ctx: Ctx, _: Any) -> None:
@@ -1422,7 +1460,7 @@ class FiretopGame(Game):
         self._set_pos(ctx.d, ctx.seat, node)
         same = " (where they went in)" if node == here else ""
         ctx.say(f"Without a lantern, {{p}} gropes through the dark {colour} passage (rolled {face}) and comes "
-                f"out at {node}{same}.")
+                f"out at {BOARD.label(node)}{same}.")
         self._do_roll(ctx, None)
 
     def _do_maze(self, ctx: Ctx, node: str) -> None:
@@ -1432,7 +1470,7 @@ class FiretopGame(Game):
         if node in BOARD.maze_gates:
             self._set_pos(d, ctx.seat, node)
             d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-            ctx.say(f"{{p}} steps out of the Maze at {node}; their turn ends.")
+            ctx.say(f"{{p}} steps out of the Maze onto {BOARD.label(node)}; their turn ends.")
             d["step"] = "done"
             return
         card = d["maze"][node]
@@ -1441,15 +1479,15 @@ class FiretopGame(Game):
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
-            ctx.say(f"{{p}} turns up the Maze card at {node}: a dead end! They must miss a turn before trying "
-                    "another way. The card is turned face down again.")
+            ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a dead end! They must miss a turn "
+                    "before trying another way. The card is turned face down again.")
             me["miss"] = 1
             d["step"] = "done"
             return
         self._set_pos(d, ctx.seat, node)
         d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-        ctx.say(f"{{p}} turns up the Maze card at {node}: a way through. They pass on, and the card is turned "
-                "face down again.")
+        ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a way through. They pass on, and the "
+                "card is turned face down again.")
         d["step"] = "maze"
 
     def _do_end(self, ctx: Ctx, _: Any) -> None:
@@ -1704,6 +1742,7 @@ class FiretopGame(Game):
             "conferred": list(d["conferred"]),
             "attempts": [dict(a) for a in d["attempts"]], "last": d["last"], "dice": d["dice"],
             "winner": d["winner"], "double6": d["double6"], "secret": None,
+            "marks": [{"node": node, "mark": mark} for node, mark in self.marks(state).items()],
         }
         if over:
             view["chest"] = list(d["chest"])
@@ -1728,7 +1767,7 @@ class FiretopGame(Game):
                  "Swords: " + listing([treasure_name(s) if s in TREASURES else "Sword" for s in me["swords"]])]
         if me["extras"] is not None:
             lines.append(f"Still to choose: {me['extras']} extra Gold and/or Provisions.")
-        items = [f"{treasure_name(c)} `{c}`" for c in me["items"]]
+        items = [treasure_name(c) for c in me["items"]]
         lines.append(f"Rucksack ({len(me['items'])}/{RUCKSACK}): " + ("; ".join(items) if items else "empty"))
         nums = key_treasure_numbers(me["items"])
         if nums:
@@ -1767,3 +1806,13 @@ def _distinct(items: list[str]) -> list[str]:
 
 def _choice(action: str, *steps: tuple[str, str]) -> Choice:
     return Choice(action, tuple(Step(key, label) for key, label in steps))
+
+
+def _marked(choice: Choice, marks: dict[str, str]) -> Choice:
+    """`choice` with the board's marker on its label when it names a marked place."""
+    verb, _, place = choice.action.partition(" ")
+    if verb != "move" or place not in marks:
+        return choice
+    last = choice.path[-1]
+    return Choice(choice.action, (*choice.path[:-1], Step(last.key, mark_label(marks[place], last.label))),
+                  choice.input)

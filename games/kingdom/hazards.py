@@ -450,19 +450,9 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
     if key is None:
-        return need([(f"go {s}", f"Out to {place_name(s)}") for s in spots])
-    ctx.say(f"{{p}} comes out at {key.split()[1]}.")
+        return need([(f"go {s}", f"Out to {BOARD.name(s)}") for s in spots])
+    ctx.say(f"{{p}} comes out at {BOARD.name(key.split()[1])}.")
     return ("exit", {"to": key.split()[1], "then": then})
-
-
-def place_name(space: str) -> str:
-    if space in BOARD.locations:
-        return BOARD.locations[space].replace("the ", "the Black Dagger of the ", 1)
-    kind = BOARD.spaces[space].kind
-    if kind == "white":
-        names = [HAZARDS[h].name for h in BOARD.hazards_at(space)]
-        return "the White Dagger by the " + " and ".join(names)
-    return f"space {space}"
 
 
 # -------------------------------------------------------------------- Key Locations
