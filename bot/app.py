@@ -621,7 +621,7 @@ def legal_completions(bot: GatekeeperBot, verb: str):
         needle = current.lower()
         found = [c for c in prompt.choices if c.action.startswith(verb)
                  and (needle in c.action.lower() or needle in c.label.lower())]
-        return [app_commands.Choice(name=f"{c.label} ({c.action})"[:100],
+        return [app_commands.Choice(name=c.label[:100],
                                     value=c.action.removeprefix(verb).strip() or c.action)
                 for c in found[:25]]
     return complete

@@ -62,7 +62,7 @@ async def test_a_solo_castle_game_against_an_ai_played_by_clicks(browser, start_
     final = board_message(box.fake, box.bot, table)
     shown = me.message(final.id)
     await expect(shown).to_contain_text("Game over")
-    picture = shown.locator(".embed-image img")
+    picture = shown.locator(".v2-gallery .v2-media img")
     await expect(picture).to_be_visible()
     assert await picture.evaluate("img => img.complete && img.naturalWidth") >= 1000
     # a private DM reached the player, in their own DM channel
@@ -74,8 +74,9 @@ async def test_a_solo_castle_game_against_an_ai_played_by_clicks(browser, start_
 
 
 def gatekeeper_messages(box: Sandbox) -> list:
+    """Tables on which the Gatekeeper holds the floor."""
     return [m for m in box.fake.channel_messages(box.channels["atmosfear"])
-            if any(e.get("title") == "THE GATEKEEPER" for e in m.embeds)]
+            if "🗝️ **THE GATEKEEPER**" in m.text()]
 
 
 async def test_atmosfear_the_gatekeeper_calls_and_is_answered_in_time(browser, start_sandbox):
@@ -105,10 +106,13 @@ async def test_atmosfear_the_gatekeeper_calls_and_is_answered_in_time(browser, s
         clock.advance(4)  # a person takes a few seconds per move; the game clock runs on
     else:
         raise AssertionError("the Gatekeeper never called on me")
-    # his interjection is on the page, naming me
+    # his call is on the page, naming me, his picture described and the answer button in it
     call = gatekeeper_messages(box)[-1]
     await me.channel("atmosfear")
     await expect(me.message(call.id)).to_contain_text("THE GATEKEEPER")
+    picture = me.message(call.id).locator("img[alt*='Gatekeeper']")
+    await expect(picture.first).to_be_visible()
+    await expect(me.message(call.id).locator("button", has_text="YES! MY GATEKEEPER!")).to_be_visible()
     await expect(me.message(call.id).locator(".mention", has_text=f"@{FIRST_USER}")).to_be_visible()
     assert "mentions-me" in await me.message(call.id).get_attribute("class")
     # answered by typing, before his deadline (the clock has not moved since he called)
@@ -138,7 +142,7 @@ async def test_two_tabs_see_each_others_moves_live_but_not_their_private_message
     # the mover exactly their legal moves
     seat = table.game.to_move(table.state)
     mover = tabs[table.seats[seat].user_id]
-    legal = [f"{c.label} ({c.action})"[:100] for c in table.prompts[seat].choices][:25]
+    legal = [c.label[:100] for c in table.prompts[seat].choices][:25]
     await mover.page.locator("#message-input").fill("/mo")
     await mover.page.locator("#command-popup .suggestion", has_text="/move").click()
     action = mover.page.locator('#command-options [data-option="action"]')
@@ -158,7 +162,7 @@ async def test_two_tabs_see_each_others_moves_live_but_not_their_private_message
         await play_turn(mover, box.bot, table, seat)
         board = board_message(box.fake, box.bot, table)
         await expect(other.message(board.id)).to_be_visible()
-        await expect(other.message(board.id).locator(".embed-image img")).to_be_visible()
+        await expect(other.message(board.id).locator(".v2-gallery .v2-media img")).to_be_visible()
     # by now every earlier event reached both tabs (one ordered feed per tab): nothing private leaked
     for tab, them in ((ana, bo), (bo, ana)):
         for private in box.fake.ephemerals(them.user_id):
