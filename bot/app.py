@@ -30,7 +30,7 @@ from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
-from .store import Store
+from .store import Store, Unavailable
 from .table import Seat, Stale, Table, TableService
 
 log = logging.getLogger("gatekeeper.bot")
@@ -94,7 +94,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         register_commands(self)
 
     async def setup_hook(self) -> None:
-        self.loaded_games = self.service.load()
+        self.loaded_games = await self.service.load()
         log.info("loaded games=%d quarantined=%d", self.loaded_games, len(self.service.quarantined))
         # Everything alive now (libraries, loaded games) lives for the whole run: move it out of
         # the cyclic GC's reach, so full collections don't pause every game (measured: 100-250 ms
@@ -127,7 +127,7 @@ class GatekeeperBot(discord.AutoShardedClient):
             for seat in self.publisher.untold_dms_closed(table):
                 self.service._spawn(self.publisher.tell_dms_closed(table, seat))
         for game_id, problem in list(self.service.quarantined.items()):
-            row = self.store.game(game_id)
+            row = await self.store.game(game_id)
             self.service.quarantined.pop(game_id)
             await self.publisher.notice_channel(row["channel_id"], (
                 f"⚠️ Game #{game_id} is suspended: after an update it could not be loaded, so it "
@@ -223,6 +223,9 @@ class GatekeeperBot(discord.AutoShardedClient):
         if isinstance(original, IllegalAction):
             await reply(interaction, original.reason)
             return
+        if isinstance(original, Unavailable):
+            await reply(interaction, Unavailable.REPLY)
+            return
         log.error("command failed command=%s", interaction.command and interaction.command.name,
                   exc_info=original)
         await reply(interaction, "Something went wrong on my side; the game is unchanged.")
@@ -275,8 +278,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         try:
             await self.service.act(table.id, message.author.id, matches[0].action, None,
                                    source="typed")
-        except IllegalAction as exc:
-            log.info("typed move refused game=%s reason=%r", table.id, exc.reason)
+        except (IllegalAction, Unavailable) as exc:
+            log.info("typed move refused game=%s reason=%r", table.id, str(exc))
 
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
                            seat: int | None, token: int, arg: str,
@@ -292,10 +295,13 @@ class GatekeeperBot(discord.AutoShardedClient):
             if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
                 text += f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
             await reply(interaction, text)
+        except Unavailable as exc:
+            log.warning("component refused game=%s op=%s: %s", game_id, op, exc)
+            await reply(interaction, Unavailable.REPLY)
         except Exception:
             log.exception("component failed game=%s op=%s", game_id, op)
             await reply(interaction, "Your move counted, but I could not finish answering; the "
-                                     "board will catch up." if self.store.interaction_seen(
+                                     "board will catch up." if await self.store.interaction_seen(
                                          interaction.id) else
                         "Something went wrong on my side; the game is unchanged.")
 
@@ -364,7 +370,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         if op == "again":
             await self.play_again(interaction, game_id)
             return
-        table = service.get(game_id)
+        table = await service.get(game_id)
         if op == "hand":
             await reply(interaction, hand_text(table, user.id))
             return
@@ -454,7 +460,7 @@ class GatekeeperBot(discord.AutoShardedClient):
             view=ui.panel_view(table, seat, position))
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
-        row = self.store.game(game_id)
+        row = await self.store.game(game_id)
         if interaction.user.id not in [s["user_id"] for s in row["seats"]] + [row["host_id"]]:
             raise IllegalAction("Only the players or the host of that game can start a rematch.")
         seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
@@ -535,7 +541,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     user = interaction.user
     game = game_named(game_name)
     channel_id = interaction.channel_id
-    busy = bot.service.here(channel_id) is not None
+    busy = await bot.service.here(channel_id) is not None
     if busy and not isinstance(interaction.channel, discord.TextChannel):
         raise IllegalAction("A game is already running here; start yours in another channel.")
     lacking = permissions.missing(interaction.app_permissions, in_thread=busy)
@@ -548,7 +554,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
         thread = await channel.create_thread(name=f"{game.title}: {user.display_name}'s table"[:100],
                                              type=discord.ChannelType.public_thread)
         channel_id = thread.id
-    table = bot.service.open_lobby(game.name, interaction.guild_id, channel_id, host_id or user.id,
+    table = await bot.service.open_lobby(game.name, interaction.guild_id, channel_id, host_id or user.id,
                                    user.display_name, seats=seats)
     if channel_id != interaction.channel_id:
         await bot.publisher.lobby_changed(table)  # posted in the thread (and retried if need be)
@@ -581,26 +587,26 @@ def rules_sections(game_name: str) -> dict[str, str]:
     return rulebook.sections(games.get(game_name).rules_text())
 
 
-def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
-    table = bot.service.here(interaction.channel_id or 0)
+async def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
+    table = await bot.service.here(interaction.channel_id or 0)
     if table is None:
         raise IllegalAction("No game is running in this channel. Start one with /play.")
     return table
 
 
-def table_or_last(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
+async def table_or_last(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
     """The channel's running game, or else its most recent finished one (/log, /status and
     /hand still answer about a game that just ended)."""
-    table = bot.service.here(interaction.channel_id or 0)
+    table = await bot.service.here(interaction.channel_id or 0)
     if table is None and interaction.guild_id is not None:
-        table = bot.service.last_finished(interaction.guild_id, interaction.channel_id or 0)
+        table = await bot.service.last_finished(interaction.guild_id, interaction.channel_id or 0)
     if table is None:
         raise IllegalAction("No game is running in this channel. Start one with /play.")
     return table
 
 
 async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, action: str) -> None:
-    table = table_here(bot, interaction)
+    table = await table_here(bot, interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await bot.service.act(table.id, interaction.user.id, action, None, source="command",
                           interaction_id=interaction.id, origin=interaction)
@@ -656,7 +662,7 @@ def can_manage(interaction: discord.Interaction) -> bool:
 
 
 async def pause_or_resume(bot: GatekeeperBot, interaction: discord.Interaction, action: str) -> None:
-    table = table_here(bot, interaction)
+    table = await table_here(bot, interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await bot.service.pause(table.id, interaction.user.id, can_manage(interaction), action)
     await interaction.followup.send(f"Game {action}d.", ephemeral=True)
@@ -668,7 +674,7 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
     (no such game here, still running) come before the defer, so they stay ephemeral."""
     if interaction.guild_id is None:
         raise IllegalAction("Replays are of games played in server channels; ask in one.")
-    row = bot.replays.choose(interaction.guild_id, interaction.channel_id or 0, game_id)
+    row = await bot.replays.choose(interaction.guild_id, interaction.channel_id or 0, game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     fmt = replay_format()
     data = await bot.replays.build(row, fmt)
@@ -676,7 +682,7 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
         await bot.get_partial_messageable(interaction.channel_id or 0).send(
             f"🎬 Replay of game {describe(row)}, for {interaction.user.display_name}.",
             file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}",
-                              description=replay_alt(row, len(bot.store.actions(row["id"])))))
+                              description=replay_alt(row, len(await bot.store.actions(row["id"])))))
     except discord.HTTPException as exc:
         log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
                     exc.code)
@@ -690,7 +696,7 @@ def finished_completions(bot: GatekeeperBot):
     """Autocomplete offering this server's finished games, the latest first."""
     async def complete(interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[int]]:
-        rows = bot.store.finished_games(interaction.guild_id or 0, limit=100)
+        rows = await bot.store.finished_games(interaction.guild_id or 0, limit=100)
         needle = current.strip().lstrip("#").lower()
         return [app_commands.Choice(name=describe(row)[:100], value=row["id"]) for row in rows
                 if needle in describe(row).lower()][:25]
@@ -708,11 +714,12 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="hand", description="See your private cards (only you see the answer)")
     async def hand(interaction: discord.Interaction) -> None:
-        await reply(interaction, hand_text(table_or_last(bot, interaction), interaction.user.id))
+        table = await table_or_last(bot, interaction)
+        await reply(interaction, hand_text(table, interaction.user.id))
 
     @tree.command(name="status", description="Post the live board again, with its buttons")
     async def status(interaction: discord.Interaction) -> None:
-        table = table_or_last(bot, interaction)
+        table = await table_or_last(bot, interaction)
         if table.state is None:
             raise IllegalAction("The game hasn't started yet; the lobby is above.")
         if table.status != "running":
@@ -725,8 +732,8 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="log", description="The whole public log of the game here")
     async def log_cmd(interaction: discord.Interaction) -> None:
-        table = table_or_last(bot, interaction)
-        lines = present.public_lines(table, bot.service.public_events(table))
+        table = await table_or_last(bot, interaction)
+        lines = present.public_lines(table, await bot.service.public_events(table))
         text = "\n".join(lines[-40:]) or "Nothing has happened yet."
         await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
 
@@ -783,7 +790,7 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="end", description="End the game in this channel (host or Manage Server)")
     async def end(interaction: discord.Interaction) -> None:
-        table = table_here(bot, interaction)
+        table = await table_here(bot, interaction)
         if interaction.user.id != table.host_id and not can_manage(interaction):
             raise IllegalAction("Only the host or a member with Manage Server can end a game.")
         await interaction.response.defer(thinking=True)
@@ -800,7 +807,7 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="leave", description="Leave the game or lobby here; an AI takes your seat")
     async def leave(interaction: discord.Interaction) -> None:
-        table = table_here(bot, interaction)
+        table = await table_here(bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         if table.status == "lobby":  # a host who leaves hands the lobby on (see TableService.lobby)
             await bot.service.lobby(table.id, interaction.user.id, interaction.user.display_name,
@@ -812,8 +819,8 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="stats", description="Games played and won in this server")
     async def stats(interaction: discord.Interaction) -> None:
-        rows = bot.store.stats(interaction.guild_id or 0, interaction.user.id)
-        board = bot.store.leaderboard(interaction.guild_id or 0)
+        rows = await bot.store.stats(interaction.guild_id or 0, interaction.user.id)
+        board = await bot.store.leaderboard(interaction.guild_id or 0)
         titles = {g.name: g.title for g in games.all_games()}
         mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."

@@ -135,7 +135,7 @@ def run(started: float) -> int:
     try:
         if settings.db_url:  # no database file whose folder the heartbeat could share
             settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-        store = Store(settings.database)
+        store = Store(settings.database, **settings.store_options)
     except (StoreError, OSError) as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -149,8 +149,6 @@ def run(started: float) -> int:
         print(f"Gatekeeper stopped: {type(exc).__name__}: {exc}".replace(settings.token, "[redacted]"),
               file=sys.stderr)
         return 1
-    finally:
-        store.close()
     return 0
 
 
@@ -171,7 +169,13 @@ async def _run(bot_class, settings: Settings, store) -> None:
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
-    bot = bot_class(settings, store)  # in the loop: its asyncio objects belong to this loop
+    try:
+        await _serve(bot_class(settings, store), settings, stop)  # made in the loop it runs on
+    finally:
+        await store.close()  # message rows written, connections closed, the SQLite lock let go
+
+
+async def _serve(bot, settings: Settings, stop: asyncio.Event) -> None:
     async with bot:
         session = asyncio.create_task(bot.start(settings.token), name="gatekeeper-session")
         stopped = asyncio.create_task(stop.wait(), name="gatekeeper-signal")

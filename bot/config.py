@@ -51,6 +51,9 @@ class Settings:
     # answers by channel id), so the fake Discord's users, which send every guild at once, can
     # shorten it (GATEKEEPER_GUILD_READY_TIMEOUT).
     guild_ready_timeout: float = 2.0
+    # Connections this process keeps to PostgreSQL (GATEKEEPER_DB_POOL): as many store calls can
+    # be in flight at once; more wait for a free one. SQLite has one connection and ignores it.
+    db_pool: int = 4
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, need_token: bool = True) -> "Settings":
@@ -67,6 +70,9 @@ class Settings:
             if not 0 <= guild_ready < math.inf:  # nan and inf (float() takes both) fail too
                 raise ConfigError(f"GATEKEEPER_GUILD_READY_TIMEOUT must be 0 seconds or more, "
                                   f"not {guild_ready:g}")
+            pool = int(env.get("GATEKEEPER_DB_POOL", "4"))
+            if pool < 1:
+                raise ConfigError(f"GATEKEEPER_DB_POOL must be 1 connection or more, not {pool}")
             return cls(
                 token=token,
                 db_path=POSTGRES_HEARTBEAT if is_url(db) else Path(db),
@@ -82,6 +88,7 @@ class Settings:
                 shard_ids=tuple(int(s) for s in shards.split(",")) if shards else None,
                 shard_count=int(count) if count else None,
                 guild_ready_timeout=guild_ready,
+                db_pool=pool,
             )
         except ValueError as exc:
             raise ConfigError(f"A numeric setting is not a number: {exc}") from None
@@ -90,6 +97,11 @@ class Settings:
     def database(self) -> Path | str:
         """What the store opens: the PostgreSQL URL if GATEKEEPER_DB is one, else the file."""
         return self.db_url or self.db_path
+
+    @property
+    def store_options(self) -> dict[str, int]:
+        """What the store is opened with besides `database`: PostgreSQL's pool size."""
+        return {"pool_size": self.db_pool} if self.db_url else {}
 
     @property
     def shards(self) -> Shards:

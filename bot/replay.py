@@ -277,17 +277,17 @@ class Replays:
         self.renderer = renderer
         self.building: set[int] = set()
 
-    def choose(self, guild_id: int, channel_id: int, game_id: int | None) -> dict[str, Any]:
+    async def choose(self, guild_id: int, channel_id: int, game_id: int | None) -> dict[str, Any]:
         """The game to replay: `game_id` if it is a finished game of this guild, else the
         latest finished game of this channel. ReplayError says why not."""
         if game_id is None:
-            latest = self.store.finished_games(guild_id, channel_id, limit=1)
+            latest = await self.store.finished_games(guild_id, channel_id, limit=1)
             if not latest:
                 raise ReplayError("No game has finished in this channel yet. Pick one with the "
                                   "`game` option, or finish one first.")
             game_id = latest[0]["id"]
         try:
-            row = self.store.game(game_id)
+            row = await self.store.game(game_id)
         except LookupError:
             row = None
         if row is None or row["guild_id"] != guild_id:
@@ -307,7 +307,7 @@ class Replays:
                               "appear in a moment.")
         self.building.add(game_id)
         try:
-            return await make(row, self.store.actions(game_id), fmt, self._job)
+            return await make(row, await self.store.actions(game_id), fmt, self._job)
         except RenderFailed:
             raise ReplayError(f"The replay of game #{game_id} could not be drawn; the error is "
                               "in the bot's log.") from None

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
@@ -36,7 +36,7 @@ from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rn
 
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
-from .store import ACTIVE, Conflict, Shards, Store
+from .store import ACTIVE, Conflict, Duplicate, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
 
@@ -45,6 +45,8 @@ MAX_AI_STEPS = 50  # an AI turn is a few actions; this only guards against an en
 
 
 AI_RETRIES = 2  # an AI or timer action that fails is tried this often before a random legal one
+HANDLED_KEPT = 10_000  # interaction ids remembered here, to refuse a repeat without a look-up
+RELOAD_FIRST, RELOAD_LONGEST = 0.5, 10.0  # seconds between tries to reload a game, doubling
 
 
 class Superseded(IllegalAction):
@@ -184,53 +186,59 @@ class TableService:
         # Stored games that could not be loaded at start-up: id -> why (they are quarantined).
         self.quarantined: dict[int, str] = {}
         self.accepting = True  # False while shutting down: no new actions are taken
+        # Interaction ids this process committed, newest last: a repeat is refused at once; one
+        # another process committed is refused by the store (the save's unique interaction id).
+        self.handled: OrderedDict[int, None] = OrderedDict()
+        self._reloading: set[int] = set()  # games waiting for the store to answer again
 
     # -- lookup -----------------------------------------------------------------------------
-    def get(self, game_id: int) -> Table:
+    async def get(self, game_id: int) -> Table:
         """A game this process serves, loaded from the store if it is not in memory yet (its
         guild's shard came here after a reshard, or another process dropped it)."""
-        table = self.tables.get(game_id) or self._fetch(game_id)
+        table = self.tables.get(game_id) or await self._fetch(game_id)
         if table is None:
             raise IllegalAction("That game has finished or no longer exists.")
         return table
 
-    def _fetch(self, game_id: int) -> Table | None:
+    async def _fetch(self, game_id: int) -> Table | None:
         try:
-            row = self.store.game(game_id)
+            row = await self.store.game(game_id)
         except LookupError:
             return None
         if row["status"] not in ACTIVE or not self.shards.owns(row["guild_id"]):
             return None
-        return self._adopt(row, self.store.timers(game_id=game_id))
+        timers = await self.store.timers(game_id=game_id)
+        await self.store.load_messages(game_id)
+        return await self._adopt(row, timers)
 
     def in_channel(self, channel_id: int) -> Table | None:
         """The game in memory for a channel: cheap enough for every channel message."""
         game_id = self.by_channel.get(channel_id)
         return self.tables.get(game_id) if game_id is not None else None
 
-    def here(self, channel_id: int) -> Table | None:
+    async def here(self, channel_id: int) -> Table | None:
         """The game of a channel for a command: from memory, or from the store when another
         process started it after this one loaded its games (a rolling reshard)."""
         table = self.in_channel(channel_id)
         if table is None:
-            game_id = self.store.active_game_in_channel(channel_id)
-            table = self._fetch(game_id) if game_id is not None else None
+            game_id = await self.store.active_game_in_channel(channel_id)
+            table = await self._fetch(game_id) if game_id is not None else None
         return table
 
-    def last_finished(self, guild_id: int, channel_id: int) -> Table | None:
+    async def last_finished(self, guild_id: int, channel_id: int) -> Table | None:
         """The channel's most recent finished game, read from the store (never served: a
         finished game takes no moves), for /log and /status after the end."""
-        rows = self.store.finished_games(guild_id, channel_id, limit=1)
-        return self._revive(self.store.game(rows[0]["id"])) if rows else None
+        rows = await self.store.finished_games(guild_id, channel_id, limit=1)
+        return self._revive(await self.store.game(rows[0]["id"])) if rows else None
 
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id]
 
     # -- lobby --------------------------------------------------------------------------------
-    def open_lobby(self, game_name: str, guild_id: int, channel_id: int, host_id: int,
+    async def open_lobby(self, game_name: str, guild_id: int, channel_id: int, host_id: int,
                    host_name: str, options: dict[str, Any] | None = None,
                    seats: list[Seat] | None = None, seed: int | None = None) -> Table:
-        if self.here(channel_id):
+        if await self.here(channel_id):
             raise IllegalAction("A game is already running here.")
         game = games.get(game_name)
         defaults = {name: values[0] for name, values in game.option_choices.items()}
@@ -238,7 +246,7 @@ class TableService:
                       seed=seed if seed is not None else self.next_seed(),
                       options={**defaults, **(options or {})},
                       seats=seats or [Seat(name=host_name, user_id=host_id)])
-        table.id = self.store.insert_game({**table.row(), "created_at": self.clock.now(),
+        table.id = await self.store.insert_game({**table.row(), "created_at": self.clock.now(),
                                            "updated_at": self.clock.now()})
         self._register(table)
         log.info("lobby game=%s kind=%s guild=%s host=%s", table.id, game.name, guild_id, host_id)
@@ -249,7 +257,7 @@ class TableService:
 
         The host who leaves hands the lobby to the next person seated (none: it closes); the
         host who watches gives up their seat and keeps hosting, so a game of AIs only can start."""
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
                 raise IllegalAction("This lobby has already started or closed.")
@@ -294,7 +302,7 @@ class TableService:
             else:
                 raise IllegalAction(f"Unknown lobby action {op!r}.")
             changes["seats"] = seats
-            self._commit(table, changes)
+            await self._commit(table, changes)
             if table.status == "cancelled":
                 self._unregister(table)
             if table.status == "running":
@@ -315,7 +323,7 @@ class TableService:
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
         """The host picks one of the game's lobby options (a clock length)."""
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
                 raise IllegalAction("Options can only change before the game starts.")
@@ -324,7 +332,7 @@ class TableService:
             match = next((v for v in allowed or () if str(v) == value), None)
             if match is None:
                 raise IllegalAction(f"{name} must be one of {', '.join(map(str, allowed or ()))}.")
-            self._commit(table, {"options": {**table.options, name: match}})
+            await self._commit(table, {"options": {**table.options, name: match}})
             await self.publisher.lobby_changed(table)
         return table
 
@@ -351,14 +359,14 @@ class TableService:
         `seat` and `token` come from a button: the seat it was issued to and that seat's prompt
         token when it was drawn. Typed moves pass neither (the engine checks the action itself).
         """
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
-            if interaction_id is not None and self.store.interaction_seen(interaction_id):
+            if interaction_id is not None and interaction_id in self.handled:
                 raise IllegalAction("That click was already handled.")
             mine, _ = self.turn_of(table, user_id, token, seat)
             seats = list(table.seats)
             seats[mine] = replace(seats[mine], timeouts=0, votes=[])  # they are back
-            return self._run(table, mine, [action], source, user_id, interaction_id, seats=seats,
+            return await self._run(table, mine, [action], source, user_id, interaction_id, seats=seats,
                              origin=origin)
 
     def _running_seat(self, table: Table, user_id: int, refusal: str) -> int:
@@ -405,7 +413,7 @@ class TableService:
             raise IllegalAction(f"It's {who}'s turn, not yours. Wait for your turn.")
         return seat, prompt
 
-    def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
+    async def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
              interaction_id: int | None, *, seats: list[Seat] | None = None,
              origin: Any = None, follow: Callable[[State], str] | None = None) -> ActResult:
         """Apply actions for one seat (more are added while an AI keeps the move), commit, and
@@ -449,22 +457,26 @@ class TableService:
             changes["turn_started"] = now
         if seats is not None:
             changes["seats"] = seats
-        self._commit(table, changes, actions=rows)
+        await self._commit(table, changes, actions=rows)
+        if interaction_id is not None:
+            self.handled[interaction_id] = None
+            if len(self.handled) > HANDLED_KEPT:
+                self.handled.popitem(last=False)
         for row in rows:
             log.info("action game=%s seat=%s source=%s seq=%s outcome=ok", table.id, seat, source,
                      row["seq"])
         result = ActResult(table, seat, applied, events, turn_changed, source)
-        self._after_commit(table, Change(seat, applied, events, turn_changed, source, origin))
+        await self._after_commit(table, Change(seat, applied, events, turn_changed, source, origin))
         return result
 
-    def _after_commit(self, table: Table, change: Change | None) -> None:
+    async def _after_commit(self, table: Table, change: Change | None) -> None:
         """What follows a commit cannot undo it: failures here are logged, never raised, so
         the player is not told a move that counted did not."""
         try:
             if table.status == "running":
                 self._arm(table)
             else:
-                self._finish(table)
+                await self._finish(table)
             self._publish(table, change)
         except Exception:
             log.exception("after-commit step failed game=%s version=%s", table.id, table.version)
@@ -482,18 +494,18 @@ class TableService:
         if table.state is not None:
             self._publish(table, None, fresh_board)
 
-    def _finish(self, table: Table) -> None:
+    async def _finish(self, table: Table) -> None:
         winners = set((table.result or {}).get("winners", []))
         players = {s.user_id: i in winners for i, s in enumerate(table.seats)
                    if s.user_id is not None}
         if table.status == "over":
-            self.store.record_result(table.guild_id, table.game.name, players)
+            await self.store.record_result(table.guild_id, table.game.name, players)
         for handle in table.handles.values():
             handle.cancel()
         self._unregister(table)
         log.info("finish game=%s status=%s winners=%s", table.id, table.status, sorted(winners))
 
-    def _commit(self, table: Table, changes: dict[str, Any], *,
+    async def _commit(self, table: Table, changes: dict[str, Any], *,
                 actions: list[dict[str, Any]] | None = None) -> None:
         """Save `changes` (compare-and-swap on the stored version), then apply them in memory.
 
@@ -502,14 +514,25 @@ class TableService:
         staged = replace(table, **changes)
         timers = self._timers(staged)
         try:
-            self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
+            await self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
                                  expect_version=table.version, actions=actions or (),
                                  timers=timers)
+        except Duplicate:
+            raise IllegalAction("That click was already handled.") from None
         except Conflict:
             log.warning("superseded game=%s version=%s: dropped, reloaded on next use", table.id,
                         table.version)
             self._drop(table)
             raise Superseded() from None
+        except Unavailable:
+            # The save may or may not have reached the database: the stored game is the truth.
+            # Drop this copy and load it again once the store answers (its stored timers then
+            # fire, once, if they fell due meanwhile).
+            log.warning("store not answering game=%s version=%s: reloaded when it is back",
+                        table.id, table.version)
+            self._drop(table)
+            self._reload_when_back(table.id)
+            raise
         for name, value in changes.items():
             setattr(table, name, value)
         table.timers = timers
@@ -590,9 +613,9 @@ class TableService:
                     table.warned_turn = table.state.turn
                     warn = True
                 elif kind == "game":
-                    self._run(table, seat, [payload["action"]], "timer", None, None)
+                    await self._run(table, seat, [payload["action"]], "timer", None, None)
                 elif table.prompts[seat] is not None:
-                    self._play_for(table, seat, kind)
+                    await self._play_for(table, seat, kind)
             if warn:
                 await self.publisher.timeout_warning(table, seat)
         except Exception:  # a timer must never die silently: log it, and keep the game going
@@ -601,7 +624,7 @@ class TableService:
                     and self.tables.get(game_id) is table:
                 self._arm(table)
 
-    def _play_for(self, table: Table, seat: int, kind: str) -> None:
+    async def _play_for(self, table: Table, seat: int, kind: str) -> None:
         """The AI moves for a seat (an AI seat, or a person who timed out).
 
         An AI that raises or is refused gets AI_RETRIES tries, then a random legal choice, so a
@@ -623,13 +646,13 @@ class TableService:
 
             choose = smart if attempt < AI_RETRIES else anything
             try:
-                self._run(table, seat, [choose(table.state)], kind, None, None, seats=seats,
+                await self._run(table, seat, [choose(table.state)], kind, None, None, seats=seats,
                           follow=choose)
                 if kind == "timeout":
                     self._announce(table, f"⏰ {table.seats[seat].name} ran out of time; the AI "
                                           "played that turn for them.")
                 return
-            except Superseded:
+            except (Superseded, Unavailable):
                 raise  # not the AI's fault: the game is no longer this process's to play
             except Exception as exc:  # noqa: BLE001 - any AI failure is retried
                 log.warning("ai failed game=%s seat=%s attempt=%s error=%r", table.id, seat,
@@ -643,15 +666,15 @@ class TableService:
         async with table.lock:
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], dm_closed=True)
-            self._commit(table, {"seats": seats})
+            await self._commit(table, {"seats": seats})
 
-    def public_events(self, table: Table) -> list[Event]:
+    async def public_events(self, table: Table) -> list[Event]:
         """Every public event of the game so far, rebuilt by replaying its action log."""
         if table.state is None:
             return []
         state = setup(table.game, len(table.seats), table.options, table.seed)
         events: list[Event] = []
-        for row in self.store.actions(table.id):
+        for row in await self.store.actions(table.id):
             outcome = apply(table.game, state, row["seat"], row["action"], row["at"])
             state = outcome.state
             events += [e for e in outcome.events if e.public]
@@ -659,23 +682,23 @@ class TableService:
 
     # -- leaving, voting, ending -----------------------------------------------------------------
     async def leave(self, game_id: int, user_id: int) -> Seat:
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
             seat = self._running_seat(table, user_id, "You're not playing in this game.")
             name = table.seats[seat].name  # before the seat is renamed "<name> (AI)"
-            self._to_ai(table, seat)
+            await self._to_ai(table, seat)
         await self.publisher.notice(table, f"{name} left the table; an AI plays their seat now.")
         return table.seats[seat]
 
-    def _to_ai(self, table: Table, seat: int) -> None:
+    async def _to_ai(self, table: Table, seat: int) -> None:
         seats = list(table.seats)
         seats[seat] = replace(seats[seat], ai=True, name=seats[seat].name + " (AI)", votes=[])
-        self._commit(table, {"seats": seats})
+        await self._commit(table, {"seats": seats})
         self._arm(table)
         self._publish(table, None)
 
     async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> str:
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
             voter = self._running_seat(table, voter_id, "Only players in this game can vote.")
             if not 0 <= seat < len(table.seats) or table.seats[seat].ai:
@@ -691,50 +714,51 @@ class TableService:
             others = [u for u in table.humans() if u != target.user_id]
             needed = len(others) // 2 + 1
             if len(votes) >= needed:
-                self._to_ai(table, seat)
+                await self._to_ai(table, seat)
                 text = f"{target.name} was voted out; an AI takes the seat."
             else:
                 seats = list(table.seats)
                 seats[seat] = replace(target, votes=votes)
-                self._commit(table, {"seats": seats})
+                await self._commit(table, {"seats": seats})
                 text = f"Vote to remove {target.name}: {len(votes)}/{needed}."
         await self.publisher.notice(table, text)
         return text
 
     async def pause(self, game_id: int, user_id: int, can_manage: bool, action: str) -> ActResult:
         """Pause or resume a real-time game: the host or a member with Manage Server."""
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
             self._require_running(table)
             if not table.game.pausable:
                 raise IllegalAction(f"{table.game.title} has no clock to pause; turns simply wait.")
             if user_id != table.host_id and not can_manage:
                 raise IllegalAction(f"Only the host or a member with Manage Server can {action}.")
-            return self._run(table, SYSTEM, [action], "command", user_id, None)
+            return await self._run(table, SYSTEM, [action], "command", user_id, None)
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> Table:
-        table = self.get(game_id)
+        table = await self.get(game_id)
         async with table.lock:
             if user_id != table.host_id and not can_manage:
                 raise IllegalAction("Only the host or a member with Manage Server can end a game.")
-            self._commit(table, {"status": "ended",
+            await self._commit(table, {"status": "ended",
                                  "result": {"winners": [], "reason": "ended early", "scores": None}})
-            self._after_commit(table, None)
+            await self._after_commit(table, None)
         return table
 
     # -- restart ------------------------------------------------------------------------------------
-    def load(self) -> int:
+    async def load(self) -> int:
         """Reload every active game of this process's shards, re-arm its timers (overdue ones
         fire at once) and republish boards the channel does not show yet. A row that cannot be
         loaded (a game whose plugin is gone, a state no upgrade can read) is quarantined, and
         start-up goes on."""
         timers: dict[int, list[dict[str, Any]]] = {}
-        for timer in self.store.timers(self.shards):
+        for timer in await self.store.timers(self.shards):
             timers.setdefault(timer["game_id"], []).append(timer)
-        return sum(self._adopt(row, timers.get(row["id"], [])) is not None
-                   for row in self.store.active_games(self.shards))
+        await self.store.load_active_messages(self.shards)
+        return sum([await self._adopt(row, timers.get(row["id"], [])) is not None
+                    for row in await self.store.active_games(self.shards)])
 
-    def _adopt(self, row: dict[str, Any], timers: list[dict[str, Any]]) -> Table | None:
+    async def _adopt(self, row: dict[str, Any], timers: list[dict[str, Any]]) -> Table | None:
         """Serve a stored game from here: revive it, register it, re-arm its timers
         (None: it could not be loaded and is quarantined)."""
         try:
@@ -742,7 +766,7 @@ class TableService:
         except Exception as exc:  # noqa: BLE001 - any unreadable row is set aside
             problem = f"{type(exc).__name__}: {exc}"
             log.error("quarantined game=%s kind=%s problem=%s", row["id"], row["game"], problem)
-            self.store.quarantine(row["id"], problem)
+            await self.store.quarantine(row["id"], problem)
             self.quarantined[row["id"]] = problem
             return None
         self._register(table)
@@ -767,6 +791,30 @@ class TableService:
         if state is not None:
             table.prompts = [game.prompt(state, s) for s in range(state.seats)]
         return table
+
+    def _reload_when_back(self, game_id: int) -> None:
+        if game_id not in self._reloading:
+            self._reloading.add(game_id)
+            self._spawn(self._reload(game_id))
+
+    async def _reload(self, game_id: int) -> None:
+        """Load a dropped game again as soon as the store answers (trying with a growing
+        delay), re-arming its stored timers and republishing a board that is behind."""
+        delay = RELOAD_FIRST
+        try:
+            while self.accepting and game_id not in self.tables:
+                try:
+                    table = await self._fetch(game_id)
+                except Unavailable:
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, RELOAD_LONGEST)
+                    continue
+                if table is not None and (self.store.shown_version(game_id) or -1) < table.version:
+                    self.republish(table)
+                log.info("reloaded game=%s after the store came back", game_id)
+                return
+        finally:
+            self._reloading.discard(game_id)
 
     def behind(self) -> list[Table]:
         """Running games whose channel board shows an older version than the committed one."""

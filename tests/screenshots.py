@@ -106,7 +106,9 @@ async def atmosfear(box: Sandbox, me: Tab, clock: FakeClock, out: Path) -> Path:
     path = out / "sandbox-atmosfear.png"
     await me.page.screenshot(path=path)
     await me.page.locator("#message-input").press("Enter")
-    await until(lambda: box.bot.store.actions(table.id)[-1]["action"] == "yes", what="the answer")
+    async def answered() -> bool:
+        return (await box.bot.store.actions(table.id))[-1]["action"] == "yes"
+    await until(answered, what="the answer")
     await settle(box.bot, table)
     return path
 

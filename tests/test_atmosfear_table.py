@@ -27,7 +27,7 @@ async def test_nobody_is_timed_out_while_the_gatekeeper_speaks(tmp_path):
     clock = FakeClock()
     # a turn timeout shorter than his answer deadline: it would fire first if it were armed
     service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=4, ai_delay=0)
-    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=5)
+    table = await service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=5)
     for user, name in ((101, "Bo"), (102, "Cy")):
         await service.lobby(table.id, user, name, "join")
     await service.lobby(table.id, 100, "Ana", "start")
@@ -47,10 +47,11 @@ async def test_nobody_is_timed_out_while_the_gatekeeper_speaks(tmp_path):
             assert not [t for t in table.timers if t["kind"] in ("timeout", "warn")]
             calls += gk["calling"] is not None
         elif was_on:  # he just left: the one who plays on has a whole turn's time again
-            left = [a for a in service.store.actions(table.id) if a["action"] == "gk leave"][-1]
+            done = await service.store.actions(table.id)
+            left = [a for a in done if a["action"] == "gk leave"][-1]
             assert table.turn_started >= left["at"]
             leaves += 1
         was_on = gk["on"]
-    actions = service.store.actions(table.id)
+    actions = await service.store.actions(table.id)
     assert calls and leaves and "gk late" in [a["action"] for a in actions]
     assert not [a for a in actions if a["action"] == "yes" and a["source"] != "test"]

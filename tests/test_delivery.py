@@ -124,7 +124,7 @@ class Flaky:
         self.shown.append(state)
 
 
-def tasks_runner():
+async def tasks_runner():
     loop = asyncio.get_running_loop()
     running: set[asyncio.Task] = set()
 
@@ -326,8 +326,8 @@ def board_shows(players: Players, table) -> bool:
         and all(not m.buttons() for m in older)
 
 
-def joins(players: Players, table) -> list[str]:
-    return [s["name"] for s in players.bot.store.game(table.id)["seats"]]
+async def joins(players: Players, table) -> list[str]:
+    return [s["name"] for s in (await players.bot.store.game(table.id))["seats"]]
 
 
 @pytest.mark.parametrize("fault", FAULTS)
@@ -458,7 +458,7 @@ async def test_a_new_board_post_converges(world, fault):
     played = await play_until_fired(players, table, rule)
     await converge(players, clock, lambda: board_shows(players, table), "the board")
     assert rule.fired == FAULTS[fault]["count"]
-    moves = [(a["seat"], a["action"]) for a in players.bot.store.actions(table.id)]
+    moves = [(a["seat"], a["action"]) for a in await players.bot.store.actions(table.id)]
     assert moves == played  # each applied once, whatever Discord answered
 
 
@@ -482,11 +482,11 @@ async def test_a_board_edit_converges(world, fault):
         await until(lambda: players.mover(table) == "Ana", what="Ana's turn")
     rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
     ana = players.users["Ana"]
-    before = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
+    before = [a for a in await players.bot.store.actions(table.id) if a["user_id"] == ana]
     played = await play_until_fired(players, table, rule, clock)  # the AI's moves: edits
     await converge(players, clock, lambda: board_shows(players, table), "the board")
     assert rule.fired == FAULTS[fault]["count"]
-    mine = [a for a in players.bot.store.actions(table.id) if a["user_id"] == ana]
+    mine = [a for a in await players.bot.store.actions(table.id) if a["user_id"] == ana]
     assert [a["action"] for a in mine[len(before):]] == [action for _, action in played]
 
 
@@ -666,7 +666,7 @@ async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once
                                       outcomes=(503,), count=None)
     table = await players.start_game("Ana", ["Bo"])
     await players.play_by_buttons(table)
-    moves = [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)]
+    moves = [(a["seq"], a["action"]) for a in await players.bot.store.actions(table.id)]
     assert failing.fired and players.fake.dms(bo) == []
     failing.count = 0  # Discord recovers, but the process restarts before the retry
     await players.harness.restart()
@@ -680,7 +680,7 @@ async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once
     await players.harness.restart()  # nothing is behind now: nothing is sent again
     await converge(players, clock, lambda: True, "start-up")
     assert {user: len(players.fake.dms(user)) for user in table.humans()} == sent
-    assert [(a["seq"], a["action"]) for a in players.bot.store.actions(table.id)] == moves
+    assert [(a["seq"], a["action"]) for a in await players.bot.store.actions(table.id)] == moves
 
 
 async def test_after_a_restart_a_player_whose_dms_closed_is_told_once_to_use_hand(stored_world):
@@ -714,5 +714,5 @@ async def test_after_a_restart_a_board_whose_post_failed_catches_up(stored_world
     await players.harness.restart()
     table = players.table()
     await converge(players, clock, lambda: board_shows(players, table), "the board")
-    moves = [(a["seat"], a["action"]) for a in players.bot.store.actions(table.id)]
+    moves = [(a["seat"], a["action"]) for a in await players.bot.store.actions(table.id)]
     assert moves == played  # each applied once, across the failures and the restart

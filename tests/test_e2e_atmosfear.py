@@ -80,7 +80,7 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
             clock.advance(9)
             await drain(bot)
             await players.settle(table)
-            assert [a["action"] for a in bot.store.actions(table.id)][-1] == "gk late"
+            assert [a["action"] for a in await bot.store.actions(table.id)][-1] == "gk late"
             # his verdict is on the same table, no new message for it
             verdict = table.fill(table.state.data["gk"]["line"])
             assert verdict in players.current_board(table).text()

@@ -42,7 +42,7 @@ async def test_two_people_play_a_full_game(fake_discord, harness):
         assert board.buttons() == [], board
     # stats counted
     winner = table.result["winners"][0]
-    stats = harness.bot.store.stats(players.guild.id, table.seats[winner].user_id)
+    stats = await harness.bot.store.stats(players.guild.id, table.seats[winner].user_id)
     assert stats == [{"game": "castle", "played": 1, "won": 1}]
     # every DM to a player carries only their own hand, and the channel none
     for message in players.channel_messages():
@@ -149,13 +149,13 @@ async def test_double_click_applies_once(fake_discord, harness):
     board = players.boards()[-1]
     custom_id = next(cid for cid, label, _ in board.buttons() if label and label.startswith("Stay"))
     user = table.seats[seat].user_id
-    count = len(harness.bot.store.actions(table.id))
+    count = len(await harness.bot.store.actions(table.id))
     first, second = await asyncio.gather(fake_discord.click(user, board.id, custom_id),
                                          fake_discord.click(user, board.id, custom_id))
     await first.response(), await second.response()
     await players.settle(table)
     await until(lambda: len(first.followups) + len(second.followups) >= 1)
-    assert len(harness.bot.store.actions(table.id)) == count + 1
+    assert len(await harness.bot.store.actions(table.id)) == count + 1
     refusal = (first.followups + second.followups)[0]
     assert refusal.ephemeral and ("out of date" in refusal.content or "already" in refusal.content)
 
@@ -225,7 +225,8 @@ async def test_restart_mid_game_and_finish_with_old_buttons(fake_discord, harnes
     assert "out of date" not in str(response.data)
     await players.settle(table)
     await players.run_to_end(players.table() or table)
-    assert (players.table() is None) and harness.bot.store.game(table.id)["status"] == "over"
+    assert players.table() is None
+    assert (await harness.bot.store.game(table.id))["status"] == "over"
 
 
 async def test_commands_threads_leave_end_and_rematch(fake_discord, harness):
@@ -299,7 +300,7 @@ async def test_manager_can_end_a_game(fake_discord, harness):
     await players.settle(table)
     assert table.status == "ended" and players.table() is None
     assert "ended early" in players.boards()[-1].text()
-    assert harness.bot.store.stats(players.guild.id, players.users["Ana"]) == []
+    assert await harness.bot.store.stats(players.guild.id, players.users["Ana"]) == []
 
 
 async def test_timeouts_warn_then_ai_plays_then_vote_out(fake_discord, tmp_path):
@@ -356,8 +357,8 @@ async def test_typing_a_button_label_plays_it(fake_discord, tmp_path):
         await fake_discord.say(mover, players.channel.id, "good luck everyone")  # table talk
         await fake_discord.say(mover, players.channel.id, "STAY!")
         await until(lambda: table.version > version)
-        assert harness.bot.store.actions(table.id)[-1]["action"] == "stay"
-        assert harness.bot.store.actions(table.id)[-1]["seat"] == seat
+        assert (await harness.bot.store.actions(table.id))[-1]["action"] == "stay"
+        assert (await harness.bot.store.actions(table.id))[-1]["seat"] == seat
         assert table.version == version + 1
     finally:
         await harness.stop()

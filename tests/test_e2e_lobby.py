@@ -59,7 +59,7 @@ async def test_a_host_watches_a_game_of_ais_only_to_its_end(fake_discord, player
     await players.settle(table)
     final = players.boards()[-1]
     assert "Game over" in final.text() and "AI 1" in final.text() and "wins" in final.text()
-    moves = [row for row in players.bot.store.actions(table.id) if row["seat"] >= 0]
+    moves = [row for row in await players.bot.store.actions(table.id) if row["seat"] >= 0]
     assert len(moves) > 10 and all(row["user_id"] is None for row in moves)
     # the host who watched may ask for another game of the same AIs
     again = next(cid for cid, label, _ in final.buttons() if label == "Play again")

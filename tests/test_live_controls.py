@@ -137,7 +137,7 @@ async def crash(fake: FakeDiscord, harness: InThreadHarness) -> None:
     with contextlib.suppress(BaseException):
         await harness.task
     await bot.http.close()
-    bot.store.close()
+    await bot.store.close()
     await asyncio.sleep(DOWNTIME)
     await harness.start()  # (harness.bot is the new bot from here on)
 
@@ -198,7 +198,7 @@ async def test_the_newest_controls_always_take_the_click(request, discord_with_r
         if players.table() is not None:  # no orphan: the recorded board alone has live controls
             assert [m.id for m in live] == [bot.store.messages(table.id)["board"][1]], live
         else:  # over: nothing but Play again
-            assert bot.store.game(table.id)["status"] == "over"
+            assert (await bot.store.game(table.id))["status"] == "over"
             assert all(":again:" in cid for m in live for cid, _, _ in m.buttons()), live
     finally:
         stop.set()

@@ -61,14 +61,14 @@ def test_an_option_select_says_what_it_is_once_and_offers_values_in_words():
 
 
 async def test_the_host_who_leaves_hands_the_lobby_to_the_next_person(service):
-    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    table = await service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
     await service.lobby(table.id, 100, "Ana", "ai")
     await service.lobby(table.id, 101, "Bo", "join")
     await service.lobby(table.id, 102, "Cy", "join")
     await service.lobby(table.id, 100, "Ana", "leave")
     assert table.status == "lobby" and table.host_id == 101
     assert [s.name for s in table.seats] == ["AI 1", "Bo", "Cy"]
-    assert service.store.game(table.id)["host_id"] == 101
+    assert (await service.store.game(table.id))["host_id"] == 101
     with pytest.raises(IllegalAction, match="Only the host"):
         await service.lobby(table.id, 102, "Cy", "start")
     await service.lobby(table.id, 102, "Cy", "leave")  # not the host: only their seat goes
@@ -78,14 +78,14 @@ async def test_the_host_who_leaves_hands_the_lobby_to_the_next_person(service):
 
 
 async def test_hosting_passes_in_seat_order_from_the_seat_left(service):
-    table = service.open_lobby("firetop", 1, 10, 100, "Ana", seed=1,
+    table = await service.open_lobby("firetop", 1, 10, 100, "Ana", seed=1,
                                seats=[Seat("Bo", 101), Seat("Ana", 100), Seat("Cy", 102)])
     await service.lobby(table.id, 100, "Ana", "leave")
     assert table.host_id == 102
 
 
 async def test_the_host_can_watch_a_game_of_ais_only(service):
-    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    table = await service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
     await service.lobby(table.id, 100, "Ana", "ai")
     with pytest.raises(IllegalAction, match="Only the host"):
         await service.lobby(table.id, 101, "Bo", "watch")
@@ -102,7 +102,7 @@ async def test_the_host_can_watch_a_game_of_ais_only(service):
 
 
 async def test_a_player_who_leaves_a_running_game_is_named_as_they_were(service):
-    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    table = await service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
     await service.lobby(table.id, 101, "Bob the Spectator", "join")
     await service.lobby(table.id, 100, "Ana", "start")
     seat = await service.leave(table.id, 101)

@@ -102,7 +102,7 @@ async def test_a_process_stopped_between_commit_and_publish_republishes_on_start
 
         harness.bot.publisher.publish = killed  # type: ignore[method-assign]
         await players.play_by_buttons(table)
-        committed = harness.bot.store.game(table.id)["version"]
+        committed = (await harness.bot.store.game(table.id))["version"]
         assert committed == table.version and newest_board(players).id == shown.id
         assert harness.bot.store.shown_version(table.id) < committed  # the channel is behind
 

@@ -100,7 +100,7 @@ async def test_a_failing_ai_is_retried_then_plays_a_random_legal_action(tmp_path
         raise RuntimeError("the AI fell over")
 
     monkeypatch.setattr(bot.table, "decide", broken)
-    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=3)
+    table = await service.open_lobby("castle", 1, 10, 100, "Ana", seed=3)
     await service.lobby(table.id, 100, "Ana", "ai")
     await service.lobby(table.id, 100, "Ana", "start")
     ai = next(i for i, s in enumerate(table.seats) if s.ai)
@@ -114,5 +114,5 @@ async def test_a_failing_ai_is_retried_then_plays_a_random_legal_action(tmp_path
     clock.advance(1.5)
     await until(lambda: table.version > version, what="the AI seat to move anyway")
     assert len(calls) == bot.table.AI_RETRIES
-    assert service.store.actions(table.id)[-1]["source"] == "ai"
+    assert (await service.store.actions(table.id))[-1]["source"] == "ai"
     await service.close()

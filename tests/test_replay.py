@@ -63,7 +63,7 @@ async def drain(service: TableService) -> None:
 async def play_out(service: TableService, clock: FakeClock, name: str, seats: int, seed: int,
                    channel: int = CHANNEL, guild: int = GUILD):
     """A game of AI seats run to its end by the service's own timers on a fake clock."""
-    table = service.open_lobby(name, guild, channel, 100, "Host", seed=seed,
+    table = await service.open_lobby(name, guild, channel, 100, "Host", seed=seed,
                                seats=[Seat(name=f"Robo {n}", ai=True) for n in range(seats)])
     await service.lobby(table.id, 100, "Host", "start")
     for _ in range(20_000):
@@ -76,13 +76,13 @@ async def play_out(service: TableService, clock: FakeClock, name: str, seats: in
 
 
 @pytest.fixture
-def service(tmp_path):
+async def service(tmp_path):
     clock = FakeClock()
     store = Store(tmp_path / "replay.db")
     svc = TableService(store, Quiet(), clock, turn_timeout=600, ai_delay=1)
     svc.fake_clock = clock
     yield svc
-    store.close()
+    await store.close()
 
 
 def decoded(data: bytes) -> list[Image.Image]:
@@ -114,7 +114,7 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch):
     game = games.get(name)
     table = await play_out(service, service.fake_clock, name, game.min_seats, seed=3)
-    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    row, actions = await service.store.game(table.id), await service.store.actions(table.id)
     assert row["status"] == "over" and len(actions) > 10
     if name == "atmosfear":  # its clock and the Gatekeeper are timer actions in the log
         assert any(a["source"] == "timer" and a["seat"] == SYSTEM for a in actions)
@@ -183,12 +183,12 @@ def test_frames_are_encoded_in_parts_of_more_than_one_frame():
 
 
 async def test_a_game_ended_before_any_move_is_one_still_picture(service):
-    table = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana",
+    table = await service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana",
                                seats=[Seat(name="Ana", user_id=100), Seat(name="Bo", user_id=101)])
     await service.lobby(table.id, 100, "Ana", "start")
     await service.end(table.id, 100, can_manage=False)
-    row = service.store.game(table.id)
-    shots = scenes(row, service.store.actions(table.id))
+    row = await service.store.game(table.id)
+    shots = scenes(row, await service.store.actions(table.id))
     assert len(shots) == 1 and shots[0].caption == "ended early"
     data = await make(row, [], "webp", here)
     with Image.open(io.BytesIO(data)) as image:
@@ -200,7 +200,7 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
     monkeypatch.setattr(replay_module, "animated_webp", lambda: False)
     fmt = replay_format()
     assert fmt == "gif"
-    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    row, actions = await service.store.game(table.id), await service.store.actions(table.id)
     data = await make(row, actions, fmt, here)
     assert data[:6] == b"GIF89a" and len(data) < ATTACHMENT_LIMIT
     shots = scenes(row, actions)
@@ -231,7 +231,7 @@ async def test_gif_when_pillow_cannot_write_animated_webp(service, monkeypatch):
 
 async def test_replays_that_cannot_be_made_say_why(service):
     table = await play_out(service, service.fake_clock, "castle", 2, seed=6)
-    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    row, actions = await service.store.game(table.id), await service.store.actions(table.id)
     with pytest.raises(ReplayError, match="no longer lead to the position"):
         scenes(row, actions[:-3])  # the log and the stored end disagree
     wrong = [*actions[:4], {**actions[4], "action": "fly to the moon"}, *actions[5:]]
@@ -255,7 +255,8 @@ async def test_games_of_an_old_release_replay_or_say_why_not(tmp_path):
     conn.commit()
     conn.close()
     store = Store(path)
-    old = {r["game"]: (store.game(r["id"]), store.actions(r["id"])) for r in store.finished_games(1)}
+    old = {r["game"]: (await store.game(r["id"]), await store.actions(r["id"]))
+           for r in await store.finished_games(1)}
     assert sorted(old) == ["atmosfear", "castle", "dontgo"]
     assert all(row["state_format"] is None and actions for row, actions in old.values())
     row, actions = old["dontgo"]
@@ -268,7 +269,7 @@ async def test_games_of_an_old_release_replay_or_say_why_not(tmp_path):
     with pytest.raises(ReplayError, match=r"move 5 \('outside'\) is refused by the rules of "
                                           r"this version .* played under an older release"):
         scenes(*old["atmosfear"])
-    store.close()
+    await store.close()
 
 
 async def test_the_bot_picks_a_finished_game_of_this_guild(service):
@@ -276,25 +277,25 @@ async def test_the_bot_picks_a_finished_game_of_this_guild(service):
     second = await play_out(service, service.fake_clock, "dontgo", 2, seed=5)
     elsewhere = await play_out(service, service.fake_clock, "castle", 2, seed=7, channel=99,
                                guild=2)
-    running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
+    running = await service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
     replays = Replays(service.store, Renderer(workers=0))
-    assert replays.choose(GUILD, CHANNEL, None)["id"] == second.id  # the latest here
-    assert replays.choose(GUILD, 555, first.id)["id"] == first.id
-    assert [r["id"] for r in service.store.finished_games(GUILD)] == [second.id, first.id]
+    assert (await replays.choose(GUILD, CHANNEL, None))["id"] == second.id  # the latest here
+    assert (await replays.choose(GUILD, 555, first.id))["id"] == first.id
+    assert [r["id"] for r in await service.store.finished_games(GUILD)] == [second.id, first.id]
     with pytest.raises(ReplayError, match=f"no game #{elsewhere.id} in this server"):
-        replays.choose(GUILD, CHANNEL, elsewhere.id)
+        await replays.choose(GUILD, CHANNEL, elsewhere.id)
     with pytest.raises(ReplayError, match="no game #4242 in this server"):
-        replays.choose(GUILD, CHANNEL, 4242)
+        await replays.choose(GUILD, CHANNEL, 4242)
     with pytest.raises(ReplayError, match=f"#{running.id} hasn't started yet"):
-        replays.choose(GUILD, CHANNEL, running.id)
+        await replays.choose(GUILD, CHANNEL, running.id)
     with pytest.raises(ReplayError, match="No game has finished in this channel"):
-        replays.choose(GUILD, 555, None)
+        await replays.choose(GUILD, 555, None)
 
 
 async def test_one_build_at_a_time_per_game_and_failures_are_explained(service, monkeypatch):
     table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
     replays = Replays(service.store, Renderer(workers=0))
-    row = replays.choose(GUILD, CHANNEL, None)
+    row = await replays.choose(GUILD, CHANNEL, None)
     first = asyncio.ensure_future(replays.build(row, "webp"))
     await asyncio.sleep(0)  # the first build is now in the pool
     with pytest.raises(ReplayError, match=f"replay of game #{table.id} is being drawn already"):
@@ -320,7 +321,7 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
     table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
     renderer = Renderer(workers=1)
     replays = Replays(service.store, renderer)
-    row = replays.choose(GUILD, CHANNEL, table.id)
+    row = await replays.choose(GUILD, CHANNEL, table.id)
     jobs: list[tuple[str, int]] = []
     parts: list[bytes] = []
     first_drawing = asyncio.Event()
@@ -344,7 +345,7 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
         data = await replay
     finally:
         await asyncio.to_thread(renderer.close)
-    frames = len(scenes(row, service.store.actions(table.id)))
+    frames = len(scenes(row, await service.store.actions(table.id)))
     runs = spans(frames, replay_module.PART)
     assert len(runs) > 1  # the file is made in parts
     # each job draws its part and the frame before it (to encode its part as changes from it)
@@ -360,7 +361,7 @@ async def test_a_frame_taller_than_the_canvas_makes_the_parts_again(service, mon
     """The canvas starts as tall as the last frame; a board that was taller earlier in the game
     makes the parts be encoded again on a canvas of its height."""
     table = await play_out(service, service.fake_clock, "castle", 2, seed=5)
-    row, actions = service.store.game(table.id), service.store.actions(table.id)
+    row, actions = await service.store.game(table.id), await service.store.actions(table.id)
     plan = outline(row, actions, WIDTHS[0])
     shots = scenes(row, actions)
     height = compose(Frame(draw(shots[0].view), shots[0].caption), WIDTHS[0]).height
@@ -411,7 +412,7 @@ async def test_cli_writes_a_replay_by_the_file_extension(service, tmp_path, caps
     png = str(tmp_path / "x.png")
     assert await cli(["replay", str(table.id), "-o", png, "--db", str(db)]) == 2
     assert ".webp or .gif" in capsys.readouterr().err
-    running = service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
+    running = await service.open_lobby("castle", GUILD, CHANNEL, 100, "Ana", seed=1)
     assert await cli(["replay", str(running.id), "-o", str(webp), "--db", str(db)]) == 2
     assert "hasn't started yet" in capsys.readouterr().err
 

@@ -57,7 +57,8 @@ async def test_replay_posts_the_latest_finished_game_and_refuses_clearly(fake_di
     assert "Ana (AI)" in posted[0].content and "for Bo" in posted[0].content
     with Image.open(io.BytesIO(posted[0].attachments[0][1])) as image:
         assert image.format == "WEBP" and image.is_animated
-        assert image.n_frames == len(scenes(store.game(table.id), store.actions(table.id)))
+        row, actions = await store.game(table.id), await store.actions(table.id)
+        assert image.n_frames == len(scenes(row, actions))
 
     # the finished game is offered by autocomplete; a game still running is not
     running = await players.start_game("Ana", [], ais=1)

@@ -117,10 +117,12 @@ async def test_atmosfear_the_gatekeeper_calls_and_is_answered_in_time(browser, s
     assert "mentions-me" in await me.message(call.id).get_attribute("class")
     # answered by typing, before his deadline (the clock has not moved since he called)
     await me.say("YES! MY GATEKEEPER!")
-    await until(lambda: box.bot.store.actions(table.id)[-1]["action"] == "yes", what="the answer")
+    async def answered() -> bool:
+        return (await box.bot.store.actions(table.id))[-1]["action"] == "yes"
+    await until(answered, what="the answer")
     clock.advance(15)  # well past the deadline he set: nothing is punished
     await settle(box.bot, table)
-    actions = [a["action"] for a in box.bot.store.actions(table.id)]
+    actions = [a["action"] for a in await box.bot.store.actions(table.id)]
     assert "gk late" not in actions[actions.index("yes"):]
     assert "fear my worst fear" in actions  # the fear went in through the page's modal
     await expect(me.page.locator('[data-message-id] .content:text-is("YES! MY GATEKEEPER!")')).to_be_visible()

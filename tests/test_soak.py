@@ -49,7 +49,7 @@ async def test_the_checks_find_a_lost_move_and_a_leaked_hand(tmp_path):
     game_id = await open_game(db, "castle", guild.id, channel.id,
                               [Seat(u.name, u.id) for u in users], seed=4)
     service = TableService(db, Unpublished(), FakeClock())
-    service.load()
+    await service.load()
     saved = Saved.read(db, game_id)
     seat, version = saved.person_to_move(), saved.row["version"]
     action = decide(saved.game, saved.state, seat, Rng(1))
@@ -69,4 +69,4 @@ async def test_the_checks_find_a_lost_move_and_a_leaked_hand(tmp_path):
     assert soak.check(fake, db, channels)["hidden"] == 0
     await fake.say(users[0].id, channel.id, f"psst: {hand}")
     assert soak.check(fake, db, channels)["hidden"] == 1
-    db.close()
+    await db.close()

@@ -38,7 +38,7 @@ def service(tmp_path):
 
 
 async def started(service, humans=2, ais=0, seed=7):
-    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=seed)
+    table = await service.open_lobby("castle", 1, 10, 100, "Ana", seed=seed)
     for n in range(1, humans):
         await service.lobby(table.id, 100 + n, f"P{n}", "join")
     for _ in range(ais):
@@ -53,7 +53,7 @@ def mover_user(table):
 
 
 async def test_lobby_rules(service):
-    table = service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    table = await service.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
     with pytest.raises(IllegalAction, match="at least 2"):
         await service.lobby(table.id, 100, "Ana", "start")
     with pytest.raises(IllegalAction, match="Only the host"):
@@ -62,7 +62,7 @@ async def test_lobby_rules(service):
     with pytest.raises(IllegalAction, match="already joined"):
         await service.lobby(table.id, 101, "Bo", "join")
     with pytest.raises(IllegalAction, match="already running here"):
-        service.open_lobby("castle", 1, 10, 102, "Cy")
+        await service.open_lobby("castle", 1, 10, 102, "Cy")
     await service.lobby(table.id, 100, "Ana", "start")
     assert table.status == "running" and table.state is not None
     assert sorted(s.user_id for s in table.seats) == [100, 101]
@@ -74,7 +74,7 @@ async def test_seat_order_is_drawn_by_lot_not_by_joining_order(service):
     each of three players goes first about a third of the time (the host no more than anyone)."""
     firsts = {100: 0, 101: 0, 102: 0}
     for seed in range(60):
-        table = service.open_lobby("dontgo", 1, 10 + seed, 100, "Ana", seed=seed)
+        table = await service.open_lobby("dontgo", 1, 10 + seed, 100, "Ana", seed=seed)
         await service.lobby(table.id, 101, "Bo", "join")
         await service.lobby(table.id, 102, "Cy", "join")
         await service.lobby(table.id, 100, "Ana", "start")
@@ -102,9 +102,9 @@ async def test_actions_are_checked_and_persisted(service):
                       interaction_id=42)
     with pytest.raises(IllegalAction, match="already handled"):
         await service.act(table.id, user, choice.action, None, source="test", interaction_id=42)
-    rows = service.store.actions(table.id)
+    rows = await service.store.actions(table.id)
     assert [(r["seat"], r["action"]) for r in rows] == [(seat, choice.action)]
-    saved = service.store.game(table.id)
+    saved = await service.store.game(table.id)
     assert saved["version"] == table.version == 1
     assert json.loads(saved["state"]) == json.loads(table.state.to_json())
 
@@ -112,8 +112,8 @@ async def test_actions_are_checked_and_persisted(service):
 async def test_restart_reloads_games_and_timers(service, tmp_path):
     table = await started(service)
     service2 = TableService(service.store, Recorder(), service.clock_, turn_timeout=60, ai_delay=1)
-    assert service2.load() == 1
-    copy = service2.get(table.id)
+    assert await service2.load() == 1
+    copy = await service2.get(table.id)
     assert copy.state.to_json() == table.state.to_json()
     assert [s.user_id for s in copy.seats] == [s.user_id for s in table.seats]
     assert set(copy.handles) == {"warn", "timeout"}
@@ -166,7 +166,7 @@ async def test_ai_seats_play_and_game_finishes(service):
         action = decide(table.game, table.state, seat, Rng(1))
         await service.act(table.id, user, action, None, source="test")
     assert table.status == "over"
-    assert service.store.stats(1, 100)[0]["played"] == 1
+    assert (await service.store.stats(1, 100))[0]["played"] == 1
     assert table.id not in service.tables
 
 
@@ -189,11 +189,11 @@ async def test_a_game_another_process_started_is_found_by_its_channel(service):
     """During a rolling reshard the old owner may start a game after the new owner loaded its
     games: the new owner's commands in that channel load it from the store."""
     later = TableService(service.store, Recorder(), service.clock_, turn_timeout=60, ai_delay=1)
-    assert later.load() == 0
+    assert await later.load() == 0
     table = await started(service)
     assert later.in_channel(10) is None  # memory alone does not know it
-    found = later.here(10)
+    found = await later.here(10)
     assert found is not None and found.id == table.id and found.state.to_json() == table.state.to_json()
     with pytest.raises(IllegalAction, match="already running here"):
-        later.open_lobby("castle", 1, 10, 102, "Cy")
-    assert later.here(11) is None
+        await later.open_lobby("castle", 1, 10, 102, "Cy")
+    assert await later.here(11) is None

@@ -85,7 +85,7 @@ async def test_game_timer_fires_as_system_and_survives_restart(tmp_path, bell):
     clock = FakeClock()
     store = Store(tmp_path / "t.db")
     service = TableService(store, Quiet(), clock, turn_timeout=600, ai_delay=1)
-    table = service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
+    table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
     await service.lobby(table.id, 100, "Ana", "ai")
     await service.lobby(table.id, 100, "Ana", "start")
     # the AI says ready on its own, even though nobody is "to move"
@@ -94,25 +94,25 @@ async def test_game_timer_fires_as_system_and_survives_restart(tmp_path, bell):
     ai_seat = next(i for i, s in enumerate(table.seats) if s.ai)
     assert table.state.data["ready"] == [ai_seat]
     await service.act(table.id, 100, "ready", None, source="test")
-    assert [t["timer_id"] for t in store.timers()] == ["game:bell"]
+    assert [t["timer_id"] for t in await store.timers()] == ["game:bell"]
     # restart before the bell: the timer comes back from the database and fires when due
     await service.close()
     clock2 = clock
     service2 = TableService(store, Quiet(), clock2, turn_timeout=600, ai_delay=1)
-    assert service2.load() == 1
+    assert await service2.load() == 1
     clock2.advance(29)
     await drain(service2)
-    assert service2.get(table.id).state.data["rung"] == 0
+    assert (await service2.get(table.id)).state.data["rung"] == 0
     clock2.advance(2)
     await drain(service2)
-    assert store.game(table.id)["status"] == "over"
-    assert [r["source"] for r in store.actions(table.id)][-1] == "timer"
+    assert (await store.game(table.id))["status"] == "over"
+    assert [r["source"] for r in await store.actions(table.id)][-1] == "timer"
 
 
 async def test_stale_game_timer_does_nothing(tmp_path, bell):
     clock = FakeClock()
     service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=600, ai_delay=1)
-    table = service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
+    table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
     await service.lobby(table.id, 101, "Bo", "join")
     await service.lobby(table.id, 100, "Ana", "start")
     await service.act(table.id, 100, "ready", None, source="test")
@@ -125,7 +125,7 @@ async def test_stale_game_timer_does_nothing(tmp_path, bell):
 
 async def atmosfear_running(service, seed):
     """Three people at an Atmosfear table, fears written: the clock is running."""
-    table = service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=seed)
+    table = await service.open_lobby("atmosfear", 1, 10, 100, "Ana", seed=seed)
     for user, name in ((101, "Bo"), (102, "Cy")):
         await service.lobby(table.id, user, name, "join")
     await service.lobby(table.id, 100, "Ana", "start")
@@ -155,12 +155,12 @@ async def test_gatekeeper_restart_mid_interjection_and_overdue_timers(tmp_path):
 
     clock.advance(60)  # the bot is down past his deadline
     service2 = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
-    assert service2.load() == 1
-    table2 = service2.get(table.id)
+    assert await service2.load() == 1
+    table2 = await service2.get(table.id)
     assert "game:gk-late" in " ".join(table2.handles)
     clock.advance(0)  # overdue timers fire as soon as the loop runs
     await drain(service2)
-    actions = [a["action"] for a in store.actions(table.id)]
+    actions = [a["action"] for a in await store.actions(table.id)]
     assert "gk late" in actions
     assert game.view(table2.state, None)["gatekeeper"]["calling"] is None
     assert table2.state.version > table.state.version
@@ -172,15 +172,15 @@ async def test_pause_holds_the_gatekeeper_and_resume_shifts_his_timers(tmp_path)
     store = Store(tmp_path / "t.db")
     service = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
     table = await atmosfear_running(service, seed=9)
-    before = {t["timer_id"]: t["due_at"] for t in store.timers() if t["kind"] == "game"}
+    before = {t["timer_id"]: t["due_at"] for t in await store.timers() if t["kind"] == "game"}
     assert "game:clock-end" in before
     with pytest.raises(IllegalAction, match="Only the host"):
         await service.pause(table.id, 101, False, "pause")
     await service.pause(table.id, 100, False, "pause")
-    assert [t for t in store.timers() if t["kind"] == "game"] == []
+    assert [t for t in await store.timers() if t["kind"] == "game"] == []
     clock.advance(600)  # ten minutes of pause: nothing fires
     await drain(service)
     assert table.state.data["clock"]["paused_at"] is not None
     await service.pause(table.id, 100, False, "resume")
-    after = {t["timer_id"]: t["due_at"] for t in store.timers() if t["kind"] == "game"}
+    after = {t["timer_id"]: t["due_at"] for t in await store.timers() if t["kind"] == "game"}
     assert after["game:clock-end"] == pytest.approx(before["game:clock-end"] + 600)

@@ -47,24 +47,24 @@ class Person:
         self.fake, self.db = fake, db
         self.clicked: dict[int, list[str]] = {}  # game id -> the actions clicked, in order
 
-    def board(self, game_id: int, version: int) -> Any:
+    async def board(self, game_id: int, version: int) -> Any:
         """The board message showing `version`, once the bot has posted it."""
-        self.db.forget(game_id)  # another process writes these rows: no cached ids
+        await self.db.load_messages(game_id)  # another process writes these rows: read them
         ids = self.db.messages(game_id).get("board")
         if ids is None or self.db.shown_version(game_id) != version:
             return None
         message = self.fake.messages.get(ids[1])
         return message if message is not None and message.buttons() else None
 
-    def my_turn(self, game_id: int) -> tuple[Saved, Any] | None:
+    async def my_turn(self, game_id: int) -> tuple[Saved, Any] | None:
         """(game, board) when a person is to move and sees the current board, or the game
         over; None while the AI moves or the bot is catching up."""
-        saved = Saved.read(self.db, game_id)
+        saved = await Saved.read(self.db, game_id)
         if saved.row["status"] != "running":
             return saved, None
         if saved.person_to_move() is None:
             return None
-        board = self.board(game_id, saved.row["version"])
+        board = await self.board(game_id, saved.row["version"])
         return (saved, board) if board is not None else None
 
     async def move(self, game_id: int) -> bool:
@@ -75,8 +75,9 @@ class Person:
         version, seat = saved.row["version"], saved.person_to_move()
         action = decide(saved.game, saved.state, seat, Rng(version + 11))
         await click_move(self.fake, saved, seat, board, action, self.answered)
-        await until(lambda: self.db.game(game_id)["version"] > version,
-                    f"{action!r} to be saved in game {game_id}")
+        async def saved_it() -> bool:
+            return (await self.db.game(game_id))["version"] > version
+        await until(saved_it, f"{action!r} to be saved in game {game_id}")
         self.clicked.setdefault(game_id, []).append(action)
         return True
 
@@ -100,9 +101,9 @@ async def new_game(db: Store, fake: FakeDiscord, guild_id: int, seed: int) -> in
                            [Seat(person.name, person.id), Seat("AI 1", ai=True)], seed)
 
 
-def assert_log_whole(db: Store, game_id: int, clicked: list[str]) -> None:
+async def assert_log_whole(db: Store, game_id: int, clicked: list[str]) -> None:
     """Every saved version has exactly one action row, every click counted once, in order."""
-    row, actions = db.game(game_id), db.actions(game_id)
+    row, actions = await db.game(game_id), await db.actions(game_id)
     assert [a["seq"] for a in actions] == list(range(1, row["version"] + 1))
     clicks = [a for a in actions if a["interaction_id"] is not None]
     assert len({a["interaction_id"] for a in clicks}) == len(clicks)
@@ -130,19 +131,19 @@ async def test_two_processes_share_one_database_survive_a_kill_and_a_reshard(
         for _ in range(2):
             await person.move(first)
             await person.move(second)
-        before = {game: db.game(game)["version"] for game in (first, second)}
-        assert all(db.game(game)["status"] == "running" for game in before)
+        before = {game: (await db.game(game))["version"] for game in (first, second)}
+        assert all([(await db.game(game))["status"] == "running" for game in before])
 
         await asyncio.gather(*(bot.stop(signal.SIGTERM) for bot in bots))
         bots += [Bot("c", fake, postgres_url, Shards(4, (0, 1)), tmp_path),
                  Bot("d", fake, postgres_url, Shards(4, (2, 3)), tmp_path)]
         await asyncio.gather(*(bot.start() for bot in bots[2:]))
-        assert {game: db.game(game)["version"] for game in before} == before  # none lost
+        assert {game: (await db.game(game))["version"] for game in before} == before  # none lost
         await asyncio.gather(person.play_to_end(first), person.play_to_end(second))
 
         for game in (first, second):
-            assert db.game(game)["status"] == "over"
-            assert_log_whole(db, game, person.clicked[game])
+            assert (await db.game(game))["status"] == "over"
+            await assert_log_whole(db, game, person.clicked[game])
         assert "loaded games=1" in bots[2].output() and "loaded games=1" in bots[3].output()
         for bot in bots[2:]:
             await bot.stop(signal.SIGTERM)
@@ -153,5 +154,5 @@ async def test_two_processes_share_one_database_survive_a_kill_and_a_reshard(
     finally:
         for bot in bots:
             bot.kill_quietly()
-        db.close()
+        await db.close()
         await fake.stop()

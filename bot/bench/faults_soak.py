@@ -76,7 +76,7 @@ class Soak:
                             and not self.behind_since, timeout=600, what="delivery to finish")
                 elapsed = time.perf_counter() - start
                 sampler.cancel()
-                return self.report(fake, bot, tables, elapsed)
+                return await self.report(fake, bot, tables, elapsed)
             finally:
                 await harness.stop()
                 restore()
@@ -93,7 +93,7 @@ class Soak:
                 user = fake.add_user(f"u{index}-{seat}")
                 fake.add_member(guild.id, user.id)
                 users.append(user.id)
-            table = bot.service.open_lobby(self.game, guild.id, channel.id, users[0], "P0",
+            table = await bot.service.open_lobby(self.game, guild.id, channel.id, users[0], "P0",
                                            seed=self.seed * 1000 + index,
                                            seats=[Seat(f"P{n}", u) for n, u in enumerate(users)])
             await bot.service.lobby(table.id, users[0], "P0", "start")
@@ -137,14 +137,14 @@ class Soak:
                     self.episodes.append(now - self.behind_since.pop(table.id))
             await asyncio.sleep(0.02)
 
-    def report(self, fake: FakeDiscord, bot: Any, tables: list[Table],
+    async def report(self, fake: FakeDiscord, bot: Any, tables: list[Table],
                elapsed: float) -> dict[str, Any]:
         store = bot.store
-        ended = [t for t in tables if store.game(t.id)["status"] == "over"]
+        ended = [t for t in tables if (await store.game(t.id))["status"] == "over"]
         shown = [t for t in ended if store.shown_version(t.id) == t.version]
         twice = stray = actions = 0
         for table in tables:
-            rows = store.actions(table.id)
+            rows = await store.actions(table.id)
             actions += len(rows)
             per_interaction = Counter(r["interaction_id"] for r in rows if r["interaction_id"])
             twice += sum(1 for n in per_interaction.values() if n > 1)

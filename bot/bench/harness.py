@@ -73,7 +73,7 @@ class Harness:
 
         async def create(index: int, guild_id: int, channel_id: int, users: list[int]):
             async with semaphore:
-                table = self.service.open_lobby(
+                table = await self.service.open_lobby(
                     self.game, guild_id, channel_id, users[0], "A", seed=index,
                     seats=[Seat(f"P{n}", user) for n, user in enumerate(users)])
                 await self.service.lobby(table.id, users[0], "A", "start")

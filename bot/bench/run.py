@@ -188,17 +188,16 @@ def bench_restart(count: int) -> dict[str, Any]:
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
                            "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
-        with store.transaction():
-            store.db["games"].insert_all(encode(r) for r in rows)
-            store.db["timers"].insert_all(timers)
-        store.close()
+        store.db["games"].insert_all(encode(r) for r in rows)
+        store.db["timers"].insert_all(timers)
+        asyncio.run(store.close())
 
         async def load() -> tuple[int, float, float]:
             gc.collect()
             before = rss_mb()
             t0 = time.perf_counter()
             service = TableService(Store(Path(tmp) / "bench.db"), Quiet(), clock)
-            loaded = service.load()
+            loaded = await service.load()
             seconds = time.perf_counter() - t0
             gc.collect()
             return loaded, seconds, rss_mb() - before

@@ -177,8 +177,8 @@ async def open_game(db: Store, kind: str, guild_id: int, channel_id: int,
     service, so it is what /play would make): the same game every run."""
     service = TableService(db, Unpublished(), RealClock())  # turns count from now, as in the bot
     host = next(s for s in seats if not s.ai)
-    table = service.open_lobby(kind, guild_id, channel_id, host.user_id, host.name, seed=seed,
-                               seats=seats)
+    table = await service.open_lobby(kind, guild_id, channel_id, host.user_id, host.name, seed=seed,
+                                     seats=seats)
     await service.lobby(table.id, host.user_id, host.name, "start")
     await service.close()
     return table.id
@@ -192,8 +192,8 @@ class Saved:
     state: State
 
     @classmethod
-    def read(cls, db: Store, game_id: int) -> "Saved":
-        row = db.game(game_id)
+    async def read(cls, db: Store, game_id: int) -> "Saved":
+        row = await db.game(game_id)
         return cls(row, games.get(row["game"]), State.from_json(row["state"]))
 
     def person_to_move(self) -> int | None:
@@ -354,14 +354,14 @@ class Soak:
                                           seats, seed=self.seed * 100_000 + index)
                 opened[game_id] = channel.id
         finally:
-            db.close()
+            await db.close()
         return opened
 
     # -- the clickers ------------------------------------------------------------------------
     async def watch(self, reader: Store) -> None:
         """Poll every game's version and shown board in one query; wake the game's clicker."""
         while True:
-            for row in reader.progress():
+            for row in await reader.progress():
                 if self.snapshot.get(row["id"]) != row:
                     self.snapshot[row["id"]] = row
                     if row["id"] in self.changed:
@@ -406,7 +406,7 @@ class Soak:
         version = row["version"]
         while True:
             reader.forget(game_id)
-            saved = Saved.read(reader, game_id)
+            saved = await Saved.read(reader, game_id)
             seat = saved.person_to_move()
             board = fake.messages.get(row["message_id"])
             if seat is None or board is None or saved.row["version"] != version:
@@ -522,7 +522,7 @@ class Soak:
             stalled = await self.stalled(fake, reader, channels)
             for bot in bots:
                 await bot.stop(signal.SIGTERM)
-            result = self.check(fake, reader, channels)
+            result = await self.check(fake, reader, channels)
             run = self.seen
             # click -> the bot's first answer, as the fake timed it (late answers included)
             latencies = [ix.latency for ix in fake.interactions.values()
@@ -551,7 +551,7 @@ class Soak:
             for bot in bots:
                 bot.kill_quietly()
             if reader is not None:
-                reader.close()
+                await reader.close()
             await fake.stop()
 
     def played_enough(self, first: dict[int, int], start: float) -> bool:
@@ -583,7 +583,7 @@ class Soak:
         self.stopping = True
         return sum(1 for ok in taken if not ok)
 
-    def check(self, fake: FakeDiscord, reader: Store, channels: dict[int, int]) -> dict[str, Any]:
+    async def check(self, fake: FakeDiscord, reader: Store, channels: dict[int, int]) -> dict[str, Any]:
         """Lost, applied twice and hidden, from the action log and every public message."""
         sent_at: dict[tuple[int, int], set[int]] = {}
         for click in self.seen.clicks:
@@ -592,7 +592,7 @@ class Soak:
         lost = twice = ended = checked = 0
         leaks: list[tuple[int, str, str]] = []  # game, private string, the public text
         for game_id, channel_id in channels.items():
-            row, actions = reader.game(game_id), reader.actions(game_id)
+            row, actions = await reader.game(game_id), await reader.actions(game_id)
             ended += row["status"] != "running"
             by_seq = {a["seq"]: a for a in actions}
             lost += sum(1 for g, version in accepted if g == game_id and version < row["version"]

@@ -86,11 +86,11 @@ def own_turns(table: Table, rows: list[dict[str, Any]]) -> dict[int, int]:
     return counts
 
 
-def measure(players: Players, table: Table, first_request: int = 0) -> Volume:
+async def measure(players: Players, table: Table, first_request: int = 0) -> Volume:
     """The figures of a finished game played in `players`' channel."""
     fake, store = players.fake, players.bot.store
     channel = str(players.channel.id)
-    rows = store.actions(table.id)
+    rows = await store.actions(table.id)
     volume = Volume(table.game.name, moves=len(rows))
     for method, path in fake.requests[first_request:]:
         if method in WRITE_METHODS and f"/channels/{channel}/messages" in path:
@@ -153,7 +153,7 @@ async def play(game_name: str, seed: int, home: Path, options: dict[str, Any] | 
             clock.advance(SECONDS_PER_MOVE)
             await players.settle(table)
         await players.settle(table)
-        volume = measure(players, table)
+        volume = await measure(players, table)
         volume.clocked = bool(clock_options)
         return volume
     finally:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import itertools
 from dataclasses import replace
 from pathlib import Path
@@ -30,11 +31,14 @@ def is_board(message: Message) -> bool:
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    """Poll bot-side state (which the fake cannot notify us about) until it holds."""
+    """Poll bot-side state (which the fake cannot notify us about) until it holds; the
+    predicate may be a coroutine function (one that reads the store)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         value = predicate()
+        if inspect.isawaitable(value):
+            value = await value
         if value:
             return value
         if loop.time() > deadline:
@@ -64,7 +68,8 @@ class BotHarness:
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> GatekeeperBot:
-        self.bot = GatekeeperBot(self.settings, Store(self.settings.database), self.clock)
+        store = Store(self.settings.database, **self.settings.store_options)
+        self.bot = GatekeeperBot(self.settings, store, self.clock)
         if self.seed is not None:  # same games every run (None: the bot's own random seeds)
             self.bot.service.next_seed = itertools.count(self.seed).__next__
         self.task = asyncio.create_task(self.bot.start(self.fake.token))
@@ -78,7 +83,7 @@ class BotHarness:
     async def stop(self) -> None:
         if self.bot is not None:
             await self.bot.close()
-            self.bot.store.close()
+            await self.bot.store.close()
         if self.task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task

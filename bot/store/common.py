@@ -19,14 +19,17 @@ The queries are written once, with `?` placeholders; each store runs them throug
 from __future__ import annotations
 
 import json
+import logging
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Iterable
 
 ACTIVE = ("lobby", "running")
+
+log = logging.getLogger("gatekeeper.store")
 
 # The schema versions, oldest first: both stores record these names once applied. A step that is
 # plain portable SQL is defined here; 0001 differs by dialect (SQLite's 0.1.0 made its tables
@@ -52,6 +55,20 @@ class StoreError(Exception):
 class Conflict(Exception):
     """A save lost: someone else saved that game first (compare-and-swap), or recorded the same
     interaction. Nothing was written."""
+
+
+class Duplicate(Conflict):
+    """The interaction of that save is already recorded: the click was handled. Nothing was
+    written (the unique interaction id checks this in the save's own statement, so a click
+    costs no separate look-up)."""
+
+
+class Unavailable(StoreError):
+    """The database did not answer in time (down, restarting, overloaded). Whatever the call
+    was, it is as if it never happened, or (a save whose COMMIT got no answer) its outcome is
+    unknown: the caller reloads that game from the store once it answers again."""
+
+    REPLY = "The game store is not answering; try again in a moment."
 
 
 @dataclass(frozen=True)
@@ -87,7 +104,11 @@ class Store(ABC):
     file.
 
     Subclasses supply the connection: `transaction`, `_execute`, `_execute_many`, `_rows`,
-    `migrations`, `close`, and which driver error means a duplicate row (`_duplicate`).
+    `migrations`, `close`, which driver error means a duplicate row (`_duplicate`), and how a
+    message row is written (`_store_message`). Every query is a coroutine, so a store whose
+    round trips wait on a server (PostgreSQL) never blocks the event loop; the message ids the
+    publisher reads after every move are served from memory (`load_messages` fills it when a
+    game is loaded) and written behind.
     """
     _duplicate: type[Exception] | tuple[type[Exception], ...] = ()
 
@@ -102,37 +123,48 @@ class Store(ABC):
 
     # -- what each store supplies --------------------------------------------------------------
     @abstractmethod
-    def transaction(self) -> AbstractContextManager[None]:
+    def transaction(self) -> AbstractAsyncContextManager[None]:
         """BEGIN..COMMIT around the block (ROLLBACK if it raises)."""
 
     @abstractmethod
-    def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+    async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
 
     @abstractmethod
-    def _execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    async def _execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """Run one statement once per row of parameters."""
 
     @abstractmethod
-    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+    async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
         """Run a query; its rows as dicts."""
 
     @abstractmethod
-    def migrations(self) -> list[str]:
+    async def migrations(self) -> list[str]:
         """The schema migrations applied to this database, oldest first."""
 
     @abstractmethod
-    def close(self) -> None:
-        """Close the connection (and release what the store holds)."""
+    async def close(self) -> None:
+        """Close the connection (and release what the store holds), message rows written."""
+
+    @abstractmethod
+    def _store_message(self, game_id: int, kind: str, row: tuple[int, int, int, int, int]) -> None:
+        """Write (or queue, in order) the messages row `row` of a set_message."""
+
+    def _messages_now(self, game_id: int) -> list[dict[str, Any]] | None:
+        """A game's message rows read at once, for a game whose ids were never loaded; None
+        where reading would wait on a server (the caller sees no messages, and says so)."""
+        return None
 
     # -- games -------------------------------------------------------------------------------
-    def insert_game(self, row: dict[str, Any]) -> int:
+    async def insert_game(self, row: dict[str, Any]) -> int:
         encoded = encode(row)  # one statement: a transaction of its own (no BEGIN/COMMIT trips)
-        return self._rows(
+        game_id: int = (await self._rows(
             f"INSERT INTO games ({', '.join(encoded)}) VALUES ({', '.join('?' * len(encoded))})"
-            " RETURNING id", list(encoded.values()))[0]["id"]
+            " RETURNING id", list(encoded.values())))[0]["id"]
+        self._messages[game_id] = {}  # a new game has no messages yet
+        return game_id
 
-    def save_game(self, game_id: int, row: dict[str, Any], *, expect_version: int | None = None,
+    async def save_game(self, game_id: int, row: dict[str, Any], *, expect_version: int | None = None,
                   actions: Iterable[dict[str, Any]] = (),
                   timers: Iterable[dict[str, Any]] | None = None) -> None:
         """Update a game, append its actions, replace its timers (if given): one transaction.
@@ -146,84 +178,85 @@ class Store(ABC):
         if expect_version is not None:
             where, args = "id = ? AND version = ?", [game_id, expect_version]
         try:
-            with self.transaction():
-                changed = self._execute(
+            async with self.transaction():
+                changed = await self._execute(
                     f"UPDATE games SET {', '.join(f'{k} = ?' for k in encoded)} WHERE {where}",
                     [*encoded.values(), *args])
                 if changed != 1:
                     raise Conflict(f"game {game_id} is no longer at version {expect_version}")
-                self._execute_many(
+                await self._execute_many(
                     "INSERT INTO actions (game_id, seq, seat, user_id, action, source, "
                     "interaction_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(a["game_id"], a["seq"], a["seat"], a["user_id"], a["action"], a["source"],
                       a["interaction_id"], a["at"]) for a in actions])
                 if timers is not None:
-                    self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
-                    self._execute_many(
+                    await self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
+                    await self._execute_many(
                         "INSERT INTO timers (game_id, timer_id, due_at, kind, payload) "
                         "VALUES (?, ?, ?, ?, ?)",
                         [(game_id, t["timer_id"], t["due_at"], t["kind"], json.dumps(t["payload"]))
                          for t in timers])
         except self._duplicate as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise Conflict(f"game {game_id}: that action is already recorded ({reason})") from None
+            raise Duplicate(f"game {game_id}: that action is already recorded ({reason})") \
+                from None
 
-    def quarantine(self, game_id: int, problem: str) -> None:
+    async def quarantine(self, game_id: int, problem: str) -> None:
         """Set a game aside (kept as it is, never loaded again until someone repairs it)."""
-        with self.transaction():
-            self._execute("UPDATE games SET status = 'quarantined', problem = ? WHERE id = ?",
+        async with self.transaction():
+            await self._execute("UPDATE games SET status = 'quarantined', problem = ? WHERE id = ?",
                           [problem[:2000], game_id])
-            self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
+            await self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
 
-    def active_games(self, shards: Shards = Shards()) -> list[dict[str, Any]]:
+    async def active_games(self, shards: Shards = Shards()) -> list[dict[str, Any]]:
         """Lobbies and running games in the guilds of `shards`, oldest first."""
         owned, args = shards.where()
-        rows = self._rows(f"SELECT * FROM games WHERE status IN (?, ?) AND {owned} ORDER BY id",
+        rows = await self._rows(f"SELECT * FROM games WHERE status IN (?, ?) AND {owned} ORDER BY id",
                           [*ACTIVE, *args])
         return [decode(row) for row in rows]
 
-    def active_game_in_channel(self, channel_id: int) -> int | None:
+    async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The id of the lobby or running game in a channel, if any (newest first)."""
-        rows = self._rows("SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?) "
+        rows = await self._rows("SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?) "
                           "ORDER BY id DESC LIMIT 1", [channel_id, *ACTIVE])
         return rows[0]["id"] if rows else None
 
-    def game(self, game_id: int) -> dict[str, Any]:
-        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
+    async def game(self, game_id: int) -> dict[str, Any]:
+        rows = await self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
             raise LookupError(f"no game {game_id}")
         return decode(rows[0])
 
-    def finished_games(self, guild_id: int, channel_id: int | None = None,
+    async def finished_games(self, guild_id: int, channel_id: int | None = None,
                        limit: int = 25) -> list[dict[str, Any]]:
         """A guild's (or one channel's) finished games, the most recently finished first."""
         where, args = "guild_id = ? AND status IN ('over', 'ended')", [guild_id]
         if channel_id is not None:
             where, args = where + " AND channel_id = ?", [guild_id, channel_id]
-        rows = self._rows(f"SELECT id, game, channel_id, seats, status, updated_at FROM games "
+        rows = await self._rows(f"SELECT id, game, channel_id, seats, status, updated_at FROM games "
                           f"WHERE {where} ORDER BY updated_at DESC, id DESC LIMIT ?", [*args, limit])
         return [decode(row) for row in rows]
 
-    def progress(self) -> list[dict[str, Any]]:
+    async def progress(self) -> list[dict[str, Any]]:
         """Every game's id, status, version and the version its board shows (`shown`, None
         before the first board), in one query: how a watcher of many games (the soak) polls."""
-        return self._rows("SELECT g.id, g.status, g.version, m.message_id, m.version AS shown "
+        return await self._rows("SELECT g.id, g.status, g.version, m.message_id, m.version AS shown "
                           "FROM games g LEFT JOIN messages m ON m.game_id = g.id "
                           "AND m.kind = 'board' ORDER BY g.id")
 
     # -- actions, timers, messages -------------------------------------------------------------
-    def actions(self, game_id: int) -> list[dict[str, Any]]:
-        return self._rows("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        return await self._rows("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
 
-    def interaction_seen(self, interaction_id: int) -> bool:
-        return bool(self._rows("SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1",
+    async def interaction_seen(self, interaction_id: int) -> bool:
+        return bool(await self._rows("SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1",
                                [interaction_id]))
 
-    def timers(self, shards: Shards = Shards(), game_id: int | None = None) -> list[dict[str, Any]]:
+    async def timers(self, shards: Shards = Shards(), game_id: int | None = None) -> list[dict[str, Any]]:
         """Pending timers of the games in `shards` (or of one game), soonest first."""
         owned, args = shards.where()
         only, more = ("AND id = ?", [game_id]) if game_id is not None else ("", [])
-        rows = self._rows(
+        rows = await self._rows(
             "SELECT * FROM timers WHERE game_id IN "
             f"(SELECT id FROM games WHERE {owned} {only}) ORDER BY due_at, game_id, timer_id",
             [*args, *more])
@@ -231,13 +264,34 @@ class Store(ABC):
 
     def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int,
                     version: int = 0) -> None:
-        """Remember a message the bot owns, and which game version it shows."""
+        """Remember a message the bot owns, and which game version it shows: in memory at
+        once, in the database through `_store_message` (SQLite at once, PostgreSQL behind)."""
         self._messages.setdefault(game_id, {})[kind] = (channel_id, message_id, version)
-        self._execute(  # after every publish: one statement, one round trip
-            "INSERT INTO messages (game_id, kind, channel_id, message_id, version) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
-            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-            "version = excluded.version", [game_id, kind, channel_id, message_id, version])
+        self._store_message(game_id, kind, (game_id, kind, channel_id, message_id, version))
+
+    async def load_messages(self, game_id: int) -> None:
+        """Read a game's message ids into memory: when a game is loaded, before the publisher
+        (which reads them synchronously, after every move) needs them."""
+        rows = await self._rows(MESSAGE_ROWS, [game_id])
+        self._messages[game_id] = {**_message_ids(rows), **self._queued(game_id)}
+
+    async def load_active_messages(self, shards: Shards = Shards()) -> None:
+        """`load_messages` for every lobby and running game of `shards`, in one query (start-up)."""
+        owned, args = shards.where()
+        rows = await self._rows(
+            "SELECT g.id, m.kind, m.channel_id, m.message_id, m.version FROM games g "
+            "LEFT JOIN messages m ON m.game_id = g.id "
+            f"WHERE g.status IN (?, ?) AND {owned}", [*ACTIVE, *args])
+        games: dict[int, list[dict[str, Any]]] = {}
+        for row in rows:
+            games.setdefault(row["id"], []).extend([row] if row["kind"] is not None else [])
+        for game_id, found in games.items():
+            self._messages[game_id] = {**_message_ids(found), **self._queued(game_id)}
+
+    def _queued(self, game_id: int) -> dict[str, tuple[int, int, int]]:
+        """Message ids set but not yet in the database (a store that writes behind): newer than
+        what a read finds there."""
+        return {}
 
     def messages(self, game_id: int) -> dict[str, tuple[int, int]]:
         """Message ids by kind ("board", "lobby", a seat's last DM "dm:<seat>", ...); read on
@@ -252,10 +306,11 @@ class Store(ABC):
     def _cached(self, game_id: int) -> dict[str, tuple[int, int, int]]:
         cached = self._messages.get(game_id)
         if cached is None:
-            rows = self._rows("SELECT kind, channel_id, message_id, version FROM messages "
-                              "WHERE game_id = ?", [game_id])
-            cached = self._messages[game_id] = {
-                r["kind"]: (r["channel_id"], r["message_id"], r["version"] or 0) for r in rows}
+            rows = self._messages_now(game_id)
+            if rows is None:
+                log.warning("message ids of game=%s were not loaded: none assumed", game_id)
+                return {}
+            cached = self._messages[game_id] = _message_ids(rows)
         return cached
 
     def forget(self, game_id: int) -> None:
@@ -263,24 +318,36 @@ class Store(ABC):
         self._messages.pop(game_id, None)
 
     # -- stats: one table for every process, so a server's stats do not depend on its shard ----
-    def record_result(self, guild_id: int, game: str, players: dict[int, bool]) -> None:
+    async def record_result(self, guild_id: int, game: str, players: dict[int, bool]) -> None:
         """players: user id -> won. Counted once, when a game ends."""
-        with self.transaction():
-            self._execute_many(
+        async with self.transaction():
+            await self._execute_many(
                 "INSERT INTO stats (guild_id, user_id, game, played, won) VALUES (?, ?, ?, 1, ?) "
                 "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET "
                 "played = stats.played + 1, won = stats.won + excluded.won",
                 [(guild_id, user_id, game, int(won)) for user_id, won in players.items()])
 
-    def stats(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
-        return self._rows(
+    async def stats(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+        return await self._rows(
             "SELECT game, played, won FROM stats WHERE guild_id = ? AND user_id = ? ORDER BY game",
             [guild_id, user_id])
 
-    def leaderboard(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
-        return self._rows(
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        return await self._rows(
             "SELECT user_id, SUM(won) AS won, SUM(played) AS played FROM stats WHERE guild_id = ? "
             "GROUP BY user_id ORDER BY won DESC, played ASC, user_id LIMIT ?", [guild_id, limit])
+
+
+MESSAGE_ROWS = "SELECT kind, channel_id, message_id, version FROM messages WHERE game_id = ?"
+MESSAGE_UPSERT = (
+    "INSERT INTO messages (game_id, kind, channel_id, message_id, version) "
+    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+    "version = excluded.version")
+
+
+def _message_ids(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int, int]]:
+    return {r["kind"]: (r["channel_id"], r["message_id"], r["version"] or 0) for r in rows}
 
 
 _JSON_COLUMNS = ("options", "seats", "result", "tokens")

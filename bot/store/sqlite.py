@@ -1,5 +1,9 @@
 """The embedded store: one SQLite file (sqlite-utils, WAL), used by one process at a time.
 
+Its calls run on the event loop: a save is a few hundred microseconds of local file work, less
+than handing it to a thread and back costs (docs/performance-stores.md has both figures), and a
+coroutine that never waits runs its transaction without another coroutine in the middle.
+
 The schema is versioned with sqlite-utils `Migrations`, run at start-up, under the names of
 common.MIGRATIONS. A lock file beside the database keeps a second process out.
 """
@@ -8,14 +12,14 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
-from contextlib import contextmanager
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, AsyncIterator, Callable, Iterable
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from .common import MIGRATIONS, Store, StoreError, decode
+from .common import MESSAGE_ROWS, MESSAGE_UPSERT, MIGRATIONS, Store, StoreError, decode
 
 schema = Migrations("gatekeeper")
 
@@ -92,11 +96,11 @@ class SqliteStore(Store):
         store.db = sqlite_utils.Database(conn)
         return store
 
-    def migrations(self) -> list[str]:
+    async def migrations(self) -> list[str]:
         return [m.name for m in schema.applied(self.db)]
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
         """BEGIN IMMEDIATE..COMMIT: the write lock is taken up front, so no save waits mid-way."""
         conn = self.db.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -108,18 +112,27 @@ class SqliteStore(Store):
         conn.execute("COMMIT")
 
     # Plain sqlite3 on these hot paths: sqlite-utils' helpers re-read the table schema each call.
-    def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+    async def _execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         return self.db.conn.execute(sql, list(params)).rowcount
 
-    def _execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    async def _execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         self.db.conn.executemany(sql, rows)
 
-    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+    async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        return self._read(sql, params)
+
+    def _read(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
         cursor = self.db.conn.execute(sql, list(params))
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
-    def close(self) -> None:
+    def _store_message(self, game_id: int, kind: str, row: tuple[int, int, int, int, int]) -> None:
+        self.db.conn.execute(MESSAGE_UPSERT, row)  # a local write: at once, nothing queued
+
+    def _messages_now(self, game_id: int) -> list[dict[str, Any]] | None:
+        return self._read(MESSAGE_ROWS, [game_id])
+
+    async def close(self) -> None:
         self.db.conn.close()
         self._release()
 
