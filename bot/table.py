@@ -618,6 +618,9 @@ class TableService:
                     await self._play_for(table, seat, kind)
             if warn:
                 await self.publisher.timeout_warning(table, seat)
+        except Unavailable as exc:  # the game was dropped: reloaded, its timers re-armed, later
+            log.warning("timer waits for the store game=%s timer=%s: %s", game_id,
+                        timer.get("timer_id"), exc)
         except Exception:  # a timer must never die silently: log it, and keep the game going
             log.exception("timer failed game=%s timer=%s", game_id, timer.get("timer_id"))
             if table.status == "running" and not table.handles \

@@ -124,7 +124,7 @@ class Flaky:
         self.shown.append(state)
 
 
-async def tasks_runner():
+def tasks_runner():
     loop = asyncio.get_running_loop()
     running: set[asyncio.Task] = set()
 
@@ -337,10 +337,10 @@ async def test_a_lobby_edit_converges(world, fault):
     table = players.table()
     rule = players.fake.faults.add("PATCH", EDITS, channel=players.channel.id, **FAULTS[fault])
     await players.lobby_click("Bo", "join")
-    assert joins(players, table) == ["Ana", "Bo"]  # committed first, whatever Discord does
+    assert await joins(players, table) == ["Ana", "Bo"]  # committed first, whatever Discord does
     await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
     assert rule.fired == FAULTS[fault]["count"]
-    assert joins(players, table) == ["Ana", "Bo"]
+    assert await joins(players, table) == ["Ana", "Bo"]
 
 
 # discord.py's webhook adapter waits out any 429 on an interaction's reply itself (it has no
@@ -371,7 +371,7 @@ async def test_a_deleted_lobby_is_posted_again_through_faults(world, fault):
     await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
     assert rule.fired == FAULTS[fault]["count"]
     assert len([m for m in players.channel_messages() if m.buttons()]) == 1  # posted once
-    assert joins(players, table) == ["Ana", "Bo"]
+    assert await joins(players, table) == ["Ana", "Bo"]
 
 
 async def test_a_5xx_on_a_message_is_retried_by_delivery_alone(world):
@@ -431,7 +431,7 @@ async def test_a_click_on_a_lobby_that_gave_up_republishes_it(world):
     assert len(told) == 1  # the host hears that the channel is behind (once), not silence
     await players.lobby_click("Bo", "join")  # refused (already in), and the lobby catches up
     await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
-    assert joins(players, table) == ["Ana", "Bo"]
+    assert await joins(players, table) == ["Ana", "Bo"]
 
 
 async def play_until_fired(players: Players, table, rule,
@@ -592,7 +592,7 @@ async def test_the_issue_after_a_restart_the_lobby_catches_up_and_the_host_can_s
     await players.harness.restart()  # the retry that was waiting is gone with the process
     table = players.table()
     await converge(players, clock, lambda: lobby_shows(players, table), "the lobby")
-    assert joins(players, table) == ["Ana", "Bo"]  # the join counted once
+    assert await joins(players, table) == ["Ana", "Bo"]  # the join counted once
     start = next(cid for cid, _, _ in players.lobby().buttons() if cid.endswith(":lobby:start"))
     assert not players.lobby().button(start).get("disabled")
     await players.lobby_click("Ana", "start")

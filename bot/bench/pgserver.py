@@ -107,6 +107,15 @@ class PostgresServer:
             admin.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
+    def halt(self) -> None:
+        """Stop the server as an outage would (its connections cut), keeping its databases."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start a halted server again on the same port, so the same URLs reach it."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
+                  "-o", f"-p {self.port}", "-w", "-t", "60", "start")
+
     def stop(self) -> None:
         try:
             if (self.data / "postmaster.pid").exists():
