@@ -219,6 +219,9 @@ def health(max_age: float | None) -> int:
         return 1
     ok, why = heartbeat.check(heartbeat.heartbeat_path(settings.db_path),
                               heartbeat.DEFAULT_MAX_AGE if max_age is None else max_age)
+    if ok and settings.db_url:
+        ok, store = heartbeat.check_database(settings.db_url)
+        why = f"{why}; {store}" if ok else store
     print(why if ok else f"unhealthy: {why}")
     return 0 if ok else 1
 

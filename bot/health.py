@@ -5,6 +5,8 @@ HEARTBEAT_EVERY seconds (the time and its process id, as JSON). `gatekeeper heal
 HEALTHCHECK) passes when the newest beat is younger than `max_age` and, on the same host, that
 process still exists. Everything a healthy bot needs shows in it: the event loop runs (the beat
 is a task on it) and every shard's gateway connection is open. A clean shutdown removes the file.
+With PostgreSQL, the database must answer too (`check_database`): a bot whose store is away
+keeps beating, but cannot take a move.
 """
 from __future__ import annotations
 
@@ -60,6 +62,20 @@ def check(path: Path, max_age: float = DEFAULT_MAX_AGE,
     if beat.get("host") == socket.gethostname() and not _alive(pid):
         return False, f"the bot that wrote the heartbeat (pid {pid}) is gone"
     return True, f"ok: heartbeat {max(age, 0.0):.0f} s ago from pid {pid}"
+
+
+def check_database(url: str, timeout: float = 3.0) -> tuple[bool, str]:
+    """(answers, one line): does the PostgreSQL database answer a query within `timeout` s?"""
+    import psycopg  # only here: a SQLite bot's health check never loads the driver
+
+    from .store.postgres import plain_reason, redacted
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout))) as conn:
+            conn.execute(f"SET statement_timeout = {int(timeout * 1000)}")
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        return False, f"the database {redacted(url)} does not answer: {plain_reason(exc, url)}"
+    return True, "the database answers"
 
 
 def _alive(pid: int) -> bool:

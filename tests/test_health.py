@@ -61,3 +61,32 @@ def test_a_garbled_heartbeat_is_unhealthy(db, capsys):
     health.heartbeat_path(db).write_text("{not json")
     assert main(["health"]) == 1
     assert capsys.readouterr().out.startswith("unhealthy: unreadable heartbeat")
+
+
+@pytest.fixture
+def postgres_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """GATEKEEPER_DB set to a URL: the heartbeat is var/gatekeeper.heartbeat under the cwd."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    (tmp_path / "var").mkdir()
+
+    def use(url: str) -> None:
+        monkeypatch.setenv("GATEKEEPER_DB", url)
+        health.write_heartbeat(health.heartbeat_path(Path("var/gatekeeper")))
+    return use
+
+
+def test_a_postgresql_database_that_answers_is_healthy(postgres_env, postgres_url, capsys):
+    postgres_env(postgres_url)
+    assert main(["health"]) == 0
+    assert capsys.readouterr().out.endswith("; the database answers\n")
+
+
+def test_a_postgresql_database_that_does_not_answer_is_unhealthy(postgres_env, capsys):
+    with socket.socket() as closed:  # bound, never listening: refused
+        closed.bind(("127.0.0.1", 0))
+        postgres_env(f"postgresql://gk:s3cret-pw@127.0.0.1:{closed.getsockname()[1]}/gk")
+        assert main(["health"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("unhealthy: the database ") and "does not answer" in out
+    assert "s3cret-pw" not in out and out.count("\n") == 1

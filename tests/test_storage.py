@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import sqlite3
 import subprocess
@@ -288,6 +289,21 @@ def test_a_database_error_never_shows_the_password():
             Store(url)
     assert "s3cret-pw" not in str(info.value) and "127.0.0.1" in str(info.value)
     assert "s3cret-pw" not in repr(Settings.from_env({"DISCORD_TOKEN": "t", "GATEKEEPER_DB": url}))
+
+
+def test_a_database_that_cannot_be_used_stops_start_up_with_one_line(postgres_server):
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        refused = f"postgresql://gk:s3cret-pw@127.0.0.1:{closed.getsockname()[1]}/gatekeeper"
+        for url in (refused, postgres_server.url("gk_no_such_database"), "postgresql://gk@:x/"):
+            run = subprocess.run(
+                [sys.executable, "-m", "bot", "run"], capture_output=True, text=True, timeout=60,
+                cwd=Path(__file__).resolve().parents[1],
+                env={**os.environ, "DISCORD_TOKEN": "t", "GATEKEEPER_DB": url})
+            assert run.returncode == 2, run.stderr
+            assert run.stderr.startswith("Cannot use the PostgreSQL database ")
+            assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+            assert "s3cret-pw" not in run.stderr + run.stdout
 
 
 async def test_dropped_postgresql_connections_are_replaced(postgres_url):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from bot.bench.soak import BotProcess, Saved, click_move, guild_on_shard, open_game
 from bot.fakediscord import FakeDiscord, Interaction
@@ -20,11 +20,12 @@ from games.core import Rng, decide
 POLL = 0.02  # seconds between looks at the database while waiting on a condition
 
 
-async def until(check: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    """Wait for check() to return something truthy (a condition, never a fixed sleep)."""
+async def until(check: Callable[[], Awaitable[Any]], what: str, timeout: float = 30.0) -> Any:
+    """Wait for check() (it reads the database) to return something truthy (a condition,
+    never a fixed sleep)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while not (value := check()):
+    while not (value := await check()):
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(POLL)

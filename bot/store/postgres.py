@@ -97,7 +97,7 @@ def redacted(url: str) -> str:
     return make_conninfo(**params)
 
 
-def _reason(exc: BaseException, url: str) -> str:
+def plain_reason(exc: BaseException, url: str) -> str:
     """The driver's first line, without the URL (and so without its password)."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     password = conninfo_to_dict(url).get("password") if "://" in url else None
@@ -113,7 +113,7 @@ def check_database(url: str) -> None:
             _migrate(conn)
     except (psycopg.Error, OSError) as exc:
         raise StoreError(
-            f"Cannot use the PostgreSQL database {redacted(url)}: {_reason(exc, url)}. Check "
+            f"Cannot use the PostgreSQL database {redacted(url)}: {plain_reason(exc, url)}. Check "
             "GATEKEEPER_DB (postgresql://user:password@host:port/database) and that the server "
             "is up.") from None
 
@@ -178,7 +178,7 @@ class PostgresStore(Store):
                 psycopg.errors.AdminShutdown) as exc:
             if not isinstance(exc, PoolTimeout):
                 asyncio.get_running_loop().create_task(pool.check())  # replace broken ones now
-            raise Unavailable(f"PostgreSQL did not answer: {_reason(exc, self.url)}") from None
+            raise Unavailable(f"PostgreSQL did not answer: {plain_reason(exc, self.url)}") from None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -231,7 +231,7 @@ class PostgresStore(Store):
                                      params)
         except self._duplicate as exc:
             raise Duplicate(f"game {game_id}: that action is already recorded "
-                            f"({_reason(exc, self.url)})") from None
+                            f"({plain_reason(exc, self.url)})") from None
         if saved[0]["saved"] != 1:
             raise Conflict(f"game {game_id} is no longer at version {expect_version}")
 
