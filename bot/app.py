@@ -554,8 +554,8 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
         thread = await channel.create_thread(name=f"{game.title}: {user.display_name}'s table"[:100],
                                              type=discord.ChannelType.public_thread)
         channel_id = thread.id
-    table = await bot.service.open_lobby(game.name, interaction.guild_id, channel_id, host_id or user.id,
-                                   user.display_name, seats=seats)
+    table = await bot.service.open_lobby(game.name, interaction.guild_id, channel_id,
+                                         host_id or user.id, user.display_name, seats=seats)
     if channel_id != interaction.channel_id:
         await bot.publisher.lobby_changed(table)  # posted in the thread (and retried if need be)
         await interaction.followup.send(f"This channel already has a game, so the lobby for "

@@ -366,8 +366,8 @@ class TableService:
             mine, _ = self.turn_of(table, user_id, token, seat)
             seats = list(table.seats)
             seats[mine] = replace(seats[mine], timeouts=0, votes=[])  # they are back
-            return await self._run(table, mine, [action], source, user_id, interaction_id, seats=seats,
-                             origin=origin)
+            return await self._run(table, mine, [action], source, user_id, interaction_id,
+                                   seats=seats, origin=origin)
 
     def _running_seat(self, table: Table, user_id: int, refusal: str) -> int:
         """The user's seat in a running game, or IllegalAction(refusal)."""
@@ -413,9 +413,10 @@ class TableService:
             raise IllegalAction(f"It's {who}'s turn, not yours. Wait for your turn.")
         return seat, prompt
 
-    async def _run(self, table: Table, seat: int, actions: list[str], source: str, user_id: int | None,
-             interaction_id: int | None, *, seats: list[Seat] | None = None,
-             origin: Any = None, follow: Callable[[State], str] | None = None) -> ActResult:
+    async def _run(self, table: Table, seat: int, actions: list[str], source: str,
+                   user_id: int | None, interaction_id: int | None, *,
+                   seats: list[Seat] | None = None, origin: Any = None,
+                   follow: Callable[[State], str] | None = None) -> ActResult:
         """Apply actions for one seat (more are added while an AI keeps the move), commit, and
         only then change the table in memory and hand a snapshot to the game's feed."""
         assert table.state is not None
@@ -515,8 +516,8 @@ class TableService:
         timers = self._timers(staged)
         try:
             await self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
-                                 expect_version=table.version, actions=actions or (),
-                                 timers=timers)
+                                       expect_version=table.version, actions=actions or (),
+                                       timers=timers)
         except Duplicate:
             raise IllegalAction("That click was already handled.") from None
         except Conflict:
@@ -650,7 +651,7 @@ class TableService:
             choose = smart if attempt < AI_RETRIES else anything
             try:
                 await self._run(table, seat, [choose(table.state)], kind, None, None, seats=seats,
-                          follow=choose)
+                                follow=choose)
                 if kind == "timeout":
                     self._announce(table, f"⏰ {table.seats[seat].name} ran out of time; the AI "
                                           "played that turn for them.")

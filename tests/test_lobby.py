@@ -79,7 +79,7 @@ async def test_the_host_who_leaves_hands_the_lobby_to_the_next_person(service):
 
 async def test_hosting_passes_in_seat_order_from_the_seat_left(service):
     table = await service.open_lobby("firetop", 1, 10, 100, "Ana", seed=1,
-                               seats=[Seat("Bo", 101), Seat("Ana", 100), Seat("Cy", 102)])
+                                     seats=[Seat("Bo", 101), Seat("Ana", 100), Seat("Cy", 102)])
     await service.lobby(table.id, 100, "Ana", "leave")
     assert table.host_id == 102
 

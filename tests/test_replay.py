@@ -64,7 +64,7 @@ async def play_out(service: TableService, clock: FakeClock, name: str, seats: in
                    channel: int = CHANNEL, guild: int = GUILD):
     """A game of AI seats run to its end by the service's own timers on a fake clock."""
     table = await service.open_lobby(name, guild, channel, 100, "Host", seed=seed,
-                               seats=[Seat(name=f"Robo {n}", ai=True) for n in range(seats)])
+                                     seats=[Seat(name=f"Robo {n}", ai=True) for n in range(seats)])
     await service.lobby(table.id, 100, "Host", "start")
     for _ in range(20_000):
         if table.status != "running":

@@ -64,7 +64,7 @@ async def old_store(target: Path | str, tmp_path: Path) -> Store:
                     f"INSERT INTO {table} ({', '.join(rows[0])}) "
                     f"VALUES ({', '.join('?' * len(rows[0]))})", [tuple(r.values()) for r in rows])
         await store._execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
-                       "(SELECT MAX(id) FROM games))")
+                             "(SELECT MAX(id) FROM games))")
     await source.close()
     return store
 
@@ -131,10 +131,11 @@ async def test_saves_are_compare_and_swap_on_the_version(store_target, tmp_path)
     store = await old_store(store_target, tmp_path)
     row = await store.game(2)
     with pytest.raises(Conflict):
-        await store.save_game(2, {"version": row["version"] + 1, "status": "over"},
-                        expect_version=row["version"] - 1,
-                        actions=[{"game_id": 2, "seq": 99, "seat": 0, "user_id": 1, "action": "x",
-                                  "source": "test", "interaction_id": None, "at": 0.0}])
+        await store.save_game(
+            2, {"version": row["version"] + 1, "status": "over"},
+            expect_version=row["version"] - 1,
+            actions=[{"game_id": 2, "seq": 99, "seat": 0, "user_id": 1, "action": "x",
+                      "source": "test", "interaction_id": None, "at": 0.0}])
     assert (await store.game(2))["status"] == "running"
     assert len(await store.actions(2)) == row["version"]
     await store.save_game(2, {"version": row["version"] + 1}, expect_version=row["version"])
@@ -155,7 +156,7 @@ async def test_an_interaction_is_recorded_once(store_target, tmp_path):
     assert await store.interaction_seen(4242)
     with pytest.raises(Conflict, match="already recorded"):  # the same click, applied again
         await store.save_game(2, {"version": version + 2}, expect_version=version + 1,
-                        actions=click(version + 2))
+                              actions=click(version + 2))
     assert (await store.game(2))["version"] == version + 1
     assert len(await store.actions(2)) == version + 1
     await store.close()
@@ -176,8 +177,9 @@ async def test_a_game_is_read_while_its_bot_holds_the_store(store_target, tmp_pa
 async def test_finished_games_newest_first_by_guild_and_channel(store_target):
     store = Store(store_target)
     ids = [await store.insert_game({"guild_id": 7, "channel_id": channel, "game": "castle",
-                              "status": status, "host_id": 1, "seed": 1, "options": {},
-                              "seats": [], "version": 0, "created_at": 0.0, "updated_at": at})
+                                    "status": status, "host_id": 1, "seed": 1, "options": {},
+                                    "seats": [], "version": 0, "created_at": 0.0,
+                                    "updated_at": at})
            for channel, status, at in [(1, "over", 1.0), (2, "ended", 3.0), (1, "running", 4.0),
                                        (1, "over", 2.0)]]
     assert [r["id"] for r in await store.finished_games(7)] == [ids[1], ids[3], ids[0]]

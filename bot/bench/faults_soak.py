@@ -93,9 +93,9 @@ class Soak:
                 user = fake.add_user(f"u{index}-{seat}")
                 fake.add_member(guild.id, user.id)
                 users.append(user.id)
-            table = await bot.service.open_lobby(self.game, guild.id, channel.id, users[0], "P0",
-                                           seed=self.seed * 1000 + index,
-                                           seats=[Seat(f"P{n}", u) for n, u in enumerate(users)])
+            table = await bot.service.open_lobby(
+                self.game, guild.id, channel.id, users[0], "P0", seed=self.seed * 1000 + index,
+                seats=[Seat(f"P{n}", u) for n, u in enumerate(users)])
             await bot.service.lobby(table.id, users[0], "P0", "start")
             tables.append(table)
         await until(lambda: not bot.service._tasks, timeout=120, what="the first boards")

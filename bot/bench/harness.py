@@ -7,7 +7,7 @@ import gc
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from bot.fakediscord import FakeDiscord, patch_discord
 from bot.fakediscord.harness import BotHarness, until
@@ -28,8 +28,10 @@ class Harness:
     a person in each of `seats` seats."""
 
     def __init__(self, games: int, game: str | None = None, seats: int = 2,
-                 latency: float = 0.0, db_url: str | None = None) -> None:
+                 latency: float = 0.0, db_url: str | None = None,
+                 store_hook: Callable[[Any], None] | None = None) -> None:
         self.games = games
+        self.store_hook = store_hook  # given the bot's store once it runs (bot.bench.stores)
         self.db_url = db_url  # a PostgreSQL database to use instead of a new SQLite file
         self.game = game or scenarios.turn_based(seats)[0].name
         self.seats = seats
@@ -46,6 +48,8 @@ class Harness:
         self.restore = patch_discord(self.fake)
         self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db", db_url=self.db_url)
         bot = await self.harness.start()
+        if self.store_hook is not None:
+            self.store_hook(bot.store)
         self.service = bot.service
         act = self.service.act
 
@@ -154,7 +158,8 @@ class Harness:
 
 
 async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
-                    db_url: str | None = None) -> dict[str, Any]:
+                    db_url: str | None = None,
+                    store_hook: Callable[[Any], None] | None = None) -> dict[str, Any]:
     """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s
     (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores).
 
@@ -164,7 +169,8 @@ async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
     and the hand-off to the game's feed, on the event loop; Discord's round trips and rendering
     happen outside it (in the feed and the render worker).
     """
-    async with Harness(concurrent, latency=latency, db_url=db_url) as harness:
+    async with Harness(concurrent, latency=latency, db_url=db_url,
+                       store_hook=store_hook) as harness:
         latencies = await harness.drive(moves, rate)
         own = harness.act_ms
         return {"game": harness.game, "games": concurrent, "moves": len(latencies),

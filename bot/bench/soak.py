@@ -583,7 +583,8 @@ class Soak:
         self.stopping = True
         return sum(1 for ok in taken if not ok)
 
-    async def check(self, fake: FakeDiscord, reader: Store, channels: dict[int, int]) -> dict[str, Any]:
+    async def check(self, fake: FakeDiscord, reader: Store,
+                    channels: dict[int, int]) -> dict[str, Any]:
         """Lost, applied twice and hidden, from the action log and every public message."""
         sent_at: dict[tuple[int, int], set[int]] = {}
         for click in self.seen.clicks:

@@ -164,9 +164,9 @@ class Store(ABC):
         self._messages[game_id] = {}  # a new game has no messages yet
         return game_id
 
-    async def save_game(self, game_id: int, row: dict[str, Any], *, expect_version: int | None = None,
-                  actions: Iterable[dict[str, Any]] = (),
-                  timers: Iterable[dict[str, Any]] | None = None) -> None:
+    async def save_game(self, game_id: int, row: dict[str, Any], *,
+                        expect_version: int | None = None, actions: Iterable[dict[str, Any]] = (),
+                        timers: Iterable[dict[str, Any]] | None = None) -> None:
         """Update a game, append its actions, replace its timers (if given): one transaction.
 
         With `expect_version` the update only happens if the stored version is still that one
@@ -204,21 +204,23 @@ class Store(ABC):
     async def quarantine(self, game_id: int, problem: str) -> None:
         """Set a game aside (kept as it is, never loaded again until someone repairs it)."""
         async with self.transaction():
-            await self._execute("UPDATE games SET status = 'quarantined', problem = ? WHERE id = ?",
-                          [problem[:2000], game_id])
+            await self._execute(
+                "UPDATE games SET status = 'quarantined', problem = ? WHERE id = ?",
+                [problem[:2000], game_id])
             await self._execute("DELETE FROM timers WHERE game_id = ?", [game_id])
 
     async def active_games(self, shards: Shards = Shards()) -> list[dict[str, Any]]:
         """Lobbies and running games in the guilds of `shards`, oldest first."""
         owned, args = shards.where()
-        rows = await self._rows(f"SELECT * FROM games WHERE status IN (?, ?) AND {owned} ORDER BY id",
-                          [*ACTIVE, *args])
+        rows = await self._rows(
+            f"SELECT * FROM games WHERE status IN (?, ?) AND {owned} ORDER BY id",
+            [*ACTIVE, *args])
         return [decode(row) for row in rows]
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The id of the lobby or running game in a channel, if any (newest first)."""
         rows = await self._rows("SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?) "
-                          "ORDER BY id DESC LIMIT 1", [channel_id, *ACTIVE])
+                                "ORDER BY id DESC LIMIT 1", [channel_id, *ACTIVE])
         return rows[0]["id"] if rows else None
 
     async def game(self, game_id: int) -> dict[str, Any]:
@@ -233,26 +235,29 @@ class Store(ABC):
         where, args = "guild_id = ? AND status IN ('over', 'ended')", [guild_id]
         if channel_id is not None:
             where, args = where + " AND channel_id = ?", [guild_id, channel_id]
-        rows = await self._rows(f"SELECT id, game, channel_id, seats, status, updated_at FROM games "
-                          f"WHERE {where} ORDER BY updated_at DESC, id DESC LIMIT ?", [*args, limit])
+        rows = await self._rows(
+            f"SELECT id, game, channel_id, seats, status, updated_at FROM games "
+            f"WHERE {where} ORDER BY updated_at DESC, id DESC LIMIT ?", [*args, limit])
         return [decode(row) for row in rows]
 
     async def progress(self) -> list[dict[str, Any]]:
         """Every game's id, status, version and the version its board shows (`shown`, None
         before the first board), in one query: how a watcher of many games (the soak) polls."""
-        return await self._rows("SELECT g.id, g.status, g.version, m.message_id, m.version AS shown "
-                          "FROM games g LEFT JOIN messages m ON m.game_id = g.id "
-                          "AND m.kind = 'board' ORDER BY g.id")
+        return await self._rows(
+            "SELECT g.id, g.status, g.version, m.message_id, m.version AS shown "
+            "FROM games g LEFT JOIN messages m ON m.game_id = g.id "
+            "AND m.kind = 'board' ORDER BY g.id")
 
     # -- actions, timers, messages -------------------------------------------------------------
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         return await self._rows("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
 
     async def interaction_seen(self, interaction_id: int) -> bool:
-        return bool(await self._rows("SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1",
-                               [interaction_id]))
+        return bool(await self._rows(
+            "SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1", [interaction_id]))
 
-    async def timers(self, shards: Shards = Shards(), game_id: int | None = None) -> list[dict[str, Any]]:
+    async def timers(self, shards: Shards = Shards(),
+                     game_id: int | None = None) -> list[dict[str, Any]]:
         """Pending timers of the games in `shards` (or of one game), soonest first."""
         owned, args = shards.where()
         only, more = ("AND id = ?", [game_id]) if game_id is not None else ("", [])

@@ -113,9 +113,9 @@ def check_database(url: str) -> None:
             _migrate(conn)
     except (psycopg.Error, OSError) as exc:
         raise StoreError(
-            f"Cannot use the PostgreSQL database {redacted(url)}: {plain_reason(exc, url)}. Check "
-            "GATEKEEPER_DB (postgresql://user:password@host:port/database) and that the server "
-            "is up.") from None
+            f"Cannot use the PostgreSQL database {redacted(url)}: {plain_reason(exc, url)}. "
+            "Check GATEKEEPER_DB (postgresql://user:password@host:port/database) and that the "
+            "server is up.") from None
 
 
 def _migrate(conn: psycopg.Connection[Any]) -> None:
@@ -204,10 +204,11 @@ class PostgresStore(Store):
             return await (await conn.execute(_dialect(sql), list(params))).fetchall()
 
     async def migrations(self) -> list[str]:
-        return [r["name"] for r in await self._rows("SELECT name FROM schema_migrations ORDER BY id")]
+        rows = await self._rows("SELECT name FROM schema_migrations ORDER BY id")
+        return [r["name"] for r in rows]
 
-    async def save_game(self, game_id: int, row: dict[str, Any], *, expect_version: int | None = None,
-                        actions: Iterable[dict[str, Any]] = (),
+    async def save_game(self, game_id: int, row: dict[str, Any], *,
+                        expect_version: int | None = None, actions: Iterable[dict[str, Any]] = (),
                         timers: Iterable[dict[str, Any]] | None = None) -> None:
         """As Store.save_game, in one statement: one round trip whatever the move holds."""
         encoded = encode(row)
