@@ -15,7 +15,7 @@ from bot.clock import FakeClock
 from bot.store import Store, Unavailable
 from bot.table import TableService
 from games.core import IllegalAction, Rng, decide
-from tests.harness import until
+from tests.harness import BotHarness, Players, until
 
 DISCORD_ANSWER = 3.0  # seconds Discord gives a click's first answer
 
@@ -185,3 +185,41 @@ async def test_a_store_that_cannot_answer_refuses_a_move_without_changing_it(ser
     finally:
         await service.close()
         await store.close()
+
+
+async def test_a_move_while_postgresql_is_down_is_told_to_try_again(server, fake_discord,
+                                                                     tmp_path):
+    """Through the fake Discord: /move is answered within Discord's 3 s, privately, and
+    once the server is back the game plays on to its end, every move counted once."""
+    harness = BotHarness(fake_discord, tmp_path / "gk", db_url=server.database())
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo"])
+        table = await players.start_game("Ana", ["Bo"])
+        await players.settle(table)
+        seat = table.game.to_move(table.state)
+        action = decide(table.game, table.state, seat, Rng(1))
+        server.halt()
+        started = time.monotonic()
+        ix = await fake_discord.slash(table.seats[seat].user_id, table.channel_id, "move",
+                                      {"action": action})
+
+        def told() -> list:
+            answers = [*ix.followups, *([ix.original] if ix.original else [])]
+            return [m for m in answers if not m.loading
+                    and "The game store is not answering; try again in a moment." in m.content]
+        answer = await until(told, timeout=DISCORD_ANSWER, what="the answer to the move")
+        assert time.monotonic() - started < DISCORD_ANSWER
+        assert all(m.ephemeral for m in answer)
+        server.resume()
+        await until(lambda: players.table() is not None, timeout=60, what="the game reloaded")
+        again = players.table()
+        assert again.version == table.version  # the refused click changed nothing
+        await players.run_to_end(again)
+        assert again.status == "over"
+        actions = await harness.bot.store.actions(again.id)
+        assert [a["seq"] for a in actions] == list(range(1, again.version + 1))
+        clicks = [a["interaction_id"] for a in actions if a["interaction_id"] is not None]
+        assert len(clicks) == len(set(clicks)) and ix.id not in clicks
+    finally:
+        await harness.stop()

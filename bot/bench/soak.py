@@ -81,6 +81,9 @@ async def until(check: Callable[[], Any], timeout: float, what: str, every: floa
     return value
 
 
+READER_POOL, READER_WAIT = 8, 120.0  # connections and seconds of the soak's PostgreSQL reader
+
+
 def family(pid: int) -> list[int]:
     """A process and its descendants (the bot's render workers belong to it)."""
     try:
@@ -492,8 +495,9 @@ class Soak:
             bots = [BotProcess(f"bot-{n}", fake, self.target, shards, self.home,
                                self.plan.render_workers) for n, shards in enumerate(self.shards)]
             await asyncio.gather(*(bot.start(timeout=600) for bot in bots))
+            # the soak's own reader, behind a thousand clickers: no 2 s limit of a bot's click
             reader = SqliteStore.read_only(self.target) if not is_url(self.target) \
-                else Store(self.target)
+                else Store(self.target, pool_size=READER_POOL, answer_within=READER_WAIT)
             tasks.append(asyncio.create_task(self.watch(reader)))
             tasks.append(asyncio.create_task(self.sample(bots)))
             await until(lambda: all(self.on_board(g, -1) for g in channels), 600,
