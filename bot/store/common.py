@@ -147,7 +147,7 @@ class Store(ABC):
         """Close the connection (and release what the store holds), message rows written."""
 
     @abstractmethod
-    def _store_message(self, game_id: int, kind: str, row: tuple[int, int, int, int, int]) -> None:
+    def _store_message(self, game_id: int, kind: str, row: tuple[int, str, int, int, int]) -> None:
         """Write (or queue, in order) the messages row `row` of a set_message."""
 
     def _messages_now(self, game_id: int) -> list[dict[str, Any]] | None:

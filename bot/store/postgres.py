@@ -240,9 +240,9 @@ class PostgresStore(Store):
     def _queued(self, game_id: int) -> dict[str, tuple[int, int, int]]:
         return {kind: row[2:] for (queued, kind), row in self._behind.items() if queued == game_id}
 
-    def _store_message(self, game_id: int, kind: str, row: tuple[int, int, int, int, int]) -> None:
+    def _store_message(self, game_id: int, kind: str, row: tuple[int, str, int, int, int]) -> None:
         self._behind.pop((game_id, kind), None)
-        self._behind[(game_id, kind)] = row  # type: ignore[assignment]
+        self._behind[(game_id, kind)] = row
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_behind())
 

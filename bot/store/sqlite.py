@@ -126,7 +126,7 @@ class SqliteStore(Store):
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
-    def _store_message(self, game_id: int, kind: str, row: tuple[int, int, int, int, int]) -> None:
+    def _store_message(self, game_id: int, kind: str, row: tuple[int, str, int, int, int]) -> None:
         self.db.conn.execute(MESSAGE_UPSERT, row)  # a local write: at once, nothing queued
 
     def _messages_now(self, game_id: int) -> list[dict[str, Any]] | None:
