@@ -195,6 +195,8 @@ class TableService:
     async def get(self, game_id: int) -> Table:
         """A game this process serves, loaded from the store if it is not in memory yet (its
         guild's shard came here after a reshard, or another process dropped it)."""
+        if game_id in self._reloading:  # asking the store too would only add to its load
+            raise Unavailable(f"game {game_id} waits for the store to answer again", unsent=True)
         table = self.tables.get(game_id) or await self._fetch(game_id)
         if table is None:
             raise IllegalAction("That game has finished or no longer exists.")
@@ -525,7 +527,9 @@ class TableService:
                         table.version)
             self._drop(table)
             raise Superseded() from None
-        except Unavailable:
+        except Unavailable as exc:
+            if exc.unsent:
+                raise  # no connection was free in time: nothing was written, nothing changes
             # The save may or may not have reached the database: the stored game is the truth.
             # Drop this copy and load it again once the store answers (its stored timers then
             # fire, once, if they fell due meanwhile).
@@ -619,9 +623,14 @@ class TableService:
                     await self._play_for(table, seat, kind)
             if warn:
                 await self.publisher.timeout_warning(table, seat)
-        except Unavailable as exc:  # the game was dropped: reloaded, its timers re-armed, later
+        except Unavailable as exc:
             log.warning("timer waits for the store game=%s timer=%s: %s", game_id,
                         timer.get("timer_id"), exc)
+            if self.tables.get(game_id) is table:  # nothing was written: try it again shortly
+                table.handles[timer["timer_id"]] = self.clock.call_at(
+                    self.clock.now() + RELOAD_FIRST,
+                    lambda: self._spawn(self.fire(game_id, timer)))
+            # else the game was dropped: its reload re-arms its stored timers
         except Exception:  # a timer must never die silently: log it, and keep the game going
             log.exception("timer failed game=%s timer=%s", game_id, timer.get("timer_id"))
             if table.status == "running" and not table.handles \

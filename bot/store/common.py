@@ -64,11 +64,15 @@ class Duplicate(Conflict):
 
 
 class Unavailable(StoreError):
-    """The database did not answer in time (down, restarting, overloaded). Whatever the call
-    was, it is as if it never happened, or (a save whose COMMIT got no answer) its outcome is
-    unknown: the caller reloads that game from the store once it answers again."""
+    """The database did not answer in time (down, restarting, overloaded). `unsent`: the call
+    never got a connection, so nothing was written; otherwise a save's outcome is unknown and
+    the caller reloads that game from the store once it answers again."""
 
     REPLY = "The game store is not answering; try again in a moment."
+
+    def __init__(self, message: str, unsent: bool = False) -> None:
+        super().__init__(message)
+        self.unsent = unsent
 
 
 @dataclass(frozen=True)

@@ -170,15 +170,17 @@ class PostgresStore(Store):
             yield pinned
             return
         pool = await self._ready_pool()
+        held = False
         try:
             async with asyncio.timeout(self.answer_within):
                 async with pool.connection() as conn:
+                    held = True
                     yield conn
-        except (PoolTimeout, TimeoutError, psycopg.OperationalError,
-                psycopg.errors.AdminShutdown) as exc:
-            if not isinstance(exc, PoolTimeout):
+        except (PoolTimeout, TimeoutError, psycopg.OperationalError) as exc:
+            if held:
                 asyncio.get_running_loop().create_task(pool.check())  # replace broken ones now
-            raise Unavailable(f"PostgreSQL did not answer: {plain_reason(exc, self.url)}") from None
+            raise Unavailable(f"PostgreSQL did not answer: {plain_reason(exc, self.url)}",
+                              unsent=not held) from None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
