@@ -50,7 +50,7 @@ async def test_the_checks_find_a_lost_move_and_a_leaked_hand(tmp_path):
                               [Seat(u.name, u.id) for u in users], seed=4)
     service = TableService(db, Unpublished(), FakeClock())
     await service.load()
-    saved = Saved.read(db, game_id)
+    saved = await Saved.read(db, game_id)
     seat, version = saved.person_to_move(), saved.row["version"]
     action = decide(saved.game, saved.state, seat, Rng(1))
     await service.act(game_id, saved.row["seats"][seat]["user_id"], action, 0, seat=seat,
@@ -60,13 +60,13 @@ async def test_the_checks_find_a_lost_move_and_a_leaked_hand(tmp_path):
     channels = {game_id: channel.id}
 
     soak.seen.clicks = [Click(game_id, version, 111, accepted=True)]
-    assert soak.check(fake, db, channels)["lost"] == 0
+    assert (await soak.check(fake, db, channels))["lost"] == 0
     soak.seen.clicks = [Click(game_id, version, 222, accepted=True)]  # not the move saved
-    assert soak.check(fake, db, channels)["lost"] == 1
+    assert (await soak.check(fake, db, channels))["lost"] == 1
 
-    saved = Saved.read(db, game_id)
+    saved = await Saved.read(db, game_id)
     hand = min(private_strings(saved.game, saved.state, 0))
-    assert soak.check(fake, db, channels)["hidden"] == 0
+    assert (await soak.check(fake, db, channels))["hidden"] == 0
     await fake.say(users[0].id, channel.id, f"psst: {hand}")
-    assert soak.check(fake, db, channels)["hidden"] == 1
+    assert (await soak.check(fake, db, channels))["hidden"] == 1
     await db.close()
