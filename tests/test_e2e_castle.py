@@ -45,8 +45,8 @@ async def test_two_people_play_a_full_game(fake_discord, harness):
     stats = harness.bot.store.stats(players.guild.id, table.seats[winner].user_id)
     assert stats == [{"game": "castle", "played": 1, "won": 1}]
     # every DM to a player carries only their own hand, and the channel none
-    for message in players.channel_messages():
-        assert "Your hand" not in message.text() and "You drew" not in message.text()
+    for message in players.every_version():
+        assert "Your hand" not in message.readable() and "You drew" not in message.readable()
     for seat, s in enumerate(table.seats):
         dms = fake_discord.dms(s.user_id)
         assert dms, f"{s.name} got no DMs"
@@ -58,8 +58,8 @@ async def test_two_people_play_a_full_game(fake_discord, harness):
         # what others could see of this player's hand (channel, their DMs, their ephemerals)
         for other in table.seats:
             if other.user_id != s.user_id:
-                for message in fake_discord.all_visible_to(other.user_id):
-                    assert mine not in message.text()
+                for message in fake_discord.seen_by(other.user_id):
+                    assert mine not in message.readable()
     assert fake_discord.unknown_routes == []
     assert fake_discord.http_errors == []
 
