@@ -445,6 +445,15 @@ def _maze(im: Image.Image, view: dict[str, Any], sprites: Sprites) -> None:
         im.paste(spr, (box[0] + 11, box[1] + 11), spr)
 
 
+def _pile_area(node: str) -> tuple[int, int, int, int] | None:
+    """Where a node's pile count goes, in the top right corner of this box: a square's own;
+    a room's lowest strip, since the room's name fills its top."""
+    box = node_box(node)
+    if box is not None and node in board()["rooms"]:
+        return box[0], box[3] - 34, box[2], box[3]
+    return box
+
+
 def _piles(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     f = font(22, True)
     counts: dict[tuple[str, Any], int] = {}
@@ -452,11 +461,10 @@ def _piles(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> Non
         key = (str(pile.get("node")), pile.get("owner"))
         counts[key] = counts.get(key, 0) + _int(pile.get("count"))
     for (node, owner), count in counts.items():
-        box = node_box(node)
+        box = _pile_area(node)
         if box is None:
             continue
-        # a room's name fills its top: its pile goes in the bottom corner
-        x1, y0 = box[2] - 4, (box[3] - 30 if node in board()["rooms"] else box[1] + 4)
+        x1, y0 = box[2] - 4, box[1] + 4
         label = str(count) if owner is None else f"{LETTERS.get(_colour(view, owner), '?')}{count}"
         w = int(f.getlength(label)) + 12
         d.rounded_rectangle((x1 - w, y0, x1, y0 + 26), radius=5, fill=core.GOLD, outline=INK, width=2)
