@@ -8,7 +8,9 @@ it was meant to show. Inside ``with TextRecorder() as rec:``
 - every ``ImageDraw.text`` (``core.Draw`` included) notes the ink box of the string it draws,
   on the image it draws on;
 - pasting, compositing, copying, cropping, converting, scaling and turning an image carries its
-  boxes along into the result, so a sprite's labels land where the sprite lands;
+  boxes along into the result, so a sprite's labels land where the sprite lands; a pasted
+  image is noted too (a picture: what a string may not run into), and a filled rectangle or an
+  opaque paste hides the strings it covers;
 - `core.fit_text` reports each shortened string with the string and the room it was given.
 
 ``rec.texts(image)`` then lists what the image shows. Outside the block nothing is wrapped: the
@@ -94,7 +96,7 @@ class TextRecorder:
 
     # --- what a test reads -------------------------------------------------
     def texts(self, image: Image.Image) -> list[DrawnText]:
-        """The strings ``image`` shows, in drawing order (empty strings left out)."""
+        """The strings ``image`` shows and the pictures pasted on it, in drawing order."""
         entry = self._by_image.get(id(image))
         return list(entry[1]) if entry is not None else []
 
@@ -180,7 +182,7 @@ class TextRecorder:
             setattr(cls, name, original)
         self._saved.clear()
         core.fit_listener = None
-        _clear_render_caches()  # sprites drawn while recording hold no trace, but start clean
+        _clear_render_caches()  # leave the caches as a render without a recorder finds them
 
     def _wrappers(self) -> Iterator[tuple[type, str, Any]]:
         rec = self
