@@ -1,7 +1,7 @@
 """No board clips or crowds its text: every game, every seat count, the longest names, every phase.
 
 AI games are played from seeds and their public board views drawn at steps spread over the whole
-game, the end included, with 32-character names (long words, and "W"s, the widest letter). A
+game, at the first board of each phase it reaches, and at its end, with 32-character names (long words, and "W"s, the widest letter). A
 `render.textrecord.TextRecorder` lists every string each board shows, with its ink box, the
 surface it was drawn on and the whole string behind a shortened one. On every board:
 
@@ -59,18 +59,28 @@ def test_every_name_is_32_characters():
 
 # --- the boards ------------------------------------------------------------------------------
 
+def phase(view: dict[str, Any]) -> tuple[Any, ...]:
+    """What sets a board apart beyond its pieces: the phase and step, and the boxes a game draws
+    for a while (the Gatekeeper on screen, a battle, a monster, a fold under way, dice)."""
+    return (view.get("phase"), view.get("step"), bool((view.get("gatekeeper") or {}).get("on_screen")),
+            bool(view.get("battle")), bool(view.get("monster")), bool(view.get("fold_job")), bool(view.get("dice")))
+
+
 def game_views(name: str, seats: int, seed: int, names: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Public board views of one AI game: `SAMPLES` spread over its actions, and its end."""
+    """Public board views of one AI game: `SAMPLES` spread over its actions, the first of each
+    `phase` it reaches, and its end."""
     game = games.get(name)
     log: list[tuple[int, str, float]] = []
     end = play(name, seats, seed, log=log)
     assert end.over, f"{name} seed {seed} did not finish"
     state = setup(game, seats, None, seed)
     step = max(1, len(log) // SAMPLES)
-    views = []
+    views, seen = [], set()
     for index, (seat, action, now) in enumerate(log):
-        if index % step == 0:
-            views.append(board_view(game, state, list(names[:seats])))
+        view = board_view(game, state, list(names[:seats]))
+        if index % step == 0 or phase(view) not in seen:
+            seen.add(phase(view))
+            views.append(view)
         advance(game, state, seat, action, now)
     views.append(board_view(game, state, list(names[:seats])))
     return views
