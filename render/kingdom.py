@@ -406,8 +406,8 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
         to = job.get("to")
         world = _world(job["panel"], to if to in ("in", "out") else "out")
         text = f"{'Opening out' if to == 'out' else 'Folding in'} to the {world}!"
-        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), fit_text(text, font(22, True), 380), font(22, True),
-                      core.WARN)
+        f, text = core.fit_font(text, 22, 380, True)
+        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), text, f, core.WARN)
     # Key Locations: a gold chest while the Treasure is there
     for loc, full in (view.get("locations") or {}).items():
         if loc not in SPACES or not _present(loc, fold):

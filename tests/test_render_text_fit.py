@@ -226,8 +226,11 @@ def header_texts(name: str, marks: list[DrawnText]) -> list[DrawnText]:
 
 
 def mid_game_view(name: str, seats: int, names: tuple[str, ...]) -> dict[str, Any]:
+    """A board from the second half of a game where a player is to move (no panel folding,
+    no adventurers being rolled up: their headers say so instead)."""
     views = game_views(name, seats, seed=3, names=names)
-    return next(v for v in views[len(views) // 2:] if v.get("current") is not None)
+    return next(v for v in views[len(views) // 2:]
+                if v.get("current") is not None and v.get("phase") not in ("fold", "create", "over"))
 
 
 def as_shown(phrase: str, names: tuple[str, ...]) -> tuple[str, str]:
