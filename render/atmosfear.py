@@ -1135,8 +1135,8 @@ def draw_gatekeeper(line: str, name: str | None = None) -> Image.Image:
     im = _gk_backdrop().copy()
     d = ImageDraw.Draw(im)
     if name:
-        d.text((GK_W - 30, 40), fit_text(str(name).upper(), font(32, True), 300), font=font(32, True),
-               fill=core.GOLD, anchor="ra", stroke_width=1, stroke_fill=BLACK)
+        f_name, shown = core.fit_name(str(name).upper(), 32, 300)
+        d.text((GK_W - 30, 40), shown, font=f_name, fill=core.GOLD, anchor="ra", stroke_width=1, stroke_fill=BLACK)
         d.text((GK_W - 30, 80), "he calls you", font=font(22), fill=(230, 190, 190), anchor="ra")
     text = str(line or "...").strip() or "..."
     top, bottom = GK_FIG_H + 18, GK_H - 14
