@@ -681,20 +681,20 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
     if view.get("phase") == "over" and winners:
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
-        f = font(36, True)
         names = [_name(view, s) for s in winners]
         verb = " wins!" if len(names) == 1 else " win!"
-        text = fit_text(" & ".join(names), f, WIDTH - 200 - 50 * len(names) - text_length(f, verb)) + verb
         n_icons = min(len(winners), 5)
-        total = text_length(f, text) + n_icons * 34 + 10
-        x = (WIDTH - total) / 2
+        f, lines = core.fit_phrase(" & ".join(names) + verb, core.seat_names(view), 36,
+                                   WIDTH - 2 * PAD - 50 - n_icons * 34 - 10, HEADER_H - 8)
+        total = max(text_length(f, line) for line in lines) + n_icons * 34 + 10
+        x = (WIDTH - total) / 2 + 25
         crown = sprites.icon("crown", 40)
         im.paste(crown, (int(x - 50), mid - 22), crown)
         for s in winners[:n_icons]:
             m = sprites.meeple(MEEPLE_SMALL + 10, colour_of.get(s), _int(s))
             im.paste(m, (int(x), mid - m.height // 2 - 2), m)
             x += 34
-        d.text((x + 10, mid - 2), text, font=f, fill=BLACK, anchor="lm")
+        core.draw_lines(d, x + 10, mid - 2, lines, f, BLACK, align="l")
         return
     ghost = sprites.icon("ghost", 44)
     im.paste(ghost, (PAD, mid - 23), ghost)
