@@ -843,9 +843,9 @@ def _draw_header(im, d, view, sprites) -> None:
     elif current is not None:
         p = _player(view, current) or {}
         pc = sprites.piece(20, p.get("colour"), int(p.get("number") or current + 1), False)
-        f, who = core.fit_font(f"{_name(view, current)} to play", 24, x - left - pc.width - 10, True)
-        d.text((x, mid), who, font=f, fill=core.TEXT, anchor="rm")
-        x -= text_length(f, who) + 10
+        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 24,
+                                   x - left - pc.width - 10, HEADER_H - 8)
+        x -= core.draw_lines(d, x, mid, lines, f, core.TEXT) + 10
         im.paste(pc, (int(x - pc.width), mid - pc.height // 2), pc)
 
 

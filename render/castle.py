@@ -689,9 +689,9 @@ def _draw_header(im, d, view, sprites) -> None:
         core.draw_lines(d, x, HEADER_H // 2, lines, f, core.TEXT)
     elif current is not None:
         pc = sprites.piece(22, _colour_of(view, current), current)
-        f, who = core.fit_font(f"{_name(view, current)} to play", 26, x - left - pc.width - 10, True)
-        d.text((x, HEADER_H // 2), who, font=f, fill=core.TEXT, anchor="rm")
-        x -= text_length(f, who) + 10
+        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26,
+                                   x - left - pc.width - 10, HEADER_H - 8)
+        x -= core.draw_lines(d, x, HEADER_H // 2, lines, f, core.TEXT) + 10
         im.paste(pc, (int(x - pc.width), HEADER_H // 2 - pc.height // 2), pc)
 
 

@@ -720,9 +720,9 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
         core.draw_lines(d, right, mid, lines, fb, core.TEXT)
     elif isinstance(current, int) and phase != "over":
         m = sprites.meeple(MEEPLE_SMALL + 10, colour_of.get(current), current)
-        fb, who = core.fit_font(f"{_name(view, current)} to move", 26, right - left - m.width - 8, True)
-        d.text((right, mid), who, font=fb, fill=core.TEXT, anchor="rm")
-        right -= text_length(fb, who) + 8
+        fb, lines = core.fit_phrase(f"{_name(view, current)} to move", core.seat_names(view), 26,
+                                    right - left - m.width - 8, HEADER_H - 8)
+        right -= core.draw_lines(d, right, mid, lines, fb, core.TEXT) + 8
         im.paste(m, (int(right - m.width), mid - m.height // 2), m)
     elif phase == "over":
         d.text((right, mid), "Game over", font=font(26, True), fill=core.TEXT, anchor="rm")

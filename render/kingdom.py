@@ -393,9 +393,10 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     elif isinstance(current, int) and current < len(players):
         phase = {"demon": "moves the Demon King", "move": "moves", "steal": "may steal"}.get(view.get("phase"), "to play")
         token_w = 2 * (R + 2) + 8
-        f, text = core.fit_font(f"{_name(view, current)} {phase}", 24, right - left - token_w, True)
-        d.text((right, mid), text, font=f, fill=core.TEXT, anchor="rm")
-        _token(d, right - f.getlength(text) - 22, mid, players[current].get("colour"), current)
+        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), 24,
+                                   right - left - token_w, HEADER_H - 8)
+        width = core.draw_lines(d, right, mid, lines, f, core.TEXT)
+        _token(d, right - width - 22, mid, players[current].get("colour"), current)
 
 
 def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], fold: tuple[str, str]) -> None:
