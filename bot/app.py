@@ -19,9 +19,9 @@ import yarl
 from discord import app_commands
 
 import games
-from games.core import IllegalAction
+from games.core import IllegalAction, count
 
-from . import health, permissions, present, ui
+from . import health, permissions, present, rulebook, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
@@ -29,7 +29,7 @@ from .delivery import Delivery, single_retry_layer
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
-from .replay import Replays, describe, replay_format
+from .replay import Replays, describe, replay_alt, replay_format
 from .store import Store
 from .table import Seat, Stale, Table, TableService
 
@@ -455,8 +455,8 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         row = self.store.game(game_id)
-        if interaction.user.id not in [s["user_id"] for s in row["seats"]]:
-            raise IllegalAction("Only the players of that game can start a rematch.")
+        if interaction.user.id not in [s["user_id"] for s in row["seats"]] + [row["host_id"]]:
+            raise IllegalAction("Only the players or the host of that game can start a rematch.")
         seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
         seats += [Seat(name=f"AI {n + 1}", ai=True)
                   for n in range(sum(1 for s in row["seats"] if s["ai"]))]
@@ -511,6 +511,8 @@ def hand_text(table: Table, user_id: int) -> str:
     seat = require_seat(table, user_id)
     if table.state is None:
         return "The game hasn't started yet."
+    if table.status != "running":
+        return f"Game #{table.id} is over: {present.result_text(table)} `/log` tells its story."
     return present.hand_message(table, seat, [], None) or "You hold nothing secret right now."
 
 
@@ -574,17 +576,24 @@ async def complete_game(interaction: discord.Interaction,
 
 
 def rules_sections(game_name: str) -> dict[str, str]:
-    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case heading."""
-    text = games.get(game_name).rules_text()
-    sections: dict[str, str] = {}
-    for chunk in text.split("\n## ")[1:]:
-        heading, _, body = chunk.partition("\n")
-        sections[heading.strip().lower()] = f"**{heading.strip()}**\n{body.strip()}"
-    return sections
+    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case
+    heading, their paragraphs unwrapped for Discord (`bot.rulebook`)."""
+    return rulebook.sections(games.get(game_name).rules_text())
 
 
 def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
     table = bot.service.here(interaction.channel_id or 0)
+    if table is None:
+        raise IllegalAction("No game is running in this channel. Start one with /play.")
+    return table
+
+
+def table_or_last(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
+    """The channel's running game, or else its most recent finished one (/log, /status and
+    /hand still answer about a game that just ended)."""
+    table = bot.service.here(interaction.channel_id or 0)
+    if table is None and interaction.guild_id is not None:
+        table = bot.service.last_finished(interaction.guild_id, interaction.channel_id or 0)
     if table is None:
         raise IllegalAction("No game is running in this channel. Start one with /play.")
     return table
@@ -612,7 +621,7 @@ def legal_completions(bot: GatekeeperBot, verb: str):
         needle = current.lower()
         found = [c for c in prompt.choices if c.action.startswith(verb)
                  and (needle in c.action.lower() or needle in c.label.lower())]
-        return [app_commands.Choice(name=f"{c.label} ({c.action})"[:100],
+        return [app_commands.Choice(name=c.label[:100],
                                     value=c.action.removeprefix(verb).strip() or c.action)
                 for c in found[:25]]
     return complete
@@ -666,7 +675,8 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
     try:
         await bot.get_partial_messageable(interaction.channel_id or 0).send(
             f"🎬 Replay of game {describe(row)}, for {interaction.user.display_name}.",
-            file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}"))
+            file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}",
+                              description=replay_alt(row, len(bot.store.actions(row["id"])))))
     except discord.HTTPException as exc:
         log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
                     exc.code)
@@ -698,19 +708,24 @@ def register_commands(bot: GatekeeperBot) -> None:
 
     @tree.command(name="hand", description="See your private cards (only you see the answer)")
     async def hand(interaction: discord.Interaction) -> None:
-        await reply(interaction, hand_text(table_here(bot, interaction), interaction.user.id))
+        await reply(interaction, hand_text(table_or_last(bot, interaction), interaction.user.id))
 
     @tree.command(name="status", description="Post the live board again, with its buttons")
     async def status(interaction: discord.Interaction) -> None:
-        table = table_here(bot, interaction)
+        table = table_or_last(bot, interaction)
         if table.state is None:
             raise IllegalAction("The game hasn't started yet; the lobby is above.")
+        if table.status != "running":
+            await reply(interaction, f"Game #{table.id} of {table.game.title} is over: "
+                                     f"{present.result_text(table)} `/log` tells its story, "
+                                     "`/replay` shows it again.")
+            return
         bot.service.republish(table, fresh_board=True)
         await reply(interaction, "Here it comes: the live board is posted below.")
 
     @tree.command(name="log", description="The whole public log of the game here")
     async def log_cmd(interaction: discord.Interaction) -> None:
-        table = table_here(bot, interaction)
+        table = table_or_last(bot, interaction)
         lines = present.public_lines(table, bot.service.public_events(table))
         text = "\n".join(lines[-40:]) or "Nothing has happened yet."
         await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
@@ -783,10 +798,15 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def resume(interaction: discord.Interaction) -> None:
         await pause_or_resume(bot, interaction, "resume")
 
-    @tree.command(name="leave", description="Leave the game here; an AI takes your seat")
+    @tree.command(name="leave", description="Leave the game or lobby here; an AI takes your seat")
     async def leave(interaction: discord.Interaction) -> None:
         table = table_here(bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if table.status == "lobby":  # a host who leaves hands the lobby on (see TableService.lobby)
+            await bot.service.lobby(table.id, interaction.user.id, interaction.user.display_name,
+                                    "leave")
+            await interaction.followup.send("You left the lobby.", ephemeral=True)
+            return
         await bot.service.leave(table.id, interaction.user.id)
         await interaction.followup.send("You left; an AI plays your seat now.", ephemeral=True)
 
@@ -797,6 +817,7 @@ def register_commands(bot: GatekeeperBot) -> None:
         titles = {g.name: g.title for g in games.all_games()}
         mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."
-        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {r['won']} wins / {r['played']} games"
+        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} / "
+                        f"{count(r['played'], 'game')}"
                         for i, r in enumerate(board)) or "Nobody yet."
         await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")

@@ -17,10 +17,15 @@ from games.core import IllegalAction
 from .config import ConfigError, SandboxSettings, Settings
 from .store import StoreError
 
+# What --help prints first: plain text for a terminal (the module docstring is Markdown).
+DESCRIPTION = ("Gatekeeper runs board games in Discord channels. Run it on Discord, play in a local "
+               "sandbox, check its health, or simulate, render, replay and benchmark games. Also "
+               "runs as: python -m bot COMMAND.")
+
 
 def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
-    parser = argparse.ArgumentParser(prog="gatekeeper", description=__doc__)
+    parser = argparse.ArgumentParser(prog="gatekeeper", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the bot on Discord (DISCORD_TOKEN), or without a token the "
                               "local sandbox; SIGTERM or SIGINT stops it")

@@ -1,4 +1,5 @@
-"""Structured one-line logs, with the token scrubbed from anything that might echo it."""
+"""Structured one-line logs, with the token scrubbed from anything that might echo it, and
+without discord.py's warnings about voice, which the bot never uses."""
 from __future__ import annotations
 
 import logging
@@ -19,6 +20,22 @@ class RedactFilter(logging.Filter):
         return True
 
 
+class NoVoiceFilter(logging.Filter):
+    """Drops discord.py's start-up warnings that its optional voice libraries (PyNaCl, davey)
+    are missing: the bot joins no voice channel, so they only alarm whoever reads the log.
+    Every other record passes."""
+
+    VOICE_LIBRARIES = ("PyNaCl", "davey")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (message.endswith("is not installed, voice will NOT be supported")
+                    and message.split(" ", 1)[0] in self.VOICE_LIBRARIES)
+
+
+NO_VOICE = NoVoiceFilter()
+
+
 def setup_logging(level: str, secrets: list[str]) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
@@ -26,6 +43,7 @@ def setup_logging(level: str, secrets: list[str]) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    logging.getLogger("discord.client").addFilter(NO_VOICE)  # once: the same filter each call
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO)
                                           if isinstance(logging.getLevelName(level), int)
                                           else logging.INFO)

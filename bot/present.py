@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import discord
 
-from games.core import Event
+from games.core import Event, option_text
 
 from .table import Table
 
@@ -40,19 +40,33 @@ def lobby_embed(table: Table) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}" for i, s in enumerate(table.seats))
     embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
                          f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
-    embed.add_field(name="Host", value=f"<@{table.host_id}>")
+    watching = " (watching)" if table.seat_of(table.host_id) is None else ""
+    embed.add_field(name="Host", value=f"<@{table.host_id}>{watching}")
     if table.options:
-        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+        embed.add_field(name="Options", value=option_lines(table), inline=False)
     if table.status == "cancelled":
         embed.description = "This lobby was cancelled."
     else:
-        embed.set_footer(text="Join, or the host can Add AI, then Start. Colours are dealt when "
-                              "the game starts; who goes first is drawn by lot.")
+        embed.set_footer(text="Join, or the host can Add AI, then Start; a host who would rather "
+                              "watch a game of AIs gives up their seat with Watch. Colours are "
+                              "dealt when the game starts; who goes first is drawn by lot.")
     return embed
 
 
+def option_lines(table: Table) -> str:
+    """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
+    lines = []
+    for name, value in table.options.items():
+        text = option_text(table.game.option_texts, name)
+        lines.append(f"{text.label}: {text.value(value)}")
+    return "\n".join(lines)
+
+
 def public_lines(table: Table, events: list[Event]) -> list[str]:
-    return [table.fill(e.text) for e in events if e.public and e.kind not in table.game.speakers]
+    """The public events as lines; a speaking character's words are marked as theirs."""
+    speakers = table.game.speakers
+    return [f"**{speakers[e.kind].upper()}:** “{table.fill(e.text)}”" if e.kind in speakers
+            else table.fill(e.text) for e in events if e.public]
 
 
 def fitting(lines: list[str], limit: int = 3500) -> list[str]:
@@ -65,49 +79,6 @@ def fitting(lines: list[str], limit: int = 3500) -> list[str]:
             return ["…earlier lines: `/log`", *reversed(kept)]
         kept.append(line)
     return list(reversed(kept))
-
-
-def turn_embed(table: Table, log: list[str]) -> tuple[str, discord.Embed]:
-    """The content (mentions ping whoever must act) and the embed of a board message.
-
-    `log` is every public line of the current turn (the board keeps them while it is edited).
-    """
-    assert table.state is not None
-    game, state = table.game, table.state
-    lines = fitting(log)
-    embed = discord.Embed(title=f"{game.title} · turn {state.turn}")
-    if table.status == "running":
-        mover = game.to_move(state)
-        deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
-        clock = game.view(state, None).get("clock") or {}
-        if clock.get("end") and not clock.get("paused_at"):
-            lines.append(f"⏳ The game clock runs out <t:{int(clock['end'])}:R>.")
-        elif clock.get("paused_at"):
-            lines.append("⏸️ The game is paused.")
-        waiting = [s for s, p in enumerate(table.prompts) if p is not None]
-        if mover is not None:
-            lines.append(f"➡️ {seat_label(table, mover)} to move{deadline}")
-        elif waiting:
-            lines.append("➡️ Waiting for " + ", ".join(seat_label(table, s) for s in waiting))
-        people = [s for s in dict.fromkeys([*([mover] if mover is not None else []), *waiting])
-                  if not table.seats[s].ai]
-        content = (" ".join(mention(table, s) for s in people) + ", your move.") if people else ""
-        embed.colour = colour_of(table, mover)
-    else:
-        lines.append(result_text(table))
-        content = "**Game over.** " + result_text(table)
-        embed.colour = discord.Colour.gold()
-        embed.add_field(name="Players", value="\n".join(
-            seat_label(table, i) for i in range(len(table.seats))), inline=False)
-        scores = score_table(table)
-        if scores:
-            embed.add_field(name="Final scores", value=scores, inline=False)
-    if not lines:
-        lines.append("The game begins!")
-    embed.description = "\n".join(lines)[:4000]
-    embed.set_image(url="attachment://board.png")
-    embed.set_footer(text=f"Game #{table.id} · /hand for your cards · /rules {game.name}")
-    return content[:2000], embed
 
 
 def score_table(table: Table) -> str:

@@ -36,13 +36,14 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from . import permissions, present, ui
+from . import livetable, permissions, present, ui
 from games.core import Event
 
 from .delivery import Delivery, ServerError, Slot
 from .feed import Change, Snapshot, coalesce
 from .ratelimits import Budget
-from .rendering import RenderFailed, board_view
+from .livetable import Acting, Picture, Trail
+from .rendering import RenderFailed, alt_text, board_view, speaker_alt_text
 from .table import Table
 
 if TYPE_CHECKING:
@@ -66,8 +67,10 @@ class DiscordPublisher:
         self.delivery = delivery
         self.budget = budget or Budget()
         self._sent_private: dict[tuple[int, int], int] = {}  # fingerprints handed to DMs
-        self._drawn: dict[int, str] = {}  # the view each live board image was drawn from
+        self._drawn: dict[int, str] = {}  # what each live table's picture was drawn from
         self._lines: dict[int, list[str]] = {}  # log lines shown on each live board
+        self._trail: dict[int, Trail] = {}  # summaries each live table carries
+        self._first_turn: dict[int, int] = {}  # the turn each live table was posted at
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
         self._owed: set[int] = set()  # games whose new turn is shown by an edit, its post waiting
         self._unsettled: dict[int, int] = {}  # posts and retirements under way per game
@@ -79,24 +82,22 @@ class DiscordPublisher:
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    @staticmethod
-    def board_view(table: Table) -> dict:
-        """The public view the board image is drawn from (minus what only the text shows)."""
-        assert table.state is not None
-        return board_view(table.game, table.state, table.names())
-
-    async def board_file(self, table: Table, drawn: str, slot: Slot) -> discord.File | None:
-        """The board image, or None if it cannot be drawn (the board then goes out as text).
-        Kept on the delivery slot while it lasts, so a retry does not draw it again."""
-        png = slot.kept.get(drawn)
+    async def picture_file(self, table: Table, draft: "Draft", slot: Slot) -> discord.File | None:
+        """The table's picture (the board, or the speaking character), or None if it cannot be
+        drawn (the table then goes out without it). Kept on the delivery slot while it lasts,
+        so a retry does not draw it again."""
+        png = slot.kept.get(draft.drawn)
         if png is None:
             try:
-                png = await self.bot.renderer.png(self.board_view(table))
+                png = await (self.bot.renderer.speaker(table.game.name, draft.said)
+                             if draft.said is not None else self.bot.renderer.png(draft.view))
             except RenderFailed:
                 log.error("render failed twice game=%s version=%s", table.id, table.version)
+                png = None
+            if png is None:
                 return None
-            slot.kept = {drawn: png}
-        return discord.File(io.BytesIO(png), filename="board.png")
+            slot.kept = {draft.drawn: png}
+        return discord.File(io.BytesIO(png), filename=draft.picture.filename)
 
     def jump_url(self, table: Table) -> str | None:
         ids = self.bot.store.messages(table.id).get("board")
@@ -165,8 +166,6 @@ class DiscordPublisher:
         table, change = snapshot.table, snapshot.change
         if table.state is None:
             return
-        if change is not None:
-            await self.post_interjections(table, change)
         live = self.bot.store.messages(table.id).get("board")
         await self.delivery.deliver(("board", table.id), table.channel_id, snapshot,
                                     self._show_board, merge=lambda old, new: coalesce([old, new]),
@@ -234,13 +233,15 @@ class DiscordPublisher:
             or self.bot.store.shown_version(table.id) != table.version
 
     async def _show_board(self, snapshot: Snapshot, slot: Slot) -> None:
-        """Post a new board or edit the live one, so the channel shows `snapshot`."""
+        """Post a new table message or edit the live one, so the channel shows `snapshot`.
+
+        A new message (a hand-over, the end, /status) carries the summary of the turn the live
+        one showed, and the live one retires: deleted, or kept as its chapter's summary
+        (`livetable.Trail`)."""
         table, change = snapshot.table, snapshot.change
         old = self.bot.store.messages(table.id).get("board")
         new_board = self._new_board(snapshot, old)
         lines = present.public_lines(table, change.events) if change else []
-        if change is None and table.id in self._owed:  # the owed post: the turn's lines so far
-            lines = self._lines.get(table.id, [])
         if old is not None and self._editable(snapshot, old) and (
                 not new_board or self._post_wait(snapshot, old) > SHORT_WAIT):
             kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
@@ -248,25 +249,39 @@ class DiscordPublisher:
                 if new_board:
                     self._owe_board(table)
                 return
-            lines = kept  # the live board was deleted: post it again, with its lines
+            lines, old = kept, None  # the live table was deleted: post it again, with its lines
+        carried, chapter = list(self._trail.get(table.id, Trail()).carried), None
+        if old is not None:  # the live table's turn ends: its summary moves on
+            trail = await self._trail_of(table, old)
+            ending = table.status != "running"  # the final table shows the last lines itself
+            summary = livetable.turn_summary(
+                self._first_turn.get(table.id, table.state.turn),
+                max(self._first_turn.get(table.id, 0), table.state.turn - 1),
+                self._lines.get(table.id, []) + ([] if ending else lines))
+            if trail.closes_chapter(summary):
+                chapter, carried = trail.carried + [summary], []
+            else:
+                carried = trail.carried + [summary]
+            lines = lines if ending else []
         self._unsettle(table)
         try:
-            posted = await self.post_board(table, lines[-MAX_TURN_LINES:], slot)
+            posted = await self.post_board(table, lines[-MAX_TURN_LINES:], carried, slot)
         except discord.RateLimited as exc:
             # the channel's posts are spent (a restart does not know it until told): for more
-            # than a moment, show the new turn on the live board now, and post when they reset
+            # than a moment, show the new turn on the live table now, and post when they reset
             if exc.retry_after <= SHORT_WAIT or old is None \
                     or not self._editable(snapshot, old) or not await self.edit_board(
                     table, old, (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:],
                     slot, change):
                 raise
+            self._settle(table)
             self._owe_board(table)
             return
         self._owed.discard(table.id)
         if old is not None and old != posted:  # (before anything else can fail)
             origin = change.origin if change else None
-            self.delivery.send(("retire", old[1]), old[0], (origin,),
-                               lambda state, _: self._retire(table, old, state[0]))
+            self.delivery.send(("retire", old[1]), old[0], (origin, chapter),
+                               lambda state, _: self._retire(table, old, *state))
         else:
             self._settle(table)
         if slot.tries:  # an earlier try may have landed with an older state: show this one
@@ -274,6 +289,21 @@ class DiscordPublisher:
             await self.edit_board(table, posted, lines[-MAX_TURN_LINES:], slot)
         if table.status != "running":
             self.forget(table)
+
+    async def _trail_of(self, table: Table, live: tuple[int, int]) -> Trail:
+        """The summaries the live table carries: remembered, or after a restart read back from
+        the message itself (one read; a message that is gone carries nothing)."""
+        trail = self._trail.get(table.id)
+        if trail is not None:
+            return trail
+        try:
+            message = await self.channel(live[0]).fetch_message(live[1])
+        except discord.NotFound:
+            return Trail()
+        trail = self._trail[table.id] = Trail(livetable.carried_from(message.components))
+        if table.id not in self._lines:
+            self._lines[table.id] = livetable.lines_from(message.components)
+        return trail
 
     def _owe_board(self, table: Table) -> None:
         """The turn passed while the channel's posts were spent, and the live board was edited
@@ -294,9 +324,8 @@ class DiscordPublisher:
         self.bot.store.forget(table.id)
         self._owed.discard(table.id)
         self._unsettled.pop(table.id, None)
-        self._issued.pop(table.id, None)
-        self._drawn.pop(table.id, None)
-        self._lines.pop(table.id, None)
+        for memo in (self._issued, self._drawn, self._lines, self._trail, self._first_turn):
+            memo.pop(table.id, None)
         for seat in range(len(table.seats)):
             self.bot.panel_origins.pop((table.id, seat), None)
             self._sent_private.pop((table.id, seat), None)
@@ -310,49 +339,38 @@ class DiscordPublisher:
         return any(p is not None and not table.seats[s].ai for s, p in enumerate(table.prompts)) \
             or (mover is not None and not table.seats[mover].ai)
 
-    async def post_interjections(self, table: Table, change: Change) -> None:
-        """A speaking character (the game's `speakers`) gets messages of their own, with a picture."""
-        for index, event in enumerate(change.events):
-            if not event.public or event.kind not in table.game.speakers:
-                continue
-            text = table.fill(event.text)
-            png = await self.bot.renderer.speaker(table.game.name, text)
-            mentions = " ".join(f"<@{s.user_id}>" for s in table.seats
-                                if s.user_id and not s.ai and s.name in text)
-            line = (table.game.speakers[event.kind], text, png, mentions or None)
-            await self.delivery.deliver(("say", table.id, table.version, index), table.channel_id,
-                                        line, self._say)
+    def draft(self, table: Table, lines: list[str], carried: list[str]) -> "Draft":
+        """The table message for `table` as committed: its layout and its picture."""
+        assert table.state is not None
+        game = table.game
+        public = game.view(table.state, None)
+        interlude = game.interlude(public) if table.status == "running" else None
+        who = livetable.acting(table, interlude)
+        view = board_view(game, table.state, table.names(), who.plain, public)
+        said = None
+        if interlude is not None and game.speaker is not None:
+            said = table.fill(interlude["line"])
+            picture = Picture(livetable.SPEAKER_FILE, speaker_alt_text(game, said))
+            drawn = json.dumps(["speaker", said])
+        else:
+            picture = Picture(livetable.BOARD_FILE, board_alt(table, view))
+            drawn = json.dumps(view, sort_keys=True)
+        return Draft(table, who, lines, carried, public, view, picture, drawn, said)
 
-    async def _say(self, line: tuple[str, str, bytes | None, str | None], slot: Slot) -> None:
-        speaker, text, png, content = line
-        embed = discord.Embed(title=speaker, description=text[:4000],
-                              colour=discord.Colour.dark_red())
-        kwargs: dict = {}
-        if png is not None:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="speaker.png")
-            embed.set_image(url="attachment://speaker.png")
-        await self.channel(slot.channel_id).send(
-            content=content, embed=embed, nonce=slot.nonce,
-            allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
-
-    def _board_message(self, table: Table, lines: list[str]) -> tuple[str, discord.Embed, str]:
-        content, embed = present.turn_embed(table, lines)
-        return content, embed, json.dumps(self.board_view(table), sort_keys=True)
-
-    async def post_board(self, table: Table, lines: list[str], slot: Slot) -> tuple[int, int]:
-        """Post a new board (once: a retry carries the first try's nonce, so a post that landed
-        unseen is returned, not repeated) and record it as the live board."""
-        content, embed, drawn = self._board_message(table, lines)
-        file = await self.board_file(table, drawn, slot)
-        if file is None:
-            embed.set_image(url=None)
-            embed.set_footer(text=f"{embed.footer.text} · (the board picture could not be drawn)")
+    async def post_board(self, table: Table, lines: list[str], carried: list[str],
+                         slot: Slot) -> tuple[int, int]:
+        """Post a new table message (once: a retry carries the first try's nonce, so a post
+        that landed unseen is returned, not repeated) and record it as the live table."""
+        draft = self.draft(table, lines, carried)
+        file = await self.picture_file(table, draft, slot)
         sent = await self.channel(table.channel_id).send(
-            content=content, embed=embed, view=ui.turn_view(table), nonce=slot.nonce,
+            view=draft.layout(file is not None), nonce=slot.nonce,
             allowed_mentions=discord.AllowedMentions(users=True), **({"file": file} if file else {}))
         ids = (sent.channel.id, sent.id)
-        self._drawn[table.id] = drawn if file else ""
+        self._drawn[table.id] = draft.drawn if file else ""
         self._lines[table.id] = lines
+        self._trail[table.id] = Trail(carried)
+        self._first_turn[table.id] = table.state.turn if table.state else 0
         self._issued[table.id] = controls(table)
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
         return ids
@@ -375,10 +393,10 @@ class DiscordPublisher:
         self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 0)
 
     async def retire_orphans(self, table: Table) -> int:
-        """After a restart: if the process died while a board post was under way (it may have
-        landed without being recorded) or an old board still waited to lose its buttons, take
-        the buttons off every recent message of ours that shows this game's controls, but the
-        live board. The number retired."""
+        """After a restart: if the process died while a table post was under way (it may have
+        landed without being recorded) or an old table still waited to retire, delete every
+        recent message of ours that shows this game's controls, but the live table. The number
+        deleted."""
         if not self.bot.store.shown_version(table.id, POSTING):
             return 0
         retired = 0
@@ -387,7 +405,8 @@ class DiscordPublisher:
             if message.author.id != self.bot.application_id or (live and message.id == live[1]) \
                     or not shows_controls(message, table.id):
                 continue
-            await self._edited(message, view=None)
+            with contextlib.suppress(discord.NotFound):
+                await message.delete()
             retired += 1
         self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 0)
         if retired:
@@ -396,27 +415,27 @@ class DiscordPublisher:
 
     async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str],
                          slot: Slot, change: Change | None = None) -> bool:
-        """Edit the live board to show `table`; False if someone deleted it. When a click on
-        that board caused the change, the edit goes through the click's interaction, which
+        """Edit the live table to show `table`; False if someone deleted it. When a click on
+        that message caused the change, the edit goes through the click's interaction, which
         spends none of the channel's 5 edits per 5 s."""
-        content, embed, drawn = self._board_message(table, lines)
-        extra: dict = {}
-        if self._drawn.get(table.id) != drawn:  # an unchanged picture is not drawn again
-            file = await self.board_file(table, drawn, slot)
-            extra["attachments"] = [file] if file else []
-            if file is None:
-                embed.set_image(url=None)
-        fields = dict(content=content, embed=embed, view=ui.turn_view(table), **extra)
+        carried = (await self._trail_of(table, ids)).carried
+        draft = self.draft(table, lines, carried)
+        picture: list[discord.File] | None = None  # None: the attached picture stays
+        if self._drawn.get(table.id) != draft.drawn:  # an unchanged picture is not sent again
+            file = await self.picture_file(table, draft, slot)
+            picture = [file] if file else []
+        shows_picture = bool(picture) or (picture is None and bool(self._drawn.get(table.id)))
+        fields: dict[str, Any] = {"view": draft.layout(shows_picture)}
+        if picture is not None:
+            fields["attachments"] = picture
         if not await self._edited_through_click(table, change, ids, fields):
             message = self.channel(ids[0]).get_partial_message(ids[1])
-            if "attachments" in extra:  # a failed try may have spent the file: open it again
-                extra["attachments"] = [await self.board_file(table, drawn, slot)] \
-                    if extra["attachments"] else []
-                fields.update(extra)
+            if picture:  # a failed try may have spent the file: open it again
+                fields["attachments"] = [await self.picture_file(table, draft, slot)]
             if not await self._edited(message, **fields):
                 return False
-        if "attachments" in extra:
-            self._drawn[table.id] = drawn if extra["attachments"] else ""
+        if picture is not None:
+            self._drawn[table.id] = draft.drawn if picture else ""
         self._lines[table.id] = lines
         self._issued[table.id] = controls(table)
         self.bot.store.set_message(table.id, "board", ids[0], ids[1], table.version)
@@ -425,7 +444,7 @@ class DiscordPublisher:
     @staticmethod
     async def _edited_through_click(table: Table, change: Change | None, ids: tuple[int, int],
                                     fields: dict[str, Any]) -> bool:
-        """Edit the board through the interaction of the click on it; False if there is none
+        """Edit the table through the interaction of the click on it; False if there is none
         or it failed (the channel edit then does it)."""
         if change is None or not clicked_on(change, ids):
             return False
@@ -436,30 +455,42 @@ class DiscordPublisher:
             return False
         return True
 
-    async def _retire(self, table: Table, ids: tuple[int, int], origin: Any) -> None:
-        """Strip the buttons from the previous board, through the click that moved on from it
-        when there is one (an interaction edit, not a channel write)."""
+    async def _retire(self, table: Table, ids: tuple[int, int], origin: Any,
+                      chapter: list[str] | None) -> None:
+        """Retire the previous table message: delete it (its summary went on to the new one),
+        or, at the end of a chapter, shrink it to the chapter's summaries. Through the click
+        that moved on from it when there is one (not a channel write)."""
+        fields = {"view": livetable.chapter_layout(chapter), "attachments": []} if chapter else {}
         if can_edit_through(origin, ids):
             try:
-                await origin.edit_original_response(view=None)
-            except CLICK_EDIT_FAILURES as exc:  # the channel edit does it
+                if chapter:
+                    await origin.edit_original_response(**fields)
+                else:
+                    await origin.delete_original_response()
+            except CLICK_EDIT_FAILURES as exc:  # the channel write does it
                 log.info("retire-via-click failed game=%s error=%s", table.id, exc)
             else:
                 self._settle(table)
                 return
-        await self._edited(self.channel(ids[0]).get_partial_message(ids[1]), view=None)
+        message = self.channel(ids[0]).get_partial_message(ids[1])
+        if chapter:
+            await self._edited(message, **fields)
+        else:
+            with contextlib.suppress(discord.NotFound):
+                await message.delete()
         self._settle(table)
 
     # -- DMs and notices ----------------------------------------------------------------------------
     async def send_private(self, table: Table, change: Change | None) -> None:
-        """DM a person at most once a turn: when the turn passes (or the game ends), if their
-        private state differs from what their DMs last showed or events were addressed to them
-        meanwhile (gathered until then). Within a turn the mover sees their hand in the "Take
-        my turn" panel and /hand. With no change (start-up, a republish) only seats whose DMs
-        are behind get one."""
+        """DM a person what they learned privately (a card drawn, a secret shown to them): the
+        events addressed to them, gathered until the turn passes to them (or the game ends),
+        above their private state. So at most one DM per own turn, and none for an echo of
+        their own move or a public fact (the table shows those; the "Take my turn" panel and
+        /hand show their hand); never the same DM twice in a row. At the start, each person
+        with something private (a hand) is told it once."""
         if table.state is None:
             return
-        turn_over = change is None or change.turn_changed or table.status != "running"
+        turn_passed = change is None or change.turn_changed
         for seat_index, seat in enumerate(table.seats):
             if seat.ai or seat.user_id is None or seat.dm_closed:
                 continue
@@ -467,18 +498,23 @@ class DiscordPublisher:
             unsent = self._unsent.setdefault(key, [])
             unsent += [e for e in (change.events if change else [])
                        if e.to is not None and seat_index in e.to]
-            if not turn_over:
+            last = self._private_wanted(table.id, seat_index)
+            their_turn = table.status != "running" \
+                or (turn_passed and table.prompts[seat_index] is not None)
+            if not (their_turn and unsent) and last is not None:
                 continue
             text = table.game.private_text(table.state, seat_index)
-            shown = fingerprint(text)
-            if not unsent and (not text or self._private_wanted(table.id, seat_index) == shown):
+            if not unsent and not text:
                 continue
-            self._sent_private[key] = shown
+            note = PrivateNote(table, seat_index, unsent)
+            if note.shown == last:
+                self._unsent[key] = []
+                continue
+            self._sent_private[key] = note.shown
             self._unsent[key] = []
             # in the background: a DM waiting on its recipient's rate limit never holds up
             # the game's next board (one pending DM per seat: a newer one merges into it)
-            self.delivery.send(("dm", table.id, seat_index), seat.user_id,
-                               PrivateNote(table, seat_index, unsent), self._dm,
+            self.delivery.send(("dm", table.id, seat_index), seat.user_id, note, self._dm,
                                merge=PrivateNote.merge)
 
     def _private_wanted(self, game_id: int, seat: int) -> int | None:
@@ -500,8 +536,7 @@ class DiscordPublisher:
                 raise
             await self.bot.dms_closed(table.id, seat)  # not retried: told once to use /hand
             return
-        self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id,
-                                   private_fingerprint(table, seat))
+        self.bot.store.set_message(table.id, dm_kind(seat), channel.id, sent.id, note.shown)
 
     def refused(self, channel_id: int, gave_up: str | None = None) -> None:
         """Discord refused a write in a game's channel for a missing permission (or, with
@@ -574,6 +609,35 @@ class DiscordPublisher:
 
 
 @dataclass
+class Draft:
+    """A table message before it is sent: who acts, its lines, the summaries it carries, the
+    board view its picture is drawn from, and that picture (the board, or the speaking
+    character saying `said`). `drawn` tells whether the attached picture must change."""
+
+    table: Table
+    who: Acting
+    lines: list[str]
+    carried: list[str]
+    public: dict[str, Any]
+    view: dict[str, Any]
+    picture: Picture
+    drawn: str
+    said: str | None
+
+    def layout(self, with_picture: bool) -> discord.ui.LayoutView:
+        picture = self.picture if with_picture else None
+        return livetable.table_layout(
+            self.table, self.who, self.lines, self.carried,
+            board=picture if self.said is None else None,
+            speaker=picture if self.said is not None else None, public=self.public)
+
+
+def board_alt(table: Table, view: dict[str, Any]) -> str:
+    """The board picture's alt text: the public state in words."""
+    return alt_text(table.game, view)
+
+
+@dataclass
 class PrivateNote:
     """What a DM tells a seat: the private state of `table`, and the events addressed to the
     seat since its last DM."""
@@ -581,6 +645,14 @@ class PrivateNote:
     table: Table
     seat: int
     events: list[Event]
+
+    @property
+    def shown(self) -> int:
+        """What the DM tells (its events and the private state), as a fingerprint: the same
+        DM is not sent twice in a row, and start-up knows whether a seat was ever told."""
+        assert self.table.state is not None
+        return fingerprint([[e.text for e in self.events],
+                            self.table.game.private_text(self.table.state, self.seat)])
 
     @staticmethod
     def merge(older: PrivateNote, newer: PrivateNote) -> PrivateNote:
@@ -591,11 +663,20 @@ class PrivateNote:
 
 
 def shows_controls(message: discord.Message, game_id: int) -> bool:
-    """Does the message still carry enabled buttons or selects of this game?"""
+    """Does the message still carry enabled buttons or selects of this game (at any depth of
+    its layout)?"""
     prefix = f"gk:{game_id}:"
-    return any(str(getattr(item, "custom_id", "") or "").startswith(prefix)
-               and not getattr(item, "disabled", False)
-               for row in message.components for item in getattr(row, "children", []))
+    stack = list(message.components)
+    while stack:
+        item = stack.pop()
+        if str(getattr(item, "custom_id", "") or "").startswith(prefix) \
+                and not getattr(item, "disabled", False):
+            return True
+        stack += list(getattr(item, "children", None) or [])
+        accessory = getattr(item, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return False
 
 
 def controls(table: Table) -> set[tuple[int, int]]:
@@ -636,11 +717,6 @@ def dms_closed_kind(seat: int) -> str:
     return f"dms-closed:{seat}"
 
 
-def private_fingerprint(table: Table, seat: int) -> int:
-    assert table.state is not None
-    return fingerprint(table.game.private_text(table.state, seat))
-
-
 def fingerprint(shown: Any) -> int:
     """A stable number for what a message without a game version of its own shows (a lobby, a
     DM): stored as its `messages.version`, so start-up can tell whether it is behind. 31 bits,
@@ -650,6 +726,6 @@ def fingerprint(shown: Any) -> int:
 
 
 def lobby_fingerprint(table: Table) -> int:
-    """What a lobby message shows: seats, options and whether it is still open."""
+    """What a lobby message shows: seats, host, options and whether it is still open."""
     return fingerprint([table.status, [(s.name, s.user_id, s.ai) for s in table.seats],
-                        sorted(table.options.items())])
+                        table.host_id, sorted(table.options.items())])

@@ -27,18 +27,47 @@ from typing import Any, Callable
 
 import games
 from games.core import Game, State
+from render.words import acting, clamp, fit, joined, name_of
 
 log = logging.getLogger("gatekeeper.render")
 
 
-def board_view(game: Game, state: State, names: list[str]) -> dict[str, Any]:
-    """The public view a board image is drawn from: the spectator's view, minus what only the
-    message text shows (`image_ignores`), plus the seat names."""
-    view = game.view(state, None)
+def board_view(game: Game, state: State, names: list[str], who: str | None = None,
+               public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The public view a board image is drawn from: the spectator's view (`public`, if the
+    caller has it), minus what only the message text shows (`image_ignores`), plus the seat
+    names and who acts now in words (`who`, kept as "acting": the picture's header says what
+    the message's header says)."""
+    view = dict(public) if public is not None else game.view(state, None)
     for key in game.image_ignores:
         view.pop(key, None)
     view["names"] = names
+    if who:
+        view["acting"] = who
     return view
+
+
+def alt_text(game: Game, view: dict[str, Any]) -> str:
+    """The board picture of `view` (from `board_view`) in words, for its media description:
+    the game's `describer`, or, for a game without one, its title, who acts and who plays.
+    Either way at most 1024 characters, cut at a sentence."""
+    describe = game.hook("describer")
+    if describe is not None:
+        return clamp(describe(view))
+    names = [name_of(view, seat) for seat in range(len(view.get("names") or []))]
+    current = view.get("current")
+    now = f"{name_of(view, current)} to play" if isinstance(current, int) else "Nobody is to play"
+    return fit([f"{game.title} board.", acting(view, now), f"Players: {joined(names)}."])
+
+
+def speaker_alt_text(game: Game, line: str) -> str:
+    """The speaking character's picture with `line` (`speak`) in words: the game's
+    `speaker_describer`, or the character's name and the line."""
+    describe = game.hook("speaker_describer")
+    if describe is not None:
+        return clamp(describe(line))
+    who = next((name.title() for name in game.speakers.values()), "A character")
+    return clamp(f"{who}, speaking: {' '.join(line.split())}")
 
 
 def draw(view: dict[str, Any]) -> bytes:

@@ -39,6 +39,7 @@ from render.replay import (
     Frame,
     animated_webp,
     compose,
+    describe_replay,
     durations,
     gif_palette,
     gif_part,
@@ -312,6 +313,14 @@ class Replays:
                               "in the bot's log.") from None
         finally:
             self.building.discard(game_id)
+
+
+def replay_alt(row: dict[str, Any], moves: int) -> str:
+    """The replay's alt text: game, players, moves shown, who won."""
+    game = games.registry().get(row["game"])
+    names = [seat["name"] for seat in row["seats"]]
+    winners = [names[w] for w in (row.get("result") or {}).get("winners") or [] if w < len(names)]
+    return describe_replay(game.title if game else row["game"], names, moves, winners)
 
 
 def describe(row: dict[str, Any]) -> str:

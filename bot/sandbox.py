@@ -56,7 +56,8 @@ class Sandbox:
                          for name in ["general", *sorted(g.name for g in games.all_games())]}
         self.first_user = self.fake.add_user(FIRST_USER)
         self.fake.add_member(self.guild.id, self.first_user.id)
-        self.web = WebClient(self.fake, self.guild.id, str(sandbox.db_path), self.clock.now)
+        self.web = WebClient(self.fake, self.guild.id, str(sandbox.db_path), self.clock.now,
+                             game_in=self.running_game)
         self.harness: BotHarness | None = None
         self._restore: Callable[[], None] | None = None
 
@@ -64,6 +65,12 @@ class Sandbox:
     def bot(self) -> GatekeeperBot:
         assert self.harness is not None and self.harness.bot is not None, "the sandbox is not started"
         return self.harness.bot
+
+    def running_game(self, channel_id: int) -> str | None:
+        """The game being played in a channel (its commands lead the page's command list there)."""
+        table = self.harness.bot.service.in_channel(channel_id) \
+            if self.harness is not None and self.harness.bot is not None else None
+        return table.game.name if table is not None and table.status == "running" else None
 
     @property
     def url(self) -> str:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Protocol
 
 import games
 from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rng, apply,
-                        decide, seating, setup)
+                        count, decide, seating, setup)
 
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
@@ -217,6 +217,12 @@ class TableService:
             table = self._fetch(game_id) if game_id is not None else None
         return table
 
+    def last_finished(self, guild_id: int, channel_id: int) -> Table | None:
+        """The channel's most recent finished game, read from the store (never served: a
+        finished game takes no moves), for /log and /status after the end."""
+        rows = self.store.finished_games(guild_id, channel_id, limit=1)
+        return self._revive(self.store.game(rows[0]["id"])) if rows else None
+
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id]
 
@@ -239,7 +245,10 @@ class TableService:
         return table
 
     async def lobby(self, game_id: int, user_id: int, user_name: str, op: str) -> Table:
-        """Join, leave, add an AI, start or cancel a lobby."""
+        """Join, leave, watch, add an AI, start or cancel a lobby.
+
+        The host who leaves hands the lobby to the next person seated (none: it closes); the
+        host who watches gives up their seat and keeps hosting, so a game of AIs only can start."""
         table = self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
@@ -251,19 +260,26 @@ class TableService:
                 if table.seat_of(user_id) is not None:
                     raise IllegalAction("You have already joined this game.")
                 if len(seats) >= game.max_seats:
-                    raise IllegalAction(f"The table is full ({game.max_seats} seats).")
+                    raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 seats.append(Seat(name=user_name, user_id=user_id))
             elif op == "leave":
                 seat = table.seat_of(user_id)
-                if seat is None:
+                if seat is None and user_id != table.host_id:
                     raise IllegalAction("You are not in this lobby.")
+                if seat is not None:
+                    del seats[seat]
                 if user_id == table.host_id:
-                    raise IllegalAction("The host can't leave the lobby; use Cancel to close it.")
+                    changes.update(self._host_left(seats, seat or 0))
+            elif op == "watch":
+                self._require_host(table, user_id, "watch instead of playing")
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise IllegalAction("You are already watching; Join to take a seat again.")
                 del seats[seat]
             elif op == "ai":
                 self._require_host(table, user_id, "add AI players")
                 if len(seats) >= game.max_seats:
-                    raise IllegalAction(f"The table is full ({game.max_seats} seats).")
+                    raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 number = sum(1 for s in seats if s.ai) + 1
                 seats.append(Seat(name=f"AI {number}", ai=True))
             elif op == "cancel":
@@ -272,7 +288,7 @@ class TableService:
             elif op == "start":
                 self._require_host(table, user_id, "start the game")
                 if len(seats) < game.min_seats:
-                    raise IllegalAction(f"{game.title} needs at least {game.min_seats} players; "
+                    raise IllegalAction(f"{game.title} needs at least {count(game.min_seats, 'player')}; "
                                         "invite someone or Add AI.")
                 changes.update(self._started(table, seats))
             else:
@@ -286,6 +302,16 @@ class TableService:
                 self._publish(table, None)
             await self.publisher.lobby_changed(table)  # rare: no need to leave the lock first
         return table
+
+    @staticmethod
+    def _host_left(seats: list[Seat], seat: int) -> dict[str, Any]:
+        """Who hosts once the host has left: the next person in seat order from the seat they
+        left (wrapping round); with no person seated, the lobby closes."""
+        order = seats[seat:] + seats[:seat]
+        heir = next((s.user_id for s in order if s.user_id is not None and not s.ai), None)
+        if heir is None:
+            return {"status": "cancelled"}
+        return {"host_id": heir}
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
         """The host picks one of the game's lobby options (a clock length)."""
@@ -636,9 +662,9 @@ class TableService:
         table = self.get(game_id)
         async with table.lock:
             seat = self._running_seat(table, user_id, "You're not playing in this game.")
+            name = table.seats[seat].name  # before the seat is renamed "<name> (AI)"
             self._to_ai(table, seat)
-        await self.publisher.notice(table, f"{table.seats[seat].name} left the table; an AI "
-                                           "plays their seat now.")
+        await self.publisher.notice(table, f"{name} left the table; an AI plays their seat now.")
         return table.seats[seat]
 
     def _to_ai(self, table: Table, seat: int) -> None:

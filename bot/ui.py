@@ -12,7 +12,7 @@ import re
 
 import discord
 
-from games.core import Choice, Step
+from games.core import Choice, Step, option_text
 
 from .choices import Position, format_path
 from .table import VOTE_AFTER_TIMEOUTS, Table
@@ -68,39 +68,54 @@ def lobby_view(table: Table) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     full = len(table.seats) >= table.game.max_seats
-    for op, label, style, disabled in (
+    # "Watch": the host gives their seat up and keeps hosting, to start a game of AIs only.
+    host_seated = table.seat_of(table.host_id) is not None
+    for index, (op, label, style, disabled) in enumerate((
         ("join", "Join", discord.ButtonStyle.success, full),
         ("leave", "Leave", discord.ButtonStyle.secondary, False),
         ("ai", "Add AI", discord.ButtonStyle.secondary, full),
+        ("watch", "Watch (host)", discord.ButtonStyle.secondary, not host_seated),
         ("start", "Start", discord.ButtonStyle.primary, len(table.seats) < table.game.min_seats),
         ("cancel", "Cancel", discord.ButtonStyle.danger, False),
-    ):
-        view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled,
+    )):
+        view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled, row=index // 5,
                                         custom_id=button_id(table, "lobby", op)))
-    for row, (name, values) in enumerate(table.game.option_choices.items(), start=1):
+    for row, (name, values) in enumerate(table.game.option_choices.items(), start=2):
         current = table.options.get(name, values[0])
+        text = option_text(table.game.option_texts, name)
+        # No value is pre-selected, so the placeholder (what the option is, its current value
+        # and what it does) always shows; a selected "off" alone would not say what is off.
         view.add_item(discord.ui.Select(
             custom_id=button_id(table, "opt", name), row=min(row, 4),
-            placeholder=f"{name}: {current}",
-            options=[discord.SelectOption(label=f"{name}: {v}", value=str(v), default=v == current)
-                     for v in values]))
+            placeholder=f"{text.label} ({text.value(current)}). {text.help}".strip()[:150],
+            options=[discord.SelectOption(label=text.value(v)[:100], value=str(v)) for v in values]))
     return frozen(view)
 
 
-def turn_view(table: Table) -> discord.ui.View | None:
-    """Buttons under a board for every person with something to do, each issued to their seat.
+def seat_prefixed(name: str, label: str, limit: int = 80) -> str:
+    """A choice offered to one of several seats, "Name · label", within Discord's `limit`: a
+    long name gives way before the choice does (the choice is what the click does)."""
+    room = limit - len(label) - 3
+    if len(name) > room:
+        name = name[:max(8, room - 1)].rstrip() + "…"
+    return f"{name} · {label}"[:limit]
+
+
+def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
+    """The rows of controls on the live table, for every person with something to do, each
+    button issued to their seat.
 
     One person to move: their choices as buttons. Several at once (fears, votes, answers to a
     challenge): each button names its seat. Private or too many choices go behind a per-seat
     "Take my turn" panel. The last row holds "My hand" and a select to vote out absent players.
+    A finished game offers Play again; a game ended early offers nothing.
     """
-    view = discord.ui.View(timeout=None)
     if table.status != "running":
         if table.status == "over":
-            view.add_item(discord.ui.Button(label="Play again", style=discord.ButtonStyle.success,
-                                            custom_id=button_id(table, "again")))
-            return frozen(view)
-        return None
+            return [discord.ui.ActionRow(discord.ui.Button(
+                label="Play again", style=discord.ButtonStyle.success,
+                custom_id=button_id(table, "again")))]
+        return []
     voters = [i for i, s in enumerate(table.seats) if not s.ai and s.timeouts >= VOTE_AFTER_TIMEOUTS]
     room = MAX_BUTTONS - (5 if voters else 0)
     waiting = [(seat, prompt) for seat, prompt in enumerate(table.prompts)
@@ -110,24 +125,27 @@ def turn_view(table: Table) -> discord.ui.View | None:
     if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
             for index, choice in enumerate(prompt.choices):
-                label = f"{table.seats[seat].name} · {choice.label}" if several else choice.label
+                label = seat_prefixed(table.seats[seat].name, choice.label) if several \
+                    else choice.label
                 buttons.append((label, f"c:{index}", seat))
     else:
         for seat, _ in waiting[:room]:
             label = f"{table.seats[seat].name}: take my turn" if several else "Take my turn"
             buttons.append((label, "panel:", seat))
-    for index, (label, op_arg, seat) in enumerate(buttons):
-        op, arg = op_arg.split(":")
-        view.add_item(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
-                                        custom_id=button_id(table, op, arg, seat), row=index // 5))
+    rows: list[discord.ui.ActionRow] = []
+    for start in range(0, len(buttons), 5):
+        rows.append(discord.ui.ActionRow(*(
+            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                              custom_id=button_id(table, *op_arg.split(":"), seat=seat))
+            for label, op_arg, seat in buttons[start:start + 5])))
     if voters:
-        view.add_item(discord.ui.Select(
-            custom_id=button_id(table, "vote"), row=3, placeholder="Vote out an absent player…",
+        rows.append(discord.ui.ActionRow(discord.ui.Select(
+            custom_id=button_id(table, "vote"), placeholder="Vote out an absent player…",
             options=[discord.SelectOption(label=f"Vote out {table.seats[i].name}"[:100], value=str(i))
-                     for i in voters]))
-    view.add_item(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
-                                    custom_id=button_id(table, "hand"), row=4))
-    return frozen(view)
+                     for i in voters])))
+    rows.append(discord.ui.ActionRow(discord.ui.Button(
+        label="My hand", style=discord.ButtonStyle.secondary, custom_id=button_id(table, "hand"))))
+    return rows
 
 
 def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:

@@ -143,7 +143,8 @@ def board_spec(view: dict) -> Spec:
     inner = tuple(str(i) for i in board.get("inner") or [])
     realms = tuple((int(r.get("index", k)), str(r.get("harbinger") or ""), r.get("colour"))
                    for k, r in enumerate(view.get("realms") or []))
-    return outer, radials, inner, str(board.get("well") or "WELL"), realms
+    marks = tuple((str(s.get("id")), str(s["mark"])) for s in board.get("outer") or [] if s.get("mark"))
+    return outer, radials, inner, str(board.get("well") or "WELL"), realms, marks
 
 
 def _realm_colours(spec: Spec) -> dict[int, str | None]:
@@ -197,7 +198,7 @@ def _rects_overlap(p, q, margin: float = 0) -> bool:
 
 
 def build_geometry(spec: Spec) -> Geometry:
-    outer, radials, inner, well, realms = spec
+    outer, radials, inner, well, realms, _marks = spec
     n = max(1, len(outer))
     L = track_length()
     pitch = L / n
@@ -555,7 +556,7 @@ def _legend_top() -> int:
 
 def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image, Geometry]:
     geo = build_geometry(spec)
-    outer, radials, inner, well, realms = spec
+    outer, radials, inner, well, realms, marks = spec
     realm_col = _realm_colours(spec)
     im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = ImageDraw.Draw(im)
@@ -634,6 +635,7 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
                 _paste_stone(im, geo, s, "plain", realm_of_radial.get(s), sprites)
     for s in inner:
         _paste_stone(im, geo, s, "plain", None, sprites)
+    _draw_marks(d, geo, marks)
     # realm labels (keys left drawn per render)
     fn, fr = font(24, True), font(22)
     for idx, harb, colour in realms:
@@ -661,6 +663,23 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
         im.paste(icon, (lx, ly), icon)
         d.text((lx + 40, ly + 17), label, font=fr, fill=core.TEXT, anchor="lm")
     return im, geo
+
+
+def _draw_marks(d, geo: Geometry, marks: tuple) -> None:
+    """The number beside each stone a button may name ("Fly → Flight stone 30"), just inside
+    the track so it never covers a stone."""
+    f = font(20, True)
+    for sid, mark in marks:
+        if sid not in geo.pos:
+            continue
+        x, y = geo.pos[sid]
+        dist = math.hypot(x - CX, y - CY) or 1.0
+        pull = geo.size[sid] * 0.95
+        mx, my = x + (CX - x) / dist * pull, y + (CY - y) / dist * pull
+        w = text_length(f, mark) + 12
+        d.rounded_rectangle((mx - w / 2, my - 13, mx + w / 2, my + 13), radius=6, fill=(20, 20, 24),
+                            outline=core.HIGHLIGHT, width=2)
+        d.text((mx, my), mark, font=f, fill=WHITE, anchor="mm")
 
 
 def _paste_stone(im, geo: Geometry, sid: str, kind: str, colour, sprites: _Sprites) -> None:

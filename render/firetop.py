@@ -465,7 +465,8 @@ def _piles(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> Non
         if box is None:
             continue
         x1, y0 = box[2] - 4, box[1] + 4
-        label = str(count) if owner is None else f"{LETTERS.get(_colour(view, owner), '?')}{count}"
+        # "B·3", not "B3": that would read as a square of the board
+        label = str(count) if owner is None else f"{LETTERS.get(_colour(view, owner), '?')}·{count}"
         w = int(f.getlength(label)) + 12
         d.rounded_rectangle((x1 - w, y0, x1, y0 + 26), radius=5, fill=core.GOLD, outline=INK, width=2)
         d.text((x1 - w // 2, y0 + 13), label, font=f, fill=INK, anchor="mm")
@@ -514,6 +515,29 @@ def _tokens(im: Image.Image, view: dict[str, Any], sprites: Sprites) -> None:
             for i, seat in enumerate(seats):
                 ox, oy = offsets[i % len(offsets)]
                 _paste_disc(im, sprites, players[seat].get("colour"), size, seat == current, cx + ox, cy + oy)
+
+
+def _mark_outlines(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Outline every space the mover's choices name (under the tokens, which may stand there)."""
+    for mark in view.get("marks") or []:
+        box = node_box(str(mark.get("node")))
+        if box is not None:
+            d.rectangle((box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), outline=core.HIGHLIGHT, width=4)
+
+
+def _mark_letters(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The letter each marked space's button repeats ("A · Library"), in the space's top-left
+    corner, over any token."""
+    f = font(20, True)
+    for mark in view.get("marks") or []:
+        box = node_box(str(mark.get("node")))
+        if box is None:
+            continue
+        text = str(mark.get("mark", ""))
+        w = max(22, int(f.getlength(text)) + 10)
+        x0, y0 = box[0] + 2, box[1] + 2
+        d.rounded_rectangle((x0, y0, x0 + w, y0 + 24), radius=5, fill=INK, outline=core.HIGHLIGHT, width=2)
+        d.text((x0 + w / 2, y0 + 12), text, font=f, fill=WHITE, anchor="mm")
 
 
 def _paste_disc(im: Image.Image, sprites: Sprites, colour: Any, size: int, ring: bool, cx: int, cy: int) -> None:
@@ -684,7 +708,9 @@ def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image
     _maze(im, view, sprites)
     _last_move(d, view)
     _piles(im, d, view)
+    _mark_outlines(d, view)
     _tokens(im, view, sprites)
+    _mark_letters(d, view)
     im.paste(sprites.strip(strip_key(view)), (0, BOARD_Y + 15 * CELL + 10))
     for seat in range(min(players, 6)):
         im.paste(sprites.panel(panel_key(view, seat)), _panel_box(seat)[:2])
@@ -727,7 +753,8 @@ def _calibration_view() -> dict[str, Any]:
             "battle": {"kind": "monster", "seat": 0, "name": "Ghoul", "skill": 7, "stamina": 5, "stamina0": 7,
                        "round": 2, "last": {"mine": [6, 5], "theirs": [1, 2], "my_total": 21, "their_total": 10}},
             "last": {"seat": 3, "path": ["K13", "K12", "K11"]}, "attempts": [{"seat": 1, "keys": [1, 2, 3], "wrong": 1}],
-            "dice": {"seat": 0, "what": "move", "faces": [4]}, "names": ["Ana", "Bo", "Cy", "Di", "Ed", "Fy"]}
+            "dice": {"seat": 0, "what": "move", "faces": [4]}, "names": ["Ana", "Bo", "Cy", "Di", "Ed", "Fy"],
+            "marks": [{"node": "K9", "mark": "A"}, {"node": "library", "mark": "B"}]}
 
 
 @lru_cache(maxsize=1)

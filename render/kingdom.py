@@ -441,20 +441,9 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
         if _present(last["from"], fold) and _present(last["to"], fold):
             rgb = seat_rgb(colour_of.get(last.get("seat")))
             d.line((*xy(last["from"]), *xy(last["to"])), fill=tint(rgb, 0.3), width=5)
-    # where the throw can go, with the names to type
     current = view.get("current")
     ring = seat_rgb(colour_of.get(current)) if isinstance(current, int) else core.HIGHLIGHT
-    placed: list[tuple[float, float, float, float]] = []
-    for sid in view.get("targets") or []:
-        if sid in SPACES:
-            x, y = xy(sid)
-            d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=core.HIGHLIGHT, width=4)
-            _label(d, x, y, sid, core.HIGHLIGHT, placed)
-    for sid in view.get("demon_targets") or []:
-        if sid in SPACES:
-            x, y = xy(sid)
-            d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=DK_RGB, width=4)
-            _label(d, x, y, sid, DK_RGB, placed)
+    _draw_marks(d, view)
     # the Demon King
     demon = view.get("demon")
     if demon in SPACES:
@@ -463,6 +452,20 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
     for seat, (x, y) in sorted(_piece_positions(view).items()):
         pl = players[seat] if seat < len(players) else {}
         _token(d, x, y, pl.get("colour"), seat, ring if seat == current else None)
+
+
+def _draw_marks(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Ring every place the current choices name and label it with the letter its button
+    repeats ("A · The Sleeping Giant, near side"); the Demon King's places in his colour."""
+    demon = set(view.get("demon_targets") or [])
+    placed: list[tuple[float, float, float, float]] = []
+    for mark in view.get("marks") or []:
+        sid = mark.get("space")
+        if sid in SPACES:
+            x, y = xy(sid)
+            colour = DK_RGB if sid in demon else core.HIGHLIGHT
+            d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=colour, width=4)
+            _label(d, x, y, str(mark.get("mark", "")), colour, placed)
 
 
 def panel_box(seat: int, players: int) -> tuple[int, int, int, int]:
@@ -538,8 +541,7 @@ def _status(pl: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, A
         return label
     if pl.get("spot"):
         return "held"
-    at = pl.get("at")
-    return f"at {at}" if at else ""
+    return pl.get("where") or ""
 
 
 # --------------------------------------------------------------------------- entry points
@@ -569,6 +571,7 @@ def _calibration_views() -> list[dict[str, Any]]:
                       "locations": {loc: bool(i % 2) for i, loc in enumerate(BOARD["locations"])},
                       "lost_equipment": [{"item": "rope", "owner": 0}], "lost_treasures": 2, "deep_left": 1,
                       "bridge": {"built": 3, "from": "etb_a"}, "targets": ["h3", "h1"], "demon_targets": ["h7"],
+                      "marks": [{"space": sid, "mark": m} for sid, m in (("h3", "A"), ("h1", "B"), ("h7", "C"))],
                       "last": {"seat": 0, "from": "gate", "to": "hs"}, "winner": None})
     over = dict(views[0], phase="over", winner=1)
     views.append(over)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, features
 
 from .core import BG, HEADER_BG, TEXT, Draw, adaptive_palette, fit_text, font
+from .words import count, fit, joined
 
 ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for one file
 # A move shows for MOVE_MS, or less in a long game so the whole replay lasts about
@@ -61,6 +62,15 @@ def animated_webp() -> bool:
     if not features.check_module("webp"):
         return False
     return "webp_anim" not in features.features or bool(features.check_feature("webp_anim"))
+
+
+def describe_replay(title: str, names: Sequence[str], moves: int, winners: Sequence[str]) -> str:
+    """The replay in words, for its attachment's description: which game, who played, how many
+    moves it shows, and who won (the last frame's result)."""
+    players = f" between {joined(names)}" if names else ""
+    result = f"{joined(winners)} won." if winners else "Nobody won."
+    return fit([f"Animated replay of {title}{players}: the set-up, {count(moves, 'move')}, then the "
+                f"final board.", result])
 
 
 def compose(frame: Frame, width: int) -> Image.Image:

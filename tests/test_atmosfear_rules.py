@@ -727,6 +727,30 @@ def test_called_player_answers_in_time_then_order_proceeds():
         act(a, SYSTEM, "gk late", late["due"] + 1)
 
 
+@pytest.mark.parametrize("seconds", [8, 15, 30])
+def test_a_call_gives_the_answer_window_chosen_in_the_lobby(seconds):
+    st = setup(GAME, 3, {"minutes": 40, "answer": seconds}, 1)
+    for s in range(3):
+        st = apply(GAME, st, s, f"fear fear number {s}", T0).state
+    st.data["players"][1].update(pos="O30", rack=["red"])
+    st.data["realm_keys"][0] -= 1
+    came = st.data["gk"]["next"]
+    st, _ = appear(st, "take_key")
+    seat = st.data["gk"]["calling"]
+    assert st.data["gk"]["deadline"] == came + seconds
+    (late,) = [t for t in GAME.timers(st) if t["action"] == "gk late"]
+    assert late["due"] == came + seconds
+    with pytest.raises(IllegalAction):
+        act(st, SYSTEM, "gk late", came + seconds - 1)
+    answered, _ = act(st, seat, "yes", came + seconds - 1)  # still in time
+    assert answered.data["gk"]["calling"] is None
+
+
+def test_an_answer_window_the_lobby_does_not_offer_is_refused():
+    with pytest.raises(IllegalAction, match="8, 15, 30 seconds"):
+        setup(GAME, 3, {"minutes": 40, "answer": 9}, 1)
+
+
 def test_late_answer_is_punished():
     for seed in range(6):
         st = gk_state(seed)
@@ -1074,6 +1098,8 @@ def test_rules_page_sections_are_short_and_match_data():
         assert len("## " + body) < 1800, name
     for name in ("well_miss", "head_start", "well_fears"):
         assert f"`{name}`" in secs["Balance"], name
-    assert f"{RULES['gk_answer_seconds']} seconds" in secs["The Gatekeeper"]
+    window = secs["The Gatekeeper"].replace("\n", " ")
+    assert all(f"{seconds} " in window for seconds in RULES["gk_answer_seconds"])
+    assert f"{RULES['gk_answer_seconds'][0]} seconds by default" in window
     for verb in GAME.verbs:
         assert f"`{verb}" in secs["Commands"], verb

@@ -49,3 +49,27 @@ def test_a_format_1_game_upgrades_to_the_current_shape_and_plays_on():
         state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(1, state.version)), now).state
         now += 4.0
     assert state.version > raw["version"] + 100
+
+
+def test_a_game_saved_before_the_answer_window_option_keeps_8_seconds():
+    raw = json.loads(SAVED.read_text(encoding="utf-8"))
+    assert "answer" not in raw["options"]
+    state = upgraded(raw, 1)
+    now, windows = state.data["now"], []
+    for _ in range(3000):
+        if state.over or len(windows) >= 2:
+            break
+        due = [t for t in GAME.timers(state) if t["due"] <= now]
+        if due:
+            state = apply(GAME, state, due[0]["seat"], due[0]["action"], due[0]["due"]).state
+            gk = state.data["gk"]
+            if due[0]["action"] == "gk appear" and gk["calling"] is not None:
+                windows.append(gk["deadline"] - due[0]["due"])
+            continue
+        seat = next((s for s in range(state.seats) if GAME.prompt(state, s) is not None), None)
+        if seat is None:
+            now = min(t["due"] for t in GAME.timers(state))
+            continue
+        state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(1, state.version)), now).state
+        now += 4.0
+    assert windows and set(windows) == {8}

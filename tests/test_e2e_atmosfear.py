@@ -19,8 +19,8 @@ async def drain(bot) -> None:
 
 
 def gatekeeper_messages(players):
-    return [m for m in players.channel_messages()
-            if any(e.get("title") == "THE GATEKEEPER" for e in m.embeds)]
+    """Every table message that showed the Gatekeeper holding the floor, retired ones too."""
+    return [m for m in players.every_table() if "🗝️ **THE GATEKEEPER**" in m.text()]
 
 
 @pytest.fixture
@@ -37,13 +37,14 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
     ana, bo, spec = (players.users[n] for n in ("Ana", "Bo", "Spec"))
     await players.open("Ana", "atmosfear")
     lobby = players.lobby()
-    (select_id, options), = lobby.selects()
-    assert [v for v, _ in options] == ["40", "20", "60"]
+    select_id, options = next((cid, options) for cid, options in lobby.selects()
+                              if cid.endswith(":opt:minutes"))
+    assert options == [("40", "40 minutes"), ("20", "20 minutes"), ("60", "60 minutes")]
     ix = await fake_discord.select(ana, lobby.id, select_id, ["20"])
     await ix.response()
     table = players.table()
     await players.settle(table)
-    assert table.options == {"minutes": 20}
+    assert table.options == {"minutes": 20, "answer": 8}
     await players.lobby_click("Bo", "join")
     await players.lobby_click("Ana", "ai")
     await players.lobby_click("Ana", "start")
@@ -63,7 +64,14 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
             # the called player freezes: the Gatekeeper's deadline passes
             said = len(gatekeeper_messages(players))
             called = table.seats[calling].user_id
-            assert f"<@{called}>" in gatekeeper_messages(players)[-1].content
+            call = players.current_board(table)  # his call is one message: the live table
+            deadline = table.game.view(state, None)["gatekeeper"]["deadline"]
+            assert f"<@{called}>" in call.text() and f"<t:{int(deadline)}:R>" in call.text()
+            assert table.fill(table.state.data["gk"]["line"]) in call.text()
+            assert [label for _, label, _ in call.buttons()
+                    if label != "My hand"] == ["YES! MY GATEKEEPER!"]
+            assert [name for name, _ in call.attachments] == ["speaker.png"]  # no board
+            assert call.alt_texts() and "Gatekeeper" in call.alt_texts()[0]
             # nobody may move while he speaks, and he says so
             other = bo if called == ana else ana
             ix = await fake_discord.slash(other, players.channel.id, "move", {"action": "roll 2"})
@@ -73,7 +81,10 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
             await drain(bot)
             await players.settle(table)
             assert [a["action"] for a in bot.store.actions(table.id)][-1] == "gk late"
-            assert len(gatekeeper_messages(players)) > said
+            # his verdict is on the same table, no new message for it
+            verdict = table.fill(table.state.data["gk"]["line"])
+            assert verdict in players.current_board(table).text()
+            assert len(gatekeeper_messages(players)) == said
             missed = True
             continue
         human = next((i for i, s in enumerate(table.seats)
@@ -90,8 +101,8 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
     # fears went in by modal and never reached anyone else: not the channel, not the spectator
     fears = [f"{name}'s worst fear" for name in ("Ana", "Bo")]
     read = table.game.view(table.state, None)["fears_read"]
-    for message in fake_discord.all_visible_to(spec):
+    for message in fake_discord.seen_by(spec):
         for fear in fears:
-            assert fear not in message.text() or fear in read
+            assert fear not in message.readable() or fear in read
     # the countdown is a Discord timestamp, not a message edited every second
-    assert any("<t:" in b.text() and ":R>" in b.text() for b in players.boards())
+    assert any("<t:" in b.text() and ":R>" in b.text() for b in players.every_table())

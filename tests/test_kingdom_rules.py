@@ -215,9 +215,9 @@ def test_a_turn_that_starts_on_a_white_dagger_may_cross_or_move_away():
 
 def test_typed_actions_that_are_not_legal_are_refused_with_the_choices():
     st = position("bone_a")
-    refused(GAME, st, 0, "cross swamp", "try one of", "cross bone_pit")
+    refused(GAME, st, 0, "cross swamp", "your choices", "Cross the Bone Pit")
     refused(GAME, st, 1, "roll", "not your turn")
-    refused(GAME, st, 0, "", "try one of")
+    refused(GAME, st, 0, "", "your choices")
 
 
 def later(st, seat=0):
@@ -664,7 +664,7 @@ def test_wizard_of_plenty_only_one_try_per_game():
     st = et("wiz")
     me(st)["wizard_used"] = True
     assert "visit" not in actions(st)
-    refused(GAME, st, 0, "visit", "try one of")
+    refused(GAME, st, 0, "visit", "your choices")
 
 
 def visited():
@@ -1131,7 +1131,7 @@ def test_well_of_doom_failing_or_empty_handed_a_five_per_turn_then_lose_one():
     assert me(st)["at"] == "well_a" and me(st)["equip"] == ["shield"]
     st2 = well([])
     st2, _ = act(st2, 0, "roll", dice=[5])
-    assert actions(st2) == ["go well_a", "go well_b"]
+    assert actions(st2) == ["go well_b", "go well_a"]  # the board letters them west to east
 
 
 # ============================================================ Wild Boar

@@ -89,7 +89,7 @@ async def test_a_game_that_loses_a_permission_tells_its_host_once_and_goes_on(fa
         await until(lambda: harness.bot.store.shown_version(table.id) == table.version
                     and not harness.bot.delivery.slots, what="the board to catch up")
         live = players.current_board(table)
-        assert live.id != board.id and f"<@{ana}>" in live.content  # the ping came
+        assert live.id != board.id and f"<@{ana}>" in live.text()  # the ping came
         assert len(warnings()) == 1  # told once
     finally:
         await harness.stop()

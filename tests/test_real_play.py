@@ -153,6 +153,6 @@ async def test_message_economy(fake_discord, tmp_path, game, names):
         board = newest_board(players)
         if table.status == "running":
             mover = table.seats[table.game.to_move(table.state)].user_id
-            assert f"<@{mover}>" in board.content
+            assert f"<@{mover}>" in board.text()
     finally:
         await harness.stop()

@@ -37,10 +37,13 @@ def read_until_url(proc: subprocess.Popen, seconds: float) -> tuple[str, str]:
 
 
 @contextlib.contextmanager
-def running_sandbox(command: list[str], cwd: Path, env: dict[str, str]) -> Iterator[tuple[str, str]]:
-    """Start the command, yield (address, banner); then SIGTERM, which must exit 0."""
+def running_sandbox(command: list[str], cwd: Path, env: dict[str, str],
+                    log: list[str] | None = None) -> Iterator[tuple[str, str]]:
+    """Start the command, yield (address, banner); then SIGTERM, which must exit 0. What it
+    wrote to stderr is then added to `log`."""
     proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    log = [] if log is None else log
     try:
         yield read_until_url(proc, 120)
     finally:
@@ -50,7 +53,8 @@ def running_sandbox(command: list[str], cwd: Path, env: dict[str, str]) -> Itera
         finally:
             if proc.poll() is None:
                 proc.kill()
-    assert proc.returncode == 0, proc.stderr.read()
+    log.append(proc.stderr.read())
+    assert proc.returncode == 0, log[-1]
 
 
 def fetch(url: str) -> str:
@@ -64,12 +68,15 @@ def test_run_without_a_token_starts_the_sandbox_and_stops_on_sigterm(tmp_path):
            if k not in ("DISCORD_TOKEN", "GATEKEEPER_SANDBOX_PORT")}
     env["GATEKEEPER_SANDBOX_DB"] = str(tmp_path / "sandbox.db")
     env["GATEKEEPER_DB"] = str(tmp_path / "production.db")
-    with running_sandbox([sys.executable, "-m", "bot", "run"], tmp_path, env) as (url, out):
+    log: list[str] = []
+    with running_sandbox([sys.executable, "-m", "bot", "run"], tmp_path, env, log) as (url, out):
         assert "DISCORD_TOKEN is not set: starting the local sandbox" in out
         assert f"Games are kept in {tmp_path / 'sandbox.db'}" in out
         assert "Ctrl-C stops it" in out and "Ready in" in out
         assert "Local sandbox" in fetch(url)
         assert (tmp_path / "sandbox.db").exists() and not (tmp_path / "production.db").exists()
+    # its log stays quiet about voice, which the bot does not use
+    assert "voice will NOT be supported" not in log[0]
 
 
 def test_the_sandbox_refuses_the_production_database(tmp_path):

@@ -2,17 +2,21 @@
 a reason and no change."""
 from __future__ import annotations
 
+import re
+
 import aiohttp
 import pytest
 
 from bot.config import SandboxSettings, Settings
+from bot.fakediscord.harness import until
 from bot.sandbox import FIRST_USER, Sandbox
 
 
 @pytest.fixture
 async def box(tmp_path):
+    # boards drawn in a thread: no render process to start and wait for at each stop
     sandbox = Sandbox(Settings(token=""), SandboxSettings(db_path=tmp_path / "sandbox.db"),
-                      seed=5, ai_delay=0.0)
+                      seed=5, ai_delay=0.0, render_workers=0)
     await sandbox.start()
     yield sandbox
     await sandbox.stop()
@@ -76,3 +80,49 @@ def test_the_sandbox_keeps_the_operators_settings_but_not_the_wait_for_late_guil
     assert sandbox.overrides["turn_timeout"] == 77.0
     assert "guild_ready_timeout" not in sandbox.overrides
     assert GUILD_READY_TIMEOUT < 2.0
+
+
+async def test_the_page_and_its_emoji_font_are_served_and_nothing_else(box):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{box.url}static/emoji.css") as response:
+            css = await response.text()
+        fonts = sorted(set(re.findall(r"url\(/static/(emoji-\d+\.woff2)\)", css)))
+        assert len(fonts) == 11 and 'font-family: "Sandbox Emoji"' in css
+        for name in fonts:
+            async with session.get(f"{box.url}static/{name}") as response:
+                assert response.status == 200 and response.content_type == "font/woff2"
+                assert (await response.read())[:4] == b"wOF2"
+        async with session.get(f"{box.url}static/emoji-OFL.txt") as response:
+            assert "SIL Open Font License" in await response.text()
+        for missing in ("nothing.css", "emoji-99.woff2", "%2e%2e%2fweb.py", "web.py"):
+            async with session.get(f"{box.url}static/{missing}") as response:
+                assert response.status == 404, missing
+
+
+async def test_a_tab_is_told_which_game_each_channel_is_playing(box):
+    """The page lists a channel's game commands first there; it learns the game from here."""
+    me, castle = box.first_user.id, box.channels["castle"]
+
+    def lobby(op: str) -> tuple[int, str] | None:
+        """The newest lobby's `op` button, if it can be clicked."""
+        return next(((m.id, cid) for m in reversed(box.fake.channel_messages(castle))
+                     for cid, _, disabled in m.buttons()
+                     if (cid or "").endswith(f":lobby:{op}") and not disabled), None)
+
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"{box.url}sandbox/live?user={me}") as ws:
+            hello = await ws.receive_json()
+            assert {c["name"]: c["game"] for c in hello["channels"]}["castle"] is None
+            await box.fake.slash(me, castle, "play", {"game": "castle"})
+            await until(lambda: any(m.buttons() for m in box.fake.channel_messages(castle)),
+                        what="the lobby")
+            for op in ("ai", "start"):
+                await box.fake.click(me, *await until(lambda: lobby(op), what=f"{op} to click"))
+            await until(lambda: box.running_game(castle) == "castle", what="the game")
+            while True:  # the page is told as soon as it starts
+                event = await ws.receive_json()
+                if event["type"] == "world":
+                    games = {c["name"]: c["game"] for c in event["channels"]}
+                    if games["castle"] == "castle":
+                        break
+    assert games == {**{name: None for name in games}, "castle": "castle"}

@@ -29,8 +29,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.fakediscord import FakeDiscord, Message, patch_discord
-from bot.fakediscord.harness import BotHarness, until
+from bot.fakediscord import FakeDiscord, patch_discord
+from bot.fakediscord.harness import BotHarness, is_board, until
 from bot.table import Seat, Table
 from games.core import Rng, decide
 
@@ -42,11 +42,6 @@ FAULTY_ROUTES = r"^/(channels/\d+/messages|users/@me/channels|interactions/|webh
 BEHIND_LIMIT = 5.0  # seconds: the budget for a board that is behind
 THINK_SECONDS = 0.5  # a scripted person moves up to this long after the board shows the last move
 RESEND_AFTER = 3.0  # seconds a person waits for their move to be applied before sending it again
-
-
-def is_board(message: Message) -> bool:
-    return any(name == "board.png" for name, _ in message.attachments) or any(
-        (embed.get("footer") or {}).get("text", "").startswith("Game #") for embed in message.embeds)
 
 
 class Soak:

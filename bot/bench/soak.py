@@ -247,16 +247,8 @@ def guild_on_shard(shard: int, count: int, n: int) -> int:
 
 
 def public_text(message: Message) -> str:
-    """Everything a channel member reads in a message: text, embeds, button and select labels."""
-    parts = [message.content]
-    for embed in message.embeds:
-        parts += [embed.get("title") or "", embed.get("description") or "",
-                  (embed.get("footer") or {}).get("text", ""),
-                  (embed.get("author") or {}).get("name", "")]
-        parts += [f"{f.get('name', '')}\n{f.get('value', '')}" for f in embed.get("fields", [])]
-    parts += [label or "" for _, label, _ in message.buttons()]
-    parts += [label for _, options in message.selects() for _, label in options]
-    return "\n".join(parts)
+    """Everything a channel member reads in a message: text, labels, alt texts."""
+    return message.readable()
 
 
 def private_strings(game: Game, state: State, seat: int) -> set[str]:

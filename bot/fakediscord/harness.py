@@ -16,11 +16,17 @@ from bot.app import GatekeeperBot
 from bot.config import Settings
 from bot.store import Store
 
-from . import FakeDiscord
+from . import FakeDiscord, Message
 
 # The fake sends READY and every GUILD_CREATE in one burst: no need for discord.py's 2 s wait
 # for late guilds (Settings.guild_ready_timeout) before the bot is ready.
 GUILD_READY_TIMEOUT = 0.1
+
+
+def is_board(message: Message) -> bool:
+    """A table message (live or final): its footer names the game. A retired turn message,
+    shrunk to its summary, is not one."""
+    return "-# Game #" in message.text()
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:

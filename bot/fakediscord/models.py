@@ -267,6 +267,24 @@ class Message:
                 parts.append(c['content'])
         return '\n'.join(p for p in parts if p)
 
+    def alt_texts(self) -> List[str]:
+        """The alt text of every image the message shows (media items, thumbnails, files)."""
+        found = [str(item.get('description') or '') for c in walk_components(self.components)
+                 for item in (c.get('items') or [c] if c.get('type') in (11, 12) else [])]
+        found += [str(meta.get('description') or '') for meta in self.attachment_meta]
+        return [text for text in found if text]
+
+    def readable(self) -> str:
+        """Everything a reader of the message sees or hears: its text, labels, placeholders,
+        option descriptions and alt texts (what a leak check must search)."""
+        parts = [self.text()]
+        for c in walk_components(self.components):
+            parts += [str(c.get(k) or '') for k in ('label', 'placeholder')]
+            for option in c.get('options') or []:
+                parts += [str(option.get('label') or ''), str(option.get('description') or '')]
+        parts += self.alt_texts()
+        return '\n'.join(p for p in parts if p)
+
     def snapshot(self) -> 'Message':
         m = copy.copy(self)
         m.embeds = copy.deepcopy(self.embeds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -54,6 +55,11 @@ OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HE
 OPT_SUB, OPT_GROUP, OPT_STR, OPT_INT, OPT_BOOL, OPT_USER, OPT_CHANNEL, OPT_ROLE, OPT_MENTIONABLE, OPT_NUM = range(1, 11)
 OPT_ATTACHMENT = 11
 
+# How long a heartbeat's ACK takes (bot.fakediscord.server.FakeDiscord._acknowledge): far more
+# than the client's keep-alive thread needs to run again, far less than discord.py's 10 s
+# "Can't keep up" threshold; Discord's own round trip is of this order.
+HEARTBEAT_ACK_DELAY = 0.1
+
 
 class FakeDiscordError(Exception):
     """Raised by the control API when a test asks for something a real user could not do."""
@@ -69,6 +75,65 @@ class HTTPError(Exception):
         if self.errors:
             d['errors'] = self.errors
         return d
+
+
+# Components V2 limits (Discord's API reference, "Component Reference"): checked as Discord does,
+# so a layout the bot builds that real Discord would refuse fails in the tests too.
+V2_MAX_COMPONENTS = 40  # in a whole message, nested ones counted
+V2_MAX_TEXT = 4000  # characters across every text display
+V2_TOP_LEVEL = {1, 9, 10, 11, 12, 13, 14, 17}
+V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+
+
+def _validate_layout(components: List[Dict[str, Any]]) -> None:
+    """Refuse a Components V2 tree that real Discord would refuse (400, code 50035)."""
+    every = list(walk_components(components))
+    if len(every) > V2_MAX_COMPONENTS:
+        raise _form_error('components', 'BASE_TYPE_MAX_LENGTH',
+                          f'Must be {V2_MAX_COMPONENTS} or fewer components in total.')
+    text = sum(len(c.get('content') or '') for c in every if c.get('type') == 10)
+    if text > V2_MAX_TEXT:
+        raise _form_error('components', 'BASE_TYPE_MAX_LENGTH',
+                          f'Text displays must hold {V2_MAX_TEXT} or fewer characters in total.')
+    for i, c in enumerate(components):
+        if c.get('type') not in V2_TOP_LEVEL:
+            raise _form_error(f'components.{i}', 'UNION_TYPE_CHOICES', 'Not a top-level component')
+    for c in every:
+        kind = c.get('type')
+        if kind == 17:
+            for j, inner in enumerate(c.get('components') or []):
+                if inner.get('type') not in V2_IN_CONTAINER:
+                    raise _form_error(f'components.{j}', 'UNION_TYPE_CHOICES',
+                                      'Not allowed in a container')
+            if not c.get('components'):
+                raise _form_error('components', 'BASE_TYPE_REQUIRED', 'A container needs components')
+        elif kind == 9:
+            inner = c.get('components') or []
+            if not 1 <= len(inner) <= 3 or any(x.get('type') != 10 for x in inner):
+                raise _form_error('components', 'BASE_TYPE_BAD_LENGTH',
+                                  'A section holds 1 to 3 text displays')
+            if (c.get('accessory') or {}).get('type') not in (2, 11):
+                raise _form_error('components', 'BASE_TYPE_REQUIRED',
+                                  'A section needs a thumbnail or button accessory')
+        elif kind == 12:
+            items = c.get('items') or []
+            if not 1 <= len(items) <= 10:
+                raise _form_error('components', 'BASE_TYPE_BAD_LENGTH',
+                                  'A media gallery holds 1 to 10 items')
+            for item in items:
+                _validate_media(item)
+        elif kind == 11:
+            _validate_media(c)
+        elif kind == 10 and not c.get('content'):
+            raise _form_error('components', 'BASE_TYPE_REQUIRED', 'A text display needs content')
+
+
+def _validate_media(item: Dict[str, Any]) -> None:
+    if not (item.get('media') or {}).get('url'):
+        raise _form_error('components', 'BASE_TYPE_REQUIRED', 'Media needs a url')
+    if len(item.get('description') or '') > 1024:
+        raise _form_error('components', 'BASE_TYPE_MAX_LENGTH',
+                          'A media description must be 1024 or fewer in length.')
 
 
 def _form_error(field: str, code: str, message: str) -> HTTPError:
@@ -130,7 +195,10 @@ class FakeDiscord:
         self.compress_gateway = compress_gateway
         #: seconds after creation an interaction can still get its initial callback (None: forever)
         self.interaction_timeout = interaction_timeout
+        #: ms between the client's heartbeats, sent in HELLO (Discord's own value)
         self.heartbeat_interval = 41250
+        #: seconds before a heartbeat is acknowledged: a network round trip (see _acknowledge)
+        self.heartbeat_ack_delay = HEARTBEAT_ACK_DELAY
 
         self.bot_user = User(id=self._snow(), name='Gatekeeper', bot=True)
         self.bot_user_id = self.bot_user.id
@@ -599,7 +667,7 @@ class FakeDiscord:
     async def _gateway_op(self, conn: _Conn, data: Dict[str, Any]) -> None:
         op, d = data.get('op'), data.get('d')
         if op == OP_HEARTBEAT:
-            await conn.send({'op': OP_HEARTBEAT_ACK, 'd': None, 's': None, 't': None})
+            self._spawn(self._acknowledge(conn))
         elif op == OP_IDENTIFY:
             if d.get('token') != self.token:
                 log.error('fakediscord: IDENTIFY with a bad token')
@@ -676,6 +744,20 @@ class FakeDiscord:
             pass
         else:
             log.warning('fakediscord: unhandled gateway op %s: %s', op, data)
+
+    async def _acknowledge(self, conn: _Conn) -> None:
+        """Answer a heartbeat with HEARTBEAT_ACK after a round trip's delay, not at once.
+
+        discord.py's keep-alive thread sends a heartbeat through the event loop, then records
+        when it was sent; it measures latency as (ACK received) - (that record). In the same
+        process, an immediate ACK can be handled on the loop before the thread has run again,
+        so the latency was measured from the heartbeat before: a whole interval, logged as
+        "Can't keep up, shard ID 0 websocket is 41.3s behind". Real Discord is never that quick.
+        """
+        await asyncio.sleep(self.heartbeat_ack_delay)
+        if not conn.ws.closed:
+            with contextlib.suppress(ConnectionResetError):
+                await conn.send({'op': OP_HEARTBEAT_ACK, 'd': None, 's': None, 't': None})
 
     async def _emit(self, s: _Session, t: str, d: Dict[str, Any]) -> None:
         """Sequence and (if connected) send one dispatch. Caller holds s.lock."""
@@ -949,9 +1031,14 @@ class FakeDiscord:
     def _guild_of(self, c: Channel) -> Optional[int]:
         return c.guild_id
 
-    def _validate_message(self, payload: Dict[str, Any], n_files: int, creating: bool) -> None:
+    def _validate_message(self, payload: Dict[str, Any], n_files: int, creating: bool,
+                          flags_before: int = 0) -> None:
         content = payload.get('content')
-        flags = payload.get('flags') or 0
+        flags = (payload.get('flags') or 0) | (flags_before & FLAG_COMPONENTS_V2)
+        if flags & FLAG_COMPONENTS_V2 and (content or payload.get('embeds')):
+            field_name = 'content' if content else 'embeds'
+            raise _form_error(field_name, 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+                              f'Cannot use {field_name} with components v2')
         if content is not None and len(str(content)) > 2000:
             raise _form_error('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.')
         embeds = payload.get('embeds')
@@ -982,8 +1069,8 @@ class FakeDiscord:
             v2 = bool(flags & FLAG_COMPONENTS_V2)
             if not v2 and len(components) > 5:
                 raise _form_error('components', 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.')
-            if v2 and content:
-                raise _form_error('content', 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'Cannot use content with components v2')
+            if v2:
+                _validate_layout(components)
             seen = set()
             for i, row in enumerate(components):
                 if not v2 and row.get('type') != 1:
@@ -1141,7 +1228,7 @@ class FakeDiscord:
         await self._dispatch('MESSAGE_CREATE', d, m.guild_id)
 
     def _edit(self, m: Message, payload: Dict[str, Any], files: Dict[int, Tuple[str, bytes]]) -> None:
-        self._validate_message(payload, len(files), creating=False)
+        self._validate_message(payload, len(files), creating=False, flags_before=m.flags)
         m.edits.append(m.snapshot())
         if 'content' in payload:
             m.content = str(payload['content'] or '')
@@ -1656,6 +1743,12 @@ class FakeDiscord:
     def all_visible_to(self, user_id: int) -> List[Message]:
         return sorted((m for m in self.messages.values() if not m.deleted and self.visible_to(m, user_id)),
                       key=lambda m: m.id)
+
+    def seen_by(self, user_id: int) -> List[Message]:
+        """Every version of every message the user could ever see, deleted ones and earlier
+        edits included: what a leak check must search (a retired table was read while live)."""
+        return [version for m in sorted(self.messages.values(), key=lambda m: m.id)
+                if self.visible_to(m, user_id) for version in (*m.edits, m)]
 
     def visible_to(self, m: Message, user_id: int) -> bool:
         """Whether Discord would show ``m`` to the user: an ephemeral to its user only, a DM to its

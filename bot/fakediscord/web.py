@@ -20,7 +20,10 @@ from aiohttp import WSCloseCode, web
 from .models import Channel, Interaction, Message
 from .server import FakeDiscord, FakeDiscordError
 
-STATIC = {"index.html": "text/html", "app.js": "text/javascript", "style.css": "text/css"}
+# What static/ holds, by kind: the page, and the emoji font it ships (emoji.css) so emoji are
+# never empty boxes on a machine without a colour emoji font of its own.
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
+                 ".woff2": "font/woff2", ".txt": "text/plain"}
 HISTORY = 100  # messages per channel a tab gets when it connects (Discord also loads lazily)
 MAX_NAME = 32
 MAX_MESSAGE = 2000
@@ -42,8 +45,11 @@ class WebClient:
     to the tabs allowed to see it."""
 
     def __init__(self, fake: FakeDiscord, guild_id: int, database: str,
-                 now: Callable[[], float]) -> None:
+                 now: Callable[[], float],
+                 game_in: Callable[[int], str | None] = lambda channel_id: None) -> None:
         self.fake = fake
+        #: the name of the game running in a channel, if any: its commands are offered first there
+        self.game_in = game_in
         self.guild_id = guild_id
         self.database = database
         self.now = now
@@ -71,15 +77,18 @@ class WebClient:
         return self._static_file("index.html")
 
     async def static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        if name not in STATIC:
-            raise web.HTTPNotFound()
-        return self._static_file(name)
+        return self._static_file(request.match_info["name"])
 
     @staticmethod
     def _static_file(name: str) -> web.Response:
-        body = (resources.files(__package__) / "static" / name).read_bytes()
-        return web.Response(body=body, content_type=STATIC[name], charset="utf-8",
+        """A file of static/ by its bare name, of a kind the page uses; anything else is a 404.
+        Never cached without asking: a new version of the page shows at the next load."""
+        folder = resources.files(__package__) / "static"
+        kind = CONTENT_TYPES.get(name[name.rfind("."):]) if "." in name else None
+        if kind is None or "/" in name or not (folder / name).is_file():
+            raise web.HTTPNotFound()
+        return web.Response(body=(folder / name).read_bytes(), content_type=kind,
+                            charset=None if kind.startswith("font/") else "utf-8",
                             headers={"Cache-Control": "no-cache"})
 
     # ------------------------------------------------------------------ live updates
@@ -133,7 +142,8 @@ class WebClient:
     def _publish(self) -> None:
         """Queue what changed since the last look (compared, so a burst of changes is one pass)."""
         world = (tuple(self._players()),
-                 tuple((c.id, c.name, c.archived) for c in self.fake.channels.values()),
+                 tuple((c.id, c.name, c.archived, self.game_in(c.id))
+                       for c in self.fake.channels.values()),
                  tuple(c["id"] for c in self._commands()))
         if world != self._world:
             self._world = world
@@ -187,11 +197,11 @@ class WebClient:
             out.append(self.fake.dm_channel(user_id))
         return out
 
-    @staticmethod
-    def _channel(c: Channel) -> dict[str, Any]:
+    def _channel(self, c: Channel) -> dict[str, Any]:
         kind = "dm" if c.is_dm else "thread" if c.is_thread else "text"
         return {"id": str(c.id), "kind": kind, "name": c.name,
-                "parent_id": str(c.parent_id) if c.parent_id else None}
+                "parent_id": str(c.parent_id) if c.parent_id else None,
+                "game": None if c.is_dm else self.game_in(c.id)}
 
     def _history(self, user_id: int | None) -> list[dict[str, Any]]:
         if user_id is None:

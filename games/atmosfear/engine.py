@@ -31,7 +31,7 @@ from operator import itemgetter
 from typing import Any
 
 from data import load_toml
-from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 
 from .questions import situation
 
@@ -113,8 +113,29 @@ BRANCH_RUNS = {b: {inside: (nxt, *PLAIN_RUNS[nxt])
                    for inside, nxt in ((False, NEXT_OUTER[b]), (True, BRANCH_RADIAL[b]))}
                for b in BRANCH_RADIAL}
 ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
+# The number the board draws beside each Flight stone (its place on the outer track): the one
+# mark the flight buttons name, so the board and the buttons say the same thing.
+FLIGHT_MARKS = {f: str(OUTER_INDEX[f]) for f in FLIGHTS}
+
+
+def _stone_name(sid: str) -> str:
+    """A stone as players read it (board.toml [names]), never its id."""
+    words = BOARD_FILE["names"]
+    if sid == WELL:
+        return words["well"]
+    if sid in INNER:
+        return words["inner"]
+    if sid in RADIAL_OF:
+        return words["radial"].format(realm=NAMES[RADIAL_OF[sid]])
+    stone = STONE[sid]
+    return words["kinds"][stone["kind"]].format(realm=NAMES[stone["realm"]], mark=FLIGHT_MARKS.get(sid, ""))
+
+
+STONE_NAMES = {sid: _stone_name(sid) for sid in ALL_STONES}
+FLIGHT_BY_MARK = {mark: f for f, mark in FLIGHT_MARKS.items()}  # typed "fly 30"
 # The outer track as views show it (never changes: each view gets copies of these).
-OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None}
+OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colour": s["colour"] or None,
+                    "mark": FLIGHT_MARKS.get(s["id"])}
                    for s in OUTER)
 
 DICE_WORDS = {1: "one die", 2: "both dice"}
@@ -134,7 +155,7 @@ TIME_TEXT = {minutes: {cid: TIME[cid]["text"].replace("{time}", "%02d:%02d" % di
 KIND = {s["id"]: s["kind"] for s in OUTER}
 LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
 
-SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly O30', "
+SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly 30', "
           "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
 
 
@@ -166,7 +187,7 @@ ROLL_EVENTS = [{dice: (Event(roll_text(s, dice)), sum(dice)) for dice in ROLLS_O
 DICE_COUNT = {"1": 1, "2": 2}  # a roll's argument, as offered
 BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
                   "outside": Event(f"{p(s)} keeps to the outer track.")} for s in range(6)]
-MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {sid}.") for sid in ALL_STONES} for s in range(6)]
+MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {STONE_NAMES[sid]}.") for sid in ALL_STONES} for s in range(6)]
 DUEL_EVENTS = [[[[Event(f"Duel! {p(s)} rolls {a}, {p(o)} rolls {b}." + (" A tie: roll again." if a == b else ""))
                   for b in DIE_FACES] for a in DIE_FACES] for o in range(6)] for s in range(6)]  # [seat][other][a-1][b-1]
 BLIND_EVENTS = [[{c: (Event(f"{p(w)} takes a key, unseen, from {p(lo)}."),  # [winner][loser][colour]
@@ -284,7 +305,7 @@ SKIPS = {"key": _one("skip", "Leave it"), "flight": _one("skip", "Stay here"),
 TRY_HOLE = [_one("try", f"Try to roll your number ({s + 1}) to leave the Black Hole") for s in range(6)]
 TRY_NUMBER = {n: _one("try", f"Try to roll the {n} the Gatekeeper demands") for n in range(1, 7)}
 TAKE = [_one("take", f"Take a {c} key") for c in COLOURS]
-FLY = {f: _two(f"fly {f}", ("fly", "Fly"), f"Fly to {f}") for f in FLIGHTS}
+FLY = {f: _two(f"fly {f}", ("fly", "Fly"), STONE_NAMES[f]) for f in FLIGHTS}
 DUEL = [_two(f"duel {s + 1}", ("duel", "Call a duel"), NAMES[s]) for s in range(6)]
 PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in range(6)]
 STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
@@ -346,15 +367,22 @@ class AtmosfearGame(Game):
     ai = "games.atmosfear.ai:choose"
     ai_view_from_view = "games.atmosfear.ai:view_from_view"
     renderer = "render.atmosfear:render_atmosfear"
+    describer = "render.words.atmosfear:describe"
     warm_up = "render.atmosfear:warm_up"
     rules_page = ("data", "atmosfear/rules.md")
     speaker = "render.atmosfear:render_gatekeeper"
+    speaker_describer = "render.words.atmosfear:describe_gatekeeper"
     speakers = {"gatekeeper": "THE GATEKEEPER"}
     title = "Atmosfear: The Harbingers"
     pausable = True
     to_move_acts_first = True  # only the seat to move is prompted (in the fears phase: the first)
     image_ignores = ("gatekeeper",)  # he has messages (and a picture) of his own
-    option_choices = {"minutes": (40, 20, 60)}
+    option_choices = {"minutes": (40, 20, 60), "answer": tuple(RULES["gk_answer_seconds"])}
+    option_texts = {
+        "minutes": OptionText("Game clock", "The whole game's time: when it runs out, the "
+                                            "Gatekeeper wins.", "minutes"),
+        "answer": OptionText("Answer window", "How long a player the Gatekeeper calls has to "
+                                              "answer him before he punishes them.", "seconds")}
     state_format = 3
     upgrades = {1: upgrade_1, 2: upgrade_2}
     pitch = ("Gather a key of every colour and face your fear at the Well before the clock runs out, "
@@ -364,7 +392,8 @@ class AtmosfearGame(Game):
     colours = COLOURS
     colour_rgb = tuple(tuple(h["rgb"]) for h in HARBINGERS)  # type: ignore[assignment]
     verbs = {"fear": "your greatest fear", "roll": "1 or 2 dice", "inside": "", "outside": "",
-             "cw": "", "ccw": "", "take": "", "skip": "", "fly": "a Flight stone such as O30",
+             "cw": "", "ccw": "", "take": "", "skip": "",
+             "fly": "a Flight stone by the number the board draws beside it, e.g. 30",
              "duel": "a seat number or Harbinger", "pass": "a seat number or Harbinger",
              "try": "", "read": "", "leave": "", "yes": ""}
 
@@ -373,6 +402,9 @@ class AtmosfearGame(Game):
         minutes = state.options.get("minutes", RULES["minutes_default"])
         if minutes not in RULES["minutes_allowed"]:
             raise IllegalAction(f"minutes must be one of {RULES['minutes_allowed']}, not {minutes}.")
+        if self.answer_seconds(state) not in RULES["gk_answer_seconds"]:
+            allowed = ", ".join(map(str, RULES["gk_answer_seconds"]))
+            raise IllegalAction(f"The answer window must be one of {allowed} seconds.")
         fate = sorted(FATE)
         rng.shuffle(fate)
         time = sorted(TIME)
@@ -502,7 +534,7 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         hole = nearest_hole(pl["pos"])
         self._fall(pl, hole)
-        events.append(Event(f"{p(seat)} is cast into the Black Hole at {hole} and is out of the game "
+        events.append(Event(f"{p(seat)} is cast into {STONE_NAMES[hole]} and is out of the game "
                             f"until released."))
 
     def _release(self, d: dict[str, Any], seat: int, events: list[Event], why: str) -> None:
@@ -526,7 +558,7 @@ class AtmosfearGame(Game):
             events.append(Event(f"{p(seat)} is in a Black Hole and stays there."))
             return
         pl["pos"] = HEADSTONES[seat]
-        events.append(Event(f"{p(seat)} goes back to their headstone {HEADSTONES[seat]}."))
+        events.append(Event(f"{p(seat)} goes back to their headstone."))
 
     # ------------------------------------------------------------ the clock
     def _start_clock(self, state: State, now: float, rng: Rng, events: list[Event]) -> None:
@@ -757,13 +789,19 @@ class AtmosfearGame(Game):
         gk.update(on=True, line=line, order={"kind": order, "target": target, **args})
         if target is not None:
             gk["calling"] = target
-            gk["deadline"] = now + RULES["gk_answer_seconds"]
+            gk["deadline"] = now + self.answer_seconds(state)
             gk["leave_at"] = None
         else:
             self._interrupt(state, events, lambda: self._carry_out(state, order, None, {}, rng, events))
             gk["calling"], gk["deadline"] = None, None
             gk["leave_at"] = now + RULES["gk_leave_seconds"]
         return events
+
+    @staticmethod
+    def answer_seconds(state: State) -> int:
+        """How long a called player has to answer: the lobby's choice; a game saved before the
+        option existed has none in its options and keeps the first (the old fixed window)."""
+        return state.options.get("answer", RULES["gk_answer_seconds"][0])
 
     def _victim(self, d: dict[str, Any], how: str, rng: Rng) -> int | None:
         if how != "inside":
@@ -997,7 +1035,7 @@ class AtmosfearGame(Game):
             dest = canonical_action(verb, arg).split()[1]
             d["players"][seat]["pos"] = dest
             d["last"]["path"].append(dest)
-            events.append(Event(f"{p(seat)} flies to {dest}."))
+            events.append(Event(f"{p(seat)} flies to {STONE_NAMES[dest]}."))
         self._after_landing(state, seat, events, done=("flight",))
         return events
 
@@ -1132,7 +1170,7 @@ class AtmosfearGame(Game):
             self._give_black(d, seat, events, quiet=True)
         elif kind == "black_hole":
             self._fall(pl, here)
-            events.append(Event(f"{p(seat)} falls into the Black Hole at {here} and is out of the game "
+            events.append(Event(f"{p(seat)} falls into {STONE_NAMES[here]} and is out of the game "
                                 f"until released."))
         elif kind == "time":
             self._draw_time(state, seat, events)
@@ -1207,7 +1245,7 @@ class AtmosfearGame(Game):
             return
         d["players"][seat]["time_cards"].append(cid)
         events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
-        events.append(Event(f"Your Time card {cid}: {self.time_text(d, cid)}", to=(seat,), kind="private"))
+        events.append(Event(f"Your Time card: {self.time_text(d, cid)}", to=(seat,), kind="private"))
 
     def _now_hint(self, d: dict[str, Any]) -> float:
         return d.get("now", 0.0)
@@ -1260,7 +1298,7 @@ class AtmosfearGame(Game):
             else:
                 i = (outer_index(pl["pos"]) + card["n"]) % N_OUTER
                 pl["pos"] = OUTER_IDS[i]
-                events.append(Event(f"{p(seat)} is moved to {pl['pos']}."))
+                events.append(Event(f"{p(seat)} is moved to {STONE_NAMES[pl['pos']]}."))
                 self._land_simple(state, seat, rng, events)
         elif e == "fly":
             if inside(pl["pos"]) or pl["hole"]:
@@ -1269,7 +1307,7 @@ class AtmosfearGame(Game):
                 i = outer_index(pl["pos"])
                 dest = min(FLIGHTS, key=lambda f: (outer_index(f) - i - 1) % N_OUTER)
                 pl["pos"] = dest
-                events.append(Event(f"{p(seat)} flies to {dest}."))
+                events.append(Event(f"{p(seat)} flies to {STONE_NAMES[dest]}."))
         elif e == "roll_again":
             pl["extra"] = True
             events.append(Event(f"{p(seat)} will take another turn."))
@@ -1566,6 +1604,13 @@ class AtmosfearGame(Game):
                         due = strike
         return due
 
+    def interlude(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        gk = view.get("gatekeeper") or {}
+        if not gk.get("on_screen") or not gk.get("line"):
+            return None
+        return {"speaker": "gatekeeper", "line": gk["line"], "calls": gk.get("calling"),
+                "until": gk.get("deadline"), "first": gk.get("appearances", 1) <= 1}
+
     # ------------------------------------------------------------ view
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
@@ -1590,7 +1635,8 @@ class AtmosfearGame(Game):
             "players": self._players_view(d),
             "gatekeeper": {"on_screen": gk["on"], "line": gk["line"] if gk["on"] else None,
                            "calling": gk["calling"] if gk["on"] else None,
-                           "deadline": gk["deadline"] if gk["on"] else None, "next_at": None},
+                           "deadline": gk["deadline"] if gk["on"] else None, "next_at": None,
+                           "appearances": gk["n"]},
             "dice": list(d["dice"]) if d["dice"] else None,
             "last": None if d["last"] is None else {"seat": d["last"]["seat"], "path": list(d["last"]["path"])},
             "fears_in_well": len(d["well"]), "fears_read": list(d["read"]),
@@ -1654,7 +1700,7 @@ class AtmosfearGame(Game):
         if d["black_key"]["holder"] == seat:
             lines.append("🗝️ You hold the cursed **Black Key**: you can't win while you have it.")
         for cid in pl["time_cards"]:
-            lines.append(f"⏳ Time card {cid}: {self.time_text(d, cid)}")
+            lines.append(f"⏳ Time card: {self.time_text(d, cid)}")
         if pl["must_roll"]:
             lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
         if pl["must_dice"]:
@@ -1693,7 +1739,7 @@ def canonical_action(verb: str, arg: str) -> str:
         s = seat_arg(arg)
         return f"{verb} {s + 1}" if s is not None else f"{verb} {arg}"
     if verb == "fly":
-        return f"fly {arg.upper()}"
+        return f"fly {FLIGHT_BY_MARK.get(arg.strip(), arg.upper())}"
     return f"{verb} {arg}".strip().lower()
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from .rng import MASK, Rng
+from .words import OptionText
 
 
 SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
@@ -148,8 +149,10 @@ class Game(ABC):
     # Public view keys the board image leaves out (shown in messages instead), so a change in
     # them alone does not redraw the board.
     image_ignores: ClassVar[tuple[str, ...]] = ()
-    # Options the host picks in the lobby: name -> allowed values, the first is the default.
+    # Options the host picks in the lobby: name -> allowed values, the first is the default;
+    # `option_texts` says how each reads to people (label, one line of help, the values' unit).
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    option_texts: ClassVar[dict[str, OptionText]] = {}
     # The shape of `State.data` this engine writes. A change of shape bumps it and adds
     # upgrades[old] (a pure function: the old data dict in, the next format's dict out), so
     # games saved by an older release load after an upgrade.
@@ -165,11 +168,16 @@ class Game(ABC):
     # PNG bytes` draws the public board; `warm_up()` pays its one-off costs in a render worker;
     # `speaker(line) -> PNG` pictures a character whose events (kinds in `speakers`: kind -> name
     # shown) get messages of their own; `rules_page` is (package, resource path) of the rules.
+    # Optional, for screen readers: `describer(view) -> str` says the renderer's view in words
+    # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line)
+    # -> str` the speaker's picture; without them the bot falls back to generic words.
     ai: ClassVar[str]
     ai_view_from_view: ClassVar[str | None] = None
     renderer: ClassVar[str]
+    describer: ClassVar[str | None] = None
     warm_up: ClassVar[str | None] = None
     speaker: ClassVar[str | None] = None
+    speaker_describer: ClassVar[str | None] = None
     speakers: ClassVar[dict[str, str]] = {}
     rules_page: ClassVar[tuple[str, str]]
 
@@ -188,6 +196,13 @@ class Game(ABC):
     def rules_text(self) -> str:
         package, path = self.rules_page
         return files(package).joinpath(path).read_text(encoding="utf-8")
+
+    def interlude(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """A speaking character holding the floor in the public `view` (then nobody moves but
+        whom it calls), or None. As a dict: "speaker" (a kind in `speakers`), "line", "calls"
+        (the seat that must answer, or None), "until" (the answer's deadline, or None) and
+        "first" (its first appearance in this game: the table shows its whole picture)."""
+        return None
 
     @abstractmethod
     def setup_data(self, state: State, rng: Rng) -> None:

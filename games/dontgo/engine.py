@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from data import load_toml
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step, count
 
 CONFIG: dict[str, Any] = load_toml("dontgo", "dontgo.toml")
 
@@ -99,16 +99,10 @@ SEAT_TAGS: tuple[str, ...] = tuple("{p%d}" % seat for seat in range(5))
 p = SEAT_TAGS.__getitem__  # p(seat), a table look-up: texts name seats on every move
 
 
-def plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-3]}dice" if word.endswith("die") else f"{n} {word}s"
-
-
 def _card_text(cid: int) -> str:
     c = CARDS[cid]
     extra = f", names {c['amulet']}" if c["amulet"] is not None else ""
-    return f"{TYPE_LABELS[c['type']]} ({plural(c['curse'], 'curse')}, {plural(c['dice'], 'die')}{extra})"
+    return f"{TYPE_LABELS[c['type']]} ({count(c['curse'], 'curse')}, {count(c['dice'], 'die', 'dice')}{extra})"
 
 
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
@@ -132,11 +126,11 @@ def private_event(seat: int, text: str, *args: Any) -> Event:
 @lru_cache(maxsize=None)
 def mask_events(seat: int, right: int, n: int, k: int) -> tuple[Event, ...]:
     """`seat`, holding `n` masks, passing `k` ghosts to `right`."""
-    out = (Event(f"{p(seat)} holds {plural(n, 'mask')} and passes up to "
-                 f"{plural(n, 'ghost')} to {p(right)}, on their right."),
-           Event(f"Mask: you pass {plural(k, 'ghost')} to {p(right)}.", to=(seat,), kind="private"))
+    out = (Event(f"{p(seat)} holds {count(n, 'mask')} and passes up to "
+                 f"{count(n, 'ghost')} to {p(right)}, on their right."),
+           Event(f"Mask: you pass {count(k, 'ghost')} to {p(right)}.", to=(seat,), kind="private"))
     if right != seat:
-        out += (Event(f"Mask: {p(seat)} passes you {plural(k, 'ghost')}.", to=(right,), kind="private"),)
+        out += (Event(f"Mask: {p(seat)} passes you {count(k, 'ghost')}.", to=(right,), kind="private"),)
     return out
 
 
@@ -146,7 +140,7 @@ DISCARDED = ("You had no ghost to discard.", "You discard a ghost.")  # by ghost
 @lru_cache(maxsize=None)
 def haunt_event(seat: int, space: int, k: int) -> Event:
     """A haunting: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
-    return Event(f"{p(seat)} (space {space + 1}) takes {plural(k, 'ghost')}.")
+    return Event(f"{p(seat)} (space {space + 1}) takes {count(k, 'ghost')}.")
 
 
 @lru_cache(maxsize=4096)
@@ -154,8 +148,8 @@ def roll_text(faces: tuple[int, ...]) -> str:
     """What a roll of the ghost dice says."""
     if not faces:
         return "No ghost dice in this room: no ghosts appear."
-    return (f"{plural(len(faces), 'ghost die')} roll {' '.join(map(str, faces))}: "
-            f"{plural(sum(faces), 'ghost')}.")
+    return (f"{count(len(faces), 'ghost die', 'ghost dice')} roll {' '.join(map(str, faces))}: "
+            f"{count(sum(faces), 'ghost')}.")
 
 
 @lru_cache(maxsize=4096)
@@ -381,7 +375,7 @@ def place_choices(name: str) -> tuple[Choice, ...]:
         if name == "nursery" and i == len(fl) - 1:
             note = ", discard a ghost"
         out.append(Choice(f"place {name} {i + 1}",
-                          (rstep, Step(str(i + 1), f"Space {i + 1} ({plural(lights, 'flashlight')}{note})"))))
+                          (rstep, Step(str(i + 1), f"Space {i + 1} ({count(lights, 'flashlight')}{note})"))))
     return tuple(out)
 
 
@@ -390,7 +384,7 @@ def place_move(name: str, space: int, seat: int) -> tuple[Event, str]:
     """`seat` placing on `space` (from 1) of room `name`: the event, and the last-move line."""
     label = ROOM_LABELS[name]
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (Event(f"{p(seat)} places a meeple in the {label}, space {space} ({plural(lights, 'flashlight')})."),
+    return (Event(f"{p(seat)} places a meeple in the {label}, space {space} ({count(lights, 'flashlight')})."),
             f"{COLOURS[seat].capitalize()} placed a meeple in the {label}, space {space}.")
 
 
@@ -410,8 +404,8 @@ def card_choice(verb: str, cid: int) -> Choice:
 @lru_cache(maxsize=None)
 def tome_choice(ctype: str, n: int, cursed: int) -> Choice:
     """The tomes dispelling every card of type `ctype`: `n` face-up cards worth `cursed` curses."""
-    return Choice(f"tome {ctype}", (Step(ctype, f"{TYPE_LABELS[ctype]} ({plural(n, 'card')}, "
-                                                f"{plural(cursed, 'curse')})"),))
+    return Choice(f"tome {ctype}", (Step(ctype, f"{TYPE_LABELS[ctype]} ({count(n, 'card')}, "
+                                                f"{count(cursed, 'curse')})"),))
 
 
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
@@ -426,7 +420,7 @@ def change_choices(faces: tuple[int, ...]) -> tuple[Choice, ...]:
         dstep = Step(str(i + 1), f"Die {i + 1} (shows {f})")
         for g in sorted(set(DIE)):
             if g != f:
-                out.append(Choice(f"change {i + 1} to {g}", (dstep, Step(str(g), f"Make it {plural(g, 'ghost')}"))))
+                out.append(Choice(f"change {i + 1} to {g}", (dstep, Step(str(g), f"Make it {count(g, 'ghost')}"))))
     out.append(REROLL_CHOICES[1])
     return tuple(out)
 
@@ -464,6 +458,7 @@ class DontGoGame(Game):
     ai = "games.dontgo.ai:choose"
     ai_view_from_view = "games.dontgo.ai:view_from_view"
     renderer = "render.dontgo:render_dontgo"
+    describer = "render.words.dontgo:describe"
     warm_up = "render.dontgo:warm_up"
     rules_page = ("data", "dontgo/rules.md")
     title = "Don't Go In There"
@@ -574,7 +569,7 @@ class DontGoGame(Game):
             return "choose a card type for the tomes"
         if pend["kind"] == "save":
             return "choose the cat to keep"
-        return f"choose {plural(pend['count'], TYPE_LABELS[pend['type']] + ' card')} to dispel"
+        return f"choose {count(pend['count'], TYPE_LABELS[pend['type']] + ' card')} to dispel"
 
     def _hint(self, d: dict[str, Any]) -> str:
         phase = d["phase"]
@@ -684,7 +679,8 @@ class DontGoGame(Game):
         die, face = payload
         faces = d["dice"]["faces"]
         if not 1 <= die <= len(faces):
-            raise IllegalAction(f"There are {plural(len(faces), 'die')}: choose die 1-{len(faces)}.")
+            raise IllegalAction(f"There {'is' if len(faces) == 1 else 'are'} "
+                                f"{count(len(faces), 'die', 'dice')}: choose die 1-{len(faces)}.")
         if face not in DIE:
             raise IllegalAction(f"A ghost die shows {', '.join(map(str, sorted(set(DIE))))} ghosts, "
                                 f"not {face}.")
@@ -693,7 +689,7 @@ class DontGoGame(Game):
         faces[die - 1] = face
         d["dice"]["changed"] = True
         events.append(Event(f"{p(seat)} turns die {die} to {face}: now "
-                            f"{plural(sum(faces), 'ghost')}."))
+                            f"{count(sum(faces), 'ghost')}."))
         self._haunt(state, events)
 
     def _haunt(self, state: State, events: list[Event]) -> None:
@@ -718,7 +714,7 @@ class DontGoGame(Game):
         room = d["rooms"][d["res"]["slot"]]
         n = len(room["cards"])
         if not 1 <= payload <= n:
-            raise IllegalAction(f"There {'is' if n == 1 else 'are'} {plural(n, 'card')} left: "
+            raise IllegalAction(f"There {'is' if n == 1 else 'are'} {count(n, 'card')} left: "
                                 f"pick 1-{n}, counted from the left.")
         self._take_card(state, seat, payload - 1, events)
 
@@ -782,7 +778,7 @@ class DontGoGame(Game):
             if ids:
                 dispel(pl, ids)
                 events.append(Event(f"{who}'s dolls add up to exactly {SETS['doll_sum']}: "
-                                    f"{plural(len(ids), 'doll')} dispelled."))
+                                    f"{count(len(ids), 'doll')} dispelled."))
         elif ctype == "clocks":
             if d["clocks"] is None and curses(pl, "clocks") >= SETS["clocks_sum"]:
                 d["clocks"] = seat
@@ -801,7 +797,7 @@ class DontGoGame(Game):
                     events.append(public_event("{0} completes a pair of holy water and discards half "
                                                "their ghosts, rounded down.", who))
                     events.append(private_event(seat, "Holy water: you discard {0} and keep {1}.",
-                                                plural(k, 'ghost'), ghosts(pl)))
+                                                count(k, 'ghost'), ghosts(pl)))
                 else:
                     events.append(public_event("{0} completes a pair of tomes and will dispel every card "
                                                "of one type.", who))
@@ -902,7 +898,7 @@ class DontGoGame(Game):
         dispel(pl, ids)
         d["pending"].pop(0)
         events.append(Event(f"{p(seat)}'s tomes dispel all their {TYPE_LABELS[ctype]} cards "
-                            f"({plural(len(ids), 'card')})."))
+                            f"({count(len(ids), 'card')})."))
 
     # ------------------------------------------------------------ flow
     def _advance(self, state: State, rng: Rng, events: list[Event]) -> None:
@@ -1031,12 +1027,12 @@ class DontGoGame(Game):
                                              r["total"]] for r in rows]}}
         for r in rows:
             bonus = f" - {r['bonus']} seat bonus" if r["bonus"] else ""
-            events.append(Event(f"{p(r['seat'])} reveals {plural(r['ghosts'], 'ghost')}: "
-                                f"{r['curses']} curses + {r['penalty']} ghost penalty{bonus} = {r['total']}.",
+            events.append(Event(f"{p(r['seat'])} reveals {count(r['ghosts'], 'ghost')}: "
+                                f"{count(r['curses'], 'curse')} + {r['penalty']} ghost penalty{bonus} = {r['total']}.",
                                 kind="end"))
         who = " and ".join(p(s) for s in winners)
         verb = "wins" if len(winners) == 1 else "share the victory"
-        events.append(Event(f"{who} {verb} with {best[0]} curses!", kind="end"))
+        events.append(Event(f"{who} {verb} with {count(best[0], 'curse')}!", kind="end"))
 
     # Each kind of action's rule, looked up once per action (not by name).
     doers: ClassVar[dict[str, Any]] = {

@@ -37,7 +37,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
+                        Step, count)
+from games.core.marks import mark_label, marked
 
 from .board import BOARD, CELL
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
@@ -51,10 +53,6 @@ OPEN_TEXT = "Make a Key Challenge at the chest with three keys you carry"
 
 def p(seat: int) -> str:
     return "{p%d}" % seat
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def listing(parts: list[str]) -> str:
@@ -77,7 +75,7 @@ VERBS = {
     "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
     "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
     "escape": "", "dice": "",
-    "move": "a square, room, passage exit or Maze space, e.g. K9 or armoury",
+    "move": "a letter the board shows, a square or a room, e.g. A, K9 or armoury",
     "challenge": "a key number 1-9",
     "nominate": "who rolls for the monster, by colour, e.g. blue",
     "fight": "the adventurer to attack, by colour, e.g. blue",
@@ -86,11 +84,13 @@ VERBS = {
     "open": "three key numbers you carry, e.g. 2 5 9",
     "buy": "provision, draught, blade or sword",
     "spoils": "keys, random, nothing or a card you have seen; add 'lantern' to take it too",
-    "drop": "one of your treasure cards, e.g. goblet",
+    "drop": "one of your treasure cards as /hand names it, e.g. gaoler's keys",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
 SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
 ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
+# A treasure card typed by its name ("drop gaoler's keys"), as /hand shows it.
+TREASURE_ALIASES = {t["name"].lower().replace(" ", "").replace("'", ""): tid for tid, t in TREASURES.items()}
 
 
 def plain_number(token: str, digits: int) -> bool:
@@ -141,15 +141,18 @@ def normalize(action: str) -> str:
             return f"buy {rest[0]}"
         raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
     if verb == "drop":
+        word = "".join(rest).replace("'", "")
         if len(rest) == 1 and rest[0] in TREASURES:
             return f"drop {rest[0]}"
-        raise IllegalAction("Name one of your treasure cards by its id (see /hand), e.g. 'drop goblet'.")
+        if word in TREASURE_ALIASES:
+            return f"drop {TREASURE_ALIASES[word]}"
+        raise IllegalAction("Name one of your treasure cards as /hand shows it, e.g. 'drop gaoler's keys'.")
     lantern = rest[-1] == "lantern"
     what = rest[:-1] if lantern else rest
     if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
         return f"spoils {what[0]}" + (" lantern" if lantern else "")
     raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
-                        "and add 'lantern' to take his lantern too.")
+                        "and add 'lantern' to take their lantern too.")
 
 
 def arg_of(action: str) -> Any:
@@ -206,7 +209,7 @@ def _op_say(ctx: Ctx, step: dict[str, Any]) -> str | None:
 def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
     n = step["n"]
     if n < 0:
-        ctx.say(f"{{p}} loses {plural(-n, 'Stamina point')}.")
+        ctx.say(f"{{p}} loses {count(-n, 'Stamina point')}.")
         if ctx.game._wound(ctx, ctx.seat, -n, cause="the " + ctx.d["task"]["name"]):
             return "stop"
         ctx.say(f"{{p}}'s Stamina: {ctx.me['stamina']}.")
@@ -214,7 +217,7 @@ def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
     me = ctx.me
     gain = min(n, me["stamina0"] - me["stamina"])
     me["stamina"] += gain
-    ctx.say(f"{{p}} regains {plural(gain, 'Stamina point')} (Stamina {me['stamina']}).")
+    ctx.say(f"{{p}} regains {count(gain, 'Stamina point')} (Stamina {me['stamina']}).")
     return None
 
 
@@ -230,14 +233,14 @@ def _op_luck(ctx: Ctx, step: dict[str, Any]) -> str | None:
 @op("gold")
 def _op_gold(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["gold"] = max(0, ctx.me["gold"] + step["n"])
-    ctx.say(f"{{p}} now has {plural(ctx.me['gold'], 'Gold Piece')}.")
+    ctx.say(f"{{p}} now has {count(ctx.me['gold'], 'Gold Piece')}.")
     return None
 
 
 @op("provisions")
 def _op_provisions(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["provisions"] = max(0, ctx.me["provisions"] + step["n"])
-    ctx.say(f"{{p}} now has {plural(ctx.me['provisions'], 'Provision')}.")
+    ctx.say(f"{{p}} now has {count(ctx.me['provisions'], 'Provision')}.")
     return None
 
 
@@ -316,8 +319,13 @@ class FiretopGame(Game):
                   (235, 120, 20))
     verbs = VERBS
     option_choices = {"double6": ("off", "on"), "rounds": (60, 40, 30)}
+    option_texts = {
+        "double6": OptionText("Double six", "A battle roll won with a double 6 does double damage."),
+        "rounds": OptionText("Round limit", "The Warlock wakes after this round and the game ends.",
+                             "rounds")}
     ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
+    describer = "render.words.firetop:describe"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
     state_format = 2
@@ -496,18 +504,18 @@ class FiretopGame(Game):
         if killer is None:
             if cards:
                 self._add_pile(d, node, cards, owner=seat)
-                ctx.events.append(Event(f"{p(seat)}'s treasure lies hidden where he fell "
-                                        f"({plural(len(cards), 'card')}): only he may reclaim it."))
+                ctx.events.append(Event(f"{p(seat)}'s treasure lies hidden where they fell "
+                                        f"({count(len(cards), 'card')}): only they may reclaim it."))
         else:
             victor = d["players"][killer]
             victor["gold"] += me["gold"]
             victor["provisions"] += me["provisions"]
-            got = [f"{plural(me['gold'], 'Gold Piece')}", f"{plural(me['provisions'], 'Provision')}"]
+            got = [f"{count(me['gold'], 'Gold Piece')}", f"{count(me['provisions'], 'Provision')}"]
             if me["lantern"]:
                 victor["lantern"] = True
-                got.append("his lantern")
+                got.append("their lantern")
             if cards:
-                got.append(plural(len(cards), "treasure card"))
+                got.append(count(len(cards), "treasure card"))
             ctx.events.append(Event(f"{p(killer)} claims {listing(got)} from {p(seat)}."))
             names = []
             for cid in cards:
@@ -545,11 +553,11 @@ class FiretopGame(Game):
         kind = card["kind"]
         if kind == "gold":
             me["gold"] += card["n"]
-            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {plural(card['n'], 'Gold Piece')}."))
+            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {count(card['n'], 'Gold Piece')}."))
             return
         if kind == "provisions":
             me["provisions"] += card["n"]
-            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {plural(card['n'], 'Provision')}."))
+            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {count(card['n'], 'Provision')}."))
             return
         if not quiet:
             ctx.events.append(Event(f"{p(seat)} pockets a treasure card, face down."))
@@ -574,8 +582,8 @@ class FiretopGame(Game):
         for pile in [pl for pl in d["piles"] if pl["node"] == node and pl["owner"] in (None, seat)]:
             d["piles"].remove(pile)
             mine = pile["owner"] == seat
-            ctx.events.append(Event(f"{p(seat)} {'reclaims his lost' if mine else 'picks up the discarded'} "
-                                    f"treasure ({plural(len(pile['items']), 'card')})."))
+            ctx.events.append(Event(f"{p(seat)} {'reclaims their lost' if mine else 'picks up the discarded'} "
+                                    f"treasure ({count(len(pile['items']), 'card')})."))
             ctx.events.append(Event("You pick up: " + listing([treasure_name(c) for c in pile["items"]]) + ".",
                                     to=(seat,)))
             for cid in pile["items"]:
@@ -810,7 +818,7 @@ class FiretopGame(Game):
         elif then == "far_bank":
             self._set_pos(d, ctx.seat, task["far"])
             d["players"][ctx.seat]["door"] = task["far"]
-            ctx.events.append(Event(f"{p(ctx.seat)} drags himself out on the far bank, at {task['far']}."))
+            ctx.events.append(Event(f"{p(ctx.seat)} climbs out on the far bank, at {task['far']}."))
             d["step"] = "done"
 
     def _enter_room(self, ctx: Ctx) -> None:
@@ -854,10 +862,10 @@ class FiretopGame(Game):
         node = ctx.me["pos"]
         if node in BOARD.passages:
             colour = BOARD.passages[node]["colour"]
-            ctx.events.append(Event(f"{p(ctx.seat)} slips into the {colour} Secret Passage; his turn ends."))
+            ctx.events.append(Event(f"{p(ctx.seat)} slips into the {colour} Secret Passage; their turn ends."))
             d["step"] = "done"
         elif node in BOARD.maze_gates:
-            ctx.events.append(Event(f"{p(ctx.seat)} reaches the edge of the Maze; his turn ends."))
+            ctx.events.append(Event(f"{p(ctx.seat)} reaches the edge of the Maze; their turn ends."))
             self._pick_piles(ctx, ctx.seat)
             d["step"] = "done"
         elif node in BOARD.rooms:
@@ -907,8 +915,8 @@ class FiretopGame(Game):
         # a Key Challenge: he alone sees the cards held out for each number he named
         ctx.events.append(Event("The cards held out for your keys: "
                                 + " ".join(self._held_out(d, seat, n) for n in keys), to=(seat,), kind="secret"))
-        ctx.events.append(Event(f"{p(seat)} must announce it: {plural(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
-                                f"wrong! A spell hurls him to the south bank of the river, at {BOARD.landing}."))
+        ctx.events.append(Event(f"{p(seat)} must announce it: {count(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
+                                f"wrong! A spell hurls them to the south bank of the river, at {BOARD.landing}."))
         self._set_pos(d, seat, BOARD.landing)
         d["players"][seat]["door"] = BOARD.landing
         d["last"] = {"seat": seat, "from": "treasure", "to": BOARD.landing, "path": ["treasure", BOARD.landing]}
@@ -960,6 +968,29 @@ class FiretopGame(Game):
     # `prompt` shows them; `reduce` accepts exactly these, so the two can never disagree.
 
     def options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
+        """The seat's options, the places they name lettered as the board marks them."""
+        text, opts, private = self._options(state, seat)
+        marks = self._marks_of(state, seat, opts)
+        if marks:
+            opts = [(_marked(choice, marks), handler) for choice, handler in opts]
+        return text, opts, private
+
+    def marks(self, state: State) -> dict[str, str]:
+        """The places the mover's choices name -> the letter the board draws on each, in the
+        order the buttons list them. Only the mover (the queue's head, else the player whose
+        turn it is) is offered places, and never in a private prompt."""
+        d = state.data
+        if state.over or d["phase"] != "play":
+            return {}
+        seat = d["queue"][0]["seat"] if d["queue"] else d["current"]
+        return self._marks_of(state, seat, self._options(state, seat)[1])
+
+    def _marks_of(self, state: State, seat: int, opts: list[tuple[Choice, Callable[..., None]]]) -> dict[str, str]:
+        here = state.data["players"][seat]["pos"]
+        return marked([c.action.split()[1] for c, _ in opts
+                       if c.action.startswith("move ") and c.action.split()[1] != here])
+
+    def _options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
         if state.over or seat == SYSTEM:
             return "", [], False
         d = state.data
@@ -986,7 +1017,7 @@ class FiretopGame(Game):
     def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         n = me["extras"]
-        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {n - g} Provisions")), self._do_extras)
+        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {count(n - g, 'Provision')}")), self._do_extras)
                 for g in range(n + 1)]
         return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) may take "
                 f"{n} extra Gold and/or Provisions", opts, False)
@@ -1023,19 +1054,19 @@ class FiretopGame(Game):
             loser = d["players"][head["from"]]
             whats: list[tuple[str, str]] = []
             # offered whatever he carries: the buttons must not tell whether he has keys
-            whats.append(("keys", "All his Bunches of Keys, if any"))
+            whats.append(("keys", "All their Bunches of Keys, if any"))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
                 whats.append(("random", "One treasure card at random"))
             for cid in _distinct(loser["revealed"]):
                 if cid in loser["items"] or cid in loser["swords"]:
-                    whats.append((cid, f"His {TREASURES[cid]['name']}"))
+                    whats.append((cid, f"Their {TREASURES[cid]['name']}"))
             whats.append(("nothing", "No treasure"))
             opts = []
             for what, label in whats:
                 if loser["lantern"]:
-                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and his lantern")),
+                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and their lantern")),
                                  self._do_spoils))
-                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not his lantern")),
+                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not their lantern")),
                                  self._do_spoils))
                 else:
                     opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
@@ -1095,7 +1126,8 @@ class FiretopGame(Game):
                     if me["lantern"]:
                         for other in spec["entrances"]:
                             if other != node:
-                                opts.append((_choice(f"move {other}", (other, f"Through the passage to {other}")),
+                                opts.append((_choice(f"move {other}",
+                                                     (other, f"Through the passage to {BOARD.label(other)}")),
                                              self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
@@ -1142,7 +1174,7 @@ class FiretopGame(Game):
                 opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
             opts.append((_choice("pass", ("pass", "No challenge")), self._do_skip))
         elif step == "shop":
-            text = f"Grubb's wares (you have {plural(me['gold'], 'Gold Piece')})"
+            text = f"Grubb's wares (you have {count(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
                 room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
                     or len(me["items"]) < RUCKSACK
@@ -1170,9 +1202,9 @@ class FiretopGame(Game):
             if nb in BOARD.maze_gates:
                 if node in BOARD.maze_gates:
                     continue
-                label = f"Step out of the Maze at {nb}"
+                label = f"Step out of the Maze onto {BOARD.label(nb)}"
             else:
-                label = f"Try Maze space {nb}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+                label = f"Try {BOARD.label(nb)}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
             out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
         return out
 
@@ -1229,7 +1261,7 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        wanted = normalize(action)
+        wanted = normalize(self._from_marker(state, action))
         if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
                 and not any(o["to"] == seat for o in d["offers"]):
             raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
@@ -1244,6 +1276,15 @@ class FiretopGame(Game):
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
+
+    def _from_marker(self, state: State, action: str) -> str:
+        """A place typed by its letter on the board ("move a") as the square or room it marks."""
+        verb, _, arg = action.strip().partition(" ")
+        if verb.lower() == "move" and arg.strip().isalpha() and len(arg.strip()) <= 2:
+            for node, mark in self.marks(state).items():
+                if mark == arg.strip().upper():
+                    return f"move {node}"
+        return action
 
     def _idle_reason(self, state: State, seat: int) -> str:
         d = state.data
@@ -1282,11 +1323,10 @@ class FiretopGame(Game):
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
             return f"You can't {kind} now. You can: {', '.join(verbs)}."
-        same = [c.action for c in choices if c.action.split()[0] == kind]
+        same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
-            reach = [a.split()[1] for a in same]
-            return (f"You can't end a move of {d['roll']} at {rest}. You can reach: {', '.join(reach[:12])}"
-                    + ("…" if len(reach) > 12 else "."))
+            return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"
+                    + ("…" if len(same) > 12 else "."))
         if kind == "challenge" and rest.isdigit() and int(rest) in me["keys"]:
             return f"You hold Key card {rest} yourself: name another number."
         if kind == "challenge":
@@ -1302,8 +1342,8 @@ class FiretopGame(Game):
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
         if kind == "drop":
-            return f"You don't carry {rest}; see /hand for your treasure cards' ids."
-        return f"That isn't possible now. Try: {', '.join(same[:8])}."
+            return "You don't carry that card; /hand lists yours."
+        return f"That isn't possible now. Try: {'; '.join(same[:8])}."
 
     # ------------------------------------------------------------ actions
     def _do_extras(self, ctx: Ctx, gold: int) -> None:
@@ -1314,7 +1354,7 @@ class FiretopGame(Game):
         me["provisions"] += n - gold
         me["extras"] = None
         ctx.say(f"{{p}}'s adventurer is ready: Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}, "
-                f"{plural(me['gold'], 'Gold Piece')} and {plural(me['provisions'], 'Provision')}.")
+                f"{count(me['gold'], 'Gold Piece')} and {count(me['provisions'], 'Provision')}.")
         if d["phase"] == "create" and all(q["extras"] is None for q in d["players"]):
             d["phase"] = "play"
             d["current"] = d["first"]
@@ -1327,7 +1367,7 @@ class FiretopGame(Game):
         die = ctx.rng.die()
         d["roll"], d["challenged"], d["step"] = die, False, "move"
         d["dice"] = {"seat": ctx.seat, "what": "move", "faces": [die]}
-        extra = " A 1: he may make a Key Challenge." if die == 1 else ""
+        extra = " A 1: they may make a Key Challenge." if die == 1 else ""
         ctx.say(f"{{p}} rolls {die} to move.{extra}")
 
     def _do_move(self, ctx: Ctx, node: str) -> None:
@@ -1359,7 +1399,7 @@ class FiretopGame(Game):
         me["provisions"] -= 1
         me["stamina"] = min(me["stamina0"], me["stamina"] + EAT)
         me["ate"] = me["turns"]
-        ctx.say(f"{{p}} eats a Provision and rests (Stamina {me['stamina']}); that is his turn.")
+        ctx.say(f"{{p}} eats a Provision and rests (Stamina {me['stamina']}); that is their turn.")
         ctx.d["step"] = "done"
 
     def _do_face(self, ctx: Ctx, _: Any) -> None:
@@ -1375,14 +1415,14 @@ class FiretopGame(Game):
         d["last"] = {"seat": ctx.seat, "from": bank, "to": far, "path": [bank, far]}
         if c["id"] == "ferry":
             me["gold"] -= FERRY_GOLD
-            ctx.say(f"{{p}} pays the ferryman {FERRY_GOLD} Gold and is rowed across to {far}.")
+            ctx.say(f"{{p}} pays the ferryman {FERRY_GOLD} Gold and is rowed across to {BOARD.bank(far)}.")
             self._set_pos(d, ctx.seat, far)
             d["step"] = "done"
             return
         if c["id"] == "raft":
             ctx.say("{p} pushes off on the raft...")
             if self._test_luck(ctx, ctx.seat):
-                ctx.say(f"...and punts safely across to {far}.")
+                ctx.say(f"...and punts safely across to {BOARD.bank(far)}.")
                 self._set_pos(d, ctx.seat, far)
                 d["step"] = "done"
                 return
@@ -1407,7 +1447,7 @@ class FiretopGame(Game):
         colour = BOARD.passages[ctx.me["pos"]]["colour"]
         self._set_pos(ctx.d, ctx.seat, node)
         ctx.d["last"] = None
-        ctx.say(f"{{p}}'s lantern lights the {colour} passage; he comes out at {node}.")
+        ctx.say(f"{{p}}'s lantern lights the {colour} passage; they come out at {BOARD.label(node)}.")
         self._do_roll(ctx, None)
 
     def _do_grope(self, ctx: Ctx, _: Any) -> None:
@@ -1418,9 +1458,9 @@ class FiretopGame(Game):
         node = spec["entrances"][spec["roll"][face - 1] - 1]
         ctx.d["dice"] = {"seat": ctx.seat, "what": "passage", "faces": [face]}
         self._set_pos(ctx.d, ctx.seat, node)
-        same = " (where he went in)" if node == here else ""
+        same = " (where they went in)" if node == here else ""
         ctx.say(f"Without a lantern, {{p}} gropes through the dark {colour} passage (rolled {face}) and comes "
-                f"out at {node}{same}.")
+                f"out at {BOARD.label(node)}{same}.")
         self._do_roll(ctx, None)
 
     def _do_maze(self, ctx: Ctx, node: str) -> None:
@@ -1430,7 +1470,7 @@ class FiretopGame(Game):
         if node in BOARD.maze_gates:
             self._set_pos(d, ctx.seat, node)
             d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-            ctx.say(f"{{p}} steps out of the Maze at {node}; his turn ends.")
+            ctx.say(f"{{p}} steps out of the Maze onto {BOARD.label(node)}; their turn ends.")
             d["step"] = "done"
             return
         card = d["maze"][node]
@@ -1439,15 +1479,15 @@ class FiretopGame(Game):
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
-            ctx.say(f"{{p}} turns up the Maze card at {node}: a dead end! He must miss a turn before trying "
-                    "another way. The card is turned face down again.")
+            ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a dead end! They must miss a turn "
+                    "before trying another way. The card is turned face down again.")
             me["miss"] = 1
             d["step"] = "done"
             return
         self._set_pos(d, ctx.seat, node)
         d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-        ctx.say(f"{{p}} turns up the Maze card at {node}: a way through. He passes on, and the card is turned "
-                "face down again.")
+        ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a way through. They pass on, and the "
+                "card is turned face down again.")
         d["step"] = "maze"
 
     def _do_end(self, ctx: Ctx, _: Any) -> None:
@@ -1472,7 +1512,7 @@ class FiretopGame(Game):
             if b["roller"] is not None and b["mroll"] is None:
                 b["waiting"] = True
                 b["due"] = ctx.now + ROLL_WAIT
-                ctx.say(f"{{p}} raises his sword and waits for {p(b['roller'])} to roll for the {b['name']}.",
+                ctx.say(f"{{p}} raises their sword and waits for {p(b['roller'])} to roll for the {b['name']}.",
                         kind="battle")
                 return
         else:
@@ -1590,7 +1630,7 @@ class FiretopGame(Game):
                 loser["swords"].remove(cid)
             if cid in loser["revealed"]:
                 loser["revealed"].remove(cid)
-        parts = [plural(len(taken), "treasure card")] if taken else []
+        parts = [count(len(taken), "treasure card")] if taken else []
         if lantern:
             loser["lantern"] = False
             ctx.me["lantern"] = True
@@ -1616,7 +1656,7 @@ class FiretopGame(Game):
             room = d["rooms"][node]
             if room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
                 me["face"] = True
-                ctx.say("{p} will have to face what is in there on his next turn.")
+                ctx.say("{p} will have to face what is in there on their next turn.")
 
     def _do_leave(self, ctx: Ctx, cid: str) -> None:
         me = ctx.me
@@ -1702,6 +1742,7 @@ class FiretopGame(Game):
             "conferred": list(d["conferred"]),
             "attempts": [dict(a) for a in d["attempts"]], "last": d["last"], "dice": d["dice"],
             "winner": d["winner"], "double6": d["double6"], "secret": None,
+            "marks": [{"node": node, "mark": mark} for node, mark in self.marks(state).items()],
         }
         if over:
             view["chest"] = list(d["chest"])
@@ -1726,7 +1767,7 @@ class FiretopGame(Game):
                  "Swords: " + listing([treasure_name(s) if s in TREASURES else "Sword" for s in me["swords"]])]
         if me["extras"] is not None:
             lines.append(f"Still to choose: {me['extras']} extra Gold and/or Provisions.")
-        items = [f"{treasure_name(c)} `{c}`" for c in me["items"]]
+        items = [treasure_name(c) for c in me["items"]]
         lines.append(f"Rucksack ({len(me['items'])}/{RUCKSACK}): " + ("; ".join(items) if items else "empty"))
         nums = key_treasure_numbers(me["items"])
         if nums:
@@ -1744,7 +1785,7 @@ class FiretopGame(Game):
             lines.append("Keys you know are under the chest: **" + ", ".join(map(str, know["chest"])) + "**")
         mine = [pl for pl in d["piles"] if pl["owner"] == seat]
         for pl in mine:
-            lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({plural(len(pl['items']), 'card')}).")
+            lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({count(len(pl['items']), 'card')}).")
         return "\n".join(lines)
 
 
@@ -1765,3 +1806,13 @@ def _distinct(items: list[str]) -> list[str]:
 
 def _choice(action: str, *steps: tuple[str, str]) -> Choice:
     return Choice(action, tuple(Step(key, label) for key, label in steps))
+
+
+def _marked(choice: Choice, marks: dict[str, str]) -> Choice:
+    """`choice` with the board's marker on its label when it names a marked place."""
+    verb, _, place = choice.action.partition(" ")
+    if verb != "move" or place not in marks:
+        return choice
+    last = choice.path[-1]
+    return Choice(choice.action, (*choice.path[:-1], Step(last.key, mark_label(marks[place], last.label))),
+                  choice.input)

@@ -48,6 +48,7 @@ class Board:
     start: str = "gate"
     demon_start: str = "ht"
     wizard: str = "wiz"
+    names: dict[str, Any] = field(default_factory=dict)  # board.toml [names]: the words players read
 
     # ---------------------------------------------------------- places
     def world(self, panel: str, face: str) -> str:
@@ -62,11 +63,29 @@ class Board:
         s = self.spaces[space]
         return s.face is None or fold[s.area] == s.face
 
-    def world_of(self, space: str, fold: dict[str, str]) -> str:
+    def world_phrase(self, space: str) -> str:
+        """The World a space lies in, as a sentence says it ("the Heartland", "the Ice Palace").
+        Static: only a Whirlpool sits on both faces of its panel, and a Whirlpool has a name."""
         s = self.spaces[space]
         if s.area == "heart":
-            return RAW["heart"]["name"]
-        return self.world(s.area, fold[s.area] if s.face is None else s.face)
+            name = RAW["heart"]["name"]
+            return name[:1].lower() + name[1:]
+        return "the " + self.world(s.area, s.face or "in")
+
+    def name(self, space: str) -> str:
+        """A space as players read it: "the Sleeping Giant, near side", "a path in the Evil Tower".
+        Ids never reach a player; two plain path spaces share words, and the board's markers
+        tell them apart whenever a choice names them."""
+        if space in self.names:
+            return self.names[space]
+        if space in self.locations:
+            return self.locations[space]
+        return self.names["kinds"][self.spaces[space].kind].format(world=self.world_phrase(space))
+
+    def standing(self, space: str) -> str:
+        """Where an adventurer stands, for a player panel: "on a path in …", "at the Gate"."""
+        words = self.names["standing"]
+        return f"{words.get(self.spaces[space].kind, words['default'])} {self.name(space)}"
 
     def hazards_at(self, space: str) -> list[str]:
         return self.by_dagger.get(space, [])
@@ -226,6 +245,10 @@ def load(raw: dict[str, Any] = RAW) -> Board:
             if hz not in board.hazards or s not in board.spaces:
                 raise ValueError(f"board.toml: detour for {hz} names unknown {hz} or {s}")
     board.spots = {k: dict(v) for k, v in raw["spots"].items()}
+    board.names = dict(raw["names"])
+    for sid, spec in board.spaces.items():
+        if sid not in board.names and sid not in board.locations and spec.kind not in board.names["kinds"]:
+            raise ValueError(f"board.toml: space {sid} has no name for players ([names])")
     board.demon = frozenset(raw["heart"]["demon"])
     board.safe = frozenset(raw["heart"]["safe"])
     for s in board.demon | board.safe:

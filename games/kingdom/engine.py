@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step, count
+from games.core.marks import mark_label, marked
 
 from . import hazards as hz
 from . import stock
@@ -54,6 +55,14 @@ def norm(action: str) -> str:
     return " ".join(stock.ITEM_ALIASES.get(w, w) for w in words)
 
 
+PLACE_VERBS = ("move", "demon", "go")  # the actions that name a place: typed, the board's letter does
+
+
+def _reading_order(space: str) -> tuple[int, int]:
+    """Top of the board first, then left to right: the order markers are lettered in."""
+    return BOARD.spaces[space].y, BOARD.spaces[space].x
+
+
 class KingdomGame(Game):
     name = "kingdom"
     title = "Key to the Kingdom"
@@ -63,16 +72,21 @@ class KingdomGame(Game):
     max_seats = 4
     colours = ("red", "blue", "green", "yellow")
     colour_rgb = ((200, 40, 40), (40, 90, 210), (30, 150, 70), (230, 190, 30))
-    verbs = {"roll": "", "demon": "where the Demon King goes, e.g. h4",
-             "move": "where you go, e.g. b3", "stay": "", "cross": "the hazard, e.g. bone_pit",
-             "fight": "", "visit": "", "use": "a way or an item, e.g. net",
+    verbs = {"roll": "", "demon": "where the Demon King goes: its letter on the board, e.g. A",
+             "move": "where you go: its letter on the board, e.g. A", "stay": "",
+             "cross": "the hazard beside you, e.g. bone pit", "fight": "", "visit": "",
+             "use": "a way or an item, e.g. net",
              "drop": "the equipment you give up, e.g. rope", "take": "an item or holder",
-             "done": "", "go": "where you climb out, e.g. b3", "steal": "whose Treasure, e.g. blue",
+             "done": "", "go": "where you climb out: its letter on the board, e.g. A",
+             "steal": "whose Treasure, e.g. blue",
              "leave": "", "deep": "", "let": ""}
     option_choices = {"rounds": ROUNDS}
+    option_texts = {"rounds": OptionText(
+        "Round limit", "Rounds before the Demon King seals the Kingdom and nobody wins.", "rounds")}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
+    describer = "render.words.kingdom:describe"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
     state_format = FORMAT
@@ -175,15 +189,17 @@ class KingdomGame(Game):
             if wanted == "roll":
                 out.append(("roll", hz.roll_label(d, pl["task"])))
             elif wanted:
-                out.extend(wanted)
+                out.extend(self._marked_ways_out(d, wanted))
         elif phase == "demon":
-            for s in BOARD.demon_moves(d["fold"], d["demon"], ti["die"]):
-                out.append((f"demon {s}", f"Demon King to {s}" + self._catch_note(d, s)))
+            marks = self.marks(d)
+            for s in marks:
+                out.append((f"demon {s}", mark_label(marks[s], BOARD.name(s))
+                            + self._catch_note(d, s)))
         elif phase == "move":
-            targets = self.move_targets(d, seat, ti["die"])
-            for s in sorted(targets):
-                out.append((f"move {s}", f"Go to {s} ({self._space_note(d, s)})"))
-            if not targets:
+            marks = self.marks(d)
+            for s in marks:
+                out.append((f"move {s}", mark_label(marks[s], BOARD.name(s)) + self._space_note(d, s)))
+            if not marks:
                 out.append(("stay", "No way forward: stay"))
         elif phase == "steal":
             for v in self.victims(d, seat):
@@ -222,18 +238,46 @@ class KingdomGame(Game):
         return " (catches " + ", ".join(self.colours[s].capitalize() for s in caught) + ")"
 
     def _space_note(self, d: dict[str, Any], space: str) -> str:
-        s = BOARD.spaces[space]
-        world = BOARD.world_of(space, d["fold"])
-        what = {
-            "white": lambda: "White Dagger: " + " / ".join(HAZARDS[h].name for h in BOARD.hazards_at(space)),
-            "black": lambda: BOARD.locations[space] + (", Treasure" if d["locations"].get(space) else ", empty"),
-            "pool": lambda: "jump into the Whirlpool",
-            "ring": lambda: "the Ring of Stones",
-            "gate": lambda: "the Gate",
-            "supply": lambda: "equipment cache",
-            "track": lambda: "",
-        }[s.kind]()
-        return f"{what}, {world}" if what else world
+        """What a move button adds to a place's name: whether a Key Location still holds its
+        Treasure (public: the board shows it too), that a Whirlpool is jumped into."""
+        kind = BOARD.spaces[space].kind
+        if kind == "black":
+            return " (Treasure waits)" if d["locations"].get(space) else " (no Treasure)"
+        if kind == "pool":
+            return " (jump in)"
+        return ""
+
+    def marks(self, d: dict[str, Any]) -> dict[str, str]:
+        """The places the current choices name -> the letter the board draws on each, in the
+        order the buttons list them (top of the board first). The choices and the public view
+        both read this, so a button and the picture always agree."""
+        if d["phase"] == "over":
+            return {}
+        places: list[str] = []
+        if d["phase"] == "demon":
+            places = BOARD.demon_moves(d["fold"], d["demon"], d["turn_info"]["die"])
+        elif d["phase"] == "move":
+            places = list(self.move_targets(d, d["current"], d["turn_info"]["die"]))
+        elif d["phase"] == "fold" and d["fold_job"]["stage"] == "run":
+            for s, run in d["fold_job"]["runners"].items():
+                if run["die"] is not None:
+                    places += self.move_targets(d, int(s), run["die"], run=True)
+        elif d["phase"] == "act" and d["players"][d["current"]]["task"] is not None:
+            wanted = hz.needs(self.ctx(d, d["current"], Rng(0), []))
+            if isinstance(wanted, list):
+                places = [action.split()[1] for action, _ in wanted if action.startswith("go ")]
+        return marked(sorted(set(places), key=_reading_order))
+
+    def _marked_ways_out(self, d: dict[str, Any], wanted: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """A hazard's choices, its ways out lettered as the board marks them."""
+        marks = self.marks(d)
+        order = {place: i for i, place in enumerate(marks)}
+        out = []
+        for action, label in wanted:
+            verb, _, place = action.partition(" ")
+            out.append((action, mark_label(marks[place], label) if verb == "go" and place in marks else label))
+        # the ways out in letter order, after the hazard's other choices
+        return sorted(out, key=lambda c: order.get(c[0][3:], -1) if c[0].startswith("go ") else -1)
 
     def fold_choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
         job = d["fold_job"]
@@ -248,7 +292,9 @@ class KingdomGame(Game):
                     out = [("roll", f"Run! Throw {4 - run['left']} of 3")]
                 else:
                     targets = self.move_targets(d, seat, run["die"], run=True)
-                    out = [(f"move {s}", f"Run to {s} ({self._space_note(d, s)})") for s in sorted(targets)]
+                    marks = self.marks(d)
+                    out = [(f"move {s}", mark_label(marks[s], "Run to " + BOARD.name(s)) + self._space_note(d, s))
+                           for s in marks if s in targets]
                     if not targets:
                         out = [("stay", "No way out: stay")]
         return [Choice(a, (Step(a.replace(" ", "-"), lab),)) for a, lab in out]
@@ -268,26 +314,39 @@ class KingdomGame(Game):
             if job["stage"] == "deep":
                 return f"The board is about to fold to the {world}. Use your Deep Magic?"
             run = job["runners"][str(seat)]
-            return f"Escape the folding World! {run['left']} throw{'s' if run['left'] != 1 else ''} left."
+            return f"Escape the folding World! {count(run['left'], 'throw')} left."
         if pl["task"] is not None:
             return hz.label(pl["task"])
         ti = d["turn_info"]
         if d["phase"] == "demon":
             return f"You threw {ti['die']}: move the Demon King first."
         if d["phase"] == "move":
-            return f"Move {ti['die']} space{'s' if ti['die'] != 1 else ''}."
+            return f"Move {count(ti['die'], 'space')}."
         if d["phase"] == "steal":
             return "You landed on another adventurer. Steal a Treasure?"
         if ti.get("moved"):
             return "You stopped here."
         return "Your turn."
 
+    def from_typed(self, d: dict[str, Any], act: str) -> str:
+        """A typed action in players' words as the canonical one: a place by its letter on the
+        board ("move a"), a hazard by its name ("cross the bone pit")."""
+        verb, _, arg = act.partition(" ")
+        if verb == "cross":
+            words = [w for w in arg.replace("'", "").split() if w != "the"]
+            return f"cross {'_'.join(words)}" if words else act
+        if verb in PLACE_VERBS and arg and arg not in BOARD.spaces:
+            for space, mark in self.marks(d).items():
+                if mark.lower() == arg:
+                    return f"{verb} {space}"
+        return act
+
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
-        act = norm(action)
+        act = self.from_typed(d, norm(action))
         choices = self.choices(state, seat)
         if not choices:
             if d["phase"] == "fold":
@@ -295,8 +354,8 @@ class KingdomGame(Game):
             raise IllegalAction(f"It's not your turn: {p(d['current'])} is playing.")
         legal = [c.action for c in choices]
         if act not in legal:
-            shown = ", ".join(f"'{a}'" for a in legal[:12]) + (" …" if len(legal) > 12 else "")
-            raise IllegalAction(f"You can't '{action.strip()[:60]}' now. Try one of: {shown}.")
+            shown = "; ".join(c.label for c in choices[:12]) + (" …" if len(choices) > 12 else "")
+            raise IllegalAction(f"You can't '{action.strip()[:60]}' now. Your choices: {shown}.")
         events: list[Event] = []
         if d["phase"] == "fold":
             self.fold_action(state, seat, act, rng, events)
@@ -362,7 +421,7 @@ class KingdomGame(Game):
     def move_demon(self, state: State, seat: int, space: str, rng: Rng, events: list[Event]) -> None:
         d = state.data
         d["demon"] = space
-        events.append(Event(f"👹 {p(seat)} moves the Demon King to {space}."))
+        events.append(Event(f"👹 {p(seat)} moves the Demon King to {BOARD.name(space)}."))
         for victim in self.caught_by_demon(d, space):
             self.to_dungeon(state, victim, rng, events)
         if not self.on_track(d["players"][seat]):
@@ -400,7 +459,7 @@ class KingdomGame(Game):
         ti.update(moved=True, left=left, no_demon=False)
         d["phase"] = "act"
         kind = BOARD.spaces[space].kind
-        events.append(Event(f"{p(seat)} moves to {space} ({self._space_note(d, space)})."))
+        events.append(Event(f"{p(seat)} moves to {BOARD.name(space)}."))
         if kind == "pool":
             return self.start_fold(state, seat, rng, events)
         if kind == "gate" and stock.can_escape(pl):
@@ -605,7 +664,7 @@ class KingdomGame(Game):
             pl["at"] = space
             pl["barred"] = None
             d["last"] = {"seat": seat, "from": d["last"]["to"] if d["last"] else None, "to": space}
-            events.append(Event(f"{p(seat)} runs to {space}."))
+            events.append(Event(f"{p(seat)} runs to {BOARD.name(space)}."))
             if BOARD.spaces[space].kind == "gate" and stock.can_escape(pl):
                 return self.win(state, seat, events)
         pool = BOARD.panels[job["panel"]]["pool"]
@@ -673,6 +732,7 @@ class KingdomGame(Game):
                   "length": hazard.lanes.get(task["lane"], 0) if task["lane"] else 0,
                   "near": task["near"], "far": task["far"], "miss": task["v"].get("miss")}
         return {"seat": s, "colour": self.colours[s], "at": pl["at"], "spot": pl["spot"], "task": tv,
+                "where": BOARD.standing(pl["at"]) if pl["at"] is not None else None,
                 "equip": list(pl["equip"]), "treasures": len(pl["hand"]), "deep": pl["deep"],
                 "wizard_used": pl["wizard_used"], "barred": pl["barred"],
                 "revealed": [TREASURE_NAMES[t] for t in pl["hand"]] if over else None}
@@ -693,6 +753,7 @@ class KingdomGame(Game):
             targets = sorted(set(targets))
         if not over and d["phase"] == "demon":
             demon_targets = BOARD.demon_moves(d["fold"], d["demon"], ti["die"])
+        marks = {} if over else self.marks(d)
         view = {
             "game": self.name, "turn": state.turn, "round": d["round"], "rounds": d["rounds"],
             "current": None if over else d["current"], "phase": "over" if over else d["phase"],
@@ -713,6 +774,7 @@ class KingdomGame(Game):
                                              "runners": {k: dict(v) for k, v in job["runners"].items()},
                                              "waiting": [s for s in job["asked"] if s not in job["answered"]]},
             "moved": bool(ti.get("moved")), "targets": targets, "demon_targets": demon_targets,
+            "marks": [{"space": s, "mark": m, "name": BOARD.name(s)} for s, m in marks.items()],
             "last": dict(d["last"]) if d["last"] else None, "winner": d["winner"],
             "hand": None, "knows": None,
         }

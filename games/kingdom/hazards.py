@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from data import load_toml
-from games.core import Event, IllegalAction, Rng
+from games.core import Event, IllegalAction, Rng, count
 
 from . import stock
 from .board import BOARD
@@ -425,7 +425,7 @@ def _build(ctx: Ctx, st: dict[str, Any]) -> Result:
     if n >= length:
         ctx.say("{p} builds the whole Evil Tower bridge!")
     else:
-        ctx.say(f"{{p}} builds {n} section{'s' if n > 1 else ''} of the Evil Tower bridge and stands "
+        ctx.say(f"{{p}} builds {count(n, 'section')} of the Evil Tower bridge and stands "
                 "on the last one.")
     return ("go", st["go"])
 
@@ -450,19 +450,9 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
     if key is None:
-        return need([(f"go {s}", f"Out to {place_name(s)}") for s in spots])
-    ctx.say(f"{{p}} comes out at {key.split()[1]}.")
+        return need([(f"go {s}", f"Out to {BOARD.name(s)}") for s in spots])
+    ctx.say(f"{{p}} comes out at {BOARD.name(key.split()[1])}.")
     return ("exit", {"to": key.split()[1], "then": then})
-
-
-def place_name(space: str) -> str:
-    if space in BOARD.locations:
-        return BOARD.locations[space].replace("the ", "the Black Dagger of the ", 1)
-    kind = BOARD.spaces[space].kind
-    if kind == "white":
-        names = [HAZARDS[h].name for h in BOARD.hazards_at(space)]
-        return "the White Dagger by the " + " and ".join(names)
-    return f"space {space}"
 
 
 # -------------------------------------------------------------------- Key Locations

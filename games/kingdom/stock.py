@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from data import load_toml
-from games.core import Event, Rng
+from games.core import Event, Rng, count
 
 CARDS: dict[str, Any] = load_toml("kingdom", "cards.toml")
 DIE: int = CARDS["die"]
@@ -96,7 +96,7 @@ def lose_treasure(d: dict[str, Any], seat: int, rng: Rng, events: list[Event], e
         add_lost_treasure(d, tid, rng)
         events.append(Event(f"You lost {TREASURE_NAMES[tid]}.", to=(seat,), kind="private"))
     n = len(lost)
-    events.append(Event(f"💰 {p(seat)} loses {n} Treasure holder{'s' if n > 1 else ''} to the lost pile."))
+    events.append(Event(f"💰 {p(seat)} loses {count(n, 'Treasure holder')} to the lost pile."))
     forget_holder(d, seat)
     return n
 

@@ -14,6 +14,8 @@ const state = {
   clockOffset: 0,          // sandbox clock minus this browser's clock, in seconds
   socket: null,
   command: null,           // the slash command being filled in
+  stuck: true,             // the view follows the newest message
+  lastTop: 0,              // the message list's scroll position when last seen
 };
 
 // ------------------------------------------------------------------ talking to the sandbox
@@ -72,7 +74,10 @@ function receive(event) {
   } else if (event.type === "delete") {
     state.messages.delete(event.id);
     const element = document.querySelector(`[data-message-id="${event.id}"]`);
-    if (element) element.remove();
+    if (element) {
+      sizes.unobserve(element);
+      element.remove();
+    }
   }
 }
 
@@ -154,7 +159,18 @@ function channelButton(c, sigil, name, kind = "") {
   return button;
 }
 
+// on a phone the channel list slides over the messages, opened by the header's button and
+// closed by picking a channel or by a tap beside it
+$("#show-channels").onclick = () => document.body.classList.toggle("channels-open");
+$("#main").addEventListener("click", (event) => {
+  if (!document.body.classList.contains("channels-open") || event.target.closest("#show-channels")) return;
+  event.preventDefault();
+  event.stopPropagation();
+  document.body.classList.remove("channels-open");
+}, true);
+
 function openChannel(id, messageId) {
+  document.body.classList.remove("channels-open");
   state.current = id;
   state.unread.delete(id);
   closeCommand();
@@ -182,12 +198,48 @@ function renderAll() {
   const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current)
     .sort((a, b) => byId(a.id, b.id));
   const box = $("#messages");
+  sizes.disconnect();
+  sizes.observe(box);
   box.replaceChildren(...(shown.length ? shown.map(renderMessage)
     : [el("div", {className: "empty"}, c.kind === "dm" ? "No messages from the bot yet."
       : "No messages yet. Try /play.")]));
   for (const element of box.children) regroup(element);
-  box.scrollTop = box.scrollHeight;
+  stickToBottom();
 }
+
+// ------------------------------------------------------------------ following the newest message
+// The view follows the newest message while the reader is at the bottom ("stuck"): a message
+// that grows (its pictures loading, an edit, the emoji font arriving) keeps the view at the
+// bottom. A reader who scrolls up stays where they are, and a pill offers the way back down.
+const sizes = new ResizeObserver(() => { if (state.stuck) scrollToBottom(); });
+
+function scrollToBottom() {
+  const box = $("#messages");
+  box.scrollTop = box.scrollHeight;
+  state.lastTop = box.scrollTop;
+}
+
+function stickToBottom() {
+  state.stuck = true;
+  $("#new-messages").hidden = true;
+  scrollToBottom();
+}
+
+function nearBottom(box) {
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+}
+
+$("#messages").addEventListener("scroll", () => {
+  const box = $("#messages");
+  if (nearBottom(box)) {
+    state.stuck = true;
+    $("#new-messages").hidden = true;
+  } else if (box.scrollTop < state.lastTop - 1) {
+    state.stuck = false;  // only the reader moves the view up: growth below never does
+  }
+  state.lastTop = box.scrollTop;
+});
+$("#new-messages").onclick = stickToBottom;
 
 function upsert(message) {
   const known = state.messages.has(message.id);
@@ -200,10 +252,10 @@ function upsert(message) {
     return;
   }
   const box = $("#messages");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const element = renderMessage(message);
   const old = box.querySelector(`[data-message-id="${message.id}"]`);
   if (old) {
+    sizes.unobserve(old);
     old.replaceWith(element);
   } else {
     box.querySelector(".empty")?.remove();
@@ -212,7 +264,9 @@ function upsert(message) {
   }
   regroup(element);
   if (element.nextElementSibling) regroup(element.nextElementSibling);
-  if (atBottom || (!known && message.author.id === state.me)) box.scrollTop = box.scrollHeight;
+  if (!known && message.author.id === state.me) stickToBottom();
+  else if (state.stuck) scrollToBottom();
+  else if (!known) $("#new-messages").hidden = false;
 }
 
 function renderMessage(m) {
@@ -229,6 +283,46 @@ function renderMessage(m) {
   head.append(el("span", {className: "time"}, clockTime(m.timestamp)));
   body.append(head);
   if (m.flags & 128) body.append(el("div", {className: "loading"}, `${author.username} is thinking…`));
+  if (m.flags & COMPONENTS_V2) {
+    // the whole message is its component tree: no content, no embeds, files only where placed
+    for (const c of m.components || []) body.append(renderComponent(c, m));
+    if (m.edited_timestamp) body.append(el("span", {className: "edited"}, "(edited)"));
+  } else {
+    renderClassic(m, body);
+  }
+  if (m.ephemeral) {
+    const dismiss = el("button", {type: "button"}, "Dismiss message");
+    dismiss.onclick = () => {
+      state.messages.delete(m.id);
+      sizes.unobserve(wrapper);
+      wrapper.remove();
+    };
+    body.append(el("div", {className: "ephemeral-note"}, "👁 Only you can see this · ", dismiss));
+  }
+  const wrapper = el("article", {className: "message"}, avatar(author.id, author.global_name || author.username), body);
+  wrapper.dataset.messageId = m.id;
+  sizes.observe(wrapper);
+  if (m.edited_timestamp) wrapper.dataset.edited = m.edited_timestamp;
+  wrapper.dataset.author = author.id;
+  wrapper.dataset.time = String(Date.parse(m.timestamp));
+  if (m.interaction_metadata || m.ephemeral) wrapper.dataset.interaction = "yes";
+  if (m.ephemeral) wrapper.classList.add("ephemeral");
+  if (mentionsMe(m)) wrapper.classList.add("mentions-me");
+  return wrapper;
+}
+
+function mentionsMe(m) {
+  const texts = [m.content || "", ...walk(m.components || []).filter((c) => c.type === 10).map((c) => c.content || "")];
+  return texts.some((text) => text.includes(`<@${state.me}>`) || text.includes(`<@!${state.me}>`));
+}
+
+function walk(components) {
+  // every component of a tree, containers' and sections' children included
+  return components.flatMap((c) => [c, ...walk([...(c.components || []), ...(c.accessory ? [c.accessory] : [])])]);
+}
+
+function renderClassic(m, body) {
+  // content, embeds, attachments and action rows, as Discord shows a message without components v2
   if (m.content) {
     const content = el("div", {className: "content"});
     content.innerHTML = markdown(m.content);
@@ -240,29 +334,111 @@ function renderMessage(m) {
   for (const file of m.attachments || []) {
     if (inEmbeds.has(file.filename)) continue;
     if ((file.content_type || "").startsWith("image/")) {
-      body.append(el("div", {className: "attachment"}, image(file.url, file.filename)));
+      body.append(el("div", {className: "attachment"}, image(file.url, file.filename, file)));
     } else {
       body.append(el("a", {className: "file", href: file.url, download: file.filename}, file.filename));
     }
   }
   for (const row of m.components || []) body.append(renderRow(row, m));
-  if (m.ephemeral) {
-    const dismiss = el("button", {type: "button"}, "Dismiss message");
-    dismiss.onclick = () => {
-      state.messages.delete(m.id);
-      wrapper.remove();
-    };
-    body.append(el("div", {className: "ephemeral-note"}, "👁 Only you can see this · ", dismiss));
+}
+
+// ------------------------------------------------------------------ components v2
+const COMPONENTS_V2 = 1 << 15;
+
+function renderComponent(c, m) {
+  switch (c.type) {
+    case 1: return renderRow(c, m);
+    case 2: return el("div", {className: "row"}, renderButton(c, m));
+    case 3: return el("div", {className: "row"}, renderSelect(c, m));
+    case 9: return renderSection(c, m);
+    case 10: return textDisplay(c);
+    case 11: return el("div", {className: "v2-thumbnail-alone"}, thumbnail(c, m));
+    case 12: return mediaGallery(c, m);
+    case 13: return fileComponent(c, m);
+    case 14: return separator(c);
+    case 17: return container(c, m);
+    default: return el("div", {className: "unsupported"}, `(a component of type ${c.type} this sandbox does not show)`);
   }
-  const wrapper = el("article", {className: "message"}, avatar(author.id, author.global_name || author.username), body);
-  wrapper.dataset.messageId = m.id;
-  if (m.edited_timestamp) wrapper.dataset.edited = m.edited_timestamp;
-  wrapper.dataset.author = author.id;
-  wrapper.dataset.time = String(Date.parse(m.timestamp));
-  if (m.interaction_metadata || m.ephemeral) wrapper.dataset.interaction = "yes";
-  if (m.ephemeral) wrapper.classList.add("ephemeral");
-  if ((m.content || "").includes(`<@${state.me}>`)) wrapper.classList.add("mentions-me");
-  return wrapper;
+}
+
+function container(c, m) {
+  const box = el("div", {className: "v2-container"});
+  if (c.accent_color != null) {
+    box.classList.add("accented");
+    box.style.borderLeftColor = `#${c.accent_color.toString(16).padStart(6, "0")}`;
+  }
+  for (const child of c.components || []) box.append(renderComponent(child, m));
+  if (c.spoiler) return hidden(box);
+  return box;
+}
+
+function textDisplay(c) {
+  const text = el("div", {className: "content v2-text"});
+  text.innerHTML = markdown(c.content || "");
+  return text;
+}
+
+function renderSection(c, m) {
+  const texts = el("div", {className: "v2-section-text"}, ...(c.components || []).map((t) => renderComponent(t, m)));
+  const section = el("div", {className: "v2-section"}, texts);
+  const accessory = c.accessory;
+  if (accessory?.type === 11) section.append(el("div", {className: "v2-accessory"}, thumbnail(accessory, m)));
+  else if (accessory?.type === 2) section.append(el("div", {className: "v2-accessory"}, renderButton(accessory, m)));
+  return section;
+}
+
+function media(item, m, className) {
+  // a picture with its alt text as the img's alt and as its hover title (Discord's "ALT" tag)
+  const file = attachmentFile(item.media?.url, m);
+  const url = file ? file.url : item.media?.url;
+  const alt = item.description || "";
+  const picture = image(url, alt, file);
+  picture.title = alt;
+  const frame = el("div", {className}, picture);
+  if (alt) frame.append(el("span", {className: "alt-tag", title: alt}, "ALT"));
+  return item.spoiler ? hidden(frame) : frame;
+}
+
+function thumbnail(c, m) {
+  return media(c, m, "v2-thumbnail");
+}
+
+function mediaGallery(c, m) {
+  const items = c.items || [];
+  const gallery = el("div", {className: `v2-gallery count-${Math.min(items.length, 4)}`});
+  for (const item of items) gallery.append(media(item, m, "v2-media"));
+  return gallery;
+}
+
+function fileComponent(c, m) {
+  const file = attachmentFile(c.file?.url, m);
+  const link = el("a", {className: "file", href: file ? file.url : "#", download: file ? file.filename : ""},
+    file ? file.filename : "missing file");
+  return c.spoiler ? hidden(link) : link;
+}
+
+function separator(c) {
+  const line = el("div", {className: `v2-separator spacing-${c.spacing === 2 ? "large" : "small"}`});
+  if (c.divider !== false) line.append(el("hr"));
+  return line;
+}
+
+function hidden(node) {
+  // a spoiler: blurred until clicked, as in Discord
+  const cover = el("div", {className: "v2-spoiler"}, node, el("span", {className: "spoiler-tag"}, "SPOILER"));
+  cover.addEventListener("click", (event) => {
+    if (cover.classList.contains("shown")) return;
+    event.stopPropagation();
+    event.preventDefault();
+    cover.classList.add("shown");
+  }, true);
+  return cover;
+}
+
+function attachmentFile(url, m) {
+  if (!url || !url.startsWith("attachment://")) return null;
+  const name = url.slice("attachment://".length);
+  return (m.attachments || []).find((a) => a.filename === name) || null;
 }
 
 function renderEmbed(embed, m, inEmbeds) {
@@ -301,15 +477,15 @@ function renderEmbed(embed, m, inEmbeds) {
 function attachmentUrl(url, m, inEmbeds) {
   if (!url) return null;
   if (!url.startsWith("attachment://")) return url;
-  const name = url.slice("attachment://".length);
-  const file = (m.attachments || []).find((a) => a.filename === name);
+  const file = attachmentFile(url, m);
   if (!file) return null;
-  inEmbeds.add(name);
+  inEmbeds.add(file.filename);
   return file.url;
 }
 
-function image(url, alt) {
-  const img = el("img", {src: url, alt, loading: "lazy"});
+function image(url, alt, file = null) {
+  const img = el("img", {src: url, alt});
+  if (file?.width && file?.height) Object.assign(img, {width: file.width, height: file.height});
   img.onclick = () => {
     const zoom = el("div", {id: "zoom"}, el("img", {src: url, alt}));
     zoom.onclick = () => zoom.remove();
@@ -431,11 +607,40 @@ let active = 0;
 input.addEventListener("input", () => {
   const text = input.value;
   if (!text.startsWith("/") || channel(state.current).kind === "dm") { hideCommands(); return; }
-  const typed = text.slice(1).toLowerCase().trim();
-  suggestions = commandEntries().filter((e) => e.label.slice(1).startsWith(typed)).slice(0, 25);
+  suggestions = suggest(text.slice(1).toLowerCase().replace(/\s+/g, " ").trimStart(), channel(state.current).game);
   active = 0;
   renderSuggestions();
 });
+
+// The commands everyone uses, in the order a newcomer needs them; others follow by name.
+const FIRST_COMMANDS = ["play", "rules", "hand", "status", "move", "log", "stats", "games", "leave", "end",
+  "pause", "resume", "replay"];
+
+function suggest(typed, game) {
+  // "/" alone: the general commands, then the game of this channel's own commands, then one
+  // line per other game's commands; letters narrow it: "/atm" (or, where Atmosfear is played,
+  // "/fl" for its "fly") lists that game's commands
+  const rank = (e) => {
+    const i = FIRST_COMMANDS.indexOf(e.cmd.name);
+    return i < 0 ? FIRST_COMMANDS.length : i;
+  };
+  const entries = commandEntries();
+  const general = entries.filter((e) => !e.path.length)
+    .sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label));
+  const grouped = entries.filter((e) => e.path.length);
+  const matches = (e) => e.label.slice(1).startsWith(typed) || e.label.slice(1) === typed.trimEnd();
+  const here = (e) => e.cmd.name === game && (typed === "" || e.path.join(" ").startsWith(typed));
+  const out = general.filter(matches);
+  out.push(...grouped.filter((e) => here(e) || (typed !== "" && matches(e))));
+  if (typed === "") {
+    for (const name of [...new Set(grouped.map((e) => e.cmd.name))].filter((n) => n !== game).sort()) {
+      const commands = grouped.filter((e) => e.cmd.name === name);
+      out.push({label: `/${name} …`, more: name,
+        description: `${commands[0].cmd.description} (${commands.length} commands)`});
+    }
+  }
+  return out;
+}
 
 function renderSuggestions() {
   const popup = $("#command-popup");
@@ -443,10 +648,11 @@ function renderSuggestions() {
   popup.replaceChildren(...suggestions.map((s, i) => {
     const row = el("div", {className: `suggestion${i === active ? " active" : ""}`},
       el("span", {className: "name"}, s.label), el("span", {className: "description"}, s.description || ""));
-    row.onmousedown = (event) => { event.preventDefault(); startCommand(s); };
+    row.onmousedown = (event) => { event.preventDefault(); pick(s); };
     return row;
   }));
   popup.hidden = false;
+  popup.querySelector(".active").scrollIntoView({block: "nearest"});
 }
 
 function hideCommands() {
@@ -461,12 +667,19 @@ input.addEventListener("keydown", (event) => {
     renderSuggestions();
     event.preventDefault();
   } else if (event.key === "Tab" || event.key === "Enter") {
-    startCommand(suggestions[active]);
+    pick(suggestions[active]);
     event.preventDefault();
   } else if (event.key === "Escape") {
     hideCommands();
   }
 });
+
+function pick(entry) {
+  if (!entry.more) { startCommand(entry); return; }
+  input.value = `/${entry.more} `;  // a game's commands: list them
+  input.dispatchEvent(new Event("input"));
+  input.focus();
+}
 
 function startCommand(entry) {
   hideCommands();

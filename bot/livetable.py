@@ -1,0 +1,228 @@
+"""The live table: one Components V2 message per game state, and the trail it leaves.
+
+A table message reads top to bottom: the summaries of the turns carried from retired messages
+(see `Trail`), then a container in the colour of whoever acts now with a header (game, turn, who
+acts and until when), the board picture (with its alt text), the lines of the current turn, the
+controls, and a one-line footer. Who acts comes from one place, `acting` (the seats' prompts and
+the game's interlude), which the header, the picture's header (`Acting.plain` goes into the
+board view) and the buttons (`ui.turn_rows`, from the same prompts) all follow.
+
+While a speaking character holds the floor (the Gatekeeper), the container shows him instead of
+the board: his line beside his picture (the whole picture on his first appearance, a thumbnail
+after), a countdown to the answer's deadline, and the answer button.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from . import present, ui
+from .table import Table
+
+BOARD_FILE = "board.png"
+SPEAKER_FILE = "speaker.png"
+MAX_TEXT = 4000  # Discord's limit across a message's text displays
+CARRIED_ID = 90  # component ids of the carried summaries and of the turn's lines, read back
+LINES_ID = 91  # from the live message after a restart
+SUMMARY_CHARS = 280  # one retired turn's summary line
+CHAPTER_TURNS = 8  # summaries a chapter message keeps
+CHAPTER_CHARS = 1800
+SPEAKER_COLOUR = discord.Colour.dark_red()
+
+
+@dataclass
+class Acting:
+    """Who acts now, in the words every part of the table uses."""
+
+    header: str  # Markdown, mentions of the people who must act
+    plain: str  # the same for the picture's header: no Markdown, no mentions
+    seat: int | None  # whose colour the table wears
+    interlude: dict[str, Any] | None = None
+
+
+def acting(table: Table, interlude: dict[str, Any] | None) -> Acting:
+    """Who acts now: from the seats' prompts (the buttons' source) and the game's interlude."""
+    assert table.state is not None
+    game, state = table.game, table.state
+    if table.status != "running":
+        return Acting(f"🏁 **Game over.** {present.result_text(table)}", "Game over", None)
+    if interlude is not None:
+        name = game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
+        called = interlude.get("calls")
+        if called is not None:
+            until = f" <t:{int(interlude['until'])}:R>" if interlude.get("until") else " now"
+            return Acting(f"🗝️ **{name}** calls {present.mention(table, called)}: answer him{until}!",
+                          f"{name} calls {table.seats[called].name}: answer him now", called,
+                          interlude)
+        return Acting(f"🗝️ **{name}** speaks: nobody moves.", f"{name} speaks: nobody moves",
+                      None, interlude)
+    deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
+    waiting = [s for s, p in enumerate(table.prompts) if p is not None]
+    mover = game.to_move(state)
+    if len(waiting) > 1:
+        people = " and ".join(_who(table, s) for s in waiting)
+        names = " and ".join(table.seats[s].name for s in waiting)
+        return Acting(f"➡️ Waiting for {people}{deadline}", f"Waiting for {names}",
+                      mover if mover in waiting else None)
+    seat = waiting[0] if waiting else mover
+    if seat is None:
+        return Acting("⏳ The game goes on by itself…", "", None)
+    return Acting(f"➡️ {_who(table, seat)} to move{deadline}", f"{table.seats[seat].name} to move",
+                  seat)
+
+
+def _who(table: Table, seat: int) -> str:
+    """A seat as the header names it: colour mark, mention (or bold name for an AI), colour."""
+    colours = table.game.colours
+    colour = colours[seat] if seat < len(colours) else ""
+    mark = f"{present.SQUARES.get(colour, '')}{present.SEAT_SHAPES[seat % len(present.SEAT_SHAPES)]}"
+    tag = " · AI" if table.seats[seat].ai else ""
+    return f"{mark} {present.mention(table, seat)} ({colour}{tag})".replace(" ()", "")
+
+
+@dataclass
+class Picture:
+    """An image the message shows: its file name and alt text."""
+
+    filename: str
+    alt: str
+
+
+@dataclass
+class Trail:
+    """What the channel keeps of finished turns. A retired table message is deleted and its
+    turn's summary carried into the next table message; every CHAPTER_TURNS turns (or
+    CHAPTER_CHARS characters) the retired message is kept instead, shrunk to the summaries it
+    carried plus its own: a chapter. The channel then reads as one short message per chapter,
+    with the live table under the last."""
+
+    carried: list[str] = field(default_factory=list)
+
+    def closes_chapter(self, summary: str) -> bool:
+        """Is the message retiring with `summary` the last of its chapter?"""
+        return len(self.carried) + 1 >= CHAPTER_TURNS \
+            or sum(len(s) + 1 for s in self.carried) + len(summary) > CHAPTER_CHARS
+
+
+def turn_summary(first_turn: int, last_turn: int, lines: list[str]) -> str:
+    """One line for a retired turn message: its turns and what happened in them."""
+    turns = f"Turn {first_turn}" if first_turn >= last_turn else f"Turns {first_turn}–{last_turn}"
+    body = " · ".join(line.replace("\n", " ") for line in lines if line) or "no moves"
+    text = f"**{turns}**: {body}"
+    return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS - 1].rstrip() + "…"
+
+
+def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str],
+                 board: Picture | None, speaker: Picture | None,
+                 public: dict[str, Any]) -> discord.ui.LayoutView:
+    """The live table message for `table` as committed."""
+    assert table.state is not None
+    game = table.game
+    view = discord.ui.LayoutView(timeout=None)
+    trail = _carried_text(carried)
+    if trail:
+        view.add_item(discord.ui.TextDisplay(trail, id=CARRIED_ID))
+    title = f"### {game.title} · turn {table.state.turn}" if table.status == "running" \
+        else f"### {game.title} · game over"
+    header = f"{title}\n{who.header}"
+    clock = _clock_line(table, public)
+    if clock:
+        header += f"\n{clock}"
+    colour = SPEAKER_COLOUR if who.interlude and who.seat is None else (
+        discord.Colour.gold() if table.status != "running" else present.colour_of(table, who.seat))
+    box = discord.ui.Container(accent_colour=colour)
+    box.add_item(discord.ui.TextDisplay(header))
+    said = None
+    if who.interlude is not None and speaker is not None:
+        name = game.speakers.get(who.interlude["speaker"], who.interlude["speaker"]).upper()
+        said = table.fill(who.interlude["line"])
+        words = f"**{name}:** “{said}”"
+        if who.interlude.get("first"):
+            box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
+                f"attachment://{speaker.filename}", description=speaker.alt[:1024])))
+            box.add_item(discord.ui.TextDisplay(words))
+        else:
+            box.add_item(discord.ui.Section(words, accessory=discord.ui.Thumbnail(
+                f"attachment://{speaker.filename}", description=speaker.alt[:1024])))
+    elif board is not None:
+        box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
+            f"attachment://{board.filename}", description=board.alt[:1024])))
+    footer = _footer(table)
+    if board is None and speaker is None:
+        footer += " · (the board picture could not be drawn)"
+    extra = [] if table.status == "running" else _results(table)
+    room = MAX_TEXT - len(trail) - len(header) - len(footer) - sum(map(len, extra)) - 200
+    shown = [line for line in lines if said is None or said not in line]
+    if table.status == "running" and not shown and not carried:
+        shown = ["The game begins!"]
+    text = "\n".join(present.fitting(shown, max(200, room)))
+    if text:
+        box.add_item(discord.ui.TextDisplay(text, id=LINES_ID))
+    for part in extra:
+        box.add_item(discord.ui.TextDisplay(part))
+    for row in ui.turn_rows(table):
+        box.add_item(row)
+    box.add_item(discord.ui.TextDisplay(footer))
+    view.add_item(box)
+    view.stop()  # not stored by discord.py: on_interaction routes its clicks
+    return view
+
+
+def chapter_layout(summaries: list[str]) -> discord.ui.LayoutView:
+    """A retired table message: the summaries of its chapter's turns, nothing live."""
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(_carried_text(summaries) or "-# (no moves)"))
+    view.stop()
+    return view
+
+
+def _carried_text(summaries: list[str]) -> str:
+    text = "\n".join(f"-# {s}" for s in summaries)
+    return text[:MAX_TEXT // 2]
+
+
+def carried_from(components: list[Any]) -> list[str]:
+    """The summaries a table message carries, read back from its components (after a restart
+    the trail is not in memory: the live message itself holds it)."""
+    return [line.removeprefix("-# ") for line in _text_of(components, CARRIED_ID).split("\n") if line]
+
+
+def lines_from(components: list[Any]) -> list[str]:
+    """The current turn's lines a table message shows, read back likewise."""
+    return [line for line in _text_of(components, LINES_ID).split("\n")
+            if line and line != "The game begins!"]
+
+
+def _text_of(components: list[Any], wanted: int) -> str:
+    stack = list(components)
+    while stack:
+        item = stack.pop()
+        if getattr(item, "id", None) == wanted:
+            return getattr(item, "content", "") or ""
+        stack += list(getattr(item, "children", None) or [])
+    return ""
+
+
+def _clock_line(table: Table, public: dict[str, Any]) -> str:
+    if table.status != "running":
+        return ""
+    clock = public.get("clock") or {}
+    if clock.get("paused_at"):
+        return "⏸️ The game is paused."
+    if clock.get("end"):
+        return f"⏳ The game clock runs out <t:{int(clock['end'])}:R>."
+    return ""
+
+
+def _results(table: Table) -> list[str]:
+    players = "\n".join(present.seat_label(table, i) for i in range(len(table.seats)))
+    scores = present.score_table(table)
+    return [f"**Players**\n{players}"] + ([f"**Final scores**\n{scores}"] if scores else [])
+
+
+def _footer(table: Table) -> str:
+    if table.status == "running":
+        return f"-# Game #{table.id} · /hand for your cards · /rules {table.game.name}"
+    return f"-# Game #{table.id} · /log for the whole story · /replay to watch it again"

@@ -1,0 +1,188 @@
+"""Key to the Kingdom's board in words: the round and who plays, where each adventurer and the
+Demon King stand, what each carries (equipment face up, a count of Treasure holders: what is
+inside one is secret), which Worlds the panels show and which Key Locations still hold their
+Treasure.
+
+Places are named from the board's data: Key Locations, the Gate, the Ring of Stones and the
+Whirlpools by their own names, a White Dagger by its hazard and side ("the Sleeping Giant (near
+side)"), and a plain or supply space by its region and the nearest named place along the paths."""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from data import load_toml
+
+from . import acting, count, fit, joined, name_of, sentence
+
+TITLE = "Key to the Kingdom"
+STEPS = {"demon": "to move the Demon King", "move": "to move", "steal": "may steal", "act": "to play"}
+
+
+@lru_cache(maxsize=1)
+def place_names() -> dict[str, str]:
+    """Every space and holding place of the board by a name a player can find on the picture."""
+    board = load_toml("kingdom", "board.toml")
+    hazards = load_toml("kingdom", "hazards.toml")
+    names: dict[str, str] = {}
+    region: dict[str, str] = {}
+    kind: dict[str, str] = {}
+    where: dict[str, str] = {}  # a space's region in words
+    paths: list[str] = list(board["heart"]["paths"])
+    middle = board["panels"]["west"]["x"][1] / 2 + board["panels"]["east"]["x"][0] / 2
+    for space, spec in board["heart"]["spaces"].items():
+        half = "west " if spec[0] < middle else "east " if spec[0] > middle else ""
+        region[space], kind[space], where[space] = "heart", spec[2], f"the {half}Heartland"
+    for side, panel in board["panels"].items():
+        names[panel["pool"]] = f"the {side.capitalize()} Whirlpool"
+        for face in ("in", "out"):
+            paths += panel[face]["paths"]
+            for space, spec in panel[face]["spaces"].items():
+                region[space], kind[space] = f"{side} {face}", spec[2]
+                where[space] = f"the {panel[face]['world']} World"
+    for spot, spec in board.get("spots", {}).items():
+        names[spot] = spec["name"]
+    for hazard, ends in board["hazards"].items():
+        label = hazards.get(hazard, {}).get("name", hazard.replace("_", " ").title())
+        for end, side in zip(ends, ("near", "far")):
+            names.setdefault(end, f"the {label} ({side} side)")
+    names.update(board["locations"])
+    names[board["wizard"]] = f"the {hazards['wizard']['name']}"
+    names[board["start"]] = "the Gate"
+    for space, what in kind.items():
+        if what == "ring":
+            names[space] = f"the {hazards['ring_of_stones']['name']}"
+    links = neighbours(paths)
+    landmarks = dict(names)
+    for space in sorted(region):
+        if space not in landmarks:
+            kind_word = "supply space" if kind[space] == "supply" else "path space"
+            names[space] = f"a {kind_word} in {where[space]}" + nearest(space, links, landmarks, region)
+    return names
+
+
+def neighbours(paths: list[str]) -> dict[str, list[str]]:
+    """The spaces each space is joined to, from paths written as "a b c" (a-b, b-c)."""
+    links: dict[str, list[str]] = {}
+    for path in paths:
+        spaces = path.split()
+        for a, b in zip(spaces, spaces[1:]):
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
+    return links
+
+
+def nearest(space: str, links: dict[str, list[str]], landmarks: dict[str, str],
+            region: dict[str, str]) -> str:
+    """ ", next to the Gate" or ", 3 spaces from the Snake Pit (near side)": the closest named
+    place along the paths of the space's own region (the first found among equals)."""
+    seen, frontier, steps = {space}, [space], 0
+    while frontier:
+        steps += 1
+        ahead = []
+        for here in frontier:
+            for there in links.get(here, []):
+                if there in seen:
+                    continue
+                if there in landmarks:
+                    return f", next to {landmarks[there]}" if steps == 1 else \
+                        f", {steps} spaces from {landmarks[there]}"
+                seen.add(there)
+                if region.get(there) == region[space]:
+                    ahead.append(there)
+        frontier = ahead
+    return ""
+
+
+@lru_cache(maxsize=1)
+def item_names() -> dict[str, str]:
+    return {item: spec[0] for item, spec in load_toml("kingdom", "cards.toml")["equipment"].items()}
+
+
+def describe(view: dict[str, Any]) -> str:
+    players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+    return fit([*turn(view, players), *positions(view, players), *holdings(view, players), *table(view)])
+
+
+def who(view: dict[str, Any], player: dict[str, Any]) -> str:
+    return f"{name_of(view, player.get('seat'))} ({player.get('colour')})"
+
+
+def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
+    heading = f"{TITLE}, round {int(view.get('round') or 1)} of {int(view.get('rounds') or 0)}."
+    if view.get("phase") == "over":
+        winner = view.get("winner")
+        result = (f"{name_of(view, winner)} escapes the Kingdom with the Key" if isinstance(winner, int)
+                  else "The Demon King keeps the Kingdom: nobody escaped")
+        return [heading, sentence(f"Game over: {result}")]
+    job = view.get("fold_job")
+    if job:
+        return [heading, acting(view, folding(view, job))]
+    current = next((p for p in players if p.get("seat") == view.get("current")), None)
+    if current is None:
+        return [heading, acting(view, "Nobody is to play")]
+    return [heading, acting(view, f"{who(view, current)} {STEPS.get(str(view.get('phase')), 'to play')}")]
+
+
+def folding(view: dict[str, Any], job: dict[str, Any]) -> str:
+    """A panel turning over: who must run from it, or who may stop it with Deep Magic."""
+    panel = f"The {str(job.get('panel', '')).capitalize()} panel is folding"
+    runners = job.get("runners") or {}
+    if runners:
+        running = joined(f"{name_of(view, int(seat))} ({count(run.get('left'), 'throw')} left)"
+                         for seat, run in sorted(runners.items()))
+        return f"{panel}: {running} must run from it"
+    if job.get("waiting"):
+        return f"{panel}: {joined(name_of(view, s) for s in job['waiting'])} may stop it with Deep Magic"
+    return panel
+
+
+def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
+    names = place_names()
+    said = []
+    for player in players:
+        spot = player.get("spot")
+        where = f"is held in {names.get(spot, 'a holding place')}" if spot else \
+            f"is at {names.get(player.get('at'), 'a space off the board')}"
+        task = player.get("task") or {}
+        doing, hazard = str(task.get("label") or task.get("name") or ""), str(task.get("name") or "")
+        if hazard and hazard.lower() in where.lower() and doing.startswith(hazard):
+            doing = doing[len(hazard):].lstrip(": ")  # "Boats: rowing" at the Boats: just "rowing"
+            where += f", {doing}" if doing else ""
+        elif doing:
+            where += f", facing the {doing}" if not doing.lower().startswith("the ") else f", facing {doing}"
+        if task.get("miss"):
+            where += f", missing {count(task['miss'], 'turn')}"
+        said.append(f"{who(view, player)} {where}.")
+    demon = view.get("demon")
+    if demon:
+        said.append(f"The Demon King is at {names.get(demon, 'his castle')}.")
+    return said
+
+
+def holdings(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
+    said = []
+    for player in players:
+        kit = Counter(item_names().get(i, str(i)) for i in player.get("equip") or [])
+        equipment = joined(f"{n} {item}" if n > 1 else item for item, n in sorted(kit.items())) or "no equipment"
+        deep = int(player.get("deep") or 0)
+        magic = f", {count(deep, 'Deep Magic card')}" if deep else ""
+        said.append(f"{name_of(view, player.get('seat'))} carries {equipment}; "
+                    f"{count(player.get('treasures'), 'Treasure holder')}{magic}.")
+    return said
+
+
+def table(view: dict[str, Any]) -> list[str]:
+    names = place_names()
+    worlds = view.get("worlds") or {}
+    said = []
+    if worlds:
+        said.append(f"The panels show {joined(f'{w} in the {side}' for side, w in worlds.items())}.")
+    waiting = [names.get(loc, "a Key Location") for loc, held in (view.get("locations") or {}).items() if held]
+    if waiting:
+        said.append(f"Treasure still waits at {joined(waiting)}.")
+    lost = int(view.get("lost_treasures") or 0)
+    lost_kit = len(view.get("lost_equipment") or [])
+    said.append(f"Lost pile: {count(lost, 'Treasure holder')} and {count(lost_kit, 'piece')} of equipment.")
+    return said
