@@ -698,7 +698,7 @@ def _draw_header(im, d, view, sprites) -> None:
 def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
     x = lay.px + 16
     inner_w = lay.pw - 32
-    fn, fi = font(26, True), font(22)
+    fi = font(22)
     current = view.get("current")
     y = lay.py + PLAYERS_TOP
     for p in players[:MAX_PLAYERS]:

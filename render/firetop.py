@@ -601,7 +601,7 @@ def _strip_sprite(key: tuple[Any, ...]) -> Image.Image:
     im = Image.new("RGB", (WIDTH, STRIP_H), core.BG)
     d = ImageDraw.Draw(im)
     d.rounded_rectangle((10, 0, WIDTH - 10, STRIP_H - 8), radius=10, fill=core.PANEL_BG)
-    f, fb = font(22), font(22, True)
+    f = font(22)
     y1, y2 = 22, 60
     if key[0] == "battle":
         _, head, dice = key
@@ -669,7 +669,7 @@ def _panel_sprite(key: tuple[Any, ...]) -> Image.Image:
     name, colour, current, winner, tags, row2, stamina, purse, cards, stam = key
     im = Image.new("RGB", (PANEL_W, PANEL_H), core.BG)
     d = ImageDraw.Draw(im)
-    f, fb = font(22), font(24, True)
+    f = font(22)
     x1 = PANEL_W - 1
     if current:
         d.rounded_rectangle((0, 0, x1, PANEL_H - 1), radius=10, fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)

@@ -224,7 +224,6 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
                 d.line((x, y - 7, x, y + 7), fill=(40, 110, 60), width=4)
     # world names and which way each panel turns
     bar = font(22, True)
-    small = font(22)
     for panel, x0, x1 in (("west", 0, 400), ("east", 800, 1200)):
         face = fold[0] if panel == "west" else fold[1]
         other = "out" if face == "in" else "in"
