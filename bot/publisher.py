@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from . import livetable, permissions, present, ui
+from . import livetable, pace, permissions, present, ui
 from games.core import Event
 
 from .delivery import Delivery, ServerError, Slot
