@@ -680,16 +680,20 @@ class TableService:
             self._announce(table, f"⏰ {name} ran out of time. Their turn waits for them; the "
                                   "others may vote them out (the select under the table), and an "
                                   "AI takes the seat.")
-        elif action == "skip" and pace.pass_choice(table.prompts[seat]) is not None:
-            self._play_for(table, seat, kind, passing=True)
-            why = "is away" if kind == "away" else "ran out of time"
-            self._announce(table, f"⏭️ {name} {why}; their turn was skipped.")
         else:
-            self._play_for(table, seat, kind)
+            done = self._play_for(table, seat, kind, passing=action == "skip")
             why = "is away" if kind == "away" else "ran out of time"
-            self._announce(table, f"⏰ {name} {why}; the AI played that turn for them.")
+            passed = [a for a in done.actions if pace.PASS_WORDS & set(a.split())] \
+                if action == "skip" else []
+            if not passed:
+                self._announce(table, f"⏰ {name} {why}; the AI played that turn for them.")
+            elif len(passed) == len(done.actions):
+                self._announce(table, f"⏭️ {name} {why}; their turn was skipped.")
+            else:
+                self._announce(table, f"⏭️ {name} {why}; their turn was skipped where the rules "
+                                      "allow a pass, and the AI played the rest.")
 
-    def _play_for(self, table: Table, seat: int, kind: str, passing: bool = False) -> None:
+    def _play_for(self, table: Table, seat: int, kind: str, passing: bool = False) -> ActResult:
         """The AI moves for a seat (an AI seat, or a person who timed out or is away); with
         `passing`, each step of the turn takes the rules' pass where there is one.
 
@@ -716,9 +720,8 @@ class TableService:
                     found = pace.pass_choice(game.prompt(state, seat))
                     return found.action if found is not None else fallback(state)
             try:
-                self._run(table, seat, [choose(table.state)], kind, None, None, seats=seats,
-                          follow=choose)
-                return
+                return self._run(table, seat, [choose(table.state)], kind, None, None,
+                                 seats=seats, follow=choose)
             except Superseded:
                 raise  # not the AI's fault: the game is no longer this process's to play
             except Exception as exc:  # noqa: BLE001 - any AI failure is retried
