@@ -56,8 +56,8 @@ MAX_AI_STEPS = 50  # an AI turn is a few actions; this only guards against an en
 
 
 AI_RETRIES = 2  # an AI or timer action that fails is tried this often before a random legal one
-LOAD_AHEAD = 3600.0  # games with a timer due or activity within this many seconds stay in memory
-SWEEP_EVERY = 600.0  # how often games coming due are loaded and idle ones let go
+LOAD_AHEAD = 600.0  # games with a timer due or activity within this many seconds stay in memory
+SWEEP_EVERY = 120.0  # how often games coming due are loaded and idle ones let go
 
 
 class Superseded(IllegalAction):
