@@ -228,7 +228,7 @@ class TableService:
             return None
         if row["status"] not in ACTIVE or not self.shards.owns(row["guild_id"]):
             return None
-        log.info("loaded on demand game=%s", game_id)
+        log.info("loaded game=%s", game_id)
         return self._adopt(row, self.store.timers(game_id=game_id))
 
     def in_channel(self, channel_id: int) -> Table | None:
@@ -716,9 +716,7 @@ class TableService:
 
             choose = smart if attempt < AI_RETRIES else anything
             if passing:
-                def choose(state: State, fallback: Callable[[State], str] = choose) -> str:
-                    found = pace.pass_choice(game.prompt(state, seat))
-                    return found.action if found is not None else fallback(state)
+                choose = passing_first(game, seat, choose)
             try:
                 return self._run(table, seat, [choose(table.state)], kind, None, None,
                                  seats=seats, follow=choose)
@@ -826,13 +824,13 @@ class TableService:
     async def set_away(self, user_id: int, until: float | None) -> int:
         """Away until `until` (Unix time; inf: until back), or back (None): stored, then the
         timers of every game of theirs are worked out again (their turns now go to the deadline
-        action at once, or wait for them again). Returns how many games that touched."""
+        action at once, or wait for them again). Returns how many running games they are in."""
         self.store.set_away(user_id, until)
         if until is None or until <= self.clock.now():
             self.away.pop(user_id, None)
         else:
             self.away[user_id] = until
-        touched = 0
+        running = 0
         for game_id in self.store.active_games_of(user_id):
             table = self.tables.get(game_id) or self._fetch(game_id)
             if table is None or table.status != "running":
@@ -840,8 +838,8 @@ class TableService:
             async with table.lock:
                 self._commit(table, {})
                 self._arm(table)
-            touched += 1
-        return touched
+            running += 1
+        return running
 
     # -- restart and lazy loading ----------------------------------------------------------------------
     def load(self) -> int:
@@ -961,6 +959,15 @@ class TableService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def passing_first(game: Game, seat: int, fallback: Callable[[State], str]
+                  ) -> Callable[[State], str]:
+    """A chooser that takes the rules' pass at each step that offers one, else `fallback`'s."""
+    def choose(state: State) -> str:
+        found = pace.pass_choice(game.prompt(state, seat))
+        return found.action if found is not None else fallback(state)
+    return choose
 
 
 def upgrade(game: Game, state: State, stored_format: int) -> State:
