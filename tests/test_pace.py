@@ -127,3 +127,31 @@ async def test_idle_games_leave_memory_and_come_back_on_a_click_or_their_timer(t
     assert set(ids) - {ids[2]} <= set(later.tables)
     await later.close()
     store.close()
+
+
+async def test_the_store_keeps_people_and_finds_games_due_on_both_stores(store_target):
+    clock = FakeClock()
+    store = Store(store_target)
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    assert store.person(7) == {"notify": True, "away_until": None}
+    store.set_notify(7, False)
+    store.set_away(7, float("inf"))
+    store.set_away(8, clock.now() + HOUR)
+    assert store.person(7) == {"notify": False, "away_until": float("inf")}
+    assert store.away(clock.now()) == {7: float("inf"), 8: clock.now() + HOUR}
+    store.set_away(7, None)
+    assert store.person(7) == {"notify": False, "away_until": None}
+
+    ids = await correspondence_games(service, 2)
+    assert store.active_games_of(11) == ids and store.active_games_of(1) == []
+    assert store.games_due(service.shards, clock.now() + 12 * HOUR + 1) == ids
+    assert store.games_due(service.shards, clock.now() + 12 * HOUR - 1) == []
+    listed = store.running_in_guild(1)
+    assert [row["id"] for row in listed] == ids[::-1]
+    table = service.tables[ids[0]]
+    mover = table.seats[table.game.to_move(table.state)].user_id
+    assert listed[-1]["waiting"] == [mover]
+    assert listed[-1]["deadline"] == table.turn_started + 24 * HOUR
+    assert listed[-1]["options"]["pace"] == "correspondence"
+    await service.close()
+    store.close()
