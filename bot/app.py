@@ -613,9 +613,9 @@ def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int) -> list[str]:
     not in memory is listed without being loaded."""
     rows = bot.store.running_in_guild(guild_id)
     rows.sort(key=lambda row: user_id not in (row["waiting"] or []))
+    titles = {g.name: g.title for g in games.all_games()}
     lines = []
     for row in rows[:20]:
-        titles = {g.name: g.title for g in games.all_games()}
         title = titles.get(row["game"], row["game"])
         speed = pace.describe(row["options"] or {})
         waiting = row["waiting"] or []
