@@ -906,6 +906,12 @@ class TableService:
         self._register(table)
         table.touched = self.clock.now()
         table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
+        if row.get("reminded") is None and table.deadline is not None:
+            # Saved before reminders were recorded: one whose timer is gone was sent.
+            stored = {t["timer_id"] for t in timers}
+            length = pace.turn_seconds(table.options, self.turn_timeout)
+            table.reminded = [timer_id for timer_id, _ in pace.reminders(length)
+                              if timer_id not in stored]
         if timers:
             self._arm(table, timers)
         return table

@@ -155,3 +155,22 @@ async def test_the_store_keeps_people_and_finds_games_due_on_both_stores(store_t
     assert listed[-1]["options"]["pace"] == "correspondence"
     await service.close()
     store.close()
+
+
+async def test_a_game_saved_before_reminders_were_recorded_is_not_reminded_again(tmp_path):
+    clock = FakeClock()
+    store = Store(tmp_path / "old.db")
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    (game_id,) = await correspondence_games(service, 1)
+    clock.advance(13 * HOUR)  # the half-time reminder was sent
+    await asyncio.gather(*service._tasks)
+    await service.close()
+    store._execute("UPDATE games SET reminded = NULL WHERE id = ?", [game_id])  # as 0.2 saved it
+    later = TableService(store, Recorder(), clock, ai_delay=0)
+    table = later.get(game_id)
+    assert table.reminded == ["warn"]
+    async with table.lock:
+        later._commit(table, {})  # a commit within the turn (a vote, closed DMs)
+    assert [t["timer_id"] for t in table.timers] == ["warn:hour", "timeout"]
+    await later.close()
+    store.close()
