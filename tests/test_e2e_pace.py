@@ -166,11 +166,12 @@ async def test_at_the_deadline_the_others_may_vote_the_player_out(fake_discord, 
     harness, clock = clocked
     players = Players(fake_discord, harness, ["Ana", "Bo"])
     table = await paced_game(players, pace="relaxed", deadline="vote")
-    lazy = table.game.to_move(table.state)
+    game_id, lazy = table.id, table.game.to_move(table.state)
     turn = table.state.turn
     clock.advance(1 * HOUR)
     name = table.seats[lazy].name
     await until(lambda: said(players, f"{name} ran out of time. Their turn waits"))
+    table = current(players, game_id)  # (the sweep may have let it go and loaded it again)
     await players.settle(table)
     assert table.state.turn == turn and table.prompts[lazy] is not None  # it waits
     assert table.deadline is None and table.seats[lazy].timeouts == 1
@@ -196,10 +197,11 @@ async def test_at_the_deadline_a_turn_is_skipped_where_the_rules_offer_a_pass(fa
     players = Players(fake_discord, harness, ["Ana", "Bo"])
     table = await paced_game(players, pace="live", deadline="skip")
     assert "live pace" in players.current_board(table).text()
-    lazy = table.game.to_move(table.state)
+    game_id, lazy = table.id, table.game.to_move(table.state)
     turn = table.state.turn
     clock.advance(120)
-    await until(lambda: table.state.turn > turn, what="the skipped turn")
+    await until(lambda: current(players, game_id).state.turn > turn, what="the skipped turn")
+    table = current(players, game_id)
     await players.settle(table)
     rows = [r for r in players.bot.store.actions(table.id) if r["seat"] == lazy]
     # Keys to the Castle has no pass for its card step (the AI plays that), but lets a player
