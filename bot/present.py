@@ -90,7 +90,7 @@ def score_table(table: Table) -> str:
     if not isinstance(scores, dict) or not scores.get("rows"):
         return ""
     header = ["Player", *scores["header"]]
-    rows = [[table.seats[row[0]].name[:14], *(str(v) for v in row[1:])] for row in scores["rows"]]
+    rows = [[table.seats[row[0]].name, *(str(v) for v in row[1:])] for row in scores["rows"]]
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
     return ("```\n" + "\n".join(lines) + "\n```")[:1024]

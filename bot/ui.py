@@ -103,6 +103,15 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     return frozen(view)
 
 
+def seat_prefixed(name: str, label: str, limit: int = 80) -> str:
+    """A choice offered to one of several seats, "Name · label", within Discord's `limit`: a
+    long name gives way before the choice does (the choice is what the click does)."""
+    room = limit - len(label) - 3
+    if len(name) > room:
+        name = name[:max(8, room - 1)].rstrip() + "…"
+    return f"{name} · {label}"[:limit]
+
+
 def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     """The rows of controls on the live table, for every person with something to do, each
     button issued to their seat.
@@ -128,7 +137,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
             for index, choice in enumerate(prompt.choices):
-                label = f"{table.seats[seat].name} · {choice.label}" if several else choice.label
+                label = seat_prefixed(table.seats[seat].name, choice.label) if several \
+                    else choice.label
                 buttons.append((label, f"c:{index}", seat))
     else:
         for seat, _ in waiting[:room]:

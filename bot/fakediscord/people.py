@@ -49,6 +49,13 @@ class Players:
         return [m for m in self.fake.channel_messages(channel_id or self.channel.id,
                                                       include_deleted=True) if is_board(m)]
 
+    def every_version(self, channel_id: int | None = None) -> list[Message]:
+        """Every version of every message the channel has shown (deleted ones and earlier
+        edits included): what a spectator may have read."""
+        return [version for m in self.fake.channel_messages(channel_id or self.channel.id,
+                                                            include_deleted=True)
+                for version in (*m.edits, m)]
+
     def current_board(self, table: Table) -> Message:
         """The live turn message (a /status copy may be newer, but has no buttons)."""
         _, message_id = self.bot.store.messages(table.id)["board"]
