@@ -5,6 +5,7 @@ import discord
 
 from games.core import Event, option_text
 
+from . import pace
 from .table import Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
@@ -56,9 +57,11 @@ def lobby_embed(table: Table) -> discord.Embed:
 def option_lines(table: Table) -> str:
     """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
     lines = []
+    texts = pace.texts(table.game)
     for name, value in table.options.items():
-        text = option_text(table.game.option_texts, name)
-        lines.append(f"{text.label}: {text.value(value)}")
+        text = option_text(texts, name)
+        words = pace.value_words(name, value) if name in pace.OPTIONS else text.value(value)
+        lines.append(f"{text.label}: {words}")
     return "\n".join(lines)
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from . import livetable, permissions, present, ui
+from . import livetable, pace, permissions, present, ui
 from games.core import Event
 
 from .delivery import Delivery, ServerError, Slot
@@ -602,8 +602,8 @@ class DiscordPublisher:
 
     async def timeout_warning(self, table: Table, seat: int) -> None:
         deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
-        await self.notice(table, f"⏳ {present.mention(table, seat)}, half your time is gone: "
-                                 f"the AI plays for you {deadline}.")
+        await self.notice(table, f"⏳ {present.mention(table, seat)}, "
+                                 f"{pace.reminder(table.options, table.reminded, deadline)}")
 
     async def notice(self, table: Table, text: str) -> None:
         await self.notice_channel(table.channel_id, text, mentions=True)

@@ -166,7 +166,7 @@ def bench_restart(count: int) -> dict[str, Any]:
     from bot.clock import FakeClock
     from bot.store import Store
     from bot.store.common import encode
-    from bot.table import Seat, Table, TableService
+    from bot.table import LOAD_AHEAD, Seat, Table, TableService
     from games.core import setup
 
     class Quiet:
@@ -187,7 +187,10 @@ def bench_restart(count: int) -> dict[str, Any]:
                           status="running", state=state)
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
-                           "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
+                           # due soon, so a restart loads every game (idle ones would wait in
+                           # the store: bot.bench.idle_games measures those)
+                           "due_at": clock.now() + LOAD_AHEAD / 2,
+                           "payload": '{"seat":0,"turn":0,"version":0}'})
         with store.transaction():
             store.db["games"].insert_all(encode(r) for r in rows)
             store.db["timers"].insert_all(timers)
