@@ -265,7 +265,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         """A player may type the label of one of their buttons instead of clicking it."""
         if message.author.bot or not message.content or not self.accepting:
             return
-        table = self.service.in_channel(message.channel.id)
+        table = self.service.in_channel(message.channel.id) \
+            or self.service.resting_in(message.channel.id)
         seat = table.seat_of(message.author.id) if table and table.status == "running" else None
         if table is None or seat is None or table.state is None:
             return
@@ -664,7 +665,8 @@ def legal_completions(bot: GatekeeperBot, verb: str):
     """Autocomplete offering only this player's legal actions (those starting with `verb`)."""
     async def complete(interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[str]]:
-        table = bot.service.in_channel(interaction.channel_id or 0)
+        channel = interaction.channel_id or 0
+        table = bot.service.in_channel(channel) or bot.service.resting_in(channel)
         seat = table.seat_of(interaction.user.id) if table else None
         if table is None or seat is None or table.state is None or table.status != "running":
             return []

@@ -197,6 +197,9 @@ class TableService:
         self.ai_delay = ai_delay
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
+        # channels whose game rests in the store, not in memory: a message typed there may be
+        # a move, worth one store read to bring the game back (`resting_in`)
+        self.resting: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         # New games get unpredictable seeds; tests swap in a counter so every run is the same.
         self.next_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)
@@ -853,6 +856,7 @@ class TableService:
         loaded = sum(self._adopt(row, self.store.timers(game_id=row["id"])) is not None
                      for row in self.store.games_to_load(self.shards, now + LOAD_AHEAD,
                                                          now - LOAD_AHEAD))
+        self.resting = self.store.active_channels(self.shards) - set(self.by_channel)
         self._sweep = self.clock.call_at(now + SWEEP_EVERY, self._sweep_soon)
         return loaded
 
@@ -886,6 +890,7 @@ class TableService:
             handle.cancel()
         table.handles.clear()
         self._unregister(table)
+        self.resting.add(table.channel_id)
         forget = getattr(self.publisher, "forget", None)
         if forget is not None:
             forget(table)
@@ -939,6 +944,17 @@ class TableService:
     def _register(self, table: Table) -> None:
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table.id
+        self.resting.discard(table.channel_id)
+
+    def resting_in(self, channel_id: int) -> Table | None:
+        """The game of a channel whose game rests in the store, brought back into memory; None
+        for any other channel without a game in memory (no store read for table talk)."""
+        if channel_id not in self.resting:
+            return None
+        table = self.here(channel_id)
+        if table is None:
+            self.resting.discard(channel_id)  # it finished meanwhile, elsewhere
+        return table
 
     def _unregister(self, table: Table) -> None:
         self.tables.pop(table.id, None)

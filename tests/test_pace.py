@@ -116,11 +116,17 @@ async def test_idle_games_leave_memory_and_come_back_on_a_click_or_their_timer(t
     # A restart loads none of them; a click loads the game it is for, and plays.
     later = TableService(store, Recorder(), clock, ai_delay=0)
     assert later.load() == 0 and later.tables == {}
+    channels = {store.game(i)["channel_id"] for i in ids}
+    assert later.resting == channels  # a move typed there finds its game; table talk elsewhere
+    assert later.resting_in(-1) is None and later.tables == {}  # costs no store read
     table = later.get(ids[2])
     seat = table.game.to_move(table.state)
     action = decide(table.game, table.state, seat, ai_rng(1, table.version))
     await later.act(ids[2], table.seats[seat].user_id, action, None, source="test")
     assert list(later.tables) == [ids[2]] and table.version == 1
+    assert store.game(ids[2])["channel_id"] not in later.resting
+    typed = later.resting_in(store.game(ids[0])["channel_id"])  # as a typed move would
+    assert typed is not None and typed.id == ids[0] and ids[0] in later.tables
 
     # The sweep brings the others back within LOAD_AHEAD of their half-time reminders.
     clock.advance(12 * HOUR - 2 * HOUR - LOAD_AHEAD + SWEEP_EVERY)

@@ -220,6 +220,13 @@ class Store(ABC):
             f"(SELECT id FROM games WHERE {owned}) ORDER BY game_id", [due_before, *args])
         return [row["game_id"] for row in rows]
 
+    def active_channels(self, shards: Shards) -> set[int]:
+        """The channels of the lobbies and running games in `shards`."""
+        owned, args = shards.where()
+        rows = self._rows(f"SELECT DISTINCT channel_id FROM games WHERE status IN (?, ?) AND {owned}",
+                          [*ACTIVE, *args])
+        return {row["channel_id"] for row in rows}
+
     def running_in_guild(self, guild_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """A guild's lobbies and running games with their deadline (the `timeout` timer's due
         time, None when there is none), newest first: what /games lists, read without loading
