@@ -46,7 +46,8 @@ async def play_out(players: Players, table, max_steps: int = 3000) -> int:
 async def test_three_people_and_an_ai_play_to_the_chest(fake_discord, harness):
     await harness.start()
     players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
-    table = await players.start_game("Ana", ["Bo", "Cy"], ais=1, game="firetop")
+    table = await players.start_game("Ana", ["Bo", "Cy"], ais=1, game="firetop",
+                                     options={"rounds": 30})  # the shortest game
     assert table.game.name == "firetop" and len(table.seats) == 4
     # everyone rolls up an adventurer at once: each person gets buttons of their own
     first = players.current_board(table)

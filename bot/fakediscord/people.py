@@ -96,8 +96,11 @@ class Players:
             await self.settle(table)
 
     async def start_game(self, host: str, joiners: list[str], ais: int = 0,
-                         game: str | None = None) -> Table:
+                         game: str | None = None, options: dict[str, Any] | None = None
+                         ) -> Table:
         await self.open(host, game)
+        for name, value in (options or {}).items():
+            await self.choose_option(host, name, value)
         for name in joiners:
             await self.lobby_click(name, "join")
         for _ in range(ais):
