@@ -21,11 +21,12 @@ from discord import app_commands
 import games
 from games.core import IllegalAction, count
 
-from . import health, permissions, present, rulebook, ui
+from . import health, pace, permissions, present, rulebook, ui
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
 from .delivery import Delivery, single_retry_layer
+from .notify import Notifier
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
@@ -80,6 +81,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
                                     shards=settings.shards)
+        self.service.on_turn = Notifier(self).turn_came  # DMs for games at a slow pace
         self.loaded_games = 0
         # (game, seat) -> the board click that opened the seat's private panel (panel_origin)
         self.panel_origins: dict[tuple[int, int], discord.Interaction] = {}
@@ -266,7 +268,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         """A player may type the label of one of their buttons instead of clicking it."""
         if message.author.bot or not message.content or not self.accepting:
             return
-        table = self.service.in_channel(message.channel.id)
+        table = self.service.in_channel(message.channel.id) \
+            or await self.service.resting_in(message.channel.id)
         seat = table.seat_of(message.author.id) if table and table.status == "running" else None
         if table is None or seat is None or table.state is None:
             return
@@ -583,8 +586,59 @@ async def complete_game(interaction: discord.Interaction,
 
 def rules_sections(game_name: str) -> dict[str, str]:
     """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case
-    heading, their paragraphs unwrapped for Discord (`bot.rulebook`)."""
-    return rulebook.sections(games.get(game_name).rules_text())
+    heading, their paragraphs unwrapped for Discord (`bot.rulebook`), and for a turn-based game
+    the bot's own "pace" topic."""
+    game = games.get(game_name)
+    sections = rulebook.sections(game.rules_text())
+    if pace.applies(game):
+        sections["pace"] = pace.RULES
+    return sections
+
+
+def parse_until(text: str, now: float) -> float:
+    """When /away ends: a date (2026-12-24, the start of that day in UTC), a number of days
+    ("3d") or hours ("12h"), or "back" (until /back)."""
+    text = text.strip().lower()
+    if text in ("", "back"):
+        return float("inf")
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([dh])", text)
+    if match:
+        return now + float(match[1]) * (86400 if match[2] == "d" else 3600)
+    try:
+        day = datetime.datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=datetime.timezone.utc)
+    except ValueError:
+        raise IllegalAction(f"I can't read {text!r} as a date: write 2026-12-24, 3d (days), "
+                            "12h (hours) or back.") from None
+    if day.timestamp() <= now:
+        raise IllegalAction("That date has passed; pick one still to come.")
+    return day.timestamp()
+
+
+async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int) -> list[str]:
+    """/games: the server's lobbies and running games, those waiting on `user_id` first, each
+    with its pace, whose turn it is, the deadline and a link; read from the store, so a game
+    not in memory is listed without being loaded."""
+    rows = await bot.store.running_in_guild(guild_id)
+    rows.sort(key=lambda row: user_id not in (row["waiting"] or []))
+    titles = {g.name: g.title for g in games.all_games()}
+    lines = []
+    for row in rows[:20]:
+        title = titles.get(row["game"], row["game"])
+        speed = pace.describe(row["options"] or {})
+        waiting = row["waiting"] or []
+        if row["status"] == "lobby":
+            who = "lobby open"
+        elif user_id in waiting:
+            who = "**your turn**"
+        else:
+            who = "waiting on " + (", ".join(f"<@{u}>" for u in waiting) or "the AI")
+        deadline = f", ends <t:{int(row['deadline'])}:R>" if row["deadline"] else ""
+        board = bot.store.messages(row["id"]).get("board")
+        link = f"https://discord.com/channels/{guild_id}/{board[0]}/{board[1]}" if board \
+            else f"<#{row['channel_id']}>"
+        parts = [f"#{row['id']} {title}", speed, f"{who}{deadline}", link]
+        lines.append(" · ".join(p for p in parts if p))
+    return lines
 
 
 async def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
@@ -617,7 +671,8 @@ def legal_completions(bot: GatekeeperBot, verb: str):
     """Autocomplete offering only this player's legal actions (those starting with `verb`)."""
     async def complete(interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[str]]:
-        table = bot.service.in_channel(interaction.channel_id or 0)
+        channel = interaction.channel_id or 0
+        table = bot.service.in_channel(channel) or await bot.service.resting_in(channel)
         seat = table.seat_of(interaction.user.id) if table else None
         if table is None or seat is None or table.state is None or table.status != "running":
             return []
@@ -730,11 +785,18 @@ def register_commands(bot: GatekeeperBot) -> None:
         bot.service.republish(table, fresh_board=True)
         await reply(interaction, "Here it comes: the live board is posted below.")
 
-    @tree.command(name="log", description="The whole public log of the game here")
-    async def log_cmd(interaction: discord.Interaction) -> None:
+    @tree.command(name="log", description="The public log of the game here")
+    @app_commands.describe(since="From the start (default), or since your last turn")
+    @app_commands.choices(since=[app_commands.Choice(name="the start", value="start"),
+                                 app_commands.Choice(name="my last turn", value="mine")])
+    async def log_cmd(interaction: discord.Interaction, since: str = "start") -> None:
         table = await table_or_last(bot, interaction)
-        lines = present.public_lines(table, await bot.service.public_events(table))
-        text = "\n".join(lines[-40:]) or "Nothing has happened yet."
+        seat = require_seat(table, interaction.user.id) if since == "mine" else None
+        lines = present.public_lines(
+            table, await bot.service.public_events(table, since_seat=seat))
+        empty = "Nothing has happened since your last turn." if seat is not None \
+            else "Nothing has happened yet."
+        text = "\n".join(lines[-40:]) or empty
         await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
 
     @tree.command(name="replay", description="Post an animated replay of a finished game")
@@ -778,15 +840,40 @@ def register_commands(bot: GatekeeperBot) -> None:
             return []
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
-    @tree.command(name="games", description="List the games running in this server")
+    @tree.command(name="games", description="This server's games: those waiting on you first")
     async def games_cmd(interaction: discord.Interaction) -> None:
-        tables = bot.service.in_guild(interaction.guild_id or 0)
-        if not tables:
-            await reply(interaction, "No games are running in this server. Start one with /play.")
-            return
-        lines = [f"#{t.id} {t.game.title} in <#{t.channel_id}>: {t.status}, "
-                 f"{', '.join(t.names())}" for t in tables[:20]]
-        await reply(interaction, "\n".join(lines))
+        lines = await games_lines(bot, interaction.guild_id or 0, interaction.user.id)
+        await reply(interaction, "\n".join(lines) if lines else
+                    "No games are running in this server. Start one with /play.")
+
+    @tree.command(name="notify", description="Turn the DMs that tell you your turn came on or off")
+    @app_commands.describe(setting="on (the default) or off")
+    @app_commands.choices(setting=[app_commands.Choice(name="on", value="on"),
+                                   app_commands.Choice(name="off", value="off")])
+    async def notify(interaction: discord.Interaction, setting: str) -> None:
+        await bot.store.set_notify(interaction.user.id, setting == "on")
+        await reply(interaction, "I'll DM you when your turn comes in a relaxed or "
+                                 "correspondence game." if setting == "on" else
+                    "No more turn DMs; the table still pings you in the channel.")
+
+    @tree.command(name="away", description="Away for a while: your turns are played or skipped")
+    @app_commands.describe(until="A date (2026-12-24), 3d, 12h, or back (until /back)")
+    async def away(interaction: discord.Interaction, until: str = "back") -> None:
+        ends = parse_until(until, bot.service.clock.now())
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        touched = await bot.service.set_away(interaction.user.id, ends)
+        when = "until you use /back" if ends == float("inf") else f"until <t:{int(ends)}>"
+        await interaction.followup.send(
+            f"You're away {when}: in your {count(touched, 'game')} each of your turns goes to "
+            "the game's deadline action at once (the AI plays it, or it is skipped).",
+            ephemeral=True)
+
+    @tree.command(name="back", description="Back from /away: your turns wait for you again")
+    async def back(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await bot.service.set_away(interaction.user.id, None)
+        await interaction.followup.send("Welcome back: your turns wait for you again.",
+                                        ephemeral=True)
 
     @tree.command(name="end", description="End the game in this channel (host or Manage Server)")
     async def end(interaction: discord.Interaction) -> None:

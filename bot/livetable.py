@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from . import present, ui
+from . import pace, present, ui
 from .table import Table
 
 BOARD_FILE = "board.png"
@@ -224,5 +224,7 @@ def _results(table: Table) -> list[str]:
 
 def _footer(table: Table) -> str:
     if table.status == "running":
-        return f"-# Game #{table.id} · /hand for your cards · /rules {table.game.name}"
+        speed = pace.describe(table.options)
+        return (f"-# Game #{table.id}{f' · {speed}' if speed else ''} · /hand for your cards · "
+                f"/rules {table.game.name}")
     return f"-# Game #{table.id} · /log for the whole story · /replay to watch it again"

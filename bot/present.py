@@ -5,6 +5,7 @@ import discord
 
 from games.core import Event, option_text
 
+from . import pace
 from .table import Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
@@ -56,9 +57,11 @@ def lobby_embed(table: Table) -> discord.Embed:
 def option_lines(table: Table) -> str:
     """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
     lines = []
+    texts = pace.texts(table.game)
     for name, value in table.options.items():
-        text = option_text(table.game.option_texts, name)
-        lines.append(f"{text.label}: {text.value(value)}")
+        text = option_text(texts, name)
+        words = pace.value_words(name, value) if name in pace.OPTIONS else text.value(value)
+        lines.append(f"{text.label}: {words}")
     return "\n".join(lines)
 
 
@@ -87,7 +90,7 @@ def score_table(table: Table) -> str:
     if not isinstance(scores, dict) or not scores.get("rows"):
         return ""
     header = ["Player", *scores["header"]]
-    rows = [[table.seats[row[0]].name[:14], *(str(v) for v in row[1:])] for row in scores["rows"]]
+    rows = [[table.seats[row[0]].name, *(str(v) for v in row[1:])] for row in scores["rows"]]
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
     return ("```\n" + "\n".join(lines) + "\n```")[:1024]

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from . import livetable, permissions, present, ui
+from . import livetable, pace, permissions, present, ui
 from games.core import Event
 
 from .delivery import Delivery, ServerError, Slot
@@ -257,7 +257,8 @@ class DiscordPublisher:
             summary = livetable.turn_summary(
                 self._first_turn.get(table.id, table.state.turn),
                 max(self._first_turn.get(table.id, 0), table.state.turn - 1),
-                self._lines.get(table.id, []) + ([] if ending else lines))
+                [line for line in self._lines.get(table.id, []) + ([] if ending else lines)
+                 if not self._on_the_new_table(table, line)])
             if trail.closes_chapter(summary):
                 chapter, carried = trail.carried + [summary], []
             else:
@@ -289,6 +290,15 @@ class DiscordPublisher:
             await self.edit_board(table, posted, lines[-MAX_TURN_LINES:], slot)
         if table.status != "running":
             self.forget(table)
+
+    @staticmethod
+    def _on_the_new_table(table: Table, line: str) -> bool:
+        """Is `line` the words of a character now holding the floor (the new table shows them
+        beside his picture, so the summary above it need not)?"""
+        assert table.state is not None
+        interlude = table.game.interlude(table.game.view(table.state, None)) \
+            if table.status == "running" else None
+        return interlude is not None and table.fill(interlude["line"]) in line
 
     async def _trail_of(self, table: Table, live: tuple[int, int]) -> Trail:
         """The summaries the live table carries: remembered, or after a restart read back from
@@ -592,8 +602,8 @@ class DiscordPublisher:
 
     async def timeout_warning(self, table: Table, seat: int) -> None:
         deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
-        await self.notice(table, f"⏳ {present.mention(table, seat)}, half your time is gone: "
-                                 f"the AI plays for you {deadline}.")
+        await self.notice(table, f"⏳ {present.mention(table, seat)}, "
+                                 f"{pace.reminder(table.options, table.reminded, deadline)}")
 
     async def notice(self, table: Table, text: str) -> None:
         await self.notice_channel(table.channel_id, text, mentions=True)

@@ -13,13 +13,21 @@ asked again and its token bumped only if what it offers changed (`prompt_sig`): 
 only when its own seat's prompt changed, so several seats answering at once all land. The token
 is a counter, not a hash, so an old "Roll" never matches a later, identical prompt.
 
-Timers are rows, recomputed at every commit: AI seats with something to do, the turn timeout of
-the person to move (warned at half time, then the AI plays; after VOTE_AFTER_TIMEOUTS in a row
-the others may vote the seat to the AI), and the game's own. A timer checks on firing that it is
-still meant. An AI or timer action that fails gets AI_RETRIES tries, then a random legal choice;
-a timer that fails anyway re-arms the game's timers, so no game waits forever. `load` rebuilds
-the games of this process's shards at start-up and re-arms their timers (overdue ones fire at
-once); a click for a game not loaded (its shard moved here) loads it from the store.
+Timers are rows, recomputed at every commit: AI seats with something to do, the turn deadline
+of the person to move (its length is the game's pace, bot.pace) with its reminders, an away
+player's turn, and the game's own. At the deadline the game's deadline action runs: the AI
+plays, the turn is skipped where the rules offer a pass, or the others may vote the player out
+(after VOTE_AFTER_TIMEOUTS missed turns in a row, or the first with the "vote" action). A timer
+checks on firing that it is still meant, and a reminder that fired is recorded in the game's
+row (`reminded`, cleared when the turn passes) in the same commit that drops its timer, so it is
+sent once, restart or not. An AI or timer action that fails gets AI_RETRIES tries, then a random
+legal choice; a timer that fails anyway re-arms the game's timers, so no game waits forever.
+
+Lazy loading: memory holds only the games with something to do soon (lobbies, activity within
+LOAD_AHEAD, a timer due within it). `load` brings those in at start-up and re-arms their timers
+(overdue ones fire at once); a sweep every SWEEP_EVERY seconds brings in games whose timers come
+due and lets idle ones go; a click, command or timer for a game not in memory loads it from the
+store (`get`).
 """
 from __future__ import annotations
 
@@ -34,19 +42,24 @@ import games
 from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rng, apply,
                         count, decide, seating, setup)
 
+from . import pace
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
 from .store import ACTIVE, Conflict, Duplicate, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
 
-VOTE_AFTER_TIMEOUTS = 2  # consecutive timeouts before the others may vote a player out
+# Missed turns in a row before the others may vote a player out (one with the "vote" action).
+VOTE_AFTER_TIMEOUTS = pace.VOTE_AFTER_TIMEOUTS
+
 MAX_AI_STEPS = 50  # an AI turn is a few actions; this only guards against an engine bug
 
 
 AI_RETRIES = 2  # an AI or timer action that fails is tried this often before a random legal one
 HANDLED_KEPT = 10_000  # interaction ids remembered here, to refuse a repeat without a look-up
 RELOAD_FIRST, RELOAD_LONGEST = 0.5, 10.0  # seconds between tries to reload a game, doubling
+LOAD_AHEAD = 600.0  # games with a timer due or activity within this many seconds stay in memory
+SWEEP_EVERY = 120.0  # how often games coming due are loaded and idle ones let go
 
 
 class Superseded(IllegalAction):
@@ -103,7 +116,8 @@ class Table:
     result: dict[str, Any] | None = None
     deadline: float | None = None
     turn_started: float = 0.0  # when the current turn began: its timeout counts from here
-    warned_turn: int = -1  # the turn whose half-time warning was already posted
+    reminded: list[str] = field(default_factory=list)  # reminders (timer ids) sent this turn
+    touched: float = 0.0  # when this process last loaded or changed it (idle games are let go)
     # Per seat: a counter bumped whenever that seat's prompt changes (part of every button id).
     tokens: list[int] = field(default_factory=list)
     prompts: list[Prompt | None] = field(default_factory=list, repr=False)  # of `state`, cached
@@ -138,15 +152,22 @@ class Table:
             "options": self.options, "seats": [asdict(s) for s in self.seats],
             "state": self.state.to_json() if self.state else None, "version": self.version,
             "result": self.result, "turn_started": self.turn_started, "tokens": self.tokens,
-            "state_format": self.game.state_format,
+            "state_format": self.game.state_format, "reminded": self.reminded,
+            "waiting": self.waiting(),
         }
+
+    def waiting(self) -> list[int]:
+        """The people who have something to do now (their prompt is open)."""
+        return [seat.user_id for seat, prompt in zip(self.seats, self.prompts)
+                if prompt is not None and seat.user_id is not None and not seat.ai]
 
     def snapshot(self) -> "Table":
         """A copy frozen at this moment, for publishing outside the lock (states are never
         mutated after a commit, so sharing them is safe; seats are copied)."""
         return replace(
             self, seats=[replace(s, votes=list(s.votes)) for s in self.seats],
-            tokens=list(self.tokens), options=dict(self.options), handles={}, timers=[])
+            tokens=list(self.tokens), options=dict(self.options), handles={}, timers=[],
+            reminded=list(self.reminded))
 
 
 @dataclass
@@ -178,6 +199,9 @@ class TableService:
         self.ai_delay = ai_delay
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
+        # channels whose game rests in the store, not in memory: a message typed there may be
+        # a move, worth one store read to bring the game back (`resting_in`)
+        self.resting: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         # New games get unpredictable seeds; tests swap in a counter so every run is the same.
         self.next_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)
@@ -190,6 +214,13 @@ class TableService:
         # another process committed is refused by the store (the save's unique interaction id).
         self.handled: OrderedDict[int, None] = OrderedDict()
         self._reloading: set[int] = set()  # games waiting for the store to answer again
+        self._fetching: dict[int, asyncio.Future[Table | None]] = {}  # store reads under way
+        # People away (/away): user id -> until when (Unix time; inf: until they are back).
+        self.away: dict[int, float] = {}
+        # Told when a turn comes to a person in a game that notifies (bot.notify, a DM); None: no
+        # one is told beyond the table's own ping.
+        self.on_turn: Callable[[Table, int], None] | None = None
+        self._sweep: Handle | None = None
 
     # -- lookup -----------------------------------------------------------------------------
     async def get(self, game_id: int) -> Table:
@@ -203,6 +234,16 @@ class TableService:
         return table
 
     async def _fetch(self, game_id: int) -> Table | None:
+        """Load a game from the store. Callers that ask for the same game meanwhile (two clicks
+        on a resting game, a click during a sweep) share one read, so a game is never loaded
+        twice (two copies would each fire its timers)."""
+        pending = self._fetching.get(game_id)
+        if pending is None:
+            pending = self._fetching[game_id] = asyncio.ensure_future(self._read(game_id))
+            pending.add_done_callback(lambda _: self._fetching.pop(game_id, None))
+        return await asyncio.shield(pending)
+
+    async def _read(self, game_id: int) -> Table | None:
         try:
             row = await self.store.game(game_id)
         except LookupError:
@@ -211,6 +252,9 @@ class TableService:
             return None
         timers = await self.store.timers(game_id=game_id)
         await self.store.load_messages(game_id)
+        if game_id in self.tables:  # loaded by another path while this one read
+            return self.tables[game_id]
+        log.info("loaded game=%s", game_id)
         return await self._adopt(row, timers)
 
     def in_channel(self, channel_id: int) -> Table | None:
@@ -243,7 +287,7 @@ class TableService:
         if await self.here(channel_id):
             raise IllegalAction("A game is already running here.")
         game = games.get(game_name)
-        defaults = {name: values[0] for name, values in game.option_choices.items()}
+        defaults = {name: values[0] for name, values in pace.offered(game).items()}
         table = Table(id=0, guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
                       seed=seed if seed is not None else self.next_seed(),
                       options={**defaults, **(options or {})},
@@ -310,6 +354,7 @@ class TableService:
             if table.status == "running":
                 self._arm(table)
                 self._publish(table, None)
+                self._tell_turn(table, None)
             await self.publisher.lobby_changed(table)  # rare: no need to leave the lock first
         return table
 
@@ -324,13 +369,16 @@ class TableService:
         return {"host_id": heir}
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: str) -> Table:
-        """The host picks one of the game's lobby options (a clock length)."""
+        """The host picks one of the lobby options (a clock length, the pace). The pace's
+        shared select sends `pace=<value>` or `deadline=<value>`."""
+        if "=" in value:
+            name, value = pace.parse_select(value)
         table = await self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
                 raise IllegalAction("Options can only change before the game starts.")
             self._require_host(table, user_id, "change the options")
-            allowed = table.game.option_choices.get(name)
+            allowed = pace.offered(table.game).get(name)
             match = next((v for v in allowed or () if str(v) == value), None)
             if match is None:
                 raise IllegalAction(f"{name} must be one of {', '.join(map(str, allowed or ()))}.")
@@ -457,7 +505,7 @@ class TableService:
         if state.over:
             changes.update(status="over", result=state.result)
         if turn_changed:
-            changes["turn_started"] = now
+            changes.update(turn_started=now, reminded=[])
         if seats is not None:
             changes["seats"] = seats
         await self._commit(table, changes, actions=rows)
@@ -481,6 +529,7 @@ class TableService:
             else:
                 await self._finish(table)
             self._publish(table, change)
+            self._tell_turn(table, change)
         except Exception:
             log.exception("after-commit step failed game=%s version=%s", table.id, table.version)
 
@@ -491,6 +540,19 @@ class TableService:
             table.feed = Feed(lambda snapshot: self.publisher.publish(snapshot), self._spawn,
                               lambda *waiting: getattr(self.publisher, "ready", always_ready)(*waiting))
         table.feed.push(Snapshot(table.snapshot(), change, fresh_board))
+
+    def _tell_turn(self, table: Table, change: Change | None) -> None:
+        """When the turn passes (or the game starts), tell each person it came to, in a game
+        whose pace wants more than the table's ping (bot.pace.notifies)."""
+        if self.on_turn is None or table.status != "running" or not pace.notifies(table.options):
+            return
+        if change is not None and not change.turn_changed:
+            return
+        for seat, prompt in enumerate(table.prompts):
+            person = table.seats[seat]
+            if prompt is not None and not person.ai and person.user_id is not None \
+                    and not self.is_away(person.user_id):
+                self.on_turn(table.snapshot(), seat)
 
     def republish(self, table: Table, fresh_board: bool = False) -> None:
         """Show the current board again (start-up, a click on a board that is behind, /status)."""
@@ -540,6 +602,7 @@ class TableService:
             raise
         for name, value in changes.items():
             setattr(table, name, value)
+        table.touched = self.clock.now()
         table.timers = timers
         table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
 
@@ -547,9 +610,10 @@ class TableService:
     def _timers(self, table: Table) -> list[dict[str, Any]]:
         """The timers the game needs now, as rows; recomputed after every action.
 
-        AI seats with something to do move after `ai_delay`; the person to move is warned at
-        half the turn timeout and replaced by the AI at the timeout, both counted from the start
-        of the turn; and the game's own timers (a clock, a speaking character) are passed through.
+        AI seats with something to do move after `ai_delay`; the person to move is reminded
+        (bot.pace.reminders) and meets the deadline action at the end of the turn's length, all
+        counted from the start of the turn (a person who is away meets it after `ai_delay`);
+        and the game's own timers (a clock, a speaking character) are passed through.
         """
         if table.status != "running" or table.state is None:
             return []
@@ -563,11 +627,18 @@ class TableService:
         mover = game.to_move(state)
         if mover is not None and not table.seats[mover].ai and not game.paused(state):
             payload = {**base, "seat": mover}
-            if table.warned_turn != state.turn:
-                timers.append({"timer_id": "warn", "kind": "warn", "payload": payload,
-                               "due_at": table.turn_started + self.turn_timeout / 2})
-            timers.append({"timer_id": "timeout", "kind": "timeout", "payload": payload,
-                           "due_at": table.turn_started + self.turn_timeout})
+            length = pace.turn_seconds(table.options, self.turn_timeout)
+            user = table.seats[mover].user_id
+            if user is not None and self.is_away(user):
+                timers.append({"timer_id": "away", "kind": "away", "payload": payload,
+                               "due_at": now + self.ai_delay})
+            for timer_id, after in pace.reminders(length):
+                if timer_id not in table.reminded:
+                    timers.append({"timer_id": timer_id, "kind": "warn", "payload": payload,
+                                   "due_at": table.turn_started + after})
+            if "timeout" not in table.reminded:  # a vote already opened: the turn waits
+                timers.append({"timer_id": "timeout", "kind": "timeout", "payload": payload,
+                               "due_at": table.turn_started + length})
         for timer in game.timers(state):
             timers.append({"timer_id": f"game:{timer['id']}", "kind": "game", "due_at": timer["due"],
                            "payload": {**base, "seat": timer["seat"], "action": timer["action"]}})
@@ -592,6 +663,12 @@ class TableService:
                        for t in table.game.timers(state))
         if kind == "ai":
             return payload["version"] == state.version and table.prompts[payload["seat"]] is not None
+        if timer["timer_id"] in table.reminded:
+            return False  # sent already (this timer was armed before a restart recorded it)
+        if kind == "away":
+            user = table.seats[payload["seat"]].user_id
+            if user is None or not self.is_away(user):
+                return False
         return payload["turn"] == state.turn and table.game.to_move(state) == payload["seat"]
 
     def _spawn(self, coro: Any) -> None:
@@ -615,12 +692,14 @@ class TableService:
                 table.handles.pop(timer["timer_id"], None)
                 seat, kind = payload["seat"], timer["kind"]
                 if kind == "warn":
-                    table.warned_turn = table.state.turn
+                    # recorded with the timer's removal in one commit: sent once, restart or not
+                    await self._commit(table, {"reminded": [*table.reminded, timer["timer_id"]]})
+                    self._arm(table)
                     warn = True
                 elif kind == "game":
                     await self._run(table, seat, [payload["action"]], "timer", None, None)
                 elif table.prompts[seat] is not None:
-                    await self._play_for(table, seat, kind)
+                    await self._at_deadline(table, seat, kind)
             if warn:
                 await self.publisher.timeout_warning(table, seat)
         except Unavailable as exc:
@@ -637,8 +716,39 @@ class TableService:
                     and self.tables.get(game_id) is table:
                 self._arm(table)
 
-    async def _play_for(self, table: Table, seat: int, kind: str) -> None:
-        """The AI moves for a seat (an AI seat, or a person who timed out).
+    async def _at_deadline(self, table: Table, seat: int, kind: str) -> None:
+        """A turn ran out ("timeout") or came to someone away ("away"): the game's deadline
+        action. An AI seat's own timer ("ai") just plays."""
+        action = pace.deadline_action(table.options)
+        name = table.seats[seat].name
+        if kind == "ai":
+            await self._play_for(table, seat, kind)
+        elif kind == "timeout" and action == "vote":
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
+            await self._commit(table, {"seats": seats, "reminded": [*table.reminded, "timeout"]})
+            self._arm(table)
+            self._publish(table, None)
+            self._announce(table, f"⏰ {name} ran out of time. Their turn waits for them; the "
+                                  "others may vote them out (the select under the table), and an "
+                                  "AI takes the seat.")
+        else:
+            done = await self._play_for(table, seat, kind, passing=action == "skip")
+            why = "is away" if kind == "away" else "ran out of time"
+            passed = [a for a in done.actions if pace.PASS_WORDS & set(a.split())] \
+                if action == "skip" else []
+            if not passed:
+                self._announce(table, f"⏰ {name} {why}; the AI played that turn for them.")
+            elif len(passed) == len(done.actions):
+                self._announce(table, f"⏭️ {name} {why}; their turn was skipped.")
+            else:
+                self._announce(table, f"⏭️ {name} {why}; their turn was skipped where the rules "
+                                      "allow a pass, and the AI played the rest.")
+
+    async def _play_for(self, table: Table, seat: int, kind: str,
+                        passing: bool = False) -> ActResult:
+        """The AI moves for a seat (an AI seat, or a person who timed out or is away); with
+        `passing`, each step of the turn takes the rules' pass where there is one.
 
         An AI that raises or is refused gets AI_RETRIES tries, then a random legal choice, so a
         buggy AI never leaves a game waiting forever.
@@ -658,13 +768,11 @@ class TableService:
                 return choices[ai_rng(table.id, state.version).below(len(choices))].action
 
             choose = smart if attempt < AI_RETRIES else anything
+            if passing:
+                choose = passing_first(game, seat, choose)
             try:
-                await self._run(table, seat, [choose(table.state)], kind, None, None, seats=seats,
-                                follow=choose)
-                if kind == "timeout":
-                    self._announce(table, f"⏰ {table.seats[seat].name} ran out of time; the AI "
-                                          "played that turn for them.")
-                return
+                return await self._run(table, seat, [choose(table.state)], kind, None, None,
+                                       seats=seats, follow=choose)
             except (Superseded, Unavailable):
                 raise  # not the AI's fault: the game is no longer this process's to play
             except Exception as exc:  # noqa: BLE001 - any AI failure is retried
@@ -681,8 +789,9 @@ class TableService:
             seats[seat] = replace(seats[seat], dm_closed=True)
             await self._commit(table, {"seats": seats})
 
-    async def public_events(self, table: Table) -> list[Event]:
-        """Every public event of the game so far, rebuilt by replaying its action log."""
+    async def public_events(self, table: Table, since_seat: int | None = None) -> list[Event]:
+        """Every public event of the game so far, rebuilt by replaying its action log; with
+        `since_seat`, only those after that seat's last action ("since your last turn")."""
         if table.state is None:
             return []
         state = setup(table.game, len(table.seats), table.options, table.seed)
@@ -690,7 +799,10 @@ class TableService:
         for row in await self.store.actions(table.id):
             outcome = apply(table.game, state, row["seat"], row["action"], row["at"])
             state = outcome.state
-            events += [e for e in outcome.events if e.public]
+            if row["seat"] == since_seat:
+                events = []  # their own move: what they did, they know
+            else:
+                events += [e for e in outcome.events if e.public]
         return events
 
     # -- leaving, voting, ending -----------------------------------------------------------------
@@ -719,7 +831,7 @@ class TableService:
             if voter == seat:
                 raise IllegalAction("You can't vote yourself out; use /leave.")
             target = table.seats[seat]
-            if target.timeouts < VOTE_AFTER_TIMEOUTS:
+            if target.timeouts < pace.votes_after(table.options):
                 raise IllegalAction(f"{target.name} hasn't missed enough turns to be voted out.")
             if voter_id in target.votes:
                 raise IllegalAction("You have already voted.")
@@ -758,18 +870,94 @@ class TableService:
             await self._after_commit(table, None)
         return table
 
-    # -- restart ------------------------------------------------------------------------------------
+    # -- away ---------------------------------------------------------------------------------------
+    def is_away(self, user_id: int) -> bool:
+        return self.away.get(user_id, 0.0) > self.clock.now()
+
+    async def set_away(self, user_id: int, until: float | None) -> int:
+        """Away until `until` (Unix time; inf: until back), or back (None): stored, then the
+        timers of every game of theirs are worked out again (their turns now go to the deadline
+        action at once, or wait for them again). Returns how many running games they are in."""
+        await self.store.set_away(user_id, until)
+        if until is None or until <= self.clock.now():
+            self.away.pop(user_id, None)
+        else:
+            self.away[user_id] = until
+        running = 0
+        for game_id in await self.store.active_games_of(user_id):
+            table = self.tables.get(game_id) or await self._fetch(game_id)
+            if table is None or table.status != "running":
+                continue
+            async with table.lock:
+                await self._commit(table, {})
+                self._arm(table)
+            running += 1
+        return running
+
+    # -- restart and lazy loading ----------------------------------------------------------------------
     async def load(self) -> int:
-        """Reload every active game of this process's shards, re-arm its timers (overdue ones
-        fire at once) and republish boards the channel does not show yet. A row that cannot be
-        loaded (a game whose plugin is gone, a state no upgrade can read) is quarantined, and
-        start-up goes on."""
-        timers: dict[int, list[dict[str, Any]]] = {}
-        for timer in await self.store.timers(self.shards):
-            timers.setdefault(timer["game_id"], []).append(timer)
-        await self.store.load_active_messages(self.shards)
-        return sum([await self._adopt(row, timers.get(row["id"], [])) is not None
-                    for row in await self.store.active_games(self.shards)])
+        """Load the active games of this process's shards that have something to do soon
+        (lobbies, activity or a timer due within LOAD_AHEAD), re-arm their timers (overdue ones
+        fire at once), and start the sweep that loads the others as their timers come due. A
+        row that cannot be loaded (a game whose plugin is gone, a state no upgrade can read)
+        is quarantined, and start-up goes on. Only the games loaded have their timers and
+        message ids read: the resting ones cost no memory and no round trips."""
+        now = self.clock.now()
+        self.away = await self.store.away(now)
+        loaded = 0
+        for row in await self.store.games_to_load(self.shards, now + LOAD_AHEAD,
+                                                  now - LOAD_AHEAD):
+            timers = await self.store.timers(game_id=row["id"])
+            await self.store.load_messages(row["id"])
+            loaded += await self._adopt(row, timers) is not None
+        self.resting = await self.store.active_channels(self.shards) - set(self.by_channel)
+        self._sweep = self.clock.call_at(now + SWEEP_EVERY, self._sweep_soon)
+        return loaded
+
+    def _sweep_soon(self) -> None:
+        self._sweep = self.clock.call_at(self.clock.now() + SWEEP_EVERY, self._sweep_soon)
+        if self.accepting:
+            self._spawn(self._sweep_logged())
+
+    async def _sweep_logged(self) -> None:
+        """A sweep from the clock: a store that does not answer only postpones it."""
+        try:
+            await self.sweep()
+        except Unavailable as exc:
+            log.warning("sweep waits for the store: %s", exc)
+
+    async def sweep(self) -> tuple[int, int]:
+        """Load the games whose timers fall due within LOAD_AHEAD, and let go of idle ones (no
+        timer due within it, nothing done for as long, nothing under way): (loaded, let go)."""
+        now = self.clock.now()
+        loaded = 0
+        for game_id in await self.store.games_due(self.shards, now + LOAD_AHEAD):
+            if game_id not in self.tables and game_id not in self._reloading \
+                    and await self._fetch(game_id) is not None:
+                loaded += 1
+        idle = [t for t in self.tables.values() if t.status == "running"
+                and t.touched < now - LOAD_AHEAD and not t.lock.locked()
+                and not (t.feed and t.feed.busy)
+                and all(timer["due_at"] > now + LOAD_AHEAD for timer in t.timers)]
+        for table in idle:
+            self._let_go(table)
+        if loaded or idle:
+            log.info("sweep loaded=%d let_go=%d resident=%d", loaded, len(idle), len(self.tables))
+        return loaded, len(idle)
+
+    def _let_go(self, table: Table) -> None:
+        """Drop an idle game from memory (it stays in the store, and comes back on its next
+        click, command or timer)."""
+        for handle in table.handles.values():
+            handle.cancel()
+        table.handles.clear()
+        self._unregister(table)
+        self.resting.add(table.channel_id)
+        forget = getattr(self.publisher, "forget", None)
+        if forget is not None:
+            forget(table)
+        else:
+            self.store.forget(table.id)
 
     async def _adopt(self, row: dict[str, Any], timers: list[dict[str, Any]]) -> Table | None:
         """Serve a stored game from here: revive it, register it, re-arm its timers
@@ -783,9 +971,14 @@ class TableService:
             self.quarantined[row["id"]] = problem
             return None
         self._register(table)
+        table.touched = self.clock.now()
         table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
-        if table.deadline is not None and not any(t["kind"] == "warn" for t in timers):
-            table.warned_turn = table.state.turn if table.state else -1
+        if row.get("reminded") is None and table.deadline is not None:
+            # Saved before reminders were recorded: one whose timer is gone was sent.
+            stored = {t["timer_id"] for t in timers}
+            length = pace.turn_seconds(table.options, self.turn_timeout)
+            table.reminded = [timer_id for timer_id, _ in pace.reminders(length)
+                              if timer_id not in stored]
         if timers:
             self._arm(table, timers)
         return table
@@ -800,7 +993,7 @@ class TableService:
             host_id=row["host_id"], seed=row["seed"], options=row["options"] or {}, seats=seats,
             status=row["status"], state=state, result=row["result"],
             turn_started=row.get("turn_started") or 0.0,
-            tokens=row.get("tokens") or [0] * len(seats))
+            tokens=row.get("tokens") or [0] * len(seats), reminded=row.get("reminded") or [])
         if state is not None:
             table.prompts = [game.prompt(state, s) for s in range(state.seats)]
         return table
@@ -837,6 +1030,17 @@ class TableService:
     def _register(self, table: Table) -> None:
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table.id
+        self.resting.discard(table.channel_id)
+
+    async def resting_in(self, channel_id: int) -> Table | None:
+        """The game of a channel whose game rests in the store, brought back into memory; None
+        for any other channel without a game in memory (no store read for table talk)."""
+        if channel_id not in self.resting:
+            return None
+        table = await self.here(channel_id)
+        if table is None:
+            self.resting.discard(channel_id)  # it finished meanwhile, elsewhere
+        return table
 
     def _unregister(self, table: Table) -> None:
         self.tables.pop(table.id, None)
@@ -855,12 +1059,23 @@ class TableService:
 
     async def close(self) -> None:
         self.accepting = False
+        if self._sweep is not None:
+            self._sweep.cancel()
         for table in self.tables.values():
             for handle in table.handles.values():
                 handle.cancel()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def passing_first(game: Game, seat: int, fallback: Callable[[State], str]
+                  ) -> Callable[[State], str]:
+    """A chooser that takes the rules' pass at each step that offers one, else `fallback`'s."""
+    def choose(state: State) -> str:
+        found = pace.pass_choice(game.prompt(state, seat))
+        return found.action if found is not None else fallback(state)
+    return choose
 
 
 def upgrade(game: Game, state: State, stored_format: int) -> State:

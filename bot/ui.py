@@ -14,8 +14,9 @@ import discord
 
 from games.core import Choice, Step, option_text
 
+from . import pace
 from .choices import Position, format_path
-from .table import VOTE_AFTER_TIMEOUTS, Table
+from .table import Table
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds navigation
 MAX_SELECT = 25
@@ -89,7 +90,26 @@ def lobby_view(table: Table) -> discord.ui.View | None:
             custom_id=button_id(table, "opt", name), row=min(row, 4),
             placeholder=f"{text.label} ({text.value(current)}). {text.help}".strip()[:150],
             options=[discord.SelectOption(label=text.value(v)[:100], value=str(v)) for v in values]))
+    choices = pace.select_choices(table.game)
+    if choices:  # the bot's own options (pace, deadline action) share one select
+        now = "; ".join(f"{pace.TEXTS[name].label}: {pace.value_words(name, table.options.get(name))}"
+                        for name in pace.OPTIONS)
+        view.add_item(discord.ui.Select(
+            custom_id=button_id(table, "opt", pace.SELECT),
+            row=min(2 + len(table.game.option_choices), 4),
+            placeholder=f"{now}. Pick a pace or a deadline action."[:150],
+            options=[discord.SelectOption(label=label[:100], value=value)
+                     for label, value in choices]))
     return frozen(view)
+
+
+def seat_prefixed(name: str, label: str, limit: int = 80) -> str:
+    """A choice offered to one of several seats, "Name · label", within Discord's `limit`: a
+    long name gives way before the choice does (the choice is what the click does)."""
+    room = limit - len(label) - 3
+    if len(name) > room:
+        name = name[:max(8, room - 1)].rstrip() + "…"
+    return f"{name} · {label}"[:limit]
 
 
 def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
@@ -107,7 +127,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
                 label="Play again", style=discord.ButtonStyle.success,
                 custom_id=button_id(table, "again")))]
         return []
-    voters = [i for i, s in enumerate(table.seats) if not s.ai and s.timeouts >= VOTE_AFTER_TIMEOUTS]
+    votes_after = pace.votes_after(table.options)
+    voters = [i for i, s in enumerate(table.seats) if not s.ai and s.timeouts >= votes_after]
     room = MAX_BUTTONS - (5 if voters else 0)
     waiting = [(seat, prompt) for seat, prompt in enumerate(table.prompts)
                if prompt is not None and not table.seats[seat].ai]
@@ -116,7 +137,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
             for index, choice in enumerate(prompt.choices):
-                label = f"{table.seats[seat].name} · {choice.label}" if several else choice.label
+                label = seat_prefixed(table.seats[seat].name, choice.label) if several \
+                    else choice.label
                 buttons.append((label, f"c:{index}", seat))
     else:
         for seat, _ in waiting[:room]:

@@ -32,6 +32,7 @@ from . import core
 from .core import BLACK, WHITE, fit_text, font, shade, text_length, tint
 
 WIDTH = 1200
+TITLE = "Atmosfear: The Harbingers"
 HEADER_H = 64
 PAD = 12
 BOARD = 800  # board region (square)
@@ -151,6 +152,15 @@ def _realm_colours(spec: Spec) -> dict[int, str | None]:
 
 
 LABEL_W, LABEL_H = 226, 82
+LABEL_MAX_W = 320  # a realm label widens up to this for a long Harbinger name
+LABEL_TEXT_X = 46  # the name starts right of the colour badge
+REALM_FONT = 24
+
+
+def label_width(harbinger: str) -> int:
+    """A realm label's width: room for its Harbinger's whole name, within `LABEL_MAX_W`."""
+    need = text_length(font(REALM_FONT, True), harbinger) + LABEL_TEXT_X + 12
+    return int(min(LABEL_MAX_W, max(LABEL_W, need)))
 
 
 def _point_rect_dist(p, rect) -> float:
@@ -250,10 +260,11 @@ def build_geometry(spec: Spec) -> Geometry:
                           CY + (chain[-1][1] - CY) * INNER_R / max(1.0, math.hypot(chain[-1][0] - CX, chain[-1][1] - CY))))
         segs += list(zip(chain, chain[1:]))
     labels: dict[int, tuple[int, int, int, int]] = {}
-    lw, lh = LABEL_W, LABEL_H
+    lh = LABEL_H
     inset = HALF - d / 2 - 14
     placed: list[tuple[float, float, float, float]] = []
-    for idx, _, _ in realms:
+    for idx, harb, _ in realms:
+        lw = label_width(harb or f"Realm {idx + 1}")
         members = [i for i, o in enumerate(outer) if o[1] == idx]
         if not members:
             continue
@@ -637,8 +648,8 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
         d.rounded_rectangle(badge, radius=6, fill=rgb(colour), outline=BLACK, width=2)
         d.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), letter(colour), font=fn, fill=ink(colour),
                anchor="mm")
-        d.text((l + 46, t + 24), fit_text(harb or f"Realm {idx + 1}", fn, r - l - 52), font=fn, fill=core.TEXT,
-               anchor="lm")
+        f, name = core.fit_font(harb or f"Realm {idx + 1}", REALM_FONT, r - l - LABEL_TEXT_X - 8, True)
+        d.text((l + LABEL_TEXT_X, t + 24), name, font=f, fill=core.TEXT, anchor="lm")
     # panel frame, headings, legend
     d.rounded_rectangle((PANEL_X, PANEL_Y, PANEL_X + PANEL_W, PANEL_Y + PANEL_H), radius=14, fill=core.PANEL_BG)
     d.text((PANEL_X + 16, PANEL_Y + 12), "PLAYERS", font=font(22, True), fill=core.TEXT_DIM)
@@ -833,21 +844,27 @@ def _draw_header(im, d, view, sprites) -> None:
         im.paste(pc, (int(x - 60), mid - pc.height // 2 - 2), pc)
         d.text((x, mid - 2), text, font=f, fill=BLACK, anchor="lm")
         return
-    d.text((PAD + 4, mid), "Atmosfear: The Harbingers", font=font(28, True), fill=(230, 60, 60), anchor="lm")
+    title_font = font(28, True)
+    d.text((PAD + 4, mid), TITLE, font=title_font, fill=(230, 60, 60), anchor="lm")
+    left = PAD + 4 + text_length(title_font, TITLE) + 24
     turn = view.get("turn", 0)
     phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
-    fr, f = font(22), font(24, True)
+    fr = font(22)
     right = WIDTH - PAD - 4
     tail = f"turn {turn} · {phase}"
     d.text((right, mid), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
+    x = right - text_length(fr, tail) - 22
     current = view.get("current")
-    if current is not None:
+    acting = view.get("acting")
+    if acting:
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 24, x - left, HEADER_H - 8)
+        core.draw_lines(d, x, mid, lines, f, core.TEXT)
+    elif current is not None:
         p = _player(view, current) or {}
-        x = right - text_length(fr, tail) - 22
-        who = fit_text(f"{_name(view, current)} to play", f, max(120, x - 500))
-        d.text((x, mid), who, font=f, fill=core.TEXT, anchor="rm")
-        x -= text_length(f, who) + 10
         pc = sprites.piece(20, p.get("colour"), int(p.get("number") or current + 1), False)
+        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 24,
+                                   x - left - pc.width - 10, HEADER_H - 8)
+        x -= core.draw_lines(d, x, mid, lines, f, core.TEXT) + 10
         im.paste(pc, (int(x - pc.width), mid - pc.height // 2), pc)
 
 
@@ -881,15 +898,17 @@ def _draw_panel(im, d, view, players, sprites) -> None:
         if p.get("waiting_at_well"):
             flags.append("at Well")
         warn = " · ".join(flags)
-        wl = text_length(fi, warn) + 8 if warn else 0
         cw = 32 if crown else 0
-        name = fit_text(name, fn, max(40, avail - cw - wl))
-        d.text((tx, y + 2), name, font=fn, fill=core.TEXT)
+        # the flags follow the name when both fit whole; else they move to the second line
+        wl = text_length(fi, warn) + 8 if warn else 0
+        warn_below = bool(warn) and core.largest_font(name, 24, avail - cw - wl, True) is None
+        f_name, name = core.fit_name(name, 24, avail - cw - (0 if warn_below else wl))
+        d.text((tx, y + 2), name, font=f_name, fill=core.TEXT)
         if crown:
             ic = sprites.icon("crown", 28)
-            im.paste(ic, (int(tx + text_length(fn, name) + 4), y + 1), ic)
-        if warn:
-            d.text((x0 + inner_w, y + 5), fit_text(warn, fi, avail - 60), font=fi, fill=core.WARN, anchor="ra")
+            im.paste(ic, (int(tx + text_length(f_name, name) + 4), y + 1), ic)
+        if warn and not warn_below:
+            d.text((x0 + inner_w, y + 5), warn, font=fi, fill=core.WARN, anchor="ra")
         # line 2: keys held, black key, harbinger and colour
         cname = str(colour or "?").capitalize()
         harb = p.get("harbinger") or ""
@@ -905,7 +924,13 @@ def _draw_panel(im, d, view, players, sprites) -> None:
             bic = sprites.icon("key_black", 26)
             im.paste(bic, (lx, ly - 1), bic)
             lx += 30
-        d.text((lx, ly + 1), fit_text(label, fi, x0 + inner_w - lx), font=fi, fill=core.TEXT_DIM)
+        label_end = x0 + inner_w
+        if warn_below:
+            f_warn, warn = core.fit_font(warn, 22, (label_end - lx) / 2, smallest=16)
+            d.text((label_end, ly + 1), warn, font=f_warn, fill=core.WARN, anchor="ra")
+            label_end -= text_length(f_warn, warn) + 10
+        f_label, label = core.fit_font(label, 22, label_end - lx, smallest=16)
+        d.text((lx, ly + 1), label, font=f_label, fill=core.TEXT_DIM)
         y += ROW_H
 
     # dice, fears
@@ -928,7 +953,8 @@ def _draw_panel(im, d, view, players, sprites) -> None:
     y += 30
     bk_text = f"black key: {_name(view, holder)}" if holder is not None else (
         "black key: on board" if (view.get("black_key") or {}).get("on_board", True) else "black key: -")
-    d.text((x0 + 4, y), fit_text(bk_text, fi, inner_w - 8), font=fi, fill=core.TEXT)
+    f_bk, bk_text = core.fit_font(bk_text, 22, inner_w - 8, smallest=16)
+    d.text((x0 + 4, y), bk_text, font=f_bk, fill=core.TEXT)
 
     gk = view.get("gatekeeper") or {}
     if gk.get("on_screen"):
@@ -940,15 +966,22 @@ def _draw_panel(im, d, view, players, sprites) -> None:
         yy = top + 44
         calling = gk.get("calling")
         if calling is not None:
-            d.text((PANEL_X + 16, yy), fit_text(f"calls {_name(view, calling)}!", fn, PANEL_W - 32), font=fn,
-                   fill=core.GOLD)
+            f_call, call = core.fit_font(f"calls {_name(view, calling)}!", 24, PANEL_W - 32, True, smallest=16)
+            d.text((PANEL_X + 16, yy), call, font=f_call, fill=core.GOLD)
             yy += 32
         fl = font(24, True)
-        for ln in _wrap(str(gk.get("line") or "..."), fl, PANEL_W - 32):
+        for ln in _wrap(_with_names(view, str(gk.get("line") or "...")), fl, PANEL_W - 32):
             if yy + 28 > bottom - 6:
                 break
             d.text((PANEL_X + 16, yy), ln, font=fl, fill=WHITE)
             yy += 30
+
+
+def _with_names(view: dict, text: str) -> str:
+    """Engine text names seats as "{p0}", "{p1}"...: the board shows the names instead."""
+    for seat in range(len(view.get("names") or view.get("players") or [])):
+        text = text.replace(f"{{p{seat}}}", _name(view, seat))
+    return text
 
 
 def _wrap(text: str, fnt, width: float) -> list[str]:
@@ -1121,8 +1154,8 @@ def draw_gatekeeper(line: str, name: str | None = None) -> Image.Image:
     im = _gk_backdrop().copy()
     d = ImageDraw.Draw(im)
     if name:
-        d.text((GK_W - 30, 40), fit_text(str(name).upper(), font(32, True), 300), font=font(32, True),
-               fill=core.GOLD, anchor="ra", stroke_width=1, stroke_fill=BLACK)
+        f_name, shown = core.fit_name(str(name).upper(), 32, 300)
+        d.text((GK_W - 30, 40), shown, font=f_name, fill=core.GOLD, anchor="ra", stroke_width=1, stroke_fill=BLACK)
         d.text((GK_W - 30, 80), "he calls you", font=font(22), fill=(230, 190, 190), anchor="ra")
     text = str(line or "...").strip() or "..."
     top, bottom = GK_FIG_H + 18, GK_H - 14

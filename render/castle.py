@@ -38,6 +38,7 @@ from .core import (
 
 WIDTH = 1200
 HEADER_H = 64
+TITLE = "Keys to the Castle"
 PAD = 12  # outer padding
 BAND = 62  # side band thickness
 COORD = 34  # coordinate strip thickness
@@ -671,28 +672,33 @@ def _draw_header(im, d, view, sprites) -> None:
         im.paste(pc, (int(x - 60), HEADER_H // 2 - pc.height // 2 - 2), pc)
         d.text((x, HEADER_H // 2 - 2), text, font=f, fill=BLACK, anchor="lm")
         return
-    d.text((PAD + 4, HEADER_H // 2), "Keys to the Castle", font=font(30, True), fill=core.GOLD, anchor="lm")
+    title_font = font(30, True)
+    d.text((PAD + 4, HEADER_H // 2), TITLE, font=title_font, fill=core.GOLD, anchor="lm")
     turn = view.get("turn", 0)
     phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
     current = view.get("current")
-    f = font(26, True)
     fr = font(24)
     right = WIDTH - PAD - 4
     tail = f"turn {turn} · {phase}"
     d.text((right, HEADER_H // 2), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
-    if current is not None:
-        x = right - text_length(fr, tail) - 24
-        who = fit_text(f"{_name(view, current)} to play", f, 330)
-        d.text((x, HEADER_H // 2), who, font=f, fill=core.TEXT, anchor="rm")
-        x -= text_length(f, who) + 10
+    x = right - text_length(fr, tail) - 24
+    left = PAD + 4 + text_length(title_font, TITLE) + 24
+    acting = view.get("acting")
+    if acting:
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, x - left, HEADER_H - 8)
+        core.draw_lines(d, x, HEADER_H // 2, lines, f, core.TEXT)
+    elif current is not None:
         pc = sprites.piece(22, _colour_of(view, current), current)
+        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26,
+                                   x - left - pc.width - 10, HEADER_H - 8)
+        x -= core.draw_lines(d, x, HEADER_H // 2, lines, f, core.TEXT) + 10
         im.paste(pc, (int(x - pc.width), HEADER_H // 2 - pc.height // 2), pc)
 
 
 def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
     x = lay.px + 16
     inner_w = lay.pw - 32
-    fn, fi = font(26, True), font(22)
+    fi = font(22)
     current = view.get("current")
     y = lay.py + PLAYERS_TOP
     for p in players[:MAX_PLAYERS]:
@@ -706,21 +712,27 @@ def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
         avail = inner_w - (tx - x)
         colour = p.get("colour")
         name = _name(view, seat)
-        tag = f"  {COLOUR_NAMES.get(colour, str(colour))} · side {p.get('side', '?')}"
-        name = fit_text(name, fn, avail - text_length(fi, tag))
-        d.text((tx, y + 4), name, font=fn, fill=core.TEXT)
-        d.text((tx + text_length(fn, name), y + 8), tag, font=fi, fill=core.TEXT_DIM)
+        tag = f"{COLOUR_NAMES.get(colour, str(colour))} · side {p.get('side', '?')}"
         pos = p.get("pos")
         info = f"hand {p.get('hand_size', 0)} · " + (f"at {pos}" if pos else "outside")
         used = p.get("bonuses_used") or []
         if used:
             info += " · bonus " + ",".join(used)
+        # the tag follows the name when both fit whole; else the name has the line to itself
+        beside = core.largest_font(name, 26, avail - text_length(fi, "  " + tag), True)
+        if beside is not None:
+            d.text((tx, y + 4), name, font=beside, fill=core.TEXT)
+            d.text((tx + text_length(beside, name + "  "), y + 8), tag, font=fi, fill=core.TEXT_DIM)
+        else:
+            f, shown = core.fit_name(name, 26, avail)
+            d.text((tx, y + 4), shown, font=f, fill=core.TEXT)
+            info = f"{tag} · {info}"
         netted = int(p.get("netted") or 0)
         warn = f"netted {netted}" if netted > 0 else ""
-        info = fit_text(info, fi, avail - (text_length(fi, "  " + warn) if warn else 0))
-        d.text((tx, y + 40), info, font=fi, fill=core.TEXT)
+        f, info = core.fit_font(info, 22, avail - (text_length(fi, "  " + warn) if warn else 0), smallest=16)
+        d.text((tx, y + 40), info, font=f, fill=core.TEXT)
         if warn:
-            d.text((tx + text_length(fi, info + "  "), y + 40), warn, font=fi, fill=core.WARN)
+            d.text((tx + text_length(f, info + "  "), y + 40), warn, font=fi, fill=core.WARN)
         y += PLAYER_ROW_H
 
     # draw + discard piles

@@ -12,6 +12,7 @@ import math
 import struct
 import zlib
 from functools import lru_cache
+from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -34,20 +35,162 @@ def _font_bytes(bold: bool) -> bytes:
     return resource("fonts", FONT_FILES[bold]).read_bytes()
 
 
+# Set only while a `render.textrecord.TextRecorder` records: (fitted, meant, font, room) -> None.
+fit_listener: Callable[[str, str, ImageFont.FreeTypeFont, float], None] | None = None
+
+
 @lru_cache(maxsize=8192)
 def text_length(fnt: ImageFont.FreeTypeFont, text: str) -> float:
     """``fnt.getlength(text)``, cached: boards measure the same strings over and over."""
     return fnt.getlength(text)
 
 
-@lru_cache(maxsize=4096)
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
-    """Shorten ``text`` with an ellipsis so it fits in ``max_width`` pixels (cached)."""
+    """Shorten ``text`` with an ellipsis so it fits in ``max_width`` pixels (cached).
+
+    While a `render.textrecord.TextRecorder` records, it hears of every fit (``fit_listener``),
+    so a test knows the whole string a shortened one stands for and the room it was given."""
+    fitted = _fit_text(text, fnt, max_width)
+    if fit_listener is not None:
+        fit_listener(fitted, text, fnt, max_width)
+    return fitted
+
+
+@lru_cache(maxsize=4096)
+def _fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
     if text_length(fnt, text) <= max_width:
         return text
     while text and text_length(fnt, text + "…") > max_width:
         text = text[:-1]
     return text + "…"
+
+
+NAME_KEEPS = 12  # a shortened name still shows this many characters
+
+
+def smallest_size(size: int, smallest: int | None = None) -> int:
+    """How far a font of ``size`` may shrink to fit: three quarters of it unless told."""
+    return smallest if smallest is not None else max(14, (size * 3 + 3) // 4)
+
+
+@lru_cache(maxsize=2048)
+def largest_font(text: str, size: int, width: float, bold: bool = False,
+                 smallest: int | None = None) -> ImageFont.FreeTypeFont | None:
+    """The largest font from ``size`` down to `smallest_size` in which ``text`` fits ``width``."""
+    for px in range(size, smallest_size(size, smallest) - 1, -1):
+        if text_length(font(px, bold), text) <= width:
+            return font(px, bold)
+    return None
+
+
+def fit_font(text: str, size: int, width: float, bold: bool = False,
+             smallest: int | None = None) -> tuple[ImageFont.FreeTypeFont, str]:
+    """``text`` in the largest font that holds it in ``width`` (see `largest_font`), or
+    shortened by `fit_text` in the smallest: a long name loses a little size before it loses
+    letters."""
+    fnt = largest_font(text, size, width, bold, smallest) or font(smallest_size(size, smallest), bold)
+    return fnt, fit_text(text, fnt, width)
+
+
+def line_height(fnt: ImageFont.FreeTypeFont) -> int:
+    ascent, descent = fnt.getmetrics()
+    return ascent + descent
+
+
+@lru_cache(maxsize=1024)
+def _wrap_lines(text: str, fnt: ImageFont.FreeTypeFont, width: float, lines: int) -> tuple[str, ...] | None:
+    """``text`` in at most ``lines`` lines of ``width``, broken at spaces, balanced so the
+    longest line is as short as it can be; None when it does not fit."""
+    words = text.split(" ")
+    if lines <= 1 or len(words) == 1:
+        return (text,) if text_length(fnt, text) <= width else None
+    best: tuple[float, tuple[str, ...]] | None = None
+    for cut in range(1, len(words)):
+        head = " ".join(words[:cut])
+        if text_length(fnt, head) > width:
+            break
+        rest = _wrap_lines(" ".join(words[cut:]), fnt, width, lines - 1)
+        if rest is None:
+            continue
+        longest = max(text_length(fnt, line) for line in (head, *rest))
+        if best is None or longest < best[0]:
+            best = (longest, (head, *rest))
+    return best[1] if best is not None else None
+
+
+def fit_block(text: str, size: int, width: float, height: float, bold: bool = False,
+              smallest: int | None = None) -> tuple[ImageFont.FreeTypeFont, tuple[str, ...]]:
+    """``text`` laid out in a ``width`` x ``height`` box: one line in the largest font from
+    ``size`` down to `smallest_size` that holds it, else as many lines as the height allows in
+    the largest font that holds them, else one line at the smallest size, shortened."""
+    fnt, lines = _block(text, size, width, height, bold, smallest)
+    return fnt, lines or (fit_text(text, fnt, width),)
+
+
+@lru_cache(maxsize=512)
+def _block(text: str, size: int, width: float, height: float, bold: bool,
+           smallest: int | None) -> tuple[ImageFont.FreeTypeFont, tuple[str, ...] | None]:
+    fnt = largest_font(text, size, width, bold, smallest)
+    if fnt is not None:
+        return fnt, (text,)
+    low = smallest_size(size, smallest)
+    for px in range(size, low - 1, -1):
+        f = font(px, bold)
+        for lines in range(2, int(height // line_height(f)) + 1):
+            wrapped = _wrap_lines(text, f, width, lines)
+            if wrapped is not None:
+                return f, wrapped
+    return font(low, bold), None
+
+
+def draw_lines(d: ImageDraw.ImageDraw, x: float, mid: float, lines: tuple[str, ...],
+               fnt: ImageFont.FreeTypeFont, fill: RGB, align: str = "r") -> float:
+    """Draw ``lines`` as a block centred on ``mid``, each line's right end at ``x`` (``align``
+    "r"), its left end ("l") or its middle ("m"); returns the widest line's width."""
+    step = line_height(fnt)
+    top = mid - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        d.text((x, top + i * step), line, font=fnt, fill=fill, anchor=align + "m")
+    return max(text_length(fnt, line) for line in lines)
+
+
+def seat_names(view: dict) -> tuple[str, ...]:
+    """The players' names a view carries (``view["names"]``), for phrases that mention them."""
+    return tuple(str(n) for n in view.get("names") or () if n)
+
+
+PHRASE_SMALLEST = 15  # px: how far a header phrase may shrink before its names are shortened
+
+
+def fit_phrase(text: str, names: tuple[str, ...], size: int, width: float, height: float,
+               bold: bool = True) -> tuple[ImageFont.FreeTypeFont, tuple[str, ...]]:
+    """A header phrase naming players ("Ana and Bo to answer") in a ``width`` x ``height``
+    box: whole, on as many lines as fit, in a font down to `PHRASE_SMALLEST`; if that cannot
+    hold it, with each long name cut to `NAME_KEEPS` characters; only then shortened at the end."""
+    fnt, lines = _block(text, size, width, height, bold, PHRASE_SMALLEST)
+    if lines is not None:
+        return fnt, lines
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) > NAME_KEEPS + 1:
+            text = text.replace(name, name[:NAME_KEEPS].rstrip() + "…")
+    fnt, lines = _block(text, size, width, height, bold, PHRASE_SMALLEST)
+    return fnt, lines or (fit_text(text, fnt, width),)
+
+
+NAME_FLOOR = 14  # px: the smallest a name is drawn
+
+
+def fit_name(name: str, size: int, width: float, bold: bool = True) -> tuple[ImageFont.FreeTypeFont, str]:
+    """A player's name in ``width``: whole in the largest font down to three quarters of
+    ``size``; when it must be shortened, in a font small enough (down to `NAME_FLOOR`) that
+    it keeps `NAME_KEEPS` characters."""
+    fnt, text = fit_font(name, size, width, bold)
+    px = fnt.size
+    while text != name and len(text) - 1 < NAME_KEEPS and px > NAME_FLOOR:
+        px -= 1
+        fnt = font(px, bold)
+        text = fit_text(name, fnt, width)
+    return fnt, text
 
 
 @lru_cache(maxsize=2048)  # masks are a few KB each: a few MB at most

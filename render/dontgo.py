@@ -37,6 +37,7 @@ from .core import BLACK, COLOUR_NAMES, WHITE, fit_text, font, ink_on, seat_rgb, 
 # geometry (all at full size; Discord shows the image ~550 px wide)
 
 WIDTH = 1200
+TITLE = "Don't Go In There"
 SS = 3  # supersampling factor for sprites
 PAD = 12
 HEADER_H = 64
@@ -452,8 +453,10 @@ def build_chip(kind: str, label: str, dispelled: bool) -> Image.Image:
         grey.putalpha(im.getchannel("A"))
         im = grey
     d = ImageDraw.Draw(im)
-    fl = font(24, True) if len(label) < 2 else font(22, True)
-    d.text((min(CHIP_W / 2, CHIP_MIN_STEP - 3 - text_length(fl, label) / 2), 0.8 * CHIP_H), label, font=fl,
+    # the part left of the next chip, on a crowded row, must hold the whole value
+    fl, label = core.fit_font(label, 24 if len(label) < 2 else 22, CHIP_MIN_STEP - 5, True, smallest=14)
+    half = text_length(fl, label) / 2
+    d.text((max(half + 2, min(CHIP_W / 2, CHIP_MIN_STEP - 3 - half)), 0.8 * CHIP_H), label, font=fl,
            fill=(60, 60, 64) if dispelled else CURSE_INK, anchor="mm")
     if dispelled:
         d.line((3, CHIP_H - 4, CHIP_W - 4, 3), fill=(230, 60, 60), width=3)
@@ -678,24 +681,26 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
     if view.get("phase") == "over" and winners:
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
-        f = font(36, True)
         names = [_name(view, s) for s in winners]
         verb = " wins!" if len(names) == 1 else " win!"
-        text = fit_text(" & ".join(names), f, WIDTH - 200 - 50 * len(names) - text_length(f, verb)) + verb
         n_icons = min(len(winners), 5)
-        total = text_length(f, text) + n_icons * 34 + 10
-        x = (WIDTH - total) / 2
+        f, lines = core.fit_phrase(" & ".join(names) + verb, core.seat_names(view), 36,
+                                   WIDTH - 2 * PAD - 50 - n_icons * 34 - 10, HEADER_H - 8)
+        total = max(text_length(f, line) for line in lines) + n_icons * 34 + 10
+        x = (WIDTH - total) / 2 + 25
         crown = sprites.icon("crown", 40)
         im.paste(crown, (int(x - 50), mid - 22), crown)
         for s in winners[:n_icons]:
             m = sprites.meeple(MEEPLE_SMALL + 10, colour_of.get(s), _int(s))
             im.paste(m, (int(x), mid - m.height // 2 - 2), m)
             x += 34
-        d.text((x + 10, mid - 2), text, font=f, fill=BLACK, anchor="lm")
+        core.draw_lines(d, x + 10, mid - 2, lines, f, BLACK, align="l")
         return
     ghost = sprites.icon("ghost", 44)
     im.paste(ghost, (PAD, mid - 23), ghost)
-    d.text((PAD + 52, mid), "Don't Go In There", font=font(30, True), fill=GHOST, anchor="lm")
+    title_font = font(30, True)
+    d.text((PAD + 52, mid), TITLE, font=title_font, fill=GHOST, anchor="lm")
+    left = PAD + 52 + text_length(title_font, TITLE) + 24
     right = WIDTH - PAD - 4
     fr = font(24)
     deck = f"deck {_int(view.get('deck'))}"
@@ -709,12 +714,15 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
     d.text((right, mid), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
     right -= text_length(fr, tail) + 16
     current = view.get("current")
-    if isinstance(current, int) and phase != "over":
-        fb = font(26, True)
-        who = fit_text(f"{_name(view, current)} to move", fb, right - 330 - 44)
-        d.text((right, mid), who, font=fb, fill=core.TEXT, anchor="rm")
-        right -= text_length(fb, who) + 8
+    acting = view.get("acting")
+    if acting:
+        fb, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, right - left, HEADER_H - 8)
+        core.draw_lines(d, right, mid, lines, fb, core.TEXT)
+    elif isinstance(current, int) and phase != "over":
         m = sprites.meeple(MEEPLE_SMALL + 10, colour_of.get(current), current)
+        fb, lines = core.fit_phrase(f"{_name(view, current)} to move", core.seat_names(view), 26,
+                                    right - left - m.width - 8, HEADER_H - 8)
+        right -= core.draw_lines(d, right, mid, lines, fb, core.TEXT) + 8
         im.paste(m, (int(right - m.width), mid - m.height // 2), m)
     elif phase == "over":
         d.text((right, mid), "Game over", font=font(26, True), fill=core.TEXT, anchor="rm")
@@ -786,12 +794,13 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
             box = (x - 7, HOUSE_TOP - 3, x + COL_W + 6, DICE_Y + DICE_H + 1)
             d.rounded_rectangle(box, radius=10, outline=BLACK, width=7)
             d.rounded_rectangle(box, radius=10, outline=core.HIGHLIGHT, width=5)
+            # the tag sits on the frame's top edge, clear of the dice row and its flags
             f = font(22, True)
             tw = text_length(f, "last move")
-            tx = x + COL_W - tw - 18
-            d.rounded_rectangle((tx - 8, DICE_Y + DICE_H - 28, tx + tw + 8, DICE_Y + DICE_H + 2), radius=8,
+            tx = x + (COL_W - tw) / 2
+            d.rounded_rectangle((tx - 8, HOUSE_TOP - 16, tx + tw + 8, HOUSE_TOP + 10), radius=8,
                                 fill=core.HIGHLIGHT)
-            d.text((tx, DICE_Y + DICE_H - 13), "last move", font=f, fill=BLACK, anchor="lm")
+            d.text((tx, HOUSE_TOP - 3), "last move", font=f, fill=BLACK, anchor="lm")
 
 
 def _draw_dice(im, d, x, dice, sprites) -> None:
@@ -836,7 +845,8 @@ def _draw_players(im, d, view, players, sprites, over: bool) -> None:
         m = sprites.meeple(MEEPLE_ROW + 8, colour, seat)
         im.paste(m, (PAD + 20, y + (ROW_H - 6 - m.height) // 2), m)
         tx = PAD + 20 + m.width + 10
-        d.text((tx, y + 8), fit_text(_name(view, seat), fn, 380 - tx), font=fn, fill=core.TEXT)
+        f, name = core.fit_name(_name(view, seat), 26, 380 - tx)
+        d.text((tx, y + 8), name, font=f, fill=core.TEXT)
         d.text((tx, y + 44), f"seat {seat + 1} · {COLOUR_NAMES.get(colour, str(colour))}", font=fi,
                fill=core.TEXT_DIM)
         # meeples in supply
@@ -919,7 +929,8 @@ def _draw_results(im, d, view, scores, n_players, sprites, colour_of) -> None:
             d.rounded_rectangle((PAD + 8, y + 2, WIDTH - PAD - 8, y + RESULT_ROW_H - 3), radius=8, fill=core.GOLD)
         m = sprites.meeple(MEEPLE_SMALL + 6, colour_of.get(seat), _int(seat))
         im.paste(m, (PAD + 24, cy - m.height // 2), m)
-        d.text((PAD + 70, cy), fit_text(_name(view, seat), fb, 380), font=fb, fill=ink, anchor="lm")
+        f_name, name = core.fit_name(_name(view, seat), 26, RESULT_COLS[0][1] - 60 - (PAD + 70))
+        d.text((PAD + 70, cy), name, font=f_name, fill=ink, anchor="lm")
         for (label, x), key in zip(RESULT_COLS, ("curses", "ghosts", "penalty", "bonus", "total")):
             val = row.get(key)
             text = "-" if val is None else str(_int(val))

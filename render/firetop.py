@@ -34,15 +34,17 @@ from . import core
 from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, tint
 
 WIDTH = 1200
+TITLE = "Firetop Mountain"
 CELL = 51
 MARGIN_X = (WIDTH - 22 * CELL) // 2  # room for the row numbers
 HEADER_H = 62
 COORD_H = 28
 BOARD_Y = HEADER_H + COORD_H
 STRIP_H = 90
+STRIP_TEXT_W = WIDTH - 50  # a strip line's room, from its left margin to the strip's right edge
 PANEL_COLS = 3
 PANEL_W = (WIDTH - 20 - 10 * (PANEL_COLS - 1)) // PANEL_COLS
-PANEL_H = 124
+PANEL_H = 150  # five lines: name, skill and luck, stamina and purse, cards, what sets the hero apart
 PANEL_GAP = 10
 SS = 3
 
@@ -366,32 +368,38 @@ STEP_TEXT = {"start": "to move", "move": "moving", "maze": "in the Maze", "stop"
 def header_key(view: dict[str, Any]) -> tuple[Any, ...]:
     rnd = f"Round {_int(view.get('round'), 1)}/{_int(view.get('limit'), 40)}"
     phase = view.get("phase")
+    names = core.seat_names(view)
+    acting = view.get("acting")
+    if acting and phase != "over":
+        return rnd, str(acting), core.TEXT, names
     if phase == "over":
         winner = view.get("winner")
         text = ("The Warlock woke: nobody won" if winner is None
                 else f"{_name(view, _int(winner))} opened the chest and wins!")
-        return rnd, text, core.GOLD
+        return rnd, text, core.GOLD, names
     if phase == "create":
-        return rnd, "Rolling up adventurers…", core.TEXT
+        return rnd, "Rolling up adventurers…", core.TEXT, names
     cur = view.get("current")
     if cur is None:
-        return rnd, "", core.TEXT
+        return rnd, "", core.TEXT, names
     what = STEP_TEXT.get(str(view.get("step")), "")
     if view.get("step") == "move" and view.get("roll"):
         what = f"rolled {_int(view.get('roll'))}"
     colour = _colour(view, cur)
-    return rnd, f"{_name(view, _int(cur))} {what}", seat_rgb(colour) if colour else core.TEXT
+    return rnd, f"{_name(view, _int(cur))} {what}", seat_rgb(colour) if colour else core.TEXT, names
 
 
 def _header_sprite(key: tuple[Any, ...]) -> Image.Image:
-    rnd, text, rgb = key
+    rnd, text, rgb, names = key
     im = Image.new("RGB", (WIDTH, HEADER_H), core.HEADER_BG)
     d = ImageDraw.Draw(im)
-    fb = font(26, True)
-    d.text((16, HEADER_H // 2), "Firetop Mountain", font=fb, fill=core.GOLD, anchor="lm")
-    d.text((290, HEADER_H // 2), rnd, font=font(22), fill=core.TEXT, anchor="lm")
+    fb, fr = font(26, True), font(22)
+    d.text((16, HEADER_H // 2), TITLE, font=fb, fill=core.GOLD, anchor="lm")
+    d.text((290, HEADER_H // 2), rnd, font=fr, fill=core.TEXT, anchor="lm")
     if text:
-        d.text((WIDTH - 16, HEADER_H // 2), fit_text(text, fb, 680), font=fb, fill=rgb, anchor="rm")
+        left = 290 + fr.getlength(rnd) + 24
+        f, lines = core.fit_phrase(text, names, 26, WIDTH - 16 - left, HEADER_H - 8)
+        core.draw_lines(d, WIDTH - 16, HEADER_H // 2, lines, f, rgb)
     return im
 
 
@@ -437,6 +445,15 @@ def _maze(im: Image.Image, view: dict[str, Any], sprites: Sprites) -> None:
         im.paste(spr, (box[0] + 11, box[1] + 11), spr)
 
 
+def _pile_area(node: str) -> tuple[int, int, int, int] | None:
+    """Where a node's pile count goes, in the top right corner of this box: a square's own;
+    a room's lowest strip, since the room's name fills its top."""
+    box = node_box(node)
+    if box is not None and node in board()["rooms"]:
+        return box[0], box[3] - 34, box[2], box[3]
+    return box
+
+
 def _piles(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     f = font(22, True)
     counts: dict[tuple[str, Any], int] = {}
@@ -444,7 +461,7 @@ def _piles(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> Non
         key = (str(pile.get("node")), pile.get("owner"))
         counts[key] = counts.get(key, 0) + _int(pile.get("count"))
     for (node, owner), count in counts.items():
-        box = node_box(node)
+        box = _pile_area(node)
         if box is None:
             continue
         x1, y0 = box[2] - 4, box[1] + 4
@@ -567,19 +584,29 @@ def strip_key(view: dict[str, Any]) -> tuple[Any, ...]:
         for a in attempts[-3:]:
             keys = "-".join(str(_int(k)) for k in (a.get("keys") or []))
             parts.append(f"{_name(view, _int(a.get('seat')))} {keys}: {_int(a.get('wrong'))} wrong")
-        line = ("Chest tries: " + " · ".join(parts) + ("  " + line if line else ""))
+        line = _chest_tries(parts, line)
     return ("dice", label, faces, line)
+
+
+def _chest_tries(parts: list[str], tail: str) -> str:
+    """The latest chest tries that fit the strip whole (long names leave room for fewer)."""
+    for first in range(len(parts)):
+        line = "Chest tries: " + " · ".join(parts[first:]) + ("  " + tail if tail else "")
+        if core.largest_font(line, 22, STRIP_TEXT_W, smallest=16) is not None:
+            return line
+    return line
 
 
 def _strip_sprite(key: tuple[Any, ...]) -> Image.Image:
     im = Image.new("RGB", (WIDTH, STRIP_H), core.BG)
     d = ImageDraw.Draw(im)
     d.rounded_rectangle((10, 0, WIDTH - 10, STRIP_H - 8), radius=10, fill=core.PANEL_BG)
-    f, fb = font(22), font(22, True)
+    f = font(22)
     y1, y2 = 22, 60
     if key[0] == "battle":
         _, head, dice = key
-        d.text((24, y1), fit_text(head, fb, 1150), font=fb, fill=core.WARN, anchor="lm")
+        f_head, head = core.fit_font(head, 22, STRIP_TEXT_W, True, smallest=16)
+        d.text((24, y1), head, font=f_head, fill=core.WARN, anchor="lm")
         if dice is not None:
             mine, my_total, theirs, their_total = dice
             x = 24
@@ -596,14 +623,15 @@ def _strip_sprite(key: tuple[Any, ...]) -> Image.Image:
         return im
     _, label, faces, line = key
     if label:
-        label = fit_text(label, fb, 500)
-        d.text((24, y1), label, font=fb, fill=core.TEXT, anchor="lm")
-        x = 24 + int(fb.getlength(label)) + 10
+        f_label, label = core.fit_font(label, 22, STRIP_TEXT_W - 10 - 40 * len(faces), True, smallest=16)
+        d.text((24, y1), label, font=f_label, fill=core.TEXT, anchor="lm")
+        x = 24 + int(f_label.getlength(label)) + 10
         for face in faces:
             _die(d, x, y1 - 17, face)
             x += 40
     if line:
-        d.text((24, y2), fit_text(line, f, 1150), font=f, fill=core.TEXT, anchor="lm")
+        f_line, line = core.fit_font(line, 22, STRIP_TEXT_W, smallest=16)
+        d.text((24, y2), line, font=f_line, fill=core.TEXT, anchor="lm")
     return im
 
 
@@ -641,7 +669,7 @@ def _panel_sprite(key: tuple[Any, ...]) -> Image.Image:
     name, colour, current, winner, tags, row2, stamina, purse, cards, stam = key
     im = Image.new("RGB", (PANEL_W, PANEL_H), core.BG)
     d = ImageDraw.Draw(im)
-    f, fb = font(22), font(24, True)
+    f = font(22)
     x1 = PANEL_W - 1
     if current:
         d.rounded_rectangle((0, 0, x1, PANEL_H - 1), radius=10, fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)
@@ -650,16 +678,19 @@ def _panel_sprite(key: tuple[Any, ...]) -> Image.Image:
                             outline=core.GOLD if winner else None, width=4 if winner else 0)
     spr = disc(colour, 32, False)
     im.paste(spr, (10, 22 - spr.height // 2), spr)
-    d.text((52, 22), fit_text(name, fb, PANEL_W - 64), font=fb, fill=WHITE, anchor="lm")
-    d.text((12, 50), fit_text(row2, f, 230), font=f, fill=core.TEXT, anchor="lm")
+    f_name, name = core.fit_name(name, 24, PANEL_W - 64)
+    d.text((52, 22), name, font=f_name, fill=WHITE, anchor="lm")
     bx0, bx1 = PANEL_W - 128, PANEL_W - 14
+    f_row2, row2 = core.fit_font(row2, 22, bx0 - 12 - 10, smallest=16)
+    d.text((12, 50), row2, font=f_row2, fill=core.TEXT, anchor="lm")
     d.rectangle((bx0, 44, bx1, 56), fill=(70, 40, 40))
     d.rectangle((bx0, 44, bx0 + (bx1 - bx0) * stam // 100, 56), fill=core.TURN_GREEN if stam > 40 else core.WARN)
     d.text((12, 78), stamina, font=f, fill=core.TEXT, anchor="lm")
     d.text((PANEL_W - 12, 78), purse, font=f, fill=core.GOLD, anchor="rm")
     d.text((12, 104), cards, font=f, fill=core.TEXT_DIM, anchor="lm")
     if tags:
-        d.text((PANEL_W - 12, 104), fit_text(tags, f, PANEL_W - 250), font=f, fill=core.WARN, anchor="rm")
+        f_tags, tags = core.fit_font(tags, 22, PANEL_W - 24, smallest=16)
+        d.text((12, 130), tags, font=f_tags, fill=core.WARN, anchor="lm")
     return im
 
 

@@ -34,12 +34,14 @@ BOARD: dict[str, Any] = tomllib.loads(core.resource("kingdom", "board.toml").rea
 HAZARD_TABLE: dict[str, Any] = tomllib.loads(core.resource("kingdom", "hazards.toml").read_text(encoding="utf-8"))
 
 WIDTH = 1200
+TITLE = "Key to the Kingdom"
 HEADER_H = 62
 BAR_H = 36
 DY = 28                      # board.toml y -> image y
 BOARD_TOP = HEADER_H + BAR_H
 BOARD_BOTTOM = 900
 PANEL_H = 96
+PANEL_TEXT_W = 560  # a panel line's room, from its left margin
 PANELS_Y = BOARD_BOTTOM + 8
 LOST_H = 40
 HEIGHT = PANELS_Y + 2 * PANEL_H + 8 + LOST_H + 8
@@ -176,19 +178,11 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
             t = k / (length + 1)
             px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
             d.ellipse((px - 4, py - 4, px + 4, py + 4), fill=(150, 150, 160))
-        name = HAZARD_NAMES[hz]
-        mx, my2 = (x0 + x1) // 2, (y0 + y1) // 2
-        if hz in LABEL_AT:
-            lx, ly = LABEL_AT[hz]
-            _text_outline(d, (lx, ly + DY), name, label, WHITE)
-        elif abs(x1 - x0) < abs(y1 - y0):   # a vertical band: write along it, beside it
-            side = 34 if mx < 600 else -34
-            _vertical_label(im, name, (mx + side, my2), label)
+        name, centre, vertical = _hazard_label(hz)
+        if vertical:
+            _vertical_label(im, name, centre, label)
         else:
-            dy = -26 if y0 < 200 or (y0 > 600 and y0 < 760) else 28
-            if y0 > 760:
-                dy = 28
-            _text_outline(d, (mx, my2 + dy), name, label, WHITE)
+            _text_outline(d, centre, name, label, WHITE)
     # spots: dungeon, holes
     for spot, (x, y) in SPOTS.items():
         if spot == "dungeon":
@@ -230,20 +224,15 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
                 d.line((x, y - 7, x, y + 7), fill=(40, 110, 60), width=4)
     # world names and which way each panel turns
     bar = font(22, True)
-    small = font(22)
     for panel, x0, x1 in (("west", 0, 400), ("east", 800, 1200)):
         face = fold[0] if panel == "west" else fold[1]
         other = "out" if face == "in" else "in"
-        text = fit_text(f"{_world(panel, face)}", bar, 220)
-        d.text((x0 + 10, HEADER_H + BAR_H // 2), text, font=bar, fill=WHITE, anchor="lm")
-        back = fit_text(f"↻ {_world(panel, other)}", small, 372 - bar.getlength(text))
-        d.text((x1 - 10, HEADER_H + BAR_H // 2), back, font=small, fill=core.TEXT_DIM, anchor="rm")
+        # the World shown, then the one on the panel's back, smaller when both are long
+        f_world, text = core.fit_font(_world(panel, face), 22, 260, True)
+        d.text((x0 + 10, HEADER_H + BAR_H // 2), text, font=f_world, fill=WHITE, anchor="lm")
+        f_back, back = core.fit_font(f"↻ {_world(panel, other)}", 22, 360 - f_world.getlength(text), smallest=15)
+        d.text((x1 - 10, HEADER_H + BAR_H // 2), back, font=f_back, fill=core.TEXT_DIM, anchor="rm")
     d.text((600, HEADER_H + BAR_H // 2), "The Heartland", font=bar, fill=WHITE, anchor="mm")
-    # player panels and the lost pile strip
-    for k in range(4):
-        x0 = 8 + (k % 2) * 596
-        y0 = PANELS_Y + (k // 2) * PANEL_H
-        d.rounded_rectangle((x0, y0, x0 + 588, y0 + PANEL_H - 8), radius=10, fill=core.PANEL_BG)
     return im
 
 
@@ -312,15 +301,58 @@ def _piece_positions(view: dict[str, Any]) -> dict[int, tuple[float, float]]:
     return out
 
 
-def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour) -> None:
+def _hazard_label(hz: str) -> tuple[str, tuple[int, int], bool]:
+    """A hazard's name, where it is written (its centre) and whether it runs upwards: beside a
+    vertical band, along a level one, or where `LABEL_AT` puts it."""
+    (x0, y0), (x1, y1) = _band_points(hz)
+    name = HAZARD_NAMES[hz]
+    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
+    if hz in LABEL_AT:
+        lx, ly = LABEL_AT[hz]
+        return name, (lx, ly + DY), False
+    if abs(x1 - x0) < abs(y1 - y0):   # a vertical band: write along it, beside it
+        return name, (mx + (34 if mx < 600 else -34), my), True
+    dy = -26 if y0 < 200 or (y0 > 600 and y0 < 760) else 28
+    if y0 > 760:
+        dy = 28
+    return name, (mx, my + dy), False
+
+
+@lru_cache(maxsize=1)
+def _hazard_label_boxes() -> tuple[tuple[float, float, float, float], ...]:
+    """Where every hazard's name may be written (whichever way the panels are folded)."""
     f = font(22, True)
-    w = f.getlength(text)
-    top = y - R - 34
-    if top < BOARD_TOP + 2:
-        top = y + R + 6
-    left = min(max(4, x - w / 2 - 6), WIDTH - w - 16)
-    d.rounded_rectangle((left, top, left + w + 12, top + 28), radius=6, fill=(12, 12, 16), outline=colour, width=2)
-    d.text((left + 6 + w / 2, top + 14), text, font=f, fill=WHITE, anchor="mm")
+    boxes = []
+    for hz in HAZARDS:
+        name, (cx, cy), vertical = _hazard_label(hz)
+        half_long, half_short = f.getlength(name) / 2 + 6, 17
+        hw, hh = (half_short, half_long) if vertical else (half_long, half_short)
+        boxes.append((cx - hw, cy - hh, cx + hw, cy + hh))
+    return tuple(boxes)
+
+
+def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour,
+           placed: list[tuple[float, float, float, float]] | None = None) -> None:
+    """A tag naming the space at (x, y): above it, else below, right or left of it (then
+    further out above and below), wherever it first covers no hazard's name nor a tag in ``placed``
+    (above when none is clear); the tag's box is added to ``placed``."""
+    f = font(22, True)
+    w = f.getlength(text) + 12
+    spots = [(x - w / 2, y - R - 34), (x - w / 2, y + R + 6), (x + R + 8, y - 14), (x - R - w - 8, y - 14),
+             (x - w / 2, y - R - 64), (x - w / 2, y + R + 36), (x - w / 2, y - R - 94), (x - w / 2, y + R + 66)]
+    boxes = [(left, top, left + w, top + 28) for left, top in
+             ((min(max(4, left), WIDTH - w - 4), top) for left, top in spots)
+             if BOARD_TOP + 2 <= top and top + 28 <= BOARD_BOTTOM]
+    taken = (*_hazard_label_boxes(), *(placed or ()))
+    box = next((b for b in boxes if not any(_overlap(b, t) for t in taken)), boxes[0])
+    if placed is not None:
+        placed.append(box)
+    d.rounded_rectangle(box, radius=6, fill=(12, 12, 16), outline=colour, width=2)
+    d.text(((box[0] + box[2]) / 2, box[1] + 14), text, font=f, fill=WHITE, anchor="mm")
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -330,17 +362,17 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     if view.get("phase") == "over":
         if isinstance(winner, int) and winner < len(players):
             d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.GOLD)
-            tail = " escapes the Kingdom with the Key!"
-            big = font(30, True)
-            text = fit_text(_name(view, winner), big, WIDTH - 40 - big.getlength(tail)) + tail
-            d.text((WIDTH / 2, mid), text, font=font(30, True), fill=BLACK, anchor="mm")
+            text = f"{_name(view, winner)} escapes the Kingdom with the Key!"
+            f, lines = core.fit_phrase(text, core.seat_names(view), 30, WIDTH - 40, HEADER_H - 6)
+            core.draw_lines(d, WIDTH / 2, mid, lines, f, BLACK, align="m")
         else:
             d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(28, True),
                    fill=core.WARN, anchor="mm")
         return
-    d.text((14, mid), "Key to the Kingdom", font=font(28, True), fill=GOLDEN, anchor="lm")
-    d.text((350, mid), f"Round {view.get('round', 1)}/{view.get('rounds', '?')}", font=font(22), fill=core.TEXT_DIM,
-           anchor="lm")
+    d.text((14, mid), TITLE, font=font(28, True), fill=GOLDEN, anchor="lm")
+    rnd = f"Round {view.get('round', 1)}/{view.get('rounds', '?')}"
+    d.text((350, mid), rnd, font=font(22), fill=core.TEXT_DIM, anchor="lm")
+    left = 350 + font(22).getlength(rnd) + 24
     right = WIDTH - 14
     die = view.get("die")
     if isinstance(die, int):
@@ -349,15 +381,21 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         right -= 56
     current = view.get("current")
     job = view.get("fold_job")
-    if job:
+    acting = view.get("acting")
+    if acting:
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 24, right - left, HEADER_H - 8)
+        core.draw_lines(d, right, mid, lines, f, core.TEXT)
+    elif job:
         text = f"The {str(job.get('panel', '')).capitalize()} panel is folding!"
-        d.text((right, mid), fit_text(text, font(24, True), 420), font=font(24, True), fill=core.WARN, anchor="rm")
+        f, text = core.fit_font(text, 24, right - left, True)
+        d.text((right, mid), text, font=f, fill=core.WARN, anchor="rm")
     elif isinstance(current, int) and current < len(players):
         phase = {"demon": "moves the Demon King", "move": "moves", "steal": "may steal"}.get(view.get("phase"), "to play")
-        text = fit_text(f"{_name(view, current)} {phase}", font(24, True), 380)
-        d.text((right, mid), text, font=font(24, True), fill=core.TEXT, anchor="rm")
-        w = font(24, True).getlength(text)
-        _token(d, right - w - 22, mid, players[current].get("colour"), current)
+        token_w = 2 * (R + 2) + 8
+        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), 24,
+                                   right - left - token_w, HEADER_H - 8)
+        width = core.draw_lines(d, right, mid, lines, f, core.TEXT)
+        _token(d, right - width - 22, mid, players[current].get("colour"), current)
 
 
 def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], fold: tuple[str, str]) -> None:
@@ -368,8 +406,8 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
         to = job.get("to")
         world = _world(job["panel"], to if to in ("in", "out") else "out")
         text = f"{'Opening out' if to == 'out' else 'Folding in'} to the {world}!"
-        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), fit_text(text, font(22, True), 380), font(22, True),
-                      core.WARN)
+        f, text = core.fit_font(text, 22, 380, True)
+        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), text, f, core.WARN)
     # Key Locations: a gold chest while the Treasure is there
     for loc, full in (view.get("locations") or {}).items():
         if loc not in SPACES or not _present(loc, fold):
@@ -419,32 +457,41 @@ def _draw_marks(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """Ring every place the current choices name and label it with the letter its button
     repeats ("A · The Sleeping Giant, near side"); the Demon King's places in his colour."""
     demon = set(view.get("demon_targets") or [])
+    placed: list[tuple[float, float, float, float]] = []
     for mark in view.get("marks") or []:
         sid = mark.get("space")
         if sid in SPACES:
             x, y = xy(sid)
             colour = DK_RGB if sid in demon else core.HIGHLIGHT
             d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=colour, width=4)
-            _label(d, x, y, str(mark.get("mark", "")), colour)
+            _label(d, x, y, str(mark.get("mark", "")), colour, placed)
+
+
+def panel_box(seat: int, players: int) -> tuple[int, int, int, int]:
+    """Where a seat's panel goes: two to a row; at a table of two, one row of panels twice as tall."""
+    x0 = 8 + (seat % 2) * 596
+    if players <= 2:
+        return x0, PANELS_Y, x0 + 588, PANELS_Y + 2 * PANEL_H - 8
+    y0 = PANELS_Y + (seat // 2) * PANEL_H
+    return x0, y0, x0 + 588, y0 + PANEL_H - 8
 
 
 def _draw_panels(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     players = view.get("players") or []
-    f_name = font(24, True)
     f = font(22)
     current = view.get("current")
     monster = view.get("monster")
     for pl in players[:4]:
         seat = pl.get("seat", 0)
-        x0 = 8 + (seat % 2) * 596
-        y0 = PANELS_Y + (seat // 2) * PANEL_H
-        if seat == current:
-            d.rounded_rectangle((x0, y0, x0 + 588, y0 + PANEL_H - 8), radius=10, outline=core.TURN_GREEN, width=3)
+        x0, y0, x1, y1 = panel_box(seat, len(players))
+        d.rounded_rectangle((x0, y0, x1, y1), radius=10, fill=core.PANEL_BG,
+                            outline=core.TURN_GREEN if seat == current else None, width=3)
         _token(d, x0 + 26, y0 + 26, pl.get("colour"), seat)
         treasures = pl.get("treasures") or 0
         deep = pl.get("deep") or 0
         tail = f"  {treasures} holder{'s' if treasures != 1 else ''}" + (f" · {deep} Deep Magic" if deep else "")
-        name = fit_text(_name(view, seat), f_name, 560 - 60 - f.getlength(tail))
+        f_name, name = core.fit_name(_name(view, seat), 24, PANEL_TEXT_W - 50 - (26 if treasures else 0)
+                                     - f.getlength(tail))
         d.text((x0 + 50, y0 + 26), name, font=f_name, fill=WHITE, anchor="lm")
         d.text((x0 + 50 + f_name.getlength(name), y0 + 26), tail, font=f, fill=GOLDEN, anchor="lm")
         if treasures:
@@ -455,9 +502,13 @@ def _draw_panels(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         for item in equip:
             counts[item] = counts.get(item, 0) + 1
         kit = ", ".join(ITEM_SHORT.get(i, i) + (f"×{n}" if n > 1 else "") for i, n in sorted(counts.items()))
-        d.text((x0 + 14, y0 + 54), fit_text(kit or "no equipment", f, 560), font=f, fill=core.TEXT, anchor="lm")
+        f_kit, kit = core.fit_font(kit or "no equipment", 22, PANEL_TEXT_W, smallest=16)
+        d.text((x0 + 14, y0 + 54), kit, font=f_kit, fill=core.TEXT, anchor="lm")
         status = _status(pl, monster, view.get("fold_job"))
-        d.text((x0 + 14, y0 + 78), fit_text(status, f, 560), font=f, fill=core.TEXT_DIM, anchor="lm")
+        if status:
+            room = y1 - 4 - (y0 + 66)
+            f_status, lines = core.fit_block(status, 22, PANEL_TEXT_W, room, smallest=16)
+            core.draw_lines(d, x0 + 14, y0 + 66 + room / 2, lines, f_status, core.TEXT_DIM, align="l")
     lost: dict[str, int] = {}
     for e in view.get("lost_equipment") or []:
         if isinstance(e, dict):

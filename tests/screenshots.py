@@ -97,7 +97,7 @@ async def atmosfear(box: Sandbox, me: Tab, clock: FakeClock, out: Path) -> Path:
     else:
         raise RuntimeError("the Gatekeeper never called on the player")
     call = next(m for m in reversed(box.fake.channel_messages(box.channels["atmosfear"]))
-                if any(e.get("title") == "THE GATEKEEPER" for e in m.embeds))
+                if "🗝️ **THE GATEKEEPER**" in m.text())
     await me.channel("atmosfear")
     await expect(me.message(call.id)).to_be_visible()
     await images_loaded(me)

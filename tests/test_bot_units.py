@@ -118,3 +118,11 @@ def test_simulate_counts_wins_by_joining_order_through_the_tables_lot():
     assert sum(summary["wins_by_player"].values()) == sum(summary["wins_by_seat"].values())
     assert summary["wins_by_player"] != summary["wins_by_seat"]  # the lot did move winners
 
+
+
+def test_a_long_name_gives_way_to_the_choice_on_a_shared_button():
+    from bot.ui import seat_prefixed
+    label = "A · Sleeping Giant, near side (the Giant wakes on a 6: 3 throws)"
+    assert seat_prefixed("Ana", label) == f"Ana · {label}"
+    long = seat_prefixed("Bartholomew the Magnificent III", label)
+    assert len(long) <= 80 and long.endswith(f" · {label}") and long.startswith("Bartholo")

@@ -37,16 +37,27 @@ async def test_two_people_play_a_full_game(fake_discord, harness):
     final = players.boards()[-1]
     assert "Game over" in final.text()
     assert any(label == "Play again" for _, label, _ in final.buttons())
-    # history shows no live buttons for past turns
-    for board in players.boards()[:-1]:
-        assert board.buttons() == [], board
+    # the channel keeps one final table; nothing left shows a move button or a "to move"
+    assert players.boards() == [final]
+    for message in players.channel_messages():
+        assert not any(cid.split(":")[2].isdigit() for cid, _, _ in message.buttons() if cid)
+        assert "➡️" not in message.text() and "to move" not in message.text().split("\n")[0]
+    # after the end the channel's commands answer about the finished game
+    ana = players.users["Ana"]
+    ix = await fake_discord.slash(ana, players.channel.id, "hand", {})
+    assert "is over" in (await ix.response()).data["content"]
+    ix = await fake_discord.slash(ana, players.channel.id, "status", {})
+    assert "is over" in (await ix.response()).data["content"]
+    ix = await fake_discord.slash(ana, players.channel.id, "log", {})
+    log_text = (await ix.response()).data["content"]
+    assert "No game is running" not in log_text and len(log_text.splitlines()) > 5
     # stats counted
     winner = table.result["winners"][0]
     stats = await harness.bot.store.stats(players.guild.id, table.seats[winner].user_id)
     assert stats == [{"game": "castle", "played": 1, "won": 1}]
     # every DM to a player carries only their own hand, and the channel none
-    for message in players.channel_messages():
-        assert "Your hand" not in message.text() and "You drew" not in message.text()
+    for message in players.every_version():
+        assert "Your hand" not in message.readable() and "You drew" not in message.readable()
     for seat, s in enumerate(table.seats):
         dms = fake_discord.dms(s.user_id)
         assert dms, f"{s.name} got no DMs"
@@ -58,8 +69,8 @@ async def test_two_people_play_a_full_game(fake_discord, harness):
         # what others could see of this player's hand (channel, their DMs, their ephemerals)
         for other in table.seats:
             if other.user_id != s.user_id:
-                for message in fake_discord.all_visible_to(other.user_id):
-                    assert mine not in message.text()
+                for message in fake_discord.seen_by(other.user_id):
+                    assert mine not in message.readable()
     assert fake_discord.unknown_routes == []
     assert fake_discord.http_errors == []
 

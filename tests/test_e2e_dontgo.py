@@ -30,8 +30,8 @@ async def test_three_player_game_to_the_final_score(fake_discord, harness):
     for seat in table.seats:
         assert seat.name[:14] in text
     # ghost counts stay behind each player's screen: only in their own DMs, never in the channel
-    for message in players.channel_messages():
-        assert "behind your screen" not in message.text()
+    for message in players.every_version():
+        assert "behind your screen" not in message.readable()
     for index, seat in enumerate(table.seats):
         if seat.ai:
             continue
@@ -41,5 +41,5 @@ async def test_three_player_game_to_the_final_score(fake_discord, harness):
                            for m in dms)
         for other in table.seats:
             if other.user_id not in (None, seat.user_id):
-                assert not any(mine in m.text() for m in fake_discord.all_visible_to(other.user_id))
+                assert not any(mine in m.readable() for m in fake_discord.seen_by(other.user_id))
     assert fake_discord.unknown_routes == [] and fake_discord.http_errors == []

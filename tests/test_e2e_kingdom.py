@@ -38,11 +38,11 @@ async def test_two_people_and_an_ai_play_to_the_end(fake_discord, harness):
 
     # Treasures are private: which holder is which never reaches the channel before the end
     secrets = [TREASURE_NAMES[t] for t in TREASURES]
-    for message in players.channel_messages():
+    for message in players.fake.channel_messages(players.channel.id, include_deleted=True):
         if message is players.boards()[-1]:
             continue
         for version in [message, *message.edits]:
-            text = version.text()
+            text = version.readable()
             if "escapes the Kingdom" in text:
                 continue
             assert "Inside the holder" not in text and "Your Treasure holders" not in text
@@ -56,7 +56,7 @@ async def test_two_people_and_an_ai_play_to_the_end(fake_discord, harness):
         assert dms and all(mine in m.content for m in dms)
         for other in table.seats:
             if other.user_id not in (None, seat.user_id):
-                assert not any(mine in m.text() for m in fake_discord.all_visible_to(other.user_id))
+                assert not any(mine in m.readable() for m in fake_discord.seen_by(other.user_id))
     assert fake_discord.unknown_routes == [] and fake_discord.http_errors == []
 
 

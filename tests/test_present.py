@@ -20,6 +20,16 @@ def test_score_table_lines_up_names_and_values():
     assert "Bo wins" in result_text(table)
 
 
+def test_score_table_shows_names_of_32_characters_whole():
+    table = table_with({"winners": [0], "reason": "most keys",
+                        "scores": {"header": ["Keys"], "rows": [[0, 3], [1, 1]]}})
+    table.seats = [Seat("Bartholomew the Magnificent, III", 1), Seat("Bob the Spectator", 2)]
+    lines = score_table(table).strip("`\n").splitlines()
+    column = lines[0].index("Keys")
+    assert lines[1].rstrip() == "Bartholomew the Magnificent, III".ljust(column) + "3"
+    assert lines[2].rstrip() == "Bob the Spectator".ljust(column) + "1"
+
+
 def test_no_scores_no_table_and_shared_victory():
     table = table_with({"winners": [0, 1], "reason": "tie", "scores": None})
     assert score_table(table) == ""

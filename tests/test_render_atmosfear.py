@@ -258,3 +258,12 @@ def test_gatekeeper_portrait_is_a_readable_png(tmp_path):
     with Image.open(tmp_path / "gatekeeper.png") as im:
         assert im.format == "PNG" and im.size == (900, 500)
     assert core.COLOUR_NAMES["purple"] == "Purple"
+
+def test_the_gatekeeper_calls_a_long_name_by_at_least_twelve_letters():
+    from render.textrecord import TextRecorder
+
+    with TextRecorder() as recorder:
+        im = atmosfear.draw_gatekeeper("Roll a six.", "Bartholomew the Magnificent, III")
+        called = [t for t in recorder.texts(im) if t.meant == "BARTHOLOMEW THE MAGNIFICENT, III"]
+    assert len(called) == 1 and len(called[0].text.rstrip("…")) >= core.NAME_KEEPS
+    assert 0 <= called[0].box[0] and called[0].box[2] <= im.width

@@ -261,3 +261,16 @@ def test_game_over_board_is_a_readable_png(tmp_path):
     (tmp_path / "over.png").write_bytes(dontgo.render_dontgo(random_view(6, 4, over=True)))
     with Image.open(tmp_path / "over.png") as im:
         assert im.format == "PNG" and im.size[0] == 1200
+
+def test_a_shared_win_names_every_winner_by_twelve_letters_at_least():
+    from render.textrecord import TextRecorder
+
+    names = ["Bartholomew the Magnificent, III", "Elizabeth Bennet of Longbourn II", "W" * 32]
+    view = dict(random_view(4, 3, over=True), winners=[0, 1, 2], names=names)
+    with TextRecorder() as recorder:
+        im = dontgo.draw_dontgo(view)
+        banner = " ".join(t.text for t in sorted(recorder.texts(im), key=lambda t: t.box[1])
+                          if t.text and t.box[3] <= dontgo.HEADER_H)
+    for name in names:
+        assert name[:core.NAME_KEEPS] in banner
+    assert banner.endswith("win!")

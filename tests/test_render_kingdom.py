@@ -196,3 +196,36 @@ def timing(games_played: int = 4) -> None:
 
 if __name__ == "__main__":
     timing()
+
+
+def seated(view: dict, n: int) -> dict:
+    """``view`` with its first ``n`` players only, none of them busy."""
+    players = [dict(p, task=None, spot=None, revealed=None, at="gate") for p in view["players"][:n]]
+    return dict(view, players=players, names=view["names"][:n], current=0, phase="act", fold_job=None,
+                monster=None)
+
+
+def test_only_seated_players_get_a_panel():
+    view = seated(next(v for v in map(random_view, range(50)) if len(v["players"]) >= 3), 3)
+    im = draw_kingdom(view)
+    x0, y0, x1, y1 = kingdom.panel_box(3, 4)  # a fourth seat's place
+    assert im.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == core.BG
+    x0, y0, x1, y1 = kingdom.panel_box(2, 3)
+    assert im.getpixel(((x0 + x1) // 2, y1 - 6)) == core.PANEL_BG
+
+
+def test_two_players_get_tall_panels_where_a_long_status_wraps_whole():
+    from render.textrecord import TextRecorder
+
+    view = seated(random_view(5), 2)
+    label = "climbing the white skulls (an odd number of them: one, three or five) towards the Evil Tower"
+    view["players"][0]["task"] = {"hazard": "x", "name": "x", "step": "x", "label": label, "lane": None,
+                                  "pos": 0, "length": 0, "near": None, "far": None, "miss": None}
+    with TextRecorder() as recorder:
+        im = draw_kingdom(view)
+        texts = [t for t in recorder.texts(im) if not t.picture]
+    x0, y0, x1, y1 = kingdom.panel_box(0, 2)
+    assert y1 - y0 > 2 * kingdom.PANEL_H - 20
+    inside = sorted((t for t in texts if t.box[1] > y0 + 60 and t.box[3] < y1 and t.box[0] < x1),
+                    key=lambda t: t.box[1])
+    assert " ".join(t.text for t in inside) == label

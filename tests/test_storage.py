@@ -36,7 +36,7 @@ class Quiet:
     async def notice(self, table, text): ...
 
 
-MIGRATED = ["0001_initial", "0002_seat_tokens_and_shown_versions"]
+MIGRATED = ["0001_initial", "0002_seat_tokens_and_shown_versions", "0003_pace"]
 TABLES = ("games", "actions", "timers", "messages", "stats")
 
 

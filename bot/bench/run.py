@@ -166,7 +166,7 @@ def bench_restart(count: int) -> dict[str, Any]:
     from bot.clock import FakeClock
     from bot.store import Store
     from bot.store.common import encode
-    from bot.table import Seat, Table, TableService
+    from bot.table import LOAD_AHEAD, Seat, Table, TableService
     from games.core import setup
 
     class Quiet:
@@ -187,10 +187,17 @@ def bench_restart(count: int) -> dict[str, Any]:
                           status="running", state=state)
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
-                           "due_at": clock.now() + 600, "payload": '{"seat":0,"turn":0,"version":0}'})
-        store.db["games"].insert_all(encode(r) for r in rows)
-        store.db["timers"].insert_all(timers)
-        asyncio.run(store.close())
+                           # due soon, so a restart loads every game (idle ones would wait in
+                           # the store: bot.bench.idle_games measures those)
+                           "due_at": clock.now() + LOAD_AHEAD / 2,
+                           "payload": '{"seat":0,"turn":0,"version":0}'})
+
+        async def fill() -> None:
+            async with store.transaction():
+                store.db["games"].insert_all(encode(r) for r in rows)
+                store.db["timers"].insert_all(timers)
+            await store.close()
+        asyncio.run(fill())
 
         async def load() -> tuple[int, float, float]:
             gc.collect()
@@ -231,10 +238,15 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 
 
-def main(size: str = "full", out: Path | None = None, engine_only: bool = False) -> int:
-    """Run every benchmark at `size` ("full", "quick" or "smoke"), each rewriting its section
-    of `out` (default: docs/performance.md under the current directory). Exit status 1 if a
-    move was lost. `engine_only`: the engine benchmark alone."""
+PARTS = ("moves", "timers", "restart", "engine", "render", "replays")
+
+
+def main(size: str = "full", out: Path | None = None, engine_only: bool = False,
+         parts: tuple[str, ...] = PARTS) -> int:
+    """Run the benchmarks `parts` (every one by default) at `size` ("full", "quick" or
+    "smoke"), each rewriting its section of `out` (default: docs/performance.md under the
+    current directory). Exit status 1 if a move was lost. `engine_only`: the engine benchmark
+    alone."""
     plan = SIZES[size]
     out = out or Path("docs") / "performance.md"
     suffix = "" if size == "full" else f" --{size}"
@@ -244,25 +256,33 @@ def main(size: str = "full", out: Path | None = None, engine_only: bool = False)
         return 0
     command = f"gatekeeper bench{suffix}"
     moves = []
-    for games_count, count, rate, latency in plan["e2e"]:
-        print(f"e2e {games_count} games, {latency * 1000:.0f} ms latency...", flush=True)
+    if "moves" in parts:
+        for games_count, count, rate, latency in plan["e2e"]:
+            print(f"e2e {games_count} games, {latency * 1000:.0f} ms latency...", flush=True)
+            gc.collect()
+            moves.append({**asyncio.run(bench_e2e(games_count, count, rate, latency)),
+                          "rate": rate})
+            print(moves[-1], flush=True)
+        write_section(out, "moves", moves_section(moves, command))
+    if "timers" in parts:
+        print("timers...", flush=True)
         gc.collect()
-        moves.append({**asyncio.run(bench_e2e(games_count, count, rate, latency)), "rate": rate})
-        print(moves[-1], flush=True)
-    write_section(out, "moves", moves_section(moves, command))
-    print("timers...", flush=True)
-    gc.collect()
-    write_section(out, "timers", timers_section(asyncio.run(bench_timers(*plan["timers"])), command))
-    print("restart...", flush=True)
-    write_section(out, "restart", restart_section(bench_restart(plan["restart"]), command))
-    write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command))
-    rendered = []
-    for game in games.all_games():
-        print(f"render {game.name}...", flush=True)
-        rendered.append(bench_render(game.name, plan["render"]))
-        print(rendered[-1], flush=True)
-    write_section(out, "render", render_section(rendered, command))
-    write_section(out, "replays", replay_timing.section(replay_timing.run(size), command))
+        write_section(out, "timers", timers_section(asyncio.run(bench_timers(*plan["timers"])),
+                                                    command))
+    if "restart" in parts:
+        print("restart...", flush=True)
+        write_section(out, "restart", restart_section(bench_restart(plan["restart"]), command))
+    if "engine" in parts:
+        write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command))
+    if "render" in parts:
+        rendered = []
+        for game in games.all_games():
+            print(f"render {game.name}...", flush=True)
+            rendered.append(bench_render(game.name, plan["render"]))
+            print(rendered[-1], flush=True)
+        write_section(out, "render", render_section(rendered, command))
+    if "replays" in parts:
+        write_section(out, "replays", replay_timing.section(replay_timing.run(size), command))
     print(out.read_text())
     return 1 if any(r["errors"] for r in moves) else 0
 

@@ -172,9 +172,9 @@ def section(results: list[Volume], command: str) -> list[str]:
         "## The table in the channel: writes, DMs, messages left",
         f"{produced_by(command)}. Each game played to its end by people in every seat clicking "
         f"the smart AI's choice, {SECONDS_PER_MOVE:.0f} s a move on a fake clock (a game with a "
-        "game clock: its 20-minute one). Channel writes: posts, edits and deletes in the channel (click "
-        "writes: the same through a click's interaction, apart). DMs: per player, against the "
-        "turns that came to them.",
+        "game clock: its 20-minute one). Channel writes: posts, edits and deletes in the channel "
+        "(click writes: the same through a click's interaction, apart). DMs: per player, against "
+        "the turns that came to them (the target: one a turn, plus one at the start).",
         "",
         "| game | moves | minutes | channel writes | per move | click writes | DMs / own turns "
         "| echo DMs | messages left | stale |",

@@ -49,6 +49,13 @@ class Players:
         return [m for m in self.fake.channel_messages(channel_id or self.channel.id,
                                                       include_deleted=True) if is_board(m)]
 
+    def every_version(self, channel_id: int | None = None) -> list[Message]:
+        """Every version of every message the channel has shown (deleted ones and earlier
+        edits included): what a spectator may have read."""
+        return [version for m in self.fake.channel_messages(channel_id or self.channel.id,
+                                                            include_deleted=True)
+                for version in (*m.edits, m)]
+
     def current_board(self, table: Table) -> Message:
         """The live turn message (a /status copy may be newer, but has no buttons)."""
         _, message_id = self.bot.store.messages(table.id)["board"]
@@ -89,8 +96,11 @@ class Players:
             await self.settle(table)
 
     async def start_game(self, host: str, joiners: list[str], ais: int = 0,
-                         game: str | None = None) -> Table:
+                         game: str | None = None, options: dict[str, Any] | None = None
+                         ) -> Table:
         await self.open(host, game)
+        for name, value in (options or {}).items():
+            await self.choose_option(host, name, value)
         for name in joiners:
             await self.lobby_click(name, "join")
         for _ in range(ais):

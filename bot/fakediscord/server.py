@@ -1744,6 +1744,12 @@ class FakeDiscord:
         return sorted((m for m in self.messages.values() if not m.deleted and self.visible_to(m, user_id)),
                       key=lambda m: m.id)
 
+    def seen_by(self, user_id: int) -> List[Message]:
+        """Every version of every message the user could ever see, deleted ones and earlier
+        edits included: what a leak check must search (a retired table was read while live)."""
+        return [version for m in sorted(self.messages.values(), key=lambda m: m.id)
+                if self.visible_to(m, user_id) for version in (*m.edits, m)]
+
     def visible_to(self, m: Message, user_id: int) -> bool:
         """Whether Discord would show ``m`` to the user: an ephemeral to its user only, a DM to its
         recipient, a guild message to the guild's members."""

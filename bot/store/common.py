@@ -45,6 +45,18 @@ MIGRATIONS: list[tuple[str, tuple[str, ...] | None]] = [
         "ALTER TABLE games ADD COLUMN problem TEXT",
         "ALTER TABLE messages ADD COLUMN version INTEGER",
     )),
+    # Games at any pace: the reminders already sent this turn (so each is sent once, also across
+    # a restart), who a game waits on (/games sorts by it without loading the game), each
+    # person's /notify and /away, and the indexes that find due timers and a channel's game
+    # among 100,000 idle games.
+    ("0003_pace", (
+        "ALTER TABLE games ADD COLUMN reminded TEXT",
+        "ALTER TABLE games ADD COLUMN waiting TEXT",
+        "CREATE TABLE people (user_id BIGINT PRIMARY KEY, notify INTEGER NOT NULL DEFAULT 1, "
+        "away_until DOUBLE PRECISION)",
+        "CREATE INDEX timers_due ON timers (due_at)",
+        "CREATE INDEX games_channel ON games (channel_id, status)",
+    )),
 ]
 
 
@@ -227,6 +239,53 @@ class Store(ABC):
                                 "ORDER BY id DESC LIMIT 1", [channel_id, *ACTIVE])
         return rows[0]["id"] if rows else None
 
+    async def games_to_load(self, shards: Shards, due_before: float,
+                            active_since: float) -> list[dict[str, Any]]:
+        """The active games worth holding in memory: lobbies, games with activity since
+        `active_since`, and games with a timer due before `due_before` (the rest wait in the
+        store until a click or their timer brings them in)."""
+        owned, args = shards.where()
+        rows = await self._rows(
+            f"SELECT * FROM games WHERE status IN (?, ?) AND {owned} AND (status = 'lobby' "
+            "OR updated_at >= ? OR id IN (SELECT game_id FROM timers WHERE due_at < ?)) "
+            "ORDER BY id", [*ACTIVE, *args, active_since, due_before])
+        return [decode(row) for row in rows]
+
+    async def games_due(self, shards: Shards, due_before: float) -> list[int]:
+        """Ids of the games in `shards` with a timer due before `due_before`."""
+        owned, args = shards.where()
+        rows = await self._rows(
+            "SELECT DISTINCT game_id FROM timers WHERE due_at < ? AND game_id IN "
+            f"(SELECT id FROM games WHERE {owned}) ORDER BY game_id", [due_before, *args])
+        return [row["game_id"] for row in rows]
+
+    async def active_channels(self, shards: Shards) -> set[int]:
+        """The channels of the lobbies and running games in `shards`."""
+        owned, args = shards.where()
+        rows = await self._rows(
+            f"SELECT DISTINCT channel_id FROM games WHERE status IN (?, ?) AND {owned}",
+            [*ACTIVE, *args])
+        return {row["channel_id"] for row in rows}
+
+    async def running_in_guild(self, guild_id: int, limit: int = 200) -> list[dict[str, Any]]:
+        """A guild's lobbies and running games with their deadline (the `timeout` timer's due
+        time, None when there is none), newest first: what /games lists, read without loading
+        the games."""
+        rows = await self._rows(
+            "SELECT g.id, g.game, g.channel_id, g.status, g.options, g.seats, g.waiting, "
+            "t.due_at AS deadline FROM games g LEFT JOIN timers t ON t.game_id = g.id "
+            "AND t.timer_id = 'timeout' WHERE g.guild_id = ? AND g.status IN (?, ?) "
+            "ORDER BY g.id DESC LIMIT ?", [guild_id, *ACTIVE, limit])
+        return [decode(row) for row in rows]
+
+    async def active_games_of(self, user_id: int) -> list[int]:
+        """Ids of the lobbies and running games in which `user_id` holds a seat."""
+        rows = await self._rows(
+            "SELECT id, seats FROM games WHERE status IN (?, ?) AND seats LIKE ?",
+            [*ACTIVE, f"%{user_id}%"])
+        return [row["id"] for row in rows
+                if any(s.get("user_id") == user_id for s in json.loads(row["seats"] or "[]"))]
+
     async def game(self, game_id: int) -> dict[str, Any]:
         rows = await self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
@@ -326,6 +385,33 @@ class Store(ABC):
         """Drop a game's cached ids (the rows stay): it finished, or another process took it."""
         self._messages.pop(game_id, None)
 
+    # -- people: /notify and /away ---------------------------------------------------------------
+    async def person(self, user_id: int) -> dict[str, Any]:
+        """A person's settings: `notify` (DMs when a turn comes to them) and `away_until` (Unix
+        time; None: not away). Someone never seen has the defaults."""
+        rows = await self._rows("SELECT notify, away_until FROM people WHERE user_id = ?",
+                                [user_id])
+        if not rows:
+            return {"notify": True, "away_until": None}
+        return {"notify": bool(rows[0]["notify"]), "away_until": rows[0]["away_until"]}
+
+    async def set_notify(self, user_id: int, notify: bool) -> None:
+        await self._execute(
+            "INSERT INTO people (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
+            "DO UPDATE SET notify = excluded.notify", [user_id, int(notify)])
+
+    async def set_away(self, user_id: int, until: float | None) -> None:
+        """Away until `until` (Unix time), or back (None)."""
+        await self._execute(
+            "INSERT INTO people (user_id, away_until) VALUES (?, ?) ON CONFLICT (user_id) "
+            "DO UPDATE SET away_until = excluded.away_until", [user_id, until])
+
+    async def away(self, now: float) -> dict[int, float]:
+        """Everyone away at `now`: user id -> until when."""
+        rows = await self._rows(
+            "SELECT user_id, away_until FROM people WHERE away_until > ?", [now])
+        return {row["user_id"]: row["away_until"] for row in rows}
+
     # -- stats: one table for every process, so a server's stats do not depend on its shard ----
     async def record_result(self, guild_id: int, game: str, players: dict[int, bool]) -> None:
         """players: user id -> won. Counted once, when a game ends."""
@@ -359,7 +445,7 @@ def _message_ids(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int, int]]:
     return {r["kind"]: (r["channel_id"], r["message_id"], r["version"] or 0) for r in rows}
 
 
-_JSON_COLUMNS = ("options", "seats", "result", "tokens")
+_JSON_COLUMNS = ("options", "seats", "result", "tokens", "reminded", "waiting")
 
 
 def encode(row: dict[str, Any]) -> dict[str, Any]:

@@ -54,6 +54,11 @@ def name_of(view: dict[str, Any], seat: Any) -> str:
     return f"Player {seat + 1}" if isinstance(seat, int) else "nobody"
 
 
+def with_colour(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """A player as the words name them: "Ana (red)"."""
+    return f"{name_of(view, player.get('seat'))} ({player.get('colour')})"
+
+
 def joined(items: Iterable[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     items = [item for item in items if item]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import acting, count, fit, joined, name_of, sentence
+from . import acting, count, fit, joined, name_of, sentence, with_colour
 
 TITLE = "Keys to the Castle"
 STEPS = {"play": "to play a card", "move": "to move", "bonus": "to take a bonus"}
@@ -25,10 +25,6 @@ def describe(view: dict[str, Any]) -> str:
                 *doors(view), piles(view)])
 
 
-def who(view: dict[str, Any], player: dict[str, Any]) -> str:
-    return f"{name_of(view, player.get('seat'))} ({player.get('colour')})"
-
-
 def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     heading = f"{TITLE}, turn {int(view.get('turn') or 0)}."
     if view.get("phase") == "over":
@@ -39,7 +35,7 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     if current is None:
         return [heading, acting(view, "Nobody is to play")]
     step = STEPS.get(str(view.get("phase")), "to play")
-    return [heading, acting(view, f"{who(view, current)} {step}")]
+    return [heading, acting(view, f"{with_colour(view, current)} {step}")]
 
 
 def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
@@ -50,7 +46,7 @@ def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
                  else f"waits outside the {side} edge")
         netted = int(player.get("netted") or 0)
         caught = f", caught in a net for {count(netted, 'more turn')}" if netted > 0 else ""
-        said.append(f"{who(view, player)} {where}{caught}.")
+        said.append(f"{with_colour(view, player)} {where}{caught}.")
     return said
 
 

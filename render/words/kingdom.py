@@ -14,7 +14,7 @@ from typing import Any
 
 from data import load_toml
 
-from . import acting, count, fit, joined, name_of, sentence
+from . import acting, count, fit, joined, name_of, sentence, with_colour
 
 TITLE = "Key to the Kingdom"
 STEPS = {"demon": "to move the Demon King", "move": "to move", "steal": "may steal", "act": "to play"}
@@ -105,10 +105,6 @@ def describe(view: dict[str, Any]) -> str:
     return fit([*turn(view, players), *positions(view, players), *holdings(view, players), *table(view)])
 
 
-def who(view: dict[str, Any], player: dict[str, Any]) -> str:
-    return f"{name_of(view, player.get('seat'))} ({player.get('colour')})"
-
-
 def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     heading = f"{TITLE}, round {int(view.get('round') or 1)} of {int(view.get('rounds') or 0)}."
     if view.get("phase") == "over":
@@ -122,7 +118,7 @@ def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     current = next((p for p in players if p.get("seat") == view.get("current")), None)
     if current is None:
         return [heading, acting(view, "Nobody is to play")]
-    return [heading, acting(view, f"{who(view, current)} {STEPS.get(str(view.get('phase')), 'to play')}")]
+    return [heading, acting(view, f"{with_colour(view, current)} {STEPS.get(str(view.get('phase')), 'to play')}")]
 
 
 def folding(view: dict[str, Any], job: dict[str, Any]) -> str:
@@ -154,7 +150,7 @@ def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
             where += f", facing the {doing}" if not doing.lower().startswith("the ") else f", facing {doing}"
         if task.get("miss"):
             where += f", missing {count(task['miss'], 'turn')}"
-        said.append(f"{who(view, player)} {where}.")
+        said.append(f"{with_colour(view, player)} {where}.")
     demon = view.get("demon")
     if demon:
         said.append(f"The Demon King is at {names.get(demon, 'his castle')}.")

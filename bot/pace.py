@@ -1,0 +1,149 @@
+"""How long a turn may last, and what happens when it runs out: the bot's own lobby options.
+
+A turn-based game (one without a game clock: not `Game.pausable`) is played at a pace the host
+picks in the lobby, from a couple of minutes a turn to a day, and with a deadline action: the
+AI plays the turn, the turn is skipped where the rules offer a pass, or the others may vote the
+player out. These options belong to the bot, not to any game, so they are kept beside the
+game's own options in `Table.options` but offered, validated and worded here; a real-time game
+keeps its own clock and none of this.
+
+Reminders: half way through a turn, and one hour before the deadline when the turn is long
+enough for that to come later (a correspondence day). Long games (`notifies`) also DM the
+player whose turn it is.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Choice, Game, OptionText, Prompt
+
+# pace -> seconds a turn lasts; None: the process default (GATEKEEPER_TURN_TIMEOUT).
+PACES: dict[str, float | None] = {"standard": None, "live": 120.0, "relaxed": 3600.0,
+                                  "correspondence": 86400.0}
+DEADLINE_ACTIONS = ("ai", "skip", "vote")
+# Where the deadline action lets the others vote a player out, the first missed turn opens the
+# vote; otherwise a player must miss this many in a row first.
+VOTE_AFTER_TIMEOUTS = 2
+# Paces slow enough that the player is likely away from the channel: a DM tells them their turn.
+NOTIFIED = ("relaxed", "correspondence")
+HOUR = 3600.0
+# An action that does nothing but let the turn go by: a choice whose action has one of these
+# words ("pass", "bonus skip", "stay") is how a turn is skipped.
+PASS_WORDS = frozenset({"pass", "skip", "stay"})
+
+OPTIONS: dict[str, tuple[str, ...]] = {"pace": tuple(PACES), "deadline": DEADLINE_ACTIONS}
+TEXTS = {
+    "pace": OptionText("Pace", "How long each turn may last: live 2 minutes, standard 10, "
+                               "relaxed an hour, correspondence a day."),
+    "deadline": OptionText("At the deadline", "What happens to a turn left too long: the AI "
+                                              "plays it, it is skipped, or a vote opens."),
+}
+VALUE_WORDS = {"ai": "the AI plays", "skip": "the turn is skipped", "vote": "the others may vote"}
+# /rules <game> pace: how pace works, in the bot's words (every turn-based game has the topic).
+RULES = (
+    "**Pace.** The host picks it in the lobby: live (2 minutes a turn), standard (10 minutes, "
+    "or what the server's operator set), relaxed (an hour) or correspondence (a day). The table "
+    "shows when your turn ends.\n\n"
+    "**Reminders.** Half way through your turn you are pinged in the channel; in a "
+    "correspondence game also an hour before the end.\n\n"
+    "**At the deadline.** Also the host's choice: the AI plays your turn, your turn is skipped "
+    "(where the game lets you pass; if not, the AI plays), or your turn waits while the others "
+    "may vote you out (an AI then takes your seat).\n\n"
+    "**Long games.** In relaxed and correspondence games I DM you when your turn comes, with a "
+    "link to the table and what happened since your last turn (`/notify off` stops the DMs). "
+    "`/log since: my last turn` shows the same in the channel, and `/games` lists this server's "
+    "games, those waiting on you first.\n\n"
+    "**Away.** `/away until: 2026-12-24` (or `3d`, `12h`, or `back`) hands your turns to the "
+    "deadline action at once (the AI plays them, or they are skipped) until then or until "
+    "`/back`."
+)
+# The lobby has room for three selects; both of these share one.
+SELECT = "pace"
+
+
+def applies(game: Game) -> bool:
+    """Turn-based games have a pace; a game with its own real-time clock does not."""
+    return not game.pausable
+
+
+def offered(game: Game) -> dict[str, tuple[Any, ...]]:
+    """Every lobby option of `game`: its own, then the bot's where a pace applies."""
+    return {**game.option_choices, **(OPTIONS if applies(game) else {})}
+
+
+def texts(game: Game) -> dict[str, OptionText]:
+    return {**game.option_texts, **(TEXTS if applies(game) else {})}
+
+
+def value_words(name: str, value: Any) -> str:
+    """A bot option's value as the lobby reads it ("relaxed", "the AI plays")."""
+    return VALUE_WORDS.get(value, str(value)) if name == "deadline" else str(value)
+
+
+def select_choices(game: Game) -> list[tuple[str, str]]:
+    """The shared select's entries, (label, value): each value is `name=value`."""
+    return [(f"{TEXTS[name].label}: {value_words(name, value)}", f"{name}={value}")
+            for name, values in OPTIONS.items() for value in values] if applies(game) else []
+
+
+def parse_select(value: str) -> tuple[str, str]:
+    """`pace=relaxed` -> ("pace", "relaxed")."""
+    name, _, chosen = value.partition("=")
+    return name, chosen
+
+
+def pace_of(options: dict[str, Any]) -> str | None:
+    return options.get("pace")
+
+
+def turn_seconds(options: dict[str, Any], default: float) -> float:
+    """How long a turn lasts in a game with these options."""
+    length = PACES.get(options.get("pace") or "standard")
+    return default if length is None else length
+
+
+def reminders(length: float) -> list[tuple[str, float]]:
+    """(timer id, seconds into the turn) of each reminder of a turn `length` long: half time,
+    and an hour before the deadline when that comes after half time."""
+    found = [("warn", length / 2)]
+    if length - HOUR > length / 2:
+        found.append(("warn:hour", length - HOUR))
+    return found
+
+
+def deadline_action(options: dict[str, Any]) -> str:
+    return options.get("deadline") or "ai"
+
+
+def votes_after(options: dict[str, Any]) -> int:
+    """Missed turns in a row after which the others may vote a player out."""
+    return 1 if deadline_action(options) == "vote" else VOTE_AFTER_TIMEOUTS
+
+
+def notifies(options: dict[str, Any]) -> bool:
+    """Does a turn coming to a person deserve a DM (besides the channel's ping)?"""
+    return options.get("pace") in NOTIFIED
+
+
+def pass_choice(prompt: Prompt | None) -> Choice | None:
+    """The prompt's way of letting the turn go by, if the rules offer one now."""
+    if prompt is None:
+        return None
+    return next((c for c in prompt.choices
+                 if not c.input and PASS_WORDS & set(c.action.split())), None)
+
+
+def describe(options: dict[str, Any]) -> str:
+    """The pace in a few words for the table and /games ("relaxed pace"); "" without one."""
+    pace = pace_of(options)
+    return f"{pace} pace" if pace else ""
+
+
+def reminder(options: dict[str, Any], reminded: list[str], deadline: str) -> str:
+    """A reminder's words after the player's mention: which one it is (the last sent,
+    `reminded[-1]`) and what the deadline (`deadline`, a Discord timestamp) will bring."""
+    which = "one hour left" if reminded and reminded[-1] == "warn:hour" \
+        else "half your time is gone"
+    then = {"ai": "the AI plays for you", "skip": "your turn is skipped",
+            "vote": "the others may vote you out"}[deadline_action(options)]
+    return f"{which}: {then} {deadline}."

@@ -1,0 +1,184 @@
+"""Pace as the service and the words see it: turn lengths and reminders per pace, the lobby's
+shared select, passes, lazy loading of idle games, /away's dates and the /rules topic."""
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+import pytest
+
+import games
+from bot import pace
+from bot.app import parse_until, rules_sections
+from bot.clock import FakeClock
+from bot.store import Store
+from bot.table import LOAD_AHEAD, SWEEP_EVERY, TableService
+from bot.ui import lobby_view
+from games.core import Choice, IllegalAction, Prompt, ai_rng, decide
+from tests.test_table import Recorder
+
+HOUR = 3600.0
+
+
+def test_each_pace_has_its_turn_length_and_standard_is_the_process_setting():
+    assert [pace.turn_seconds({"pace": p}, 600.0) for p in pace.PACES] == \
+        [600.0, 120.0, 3600.0, 86400.0]
+    assert pace.turn_seconds({}, 45.0) == 45.0  # a game without a pace (real time)
+
+
+def test_reminders_come_at_half_time_and_an_hour_before_a_long_deadline():
+    assert pace.reminders(120.0) == [("warn", 60.0)]
+    assert pace.reminders(HOUR) == [("warn", HOUR / 2)]
+    assert pace.reminders(86400.0) == [("warn", 43200.0), ("warn:hour", 82800.0)]
+
+
+def test_only_turn_based_games_offer_a_pace_and_it_shares_one_select():
+    for game in games.all_games():
+        offered = pace.offered(game)
+        assert ("pace" in offered) == (not game.pausable)
+        assert set(game.option_choices) <= set(offered)
+    castle = games.get("castle")
+    values = [value for _, value in pace.select_choices(castle)]
+    assert "pace=correspondence" in values and "deadline=vote" in values
+    assert pace.parse_select("deadline=skip") == ("deadline", "skip")
+
+
+async def test_the_lobby_has_room_for_every_select(tmp_path):
+    service = TableService(Store(tmp_path / "s.db"), Recorder(), FakeClock())
+    for channel, game in enumerate(games.all_games()):
+        table = await service.open_lobby(game.name, 1, channel, 5, "Ana")
+        view = lobby_view(table)
+        rows = [item.row for item in view.children if hasattr(item, "placeholder")]
+        assert len(rows) == len(set(rows)) and max(rows, default=0) <= 4  # one select a row
+        assert len(rows) == len(game.option_choices) + (not game.pausable)
+        assert table.options.get("pace") == ("standard" if not game.pausable else None)
+
+
+def test_a_pass_is_a_choice_named_pass_skip_or_stay():
+    def prompt(*actions: str) -> Prompt:
+        return Prompt(0, "Your move", [Choice(a, ()) for a in actions])
+    assert pace.pass_choice(prompt("move C4", "stay")).action == "stay"
+    assert pace.pass_choice(prompt("bonus C3", "bonus skip")).action == "bonus skip"
+    assert pace.pass_choice(prompt("play key-red C3", "discard key-red")) is None
+    assert pace.pass_choice(None) is None
+
+
+def test_a_reminder_says_which_it_is_and_what_the_deadline_brings():
+    assert pace.reminder({"deadline": "skip"}, ["warn"], "<t:1:R>") == \
+        "half your time is gone: your turn is skipped <t:1:R>."
+    assert pace.reminder({"deadline": "vote"}, ["warn", "warn:hour"], "<t:1:R>") == \
+        "one hour left: the others may vote you out <t:1:R>."
+
+
+def test_away_reads_dates_spans_and_back():
+    now = datetime.datetime(2026, 11, 27, tzinfo=datetime.timezone.utc).timestamp()
+    assert parse_until("back", now) == float("inf")
+    assert parse_until("3d", now) == now + 3 * 86400
+    assert parse_until("12h", now) == now + 12 * HOUR
+    assert parse_until("2026-12-24", now) == \
+        datetime.datetime(2026, 12, 24, tzinfo=datetime.timezone.utc).timestamp()
+    with pytest.raises(IllegalAction, match="has passed"):
+        parse_until("2026-01-01", now)
+    with pytest.raises(IllegalAction, match="can't read"):
+        parse_until("next week", now)
+
+
+def test_rules_have_a_pace_topic_for_turn_based_games():
+    for game in games.all_games():
+        sections = rules_sections(game.name)
+        assert ("pace" in sections) == (not game.pausable)
+    assert "correspondence" in rules_sections("castle")["pace"]
+
+
+async def correspondence_games(service: TableService, n: int) -> list[int]:
+    ids = []
+    for index in range(n):
+        table = await service.open_lobby("castle", 1, 100 + index, 10, "Ana",
+                                         options={"pace": "correspondence"}, seed=index)
+        await service.lobby(table.id, 11, "Bo", "join")
+        await service.lobby(table.id, 10, "Ana", "start")
+        ids.append(table.id)
+    return ids
+
+
+async def test_idle_games_leave_memory_and_come_back_on_a_click_or_their_timer(tmp_path):
+    clock = FakeClock()
+    store = Store(tmp_path / "lazy.db")
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    await service.load()
+    ids = await correspondence_games(service, 5)
+    assert sorted(service.tables) == ids
+    await asyncio.gather(*service._tasks)  # the boards are published
+    clock.advance(2 * HOUR)  # nothing happens, and the first reminder is 10 hours away
+    await asyncio.gather(*service._tasks)  # the sweeps the clock started
+    assert service.tables == {}
+    await service.close()
+
+    # A restart loads none of them; a click loads the game it is for, and plays.
+    later = TableService(store, Recorder(), clock, ai_delay=0)
+    assert await later.load() == 0 and later.tables == {}
+    channels = {(await store.game(i))["channel_id"] for i in ids}
+    assert later.resting == channels  # a move typed there finds its game; table talk elsewhere
+    assert await later.resting_in(-1) is None and later.tables == {}  # costs no store read
+    table = await later.get(ids[2])
+    seat = table.game.to_move(table.state)
+    action = decide(table.game, table.state, seat, ai_rng(1, table.version))
+    await later.act(ids[2], table.seats[seat].user_id, action, None, source="test")
+    assert list(later.tables) == [ids[2]] and table.version == 1
+    assert (await store.game(ids[2]))["channel_id"] not in later.resting
+    typed = await later.resting_in((await store.game(ids[0]))["channel_id"])  # as typed moves
+    assert typed is not None and typed.id == ids[0] and ids[0] in later.tables
+
+    # The sweep brings the others back within LOAD_AHEAD of their half-time reminders.
+    clock.advance(12 * HOUR - 2 * HOUR - LOAD_AHEAD + SWEEP_EVERY)
+    await asyncio.gather(*later._tasks)
+    assert set(ids) - {ids[2]} <= set(later.tables)
+    await later.close()
+    await store.close()
+
+
+async def test_the_store_keeps_people_and_finds_games_due_on_both_stores(store_target):
+    clock = FakeClock()
+    store = Store(store_target)
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    assert await store.person(7) == {"notify": True, "away_until": None}
+    await store.set_notify(7, False)
+    await store.set_away(7, float("inf"))
+    await store.set_away(8, clock.now() + HOUR)
+    assert await store.person(7) == {"notify": False, "away_until": float("inf")}
+    assert await store.away(clock.now()) == {7: float("inf"), 8: clock.now() + HOUR}
+    await store.set_away(7, None)
+    assert await store.person(7) == {"notify": False, "away_until": None}
+
+    ids = await correspondence_games(service, 2)
+    assert await store.active_games_of(11) == ids and await store.active_games_of(1) == []
+    assert await store.games_due(service.shards, clock.now() + 12 * HOUR + 1) == ids
+    assert await store.games_due(service.shards, clock.now() + 12 * HOUR - 1) == []
+    listed = await store.running_in_guild(1)
+    assert [row["id"] for row in listed] == ids[::-1]
+    table = service.tables[ids[0]]
+    mover = table.seats[table.game.to_move(table.state)].user_id
+    assert listed[-1]["waiting"] == [mover]
+    assert listed[-1]["deadline"] == table.turn_started + 24 * HOUR
+    assert listed[-1]["options"]["pace"] == "correspondence"
+    await service.close()
+    await store.close()
+
+
+async def test_a_game_saved_before_reminders_were_recorded_is_not_reminded_again(tmp_path):
+    clock = FakeClock()
+    store = Store(tmp_path / "old.db")
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    (game_id,) = await correspondence_games(service, 1)
+    clock.advance(13 * HOUR)  # the half-time reminder was sent
+    await asyncio.gather(*service._tasks)
+    await service.close()
+    await store._execute("UPDATE games SET reminded = NULL WHERE id = ?", [game_id])  # as 0.2
+    later = TableService(store, Recorder(), clock, ai_delay=0)
+    table = await later.get(game_id)
+    assert table.reminded == ["warn"]
+    async with table.lock:
+        await later._commit(table, {})  # a commit within the turn (a vote, closed DMs)
+    assert [t["timer_id"] for t in table.timers] == ["warn:hour", "timeout"]
+    await later.close()
+    await store.close()
