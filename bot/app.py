@@ -633,7 +633,10 @@ async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int) -> list[s
         else:
             who = "waiting on " + (", ".join(f"<@{u}>" for u in waiting) or "the AI")
         deadline = f", ends <t:{int(row['deadline'])}:R>" if row["deadline"] else ""
-        board = bot.store.messages(row["id"]).get("board")
+        # A game in memory has the newest ids (a store may write them behind); a resting one's
+        # are those stored.
+        board = bot.store.messages(row["id"]).get("board") if row["id"] in bot.service.tables \
+            else (row["board_channel"], row["board_message"]) if row["board_message"] else None
         link = f"https://discord.com/channels/{guild_id}/{board[0]}/{board[1]}" if board \
             else f"<#{row['channel_id']}>"
         parts = [f"#{row['id']} {title}", speed, f"{who}{deadline}", link]

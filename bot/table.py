@@ -214,7 +214,6 @@ class TableService:
         # another process committed is refused by the store (the save's unique interaction id).
         self.handled: OrderedDict[int, None] = OrderedDict()
         self._reloading: set[int] = set()  # games waiting for the store to answer again
-        self._fetching: dict[int, asyncio.Future[Table | None]] = {}  # store reads under way
         # People away (/away): user id -> until when (Unix time; inf: until they are back).
         self.away: dict[int, float] = {}
         # Told when a turn comes to a person in a game that notifies (bot.notify, a DM); None: no
@@ -234,16 +233,9 @@ class TableService:
         return table
 
     async def _fetch(self, game_id: int) -> Table | None:
-        """Load a game from the store. Callers that ask for the same game meanwhile (two clicks
-        on a resting game, a click during a sweep) share one read, so a game is never loaded
-        twice (two copies would each fire its timers)."""
-        pending = self._fetching.get(game_id)
-        if pending is None:
-            pending = self._fetching[game_id] = asyncio.ensure_future(self._read(game_id))
-            pending.add_done_callback(lambda _: self._fetching.pop(game_id, None))
-        return await asyncio.shield(pending)
-
-    async def _read(self, game_id: int) -> Table | None:
+        """Load a game from the store. Another caller may load the same game meanwhile (two
+        clicks on a resting game, a click during a sweep): the copy loaded first is kept, so a
+        game is never served twice (two copies would each fire its timers)."""
         try:
             row = await self.store.game(game_id)
         except LookupError:
@@ -252,7 +244,7 @@ class TableService:
             return None
         timers = await self.store.timers(game_id=game_id)
         await self.store.load_messages(game_id)
-        if game_id in self.tables:  # loaded by another path while this one read
+        if game_id in self.tables:  # loaded by another caller while this one read
             return self.tables[game_id]
         log.info("loaded game=%s", game_id)
         return await self._adopt(row, timers)

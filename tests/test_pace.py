@@ -161,8 +161,17 @@ async def test_the_store_keeps_people_and_finds_games_due_on_both_stores(store_t
     assert listed[-1]["waiting"] == [mover]
     assert listed[-1]["deadline"] == table.turn_started + 24 * HOUR
     assert listed[-1]["options"]["pace"] == "correspondence"
+    assert listed[-1]["board_message"] is None  # no board posted (the Recorder posts nothing)
+    store.set_message(ids[0], "board", 500, 600, table.version)
     await service.close()
-    await store.close()
+    await store.close()  # the message row written, also where it is written behind
+
+    # Another process, with no message ids in memory, lists the board's ids from the store.
+    again = Store(store_target)
+    listed = await again.running_in_guild(1)
+    assert [(r["board_channel"], r["board_message"]) for r in listed] == [(None, None),
+                                                                         (500, 600)]
+    await again.close()
 
 
 async def test_a_game_saved_before_reminders_were_recorded_is_not_reminded_again(tmp_path):
@@ -180,5 +189,20 @@ async def test_a_game_saved_before_reminders_were_recorded_is_not_reminded_again
     async with table.lock:
         await later._commit(table, {})  # a commit within the turn (a vote, closed DMs)
     assert [t["timer_id"] for t in table.timers] == ["warn:hour", "timeout"]
+    await later.close()
+    await store.close()
+
+
+async def test_clicks_at_once_on_a_resting_game_load_it_once_on_both_stores(store_target, caplog):
+    clock = FakeClock()
+    store = Store(store_target)
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    (game_id,) = await correspondence_games(service, 1)
+    await service.close()
+    later = TableService(store, Recorder(), clock, ai_delay=0)
+    with caplog.at_level("INFO", logger="gatekeeper.table"):
+        tables = await asyncio.gather(*(later.get(game_id) for _ in range(3)), later.sweep())
+    assert tables[0] is tables[1] is tables[2] is later.tables[game_id]
+    assert [r.message for r in caplog.records].count(f"loaded game={game_id}") == 1
     await later.close()
     await store.close()

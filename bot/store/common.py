@@ -269,12 +269,15 @@ class Store(ABC):
 
     async def running_in_guild(self, guild_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """A guild's lobbies and running games with their deadline (the `timeout` timer's due
-        time, None when there is none), newest first: what /games lists, read without loading
-        the games."""
+        time, None when there is none) and their board's stored ids (`board_channel`,
+        `board_message`), newest first: what /games lists, read without loading the games or
+        their message ids (one query, also where reading those would wait on a server)."""
         rows = await self._rows(
             "SELECT g.id, g.game, g.channel_id, g.status, g.options, g.seats, g.waiting, "
-            "t.due_at AS deadline FROM games g LEFT JOIN timers t ON t.game_id = g.id "
-            "AND t.timer_id = 'timeout' WHERE g.guild_id = ? AND g.status IN (?, ?) "
+            "t.due_at AS deadline, m.channel_id AS board_channel, "
+            "m.message_id AS board_message FROM games g LEFT JOIN timers t ON t.game_id = g.id "
+            "AND t.timer_id = 'timeout' LEFT JOIN messages m ON m.game_id = g.id "
+            "AND m.kind = 'board' WHERE g.guild_id = ? AND g.status IN (?, ?) "
             "ORDER BY g.id DESC LIMIT ?", [guild_id, *ACTIVE, limit])
         return [decode(row) for row in rows]
 
