@@ -346,19 +346,6 @@ class Store(ABC):
         rows = await self._rows(MESSAGE_ROWS, [game_id])
         self._messages[game_id] = {**_message_ids(rows), **self._queued(game_id)}
 
-    async def load_active_messages(self, shards: Shards = Shards()) -> None:
-        """`load_messages` for every lobby and running game of `shards`, in one query (start-up)."""
-        owned, args = shards.where()
-        rows = await self._rows(
-            "SELECT g.id, m.kind, m.channel_id, m.message_id, m.version FROM games g "
-            "LEFT JOIN messages m ON m.game_id = g.id "
-            f"WHERE g.status IN (?, ?) AND {owned}", [*ACTIVE, *args])
-        games: dict[int, list[dict[str, Any]]] = {}
-        for row in rows:
-            games.setdefault(row["id"], []).extend([row] if row["kind"] is not None else [])
-        for game_id, found in games.items():
-            self._messages[game_id] = {**_message_ids(found), **self._queued(game_id)}
-
     def _queued(self, game_id: int) -> dict[str, tuple[int, int, int]]:
         """Message ids set but not yet in the database (a store that writes behind): newer than
         what a read finds there."""
