@@ -23,7 +23,7 @@ from bot.bench.pgserver import PostgresServer
 from bot.fakediscord import FakeDiscord, patch_discord
 from bot.fakediscord import ratelimits
 from bot.fakediscord.ratelimits import RateLimits
-from tests.harness import TEST_RATE_SCALE
+from tests.harness import TEST_RATE_SCALE, own_postgres_server
 
 PLUGINS = Path(__file__).parent / "plugins"
 
@@ -79,16 +79,8 @@ def keypile(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    """One PostgreSQL server for the whole run (bot.bench.pgserver), stopped at the end. Missing
-    binaries fail the test with the command that installs them: never a skip."""
-    try:
-        server = PostgresServer().start()
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield server
-    finally:
-        server.stop()
+    """One PostgreSQL server for the whole run, stopped at the end."""
+    yield from own_postgres_server()
 
 
 @pytest.fixture

@@ -4,13 +4,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from collections.abc import Iterator
+
+import pytest
+
+from bot.bench.pgserver import PostgresServer
 from bot.choices import walk
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.harness import BotHarness, is_board, settle, until
 from bot.fakediscord import people
 
-__all__ = ["BotHarness", "InThreadHarness", "Players", "is_board", "settle", "until",
-           "walk_labels", "TEST_RATE_SCALE"]
+__all__ = ["BotHarness", "InThreadHarness", "Players", "is_board", "own_postgres_server",
+           "settle", "until", "walk_labels", "TEST_RATE_SCALE"]
 
 
 # Discord's rate-limit buckets with windows ten times shorter (5 posts per 0.5 s in a channel):
@@ -29,6 +34,19 @@ class InThreadHarness(BotHarness):
     def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int | None = 1,
                  **overrides: Any) -> None:
         super().__init__(fake, db_path, clock, seed, **{"render_workers": 0, **overrides})
+
+
+def own_postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of one's own (bot.bench.pgserver), stopped afterwards. Missing
+    binaries fail the test with the command that installs them: never a skip."""
+    try:
+        server = PostgresServer().start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 class Players(people.Players):

@@ -10,12 +10,11 @@ import time
 
 import pytest
 
-from bot.bench.pgserver import PostgresServer
 from bot.clock import FakeClock
 from bot.store import Store, Unavailable
 from bot.table import TableService
 from games.core import IllegalAction, Rng, decide
-from tests.harness import BotHarness, Players, until
+from tests.harness import BotHarness, Players, own_postgres_server, until
 
 DISCORD_ANSWER = 3.0  # seconds Discord gives a click's first answer
 
@@ -29,14 +28,8 @@ class Quiet:
 
 @pytest.fixture
 def server():
-    try:
-        server = PostgresServer().start()
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield server
-    finally:
-        server.stop()
+    """A server of the test's own: the test stops and starts it."""
+    yield from own_postgres_server()
 
 
 async def person_vs_ai(service: TableService, channel: int, seed: int):
