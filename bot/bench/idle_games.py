@@ -32,7 +32,7 @@ from games.core import ai_rng, decide
 from ..clock import FakeClock, RealClock
 from ..store import Store
 from ..table import LOAD_AHEAD, TableService
-from .report import budget, produced_by, write_section
+from .report import budget, produced_by, publish
 from .scenarios import turn_based
 
 DAY = 86400.0
@@ -186,8 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m bot.bench.idle_games" + \
         (f" --games {args.games}" if args.games != 100_000 else "")
     lines = section(figures, command)
-    print("\n".join(lines))
-    write_section(args.out, "idle", lines)
+    publish(args.out, "idle", lines)
     return 0
 
 

@@ -38,6 +38,12 @@ def write_section(path: Path, name: str, lines: list[str]) -> None:
     path.write_text(replace_section(text, name, lines))
 
 
+def publish(path: Path, name: str, lines: list[str]) -> None:
+    """Print a section and rewrite it in the report at `path`."""
+    print("\n".join(lines))
+    write_section(path, name, lines)
+
+
 def budget(limit: str, met: bool) -> str:
     """A section's verdict on its budget, worked out from the figures it writes beside it."""
     return f"Budget, {limit}: {'met' if met else '**not met**'}."

@@ -36,7 +36,7 @@ from bot.fakediscord.people import Players
 from bot.table import Table
 from games.core import apply, setup
 
-from .report import budget, produced_by, write_section
+from .report import budget, produced_by, publish
 
 WRITES_PER_MOVE = 1.2
 CLOCKED_MESSAGES = 40  # messages a 20-minute game on a game clock leaves at most
@@ -209,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     results = asyncio.run(run(args.seeds))
     command = "python -m bot.bench.table_volume" + (f" --seeds {args.seeds}" if args.seeds != 1 else "")
     lines = section(results, command)
-    print("\n".join(lines))
-    write_section(args.out, "table", lines)
+    publish(args.out, "table", lines)
     return 0
 
 
