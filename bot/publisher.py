@@ -254,11 +254,12 @@ class DiscordPublisher:
         if old is not None:  # the live table's turn ends: its summary moves on
             trail = await self._trail_of(table, old)
             ending = table.status != "running"  # the final table shows the last lines itself
+            shown = self._floor_words(table)
             summary = livetable.turn_summary(
                 self._first_turn.get(table.id, table.state.turn),
                 max(self._first_turn.get(table.id, 0), table.state.turn - 1),
                 [line for line in self._lines.get(table.id, []) + ([] if ending else lines)
-                 if not self._on_the_new_table(table, line)])
+                 if shown is None or shown not in line])
             if trail.closes_chapter(summary):
                 chapter, carried = trail.carried + [summary], []
             else:
@@ -292,13 +293,14 @@ class DiscordPublisher:
             self.forget(table)
 
     @staticmethod
-    def _on_the_new_table(table: Table, line: str) -> bool:
-        """Is `line` the words of a character now holding the floor (the new table shows them
-        beside his picture, so the summary above it need not)?"""
+    def _floor_words(table: Table) -> str | None:
+        """The words of a character now holding the floor, if any: the new table shows them
+        beside his picture, so the summary above it leaves them out."""
         assert table.state is not None
-        interlude = table.game.interlude(table.game.view(table.state, None)) \
-            if table.status == "running" else None
-        return interlude is not None and table.fill(interlude["line"]) in line
+        if table.status != "running":
+            return None
+        interlude = table.game.interlude(table.game.view(table.state, None))
+        return table.fill(interlude["line"]) if interlude is not None else None
 
     async def _trail_of(self, table: Table, live: tuple[int, int]) -> Trail:
         """The summaries the live table carries: remembered, or after a restart read back from
