@@ -45,7 +45,7 @@ from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rn
 from . import pace
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
-from .store import ACTIVE, Conflict, Duplicate, Shards, Store, Unavailable
+from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
 
@@ -519,7 +519,7 @@ class TableService:
             if table.status == "running":
                 self._arm(table)
             else:
-                await self._finish(table)
+                self._finish(table)
             self._publish(table, change)
             self._tell_turn(table, change)
         except Exception:
@@ -551,12 +551,9 @@ class TableService:
         if table.state is not None:
             self._publish(table, None, fresh_board)
 
-    async def _finish(self, table: Table) -> None:
+    def _finish(self, table: Table) -> None:
+        """Let go of a game that has ended (its stats were counted by the save that ended it)."""
         winners = set((table.result or {}).get("winners", []))
-        players = {s.user_id: i in winners for i, s in enumerate(table.seats)
-                   if s.user_id is not None}
-        if table.status == "over":
-            await self.store.record_result(table.guild_id, table.game.name, players)
         for handle in table.handles.values():
             handle.cancel()
         self._unregister(table)
@@ -573,7 +570,7 @@ class TableService:
         try:
             await self.store.save_game(table.id, {**staged.row(), "updated_at": self.clock.now()},
                                        expect_version=table.version, actions=actions or (),
-                                       timers=timers)
+                                       timers=timers, results=self._results(table, staged))
         except Duplicate:
             raise IllegalAction("That click was already handled.") from None
         except Conflict:
@@ -597,6 +594,19 @@ class TableService:
         table.touched = self.clock.now()
         table.timers = timers
         table.deadline = next((t["due_at"] for t in timers if t["kind"] == "timeout"), None)
+
+    @staticmethod
+    def _results(table: Table, staged: Table) -> list[Result]:
+        """The stats lines of a game this save brings to its end (played to a result; an ended
+        or cancelled game counts for nobody), one per person however many seats they hold."""
+        if staged.status != "over" or table.status == "over":
+            return []
+        winners = set((staged.result or {}).get("winners", []))
+        won: dict[int, bool] = {}
+        for seat, person in enumerate(staged.seats):
+            if person.user_id is not None:
+                won[person.user_id] = won.get(person.user_id, False) or seat in winners
+        return [Result(staged.guild_id, user_id, staged.game.name, w) for user_id, w in won.items()]
 
     # -- timers: turn timeouts, AI moves, game timers -----------------------------------------
     def _timers(self, table: Table) -> list[dict[str, Any]]:

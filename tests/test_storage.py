@@ -20,7 +20,7 @@ import games
 from bot.bench import pgserver as pg
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.store import Conflict, Shards, Store, StoreError, Unavailable, read_game
+from bot.store import Conflict, Result, Shards, Store, StoreError, Unavailable, read_game
 from bot.store.common import is_url
 from bot.table import Superseded, TableService
 from games.core import IllegalAction, ai_rng, decide
@@ -188,16 +188,38 @@ async def test_finished_games_newest_first_by_guild_and_channel(store_target):
     await store.close()
 
 
+async def end(store: Store, guild_id: int, game: str, players: dict[int, bool]) -> int:
+    """A game of `game` in `guild_id`, saved as ended with `players` (user id -> won)."""
+    game_id = await store.insert_game({"guild_id": guild_id, "game": game, "status": "running",
+                                       "version": 1})
+    await store.save_game(game_id, {"status": "over", "version": 2}, expect_version=1,
+                          results=[Result(guild_id, user, game, won)
+                                   for user, won in players.items()])
+    return game_id
+
+
 async def test_stats_and_leaderboards_count_every_result(store_target):
     store = Store(store_target)
-    await store.record_result(7, "castle", {1: True, 2: False})
-    await store.record_result(7, "dontgo", {1: False, 3: True})
-    await store.record_result(8, "castle", {2: True})
-    assert await store.stats(7, 1) == [{"game": "castle", "played": 1, "won": 1},
+    await end(store, 7, "castle", {1: True, 2: False})
+    await end(store, 7, "dontgo", {1: False, 3: True})
+    await end(store, 8, "castle", {2: True})
+    await end(store, 7, "castle", {1: False})
+    assert await store.stats(7, 1) == [{"game": "castle", "played": 2, "won": 1},
                                        {"game": "dontgo", "played": 1, "won": 0}]
     assert await store.leaderboard(7) == [{"user_id": 3, "won": 1, "played": 1},  # fewer first
-                                          {"user_id": 1, "won": 1, "played": 2},
+                                          {"user_id": 1, "won": 1, "played": 3},
                                           {"user_id": 2, "won": 0, "played": 1}]
+
+
+async def test_a_game_end_and_its_stats_are_saved_together(store_target):
+    """The save that ends a game counts its results in the same transaction: a save refused by
+    the compare-and-swap counts nothing, so no crash or outage can keep one without the other."""
+    store = Store(store_target)
+    game_id = await end(store, 7, "castle", {1: True, 2: False})
+    with pytest.raises(Conflict):  # the same end saved again from a stale copy
+        await store.save_game(game_id, {"status": "over", "version": 2}, expect_version=1,
+                              results=[Result(7, 1, "castle", True)])
+    assert await store.stats(7, 1) == [{"game": "castle", "played": 1, "won": 1}]
     await store.close()
 
 

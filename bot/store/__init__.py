@@ -6,10 +6,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from .common import ACTIVE, Conflict, Duplicate, Shards, Store, StoreError, Unavailable, is_url
+from .common import (ACTIVE, Conflict, Duplicate, Result, Shards, Store, StoreError,
+                     Unavailable, is_url)
 
-__all__ = ["ACTIVE", "Conflict", "Duplicate", "Shards", "Store", "StoreError", "Unavailable",
-           "read_game"]
+__all__ = ["ACTIVE", "Conflict", "Duplicate", "Result", "Shards", "Store", "StoreError",
+           "Unavailable", "read_game"]
 
 
 def read_game(target: Path | str, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:

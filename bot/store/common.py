@@ -25,7 +25,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 ACTIVE = ("lobby", "running")
 
@@ -182,8 +182,11 @@ class Store(ABC):
 
     async def save_game(self, game_id: int, row: dict[str, Any], *,
                         expect_version: int | None = None, actions: Iterable[dict[str, Any]] = (),
-                        timers: Iterable[dict[str, Any]] | None = None) -> None:
-        """Update a game, append its actions, replace its timers (if given): one transaction.
+                        timers: Iterable[dict[str, Any]] | None = None,
+                        results: Iterable[Result] = ()) -> None:
+        """Update a game, append its actions, replace its timers (if given) and count the
+        results of a game that ends with this save: one transaction, so a game's end and its
+        stats are kept or lost together.
 
         With `expect_version` the update only happens if the stored version is still that one
         (compare-and-swap); otherwise Conflict is raised and nothing is written. An interaction
@@ -212,6 +215,7 @@ class Store(ABC):
                         "VALUES (?, ?, ?, ?, ?)",
                         [(game_id, t["timer_id"], t["due_at"], t["kind"], json.dumps(t["payload"]))
                          for t in timers])
+                await self._execute_many(STATS_UPSERT, stats_rows(results))
         except self._duplicate as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise Duplicate(f"game {game_id}: that action is already recorded ({reason})") \
@@ -403,15 +407,7 @@ class Store(ABC):
         return {row["user_id"]: row["away_until"] for row in rows}
 
     # -- stats: one table for every process, so a server's stats do not depend on its shard ----
-    async def record_result(self, guild_id: int, game: str, players: dict[int, bool]) -> None:
-        """players: user id -> won. Counted once, when a game ends."""
-        async with self.transaction():
-            await self._execute_many(
-                "INSERT INTO stats (guild_id, user_id, game, played, won) VALUES (?, ?, ?, 1, ?) "
-                "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET "
-                "played = stats.played + 1, won = stats.won + excluded.won",
-                [(guild_id, user_id, game, int(won)) for user_id, won in players.items()])
-
+    # Written by the save that ends a game (save_game's `results`).
     async def stats(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
         return await self._rows(
             "SELECT game, played, won FROM stats WHERE guild_id = ? AND user_id = ? ORDER BY game",
@@ -423,6 +419,22 @@ class Store(ABC):
             "GROUP BY user_id ORDER BY won DESC, played ASC, user_id LIMIT ?", [guild_id, limit])
 
 
+class Result(NamedTuple):
+    """One player's line in the stats, counted by the save that ends a game."""
+    guild_id: int
+    user_id: int
+    game: str
+    won: bool
+
+
+def stats_rows(results: Iterable[Result]) -> list[tuple[int, int, str, int]]:
+    return [(r.guild_id, r.user_id, r.game, int(r.won)) for r in results]
+
+
+STATS_UPSERT = (
+    "INSERT INTO stats (guild_id, user_id, game, played, won) VALUES (?, ?, ?, 1, ?) "
+    "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET "
+    "played = stats.played + 1, won = stats.won + excluded.won")
 MESSAGE_ROWS = "SELECT kind, channel_id, message_id, version FROM messages WHERE game_id = ?"
 MESSAGE_UPSERT = (
     "INSERT INTO messages (game_id, kind, channel_id, message_id, version) "

@@ -32,8 +32,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from .common import (MESSAGE_UPSERT, MIGRATIONS, Conflict, Duplicate, Store, StoreError,
-                     Unavailable, encode)
+from .common import (MESSAGE_UPSERT, MIGRATIONS, Conflict, Duplicate, Result, Store,
+                     StoreError, Unavailable, encode, stats_rows)
 
 log = logging.getLogger("gatekeeper.store")
 
@@ -75,6 +75,13 @@ TIMER_ROWS = (
     " SELECT g.id, x.* FROM g, unnest(?::text[], ?::float8[], ?::text[], ?::text[]) AS x"
     " ON CONFLICT (game_id, timer_id) DO UPDATE SET due_at = excluded.due_at,"
     " kind = excluded.kind, payload = excluded.payload)")
+# The stats of a game that ends with this save: counted only if the game row was updated.
+STATS_ROWS = (
+    "s AS (INSERT INTO stats (guild_id, user_id, game, played, won)"
+    " SELECT x.guild_id, x.user_id, x.game, 1, x.won FROM (SELECT 1 FROM g) AS saved,"
+    " unnest(?::bigint[], ?::bigint[], ?::text[], ?::int[]) AS x(guild_id, user_id, game, won)"
+    " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
+    " played = stats.played + 1, won = stats.won + excluded.won)")
 
 # The connection a `transaction` block holds, for the statements run inside it (per task).
 _pinned: ContextVar[psycopg.AsyncConnection[dict[str, Any]] | None] = \
@@ -211,7 +218,8 @@ class PostgresStore(Store):
 
     async def save_game(self, game_id: int, row: dict[str, Any], *,
                         expect_version: int | None = None, actions: Iterable[dict[str, Any]] = (),
-                        timers: Iterable[dict[str, Any]] | None = None) -> None:
+                        timers: Iterable[dict[str, Any]] | None = None,
+                        results: Iterable[Result] = ()) -> None:
         """As Store.save_game, in one statement: one round trip whatever the move holds."""
         encoded = encode(row)
         where, args = "id = ?", [game_id]
@@ -229,6 +237,10 @@ class PostgresStore(Store):
             params += [ids, ids, [t["due_at"] for t in wanted], [t["kind"] for t in wanted],
                        [json.dumps(t["payload"]) for t in wanted]]
             parts.append(TIMER_ROWS)
+        counted = stats_rows(results)
+        if counted:
+            params += [list(column) for column in zip(*counted)]
+            parts.append(STATS_ROWS)
         try:
             saved = await self._rows(f"WITH {', '.join(parts)} SELECT count(*) AS saved FROM g",
                                      params)
