@@ -61,9 +61,7 @@ from .pgserver import PostgresServer
 from .report import produced_by, write_section
 from .stores import empty_database
 
-THINK = (0.5, 3.0)  # seconds a human-like clicker reads the board before it clicks
 ANSWER_TIMEOUT = 5.0  # seconds a clicker waits for an answer (Discord gives up after 3)
-MOVE_TIMEOUT = 10.0  # seconds it waits for an accepted click to be saved before clicking again
 REREAD = 1.0  # seconds it waits for a refused or unanswered click's move before clicking again
 POLL = 0.05  # seconds between two looks at the database or at an interaction
 DEFERRED_UPDATE = 6  # the interaction answer "accepted, working on it"
@@ -303,6 +301,9 @@ class Plan:
     failure: float = 0.05  # share of the bot's REST requests answered 429, 500 or 503
     dm_refusing: float = 0.05  # share of users whose DMs are closed (at least one)
     render_workers: int = 0
+    think: tuple[float, float] = (0.5, 3.0)  # seconds a human-like clicker reads the board
+    patience: float = 10.0  # seconds to wait for an accepted click to be saved (a click lost
+    # in a kill is made again after this)
 
 
 @dataclass
@@ -313,6 +314,16 @@ class Run:
     cpu: dict[int, float] = field(default_factory=dict)  # bot process (or worker) -> CPU s
     kills: int = 0
     disconnects: int = 0
+
+
+async def stop_clickers(players: list[asyncio.Task[None]]) -> None:
+    """Stop the clickers where they are (one waiting for a board that no move will bring
+    would wait out its timeout); one that failed fails the soak."""
+    for player in players:
+        player.cancel()
+    for outcome in await asyncio.gather(*players, return_exceptions=True):
+        if isinstance(outcome, Exception):
+            raise outcome
 
 
 class Soak:
@@ -415,7 +426,7 @@ class Soak:
             if seat is None or board is None or saved.row["version"] != version:
                 return version  # someone else's move: wait for the next board
             if think is not None:
-                await asyncio.sleep(think.uniform(*THINK))
+                await asyncio.sleep(think.uniform(*self.plan.think))
             attempt = Rng(version * 31 + len(self.seen.clicks))
             action = decide(saved.game, saved.state, seat, attempt)
             sent: list[Interaction] = []
@@ -433,7 +444,7 @@ class Soak:
                 # accepted: it is being applied; refused or unanswered: a look at the board
                 await until(lambda: self.snapshot[game_id]["version"] > version
                             or self.snapshot[game_id]["status"] != "running",
-                            MOVE_TIMEOUT if accepted else REREAD, f"game {game_id} to move on")
+                            self.plan.patience if accepted else REREAD, f"game {game_id} to move on")
                 return version
             except TimeoutError:
                 if self.stopping:
@@ -515,7 +526,7 @@ class Soak:
                         self.plan.seconds * 3 + 300, "the play to end", every=0.5)
             self.stopping = True
             chaos.result()  # a restart that failed fails the soak
-            await asyncio.gather(*players)
+            await stop_clickers(players)
             seconds = time.monotonic() - start
             busy_now = machine_busy()
             cpu = {"machine_busy": (busy_now[0] - busy[0]) / (busy_now[1] - busy[1]),
