@@ -111,14 +111,23 @@ def difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
-@pytest.mark.parametrize("name", GAMES)
-async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch):
+async def finished(service: TableService, name: str):
+    """A game of `name` played to its end by AI seats (its shortest clock or round limit): the
+    table, its stored row and its action log."""
     game = games.get(name)
     shortest = {option: min(values) for option, values in game.option_choices.items()
-                if option in ("minutes", "rounds")}  # a game clock or a round limit: its shortest
+                if option in ("minutes", "rounds")}
     table = await play_out(service, service.fake_clock, name, game.min_seats, seed=3,
                            options=shortest)
-    row, actions = await service.store.game(table.id), await service.store.actions(table.id)
+    return table, await service.store.game(table.id), await service.store.actions(table.id)
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_finished_game_replays_scene_by_scene(service, name, monkeypatch):
+    """Every game's log gives one public scene per move, captioned without secrets, ending on
+    the final board, drawn at one of the replay widths."""
+    game = games.get(name)
+    table, row, actions = await finished(service, name)
     assert row["status"] == "over" and len(actions) > 10
     if name == "atmosfear":  # its clock and the Gatekeeper are timer actions in the log
         assert any(a["source"] == "timer" and a["seat"] == SYSTEM for a in actions)
@@ -152,7 +161,22 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
                     if not e.public} - public
     captions = " ".join(s.caption for s in shots)
     assert not [text for text in secrets if text.replace("**", "") in captions]
+    # the last scene is the final public board; the plan cuts the scenes into parts
+    final = board_view(game, table.state, table.names())
+    assert final == shots[-1].view
+    plan = outline(row, actions, WIDTHS[0])
+    assert plan.frames == len(shots) and len(plan.parts) == len(spans(len(shots),
+                                                                      replay_module.PART))
+    assert plan.height == compose(Frame(draw(final), shots[-1].caption), WIDTHS[0]).height
 
+
+@pytest.mark.parametrize("name", ["castle", "dontgo"])
+async def test_a_finished_game_replays_frame_by_frame(service, name):
+    """The whole file (the encoder is the same for every game: two of them, the quickest, show
+    it): one frame per scene, each exactly as drawn, held as the plan says."""
+    game = games.get(name)
+    table, row, actions = await finished(service, name)
+    shots = scenes(row, actions)
     data = await make(row, actions, "webp", here)
     assert len(data) < ATTACHMENT_LIMIT
     with Image.open(io.BytesIO(data)) as image:
@@ -165,7 +189,6 @@ async def test_a_finished_game_replays_frame_by_frame(service, name, monkeypatch
     frames = decoded(data)
     # the last frame is the final public board, drawn afresh
     final = board_view(game, table.state, table.names())
-    assert final == shots[-1].view
     width = frames[-1].width
     assert width in WIDTHS
     fresh = compose(Frame(draw(final), shots[-1].caption), width)
