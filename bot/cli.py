@@ -60,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
                       help="smaller runs (about a minute)")
     size.add_argument("--smoke", dest="size", action="store_const", const="smoke",
                       help="toy sizes (seconds): checks the benchmark runs; the figures mean nothing")
-    bench.add_argument("--engine-only", action="store_true",
-                       help="only AI self-play speed, per game and AI level; rewrites that section")
+    bench.add_argument("--only", type=bench_parts, default=None, metavar="PART,...",
+                       help="only these parts, each rewriting its own section: "
+                            "moves, timers, restart, engine, render, replays")
     bench.add_argument("--out", type=Path, default=Path("docs/performance.md"),
                        help="where to write the report (default: docs/performance.md here)")
     bench.add_argument("part", nargs="?", choices=("soak",),
@@ -102,8 +103,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.part == "soak":
         from .bench.soak import main as soak_main
         return soak_main(args.games, args.minutes, args.store, args.seed, args.postgres, args.out)
-    from .bench.run import main as bench_main
-    return bench_main(args.size, out=args.out, engine_only=args.engine_only)
+    from .bench.run import PARTS, main as bench_main
+    return bench_main(args.size, out=args.out, parts=args.only or PARTS)
+
+
+def bench_parts(text: str) -> tuple[str, ...]:
+    """`--only`'s value: benchmark parts, comma-separated."""
+    from .bench.run import PARTS
+    parts = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown or not parts:
+        raise argparse.ArgumentTypeError(
+            f"unknown part {', '.join(unknown) if unknown else repr(text)}: "
+            f"choose from {', '.join(PARTS)}")
+    return parts
 
 
 def format_summary(summary: dict) -> str:

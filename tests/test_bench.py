@@ -10,6 +10,7 @@ import pytest
 import games
 from bot.bench.report import replace_section, write_section
 from bot.bench.run import main
+from bot.cli import main as cli_main
 
 HAND_WRITTEN = "# Performance\n\nBudgets, written by hand.\n\n"
 SECTIONS = ("<!-- bench:engine -->\n## Engine\n\nold engine figures\n<!-- /bench:engine -->\n\n"
@@ -34,10 +35,10 @@ def test_a_new_section_is_added_at_the_end_and_a_new_report_gets_a_title(tmp_pat
     assert report.read_text() == "# Performance\n\n<!-- bench:restart -->\nfigures\n<!-- /bench:restart -->\n"
 
 
-def test_engine_only_rewrites_just_the_engine_section_for_every_game_and_level(tmp_path):
+def test_one_part_rewrites_just_its_section_for_every_game_and_level(tmp_path):
     report = tmp_path / "performance.md"
     report.write_text(HAND_WRITTEN + SECTIONS)
-    assert main("smoke", out=report, engine_only=True) == 0
+    assert cli_main(["bench", "--smoke", "--only", "engine", "--out", str(report)]) == 0
     text = report.read_text()
     engine = text.split("<!-- bench:engine -->")[1].split("<!-- /bench:engine -->")[0]
     assert text.replace(engine, "\nX\n") == (HAND_WRITTEN + SECTIONS).replace(
@@ -46,13 +47,13 @@ def test_engine_only_rewrites_just_the_engine_section_for_every_game_and_level(t
     expected = [(game.name, level) for game in games.all_games() for level in game.ai_levels]
     assert [(name, level) for name, level, _, _ in rows] == expected
     assert all(float(rate) > 0 and int(turns) > 0 for _, _, rate, turns in rows)
-    assert "`gatekeeper bench --engine-only --smoke` ·" in engine
+    assert "`gatekeeper bench --smoke --only engine` ·" in engine
 
 
 @pytest.mark.usefixtures("keypile")
 def test_the_plugin_game_runs_through_the_smoke_benchmark_like_the_others(tmp_path):
     # the parts measured game by game (the others play the scenarios' games: bench/scenarios.py;
-    # every part runs in test_packaging's smoke run of the installed package)
+    # they run below and, moves and replays, in test_packaging's run of the installed package)
     report = tmp_path / "performance.md"
     per_game = ("engine", "render", "replays")
     assert main("smoke", out=report, parts=per_game) == 0
@@ -62,6 +63,25 @@ def test_the_plugin_game_runs_through_the_smoke_benchmark_like_the_others(tmp_pa
     for part in per_game:
         section = text.split(f"<!-- bench:{part} -->")[1].split(f"<!-- /bench:{part} -->")[0]
         assert list(dict.fromkeys(re.findall(r"^\| (\w+) \|", section, re.M)))[1:] == names, part
+
+
+def test_the_timers_and_restart_parts_measure_at_smoke_size(tmp_path):
+    report = tmp_path / "performance.md"
+    assert main("smoke", out=report, parts=("timers", "restart")) == 0
+    text = report.read_text()
+    # a second of two idle games (at this size no timer need fall due)
+    assert re.search(r"^\| atmosfear \| 2 \| 1 \| \d+ \| [\d.]+ \|", text, re.M), text
+    restart = re.search(r"^\| castle \| 20 \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
+    assert restart and float(restart[1]) > 0, text  # twenty games loaded again
+    assert "<!-- bench:moves -->" not in text
+
+
+def test_an_unknown_part_is_refused_with_the_parts_there_are(capsys):
+    with pytest.raises(SystemExit) as refused:
+        cli_main(["bench", "--smoke", "--only", "engine,speed"])
+    assert refused.value.code == 2
+    assert "unknown part speed: choose from moves, timers, restart, engine, render, replays" \
+        in capsys.readouterr().err
 
 
 def test_speedup_compares_two_trees_run_by_run():

@@ -8,7 +8,7 @@ comparison write theirs from their own commands. Every discovered game is measur
 
 Run: `gatekeeper bench` (or `python -m bot.bench.run`). `--quick` shrinks every run (about a
 minute); `--smoke` runs each part once at toy size (seconds): it checks the benchmark works, and
-its figures mean nothing. `--engine-only`: the engine part alone.
+its figures mean nothing. `--only engine,render`: those parts alone (PARTS names them).
 """
 from __future__ import annotations
 
@@ -241,20 +241,14 @@ SIZES: dict[str, dict[str, Any]] = {
 PARTS = ("moves", "timers", "restart", "engine", "render", "replays")
 
 
-def main(size: str = "full", out: Path | None = None, engine_only: bool = False,
-         parts: tuple[str, ...] = PARTS) -> int:
+def main(size: str = "full", out: Path | None = None, parts: tuple[str, ...] = PARTS) -> int:
     """Run the benchmarks `parts` (every one by default) at `size` ("full", "quick" or
     "smoke"), each rewriting its section of `out` (default: docs/performance.md under the
-    current directory). Exit status 1 if a move was lost. `engine_only`: the engine benchmark
-    alone."""
+    current directory). Exit status 1 if a move was lost."""
     plan = SIZES[size]
     out = out or Path("docs") / "performance.md"
-    suffix = "" if size == "full" else f" --{size}"
-    if engine_only:
-        command = f"gatekeeper bench --engine-only{suffix}"
-        write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command))
-        return 0
-    command = f"gatekeeper bench{suffix}"
+    command = "gatekeeper bench" + ("" if size == "full" else f" --{size}") + (
+        "" if set(PARTS) <= set(parts) else f" --only {','.join(parts)}")
     moves = []
     if "moves" in parts:
         for games_count, count, rate, latency in plan["e2e"]:
@@ -288,5 +282,4 @@ def main(size: str = "full", out: Path | None = None, engine_only: bool = False,
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(next((a[2:] for a in sys.argv[1:] if a in ("--quick", "--smoke")), "full"),
-                          engine_only="--engine-only" in sys.argv[1:]))
+    raise SystemExit(main(next((a[2:] for a in sys.argv[1:] if a in ("--quick", "--smoke")), "full")))
