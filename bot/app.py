@@ -50,6 +50,13 @@ def point_at(settings: Settings) -> None:
 
 
 class GatekeeperBot(discord.AutoShardedClient):
+    # Everything alive once the games are loaded (libraries, games) lives for the whole run:
+    # setup_hook moves it out of the cyclic GC's reach, so full collections don't pause every
+    # game (measured: 100-250 ms pauses at 1,000 games without this; see docs/performance.md).
+    # A process that starts many bots (the test suite) may turn it off: each start's full
+    # collection of that process's heap costs it 60-150 ms.
+    freeze_heap = True
+
     def __init__(self, settings: Settings, store: Store, clock: Clock | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -98,11 +105,9 @@ class GatekeeperBot(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         self.loaded_games = await self.service.load()
         log.info("loaded games=%d quarantined=%d", self.loaded_games, len(self.service.quarantined))
-        # Everything alive now (libraries, loaded games) lives for the whole run: move it out of
-        # the cyclic GC's reach, so full collections don't pause every game (measured: 100-250 ms
-        # pauses at 1,000 games without this; see docs/performance.md).
-        gc.collect()
-        gc.freeze()
+        if self.freeze_heap:
+            gc.collect()
+            gc.freeze()
         self.renderer.warm()
         self._heartbeat = asyncio.create_task(health.beat(self.heartbeat_path, self.connected,
                                                           self.wait_until_ready))
@@ -216,7 +221,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                             DISCONNECT_SECONDS)
             finally:
                 await asyncio.to_thread(self.renderer.close)  # waits until the workers exit
-                gc.unfreeze()  # hand what setup_hook froze back to the collector
+                if self.freeze_heap:
+                    gc.unfreeze()  # hand what setup_hook froze back to the collector
                 log.info("shutdown: done")
 
     async def on_command_error(self, interaction: discord.Interaction,

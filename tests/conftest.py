@@ -19,6 +19,7 @@ import pytest
 import pytest_asyncio
 
 import games
+from bot.app import GatekeeperBot
 from bot.bench.pgserver import PostgresServer
 from bot.fakediscord import FakeDiscord, patch_discord
 from bot.fakediscord import ratelimits
@@ -40,6 +41,11 @@ async def started(fake: FakeDiscord) -> AsyncIterator[FakeDiscord]:
         restore()
         await fake.stop()
 
+
+# A bot's start freezes its process's heap after a full collection (bot/app.py): in the test
+# process, which starts hundreds of bots, each would cost a test 60-150 ms. The `gatekeeper run`
+# subprocesses (soak, shutdown, two processes) still do it; test_shutdown checks it in-process.
+GatekeeperBot.freeze_heap = False
 
 # Every fake the tests make (the fixture's, the soaks', the sandbox's) has Discord's buckets
 # with windows TEST_RATE_SCALE as long, unless it brings its own (the pace tests).

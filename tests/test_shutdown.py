@@ -9,6 +9,7 @@ In-process: a click in flight when close() starts still finishes; new ones are t
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import signal
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.app import RESTARTING
+from bot.app import RESTARTING, GatekeeperBot
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.harness import BotHarness, until
 from bot.rendering import Renderer
@@ -197,6 +198,21 @@ async def test_close_finishes_the_click_in_flight_and_turns_new_ones_away(
         assert bot.is_closed() and bot.renderer.pool is None
     finally:
         await harness.stop()
+
+
+async def test_a_running_bot_keeps_its_heap_from_the_collector_and_hands_it_back(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """What the bot loaded is frozen (full collections skip it) while it runs, and handed back
+    to the collector when it stops (the rest of the suite runs with this off: conftest.py)."""
+    monkeypatch.setattr(GatekeeperBot, "freeze_heap", True)
+    harness = BotHarness(fake_discord, tmp_path / "gatekeeper.db")
+    assert gc.get_freeze_count() == 0
+    await harness.start()
+    try:
+        assert gc.get_freeze_count() > 10_000  # the libraries and the bot, at least
+    finally:
+        await harness.stop()
+    assert gc.get_freeze_count() == 0
 
 
 async def test_renderer_close_leaves_no_worker_running():
