@@ -435,6 +435,10 @@ class Soak:
                                  self.answered, sent)
             except (FakeDiscordError, TimeoutError, LookupError):
                 pass  # the board changed under the click, or the bot did not answer in time
+            except asyncio.CancelledError:
+                if sent:  # the soak stopped this clicker: the click may still be applied
+                    self.seen.clicks.append(Click(game_id, version, sent[-1].id, False))
+                raise
             final = sent[-1] if sent else None
             accepted = final is not None and final.callback is not None \
                 and final.callback.type == DEFERRED_UPDATE
