@@ -58,10 +58,10 @@ async def template(path: Path, now: float) -> tuple[dict[str, Any], list[dict[st
                                      options={"pace": "correspondence"}, seed=1)
     await service.lobby(table.id, 12, "Bo", "join")
     await service.lobby(table.id, 11, "Ana", "start")
-    row, timers = await service.store.game(table.id), await service.store.timers(game_id=table.id)
+    row, timers = await service.store.game(table.id), await service.store.timers_of([table.id])
     await service.close()
     await service.store.close()
-    return row, timers
+    return row, timers[table.id]
 
 
 def build(path: Path, count: int, now: float) -> None:
