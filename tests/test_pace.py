@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import re
 
 import pytest
 
 import games
 from bot import pace
 from bot.app import parse_until, rules_sections
+from bot.bench import idle_games
 from bot.clock import FakeClock
 from bot.store import Store, common
 from bot.table import LOAD_AHEAD, SWEEP_EVERY, TableService
@@ -242,3 +244,18 @@ async def test_clicks_at_once_on_a_resting_game_load_it_once_on_both_stores(stor
     assert [r.message for r in caplog.records].count(f"loaded game={game_id}") == 1
     await later.close()
     await store.close()
+
+
+def test_the_idle_games_benchmark_measures_both_stores(postgres_server, tmp_path):
+    """`python -m bot.bench.idle_games` at toy size: both stores built, measured in a fresh
+    process and written side by side."""
+    out = tmp_path / "performance.md"
+    assert idle_games.main(["--games", "60", "--clicks", "5", "--postgres",
+                            postgres_server.url(), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "| figure | SQLite | PostgreSQL |" in text
+    loaded = re.search(r"^\| games loaded at start-up \| ([\d,]+) of 60 \| ([\d,]+) of 60 \|$",
+                       text, re.M)
+    assert loaded and loaded[1] == loaded[2], text  # the same games are due on both
+    assert re.search(r"of 5 \| [\d.]+ / [\d.]+ / [\d.]+ ms \| [\d.]+ / [\d.]+ / [\d.]+ ms \|$",
+                     text, re.M), text
