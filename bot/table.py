@@ -242,8 +242,8 @@ class TableService:
             return None
         if row["status"] not in ACTIVE or not self.shards.owns(row["guild_id"]):
             return None
-        timers = await self.store.timers(game_id=game_id)
-        await self.store.load_messages(game_id)
+        timers = (await self.store.timers_of([game_id]))[game_id]
+        await self.store.load_messages([game_id])
         if game_id in self.tables:  # loaded by another caller while this one read
             return self.tables[game_id]
         log.info("loaded game=%s", game_id)
@@ -903,15 +903,16 @@ class TableService:
         fire at once), and start the sweep that loads the others as their timers come due. A
         row that cannot be loaded (a game whose plugin is gone, a state no upgrade can read)
         is quarantined, and start-up goes on. Only the games loaded have their timers and
-        message ids read: the resting ones cost no memory and no round trips."""
+        message ids read (a round trip each per 500 games): the resting ones cost no memory
+        and no round trips."""
         now = self.clock.now()
         self.away = await self.store.away(now)
         loaded = 0
-        for row in await self.store.games_to_load(self.shards, now + LOAD_AHEAD,
-                                                  now - LOAD_AHEAD):
-            timers = await self.store.timers(game_id=row["id"])
-            await self.store.load_messages(row["id"])
-            loaded += await self._adopt(row, timers) is not None
+        rows = await self.store.games_to_load(self.shards, now + LOAD_AHEAD, now - LOAD_AHEAD)
+        timers = await self.store.timers_of(row["id"] for row in rows)
+        await self.store.load_messages(timers)  # the same ids
+        for row in rows:
+            loaded += await self._adopt(row, timers[row["id"]]) is not None
         self.resting = await self.store.active_channels(self.shards) - set(self.by_channel)
         self._sweep = self.clock.call_at(now + SWEEP_EVERY, self._sweep_soon)
         return loaded

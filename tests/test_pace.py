@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import re
 
 import pytest
 
 import games
 from bot import pace
 from bot.app import parse_until, rules_sections
+from bot.bench import idle_games
 from bot.clock import FakeClock
-from bot.store import Store
+from bot.store import Store, common
 from bot.table import LOAD_AHEAD, SWEEP_EVERY, TableService
 from bot.ui import lobby_view
 from games.core import Choice, IllegalAction, Prompt, ai_rng, decide
@@ -193,6 +195,42 @@ async def test_a_game_saved_before_reminders_were_recorded_is_not_reminded_again
     await store.close()
 
 
+async def test_a_start_up_reads_timers_and_message_ids_a_batch_of_games_at_a_time(
+        store_target, monkeypatch):
+    """Loading many games costs a few round trips, not some per game: their timers and their
+    message ids are read a batch (LOAD_BATCH games, 4 here) at a time, on both stores."""
+    monkeypatch.setattr(common, "LOAD_BATCH", 4)
+    clock = FakeClock()
+    store = Store(store_target)
+    service = TableService(store, Recorder(), clock, ai_delay=0)
+    ids = await correspondence_games(service, 10)
+    deadlines = {game_id: service.tables[game_id].deadline for game_id in ids}
+    for n, game_id in enumerate(ids):
+        store.set_message(game_id, "board", 100 + n, 5000 + n, version=1)
+    await service.close()
+    await store.close()  # message rows written behind are written first
+
+    restarted = Store(store_target)  # a new process: nothing in memory
+    sent: list[str] = []
+    rows = restarted._rows
+
+    async def counted(sql, params=()):
+        sent.append(sql)
+        return await rows(sql, params)
+
+    monkeypatch.setattr(restarted, "_rows", counted)
+    later = TableService(restarted, Recorder(), clock, ai_delay=0)
+    assert await later.load() == 10
+    assert sum(sql.startswith("SELECT * FROM timers") for sql in sent) == 3  # 4 + 4 + 2
+    assert sum("FROM messages" in sql for sql in sent) == 3
+    assert len(sent) == 3 + 3 + 3  # and: who is away, the games, the channels with games
+    for n, game_id in enumerate(ids):
+        assert later.tables[game_id].deadline == deadlines[game_id] is not None
+        assert restarted.messages(game_id) == {"board": (100 + n, 5000 + n)}
+    await later.close()
+    await restarted.close()
+
+
 async def test_clicks_at_once_on_a_resting_game_load_it_once_on_both_stores(store_target, caplog):
     clock = FakeClock()
     store = Store(store_target)
@@ -206,3 +244,18 @@ async def test_clicks_at_once_on_a_resting_game_load_it_once_on_both_stores(stor
     assert [r.message for r in caplog.records].count(f"loaded game={game_id}") == 1
     await later.close()
     await store.close()
+
+
+def test_the_idle_games_benchmark_measures_both_stores(postgres_server, tmp_path):
+    """`python -m bot.bench.idle_games` at toy size: both stores built, measured in a fresh
+    process and written side by side."""
+    out = tmp_path / "performance.md"
+    assert idle_games.main(["--games", "60", "--clicks", "5", "--postgres",
+                            postgres_server.url(), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "| figure | SQLite | PostgreSQL |" in text
+    loaded = re.search(r"^\| games loaded at start-up \| ([\d,]+) of 60 \| ([\d,]+) of 60 \|$",
+                       text, re.M)
+    assert loaded and loaded[1] == loaded[2], text  # the same games are due on both
+    assert re.search(r"of 5 \| [\d.]+ / [\d.]+ / [\d.]+ ms \| [\d.]+ / [\d.]+ / [\d.]+ ms \|$",
+                     text, re.M), text

@@ -149,7 +149,7 @@ async def test_message_ids_set_while_the_server_is_away_are_written_when_it_is_b
     server.resume()
     await asyncio.wait_for(store.flush(), timeout=60)
     reader = Store(url)
-    await reader.load_messages(game_id)
+    await reader.load_messages([game_id])
     assert reader.messages(game_id) == {"board": (10, 501), "dm:0": (20, 600)}
     assert reader.shown_version(game_id) == 3
     await reader.close()

@@ -50,7 +50,7 @@ class Person:
 
     async def board(self, game_id: int, version: int) -> Any:
         """The board message showing `version`, once the bot has posted it."""
-        await self.db.load_messages(game_id)  # another process writes these rows: read them
+        await self.db.load_messages([game_id])  # another process writes these rows: read them
         ids = self.db.messages(game_id).get("board")
         if ids is None or self.db.shown_version(game_id) != version:
             return None

@@ -39,10 +39,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import games
 from bot.clock import RealClock
@@ -57,9 +56,8 @@ from games.core import Game, Rng, State, apply, decide, setup
 from . import scenarios
 from .faults_soak import FAULTY_ROUTES
 from .figures import pct, rss_mb
-from .pgserver import PostgresServer
 from .report import produced_by, write_section
-from .stores import empty_database
+from .databases import database
 
 ANSWER_TIMEOUT = 5.0  # seconds a clicker waits for an answer (Discord gives up after 3)
 REREAD = 1.0  # seconds it waits for a refused or unanswered click's move before clicking again
@@ -631,23 +629,6 @@ class Soak:
 
 
 # -- the command -------------------------------------------------------------------------------
-@contextmanager
-def database(store: str, home: Path, postgres: str | None) -> Iterator[str]:
-    """The soak's GATEKEEPER_DB: a new SQLite file, or a new PostgreSQL database on the server
-    of `postgres` (dropped afterwards) or on a throw-away server."""
-    if store == "sqlite":
-        yield str(home / "soak.db")
-    elif postgres:
-        with empty_database(postgres, "gk_soak") as url:
-            yield url
-    else:
-        server = PostgresServer().start()
-        try:
-            yield server.database()
-        finally:
-            server.stop()
-
-
 def plan_for(minutes: float) -> Plan:
     """The full form: about a SIGKILL restart a minute and two gateway disconnects, 5% of the
     bot's requests failed, 5% of users refusing DMs, one render worker as in production."""

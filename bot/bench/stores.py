@@ -21,13 +21,10 @@ import gc
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
-from urllib.parse import urlsplit
+from typing import Any
 
-import psycopg
-
+from .databases import empty_database
 from .figures import pct
 from .harness import bench_e2e, own_budget
 from .report import budget, produced_by, write_section
@@ -60,19 +57,6 @@ class RoundTrips:
             await asyncio.sleep(self.delay)
             return await send(sql, *args, **kwargs)
         return delayed
-
-
-@contextmanager
-def empty_database(server_url: str, name: str) -> Iterator[str]:
-    """A new database on the server of `server_url`; its URL. Dropped afterwards."""
-    with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield urlsplit(server_url)._replace(path=f"/{name}").geturl()
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def compare(server_url: str, runs: list[tuple[int, int, float]] = RUNS) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 ACTIVE = ("lobby", "running")
 
@@ -326,16 +326,26 @@ class Store(ABC):
         return bool(await self._rows(
             "SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1", [interaction_id]))
 
-    async def timers(self, shards: Shards = Shards(),
-                     game_id: int | None = None) -> list[dict[str, Any]]:
-        """Pending timers of the games in `shards` (or of one game), soonest first."""
+    async def timers(self, shards: Shards = Shards()) -> list[dict[str, Any]]:
+        """Pending timers of the games in `shards`, soonest first."""
         owned, args = shards.where()
-        only, more = ("AND id = ?", [game_id]) if game_id is not None else ("", [])
         rows = await self._rows(
             "SELECT * FROM timers WHERE game_id IN "
-            f"(SELECT id FROM games WHERE {owned} {only}) ORDER BY due_at, game_id, timer_id",
-            [*args, *more])
-        return [{**row, "payload": json.loads(row["payload"] or "null")} for row in rows]
+            f"(SELECT id FROM games WHERE {owned}) ORDER BY due_at, game_id, timer_id", args)
+        return [_timer(row) for row in rows]
+
+    async def timers_of(self, game_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+        """Pending timers of these games, soonest first, by game (every id is a key): one
+        round trip per LOAD_BATCH games, so a start-up loading thousands makes a few."""
+        found: dict[int, list[dict[str, Any]]] = {}
+        for batch in batches(game_ids):
+            found.update({game_id: [] for game_id in batch})
+            rows = await self._rows(
+                f"SELECT * FROM timers WHERE game_id IN ({', '.join('?' * len(batch))}) "
+                "ORDER BY due_at, game_id, timer_id", batch)
+            for row in rows:
+                found[row["game_id"]].append(_timer(row))
+        return found
 
     def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int,
                     version: int = 0) -> None:
@@ -344,11 +354,19 @@ class Store(ABC):
         self._messages.setdefault(game_id, {})[kind] = (channel_id, message_id, version)
         self._store_message(game_id, kind, (game_id, kind, channel_id, message_id, version))
 
-    async def load_messages(self, game_id: int) -> None:
-        """Read a game's message ids into memory: when a game is loaded, before the publisher
-        (which reads them synchronously, after every move) needs them."""
-        rows = await self._rows(MESSAGE_ROWS, [game_id])
-        self._messages[game_id] = {**_message_ids(rows), **self._queued(game_id)}
+    async def load_messages(self, game_ids: Iterable[int]) -> None:
+        """Read these games' message ids into memory: when games are loaded, before the
+        publisher (which reads them synchronously, after every move) needs them. One round trip
+        per LOAD_BATCH games."""
+        for batch in batches(game_ids):
+            rows = await self._rows(
+                "SELECT game_id, kind, channel_id, message_id, version FROM messages "
+                f"WHERE game_id IN ({', '.join('?' * len(batch))})", batch)
+            by_game: dict[int, list[dict[str, Any]]] = {game_id: [] for game_id in batch}
+            for row in rows:
+                by_game[row["game_id"]].append(row)
+            for game_id, found in by_game.items():
+                self._messages[game_id] = {**_message_ids(found), **self._queued(game_id)}
 
     def _queued(self, game_id: int) -> dict[str, tuple[int, int, int]]:
         """Message ids set but not yet in the database (a store that writes behind): newer than
@@ -443,8 +461,22 @@ MESSAGE_UPSERT = (
     "version = excluded.version")
 
 
-def _message_ids(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int, int]]:
+def _message_ids(rows: Iterable[dict[str, Any]]) -> dict[str, tuple[int, int, int]]:
     return {r["kind"]: (r["channel_id"], r["message_id"], r["version"] or 0) for r in rows}
+
+
+def _timer(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "payload": json.loads(row["payload"] or "null")}
+
+
+LOAD_BATCH = 500  # game ids per read of timers or message ids (well under SQLite's 32,766
+# parameters and PostgreSQL's 65,535)
+
+
+def batches(game_ids: Iterable[int]) -> Iterator[list[int]]:
+    ids = list(game_ids)
+    for start in range(0, len(ids), LOAD_BATCH):
+        yield ids[start:start + LOAD_BATCH]
 
 
 _JSON_COLUMNS = ("options", "seats", "result", "tokens", "reminded", "waiting")
