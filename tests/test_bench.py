@@ -3,11 +3,14 @@ else, and finds the games by discovery, a plugin's included."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
+import psycopg
 import pytest
 
 import games
+from bot.bench.delayproxy import DelayProxy
 from bot.bench.report import replace_section, write_section
 from bot.bench.run import main
 from bot.cli import main as cli_main
@@ -105,3 +108,22 @@ def test_speedup_refuses_a_path_that_is_not_a_source_tree(tmp_path):
     with pytest.raises(SystemExit) as exit_:
         speedup([str(tmp_path), str(root), "dontgo", "random", "4"])
     assert exit_.value.code == 2
+
+
+async def test_the_delay_proxy_holds_each_answer_back_and_passes_everything(postgres_url):
+    """bot.bench.delayproxy: every round trip through it takes `delay` longer, answers intact
+    (the slower-network run of bot.bench.stores)."""
+    async def per_round_trip(url: str, trips: int = 5) -> float:
+        async with await psycopg.AsyncConnection.connect(url) as conn:
+            began = time.perf_counter()
+            for n in range(trips):
+                row = await (await conn.execute("SELECT %s::int * 2, repeat('x', 100000)",
+                                                [n])).fetchone()
+                assert row == (2 * n, "x" * 100000)
+            return (time.perf_counter() - began) / trips
+
+    with DelayProxy(postgres_url, 0.0) as plain:
+        quick = await per_round_trip(plain)
+    with DelayProxy(postgres_url, 0.05) as slower:
+        slow = await per_round_trip(slower)
+    assert 0.05 <= slow - quick < 0.2

@@ -3,9 +3,10 @@ new SQLite file and on a PostgreSQL database, to show what the shared store cost
 columns: the bot's time per move, lock to hand-off, commit included; on PostgreSQL the commit's
 round trip is awaited, so other games run meanwhile).
 
-Then the same run on PostgreSQL with `INJECTED` seconds added before every statement the bot
-sends (a hook on the store, `RoundTrips`, which also counts them): a move's own time may rise by
-its round trips times that, and no more; the other games' clicks must not slow down. And
+Then the same run on PostgreSQL through a proxy that holds each of the server's answers back
+(bot.bench.delayproxy), first for no time, then for `INJECTED` seconds: a move's own time may
+rise by its round trips (counted by `RoundTrips`, a hook on the store) times that, and no more;
+the other games' clicks must not slow down. And
 whether SQLite's calls belong on the event loop: a save there against a hop to a thread.
 
 Run: `python -m bot.bench.stores postgresql://user@host:port/database [--out FILE]` with a user
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .databases import empty_database
+from .delayproxy import DelayProxy
 from .figures import pct
 from .harness import bench_e2e, own_budget
 from .report import budget, produced_by, write_section
@@ -35,28 +37,25 @@ INJECTED = 0.005  # seconds added to every round trip to PostgreSQL in the laten
 
 
 class RoundTrips:
-    """A hook on a PostgreSQL store (Harness' store_hook): every statement it sends first waits
-    `delay` seconds (a slower network), and is counted; message rows written behind (off the
-    move's path) are counted apart."""
+    """A hook on a PostgreSQL store (Harness' store_hook) that counts the statements it sends;
+    message rows written behind (off the move's path) are counted apart."""
 
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
+    def __init__(self) -> None:
         self.moves = 0  # statements of moves, lobbies and loads
         self.behind = 0  # batches of message rows
 
     def __call__(self, store: Any) -> None:
         for name in ("_execute", "_execute_many", "_rows"):
-            setattr(store, name, self._delayed(getattr(store, name)))
+            setattr(store, name, self._counted(getattr(store, name)))
 
-    def _delayed(self, send: Any) -> Any:
-        async def delayed(sql: str, *args: Any, **kwargs: Any) -> Any:
+    def _counted(self, send: Any) -> Any:
+        async def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
             if sql.startswith("INSERT INTO messages"):
                 self.behind += 1
             else:
                 self.moves += 1
-            await asyncio.sleep(self.delay)
             return await send(sql, *args, **kwargs)
-        return delayed
+        return counted
 
 
 def compare(server_url: str, runs: list[tuple[int, int, float]] = RUNS) -> list[dict[str, Any]]:
@@ -75,14 +74,16 @@ def compare(server_url: str, runs: list[tuple[int, int, float]] = RUNS) -> list[
 
 def with_latency(server_url: str,
                  run: tuple[int, int, float] = LATENCY_RUN) -> list[dict[str, Any]]:
-    """The move benchmark on PostgreSQL without, then with, INJECTED per round trip."""
+    """The move benchmark on PostgreSQL through the delay proxy: without, then with, INJECTED
+    per round trip."""
     games, moves, rate = run
     results = []
     for index, delay in enumerate((0.0, INJECTED)):
-        trips = RoundTrips(delay)
-        with empty_database(server_url, f"gk_bench_latency_{index}") as url:
+        trips = RoundTrips()
+        with empty_database(server_url, f"gk_bench_latency_{index}") as url, \
+                DelayProxy(url, delay) as slower:
             gc.collect()
-            result = asyncio.run(bench_e2e(games, moves, rate, 0.0, db_url=url,
+            result = asyncio.run(bench_e2e(games, moves, rate, 0.0, db_url=slower,
                                            store_hook=trips))
         results.append({**result, "rate": rate, "injected_ms": delay * 1000,
                         "trips": trips.moves, "behind": trips.behind})
@@ -163,9 +164,10 @@ def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
         "## PostgreSQL with a slower network",
         f"{produced_by(command)}. Budget, own p99 rising by no more than round trips x "
         f"{INJECTED * 1000:g} ms: {'met' if met else '**not met**'}. The move benchmark on "
-        f"PostgreSQL, then again with {INJECTED * 1000:g} ms added before every statement the "
-        "bot sends (`RoundTrips`, a hook on the store that counts them too). Round trips per "
-        "move: statements of moves (and of opening the games) over moves; message rows are "
+        "PostgreSQL through a proxy in a thread of its own (bot.bench.delayproxy) that holds "
+        f"each of the server's answers for no time, then for {INJECTED * 1000:g} ms. Round trips "
+        "per move (`RoundTrips`, a hook on the store that counts the statements the bot sends): "
+        "statements of moves (and of opening the games) over moves; message rows are "
         "written behind, in batches, off the move's path. p50/p99: click to board, every "
         "game's clicks.",
         "",
