@@ -32,8 +32,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from .common import (MESSAGE_UPSERT, MIGRATIONS, Conflict, Duplicate, Result, Store,
-                     StoreError, Unavailable, encode, stats_rows)
+from .common import (MIGRATIONS, Conflict, Duplicate, Result, Store, StoreError, Unavailable,
+                     encode, stats_rows)
 
 log = logging.getLogger("gatekeeper.store")
 
@@ -82,6 +82,14 @@ STATS_ROWS = (
     " unnest(?::bigint[], ?::bigint[], ?::text[], ?::int[]) AS x(guild_id, user_id, game, won)"
     " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
     " played = stats.played + 1, won = stats.won + excluded.won)")
+
+# The message rows of a batch, as arrays: one statement for them all.
+MESSAGES_UPSERT = (
+    "INSERT INTO messages (game_id, kind, channel_id, message_id, version)"
+    " SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::int[])"
+    " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
+    " message_id = excluded.message_id, version = excluded.version")
+BEHIND_WINDOW = 0.05  # seconds a round of message rows waits for more rows to join it
 
 # The connection a `transaction` block holds, for the statements run inside it (per task).
 _pinned: ContextVar[psycopg.AsyncConnection[dict[str, Any]] | None] = \
@@ -262,13 +270,16 @@ class PostgresStore(Store):
 
     async def _write_behind(self, first_delay: float = 0.1, longest_delay: float = 5.0) -> None:
         """Write the queued message rows, all of them in one batch per round, until none are
-        left; while the server is away, try again with a growing delay."""
+        left; while the server is away, try again with a growing delay. Each round first waits
+        BEHIND_WINDOW for more rows, so a busy process sends a batch now and then rather than a
+        round trip per board, each holding a connection a move could use."""
         delay = first_delay
         while self._behind:
+            await asyncio.sleep(BEHIND_WINDOW)
             batch = dict(self._behind)
-            try:
-                async with self.transaction():
-                    await self._execute_many(MESSAGE_UPSERT, list(batch.values()))
+            try:  # one statement: one round trip, whatever the batch holds
+                await self._execute(MESSAGES_UPSERT, [list(column) for column in
+                                                      zip(*batch.values())])
             except Unavailable as exc:
                 log.warning("message rows not written yet rows=%d retry_in=%.1fs error=%s",
                             len(batch), delay, exc)
