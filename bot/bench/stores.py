@@ -164,7 +164,7 @@ def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
         "## PostgreSQL with a slower network",
         f"{produced_by(command)}. Budget, own p99 rising by no more than round trips x "
         f"{INJECTED * 1000:g} ms: {'met' if met else '**not met**'}. The move benchmark on "
-        "PostgreSQL through a proxy in a thread of its own (bot.bench.delayproxy) that holds "
+        "PostgreSQL through a proxy, a process of its own (bot.bench.delayproxy), that holds "
         f"each of the server's answers for no time, then for {INJECTED * 1000:g} ms. Round trips "
         "per move (`RoundTrips`, a hook on the store that counts the statements the bot sends): "
         "statements of moves (and of opening the games) over moves; message rows are "
