@@ -53,7 +53,7 @@ class Settings:
     guild_ready_timeout: float = 2.0
     # Connections this process keeps to PostgreSQL (GATEKEEPER_DB_POOL): as many store calls can
     # be in flight at once; more wait for a free one. SQLite has one connection and ignores it.
-    db_pool: int = 4
+    db_pool: int = 8
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, need_token: bool = True) -> "Settings":
@@ -70,7 +70,7 @@ class Settings:
             if not 0 <= guild_ready < math.inf:  # nan and inf (float() takes both) fail too
                 raise ConfigError(f"GATEKEEPER_GUILD_READY_TIMEOUT must be 0 seconds or more, "
                                   f"not {guild_ready:g}")
-            pool = int(env.get("GATEKEEPER_DB_POOL", "4"))
+            pool = int(env.get("GATEKEEPER_DB_POOL", "8"))
             if pool < 1:
                 raise ConfigError(f"GATEKEEPER_DB_POOL must be 1 connection or more, not {pool}")
             return cls(

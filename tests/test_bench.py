@@ -56,7 +56,7 @@ def test_one_part_rewrites_just_its_section_for_every_game_and_level(tmp_path):
 @pytest.mark.usefixtures("keypile")
 def test_the_plugin_game_runs_through_the_smoke_benchmark_like_the_others(tmp_path):
     # the parts measured game by game (the others play the scenarios' games: bench/scenarios.py;
-    # they run below and, moves and replays, in test_packaging's run of the installed package)
+    # they run below and, moves, in test_packaging's run of the installed package)
     report = tmp_path / "performance.md"
     per_game = ("engine", "render", "replays")
     assert main("smoke", out=report, parts=per_game) == 0

@@ -22,7 +22,8 @@ async def harness(fake_discord, tmp_path):
 async def test_two_people_and_an_ai_play_to_the_end(fake_discord, harness):
     await harness.start()
     players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
-    table = await players.start_game("Ana", ["Bo"], ais=1, game="kingdom")
+    table = await players.start_game("Ana", ["Bo"], ais=1, game="kingdom",
+                                     options={"rounds": 50})  # the shortest game
     assert table.game.name == "kingdom" and len(table.seats) == 3
     first = players.boards()[0]
     assert any(name == "board.png" for name, _ in first.attachments)
