@@ -91,7 +91,7 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
                       if not s.ai and table.game.prompt(state, i) is not None), None)
         if human is not None:
             await players.play_by_buttons(table, seat=human)
-        clock.advance(4)  # people take a few seconds per move; the game clock runs on
+        clock.advance(6)  # people take a few seconds per move; the game clock runs on
     assert table.status == "over"
     assert missed, "the Gatekeeper never called on a person in this game"
     final = players.boards()[-1]
