@@ -9,6 +9,7 @@ from typing import AsyncIterator
 
 import aiohttp
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, async_playwright, expect
 
 from bot.clock import FakeClock
@@ -27,7 +28,11 @@ from tests.browser import (
 )
 
 
-@pytest.fixture
+# One Chromium for the file (each test opens its own pages), so the tests share one event loop.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
         chromium = await launch(playwright)
@@ -35,8 +40,9 @@ async def browser() -> AsyncIterator[Browser]:
         await chromium.close()
 
 
-@pytest.fixture
-async def start_sandbox(tmp_path):
+@pytest_asyncio.fixture(loop_scope="module")
+async def start_sandbox(tmp_path, browser):
+    """Sandboxes started by the test; stopped after it, with the pages it opened."""
     boxes: list[Sandbox] = []
 
     async def start(clock=None, **overrides) -> Sandbox:
@@ -46,6 +52,8 @@ async def start_sandbox(tmp_path):
         await box.start()
         return box
     yield start
+    for context in browser.contexts:
+        await context.close()
     for box in boxes:
         await box.stop()
 
