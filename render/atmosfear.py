@@ -457,7 +457,7 @@ def _draw_stone(d, u: float, kind: str, colour: str | None, angle: float = 0.0) 
 def build_stone(kind: str, colour: str | None, diameter: int, angle_deg: int = 0) -> Image.Image:
     u = diameter * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    _draw_stone(ImageDraw.Draw(im), u, kind, colour, math.radians(angle_deg))
+    _draw_stone(core.Draw(im), u, kind, colour, math.radians(angle_deg))
     return _downsample(im, (diameter, diameter))
 
 
@@ -474,7 +474,7 @@ def build_piece(radius: int, colour: str | None, number: int, crown: bool = Fals
     extra = int(radius * 0.9) if crown else 0
     w, h = 2 * radius + 2, 2 * radius + 2 + extra
     im = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     cy = (extra + radius + 1) * SS
     _draw_piece(d, w * SS / 2, cy, radius * SS, colour, str(number), int(radius * SS * 1.2))
     if crown:
@@ -492,7 +492,7 @@ def build_icon(kind: str, size: int) -> Image.Image:
     """Small panel / legend icons (RGBA)."""
     u = size * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     c = u / 2
     if kind == "key_gold":
         _key(d, c, c, u * 0.92, core.KEY_GOLD)
@@ -512,7 +512,7 @@ def build_icon(kind: str, size: int) -> Image.Image:
 def build_die(value: int, size: int) -> Image.Image:
     u = size * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rounded_rectangle((0, 0, u - 1, u - 1), radius=u * 0.18, fill=BONE, outline=BLACK, width=2 * SS)
     pips = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
@@ -559,7 +559,7 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
     outer, radials, inner, well, realms, marks = spec
     realm_col = _realm_colours(spec)
     im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.HEADER_BG)
     d.rounded_rectangle((BX, BY, BX + BOARD, BY + BOARD), radius=18, fill=(26, 22, 30))
     ids = geo.outer_ids
@@ -1080,14 +1080,14 @@ def build_gatekeeper_backdrop() -> Image.Image:
     im = Image.new("RGB", (W, H), (10, 0, 2))
     # vignette glow behind the figure
     glow = Image.new("L", (W, H), 0)
-    gd = ImageDraw.Draw(glow)
+    gd = core.Draw(glow)
     gd.ellipse((W / 2 - 330, -120, W / 2 + 330, 380), fill=200)
     glow = glow.filter(ImageFilter.GaussianBlur(60))
     red = Image.new("RGB", (W, H), (140, 8, 14))
     im.paste(red, (0, 0), glow)
     u = SS
     fig = Image.new("RGBA", (W * u, GK_FIG_H * u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(fig)
+    d = core.Draw(fig)
     cx = W * u / 2
 
     def P(x, y):
@@ -1116,9 +1116,9 @@ def build_gatekeeper_backdrop() -> Image.Image:
     im.paste(fig, (0, 8), fig)
     # glowing eyes: blurred halo + hot core, slanted (menacing)
     halo = Image.new("L", (W, H), 0)
-    hd = ImageDraw.Draw(halo)
+    hd = core.Draw(halo)
     eyes = Image.new("L", (W * u, H * u), 0)
-    ed = ImageDraw.Draw(eyes)
+    ed = core.Draw(eyes)
     for side in (-1, 1):
         ex, ey = W / 2 + side * 28, 8 + 158
         hd.ellipse((ex - 26, ey - 16, ex + 26, ey + 16), fill=255)
@@ -1129,7 +1129,7 @@ def build_gatekeeper_backdrop() -> Image.Image:
     eyes = eyes.resize((W, H), Image.Resampling.LANCZOS)
     im.paste(Image.new("RGB", (W, H), (255, 235, 150)), (0, 0), eyes)
     # title plates
-    d2 = ImageDraw.Draw(im)
+    d2 = core.Draw(im)
     d2.text((30, 30), "THE", font=font(30, True), fill=(200, 40, 40))
     d2.text((30, 64), "GATEKEEPER", font=font(34, True), fill=(230, 50, 50), stroke_width=1, stroke_fill=BLACK)
     d2.line((0, GK_FIG_H + 6, W, GK_FIG_H + 6), fill=(150, 16, 24), width=3)
@@ -1152,7 +1152,7 @@ def _fit_lines(line: str, width: int, height: int) -> tuple[list[str], Any]:
 
 def draw_gatekeeper(line: str, name: str | None = None) -> Image.Image:
     im = _gk_backdrop().copy()
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     if name:
         f_name, shown = core.fit_name(str(name).upper(), 32, 300)
         d.text((GK_W - 30, 40), shown, font=f_name, fill=core.GOLD, anchor="ra", stroke_width=1, stroke_fill=BLACK)

@@ -246,7 +246,7 @@ def build_tile(T: int, colour: str, is_open: bool, face: str | None) -> Image.Im
     s = T - GAP
     u = s * SS
     im = Image.new("RGB", (u, u), core.STONE)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, u - 1, u - 1), outline=core.STONE_EDGE, width=2 * SS)
     c = seat_rgb(colour)
     dark = shade(c, 0.5)
@@ -329,7 +329,7 @@ def build_overlay(T: int, padlock: bool, hacksaw: bool, net: int | None, net_col
     s = T - GAP
     u = s * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     if net is not None:
         _draw_mesh(d, (0, 0, u, u), core.ROPE + (255,), (255, 255, 255, 190), step=0.2 * u, lw=0.018 * u)
         _draw_piece(d, (u / 2, 0.15 * u), 0.13 * u, net_colour, str(net + 1), text_px=int(0.2 * u))
@@ -357,7 +357,7 @@ def build_piece(radius: int, colour: str | None, seat: int) -> Image.Image:
     size = 2 * radius + 2
     u = size * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     _draw_piece(d, (u / 2, u / 2), radius * SS, colour, str(seat + 1), text_px=int(radius * SS * 1.05))
     return _downsample(im, (size, size))
 
@@ -368,7 +368,7 @@ def build_passage(T: int, direction: str) -> Image.Image:
     size = int(2 * k + 0.2 * T)
     u = size * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     m = (u - 2 * k * SS) / 2
     if direction == "\\":
         p0, p1 = (m, m), (u - m, u - m)
@@ -382,7 +382,7 @@ def build_card(card: str | None, w: int, h: int) -> Image.Image:
     """Discard-pile card face (or an empty slot for None)."""
     u, v = w * SS, h * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     if card is None:
         d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, outline=core.TEXT_DIM, width=2 * SS)
         return _downsample(im, (w, h))
@@ -413,7 +413,7 @@ def build_card(card: str | None, w: int, h: int) -> Image.Image:
 def build_card_back(w: int, h: int) -> Image.Image:
     u, v = w * SS, h * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, fill=core.CARD_BACK, outline=BLACK, width=2 * SS)
     d.rounded_rectangle(_inset((0, 0, u, v), 0.1 * u), radius=0.08 * u, outline=core.GOLD, width=2 * SS)
     kh = 0.3 * u
@@ -424,7 +424,7 @@ def build_card_back(w: int, h: int) -> Image.Image:
 def build_legend_icon(kind: str, size: int) -> Image.Image:
     u = size * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     box = (0, 0, u - 1, u - 1)
     if kind == "padlock":
         _draw_padlock(d, box)
@@ -505,7 +505,7 @@ def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...]
     lay = layout(rows, cols)
     T = lay.T
     im = Image.new("RGB", (WIDTH, lay.height), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.HEADER_BG)
     # board grout
     bw, bh = cols * T, rows * T

@@ -338,7 +338,7 @@ def build_meeple(h: int, colour: str | None, seat: int) -> Image.Image:
     w = int(h * 0.92)
     u, v = w * SS, h * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     m = 0.09 * v  # room for the halo
     _meeple(d, (m, m, u - m, v - m * 0.7), colour, str(seat + 1), text_px=int(0.36 * v))
     return _down(im, (w, h))
@@ -349,7 +349,7 @@ def build_icon(kind: str, size: int) -> Image.Image:
     w = int(size * 1.6) if kind == "flashlight" else size
     u, v = w * SS, size * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     m = 0.08 * v
     box = (m, m, u - m, v - m)
     if kind == "ghost":
@@ -384,7 +384,7 @@ def build_card(kind: str, curse: int, dice: int, amulet: int | None) -> Image.Im
     """A face-up room card: type band with icon, name, curse value, dice."""
     u, v = CARD_W * SS, CARD_H * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     band = TYPE_TINTS.get(kind, TYPE_DEFAULT_TINT)
     d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.1 * u, fill=core.CARD_FACE, outline=BLACK, width=2 * SS)
     d.rounded_rectangle((2 * SS, 2 * SS, u - 1 - 2 * SS, 0.4 * v), radius=0.08 * u, fill=band)
@@ -400,7 +400,7 @@ def build_card(kind: str, curse: int, dice: int, amulet: int | None) -> Image.Im
         dy = 0.75 * v + i * (ds + 0.02 * v) if dice <= 2 else 0.74 * v + i * ds * 0.75
         _small_die(d, (dx, dy, dx + ds, dy + ds))
     im = _down(im, (CARD_W, CARD_H))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     fn = font(22)
     lines = _wrap_name(card_name(kind), fn, CARD_W - 8)
     y = 0.56 * CARD_H if len(lines) == 1 else 0.49 * CARD_H
@@ -420,13 +420,13 @@ def build_card_back() -> Image.Image:
     """The face-down (Secret Passage) card."""
     u, v = CARD_W * SS, CARD_H * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.1 * u, fill=core.CARD_BACK, outline=BLACK, width=2 * SS)
     k = 0.08 * u
     d.rounded_rectangle((k, k, u - k, v - k), radius=0.07 * u, outline=core.GOLD, width=2 * SS)
     _ghost(d, (0.32 * u, 0.5 * v, 0.68 * u, 0.74 * v), fill=(200, 170, 180))
     im = _down(im, (CARD_W, CARD_H))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.text((CARD_W / 2, 0.3 * CARD_H), "?", font=font(64, True), fill=core.GOLD, anchor="mm")
     d.text((CARD_W / 2, 0.88 * CARD_H), "hidden", font=font(22), fill=WHITE, anchor="mm")
     return im
@@ -439,7 +439,7 @@ def build_chip(kind: str, label: str, dispelled: bool) -> Image.Image:
     """
     u, v = CHIP_W * SS, CHIP_H * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     face = (120, 120, 126) if dispelled else core.CARD_FACE
     band = (150, 150, 156) if dispelled else TYPE_TINTS.get(kind, TYPE_DEFAULT_TINT)
     d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.16 * u, fill=face, outline=BLACK, width=2 * SS)
@@ -452,7 +452,7 @@ def build_chip(kind: str, label: str, dispelled: bool) -> Image.Image:
         grey = Image.blend(grey, Image.new("RGBA", grey.size, (120, 120, 126, 255)), 0.35)
         grey.putalpha(im.getchannel("A"))
         im = grey
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     # the part left of the next chip, on a crowded row, must hold the whole value
     fl, label = core.fit_font(label, 24 if len(label) < 2 else 22, CHIP_MIN_STEP - 5, True, smallest=14)
     half = text_length(fl, label) / 2
@@ -467,7 +467,7 @@ def build_die(ghosts: int) -> Image.Image:
     """A ghost die face showing ``ghosts`` ghosts (a number above 2)."""
     u = DIE * SS
     im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rounded_rectangle((0, 0, u - 1, u - 1), radius=0.2 * u, fill=DIE_FACE, outline=(200, 190, 220), width=2 * SS)
     g = int(ghosts)
     if g == 1:
@@ -477,7 +477,7 @@ def build_die(ghosts: int) -> Image.Image:
         _ghost(d, (0.52 * u, 0.44 * u, 0.9 * u, 0.9 * u), fill=WHITE)
     im = _down(im, (DIE, DIE))
     if g < 0 or g > 2:
-        ImageDraw.Draw(im).text((DIE / 2, DIE / 2), str(g), font=font(30, True), fill=WHITE, anchor="mm")
+        core.Draw(im).text((DIE / 2, DIE / 2), str(g), font=font(30, True), fill=WHITE, anchor="mm")
     return im
 
 
@@ -492,7 +492,7 @@ def build_room(name: str, side: int, flashlights: tuple[int, ...]) -> Image.Imag
     """An open room without meeples: name bar, spaces with flashlights, empty spots."""
     tint_rgb = ROOM_TINTS.get(name, ROOM_DEFAULT)
     im = Image.new("RGB", (COL_W, ROOM_H), shade(tint_rgb, 0.55))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, COL_W - 1, ROOM_NAME_H - 1), fill=shade(tint_rgb, 0.7))
     d.rectangle((0, 0, COL_W - 1, ROOM_H - 1), outline=BLACK, width=2)
     d.text((12, ROOM_NAME_H / 2), fit_text(name, font(26, True), COL_W - 110), font=font(26, True), fill=WHITE,
@@ -523,7 +523,7 @@ def build_closed_room(name: str) -> Image.Image:
     """A removed room: greyed and boarded up."""
     u, v = COL_W * SS, ROOM_H * SS
     im = Image.new("RGB", (u, v), CLOSED)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, u - 1, ROOM_NAME_H * SS), fill=shade(CLOSED, 0.75))
     top = ROOM_NAME_H * SS
     d.rectangle((6 * SS, top + 6 * SS, u - 6 * SS, v - 6 * SS), fill=(40, 40, 44))
@@ -537,7 +537,7 @@ def build_closed_room(name: str) -> Image.Image:
         d.rectangle((0, y - bw / 2 - 2 * SS, u, y + bw / 2 + 2 * SS), fill=BLACK)
         d.rectangle((0, y - bw / 2, u, y + bw / 2), fill=shade(BOARD_WOOD, 0.9))
     im = _down(im, (COL_W, ROOM_H))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, COL_W - 1, ROOM_H - 1), outline=BLACK, width=2)
     d.text((12, ROOM_NAME_H / 2), fit_text(name, font(26, True), COL_W - 24), font=font(26, True),
            fill=(200, 200, 204), anchor="lm")
@@ -605,7 +605,7 @@ def build_static(n_players: int, over: bool, n_scores: int) -> Image.Image:
     """Background, header band, house wall, player-row panels, results frame."""
     h = image_height(n_players, over, n_scores)
     im = Image.new("RGB", (WIDTH, h), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.HEADER_BG)
     # the house: wall with a little roof line
     d.rounded_rectangle((4, HOUSE_TOP - 8, WIDTH - 5, HOUSE_BOTTOM), radius=12, fill=WALL, outline=WALL_EDGE,

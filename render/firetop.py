@@ -167,7 +167,7 @@ def _wrap(text: str, fnt: Any, width: int) -> list[str]:
 def build_static(players: int) -> Image.Image:
     b = board()
     im = Image.new("RGB", (WIDTH, height_for(players)), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.HEADER_BG)
     fc = font(22, True)
     for x in range(22):
@@ -297,7 +297,7 @@ def _disc(colour: str, size: int, ring: bool) -> Image.Image:
     big = size * SS
     pad = 4 * SS
     im = Image.new("RGBA", (big + 2 * pad, big + 2 * pad), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     if ring:
         d.ellipse((0, 0, big + 2 * pad - 1, big + 2 * pad - 1), fill=core.HIGHLIGHT)
     rgb = seat_rgb(colour)
@@ -315,7 +315,7 @@ def disc(colour: str, size: int, ring: bool) -> Image.Image:
 def _badge(text: str, fill: core.RGB, ink: core.RGB) -> Image.Image:
     big = 30 * SS
     im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.ellipse((0, 0, big - 1, big - 1), fill=fill, outline=shade(fill, 0.5), width=2 * SS)
     d.text((big // 2, big // 2 + SS), text, font=font(22 * SS, True), fill=ink, anchor="mm")
     return im.resize((30, 30), Image.Resampling.LANCZOS)
@@ -392,7 +392,7 @@ def header_key(view: dict[str, Any]) -> tuple[Any, ...]:
 def _header_sprite(key: tuple[Any, ...]) -> Image.Image:
     rnd, text, rgb, names = key
     im = Image.new("RGB", (WIDTH, HEADER_H), core.HEADER_BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     fb, fr = font(26, True), font(22)
     d.text((16, HEADER_H // 2), TITLE, font=fb, fill=core.GOLD, anchor="lm")
     d.text((290, HEADER_H // 2), rnd, font=fr, fill=core.TEXT, anchor="lm")
@@ -599,7 +599,7 @@ def _chest_tries(parts: list[str], tail: str) -> str:
 
 def _strip_sprite(key: tuple[Any, ...]) -> Image.Image:
     im = Image.new("RGB", (WIDTH, STRIP_H), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rounded_rectangle((10, 0, WIDTH - 10, STRIP_H - 8), radius=10, fill=core.PANEL_BG)
     f = font(22)
     y1, y2 = 22, 60
@@ -668,7 +668,7 @@ def panel_key(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
 def _panel_sprite(key: tuple[Any, ...]) -> Image.Image:
     name, colour, current, winner, tags, row2, stamina, purse, cards, stam = key
     im = Image.new("RGB", (PANEL_W, PANEL_H), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     f = font(22)
     x1 = PANEL_W - 1
     if current:
@@ -702,7 +702,7 @@ def panel_sprite(key: tuple[Any, ...]) -> Image.Image:
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
     players = len(view.get("players") or [])
     im = static(max(2, min(6, players))).copy()
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     im.paste(sprites.header(header_key(view)), (0, 0))
     _rooms(im, d, view, sprites)
     _maze(im, view, sprites)

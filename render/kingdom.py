@@ -136,7 +136,7 @@ def _band_points(hz: str) -> tuple[tuple[int, int], tuple[int, int]]:
 def _vertical_label(im: Image.Image, text: str, centre: tuple[int, int], fnt) -> None:
     w = int(fnt.getlength(text)) + 12
     tile = Image.new("RGBA", (w, 34), (0, 0, 0, 0))
-    td = ImageDraw.Draw(tile)
+    td = core.Draw(tile)
     td.text((w / 2, 17), text, font=fnt, fill=WHITE, anchor="mm", stroke_width=3, stroke_fill=(12, 12, 16))
     tile = tile.rotate(90, expand=True)
     im.paste(tile, (centre[0] - tile.width // 2, centre[1] - tile.height // 2), tile)
@@ -144,7 +144,7 @@ def _vertical_label(im: Image.Image, text: str, centre: tuple[int, int], fnt) ->
 
 def build_static(fold: tuple[str, str]) -> Image.Image:
     im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.HEADER_BG)
     # world backgrounds
     areas = [("west", 0, 400, _world("west", fold[0])), ("heart", 400, 800, "The Heartland"),
@@ -547,7 +547,7 @@ def _status(pl: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, A
 def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     fold = _fold_of(view)
     im = _static_cached(fold).copy()
-    d = ImageDraw.Draw(im)
+    d = core.Draw(im)
     _draw_header(d, view)
     _draw_board(im, d, view, fold)
     _draw_panels(d, view)
