@@ -25,7 +25,7 @@ from bot.fakediscord.harness import BotHarness, until
 from bot.rendering import Renderer
 from bot.simulate import play
 from games.core import Rng, decide
-from tests.harness import Players
+from tests.harness import InThreadHarness, Players
 
 STOP_WITHIN = 10.0  # seconds: docker stop's grace period
 
@@ -205,7 +205,7 @@ async def test_a_running_bot_keeps_its_heap_from_the_collector_and_hands_it_back
     """What the bot loaded is frozen (full collections skip it) while it runs, and handed back
     to the collector when it stops (the rest of the suite runs with this off: conftest.py)."""
     monkeypatch.setattr(GatekeeperBot, "freeze_heap", True)
-    harness = BotHarness(fake_discord, tmp_path / "gatekeeper.db")
+    harness = InThreadHarness(fake_discord, tmp_path / "gatekeeper.db")
     assert gc.get_freeze_count() == 0
     await harness.start()
     try:
