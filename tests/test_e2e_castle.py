@@ -9,8 +9,8 @@ import pytest
 from games.castle.engine import CARD_LABELS
 from games.core import Rng, decide
 
-from bot.fakediscord.harness import BotHarness, until
-from tests.harness import Players
+from bot.fakediscord.harness import until
+from tests.harness import InThreadHarness, Players
 from tests.test_rules_pages import broken_lines
 
 pytestmark = pytest.mark.asyncio
@@ -18,7 +18,8 @@ pytestmark = pytest.mark.asyncio
 
 @pytest.fixture
 async def harness(fake_discord, tmp_path):
-    h = BotHarness(fake_discord, tmp_path / "gk.db")
+    # pictures drawn in a thread: the other games' end-to-end tests run the render process
+    h = InThreadHarness(fake_discord, tmp_path / "gk.db")
     yield h
     await h.stop()
 
@@ -318,7 +319,7 @@ async def test_timeouts_warn_then_ai_plays_then_vote_out(fake_discord, tmp_path)
     from bot.clock import FakeClock
     from bot.table import VOTE_AFTER_TIMEOUTS
     clock = FakeClock()
-    harness = BotHarness(fake_discord, tmp_path / "gk.db", clock=clock, turn_timeout=120.0)
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db", clock=clock, turn_timeout=120.0)
     try:
         await harness.start()
         players = Players(fake_discord, harness, ["Ana", "Bo"])
@@ -353,7 +354,7 @@ async def test_timeouts_warn_then_ai_plays_then_vote_out(fake_discord, tmp_path)
 
 
 async def test_typing_a_button_label_plays_it(fake_discord, tmp_path):
-    harness = BotHarness(fake_discord, tmp_path / "gk.db", read_messages=True)
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db", read_messages=True)
     try:
         await harness.start()
         players = Players(fake_discord, harness, ["Ana", "Bo"])

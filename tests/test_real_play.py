@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.harness import BotHarness, Players, is_board, until
+from tests.harness import BotHarness, InThreadHarness, Players, is_board, until
 
 GAMES = 20
 
@@ -131,7 +131,7 @@ def channel_writes(fake, channel_id: int) -> int:
 @pytest.mark.parametrize("game, names", [("castle", ["Ana", "Bo"]), ("dontgo", ["Ana", "Bo", "Cy"]),
                                          ("kingdom", ["Ana", "Bo"])])
 async def test_message_economy(fake_discord, tmp_path, game, names):
-    harness = BotHarness(fake_discord, tmp_path / "gk.db")
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")  # counts messages, not renders
     await harness.start()
     players = Players(fake_discord, harness, names)
     try:
