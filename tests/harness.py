@@ -28,8 +28,8 @@ class InThreadHarness(BotHarness):
     """The bot with its pictures drawn in a thread (render_workers=0), not in its render process.
     Spawning that process and warming every game's renderer in it costs about 1 s of CPU at each
     bot start: for tests about what Discord is sent (test_delivery starts 80 bots) that was most
-    of their cost. Most game tests (test_e2e_*, but castle's) and the render pool's own tests
-    keep the process, as production runs it."""
+    of their cost. Atmosfear's, Kingdom's and Don't Go's end-to-end tests and the render pool's
+    own tests keep the process, as production runs it."""
 
     def __init__(self, fake: FakeDiscord, db_path: Path, clock: Any = None, seed: int | None = 1,
                  **overrides: Any) -> None:

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.asyncio
 
 @pytest.fixture
 async def harness(fake_discord, tmp_path):
-    # pictures drawn in a thread: the other games' end-to-end tests run the render process
+    # pictures drawn in a thread: Atmosfear's, Kingdom's and Don't Go's end-to-end tests run
+    # the render process
     h = InThreadHarness(fake_discord, tmp_path / "gk.db")
     yield h
     await h.stop()

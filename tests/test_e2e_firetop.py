@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games.firetop import GAME
-from tests.harness import BotHarness, Players, until
+from tests.harness import InThreadHarness, Players, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -17,7 +17,9 @@ SECRET_WORDS = ("held out by", "must lie under", "You find:", "shows you Key car
 
 @pytest.fixture
 async def harness(fake_discord, tmp_path):
-    h = BotHarness(fake_discord, tmp_path / "gk.db")
+    # pictures drawn in a thread: Atmosfear's, Kingdom's and Don't Go's end-to-end tests run
+    # the render process
+    h = InThreadHarness(fake_discord, tmp_path / "gk.db")
     yield h
     await h.stop()
 
