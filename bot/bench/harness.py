@@ -9,23 +9,22 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bot.fakediscord import FakeDiscord, patch_discord
+from bot.fakediscord import patch_discord
 from bot.fakediscord.harness import BotHarness, until
 from bot.table import Seat
-from games.core import Rng, decide
 
 from . import scenarios
 from .figures import pct, rss_mb, workers_rss_mb
+from .players import PlayersProcess
 from .report import budget, produced_by
 
 OWN_P99_MS = 20.0  # the bot's own time for a move, 99 times in 100, at its largest run
 
-CHANNELS_PER_GUILD = 100
-
 
 class Harness:
     """`games` tables of `game` (default: the first turn-based game, bot.bench.scenarios) with
-    a person in each of `seats` seats."""
+    a person in each of `seats` seats; the fake Discord and the people run in a process of their
+    own (bot.bench.players), so this process's event loop does only the bot's work."""
 
     def __init__(self, games: int, game: str | None = None, seats: int = 2,
                  latency: float = 0.0, db_url: str | None = None,
@@ -37,16 +36,16 @@ class Harness:
         self.seats = seats
         self.latency = latency  # seconds the fake Discord takes per REST request
         self.errors: list[str] = []
-        self.done: dict[int, asyncio.Event] = {}
         self.publish_ms: list[float] = []
         self.act_ms: list[float] = []  # the bot's own time per move (see TableService.act)
+        self.lag_ms: list[float] = []  # how late the event loop woke a sleeper, while driven
 
     async def __aenter__(self) -> "Harness":
         self.tmp = tempfile.TemporaryDirectory()
-        self.fake = FakeDiscord(keep_attachment_bytes=False, latency=self.latency)
-        await self.fake.start()
-        self.restore = patch_discord(self.fake)
-        self.harness = BotHarness(self.fake, Path(self.tmp.name) / "bench.db", db_url=self.db_url)
+        self.players = await PlayersProcess(self.games, self.seats, self.latency).__aenter__()
+        self.restore = patch_discord(self.players)
+        self.harness = BotHarness(self.players, Path(self.tmp.name) / "bench.db",
+                                  db_url=self.db_url)
         bot = await self.harness.start()
         if self.store_hook is not None:
             self.store_hook(bot.store)
@@ -63,16 +62,12 @@ class Harness:
         self.service.act = timed_act  # type: ignore[method-assign]
         publish = bot.publisher.publish
 
-        async def published(snapshot):  # a hook: the board reached the fake Discord
+        async def published(snapshot):  # a hook: the board was handed to Discord
             start = time.perf_counter()
             await publish(snapshot)
             self.publish_ms.append((time.perf_counter() - start) * 1000)
-            if snapshot.table.id in self.done:
-                self.done[snapshot.table.id].set()
 
         bot.publisher.publish = published  # type: ignore[method-assign]
-        self.tables = []
-        guild = None
         semaphore = asyncio.Semaphore(50)
 
         async def create(index: int, guild_id: int, channel_id: int, users: list[int]):
@@ -83,19 +78,8 @@ class Harness:
                 await self.service.lobby(table.id, users[0], "A", "start")
                 return table
 
-        jobs = []
-        for index in range(self.games):
-            if index % CHANNELS_PER_GUILD == 0:
-                guild = self.fake.add_guild(f"g{index}")
-            channel = self.fake.add_channel(guild.id, f"c{index}")
-            users = []
-            for n in range(self.seats):
-                user = self.fake.add_user(f"u{index}-{n}")
-                self.fake.add_member(guild.id, user.id)
-                users.append(user.id)
-            jobs.append(create(index, guild.id, channel.id, users))
-        self.tables = await asyncio.gather(*jobs)
-        await self.fake.wait_for(lambda: all(self.fake.guilds), timeout=60)
+        self.tables = await asyncio.gather(*(
+            create(index, *place) for index, place in enumerate(self.players.world)))
         # every game's first board is published (outside the start) before anything is measured
         await until(lambda: not self.service._tasks, timeout=300, what="the first boards")
         # as the bot does after loading its games at start-up (GatekeeperBot.setup_hook)
@@ -107,54 +91,29 @@ class Harness:
         gc.unfreeze()
         await self.harness.stop()
         self.restore()
-        await self.fake.stop()
+        await self.players.__aexit__(*exc)
         self.tmp.cleanup()
 
-    async def move(self, table) -> float | None:
-        seat = table.game.to_move(table.state)
-        if seat is None or table.status != "running":
-            return None
-        action = decide(table.game, table.state, seat, Rng(table.version), "random")
-        user = table.seats[seat].user_id
-        event = self.done[table.id] = asyncio.Event()
-        start = time.perf_counter()
-        ix = await self.fake.slash(user, table.channel_id, "move", {"action": action})
-        try:
-            await asyncio.wait_for(event.wait(), 10)
-        except asyncio.TimeoutError:
-            self.errors.append(f"game {table.id}: no board after {action!r}: {ix.errors}")
-            return None
-        finally:
-            self.done.pop(table.id, None)
-        return (time.perf_counter() - start) * 1000
-
     async def drive(self, moves: int, rate: float) -> list[float]:
-        """Send `moves` moves at `rate` per second in all, round-robin over idle games."""
-        latencies: list[float] = []
-        busy: set[int] = set()
-        tasks = []
-
-        async def one(table) -> None:
-            busy.add(table.id)
-            try:
-                latency = await self.move(table)
-                if latency is not None:
-                    latencies.append(latency)
-            finally:
-                busy.discard(table.id)
-
-        start = time.perf_counter()
-        cursor = 0
-        for sent in range(moves):
-            await asyncio.sleep(max(0.0, start + sent / rate - time.perf_counter()))
-            for _ in range(len(self.tables)):
-                table = self.tables[cursor % len(self.tables)]
-                cursor += 1
-                if table.id not in busy and table.status == "running":
-                    tasks.append(asyncio.create_task(one(table)))
-                    break
-        await asyncio.gather(*tasks)
+        """`moves` moves at `rate` per second in all, round-robin over idle games, sent by the
+        players' process; milliseconds from each slash command to its board."""
+        watching = asyncio.create_task(self.watch_loop())
+        try:
+            latencies, errors = await self.players.drive(
+                [(t.id, t.channel_id, t.game.name, t.seed, t.options,
+                  [seat.user_id for seat in t.seats]) for t in self.tables], moves, rate)
+        finally:
+            watching.cancel()
+        self.errors += errors
         return latencies
+
+    async def watch_loop(self, every: float = 0.005) -> None:
+        """Record how late the loop wakes a sleeper: how long a move whose commit has answered
+        may wait before it runs again."""
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(every)
+            self.lag_ms.append((time.perf_counter() - start - every) * 1000)
 
 
 async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
@@ -167,16 +126,19 @@ async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
     arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
     The bot's own time is `TableService.act`: the game's lock, the checks, the rules, the commit
     and the hand-off to the game's feed, on the event loop; Discord's round trips and rendering
-    happen outside it (in the feed and the render worker).
+    happen outside it (in the feed and the render worker). Loop lag: how late the bot's event
+    loop wakes a 5 ms sleeper, the wait a move has each time it awaits something.
     """
     async with Harness(concurrent, latency=latency, db_url=db_url,
                        store_hook=store_hook) as harness:
         latencies = await harness.drive(moves, rate)
         own = harness.act_ms
         return {"game": harness.game, "games": concurrent, "moves": len(latencies),
-                "p50": pct(latencies, 50), "p99": pct(latencies, 99), "max": max(latencies),
+                "p50": pct(latencies, 50), "p99": pct(latencies, 99), "max": max(latencies, default=0.0),
                 "rss_mb": rss_mb(), "latency_ms": latency * 1000, "own_p50": pct(own, 50),
-                "own_p99": pct(own, 99), "workers_mb": workers_rss_mb(), "errors": harness.errors}
+                "own_p99": pct(own, 99), "lag_p50": pct(harness.lag_ms, 50),
+                "lag_p99": pct(harness.lag_ms, 99), "workers_mb": workers_rss_mb(),
+                "errors": harness.errors}
 
 
 def own_budget(results: list[dict[str, Any]]) -> tuple[str, bool]:
@@ -192,14 +154,18 @@ def moves_section(results: list[dict[str, Any]], command: str) -> list[str]:
         f"{produced_by(command)}. {budget(*own_budget(results))} "
         f"Two-person {results[0]['game']} games; `/move` over the gateway "
         "until the board reaches the fake Discord, with `latency` added to every REST request. "
-        "Own: the bot's time for the move (`TableService.act`: lock, checks, rules, commit). RSS: "
-        "the bot process (hosting the fake Discord and the clients too) and its render worker.",
+        "Own: the bot's time for the move (`TableService.act`: lock, checks, rules, commit). Loop "
+        "lag: how late the bot's event loop wakes a 5 ms sleeper. The fake Discord and the "
+        "players run in a process of their own (bot.bench.players), so the bot's loop does the "
+        "bot's work alone. RSS: the bot process and its render worker.",
         "",
         "| games | moves | moves/s | latency ms | p50 ms | p99 ms | max ms | own p50 ms "
-        "| own p99 ms | RSS MB | worker MB | errors |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| own p99 ms | lag p50 ms | lag p99 ms | RSS MB | worker MB | errors |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: |",
         *(f"| {r['games']} | {r['moves']} | {r['rate']:.0f} | {r['latency_ms']:.0f} | "
           f"{r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['own_p50']:.2f} | "
-          f"{r['own_p99']:.2f} | {r['rss_mb']:.0f} | {r['workers_mb']:.0f} | {len(r['errors'])} |"
+          f"{r['own_p99']:.2f} | {r['lag_p50']:.2f} | {r['lag_p99']:.2f} | {r['rss_mb']:.0f} | "
+          f"{r['workers_mb']:.0f} | {len(r['errors'])} |"
           for r in results),
     ]

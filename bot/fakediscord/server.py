@@ -229,6 +229,9 @@ class FakeDiscord:
         self.identify_count = 0
         self._fail_rules: List[Dict[str, Any]] = []
         self.faults = Faults()  # injected outages (bot.fakediscord.faults), run before each request
+        # called with each public message as it is created or edited (the benchmark's players
+        # time a move to its board by it: bot.bench.players)
+        self.on_public_message: Optional[Callable[[Message], None]] = None
         self._nonces: Dict[Tuple[int, str], int] = {}  # (channel, nonce) -> message, for enforce_nonce
 
         self._sessions: Dict[str, _Session] = {}
@@ -1220,6 +1223,8 @@ class FakeDiscord:
     async def _announce_create(self, m: Message) -> None:
         if m.ephemeral:
             return
+        if self.on_public_message is not None:
+            self.on_public_message(m)
         d = self.message_payload(m)
         if m.guild_id is not None:
             mem = self.guilds[m.guild_id].members.get(m.author_id)
@@ -1244,6 +1249,8 @@ class FakeDiscord:
         m.edited_at = iso(self._snow())
 
     async def _announce_update(self, m: Message) -> None:
+        if not m.ephemeral and self.on_public_message is not None:
+            self.on_public_message(m)
         if not m.ephemeral:
             await self._dispatch('MESSAGE_UPDATE', self.message_payload(m), m.guild_id)
 
