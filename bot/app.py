@@ -26,6 +26,7 @@ from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
 from .delivery import Delivery, single_retry_layer
+from .dms import DmChannels
 from .notify import Notifier
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
@@ -41,6 +42,7 @@ RESTARTING = "Gatekeeper is restarting; try again in a moment."
 DRAIN_SECONDS = 4.0
 PANEL_ORIGIN_LIFE = datetime.timedelta(minutes=14)  # an interaction token lives 15 minutes
 DISCONNECT_SECONDS = 3.0
+TYPED_ANSWER_WITHIN = 1.0  # seconds a typed move may run before its answer is deferred
 
 
 def point_at(settings: Settings) -> None:
@@ -85,6 +87,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.delivery = Delivery(clock, lambda coro: self.service._spawn(coro),
                                  refused=lambda *stuck: self.publisher.refused(*stuck))
         self.publisher = DiscordPublisher(self, self.delivery, budget)
+        self.dms = DmChannels(self)
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
                                     shards=settings.shards)
@@ -669,11 +672,18 @@ async def table_or_last(bot: GatekeeperBot, interaction: discord.Interaction) ->
 
 
 async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, action: str) -> None:
+    """Play a typed move and answer it once: "Done" (or the refusal) as the interaction's
+    response, one request and no "thinking…" in between; only a move still running after
+    TYPED_ANSWER_WITHIN (a slow store) is deferred first, to stay within Discord's 3 s."""
     table = await table_here(bot, interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    await bot.service.act(table.id, interaction.user.id, action, None, source="command",
-                          interaction_id=interaction.id, origin=interaction)
-    await interaction.followup.send(f"Done: `{action}`.", ephemeral=True)
+    acting = asyncio.ensure_future(bot.service.act(
+        table.id, interaction.user.id, action, None, source="command",
+        interaction_id=interaction.id, origin=interaction))
+    done, _ = await asyncio.wait({acting}, timeout=TYPED_ANSWER_WITHIN)
+    if not done:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    await acting
+    await reply(interaction, f"Done: `{action}`.")
 
 
 def legal_completions(bot: GatekeeperBot, verb: str):

@@ -69,7 +69,7 @@ class Notifier:
             return
         link = table_link(table, self.bot.store.messages(table.id).get("board"))
         text = turn_text(table, seat, await catch_up(self.bot.service, table, seat), link)
-        channel = await self.bot.create_dm(discord.Object(slot.channel_id))
+        channel = await self.bot.dms.of(slot.channel_id)
         try:
             await channel.send(text, nonce=slot.nonce)
         except discord.Forbidden as exc:

@@ -540,7 +540,7 @@ class DiscordPublisher:
     async def _dm(self, note: PrivateNote, slot: Slot) -> None:
         table, seat = note.table, note.seat
         body = present.hand_message(table, seat, note.events, self.jump_url(table))
-        channel = await self.bot.create_dm(discord.Object(table.seats[seat].user_id))
+        channel = await self.bot.dms.of(table.seats[seat].user_id)
         try:
             sent = await channel.send(body, nonce=slot.nonce)
         except discord.Forbidden as exc:
@@ -578,7 +578,7 @@ class DiscordPublisher:
         self.delivery.send(("refused", table.id), table.host_id, text, self._dm_host)
 
     async def _dm_host(self, text: str, slot: Slot) -> None:
-        channel = await self.bot.create_dm(discord.Object(slot.channel_id))
+        channel = await self.bot.dms.of(slot.channel_id)
         await channel.send(text, nonce=slot.nonce)
 
     async def tell_dms_closed(self, table: Table, seat: int) -> None:

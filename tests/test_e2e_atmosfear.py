@@ -75,7 +75,7 @@ async def test_accelerated_game_with_a_missed_call(fake_discord, world):
             # nobody may move while he speaks, and he says so
             other = bo if called == ana else ana
             ix = await fake_discord.slash(other, players.channel.id, "move", {"action": "roll 2"})
-            refusal = (await ix.wait_followups())[0].content
+            refusal = (await ix.wait_answer()).content
             assert refusal and "Done" not in refusal
             clock.advance(9)
             await drain(bot)

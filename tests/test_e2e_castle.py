@@ -9,6 +9,7 @@ import pytest
 from games.castle.engine import CARD_LABELS
 from games.core import Rng, decide
 
+from bot import app
 from bot.fakediscord.harness import until
 from tests.harness import InThreadHarness, Players
 from tests.test_rules_pages import broken_lines
@@ -107,13 +108,47 @@ async def test_one_person_and_two_ais(fake_discord, harness):
                                                       {"action": ""}, focused="action")
             assert offered and all(o["value"] in legal for o in offered)
             ix = await fake_discord.slash(ana, players.channel.id, "move", {"action": action})
-        await ix.wait_followups()
+        await ix.wait_answer()
         await until(lambda: table.version > version)
         await players.settle(table)
     await players.settle(table)
     assert table.status == "over"
     assert "Game over" in players.boards()[-1].text()
     assert not fake_discord.dms(players.users["Ana"]) == []
+
+
+async def test_a_typed_move_is_answered_once_and_deferred_only_when_slow(fake_discord, harness,
+                                                                         monkeypatch):
+    monkeypatch.setattr(app, "TYPED_ANSWER_WITHIN", 0.05)
+    bot = await harness.start()
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    table = await players.start_game("Ana", ["Bo"])
+
+    async def typed() -> tuple[object, object, str]:
+        seat = table.game.to_move(table.state)
+        action = decide(table.game, table.state, seat, Rng(table.version), "random")
+        ix = await fake_discord.slash(table.seats[seat].user_id, players.channel.id, "move",
+                                      {"action": action})
+        answer = await ix.wait_answer()
+        await players.settle(table)
+        return ix, answer, action
+
+    ix, answer, action = await typed()  # quick: the answer is the response itself
+    assert ix.callback.type == 4 and not ix.followups
+    assert answer.ephemeral and answer.content == f"Done: `{action}`."
+
+    save = bot.store.save_game
+
+    async def slow_save(*args, **kwargs):
+        await asyncio.sleep(0.3)
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(bot.store, "save_game", slow_save)
+    version = table.version
+    ix, answer, action = await typed()  # slow: "thinking…" first, then the answer
+    assert ix.callback.type == 5 and answer is ix.followups[0]
+    assert answer.ephemeral and answer.content == f"Done: `{action}`."
+    assert table.version == version + 1
 
 
 async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(fake_discord, harness):
@@ -127,7 +162,7 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(fake_disco
     # an illegal typed move
     ix = await fake_discord.slash(players.users[mover], players.channel.id, "move",
                                   {"action": "play padlock Z99"})
-    reply = (await ix.wait_followups())[0]
+    reply = await ix.wait_answer()
     assert reply.ephemeral and ("Z99" in reply.content or "off the board" in reply.content.lower()
                                 or "not" in reply.content.lower())
     # out of turn: the waiting player opens the panel

@@ -193,7 +193,7 @@ async def test_close_finishes_the_click_in_flight_and_turns_new_ones_away(
         release.set()
         await closing
         assert published == [table.version]
-        (done,) = await moving.wait_followups(1)
+        done = await moving.wait_answer()
         assert done.content == f"Done: `{action}`."
         assert bot.is_closed() and bot.renderer.pool is None
     finally:

@@ -375,6 +375,21 @@ class Interaction:
         )
         return self.followups
 
+    async def wait_answer(self, timeout: float = WAIT_TIMEOUT) -> Message:
+        """The bot's first words to the user: the response message itself, or, after a
+        deferral, the first follow-up."""
+
+        def check() -> Optional[Message]:
+            if self.followups:
+                return self.followups[0]
+            m = self.original
+            if m is not None and not m.loading and self.callback is not None \
+                    and self.callback.type == 4:
+                return m
+            return None
+
+        return await self._fake.wait_for(check, timeout=timeout, what=f'an answer to {self.describe()}')
+
     async def wait_original(self, predicate: Any = None, timeout: float = WAIT_TIMEOUT) -> Message:
         """Wait until the original response message exists, is not loading, and matches predicate(msg)."""
 
