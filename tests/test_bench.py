@@ -13,6 +13,7 @@ import games
 from bot.bench.delayproxy import DelayProxy
 from bot.bench.report import replace_section, write_section
 from bot.bench.run import main
+from bot.bench.stores import latency_allowance, latency_section
 from bot.cli import main as cli_main
 
 HAND_WRITTEN = "# Performance\n\nBudgets, written by hand.\n\n"
@@ -127,3 +128,20 @@ async def test_the_delay_proxy_holds_each_answer_back_and_passes_everything(post
     with DelayProxy(postgres_url, 0.05) as slower:
         slow = await per_round_trip(slower)
     assert 0.05 <= slow - quick < 0.2
+
+
+def test_the_slower_network_bar_allows_round_trips_times_the_latency_delivered():
+    """bot.bench.stores: the p99 of a move (own, and click to board) may rise by the round
+    trips per move times what the proxy added to a lone client's round trip at p99."""
+    def run(alone_p99: float, own_p99: float, p99: float) -> dict:
+        return {"trips": 1200, "moves": 1000, "behind": 0, "alone_p50": 0.5, "alone_p99": alone_p99,
+                "own_p50": 1.0, "own_p99": own_p99, "p50": 20.0, "p99": p99, "lag_p99": 1.0,
+                "injected_ms": 0.0, "games": 100, "rate": 50.0, "errors": []}
+    sqlite = {"loop_ms": 0.1, "thread_ms": 1.0, "loop_gap_p99_ms": 0.1, "thread_gap_p99_ms": 0.1}
+    base = run(1.0, 8.0, 40.0)
+    bar = latency_allowance([base, run(7.0, 8.0, 40.0)])
+    assert bar["allowed"] == pytest.approx(1.2 * 6.0)
+    within = latency_section([base, run(7.0, 15.0, 47.0)], sqlite, "cmd")
+    assert "added: met (own +7.0 ms, clicks +7.0 ms, allowed 1.20 x 6.0 = 7.2 ms)" in within[1]
+    for own, click in ((15.5, 40.0), (8.0, 47.5)):  # either rising more is over budget
+        assert "**not met**" in latency_section([base, run(7.0, own, click)], sqlite, "cmd")[1]

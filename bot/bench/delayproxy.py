@@ -3,7 +3,8 @@ answers for `delay` seconds before passing it on, so every round trip takes that
 
 It runs as a process of its own: the bot's process sees only a server that answers later (one
 wait per round trip, as on a real network), and shares neither its event loop nor its GIL with
-the proxy (a proxy thread waiting for the GIL added up to 5 ms more to some answers).
+the proxy (a proxy thread in the bot's process, waiting for the GIL, added up to 5 ms more to
+some answers).
 
     with DelayProxy(url, 0.005) as slower_url:
         ...  # connect to slower_url instead of url
@@ -12,9 +13,13 @@ the proxy (a proxy thread waiting for the GIL added up to 5 ms more to some answ
 """
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import queue
+import socket
 import subprocess
 import sys
+import threading
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,46 +47,47 @@ class DelayProxy:
         self.process.wait(timeout=10)
 
 
-async def serve(host: str, port: int, delay: float) -> None:
-    async def connection(client_in: asyncio.StreamReader,
-                         client_out: asyncio.StreamWriter) -> None:
-        server_in, server_out = await asyncio.open_connection(host, port)
-        try:
-            await asyncio.gather(passed(client_in, server_out, 0.0),
-                                 passed(server_in, client_out, delay))
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass  # one side went away: so does the other
-        finally:
-            client_out.close()
-            server_out.close()
-
-    server = await asyncio.start_server(connection, "127.0.0.1", 0)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    await server.serve_forever()
+def serve(host: str, port: int, delay: float) -> None:
+    """Accept clients on a free loopback port (printed), each joined to a new connection to
+    the server: the client's bytes go on at once, the server's `delay` after they came."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    print(listener.getsockname()[1], flush=True)
+    while True:
+        client, _ = listener.accept()
+        server = socket.create_connection((host, port))
+        for sock in (client, server):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        passed(client, server, 0.0)
+        passed(server, client, delay)
 
 
-async def passed(source: asyncio.StreamReader, sink: asyncio.StreamWriter, delay: float) -> None:
-    """Copy `source` to `sink`, each chunk `delay` seconds after it arrived, in order."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
+def passed(source: socket.socket, sink: socket.socket, delay: float) -> None:
+    """Copy `source` to `sink`, each chunk `delay` seconds after it arrived, in order: a thread
+    reads, another sends when each chunk is due. Threads and blocking sockets, not asyncio,
+    because time.sleep ends within microseconds of the due time, while an event loop's sleep
+    rounds up to the next millisecond (a 5 ms hold would take up to 6)."""
+    chunks: queue.SimpleQueue[tuple[float, bytes]] = queue.SimpleQueue()
 
-    async def forward() -> None:
-        while (item := await queue.get()) is not None:
-            due, data = item
-            if due > loop.time():
-                await asyncio.sleep(due - loop.time())
-            sink.write(data)
-            await sink.drain()
-        sink.close()
+    def read() -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                chunks.put((time.perf_counter() + delay, data))
+        chunks.put((0.0, b""))  # what arrived is still passed on, then the end
 
-    forwarding = asyncio.create_task(forward())
-    try:
-        while data := await source.read(65536):
-            queue.put_nowait((loop.time() + delay, data))
-    finally:
-        queue.put_nowait(None)  # what arrived is still passed on
-    await forwarding
+    def send() -> None:
+        with contextlib.suppress(OSError):
+            while (item := chunks.get())[1]:
+                due, data = item
+                if (wait := due - time.perf_counter()) > 0:
+                    time.sleep(wait)
+                sink.sendall(data)
+        for sock in (sink, source):  # one side went away: so does the other
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    for job in (read, send):
+        threading.Thread(target=job, daemon=True).start()
 
 
 if __name__ == "__main__":
-    asyncio.run(serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3])))
+    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))
