@@ -118,9 +118,11 @@ class Harness:
 
 async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
                     db_url: str | None = None,
-                    store_hook: Callable[[Any], None] | None = None) -> dict[str, Any]:
+                    store_hook: Callable[[Any], None] | None = None,
+                    on_measure: Callable[[], None] | None = None) -> dict[str, Any]:
     """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s
-    (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores).
+    (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores, whose
+    `store_hook` sees the bot's store and `on_measure` is told when the moves begin).
 
     Latency: from the slash command leaving the fake client to the board message for that move
     arriving at the fake Discord (post or edit), i.e. the whole trip through discord.py and back.
@@ -131,6 +133,8 @@ async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
     """
     async with Harness(concurrent, latency=latency, db_url=db_url,
                        store_hook=store_hook) as harness:
+        if on_measure is not None:  # the games are open: what follows is the moves'
+            on_measure()
         latencies = await harness.drive(moves, rate)
         own = harness.act_ms
         return {"game": harness.game, "games": concurrent, "moves": len(latencies),

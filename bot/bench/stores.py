@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import statistics
 import sys
 import tempfile
 import time
@@ -33,7 +34,8 @@ from .harness import bench_e2e, own_budget
 from .report import budget, produced_by, write_section
 
 RUNS = [(1, 200, 20.0), (100, 1000, 50.0), (1000, 1500, 50.0)]  # games, moves, moves/s
-LATENCY_RUN = (100, 3000, 50.0)  # a minute of moves: the p99 is the 30th slowest
+LATENCY_RUN = (100, 1000, 50.0)
+LATENCY_REPEATS = 5  # runs without and with the injected latency, in turn
 INJECTED = 0.005  # seconds added to every round trip to PostgreSQL in the latency run
 LONE_TRIPS = 1000  # round trips of a lone client, to see the latency the proxy delivers
 
@@ -43,7 +45,11 @@ class RoundTrips:
     message rows written behind (off the move's path) are counted apart."""
 
     def __init__(self) -> None:
-        self.moves = 0  # statements of moves, lobbies and loads
+        self.reset()
+
+    def reset(self) -> None:
+        """Count from now (the moves, not the opening of the games)."""
+        self.moves = 0  # statements of moves (and of anything else on their path)
         self.behind = 0  # batches of message rows
 
     def __call__(self, store: Any) -> None:
@@ -74,21 +80,22 @@ def compare(server_url: str, runs: list[tuple[int, int, float]] = RUNS) -> list[
     return results
 
 
-def with_latency(server_url: str,
-                 run: tuple[int, int, float] = LATENCY_RUN) -> list[dict[str, Any]]:
+def with_latency(server_url: str, run: tuple[int, int, float] = LATENCY_RUN,
+                 repeats: int = LATENCY_REPEATS) -> list[dict[str, Any]]:
     """The move benchmark on PostgreSQL through the delay proxy: without, then with, INJECTED
-    per round trip; before each, the round trip a lone client meets through the same proxy (the
-    latency as the network delivers it, jitter included)."""
+    per round trip, `repeats` times in turn (the machine's own hiccups fall on both); before
+    each, the round trip a lone client meets through the same proxy (the latency as the
+    network delivers it, jitter included)."""
     games, moves, rate = run
     results = []
-    for index, delay in enumerate((0.0, INJECTED)):
+    for index, delay in enumerate([0.0, INJECTED] * repeats):
         trips = RoundTrips()
         with empty_database(server_url, f"gk_bench_latency_{index}") as url, \
                 DelayProxy(url, delay) as slower:
             alone = asyncio.run(lone_round_trips(slower))
             gc.collect()
             result = asyncio.run(bench_e2e(games, moves, rate, 0.0, db_url=slower,
-                                           store_hook=trips))
+                                           store_hook=trips, on_measure=trips.reset))
         results.append({**result, "rate": rate, "injected_ms": delay * 1000,
                         "trips": trips.moves, "behind": trips.behind,
                         "alone_p50": pct(alone, 50), "alone_p99": pct(alone, 99)})
@@ -174,14 +181,19 @@ def run_to_end(coroutine: Any) -> Any:
 
 def latency_allowance(results: list[dict[str, Any]]) -> dict[str, float]:
     """What the slower network may add to a move at p99: its round trips per move times the
-    latency the proxy delivered at p99 (a lone client's round trip, with less without)."""
-    base, slow = results
-    per_move = slow["trips"] / max(1, slow["moves"])
-    added = {q: slow[f"alone_{q}"] - base[f"alone_{q}"] for q in ("p50", "p99")}
-    return {"per_move": per_move, "added_p50": added["p50"], "added_p99": added["p99"],
-            "allowed": per_move * added["p99"],
-            "own_rise": slow["own_p99"] - base["own_p99"],
-            "click_rise": slow["p99"] - base["p99"]}
+    latency the proxy delivered at p99 (a lone client's round trip, with less without). Each
+    figure is the median of the runs with, and of the runs without."""
+    def median(injected: bool, key: str) -> float:
+        return statistics.median(r[key] for r in results if bool(r["injected_ms"]) == injected)
+
+    def rise(key: str) -> float:
+        return median(True, key) - median(False, key)
+
+    slow = [r for r in results if r["injected_ms"]]
+    per_move = sum(r["trips"] for r in slow) / max(1, sum(r["moves"] for r in slow))
+    return {"per_move": per_move, "added_p50": rise("alone_p50"), "added_p99": rise("alone_p99"),
+            "allowed": per_move * rise("alone_p99"), "own_rise": rise("own_p99"),
+            "click_rise": rise("p99")}
 
 
 def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
@@ -200,11 +212,12 @@ def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
         f"trip through it (alone columns, {LONE_TRIPS:,} small statements) rose by "
         f"{bar['added_p50']:.1f} ms at p50 and {bar['added_p99']:.1f} ms at p99: the held "
         "answer, and the machine's timer and scheduling jitter. Round trips per move "
-        "(`RoundTrips`, a hook on the store that counts the statements the bot sends): "
-        "statements of moves (and of opening the games) over moves; message rows are written "
-        "behind, in batches, off the move's path. p50/p99: click to board, every game's clicks. "
+        "(`RoundTrips`, a hook on the store that counts the statements the bot sends while "
+        "the moves are played) over moves; message rows are written behind, in batches, off "
+        "the move's path. p50/p99: click to board, every game's clicks. "
         "Lag: how late the bot's loop woke a 5 ms sleeper (each wait of a move ends in that "
-        "queue).",
+        "queue). Rises: medians of the runs with the latency against those without, taken in "
+        "turn.",
         "",
         "| injected ms | alone p50 ms | alone p99 ms | games | moves | moves/s "
         "| round trips per move | behind batches | p50 ms | p99 ms | own p50 ms | own p99 ms "
