@@ -59,7 +59,6 @@ from .figures import pct, rss_mb
 from .report import produced_by, write_section
 from .databases import database
 
-ANSWER_TIMEOUT = 5.0  # seconds a clicker waits for an answer (Discord gives up after 3)
 REREAD = 1.0  # seconds it waits for a refused or unanswered click's move before clicking again
 POLL = 0.05  # seconds between two looks at the database or at an interaction
 DEFERRED_UPDATE = 6  # the interaction answer "accepted, working on it"
@@ -302,6 +301,8 @@ class Plan:
     think: tuple[float, float] = (0.5, 3.0)  # seconds a human-like clicker reads the board
     patience: float = 10.0  # seconds to wait for an accepted click to be saved (a click lost
     # in a kill is made again after this)
+    answer_wait: float = 5.0  # seconds a clicker waits for the bot's answer before clicking
+    # again (Discord itself gives up after 3; the big soak's machine is overloaded)
 
 
 @dataclass
@@ -404,9 +405,8 @@ class Soak:
                 pass
         return row
 
-    @staticmethod
-    async def answered(ix: Interaction) -> Any:
-        return await until(lambda: ix.callback, ANSWER_TIMEOUT, f"an answer to {ix.id}")
+    async def answered(self, ix: Interaction) -> Any:
+        return await until(lambda: ix.callback, self.plan.answer_wait, f"an answer to {ix.id}")
 
     async def move(self, fake: FakeDiscord, reader: Store, game_id: int, after: int,
                    think: random.Random | None, timeout: float) -> int | None:
