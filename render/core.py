@@ -10,11 +10,11 @@ from __future__ import annotations
 import io
 import math
 import struct
-import zlib
 from functools import lru_cache
 from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
+from zlib_ng import zlib_ng
 
 from data import resource
 
@@ -302,7 +302,8 @@ def tint(rgb: RGB, f: float) -> RGB:
 
 
 # --- encoding --------------------------------------------------------------
-PNG_COMPRESS_LEVEL = 1
+PNG_COMPRESS_LEVEL = 1  # Pillow's encoder (zlib), for the rare image that is not a palette one
+DEFLATE_LEVEL = 2  # zlib-ng, for palette images (palette_png)
 PALETTE_COLOURS = 256
 
 
@@ -331,12 +332,13 @@ def encode_png(
       ~11 ms per megapixel).
     * ``adaptive=False`` and no palette: plain RGB PNG.
 
-    ``compress_level`` 1 is the measured sweet spot (6 costs ~40% more time
-    for ~15% fewer bytes). Palette images are written by :func:`palette_png`.
+    Palette images are written by :func:`palette_png` (zlib-ng); others by
+    Pillow at ``compress_level`` 1, zlib's measured sweet spot (6 costs ~40%
+    more time for ~15% fewer bytes).
 
-    On a 1200 px wide board (1-1.9 megapixels) mapping and deflating are most
-    of the cost (~1.3 + ~2.5 ns a pixel); drawing, with cached layers, sprites
-    and glyphs, is the smaller part (``bot.bench.render_timing.measure`` times it all).
+    On a 1200 px wide board (1-1.4 megapixels) mapping onto the palette takes
+    ~2-3 ms and deflating ~2 ms; drawing, with cached layers, sprites and
+    glyphs, the rest (``bot.bench.render_timing.measure`` times it all).
     """
     if img.mode == "RGB":
         if palette is not None:
@@ -345,7 +347,7 @@ def encode_png(
             img = adaptive_palette(img)
     if img.mode == "P" and "transparency" not in img.info and img.palette is not None \
             and img.palette.mode == "RGB" and img.getpalette("RGB"):
-        return palette_png(img, compress_level)
+        return palette_png(img)
     buf = io.BytesIO()
     img.save(buf, "PNG", compress_level=compress_level)
     return buf.getvalue()
@@ -355,21 +357,22 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
+    return struct.pack(">I", len(data)) + tag + data \
+        + struct.pack(">I", zlib_ng.crc32(data, zlib_ng.crc32(tag)))
 
 
-def palette_png(img: Image.Image, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+def palette_png(img: Image.Image, level: int = DEFLATE_LEVEL) -> bytes:
     """PNG bytes of a "P" image (8-bit indices, RGB palette, no filtering), written directly.
 
     The file Pillow writes for such an image (IHDR, PLTE, IDAT, IEND; filter type 0 on every
-    row, as Pillow uses for palette images), up to the deflate stream's bytes, ~0.4 ms faster
-    on a board: the scanlines are laid out by one paste (a column of zeros for the filter
-    bytes) and deflated in one call, instead of by Pillow's encoder row by row.
+    row, as Pillow uses for palette images), but deflated by zlib-ng: on a board 1.8-2.4 ms
+    instead of zlib's 4.1-5.4 at level 1, and 10-13% fewer bytes. The scanlines are laid out
+    by one paste (a column of zeros for the filter bytes) and deflated in one call.
     """
     w, h = img.size
     framed = Image.new("P", (w + 1, h), 0)
     framed.paste(img, (1, 0))
-    z = zlib.compressobj(compress_level, zlib.DEFLATED, 15, 8)
+    z = zlib_ng.compressobj(level, zlib_ng.DEFLATED, 15, 8)
     idat = z.compress(framed.tobytes()) + z.flush()
     plte = bytes(img.getpalette("RGB") or [])
     return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
