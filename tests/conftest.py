@@ -105,12 +105,13 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
 
 # The files that take longest go first, so the two workers (pytest-xdist, whole files each) do
 # not end with one of them alone on a long file: the suite's wall time is about half its sum.
-SLOW_FIRST = ("test_delivery.py", "test_sandbox_browser.py", "test_live_controls.py",
-              "test_replay.py", "test_packaging.py", "test_e2e_castle.py", "test_soak.py",
-              "test_live_table.py", "test_e2e_firetop.py", "test_real_play.py",
-              "test_firetop_props.py", "test_kingdom_props.py", "test_shutdown.py",
-              "test_render_text_fit.py", "test_bench.py", "test_store_outage.py",
-              "test_e2e_atmosfear.py", "test_two_processes.py", "test_e2e_kingdom.py")
+SLOW_FIRST = ("test_live_controls.py", "test_sandbox_browser.py", "test_delivery.py",
+              "test_live_table.py", "test_replay.py", "test_packaging.py", "test_soak.py",
+              "test_firetop_props.py", "test_shutdown.py", "test_render_text_fit.py",
+              "test_real_play.py", "test_bench.py", "test_e2e_atmosfear.py",
+              "test_store_outage.py", "test_two_processes.py", "test_e2e_firetop.py",
+              "test_conformance.py", "test_e2e_castle.py", "test_e2e_kingdom.py",
+              "test_castle_props.py", "test_kingdom_props.py", "test_recovery.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

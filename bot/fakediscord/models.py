@@ -14,6 +14,7 @@ DISCORD_EPOCH = 1420070400000
 # against a hang, not a measurement, so generous enough for a busy machine (tests run in two
 # workers on two cores, beside other work). Waits that expect no answer pass their own timeout.
 WAIT_TIMEOUT = 15.0
+CALLBACK_IN_FLIGHT = 0.5  # seconds a callback the fake accepted just in time may take to land
 
 # --- permission bits --------------------------------------------------------
 CREATE_INSTANT_INVITE = 1 << 0
@@ -364,7 +365,12 @@ class Interaction:
         return None
 
     async def response(self, timeout: float = WAIT_TIMEOUT) -> Callback:
-        """Wait for the bot's initial interaction callback."""
+        """Wait for the bot's initial interaction callback: no longer than the fake takes one
+        (Discord's 3 s, and a moment for a callback it is handling then), after which none can
+        come, and a person's client says the interaction failed."""
+        deadline = self._fake.interaction_timeout
+        if deadline is not None:
+            timeout = min(timeout, deadline + CALLBACK_IN_FLIGHT)
         return await self._fake.wait_for(
             lambda: self.callback, timeout=timeout, what=f'a callback for interaction {self.describe()}'
         )
