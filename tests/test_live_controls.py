@@ -22,7 +22,7 @@ from tests.harness import InThreadHarness, Players, until
 # Seconds after a commit by which the controls must be current: the bot's target is 1 s; the
 # guard allows half a second more for a CI machine whose two cores run two test workers.
 WITHIN = 1.5
-MOVES = 20  # commits per game (or its end): time for a kill or two and what follows
+MOVES = 26  # commits per game (or its end)
 # A process killed outright is back when its supervisor has started it again and it has
 # connected: seconds, not the 0.2 s a new bot in this process takes.
 DOWNTIME = 1.5

@@ -81,6 +81,12 @@ async def drain(service):
             await asyncio.gather(*list(service._tasks))
 
 
+async def stored_timers(store, table, kind: str | None = None) -> list[dict]:
+    """The table's timers as saved (of `kind` only, if given)."""
+    timers = (await store.timers_of([table.id]))[table.id]
+    return [t for t in timers if kind is None or t["kind"] == kind]
+
+
 async def test_game_timer_fires_as_system_and_survives_restart(tmp_path, bell):
     clock = FakeClock()
     store = Store(tmp_path / "t.db")
@@ -94,7 +100,7 @@ async def test_game_timer_fires_as_system_and_survives_restart(tmp_path, bell):
     ai_seat = next(i for i, s in enumerate(table.seats) if s.ai)
     assert table.state.data["ready"] == [ai_seat]
     await service.act(table.id, 100, "ready", None, source="test")
-    assert [t["timer_id"] for t in await store.timers()] == ["game:bell"]
+    assert [t["timer_id"] for t in await stored_timers(store, table)] == ["game:bell"]
     # restart before the bell: the timer comes back from the database and fires when due
     await service.close()
     clock2 = clock
@@ -172,15 +178,15 @@ async def test_pause_holds_the_gatekeeper_and_resume_shifts_his_timers(tmp_path)
     store = Store(tmp_path / "t.db")
     service = TableService(store, Quiet(), clock, turn_timeout=10_000, ai_delay=0)
     table = await atmosfear_running(service, seed=9)
-    before = {t["timer_id"]: t["due_at"] for t in await store.timers() if t["kind"] == "game"}
+    before = {t["timer_id"]: t["due_at"] for t in await stored_timers(store, table, "game")}
     assert "game:clock-end" in before
     with pytest.raises(IllegalAction, match="Only the host"):
         await service.pause(table.id, 101, False, "pause")
     await service.pause(table.id, 100, False, "pause")
-    assert [t for t in await store.timers() if t["kind"] == "game"] == []
+    assert await stored_timers(store, table, "game") == []
     clock.advance(600)  # ten minutes of pause: nothing fires
     await drain(service)
     assert table.state.data["clock"]["paused_at"] is not None
     await service.pause(table.id, 100, False, "resume")
-    after = {t["timer_id"]: t["due_at"] for t in await store.timers() if t["kind"] == "game"}
+    after = {t["timer_id"]: t["due_at"] for t in await stored_timers(store, table, "game")}
     assert after["game:clock-end"] == pytest.approx(before["game:clock-end"] + 600)

@@ -326,14 +326,6 @@ class Store(ABC):
         return bool(await self._rows(
             "SELECT 1 AS seen FROM actions WHERE interaction_id = ? LIMIT 1", [interaction_id]))
 
-    async def timers(self, shards: Shards = Shards()) -> list[dict[str, Any]]:
-        """Pending timers of the games in `shards`, soonest first."""
-        owned, args = shards.where()
-        rows = await self._rows(
-            "SELECT * FROM timers WHERE game_id IN "
-            f"(SELECT id FROM games WHERE {owned}) ORDER BY due_at, game_id, timer_id", args)
-        return [_timer(row) for row in rows]
-
     async def timers_of(self, game_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
         """Pending timers of these games, soonest first, by game (every id is a key): one
         round trip per LOAD_BATCH games, so a start-up loading thousands makes a few."""
