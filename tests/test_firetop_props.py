@@ -1,6 +1,7 @@
 """Property tests for The Warlock of Firetop Mountain: whole games under random and smart play."""
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -113,6 +114,19 @@ def test_random_and_smart_games_end_with_invariants_and_secrets_kept(seats, seed
         assert state.result["winners"] == [state.data["winner"]]
 
 
+@functools.lru_cache(maxsize=None)
+def random_play(seed: int, moves: int = 120) -> tuple[State, ...]:
+    """A three-seat game of random moves from `seed`: its state after 0, 1, ... moves (up to
+    `moves`, or its end), played once however many examples start from it."""
+    states = [setup(GAME, 3, None, seed)]
+    while len(states) <= moves and not states[-1].over:
+        state = states[-1]
+        seat = next(s for s in range(3) if GAME.prompt(state, s) is not None)
+        states.append(apply(GAME, state, seat,
+                            decide(GAME, state, seat, ai_rng(seed, state.version), "random")).state)
+    return tuple(states)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 50), moves=st_.integers(0, 120),
        text=st_.one_of(st_.text(max_size=30),
@@ -120,12 +134,8 @@ def test_random_and_smart_games_end_with_invariants_and_secrets_kept(seats, seed
                                   st_.sampled_from(sorted(GAME.verbs) + ["Move", "OPEN", "spoils"]),
                                   st_.text(alphabet="abcdefghijklmnopqrstuvwxyzABKV0123456789 ,'", max_size=14))))
 def test_mangled_typed_actions_only_ever_raise_illegal_action(seed, moves, text):
-    state = setup(GAME, 3, None, seed)
-    for _ in range(moves):
-        if state.over:
-            break
-        seat = next(s for s in range(3) if GAME.prompt(state, s) is not None)
-        state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version), "random")).state
+    played = random_play(seed)
+    state = played[min(moves, len(played) - 1)]
     before = state.to_json()
     for seat in range(3):
         try:
