@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
 from dataclasses import dataclass, field
 
+import discord.gateway
 import pytest
 
 from bot.fakediscord import FakeDiscord
@@ -133,6 +135,10 @@ async def crash(fake: FakeDiscord, harness: InThreadHarness) -> None:
         for handle in table.handles.values():
             handle.cancel()
     bot.delivery.close()
+    for thread in threading.enumerate():  # its threads die with it: discord.py's heartbeat too
+        if isinstance(thread, discord.gateway.KeepAliveHandler) \
+                and thread.ws._connection is bot._connection:
+            thread.stop()
     await fake.drop_gateway(abort=True)
     with contextlib.suppress(BaseException):
         await harness.task
