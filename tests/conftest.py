@@ -11,7 +11,16 @@ it quick: the harness's bot is ready once the fake has sent its guilds (guild_re
 """
 from __future__ import annotations
 
-import contextlib
+import sys
+
+# Where the environment says PYTHONDONTWRITEBYTECODE=1 (this machine's and CI's do), every
+# process of the suite (both workers, each `gatekeeper run`, render worker and benchmark
+# process) would compile the project's modules from source again, and pytest would rewrite
+# every test module again: the suite writes their bytecode once, before importing them, into
+# the clone's __pycache__ folders (which git ignores); the other processes read it.
+sys.dont_write_bytecode = False
+
+import contextlib  # noqa: E402 - after the line above, so the imports below are cached too
 from pathlib import Path
 from typing import AsyncIterator, Iterator
 
