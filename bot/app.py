@@ -681,7 +681,10 @@ async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, actio
         interaction_id=interaction.id, origin=interaction))
     done, _ = await asyncio.wait({acting}, timeout=TYPED_ANSWER_WITHIN)
     if not done:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:  # the move goes on; its board will show it
+            log.warning("discord-error what=defer status=%s code=%s", exc.status, exc.code)
     await acting
     await reply(interaction, f"Done: `{action}`.")
 

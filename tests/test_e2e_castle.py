@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 import pytest
@@ -118,7 +119,7 @@ async def test_one_person_and_two_ais(fake_discord, harness):
 
 
 async def test_a_typed_move_is_answered_once_and_deferred_only_when_slow(fake_discord, harness,
-                                                                         monkeypatch):
+                                                                         monkeypatch, caplog):
     monkeypatch.setattr(app, "TYPED_ANSWER_WITHIN", 0.05)
     bot = await harness.start()
     players = Players(fake_discord, harness, ["Ana", "Bo"])
@@ -149,6 +150,21 @@ async def test_a_typed_move_is_answered_once_and_deferred_only_when_slow(fake_di
     assert ix.callback.type == 5 and answer is ix.followups[0]
     assert answer.ephemeral and answer.content == f"Done: `{action}`."
     assert table.version == version + 1
+
+    # slower than the interaction lives: Discord refuses the deferral, the move still counts,
+    # and the refusal is a warning, not an error
+    caplog.clear()
+    monkeypatch.setattr(fake_discord, "interaction_timeout", 0.2)
+    monkeypatch.setattr(app, "TYPED_ANSWER_WITHIN", 0.25)
+    seat = table.game.to_move(table.state)
+    ix = await fake_discord.slash(table.seats[seat].user_id, players.channel.id, "move",
+                                  {"action": decide(table.game, table.state, seat,
+                                                    Rng(table.version), "random")})
+    await until(lambda: table.version == version + 2, what="the move to count")
+    await players.settle(table)
+    assert ix.callback is None and not ix.followups
+    assert [code for _, error in ix.errors for code in [error.get("code")]] == [10062, 10062]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(fake_discord, harness):
