@@ -9,6 +9,8 @@ BotHarness (bot.fakediscord.harness) all drive the bot through it. tests/conftes
 pytest fixture (`fake_discord`).
 """
 
+from typing import Protocol
+
 from .models import Callback, Channel, Guild, Interaction, Member, Message, Role, User
 from .server import FakeDiscord, FakeDiscordError
 
@@ -27,7 +29,14 @@ __all__ = [
 ]
 
 
-def patch_discord(fake: FakeDiscord):
+class Endpoints(Protocol):
+    """Where a fake Discord listens: a FakeDiscord, or the benchmark's handle on one running in
+    another process (bot.bench.players)."""
+    api_base: str
+    gateway_url: str
+
+
+def patch_discord(fake: Endpoints):
     """Point discord.py at ``fake``; returns a function restoring the previous endpoints."""
     import discord.gateway
     import discord.http
