@@ -1249,10 +1249,11 @@ class FakeDiscord:
         m.edited_at = iso(self._snow())
 
     async def _announce_update(self, m: Message) -> None:
-        if not m.ephemeral and self.on_public_message is not None:
+        if m.ephemeral:
+            return
+        if self.on_public_message is not None:
             self.on_public_message(m)
-        if not m.ephemeral:
-            await self._dispatch('MESSAGE_UPDATE', self.message_payload(m), m.guild_id)
+        await self._dispatch('MESSAGE_UPDATE', self.message_payload(m), m.guild_id)
 
     async def _announce_delete(self, m: Message) -> None:
         if not m.ephemeral:
