@@ -202,22 +202,26 @@ def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
     met = bar["own_rise"] <= bar["allowed"] and bar["click_rise"] <= bar["allowed"]
     return [
         "## PostgreSQL with a slower network",
-        f"{produced_by(command)}. Budget: a move's own p99, and every game's click-to-board "
-        "p99, rise by no more than the round trips per move times the latency the network "
-        f"added: {'met' if met else '**not met**'} (own +{bar['own_rise']:.1f} ms, clicks "
-        f"+{bar['click_rise']:.1f} ms, allowed {bar['per_move']:.2f} x "
-        f"{bar['added_p99']:.1f} = {bar['allowed']:.1f} ms). The move benchmark on PostgreSQL "
-        "through a proxy, a process of its own (bot.bench.delayproxy), that holds each of the "
-        f"server's answers for no time, then for {INJECTED * 1000:g} ms; a lone client's round "
-        f"trip through it (alone columns, {LONE_TRIPS:,} small statements) rose by "
-        f"{bar['added_p50']:.1f} ms at p50 and {bar['added_p99']:.1f} ms at p99: the held "
-        "answer, and the machine's timer and scheduling jitter. Round trips per move "
-        "(`RoundTrips`, a hook on the store that counts the statements the bot sends while "
-        "the moves are played) over moves; message rows are written behind, in batches, off "
-        "the move's path. p50/p99: click to board, every game's clicks. "
-        "Lag: how late the bot's loop woke a 5 ms sleeper (each wait of a move ends in that "
-        "queue). Rises: medians of the runs with the latency against those without, taken in "
-        "turn.",
+        f"{produced_by(command)}. Budget: own and click-to-board p99 rise by no more than round "
+        f"trips per move x the latency delivered: {'met' if met else '**not met**'}.",
+        "",
+        "| figure | value |",
+        "| --- | ---: |",
+        f"| own p99 rise | {bar['own_rise']:+.1f} ms |",
+        f"| click-to-board p99 rise | {bar['click_rise']:+.1f} ms |",
+        f"| round trips per move | {bar['per_move']:.2f} |",
+        f"| latency delivered, p50 / p99 | +{bar['added_p50']:.1f} / +{bar['added_p99']:.1f} ms |",
+        f"| allowed rise | {bar['allowed']:.1f} ms |",
+        "",
+        f"- Proxy: bot.bench.delayproxy, a process of its own, holds each server answer for no "
+        f"time, then {INJECTED * 1000:g} ms.",
+        f"- Latency delivered: a lone client's round trip through the proxy ({LONE_TRIPS:,} "
+        "small statements; alone columns), jitter included.",
+        "- Rises: medians of the runs with the latency against those without, taken in turn.",
+        "- Round trips: statements the bot sends while the moves are played (`RoundTrips`); "
+        "message rows are written behind, in batches, off the move's path.",
+        "- p50/p99: click to board, every game's clicks. Lag: how late the bot's loop woke a "
+        "5 ms sleeper.",
         "",
         "| injected ms | alone p50 ms | alone p99 ms | games | moves | moves/s "
         "| round trips per move | behind batches | p50 ms | p99 ms | own p50 ms | own p99 ms "
