@@ -445,3 +445,48 @@ async def test_bad_token_rejected(fake_discord: FakeDiscord):
     with pytest.raises(discord.LoginFailure):
         await client.login('wrong')
     await client.close()
+
+
+async def test_modal_submit_takes_a_silent_answer_even_when_its_message_is_gone(env):
+    """Discord takes a deferred update (type 6) of any modal submit, its message there or not;
+    an update (type 7) of a message that is gone gets 10008, as does a click's type 6."""
+    fake, bot, guild, chan, alice, bob = env
+    ix = await fake.slash(alice.id, chan.id, 'counter')
+    message = (await ix.response()).message
+    fake.messages[message.id].deleted = True
+
+    async def answer(interaction, ctype: int) -> None:
+        await bot.http.request(
+            discord.http.Route('POST', '/interactions/{i}/{t}/callback', i=interaction.id,
+                               t=interaction.token), json={'type': ctype})
+
+    orphan = {'custom_id': 'orphan', 'components': []}  # no handler answers it: the test does
+    submit = await fake._send_interaction(5, alice.id, chan.id, orphan, message=message)
+    await answer(submit, 6)
+    assert submit.callback is not None and submit.callback.type == 6
+    submit = await fake._send_interaction(5, alice.id, chan.id, orphan)  # no message at all
+    await answer(submit, 6)
+    assert submit.callback.type == 6
+    for ctype, itype, data in ((7, 5, orphan), (6, 3, {'custom_id': 'orphan', 'component_type': 2})):
+        refused = await fake._send_interaction(itype, alice.id, chan.id, data, message=message)
+        with pytest.raises(discord.NotFound) as caught:
+            await answer(refused, ctype)
+        assert caught.value.code == 10008 and refused.callback is None
+
+
+async def test_injected_discord_refusals_carry_their_codes(env):
+    """A test can make any answer fail as Discord refuses it, by its error code; the answer
+    then does not land."""
+    fake, bot, guild, chan, alice, bob = env
+    orphan = {'custom_id': 'orphan', 'component_type': 2}
+    message = (await (await fake.slash(alice.id, chan.id, 'counter')).response()).message
+    for code, status in ((10062, 404), (10008, 404), (40060, 400), (503, 503)):
+        fake.faults.add('POST', r'^/interactions/\d+/[^/]+/callback$', outcomes=(code,))
+        ix = await fake._send_interaction(3, alice.id, chan.id, orphan, message=message)
+        with pytest.raises(discord.HTTPException) as caught:
+            await bot.http.request(
+                discord.http.Route('POST', '/interactions/{i}/{t}/callback', i=ix.id, t=ix.token),
+                json={'type': 6})
+        assert caught.value.status == status and ix.callback is None
+        if status < 500:
+            assert caught.value.code == code

@@ -1,16 +1,18 @@
 """Injected Discord failures for the fake: 5xx answers, 429s with retry-after, dropped connections.
 
 The fake's aiohttp app runs `Faults.middleware` in front of every REST request, so a rule sees a
-request before the fake handles it and can answer for it (a 500, 503 or 429), cut the connection
+request before the fake handles it and can answer for it (a 500, 503 or 429, or one of Discord's
+refusals by its code: 10008, 10015, 10062, 40060), cut the connection
 before it lands ("drop"), or let it land and cut the connection before the answer goes out
 ("drop-after": the request took effect but the client never hears so, as in a real outage).
 
     fake.faults.add("PATCH", r"/channels/\\d+/messages/\\d+", outcomes=(503,), count=2)
     fake.faults.add(None, r"^/channels/", outcomes=(500, 503, 429, "drop"), count=None,
                     probability=0.05)
+    fake.faults.add("POST", r"^/interactions/\\d+/[^/]+/callback", outcomes=(10062,))
 
-A rule fires for its next `count` matching requests (None: no limit), each time or (with
-`probability`) at random from a seeded RNG, so a run with the same seed fails the same way.
+A rule fires for its next `count` matching requests (None: no limit; after letting `skip`
+through), each time or (with `probability`) at random from a seeded RNG, so a run with the same seed fails the same way.
 """
 from __future__ import annotations
 
@@ -22,8 +24,13 @@ from typing import Any, Awaitable, Callable, NoReturn
 
 from aiohttp import web
 
-Outcome = int | str  # 500, 502, 503, 429, "drop", "drop-after"
+Outcome = int | str  # 500, 502, 503, 429, "drop", "drop-after", or a Discord error code below
 DROPS = ("drop", "drop-after")
+# Discord's own refusals, by their JSON error code: what an interaction's answer may meet when
+# its message was deleted meanwhile, the interaction expired, or an answer already landed.
+REFUSALS = {10008: (404, "Unknown Message"), 10015: (404, "Unknown Webhook"),
+            10062: (404, "Unknown interaction"),
+            40060: (400, "Interaction has already been acknowledged.")}
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Rule:
     channel: int | None = None  # only requests about this channel id
     retry_after: float = 0.05
     global_limit: bool = False
+    skip: int = 0  # matching requests let through before the rule starts firing
     fired: int = 0
 
     def matches(self, method: str, path: str) -> bool:
@@ -43,7 +51,12 @@ class Rule:
             return False
         if self.channel is not None and f"/channels/{self.channel}/" not in path + "/":
             return False
-        return self.count != 0 and self.route.search(path) is not None
+        if self.count == 0 or self.route.search(path) is None:
+            return False
+        if self.skip:
+            self.skip -= 1
+            return False
+        return True
 
 
 @dataclass
@@ -54,12 +67,12 @@ class Faults:
 
     def add(self, method: str | None, route: str, *, outcomes: tuple[Outcome, ...] = (500,),
             count: int | None = 1, probability: float | None = None, channel: int | None = None,
-            retry_after: float = 0.05, global_limit: bool = False) -> Rule:
+            retry_after: float = 0.05, global_limit: bool = False, skip: int = 0) -> Rule:
         for outcome in outcomes:
-            if outcome not in (500, 502, 503, 504, 429, *DROPS):
+            if outcome not in (500, 502, 503, 504, 429, *DROPS, *REFUSALS):
                 raise ValueError(f"unknown fault outcome {outcome!r}")
         rule = Rule(method.upper() if method else None, re.compile(route), outcomes, count,
-                    probability, channel, retry_after, global_limit)
+                    probability, channel, retry_after, global_limit, skip)
         self.rules.append(rule)
         return rule
 
@@ -95,6 +108,9 @@ class Faults:
             _hang_up(request)
         if outcome == 429:
             return _too_many(rule.retry_after, rule.global_limit)
+        if outcome in REFUSALS:
+            status, message = REFUSALS[outcome]  # type: ignore[index]
+            return _json({"message": message, "code": outcome}, status)
         return _json({"message": f"injected {outcome}", "code": 0}, int(outcome))
 
 

@@ -1602,7 +1602,7 @@ class FakeDiscord:
         }[ix.type]
         if ctype not in allowed:
             raise HTTPError(400, 40043, f'Interaction callback type {ctype} is not valid for interaction type {ix.type}')
-        if ix.type == 5 and ctype in (6, 7) and ix.message_id is None:
+        if ix.type == 5 and ctype == 7 and ix.message_id is None:
             raise HTTPError(400, 40043, 'Modal was not opened from a message component: cannot update a message')
         channel = self.channels[ix.channel_id]
         msg: Optional[Message] = None
@@ -1625,6 +1625,13 @@ class FakeDiscord:
             ix.original = msg
             loading = True
             await self._announce_create(msg)
+        elif ctype == 6 and ix.type == 5:
+            # Discord takes a silent acknowledgement of any modal submit, whether the message
+            # its modal came from is still there or not (nothing is updated by it)
+            target = self.messages.get(ix.message_id) if ix.message_id else None  # type: ignore[arg-type]
+            ix.original = target if target is not None and not target.deleted else None
+            msg = ix.original
+            ephemeral = bool(msg and msg.ephemeral)
         elif ctype in (6, 7):
             target = self.messages.get(ix.message_id)  # type: ignore[arg-type]
             if target is None or target.deleted:
