@@ -22,12 +22,14 @@ import games
 from games.core import IllegalAction, count
 
 from . import health, pace, permissions, present, rulebook, ui
+from .answers import Ack, acknowledge, by_dm, reply
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
 from .delivery import Delivery, single_retry_layer
 from .dms import DmChannels
 from .notify import Notifier
+from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
@@ -95,6 +97,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.loaded_games = 0
         # (game, seat) -> the board click that opened the seat's private panel (panel_origin)
         self.panel_origins: dict[tuple[int, int], discord.Interaction] = {}
+        self.panels = Panels(self.panel_contents, lambda coro: self.service._spawn(coro))
         # Shutdown (close): stop taking interactions, let those in flight finish, then close.
         self.accepting = True
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -304,18 +307,18 @@ class GatekeeperBot(discord.AutoShardedClient):
             if isinstance(exc, Stale) and await self.current_choices(interaction, game_id, exc):
                 return
             text = self.stale_reason(game_id, exc) if isinstance(exc, Stale) else exc.reason
-            if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
-                text += f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
-            await reply(interaction, text)
+            await reply(interaction, text + written_back(interaction, values))
         except Unavailable as exc:
             log.warning("component refused game=%s op=%s: %s", game_id, op, exc)
-            await reply(interaction, Unavailable.REPLY)
+            await reply(interaction, Unavailable.REPLY + written_back(interaction, values))
         except Exception:
             log.exception("component failed game=%s op=%s", game_id, op)
-            await reply(interaction, "Your move counted, but I could not finish answering; the "
-                                     "board will catch up." if await self.store.interaction_seen(
-                                         interaction.id) else
-                        "Something went wrong on my side; the game is unchanged.")
+            if await self.store.interaction_seen(interaction.id):
+                await reply(interaction, "Your move counted, but I could not finish answering; "
+                                         "the board will catch up.")
+            else:
+                await reply(interaction, "Something went wrong on my side; the game is unchanged."
+                            + written_back(interaction, values))
 
     async def current_choices(self, interaction: discord.Interaction, game_id: int,
                               exc: IllegalAction) -> bool:
@@ -336,9 +339,22 @@ class GatekeeperBot(discord.AutoShardedClient):
         position = walk(prompt.choices, [])
         text = panel_text(table, seat, f"{exc.reason} Here is what you can do now.\n"
                                        f"{prompt.text}", position)
-        await interaction.response.send_message(text, view=ui.panel_view(table, seat, position),
-                                                ephemeral=True)
+        try:
+            sent = await interaction.response.send_message(
+                text, view=ui.panel_view(table, seat, position), ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("discord-error what=current-choices status=%s code=%s", exc.status, exc.code)
+            return False
+        self.panels.shown(table, seat, interaction, sent.message_id if sent else None)
         return True
+
+    def panel_contents(self, table: Table, seat: int) -> tuple[str, discord.ui.View]:
+        """What the seat's panel shows when it opens at its current prompt."""
+        prompt = table.prompts[seat]
+        assert prompt is not None
+        position = walk(prompt.choices, [])
+        return (panel_text(table, seat, prompt.text, position),
+                ui.panel_view(table, seat, position))
 
     def catch_up(self, table: Table) -> bool:
         """Republish the board if the channel shows an older version than the committed one
@@ -392,6 +408,8 @@ class GatekeeperBot(discord.AutoShardedClient):
             await interaction.followup.send(text, ephemeral=True)
             return
         if op == "x":
+            if issued_to is not None:
+                self.panels.take(game_id, issued_to)
             await interaction.response.edit_message(content="Cancelled; nothing was played.",
                                                     view=None)
             return
@@ -405,13 +423,19 @@ class GatekeeperBot(discord.AutoShardedClient):
                 await interaction.response.send_modal(ui.text_modal(table, seat, index, choice))
                 return
             action = f"{choice.action} {values[0]}" if op == "m" and values else choice.action
+            on_panel = op == "m" and is_private(interaction.message)  # a modal from the panel
+            if on_panel:
+                self.panels.take(game_id, seat)
             # a silent update of the message clicked (a modal's: the board its button is on),
             # so the board can be edited through this interaction (bot.publisher.clicked_on)
-            await interaction.response.defer()
+            ack = await acknowledge(interaction)
             await service.act(game_id, user.id, action, token, seat=issued_to, source="button",
-                              interaction_id=interaction.id, origin=interaction)
-            if op == "m":
-                await interaction.followup.send(f"✅ {choice.path[-1].label}: done.", ephemeral=True)
+                              interaction_id=interaction.id,
+                              origin=interaction if ack is Ack.UPDATE else None)
+            if on_panel:
+                await self.refresh_panel(interaction, table, seat, choice.path[-1].label, ack)
+            elif op == "m" or ack is not Ack.UPDATE:
+                await self.tell_done(interaction, table, choice.path[-1].label, ack)
             return
         if op not in ("panel", "p"):
             raise IllegalAction("That button is not one I know.")
@@ -430,25 +454,49 @@ class GatekeeperBot(discord.AutoShardedClient):
             content = panel_text(table, seat, prompt.text, position)
             view = ui.panel_view(table, seat, position)
             if op == "panel":
-                # The click on the board is answered by a silent update, and the panel comes as
-                # its private follow-up: the click's interaction can then edit the board when
-                # the panel's choice lands, which spends none of the channel's edits.
-                await interaction.response.defer()
-                self.panel_origins[(game_id, seat)] = interaction
-                await interaction.followup.send(content, view=view, ephemeral=True)
+                await self.open_panel(interaction, table, seat, content, view)
             else:
-                await interaction.response.edit_message(content=content, view=view)
+                await self.turn_panel_page(interaction, table, seat, content, view)
             return
         if position.complete.input == "text":
             index = prompt.choices.index(position.complete)
             await interaction.response.send_modal(ui.text_modal(table, seat, index,
                                                                 position.complete))
             return
-        await interaction.response.defer()
+        self.panels.take(game_id, seat)
+        ack = await acknowledge(interaction)
         await service.act(game_id, user.id, position.complete.action, token, seat=issued_to,
                           source="panel", interaction_id=interaction.id,
                           origin=self.panel_origin(game_id, seat))
-        await self.refresh_panel(interaction, table, seat, position.complete.label)
+        await self.refresh_panel(interaction, table, seat, position.complete.label, ack)
+
+    async def open_panel(self, interaction: discord.Interaction, table: Table, seat: int,
+                         content: str, view: discord.ui.View) -> None:
+        """The click on the board is answered by a silent update, and the panel comes as its
+        private follow-up: the click's interaction can then edit the board when the panel's
+        choice lands, which spends none of the channel's edits."""
+        ack = await acknowledge(interaction)
+        if ack is Ack.NONE:
+            await by_dm(interaction, "Discord did not let me open your panel in time; click "
+                                     "“Take my turn” again.")
+            return
+        if ack is Ack.UPDATE:
+            self.panel_origins[(table.id, seat)] = interaction
+        sent = await interaction.followup.send(content, view=view, ephemeral=True, wait=True)
+        self.panels.shown(table, seat, interaction, sent.id, original=False)
+
+    async def turn_panel_page(self, interaction: discord.Interaction, table: Table, seat: int,
+                              content: str, view: discord.ui.View) -> None:
+        """A step within the panel (a card, then its target) changes the panel in place; a
+        panel that is gone meanwhile is sent again."""
+        try:
+            await interaction.response.edit_message(content=content, view=view)
+            message_id = interaction.message.id if interaction.message else None
+        except discord.HTTPException as exc:
+            log.warning("discord-error what=panel-page status=%s code=%s", exc.status, exc.code)
+            sent = await interaction.response.send_message(content, view=view, ephemeral=True)
+            message_id = sent.message_id if sent else None
+        self.panels.shown(table, seat, interaction, message_id)
 
     def panel_origin(self, game_id: int, seat: int) -> discord.Interaction | None:
         """The board click that opened the seat's panel, while its token may still edit the
@@ -460,16 +508,38 @@ class GatekeeperBot(discord.AutoShardedClient):
         return origin
 
     async def refresh_panel(self, interaction: discord.Interaction, table: Table, seat: int,
-                            done: str) -> None:
-        """After a panel choice, show what this seat may do next (a move after a card)."""
+                            done: str, ack: Ack) -> None:
+        """After a panel choice, the same panel shows what this seat may do next (a move after
+        a card), or that the choice is done when the seat has nothing more to do."""
         prompt = table.prompts[seat] if table.status == "running" else None
-        if prompt is None:
-            await interaction.edit_original_response(content=f"✅ {done}.", view=None)
+        content, view = f"✅ {done}.", None
+        if prompt is not None:
+            position = walk(prompt.choices, [])
+            content += "\n" + panel_text(table, seat, prompt.text, position)
+            view = ui.panel_view(table, seat, position)
+        if ack is Ack.NONE:
+            await by_dm(interaction, f"{content.splitlines()[0]} ({table.game.title}, game "
+                                     f"#{table.id})")
             return
-        position = walk(prompt.choices, [])
-        await interaction.edit_original_response(
-            content=f"✅ {done}.\n" + panel_text(table, seat, prompt.text, position),
-            view=ui.panel_view(table, seat, position))
+        if ack is Ack.UPDATE:
+            await interaction.edit_original_response(content=content, view=view)
+            message_id = interaction.message.id if interaction.message else None
+            if prompt is not None:
+                self.panels.shown(table, seat, interaction, message_id)
+            return
+        sent = await interaction.followup.send(content, view=view or discord.utils.MISSING,
+                                               ephemeral=True, wait=True)
+        if prompt is not None:
+            self.panels.shown(table, seat, interaction, sent.id, original=False)
+
+    async def tell_done(self, interaction: discord.Interaction, table: Table, done: str,
+                        ack: Ack) -> None:
+        """Confirm a move whose message did not change to show it (a modal's, or a click whose
+        silent update Discord refused)."""
+        if ack is Ack.NONE:
+            await by_dm(interaction, f"✅ {done}: done ({table.game.title}, game #{table.id}).")
+        else:
+            await interaction.followup.send(f"✅ {done}: done.", ephemeral=True)
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         row = await self.store.game(game_id)
@@ -510,6 +580,19 @@ def spoken(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+def is_private(message: discord.Message | None) -> bool:
+    """Is `message` an ephemeral one (a player's panel)?"""
+    return message is not None and message.flags.ephemeral
+
+
+def written_back(interaction: discord.Interaction, values: list[str] | None) -> str:
+    """For a modal submit that could not be applied: the player's own words, so nothing typed
+    is lost."""
+    if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
+        return f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
+    return ""
+
+
 def require_seat(table: Table, user_id: int) -> int:
     seat = table.seat_of(user_id)
     if seat is None:
@@ -532,17 +615,6 @@ def hand_text(table: Table, user_id: int) -> str:
     if table.status != "running":
         return f"Game #{table.id} is over: {present.result_text(table)} `/log` tells its story."
     return present.hand_message(table, seat, [], None) or "You hold nothing secret right now."
-
-
-async def reply(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already acknowledged."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text[:2000], ephemeral=True)
-        else:
-            await interaction.response.send_message(text[:2000], ephemeral=True)
-    except discord.HTTPException as exc:
-        log.warning("discord-error what=reply status=%s code=%s", exc.status, exc.code)
 
 
 # -- slash commands ---------------------------------------------------------------------------------
@@ -676,6 +748,7 @@ async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, actio
     response, one request and no "thinking…" in between; only a move still running after
     TYPED_ANSWER_WITHIN (a slow store) is deferred first, to stay within Discord's 3 s."""
     table = await table_here(bot, interaction)
+    turn = table.state.turn if table.state else 0
     acting = asyncio.ensure_future(bot.service.act(
         table.id, interaction.user.id, action, None, source="command",
         interaction_id=interaction.id, origin=interaction))
@@ -686,7 +759,10 @@ async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, actio
         except discord.HTTPException as exc:  # the move goes on; its board will show it
             log.warning("discord-error what=defer status=%s code=%s", exc.status, exc.code)
     await acting
-    await reply(interaction, f"Done: `{action}`.")
+    answer = await reply(interaction, f"Done: `{action}`.")
+    seat = table.seat_of(interaction.user.id)
+    if seat is not None and table.status == "running":  # one private message a turn
+        bot.panels.shown(table, seat, interaction, answer, live=False, turn=turn)
 
 
 def legal_completions(bot: GatekeeperBot, verb: str):

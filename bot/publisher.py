@@ -166,6 +166,7 @@ class DiscordPublisher:
         table, change = snapshot.table, snapshot.change
         if table.state is None:
             return
+        self.bot.panels.sync(table)
         live = self.bot.store.messages(table.id).get("board")
         await self.delivery.deliver(("board", table.id), table.channel_id, snapshot,
                                     self._show_board, merge=lambda old, new: coalesce([old, new]),

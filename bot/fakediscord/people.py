@@ -134,9 +134,11 @@ class Players:
         await self.settle(table)
         return action
 
-    async def click_choice(self, table: Table, seat: int, action: str, board: Message) -> None:
+    async def click_choice(self, table: Table, seat: int, action: str, board: Message,
+                           stale_client: bool = False) -> None:
         """Click `action` of the seat's prompt on `board`: its button, or through the "Take my
-        turn" panel; a modal gets some words. Does not wait for the bot to apply it."""
+        turn" panel; a modal gets some words. Does not wait for the bot to apply it. A
+        `stale_client` still shows `board` after it was deleted, and clicks it."""
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
         prompt = table.game.prompt(table.state, seat)
@@ -147,17 +149,34 @@ class Players:
         direct = [cid for cid, label in mine if label == choice.label
                   or label.endswith(f" · {choice.label}")]
         if not prompt.private and direct:
-            ix = await self.fake.click(user, board.id, direct[0])
+            ix = await self.fake.click(user, board.id, direct[0], force=stale_client)
             if (await ix.response()).type == 9:
                 await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
             return
-        panel_id = next(cid for cid, label in mine if label.lower().endswith("take my turn"))
-        ix = await self.fake.click(user, board.id, panel_id)
-        answer = await ix.response()
-        if answer.type == 9:  # a lone text choice opens its text box at once
+        ix = await self.open_panel(user, board, seat, stale_client)
+        if (await ix.response()).type == 9:  # a lone text choice opens its text box at once
             await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
             return
-        panel = answer.message if answer.type == 4 else (await ix.wait_followups())[0]
+        await self.click_through(user, await self.panel_of(ix), choice, who)
+
+    async def open_panel(self, user: int, board: Message, seat: int,
+                         stale_client: bool = False):
+        """Click the seat's "Take my turn" on `board`; the interaction (its answer is the
+        panel, or a text box for a lone text choice)."""
+        panel_id = next(cid for cid, label, _ in board.buttons()
+                        if cid and cid.split(":")[2] == str(seat)
+                        and label.lower().endswith("take my turn"))
+        return await self.fake.click(user, board.id, panel_id, force=stale_client)
+
+    async def panel_of(self, ix) -> Message:
+        """The private panel that answers a "Take my turn" click."""
+        answer = await ix.response()
+        return answer.message if answer.type == 4 else (await ix.wait_followups())[0]
+
+    async def click_through(self, user: int, panel: Message, choice, who: str,
+                            last_answered: bool = True) -> None:
+        """Pick `choice` in a panel, step by step; a text box gets some words. Without
+        `last_answered` the last click's answer is not waited for (Discord refused it)."""
         for depth in range(len(choice.path)):
             step = choice.path[depth]
             panel = self.fake.messages[panel.id]
@@ -171,6 +190,8 @@ class Players:
                      for value, label in options if label == step.label[:100]), (None, None))
                 assert custom_id, f"no {step.label!r} in {panel!r} {panel.selects()}"
                 ix = await self.fake.select(user, panel.id, custom_id, [value])
+            if depth == len(choice.path) - 1 and not last_answered:
+                return
             if (await ix.response()).type == 9:  # a modal: write something
                 await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
 
