@@ -21,7 +21,7 @@ from discord import app_commands
 import games
 from games.core import IllegalAction, count
 
-from . import health, pace, permissions, present, rulebook, ui
+from . import health, helptext, pace, permissions, present, rulebook, ui
 from .answers import Ack, acknowledge, by_dm, reply
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
@@ -277,8 +277,12 @@ class GatekeeperBot(discord.AutoShardedClient):
                                 legacy=match.re is ui.LEGACY_ROUTE)
 
     async def on_message(self, message: discord.Message) -> None:
-        """A player may type the label of one of their buttons instead of clicking it."""
+        """A player may type the label of one of their buttons instead of clicking it; a
+        newcomer typing "help" is pointed to /play and /help."""
         if message.author.bot or not message.content or not self.accepting:
+            return
+        if helptext.asks_for_help(message.content):
+            await self.answer_help(message)
             return
         table = self.service.in_channel(message.channel.id) \
             or await self.service.resting_in(message.channel.id)
@@ -295,6 +299,13 @@ class GatekeeperBot(discord.AutoShardedClient):
                                    source="typed")
         except (IllegalAction, Unavailable) as exc:
             log.info("typed move refused game=%s reason=%r", table.id, str(exc))
+
+    async def answer_help(self, message: discord.Message) -> None:
+        """A short public answer, as a reply to the question (it cannot be private)."""
+        try:
+            await message.reply(helptext.short_help(), mention_author=False)
+        except discord.HTTPException as exc:
+            log.warning("discord-error what=help status=%s code=%s", exc.status, exc.code)
 
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
                            seat: int | None, token: int, arg: str,
@@ -865,6 +876,12 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def play(interaction: discord.Interaction, game: str) -> None:
         await open_lobby(bot, interaction, game)
 
+    @tree.command(name="help", description="What Gatekeeper is, how to start a game, the commands")
+    async def help_cmd(interaction: discord.Interaction) -> None:
+        embed = discord.Embed(description=helptext.full_help(tree.get_commands()),
+                              colour=discord.Colour.dark_gold())
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
     @tree.command(name="hand", description="See your private cards (only you see the answer)")
     async def hand(interaction: discord.Interaction) -> None:
         table = await table_or_last(bot, interaction)
@@ -1009,7 +1026,7 @@ def register_commands(bot: GatekeeperBot) -> None:
         titles = {g.name: g.title for g in games.all_games()}
         mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."
-        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} / "
+        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} in "
                         f"{count(r['played'], 'game')}"
-                        for i, r in enumerate(board)) or "Nobody yet."
+                        for i, r in enumerate(r for r in board if r["won"])) or "No wins yet."
         await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")
