@@ -304,7 +304,7 @@ class TableService:
             changes: dict[str, Any] = {}
             if op == "join":
                 if table.seat_of(user_id) is not None:
-                    raise IllegalAction("You have already joined this game.")
+                    raise IllegalAction("You're already seated; Leave to give up your seat.")
                 if len(seats) >= game.max_seats:
                     raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 seats.append(Seat(name=user_name, user_id=user_id))
