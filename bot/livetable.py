@@ -13,6 +13,7 @@ after), a countdown to the answer's deadline, and the answer button.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,37 +41,55 @@ class Acting:
     plain: str  # the same for the picture's header: no Markdown, no mentions
     seat: int | None  # whose colour the table wears
     interlude: dict[str, Any] | None = None
+    clock: str = ""  # the game clock's line under the header, if the game has one
 
 
-def acting(table: Table, interlude: dict[str, Any] | None) -> Acting:
-    """Who acts now: from the seats' prompts (the buttons' source) and the game's interlude."""
+def acting(table: Table, public: dict[str, Any], now: float) -> Acting:
+    """Who acts now: from the seats' prompts (the buttons' source) and the game's interlude in
+    the `public` view, with every deadline as it stands at `now`, when the table is shown."""
     assert table.state is not None
     game, state = table.game, table.state
     if table.status != "running":
         return Acting(f"🏁 **Game over.** {present.result_text(table)}", "Game over", None)
+    interlude = game.interlude(public)
+    clock = _clock_line(table, public, interlude, now)
     if interlude is not None:
         name = game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
         called = interlude.get("calls")
         if called is not None:
-            until = f" <t:{int(interlude['until'])}:R>" if interlude.get("until") else " now"
+            until = f" {countdown(interlude['until'])}" if interlude.get("until") else " now"
             return Acting(f"🗝️ **{name}** calls {present.mention(table, called)}: answer him{until}!",
                           f"{name} calls {table.seats[called].name}: answer him now", called,
-                          interlude)
+                          interlude, clock)
         return Acting(f"🗝️ **{name}** speaks: nobody moves.", f"{name} speaks: nobody moves",
-                      None, interlude)
-    deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
+                      None, interlude, clock)
+    deadline = _turn_deadline(table, public)
+    deadline = f" · {countdown(deadline)}" if deadline else ""
     waiting = [s for s, p in enumerate(table.prompts) if p is not None]
     mover = game.to_move(state)
     if len(waiting) > 1:
         people = " and ".join(_who(table, s) for s in waiting)
         names = " and ".join(table.seats[s].name for s in waiting)
         return Acting(f"➡️ Waiting for {people}{deadline}", f"Waiting for {names}",
-                      mover if mover in waiting else None)
+                      mover if mover in waiting else None, clock=clock)
     seat = waiting[0] if waiting else mover
     if seat is None:
-        return Acting("⏳ The game goes on by itself…", "", None)
+        return Acting("⏳ The game goes on by itself…", "", None, clock=clock)
     return Acting(f"➡️ {_who(table, seat)} to move{deadline}", f"{table.seats[seat].name} to move",
-                  seat)
+                  seat, clock=clock)
+
+
+def countdown(when: float) -> str:
+    """A Discord countdown to `when`, rounded up: it never reads "ago" before the time is up."""
+    return f"<t:{math.ceil(when)}:R>"
+
+
+def _turn_deadline(table: Table, public: dict[str, Any]) -> float | None:
+    """The turn's deadline, unless the game clock runs out first (its own line says when)."""
+    end = (public.get("clock") or {}).get("end")
+    if table.deadline is None or (end is not None and end <= table.deadline):
+        return None
+    return table.deadline
 
 
 def _who(table: Table, seat: int) -> str:
@@ -115,8 +134,7 @@ def turn_summary(first_turn: int, last_turn: int, lines: list[str]) -> str:
 
 
 def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str],
-                 board: Picture | None, speaker: Picture | None,
-                 public: dict[str, Any]) -> discord.ui.LayoutView:
+                 board: Picture | None, speaker: Picture | None) -> discord.ui.LayoutView:
     """The live table message for `table` as committed."""
     assert table.state is not None
     game = table.game
@@ -126,10 +144,7 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
         view.add_item(discord.ui.TextDisplay(trail, id=CARRIED_ID))
     title = f"### {game.title} · turn {table.state.turn}" if table.status == "running" \
         else f"### {game.title} · game over"
-    header = f"{title}\n{who.header}"
-    clock = _clock_line(table, public)
-    if clock:
-        header += f"\n{clock}"
+    header = "\n".join(part for part in (title, who.header, who.clock) if part)
     colour = SPEAKER_COLOUR if who.interlude and who.seat is None else (
         discord.Colour.gold() if table.status != "running" else present.colour_of(table, who.seat))
     box = discord.ui.Container(accent_colour=colour)
@@ -155,7 +170,7 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     extra = [] if table.status == "running" else _results(table)
     room = MAX_TEXT - len(trail) - len(header) - len(footer) - sum(map(len, extra)) - 200
     shown = [line for line in lines if said is None or said not in line]
-    if table.status == "running" and not shown and not carried:
+    if table.status == "running" and not shown and not carried and table.state.version == 0:
         shown = ["The game begins!"]
     text = "\n".join(present.fitting(shown, max(200, room)))
     if text:
@@ -205,15 +220,26 @@ def _text_of(components: list[Any], wanted: int) -> str:
     return ""
 
 
-def _clock_line(table: Table, public: dict[str, Any]) -> str:
-    if table.status != "running":
-        return ""
+def _clock_line(table: Table, public: dict[str, Any], interlude: dict[str, Any] | None,
+                now: float) -> str:
+    """The game clock under the header. While a speaking character holds the floor, what falls
+    due waits until he leaves (the game's own timers are then his alone): a clock that runs out
+    before that says so rather than count down past zero."""
     clock = public.get("clock") or {}
     if clock.get("paused_at"):
         return "⏸️ The game is paused."
-    if clock.get("end"):
-        return f"⏳ The game clock runs out <t:{int(clock['end'])}:R>."
-    return ""
+    end = clock.get("end")
+    if not end:
+        return ""
+    if interlude is not None:
+        assert table.state is not None
+        leaves = min((t["due"] for t in table.game.timers(table.state)), default=None)
+        if leaves is not None and end <= leaves:
+            name = table.game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
+            return f"⏳ The game clock runs out during this visit: time is up as {name} leaves."
+    if end <= now:
+        return "⏳ The game clock has run out."
+    return f"⏳ The game clock runs out {countdown(end)}."
 
 
 def _results(table: Table) -> list[str]:

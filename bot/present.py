@@ -34,23 +34,37 @@ def mention(table: Table, seat: int) -> str:
     return f"<@{user}>" if user is not None and not table.seats[seat].ai else f"**{table.seats[seat].name}**"
 
 
+# What the lobby message says once it is no longer open: nobody is invited to join any more.
+CLOSED_LOBBY = {"cancelled": "This lobby was cancelled.",
+                "running": "The game has started: its table is below.",
+                "over": "This game is over: its final table is below.",
+                "ended": "This game was ended early."}
+
+
 def lobby_embed(table: Table) -> discord.Embed:
+    """The lobby message. Its buttons are the same for everybody, so its words say who each is
+    for: Join for those without a seat (the host is seated from the start, marked in the
+    players' list), Leave for the seated, the rest for the host. Once the game starts (or the
+    lobby closes) it invites nobody."""
     game = table.game
     embed = discord.Embed(title=f"{game.title}: lobby", description=game.pitch,
                           colour=discord.Colour.dark_gold())
-    seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}" for i, s in enumerate(table.seats))
+    seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}"
+                      f"{' · host' if s.user_id == table.host_id and not s.ai else ''}"
+                      for i, s in enumerate(table.seats))
     embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
                          f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
     watching = " (watching)" if table.seat_of(table.host_id) is None else ""
     embed.add_field(name="Host", value=f"<@{table.host_id}>{watching}")
     if table.options:
         embed.add_field(name="Options", value=option_lines(table), inline=False)
-    if table.status == "cancelled":
-        embed.description = "This lobby was cancelled."
+    if table.status in CLOSED_LOBBY:
+        embed.description = CLOSED_LOBBY[table.status]
     else:
-        embed.set_footer(text="Join, or the host can Add AI, then Start; a host who would rather "
-                              "watch a game of AIs gives up their seat with Watch. Colours are "
-                              "dealt when the game starts; who goes first is drawn by lot.")
+        embed.set_footer(text="Anyone without a seat may Join; Leave gives a seat up. The host "
+                              "fills seats with Add AI, may Watch instead of playing (a game of "
+                              "AIs only) and begins with Start. Colours are dealt when the game "
+                              "starts; who goes first is drawn by lot.")
     return embed
 
 

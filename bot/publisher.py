@@ -256,15 +256,18 @@ class DiscordPublisher:
             trail = await self._trail_of(table, old)
             ending = table.status != "running"  # the final table shows the last lines itself
             shown = self._floor_words(table)
-            summary = livetable.turn_summary(
-                self._first_turn.get(table.id, table.state.turn),
-                max(self._first_turn.get(table.id, 0), table.state.turn - 1),
-                [line for line in self._lines.get(table.id, []) + ([] if ending else lines)
-                 if shown is None or shown not in line])
-            if trail.closes_chapter(summary):
-                chapter, carried = trail.carried + [summary], []
+            happened = [line for line in self._lines.get(table.id, []) + ([] if ending else lines)
+                        if line and (shown is None or shown not in line)]
+            if happened:  # a turn cut short before anything happened in it leaves no summary
+                summary = livetable.turn_summary(
+                    self._first_turn.get(table.id, table.state.turn),
+                    max(self._first_turn.get(table.id, 0), table.state.turn - 1), happened)
+                if trail.closes_chapter(summary):
+                    chapter, carried = trail.carried + [summary], []
+                else:
+                    carried = trail.carried + [summary]
             else:
-                carried = trail.carried + [summary]
+                carried = trail.carried
             lines = lines if ending else []
         self._unsettle(table)
         try:
@@ -357,8 +360,8 @@ class DiscordPublisher:
         assert table.state is not None
         game = table.game
         public = game.view(table.state, None)
-        interlude = game.interlude(public) if table.status == "running" else None
-        who = livetable.acting(table, interlude)
+        who = livetable.acting(table, public, self.bot.service.clock.now())
+        interlude = who.interlude
         view = board_view(game, table.state, table.names(), who.plain, public)
         said = None
         if interlude is not None and game.speaker is not None:
@@ -368,7 +371,7 @@ class DiscordPublisher:
         else:
             picture = Picture(livetable.BOARD_FILE, board_alt(table, view))
             drawn = json.dumps(view, sort_keys=True)
-        return Draft(table, who, lines, carried, public, view, picture, drawn, said)
+        return Draft(table, who, lines, carried, view, picture, drawn, said)
 
     async def post_board(self, table: Table, lines: list[str], carried: list[str],
                          slot: Slot) -> tuple[int, int]:
@@ -631,7 +634,6 @@ class Draft:
     who: Acting
     lines: list[str]
     carried: list[str]
-    public: dict[str, Any]
     view: dict[str, Any]
     picture: Picture
     drawn: str
@@ -642,7 +644,7 @@ class Draft:
         return livetable.table_layout(
             self.table, self.who, self.lines, self.carried,
             board=picture if self.said is None else None,
-            speaker=picture if self.said is not None else None, public=self.public)
+            speaker=picture if self.said is not None else None)
 
 
 def board_alt(table: Table, view: dict[str, Any]) -> str:

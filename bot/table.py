@@ -84,6 +84,17 @@ def prompt_sig(prompt: Prompt | None) -> Any:
     return prompt.text, prompt.private, tuple((c.action, c.input) for c in prompt.choices)
 
 
+def away_notice(name: str, until: float | None, action: str) -> str:
+    """What a game's channel is told when a player goes away (`until`: Unix time, inf) or comes
+    back (None). A date is shown as a date, never as a countdown, so the notice stays true."""
+    if until is None:
+        return f"👋 {name} is back: their turns wait for them again."
+    when = "until they use /back" if until == float("inf") else f"until <t:{int(until)}:f>"
+    turns = "their turns are skipped where the rules allow a pass (the AI plays the rest)" \
+        if action == "skip" else "the AI plays their turns"
+    return f"💤 {name} is away {when}: meanwhile {turns}."
+
+
 def fill_names(text: str, names: list[str]) -> str:
     """Replace {p0}.. placeholders in engine text with seat names."""
     for index, name in enumerate(names):
@@ -304,7 +315,7 @@ class TableService:
             changes: dict[str, Any] = {}
             if op == "join":
                 if table.seat_of(user_id) is not None:
-                    raise IllegalAction("You have already joined this game.")
+                    raise IllegalAction("You're already seated; Leave to give up your seat.")
                 if len(seats) >= game.max_seats:
                     raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 seats.append(Seat(name=user_name, user_id=user_id))
@@ -736,16 +747,18 @@ class TableService:
                                   "AI takes the seat.")
         else:
             done = await self._play_for(table, seat, kind, passing=action == "skip")
-            why = "is away" if kind == "away" else "ran out of time"
+            if kind == "away":
+                return  # told once when they went away (set_away); the turn is in the story
             passed = [a for a in done.actions if pace.PASS_WORDS & set(a.split())] \
                 if action == "skip" else []
             if not passed:
-                self._announce(table, f"⏰ {name} {why}; the AI played that turn for them.")
+                self._announce(table, f"⏰ {name} ran out of time; the AI played that turn for "
+                                      "them.")
             elif len(passed) == len(done.actions):
-                self._announce(table, f"⏭️ {name} {why}; their turn was skipped.")
+                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped.")
             else:
-                self._announce(table, f"⏭️ {name} {why}; their turn was skipped where the rules "
-                                      "allow a pass, and the AI played the rest.")
+                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped where "
+                                      "the rules allow a pass, and the AI played the rest.")
 
     async def _play_for(self, table: Table, seat: int, kind: str,
                         passing: bool = False) -> ActResult:
@@ -879,12 +892,16 @@ class TableService:
     async def set_away(self, user_id: int, until: float | None) -> int:
         """Away until `until` (Unix time; inf: until back), or back (None): stored, then the
         timers of every game of theirs are worked out again (their turns now go to the deadline
-        action at once, or wait for them again). Returns how many running games they are in."""
+        action at once, or wait for them again). Each of their running games is told once that
+        they went away and once that they are back; the turns played for them meanwhile show in
+        the game's own story, not as notices. Returns how many running games they are in."""
+        before = self.away.get(user_id) if self.is_away(user_id) else None
         await self.store.set_away(user_id, until)
         if until is None or until <= self.clock.now():
             self.away.pop(user_id, None)
         else:
             self.away[user_id] = until
+        after = self.away.get(user_id)
         running = 0
         for game_id in await self.store.active_games_of(user_id):
             table = self.tables.get(game_id) or await self._fetch(game_id)
@@ -894,6 +911,10 @@ class TableService:
                 await self._commit(table, {})
                 self._arm(table)
             running += 1
+            seat = table.seat_of(user_id)
+            if seat is not None and after != before:
+                self._announce(table, away_notice(table.seats[seat].name, after,
+                                                  pace.deadline_action(table.options)))
         return running
 
     # -- restart and lazy loading ----------------------------------------------------------------------
