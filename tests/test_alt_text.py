@@ -248,6 +248,9 @@ def test_a_replay_is_described_by_game_players_moves_and_winner():
                     "42 moves, then the final board. Bo Marsh won.")
     assert describe_replay("Firetop Mountain", ["Ana Quill"], 1, []).endswith("1 move, then the final board. "
                                                                            "Nobody won.")
+    how = describe_replay("Keys to the Castle", ["Ana Quill", "Bo Marsh"], 42, ["Bo Marsh"],
+                          "reached the far side of the castle at C8")
+    assert how.endswith("Bo Marsh won: reached the far side of the castle at C8.")
 
 
 def test_describing_a_board_loads_no_pillow():

@@ -334,7 +334,12 @@ function renderClassic(m, body) {
   for (const file of m.attachments || []) {
     if (inEmbeds.has(file.filename)) continue;
     if ((file.content_type || "").startsWith("image/")) {
-      body.append(el("div", {className: "attachment"}, image(file.url, file.filename, file)));
+      // a file's description is its alt text, as Discord shows it (the file name otherwise)
+      const picture = image(file.url, file.description || file.filename, file);
+      picture.title = file.description || "";
+      const frame = el("div", {className: "attachment"}, picture);
+      if (file.description) frame.append(el("span", {className: "alt-tag", title: file.description}, "ALT"));
+      body.append(frame);
     } else {
       body.append(el("a", {className: "file", href: file.url, download: file.filename}, file.filename));
     }
