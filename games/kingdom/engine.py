@@ -462,7 +462,7 @@ class KingdomGame(Game):
         events.append(Event(f"{p(seat)} moves to {BOARD.name(space)}."))
         if kind == "pool":
             return self.start_fold(state, seat, rng, events)
-        if kind == "gate" and stock.can_escape(pl):
+        if self.escapes(pl):
             return self.win(state, seat, events)
         if kind == "supply":
             stock.draw_equipment(d, seat, events, " from the supply cache")
@@ -520,6 +520,8 @@ class KingdomGame(Game):
         pl["task"] = None
         if info["to"] is not None:
             pl["at"], pl["spot"] = info["to"], None
+            if self.escapes(pl):  # out of the Demon King's dungeon onto the Gate, say
+                return self.win(state, seat, events)
         if info["to"] is not None and info["to"] != task["near"]:
             pl["barred"] = None
         if info["to"] is not None and info["to"] != BOARD.wizard:
@@ -582,6 +584,11 @@ class KingdomGame(Game):
         state.result = {"winners": [], "reason": "the Demon King keeps the Kingdom: nobody escaped in time"}
         events.append(Event(f"🌑 {d['rounds']} rounds have passed: the Demon King seals the Kingdom. "
                             "Nobody escapes!", kind="end"))
+
+    def escapes(self, pl: dict[str, Any]) -> bool:
+        """The adventurer stands on the Gate with the Key and another Treasure: they win. Asked
+        wherever one can arrive there (a move, a run from the fold, a way out of a hazard)."""
+        return pl["at"] is not None and BOARD.spaces[pl["at"]].kind == "gate" and stock.can_escape(pl)
 
     def win(self, state: State, seat: int, events: list[Event]) -> None:
         d = state.data
@@ -665,7 +672,7 @@ class KingdomGame(Game):
             pl["barred"] = None
             d["last"] = {"seat": seat, "from": d["last"]["to"] if d["last"] else None, "to": space}
             events.append(Event(f"{p(seat)} runs to {BOARD.name(space)}."))
-            if BOARD.spaces[space].kind == "gate" and stock.can_escape(pl):
+            if self.escapes(pl):
                 return self.win(state, seat, events)
         pool = BOARD.panels[job["panel"]]["pool"]
         safe = BOARD.panel_of(pl["at"]) != job["panel"] or pl["at"] == pool
