@@ -563,11 +563,16 @@ def test_in_a_duel_the_defender_chooses_to_escape_before_the_next_round_is_fough
     assert fled.data["battle"] is None and fled.data["queue"][0]["kind"] == "spoils"
 
 
-def test_a_failed_escape_in_a_duel_starts_the_next_round_for_both():
+def test_a_failed_escape_in_a_duel_holds_the_one_who_tried_and_the_other_still_chooses():
     st = duel(fresh())
     st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
     held, _ = act(rig(st, 1), 1, "escape")
-    assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
+    # no round fought since: the attacker still chooses between attacking and escaping
+    assert actions(held, 0) == ["attack", "escape"] and GAME.prompt(held, 1) is None
+    fled, _ = act(rig(held, 6), 0, "escape")
+    assert fled.data["battle"] is None and fled.data["queue"][0] == {"seat": 1, "kind": "spoils", "from": 0}
+    fought, _ = act(rig(held, 3, 3, 3, 3), 0, "attack")
+    assert fought.data["battle"]["round"] == 2 and actions(fought, 1) == ["attack", "escape"]
     stood, _ = act(st, 1, "attack")
     held, _ = act(rig(stood, 1), 0, "escape")
     assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
@@ -634,6 +639,27 @@ def test_fleeing_into_an_occupied_room_means_facing_it_next_turn():
     assert actions(st, 1) == ["face"]
     st, events = act(st, 1, "face")
     assert st.data["battle"]["name"] == "Orc Brute"
+
+
+def test_fleeing_into_the_treasure_room_offers_the_chest_on_the_next_turn():
+    st = fresh()
+    st.data["chest"] = [1, 2, 3]
+    st.data["queue"] = [{"seat": 1, "kind": "flee"}]
+    turn_of(st, 0, "done")
+    put(st, 1, "L3")
+    player(st, 1)["items"] = ["keys_a", "goblet"]
+    assert "move treasure" in actions(st, 1)
+    st, events = act(st, 1, "move treasure")
+    assert player(st, 1)["face"] and st.data["current"] == 1 and "chest" in texts(events, public=True)
+    assert actions(st, 1) == ["face"]
+    at_chest, events = act(st, 1, "face")
+    assert at_chest.data["step"] == "open" and GAME.prompt(at_chest, 1).private
+    assert actions(at_chest, 1) == ["open 1 2 3", "pass"]
+    won, _ = act(at_chest, 1, "open 1 2 3")
+    assert won.over and won.result["winners"] == [1]
+    # declining the chest leaves the turn's move to make
+    later, _ = act(at_chest, 1, "pass")
+    assert later.data["current"] == 1 and "roll" in actions(later, 1)
 
 
 # ------------------------------------------------------------------ keys

@@ -747,11 +747,13 @@ class FiretopGame(Game):
             d["step"] = "done"
             return
         if not row["escaped"]:
-            # the next round has begun: no other escape until it is fought
+            # held: he fights the next round. The one attacked choosing first, his failure leaves
+            # the attacker his own choice; the attacker's (or a monster fight's) starts the round
             b["mroll"] = None
-            b["held"] = True
             if b["kind"] == "duel" and seat == b["foe"]:
                 b["stand"] = True
+            else:
+                b["held"] = True
             return
         d["battle"] = None
         if b["kind"] == "monster":
@@ -1114,6 +1116,9 @@ class FiretopGame(Game):
         text = ""
         if step == "start":
             text = "Your turn"
+            if me["face"] and BOARD.rooms[node]["kind"] == "treasure":
+                return ("You fled into the Treasure Room: the Warlock's chest is before you",
+                        [(_choice("face", ("face", "Step up to the chest")), self._do_face)], False)
             if me["face"]:
                 return ("An encounter waits for you in this room",
                         [(_choice("face", ("face", "Face the encounter")), self._do_face)], False)
@@ -1493,6 +1498,9 @@ class FiretopGame(Game):
     def _do_end(self, ctx: Ctx, _: Any) -> None:
         if ctx.d["step"] == "open":
             ctx.say("{p} leaves the chest alone for now.")
+            if ctx.d["roll"] is None:  # at the chest before moving (he fled in): the move is still his
+                ctx.d["step"] = "start"
+                return
             self._company(ctx)
             return
         ctx.d["step"] = "done"
@@ -1654,7 +1662,10 @@ class FiretopGame(Game):
         ctx.say(f"{{p}} flees to {BOARD.label(node)}.")
         if node in BOARD.rooms and node != start:
             room = d["rooms"][node]
-            if room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
+            if BOARD.rooms[node]["kind"] == "treasure":
+                me["face"] = True  # arriving there, he may try the chest: on his next turn
+                ctx.say("{p} may try the Warlock's chest on their next turn.")
+            elif room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
                 me["face"] = True
                 ctx.say("{p} will have to face what is in there on their next turn.")
 
