@@ -185,6 +185,39 @@ def test_only_one_sword_is_used_and_at_most_two_are_carried():
     assert len(player(st, 0)["swords"]) == 2 and "sword" not in player(st, 0)["swords"]
 
 
+def finding(card: str, swords: list[str], revealed: tuple[str, ...] = ()):
+    """Seat 0, carrying `swords` and a goblet, walks into the armoury and finds `card`."""
+    st = fresh()
+    empty_room(st, "armoury", treasure=card)
+    turn_of(st, 0, "move")
+    st.data["roll"] = 1
+    put(st, 0, BOARD.rooms["armoury"]["doors"][0])
+    player(st, 0).update(swords=list(swords), items=["goblet"], revealed=list(revealed))
+    return act(st, 0, "move armoury")
+
+
+@pytest.mark.parametrize("swords, revealed", [(["sword", "blade"], ()), (["sword", "blade"], ("blade",)),
+                                              (["sword", "runesword"], ("runesword",))])
+def test_a_third_sword_found_looks_to_the_table_like_any_other_treasure_card(swords, revealed):
+    sword, sword_events = finding("runesword", swords, revealed)
+    crown, crown_events = finding("crown", swords, revealed)
+    assert len(player(sword, 0)["swords"]) == 2 and "sword" not in player(sword, 0)["swords"]
+    assert "runesword" in player(sword, 0)["swords"]
+    assert texts(sword_events, public=True) == texts(crown_events, public=True)
+    assert GAME.view(sword, None) == GAME.view(crown, None)
+    assert "you leave your old sword behind" in texts(sword_events, public=False)
+
+
+def test_a_third_sword_card_is_left_face_down_and_only_its_finder_knows_what_it_is():
+    st, events = finding("blade", ["runesword", "blade"], ("runesword",))
+    public = texts(events, public=True)
+    assert "sword" not in public.lower() and "leaves a treasure card on the floor" in public
+    assert "you leave Fine Sword behind" in texts(events, public=False)
+    assert sorted(player(st, 0)["swords"]) == ["blade", "runesword"]
+    assert st.data["piles"] == [{"node": "armoury", "items": ["blade"], "owner": None}]
+    assert GAME.view(st, None)["players"][0]["swords"] == ["Runed Sword"]
+
+
 def test_the_rucksack_holds_6_treasure_cards_but_gold_and_provisions_do_not_count():
     st = fresh()
     me = player(st, 0)
@@ -1028,6 +1061,30 @@ def at_the_pedlar(gold: int) -> State:
     st.data["rooms"]["pedlar"]["treasure"] = None
     st, _ = act(st, 0, "move pedlar")
     return st
+
+
+def test_the_pedlars_buttons_never_tell_a_hidden_sword_from_a_rucksack_card():
+    full = ["goblet", "crown", "idol", "shield", "clover", "keys_a"]
+    shops = []
+    for items, swords in ((full, ["sword"]), (full[:5], ["sword", "blade"])):
+        st = fresh()
+        player(st, 0).update(items=list(items), swords=list(swords))
+        turn_of(st, 0, "move")
+        st.data["roll"] = 1
+        put(st, 0, "Q11")
+        player(st, 0)["gold"] = 9
+        st.data["rooms"]["pedlar"]["treasure"] = None
+        st, _ = act(st, 0, "move pedlar")
+        shops.append(st)
+    assert GAME.view(shops[0], None)["players"] == GAME.view(shops[1], None)["players"]
+    assert GAME.prompt(shops[0], 0) == GAME.prompt(shops[1], 0)
+    assert "buy draught" in actions(shops[0], 0)
+    # a draught bought into a full rucksack: he leaves a card of his choice, in private
+    st, events = act(shops[0], 0, "buy draught")
+    assert st.data["queue"] == [{"seat": 0, "kind": "drop"}] and GAME.prompt(st, 0).private
+    st, _ = act(st, 0, "drop goblet")
+    assert len(player(st, 0)["items"]) == 6 and "draught" in player(st, 0)["items"]
+    assert st.data["step"] == "shop" and "pass" in actions(st, 0)
 
 
 def test_the_pedlar_sells_swords_that_the_table_sees_bought():

@@ -565,16 +565,37 @@ class FiretopGame(Game):
         if kind == "sword":
             me["swords"].append(cid)
             if len(me["swords"]) > MAX_SWORDS:
-                worst = min(me["swords"], key=lambda s: TREASURES[s]["attack"] if s in TREASURES else 0)
-                me["swords"].remove(worst)
-                if worst != "sword":
-                    self._add_pile(d, me["pos"], [worst], owner=None)
-                ctx.events.append(Event(f"{p(seat)} can carry only {MAX_SWORDS} swords and leaves one behind."))
+                self._shed_sword(ctx, seat)
             return
         me["items"].append(cid)
         if len(me["items"]) > RUCKSACK and not any(q["seat"] == seat and q["kind"] in ("drop", "leave")
                                                    for q in d["queue"]):
             d["queue"].append({"seat": seat, "kind": "drop"})
+
+    def _shed_sword(self, ctx: Ctx, seat: int) -> None:
+        """Back to MAX_SWORDS swords, telling the table nothing of what his face-down cards are.
+
+        He keeps his best sword (the one he fights with). Of the others he leaves one the table
+        has not seen if he can: his starting sword goes unnoticed (it is no treasure card), a
+        hidden card goes down face down; dropping a sword everyone has seen would tell them the
+        card just found is a sword."""
+        me = ctx.d["players"][seat]
+        swords = me["swords"]
+
+        def attack(i: int) -> int:
+            return TREASURES[swords[i]]["attack"] if swords[i] in TREASURES else 0
+
+        keep = max(range(len(swords)), key=lambda i: (attack(i), swords[i] in me["revealed"]))
+        shed = min((i for i in range(len(swords)) if i != keep),
+                   key=lambda i: (swords[i] in me["revealed"], attack(i)))
+        cid = swords.pop(shed)
+        name = treasure_name(cid) if cid in TREASURES else "your old sword"
+        ctx.events.append(Event(f"You can carry only {MAX_SWORDS} swords: you leave {name} behind.", to=(seat,)))
+        if cid in TREASURES:
+            if cid in me["revealed"] and cid not in swords:
+                me["revealed"].remove(cid)
+            self._add_pile(ctx.d, me["pos"], [cid], owner=None)
+            ctx.events.append(Event(f"{p(seat)} leaves a treasure card on the floor."))
 
     def _pick_piles(self, ctx: Ctx, seat: int) -> None:
         d = ctx.d
@@ -1181,9 +1202,7 @@ class FiretopGame(Game):
         elif step == "shop":
             text = f"Grubb's wares (you have {count(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
-                room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
-                    or len(me["items"]) < RUCKSACK
-                if me["gold"] >= ware["price"] and room_for:
+                if me["gold"] >= ware["price"]:
                     opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
                                  self._do_buy))
             opts.append((_choice("pass", ("pass", "Leave the Pedlar")), self._do_done))
@@ -1343,7 +1362,7 @@ class FiretopGame(Game):
             return f"You don't hold Key card {rest}; yours: {', '.join(map(str, me['keys']))}."
         if kind == "buy":
             ware = WARES[rest]
-            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']} (and need room for it)."
+            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']}."
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
         if kind == "drop":
@@ -1604,11 +1623,12 @@ class FiretopGame(Game):
         ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
         if ware["gives"] == "provisions":
             me["provisions"] += 1
-        elif TREASURES[ware["gives"]]["kind"] == "sword":
-            self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+            return
+        # a full rucksack is no bar: what he buys may make him leave a card behind (in private,
+        # so the shop's buttons never depend on what his face-down cards are)
+        self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+        if TREASURES[ware["gives"]]["kind"] == "sword" and ware["gives"] in me["swords"]:
             self._reveal(ctx, ctx.seat, ware["gives"])  # bought in front of everyone
-        else:
-            me["items"].append(ware["gives"])
 
     def _do_done(self, ctx: Ctx, _: Any) -> None:
         ctx.d["step"] = "task"
@@ -1717,8 +1737,10 @@ class FiretopGame(Game):
                 "seat": s, "colour": COLOURS[s], "skill": q["skill"], "skill0": q["skill0"],
                 "stamina": q["stamina"], "stamina0": q["stamina0"], "luck": q["luck"], "luck0": q["luck0"],
                 "gold": q["gold"], "provisions": q["provisions"], "lantern": q["lantern"],
-                "swords": [TREASURES[c]["name"] if c in TREASURES else "Sword" for c in q["swords"]
-                           if c == "sword" or c in q["revealed"]],
+                # the kinds of sword the table has seen used or bought (a second card of a kind may
+                # be a face-down find); his starting one is not listed, so leaving it behind for a
+                # sword found face down changes nothing anyone sees
+                "swords": [TREASURES[c]["name"] for c in _distinct(q["swords"]) if c in q["revealed"]],
                 "treasures": len(q["items"]) + sum(1 for c in q["swords"] if c != "sword"),
                 "shown": [TREASURES[c]["name"] for c in q["revealed"]],
                 "shown_ids": list(q["revealed"]),
