@@ -40,6 +40,7 @@ from typing import Any, Callable
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
                         Step, count)
 from games.core.marks import mark_label, marked
+from games.core.typed import squash, words_to_type
 
 from .board import BOARD, CELL
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
@@ -87,10 +88,23 @@ VERBS = {
     "drop": "one of your treasure cards as /hand names it, e.g. gaoler's keys",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
-SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
-ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
-# A treasure card typed by its name ("drop gaoler's keys"), as /hand shows it.
-TREASURE_ALIASES = {t["name"].lower().replace(" ", "").replace("'", ""): tid for tid, t in TREASURES.items()}
+# Names typed as players see them, compared squashed (letters and digits only): a room by its name
+# ("move the warlock's study"), a treasure card as /hand and the buttons name it ("drop Gaoler's Keys
+# (1, 4, 7)", "spoils their studded shield"), a ware as the Pedlar's buttons do ("buy a fine sword").
+ROOM_ALIASES = {squash(r["name"]): rid for rid, r in BOARD.rooms.items()} | {squash(rid): rid for rid in BOARD.rooms}
+TREASURE_ALIASES = ({squash(t["name"]): tid for tid, t in TREASURES.items()}
+                    | {squash(treasure_name(tid)): tid for tid in TREASURES} | {squash(tid): tid for tid in TREASURES})
+WARE_ALIASES = ({squash(w["name"]): wid for wid, w in WARES.items()} | {squash(wid): wid for wid in WARES}
+                | {squash(w["name"].removeprefix("a ")): wid for wid, w in WARES.items()} | {"provisions": "provision"})
+SPOILS = ("keys", "random", "nothing")
+ARTICLES = ("the", "a", "an", "their", "my", "your")
+
+
+def named(words: list[str], aliases: dict[str, str]) -> str | None:
+    """The id that `words` name in `aliases`, with or without a leading article."""
+    if words and words[0] in ARTICLES:
+        words = words[1:]
+    return aliases.get(squash(" ".join(words)))
 
 
 def plain_number(token: str, digits: int) -> bool:
@@ -103,10 +117,10 @@ def normalize(action: str) -> str:
     """The canonical spelling of a typed action; IllegalAction says what was expected."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
-        raise IllegalAction(f"That action is empty. {SYNTAX}")
+        raise IllegalAction("That action is empty.")
     verb, rest = tokens[0], tokens[1:]
     if verb not in VERBS:
-        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'. {SYNTAX}")
+        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'.")
     if verb in BARE:
         if rest:
             raise IllegalAction(f"'{verb}' takes nothing after it.")
@@ -114,13 +128,14 @@ def normalize(action: str) -> str:
     if not rest:
         raise IllegalAction(f"Say what to {verb}: {VERBS[verb]}.")
     if verb == "move":
-        word = "".join(rest).replace("'", "")
+        word = "".join(rest)
         if CELL.match(word):
             return f"move {word.upper()}"
         if word in BOARD.rooms or word == "entrance":
             return f"move {word}"
-        if word in ROOM_ALIASES:
-            return f"move {ROOM_ALIASES[word]}"
+        room = named(rest, ROOM_ALIASES)
+        if room is not None:
+            return f"move {room}"
         raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
     if verb in ("challenge", "show", "extras"):
         if len(rest) == 1 and plain_number(rest[0], 2):
@@ -137,20 +152,22 @@ def normalize(action: str) -> str:
             return f"{verb} {rest[0]}"
         raise IllegalAction(f"Name an adventurer by colour ({', '.join(COLOURS)}).")
     if verb == "buy":
-        if len(rest) == 1 and rest[0] in WARES:
-            return f"buy {rest[0]}"
+        ware = named(rest, WARE_ALIASES)
+        if ware is not None:
+            return f"buy {ware}"
         raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
     if verb == "drop":
-        word = "".join(rest).replace("'", "")
-        if len(rest) == 1 and rest[0] in TREASURES:
-            return f"drop {rest[0]}"
-        if word in TREASURE_ALIASES:
-            return f"drop {TREASURE_ALIASES[word]}"
+        card = named(rest, TREASURE_ALIASES)
+        if card is not None:
+            return f"drop {card}"
         raise IllegalAction("Name one of your treasure cards as /hand shows it, e.g. 'drop gaoler's keys'.")
     lantern = rest[-1] == "lantern"
     what = rest[:-1] if lantern else rest
-    if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
-        return f"spoils {what[0]}" + (" lantern" if lantern else "")
+    if lantern and what and what[-1] in ("and", "&", "+"):
+        what = what[:-1]
+    card = what[0] if len(what) == 1 and what[0] in SPOILS else named(what, TREASURE_ALIASES)
+    if card is not None:
+        return f"spoils {card}" + (" lantern" if lantern else "")
     raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
                         "and add 'lantern' to take their lantern too.")
 
@@ -1285,21 +1302,39 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        wanted = normalize(self._from_marker(state, action))
-        if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
-                and not any(o["to"] == seat for o in d["offers"]):
-            raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
-                                "and an offer lapses once they have parted.")
         _, opts, _ = self.options(state, seat)
-        if not opts:
-            raise IllegalAction(self._idle_reason(state, seat))
-        handler = next((h for c, h in opts if c.action == wanted), None)
-        if handler is None:
-            raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        try:
+            wanted = normalize(self._from_marker(state, action))
+            if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
+                    and not any(o["to"] == seat for o in d["offers"]):
+                raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one "
+                                    "space, and an offer lapses once they have parted.")
+            if not opts:
+                raise IllegalAction(self._idle_reason(state, seat))
+            handler = next((h for c, h in opts if c.action == wanted), None)
+            if handler is None:
+                raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        except IllegalAction as refusal:
+            # what he could type instead; with nothing to do now, why not
+            hint = words_to_type(self._typed_form(state, c.action) for c, _ in opts) if opts \
+                else self._idle_reason(state, seat)
+            reason = refusal.reason if hint in refusal.reason else f"{refusal.reason} {hint}"
+            raise IllegalAction(reason) from None
         ctx = Ctx(self, state, seat, rng, now, events)
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
+
+    def _typed_form(self, state: State, action: str) -> str:
+        """`action` as a player would type it: a place by the letter the board shows, a card by
+        its name."""
+        verb, _, arg = action.partition(" ")
+        if verb == "move":
+            return f"move {self.marks(state).get(arg, arg)}"
+        if verb in ("drop", "spoils") and arg.split()[0] in TREASURES:
+            card, _, lantern = arg.partition(" ")
+            return f"{verb} {TREASURES[card]['name'].lower()} {lantern}".strip()
+        return action
 
     def _from_marker(self, state: State, action: str) -> str:
         """A place typed by its letter on the board ("move a") as the square or room it marks."""
@@ -1346,7 +1381,7 @@ class FiretopGame(Game):
                 return "A Key Challenge needs a 1 on your movement roll (or an encounter that grants one)."
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
-            return f"You can't {kind} now. You can: {', '.join(verbs)}."
+            return f"You can't {kind} now."
         same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
             return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"

@@ -298,6 +298,16 @@ def _choose(ctx: Ctx, st: dict[str, Any]) -> Result:
     return ("go", chosen["go"])
 
 
+def way_for(ctx: Ctx, item: str) -> str | None:
+    """The way the parked choice offers that uses `item`, if exactly one does: a player types
+    "use rope" where the button reads "Rope or Hook: a 2 in 4 rolls" (its key is "cord")."""
+    st = step_of(ctx.task)
+    if st["op"] != "choose" or item not in ctx.equip:
+        return None
+    ways = [o["key"] for o in available(ctx, st) if item in (*o.get("needs", ()), *o.get("any", ()))]
+    return ways[0] if len(ways) == 1 else None
+
+
 @op("check")
 def _check(ctx: Ctx, st: dict[str, Any]) -> Result:
     for case in st["cases"]:
