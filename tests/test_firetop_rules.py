@@ -212,7 +212,7 @@ def test_a_third_sword_card_is_left_face_down_and_only_its_finder_knows_what_it_
     st, events = finding("blade", ["runesword", "blade"], ("runesword",))
     public = texts(events, public=True)
     assert "sword" not in public.lower() and "leaves a treasure card on the floor" in public
-    assert "you leave Fine Sword behind" in texts(events, public=False)
+    assert "you leave the Fine Sword behind" in texts(events, public=False)
     assert sorted(player(st, 0)["swords"]) == ["blade", "runesword"]
     assert st.data["piles"] == [{"node": "armoury", "items": ["blade"], "owner": None}]
     assert GAME.view(st, None)["players"][0]["swords"] == ["Runed Sword"]

@@ -606,7 +606,7 @@ class FiretopGame(Game):
         shed = min((i for i in range(len(swords)) if i != keep),
                    key=lambda i: (swords[i] in me["revealed"], attack(i)))
         cid = swords.pop(shed)
-        name = treasure_name(cid) if cid in TREASURES else "your old sword"
+        name = f"the {treasure_name(cid)}" if cid in TREASURES else "your old sword"
         ctx.events.append(Event(f"You can carry only {MAX_SWORDS} swords: you leave {name} behind.", to=(seat,)))
         if cid in TREASURES:
             if cid in me["revealed"] and cid not in swords:
