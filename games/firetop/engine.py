@@ -40,6 +40,7 @@ from typing import Any, Callable
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
                         Step, count)
 from games.core.marks import mark_label, marked
+from games.core.typed import squash, words_to_type
 
 from .board import BOARD, CELL
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
@@ -87,10 +88,23 @@ VERBS = {
     "drop": "one of your treasure cards as /hand names it, e.g. gaoler's keys",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
-SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
-ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
-# A treasure card typed by its name ("drop gaoler's keys"), as /hand shows it.
-TREASURE_ALIASES = {t["name"].lower().replace(" ", "").replace("'", ""): tid for tid, t in TREASURES.items()}
+# Names typed as players see them, compared squashed (letters and digits only): a room by its name
+# ("move the warlock's study"), a treasure card as /hand and the buttons name it ("drop Gaoler's Keys
+# (1, 4, 7)", "spoils their studded shield"), a ware as the Pedlar's buttons do ("buy a fine sword").
+ROOM_ALIASES = {squash(r["name"]): rid for rid, r in BOARD.rooms.items()} | {squash(rid): rid for rid in BOARD.rooms}
+TREASURE_ALIASES = ({squash(t["name"]): tid for tid, t in TREASURES.items()}
+                    | {squash(treasure_name(tid)): tid for tid in TREASURES} | {squash(tid): tid for tid in TREASURES})
+WARE_ALIASES = ({squash(w["name"]): wid for wid, w in WARES.items()} | {squash(wid): wid for wid in WARES}
+                | {squash(w["name"].removeprefix("a ")): wid for wid, w in WARES.items()} | {"provisions": "provision"})
+SPOILS = ("keys", "random", "nothing")
+ARTICLES = ("the", "a", "an", "their", "my", "your")
+
+
+def named(words: list[str], aliases: dict[str, str]) -> str | None:
+    """The id that `words` name in `aliases`, with or without a leading article."""
+    if words and words[0] in ARTICLES:
+        words = words[1:]
+    return aliases.get(squash(" ".join(words)))
 
 
 def plain_number(token: str, digits: int) -> bool:
@@ -103,10 +117,10 @@ def normalize(action: str) -> str:
     """The canonical spelling of a typed action; IllegalAction says what was expected."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
-        raise IllegalAction(f"That action is empty. {SYNTAX}")
+        raise IllegalAction("That action is empty.")
     verb, rest = tokens[0], tokens[1:]
     if verb not in VERBS:
-        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'. {SYNTAX}")
+        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'.")
     if verb in BARE:
         if rest:
             raise IllegalAction(f"'{verb}' takes nothing after it.")
@@ -114,13 +128,14 @@ def normalize(action: str) -> str:
     if not rest:
         raise IllegalAction(f"Say what to {verb}: {VERBS[verb]}.")
     if verb == "move":
-        word = "".join(rest).replace("'", "")
+        word = "".join(rest)
         if CELL.match(word):
             return f"move {word.upper()}"
         if word in BOARD.rooms or word == "entrance":
             return f"move {word}"
-        if word in ROOM_ALIASES:
-            return f"move {ROOM_ALIASES[word]}"
+        room = named(rest, ROOM_ALIASES)
+        if room is not None:
+            return f"move {room}"
         raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
     if verb in ("challenge", "show", "extras"):
         if len(rest) == 1 and plain_number(rest[0], 2):
@@ -137,20 +152,22 @@ def normalize(action: str) -> str:
             return f"{verb} {rest[0]}"
         raise IllegalAction(f"Name an adventurer by colour ({', '.join(COLOURS)}).")
     if verb == "buy":
-        if len(rest) == 1 and rest[0] in WARES:
-            return f"buy {rest[0]}"
+        ware = named(rest, WARE_ALIASES)
+        if ware is not None:
+            return f"buy {ware}"
         raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
     if verb == "drop":
-        word = "".join(rest).replace("'", "")
-        if len(rest) == 1 and rest[0] in TREASURES:
-            return f"drop {rest[0]}"
-        if word in TREASURE_ALIASES:
-            return f"drop {TREASURE_ALIASES[word]}"
+        card = named(rest, TREASURE_ALIASES)
+        if card is not None:
+            return f"drop {card}"
         raise IllegalAction("Name one of your treasure cards as /hand shows it, e.g. 'drop gaoler's keys'.")
     lantern = rest[-1] == "lantern"
     what = rest[:-1] if lantern else rest
-    if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
-        return f"spoils {what[0]}" + (" lantern" if lantern else "")
+    if lantern and what and what[-1] in ("and", "&", "+"):
+        what = what[:-1]
+    card = what[0] if len(what) == 1 and what[0] in SPOILS else named(what, TREASURE_ALIASES)
+    if card is not None:
+        return f"spoils {card}" + (" lantern" if lantern else "")
     raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
                         "and add 'lantern' to take their lantern too.")
 
@@ -565,16 +582,37 @@ class FiretopGame(Game):
         if kind == "sword":
             me["swords"].append(cid)
             if len(me["swords"]) > MAX_SWORDS:
-                worst = min(me["swords"], key=lambda s: TREASURES[s]["attack"] if s in TREASURES else 0)
-                me["swords"].remove(worst)
-                if worst != "sword":
-                    self._add_pile(d, me["pos"], [worst], owner=None)
-                ctx.events.append(Event(f"{p(seat)} can carry only {MAX_SWORDS} swords and leaves one behind."))
+                self._shed_sword(ctx, seat)
             return
         me["items"].append(cid)
         if len(me["items"]) > RUCKSACK and not any(q["seat"] == seat and q["kind"] in ("drop", "leave")
                                                    for q in d["queue"]):
             d["queue"].append({"seat": seat, "kind": "drop"})
+
+    def _shed_sword(self, ctx: Ctx, seat: int) -> None:
+        """Back to MAX_SWORDS swords, telling the table nothing of what his face-down cards are.
+
+        He keeps his best sword (the one he fights with). Of the others he leaves one the table
+        has not seen if he can: his starting sword goes unnoticed (it is no treasure card), a
+        hidden card goes down face down; dropping a sword everyone has seen would tell them the
+        card just found is a sword."""
+        me = ctx.d["players"][seat]
+        swords = me["swords"]
+
+        def attack(i: int) -> int:
+            return TREASURES[swords[i]]["attack"] if swords[i] in TREASURES else 0
+
+        keep = max(range(len(swords)), key=lambda i: (attack(i), swords[i] in me["revealed"]))
+        shed = min((i for i in range(len(swords)) if i != keep),
+                   key=lambda i: (swords[i] in me["revealed"], attack(i)))
+        cid = swords.pop(shed)
+        name = f"the {treasure_name(cid)}" if cid in TREASURES else "your old sword"
+        ctx.events.append(Event(f"You can carry only {MAX_SWORDS} swords: you leave {name} behind.", to=(seat,)))
+        if cid in TREASURES:
+            if cid in me["revealed"] and cid not in swords:
+                me["revealed"].remove(cid)
+            self._add_pile(ctx.d, me["pos"], [cid], owner=None)
+            ctx.events.append(Event(f"{p(seat)} leaves a treasure card on the floor."))
 
     def _pick_piles(self, ctx: Ctx, seat: int) -> None:
         d = ctx.d
@@ -747,11 +785,13 @@ class FiretopGame(Game):
             d["step"] = "done"
             return
         if not row["escaped"]:
-            # the next round has begun: no other escape until it is fought
+            # held: he fights the next round. The one attacked choosing first, his failure leaves
+            # the attacker his own choice; the attacker's (or a monster fight's) starts the round
             b["mroll"] = None
-            b["held"] = True
             if b["kind"] == "duel" and seat == b["foe"]:
                 b["stand"] = True
+            else:
+                b["held"] = True
             return
         d["battle"] = None
         if b["kind"] == "monster":
@@ -1114,6 +1154,9 @@ class FiretopGame(Game):
         text = ""
         if step == "start":
             text = "Your turn"
+            if me["face"] and BOARD.rooms[node]["kind"] == "treasure":
+                return ("You fled into the Treasure Room: the Warlock's chest is before you",
+                        [(_choice("face", ("face", "Step up to the chest")), self._do_face)], False)
             if me["face"]:
                 return ("An encounter waits for you in this room",
                         [(_choice("face", ("face", "Face the encounter")), self._do_face)], False)
@@ -1176,9 +1219,7 @@ class FiretopGame(Game):
         elif step == "shop":
             text = f"Grubb's wares (you have {count(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
-                room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
-                    or len(me["items"]) < RUCKSACK
-                if me["gold"] >= ware["price"] and room_for:
+                if me["gold"] >= ware["price"]:
                     opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
                                  self._do_buy))
             opts.append((_choice("pass", ("pass", "Leave the Pedlar")), self._do_done))
@@ -1261,21 +1302,39 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        wanted = normalize(self._from_marker(state, action))
-        if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
-                and not any(o["to"] == seat for o in d["offers"]):
-            raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
-                                "and an offer lapses once they have parted.")
         _, opts, _ = self.options(state, seat)
-        if not opts:
-            raise IllegalAction(self._idle_reason(state, seat))
-        handler = next((h for c, h in opts if c.action == wanted), None)
-        if handler is None:
-            raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        try:
+            wanted = normalize(self._from_marker(state, action))
+            if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
+                    and not any(o["to"] == seat for o in d["offers"]):
+                raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one "
+                                    "space, and an offer lapses once they have parted.")
+            if not opts:
+                raise IllegalAction(self._idle_reason(state, seat))
+            handler = next((h for c, h in opts if c.action == wanted), None)
+            if handler is None:
+                raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        except IllegalAction as refusal:
+            # what he could type instead; with nothing to do now, why not
+            hint = words_to_type(self._typed_form(state, c.action) for c, _ in opts) if opts \
+                else self._idle_reason(state, seat)
+            reason = refusal.reason if hint in refusal.reason else f"{refusal.reason} {hint}"
+            raise IllegalAction(reason) from None
         ctx = Ctx(self, state, seat, rng, now, events)
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
+
+    def _typed_form(self, state: State, action: str) -> str:
+        """`action` as a player would type it: a place by the letter the board shows, a card by
+        its name."""
+        verb, _, arg = action.partition(" ")
+        if verb == "move":
+            return f"move {self.marks(state).get(arg, arg)}"
+        if verb in ("drop", "spoils") and arg.split()[0] in TREASURES:
+            card, _, lantern = arg.partition(" ")
+            return f"{verb} {TREASURES[card]['name'].lower()} {lantern}".strip()
+        return action
 
     def _from_marker(self, state: State, action: str) -> str:
         """A place typed by its letter on the board ("move a") as the square or room it marks."""
@@ -1322,7 +1381,7 @@ class FiretopGame(Game):
                 return "A Key Challenge needs a 1 on your movement roll (or an encounter that grants one)."
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
-            return f"You can't {kind} now. You can: {', '.join(verbs)}."
+            return f"You can't {kind} now."
         same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
             return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"
@@ -1338,7 +1397,7 @@ class FiretopGame(Game):
             return f"You don't hold Key card {rest}; yours: {', '.join(map(str, me['keys']))}."
         if kind == "buy":
             ware = WARES[rest]
-            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']} (and need room for it)."
+            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']}."
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
         if kind == "drop":
@@ -1493,6 +1552,9 @@ class FiretopGame(Game):
     def _do_end(self, ctx: Ctx, _: Any) -> None:
         if ctx.d["step"] == "open":
             ctx.say("{p} leaves the chest alone for now.")
+            if ctx.d["roll"] is None:  # at the chest before moving (he fled in): the move is still his
+                ctx.d["step"] = "start"
+                return
             self._company(ctx)
             return
         ctx.d["step"] = "done"
@@ -1596,11 +1658,12 @@ class FiretopGame(Game):
         ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
         if ware["gives"] == "provisions":
             me["provisions"] += 1
-        elif TREASURES[ware["gives"]]["kind"] == "sword":
-            self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+            return
+        # a full rucksack is no bar: what he buys may make him leave a card behind (in private,
+        # so the shop's buttons never depend on what his face-down cards are)
+        self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+        if TREASURES[ware["gives"]]["kind"] == "sword" and ware["gives"] in me["swords"]:
             self._reveal(ctx, ctx.seat, ware["gives"])  # bought in front of everyone
-        else:
-            me["items"].append(ware["gives"])
 
     def _do_done(self, ctx: Ctx, _: Any) -> None:
         ctx.d["step"] = "task"
@@ -1654,7 +1717,10 @@ class FiretopGame(Game):
         ctx.say(f"{{p}} flees to {BOARD.label(node)}.")
         if node in BOARD.rooms and node != start:
             room = d["rooms"][node]
-            if room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
+            if BOARD.rooms[node]["kind"] == "treasure":
+                me["face"] = True  # arriving there, he may try the chest: on his next turn
+                ctx.say("{p} may try the Warlock's chest on their next turn.")
+            elif room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
                 me["face"] = True
                 ctx.say("{p} will have to face what is in there on their next turn.")
 
@@ -1706,8 +1772,10 @@ class FiretopGame(Game):
                 "seat": s, "colour": COLOURS[s], "skill": q["skill"], "skill0": q["skill0"],
                 "stamina": q["stamina"], "stamina0": q["stamina0"], "luck": q["luck"], "luck0": q["luck0"],
                 "gold": q["gold"], "provisions": q["provisions"], "lantern": q["lantern"],
-                "swords": [TREASURES[c]["name"] if c in TREASURES else "Sword" for c in q["swords"]
-                           if c == "sword" or c in q["revealed"]],
+                # the kinds of sword the table has seen used or bought (a second card of a kind may
+                # be a face-down find); his starting one is not listed, so leaving it behind for a
+                # sword found face down changes nothing anyone sees
+                "swords": [TREASURES[c]["name"] for c in _distinct(q["swords"]) if c in q["revealed"]],
                 "treasures": len(q["items"]) + sum(1 for c in q["swords"] if c != "sword"),
                 "shown": [TREASURES[c]["name"] for c in q["revealed"]],
                 "shown_ids": list(q["revealed"]),
