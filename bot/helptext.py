@@ -46,9 +46,9 @@ def full_help(commands: Iterable[Any]) -> str:
         "**Commands**",
         *(f"`/{name}`: {known[name]}" for name in order),
         *([", ".join(f"`/{name}`" for name in groups) + ": type a move in that game "
-           "(`/castle move`, …), the same as its buttons"] if groups else []),
+           f"(`/{groups[0]} …`), the same as its buttons"] if groups else []),
         "",
-        "**Rules:** `/rules` and a game's name; `/rules castle topic: …` for one part.",
+        "**Rules:** `/rules` and a game's name, with a `topic:` for one part.",
     ])
 
 
