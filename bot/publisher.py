@@ -237,7 +237,8 @@ class DiscordPublisher:
 
         A new message (a hand-over, the end, /status) carries the summary of the turn the live
         one showed, and the live one retires: deleted, or kept as its chapter's summary
-        (`livetable.Trail`)."""
+        (`livetable.Trail`). Before its turn is over (a hand-over within the turn) it carries
+        that turn's lines instead, so each turn has one summary."""
         table, change = snapshot.table, snapshot.change
         old = self.bot.store.messages(table.id).get("board")
         new_board = self._new_board(snapshot, old)
@@ -251,20 +252,24 @@ class DiscordPublisher:
                 return
             lines, old = kept, None  # the live table was deleted: post it again, with its lines
         carried, chapter = list(self._trail.get(table.id, Trail()).carried), None
-        if old is not None:  # the live table's turn ends: its summary moves on
+        fresh = lines  # what this change brought
+        if old is not None:  # the live table retires: its turn's summary, or its lines, move on
             trail = await self._trail_of(table, old)
+            carried = list(trail.carried)
             ending = table.status != "running"  # the final table shows the last lines itself
-            shown = self._floor_words(table)
-            summary = livetable.turn_summary(
-                self._first_turn.get(table.id, table.state.turn),
-                max(self._first_turn.get(table.id, 0), table.state.turn - 1),
-                [line for line in self._lines.get(table.id, []) + ([] if ending else lines)
-                 if shown is None or shown not in line])
-            if trail.closes_chapter(summary):
-                chapter, carried = trail.carried + [summary], []
+            first = self._first_turn.get(table.id, table.state.turn)
+            earlier = self._lines.get(table.id, [])
+            if not ending and table.state.turn <= first:
+                lines = earlier + lines  # a hand-over within the turn: one summary, later
             else:
-                carried = trail.carried + [summary]
-            lines = lines if ending else []
+                told, lines = earlier + ([] if ending else lines), lines if ending else []
+                shown = self._floor_words(table)
+                told = [line for line in told if shown is None or shown not in line]
+                summary = livetable.turn_summary(first, max(first, table.state.turn - 1), told)
+                if told and trail.closes_chapter(summary):
+                    chapter, carried = carried + [summary], []
+                elif told:
+                    carried = carried + [summary]
         self._unsettle(table)
         try:
             posted = await self.post_board(table, lines[-MAX_TURN_LINES:], carried, slot)
@@ -273,7 +278,7 @@ class DiscordPublisher:
             # than a moment, show the new turn on the live table now, and post when they reset
             if exc.retry_after <= SHORT_WAIT or old is None \
                     or not self._editable(snapshot, old) or not await self.edit_board(
-                    table, old, (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:],
+                    table, old, (self._lines.get(table.id, []) + fresh)[-MAX_TURN_LINES:],
                     slot, change):
                 raise
             self._settle(table)
