@@ -1,8 +1,8 @@
 """An independent reading of Discord Markdown for the tests: which markers a text leaves open.
 
 Written apart from bot.markup (no shared code), by removal rather than by pairing: escapes,
-closed code spans and angle-bracket tags become spaces (leftmost first), then each marker kind must occur
-an even number of times (`**` counted before `*`)."""
+closed code spans and angle-bracket tags become spaces (leftmost first), then each marker kind
+must occur an even number of times (`**` counted before `*`)."""
 from __future__ import annotations
 
 import re

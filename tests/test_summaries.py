@@ -109,7 +109,8 @@ def test_a_long_turn_drops_whole_events_and_says_how_many():
     lines = [f"Player {n % 3 + 1} rolls **{n} 1 2**: {n} ghosts." for n in range(1, 20)]
     summary = livetable.turn_summary(22, 22, lines)
     hidden = int(re.search(r"and (\d+) more$", summary)[1])
-    assert summary.endswith(f"rolls **{19 - hidden} 1 2**: {19 - hidden} ghosts. … and {hidden} more")
+    last = 19 - hidden
+    assert summary.endswith(f"rolls **{last} 1 2**: {last} ghosts. … and {hidden} more")
     assert summary.count("rolls **") == 19 - hidden
     assert open_markers(summary) == []
 
