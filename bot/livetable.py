@@ -102,6 +102,13 @@ class Trail:
 
     carried: list[str] = field(default_factory=list)
 
+    def next_turn(self) -> int | None:
+        """The turn after the last one its summaries tell: where the live table carrying them
+        began (read back after a restart, when that is not in memory)."""
+        label = self.carried[-1].removeprefix("**").partition("**")[0] if self.carried else ""
+        last = label.rpartition(" ")[2].rpartition("–")[2]  # "Turn 7", "Turns 3–7"
+        return int(last) + 1 if label.startswith("Turn") and last.isdigit() else None
+
     def closes_chapter(self, summary: str) -> bool:
         """Is the message retiring with `summary` the last of its chapter?"""
         chapter = self.carried + [summary]

@@ -257,7 +257,8 @@ class DiscordPublisher:
             trail = await self._trail_of(table, old)
             carried = list(trail.carried)
             ending = table.status != "running"  # the final table shows the last lines itself
-            first = self._first_turn.get(table.id, table.state.turn)
+            first = self._first_turn.get(table.id, trail.next_turn())
+            first = table.state.turn if first is None else first
             earlier = self._lines.get(table.id, [])
             if not ending and table.state.turn <= first:
                 lines = earlier + lines  # a hand-over within the turn: one summary, later

@@ -9,9 +9,10 @@ import re
 import pytest
 
 from bot.bench import table_volume
-from bot.fakediscord.people import Players
+from bot.clock import FakeClock
 from bot.table import Table
 
+from tests.harness import InThreadHarness, Players
 from tests.markup_check import open_markers
 from tests.test_live_table import SHORT
 
@@ -28,8 +29,8 @@ def summaries(text: str) -> list[tuple[range, str]]:
     return found
 
 
-def check_story(players: Players, table: Table, story: dict) -> None:
-    """The channel now: no turn in two summaries, nothing left open."""
+def check_story(players: Players, table: Table, story: dict) -> list[int]:
+    """The channel now: no turn in two summaries, nothing left open. The turns told."""
     told: dict[int, str] = {}
     for message in players.channel_messages():
         for turns, line in summaries(message.text()):
@@ -38,6 +39,7 @@ def check_story(players: Players, table: Table, story: dict) -> None:
                 assert turn not in told, f"turn {turn} told twice:\n{told[turn]}\n{line}"
                 told[turn] = line
     story["turns"] = max(story.get("turns", 0), len(told))
+    return sorted(told)
 
 
 @pytest.mark.parametrize("game", ["castle", "dontgo", "atmosfear", "firetop", "kingdom"])
@@ -56,3 +58,35 @@ async def test_each_turn_is_told_once_and_whole(game, tmp_path):
              for _, line in summaries(version.text())]
     assert every and all(open_markers(line) == [] for line in every)
     assert story["turns"] > 10 and volume.moves > 20
+
+
+async def test_each_turn_is_told_once_across_restarts(fake_discord, tmp_path):
+    """The bot restarts every few moves of a game of Don't Go In There: the live table's
+    summaries and lines are read back from the message (where it began: after the last turn
+    it carries), and still each turn is told once, under its own number."""
+    clock = FakeClock()
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db", clock=clock,
+                              turn_timeout=100_000.0)
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+        table = await players.start_game("Ana", ["Bo", "Cy"], game="dontgo")
+        story: dict = {}
+        for step in range(1, 5000):
+            if table.status != "running":
+                break
+            waiting = [s for s, p in enumerate(table.prompts) if p is not None]
+            if waiting:
+                await players.play_by_buttons(table, seat=waiting[0])
+            clock.advance(4.0)
+            await players.settle(table)
+            if step % 5 == 0 and table.status == "running":
+                await harness.restart()
+                table = await players.bot.service.get(table.id)
+                await players.settle(table)
+            check_story(players, table, story)
+        assert table.status == "over" and story["turns"] > 10
+        told = check_story(players, table, story)
+        assert told == list(range(1, told[-1] + 1))  # and each under its own number
+    finally:
+        await harness.stop()

@@ -132,3 +132,11 @@ def test_chapters_hold_whole_summaries_within_their_size(turns):
         else:
             trail = Trail(trail.carried + [summary])
         assert len(livetable._carried_text(trail.carried)) <= livetable.CHAPTER_CHARS
+
+
+def test_a_trail_knows_the_turn_after_its_summaries():
+    """After a restart the live table's first turn is read from what it carries."""
+    assert Trail().next_turn() is None
+    assert Trail([livetable.turn_summary(3, 3, ["**Turn 9**: a trap"])]).next_turn() == 4
+    assert Trail([livetable.turn_summary(1, 2, ["a"]),
+                  livetable.turn_summary(3, 7, ["b", "c"])]).next_turn() == 8
