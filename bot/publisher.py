@@ -263,14 +263,17 @@ class DiscordPublisher:
             if not ending and table.state.turn <= first:
                 lines = earlier + lines  # a hand-over within the turn: one summary, later
             else:
-                told, lines = earlier + ([] if ending else lines), lines if ending else []
                 shown = self._floor_words(table)
-                told = [line for line in told if shown is None or shown not in line]
-                summary = livetable.turn_summary(first, max(first, table.state.turn - 1), told)
-                if told and trail.closes_chapter(summary):
-                    chapter, carried = carried + [summary], []
-                elif told:
-                    carried = carried + [summary]
+                happened = [line for line in earlier + ([] if ending else lines)
+                            if line and (shown is None or shown not in line)]
+                lines = lines if ending else []
+                if happened:  # a turn cut short before anything happened in it leaves no summary
+                    summary = livetable.turn_summary(
+                        first, max(first, table.state.turn - 1), happened)
+                    if trail.closes_chapter(summary):
+                        chapter, carried = carried + [summary], []
+                    else:
+                        carried = carried + [summary]
         self._unsettle(table)
         try:
             posted = await self.post_board(table, lines[-MAX_TURN_LINES:], carried, slot)
