@@ -746,7 +746,7 @@ def _offsets(k: int) -> list[tuple[float, float]]:
 def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image.Image, Geometry]]) -> Image.Image:
     spec = board_spec(view)
     base, geo = static(spec)
-    im = base.copy()
+    im = core.board(base)
     d = sprites.draw(im)
     players = _players(view)
 

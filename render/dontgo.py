@@ -662,7 +662,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     players = _players(view)
     over = view.get("phase") == "over"
     scores = list(view.get("scores") or []) if over else []
-    im = static(len(players), over, len(scores)).copy()
+    im = core.board(static(len(players), over, len(scores)))
     d = sprites.draw(im)
     colour_of = {p.get("seat"): p.get("colour") for p in players}
 

@@ -701,7 +701,7 @@ def panel_sprite(key: tuple[Any, ...]) -> Image.Image:
 
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
     players = len(view.get("players") or [])
-    im = static(max(2, min(6, players))).copy()
+    im = core.board(static(max(2, min(6, players))))
     d = core.Draw(im)
     im.paste(sprites.header(header_key(view)), (0, 0))
     _rooms(im, d, view, sprites)
