@@ -400,7 +400,9 @@ def tint(rgb: RGB, f: float) -> RGB:
 
 # --- encoding --------------------------------------------------------------
 PNG_COMPRESS_LEVEL = 1  # Pillow's encoder (zlib), for the rare image that is not a palette one
-DEFLATE_LEVEL = 2  # zlib-ng, for palette images (palette_png)
+# zlib-ng, for palette images (palette_png): level 5 makes a board's PNG 15-20% smaller than
+# level 2 (mean boards 49-78 KB) for ~1.5 ms more a board.
+DEFLATE_LEVEL = 5
 PALETTE_COLOURS = 256
 
 
@@ -435,7 +437,7 @@ def encode_png(
     more time for ~15% fewer bytes).
 
     On a 1200 px wide board (1-1.4 megapixels) mapping what was drawn onto the
-    palette takes ~0.5-1.5 ms and deflating ~1.5-2 ms; drawing, with cached
+    palette takes ~0.5-1.5 ms and deflating ~2.5-3.5 ms; drawing, with cached
     layers, sprites and glyphs, ~1 ms (``bot.bench.render_timing.measure``
     times it all).
     """
@@ -527,8 +529,8 @@ def palette_png(img: Image.Image, level: int = DEFLATE_LEVEL) -> bytes:
     """PNG bytes of a "P" image (8-bit indices, RGB palette, no filtering), written directly.
 
     The file Pillow writes for such an image (IHDR, PLTE, IDAT, IEND; filter type 0 on every
-    row, as Pillow uses for palette images), but deflated by zlib-ng: on a board 1.8-2.4 ms
-    instead of zlib's 4.1-5.4 at level 1, and 10-13% fewer bytes. The scanlines are laid out
+    row, as Pillow uses for palette images), but deflated by zlib-ng at `DEFLATE_LEVEL`
+    (~3 ms a board, quiet machine). The scanlines are laid out
     by one paste (a column of zeros for the filter bytes) and deflated in one call.
     """
     w, h = img.size
