@@ -12,7 +12,7 @@ import math
 import struct
 import weakref
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, cast
 
 from PIL import Image, ImageDraw, ImageFont
 from zlib_ng import zlib_ng
@@ -217,13 +217,12 @@ class Board(Image.Image):
     def paste(self, im, box=None, mask=None) -> None:  # type: ignore[override]
         if isinstance(box, Image.Image):
             box, mask = None, box
-        if box is None:
-            self.noted.append((0, 0, self.width, self.height))
-        elif len(box) == 4:
+        if box is not None and len(box) == 4:
             self.noted.append(tuple(int(v) for v in box))  # type: ignore[arg-type]
-        else:
-            x, y = int(box[0]), int(box[1])
-            w, h = im.size if isinstance(im, Image.Image) else self.size
+        else:  # a corner (or none): Pillow takes the size from the image pasted, or the mask
+            x, y = (int(box[0]), int(box[1])) if box is not None else (0, 0)
+            source = im if isinstance(im, Image.Image) else mask
+            w, h = source.size if source is not None else self.size
             self.noted.append((x, y, x + w, y + h))
         super().paste(im, box, mask)
 
@@ -232,9 +231,9 @@ def board(base: Image.Image) -> Board:
     """A copy of the static layer ``base`` to draw one board on (see `Board`)."""
     im = base.copy()
     im.__class__ = Board
-    assert isinstance(im, Board)
-    im.base, im.noted = base, []
-    return im
+    drawn = cast(Board, im)
+    drawn.base, drawn.noted = base, []
+    return drawn
 
 
 def _reach(xy, width: float) -> Box:
@@ -246,6 +245,30 @@ def _reach(xy, width: float) -> Box:
         xs, ys = [p[0] for p in xy], [p[1] for p in xy]
     pad = (width or 0) + 2
     return (int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1)
+
+
+def _noting(name: str, width_at: int):
+    """``ImageDraw.ImageDraw``'s shape ``name`` (looked up at each call, so a test's wrapper of
+    it still runs), noting the shape's `_reach` on a `Board`; ``width_at``: where in the
+    arguments after ``xy`` the outline width comes."""
+    def shape(self: "Draw", xy, *args, **kwargs) -> None:
+        if self.noted is not None:
+            width = kwargs.get("width", args[width_at] if len(args) > width_at else 1)
+            self.noted.append(_reach(xy, width))
+        getattr(ImageDraw.ImageDraw, name)(self, xy, *args, **kwargs)
+    shape.__name__ = shape.__qualname__ = name
+    return shape
+
+
+def _refused(name: str):
+    """``ImageDraw.ImageDraw``'s ``name``, which the boards do not use: on a `Board` it would go
+    unnoted, so there it is refused."""
+    def refused(self: "Draw", *args, **kwargs):
+        if self.noted is not None:
+            raise TypeError(f"Draw.{name} is not noted on a Board")
+        return getattr(ImageDraw.ImageDraw, name)(self, *args, **kwargs)
+    refused.__name__ = refused.__qualname__ = name
+    return refused
 
 
 class Draw(ImageDraw.ImageDraw):
@@ -300,41 +323,27 @@ class Draw(ImageDraw.ImageDraw):
         ink, fill_ink = self._getink(fill)
         return fill_ink if ink is None else ink
 
-
-def _noting(name: str, width_at: int):
-    """``ImageDraw.ImageDraw``'s shape ``name`` (looked up at each call, so a test's wrapper of
-    it still runs), noting the shape's `_reach` on a `Board`; ``width_at``: where in the
-    arguments after ``xy`` the outline width comes."""
-    def shape(self: Draw, xy, *args, **kwargs) -> None:
+    def regular_polygon(self, bounding_circle, *args, **kwargs) -> None:  # type: ignore[override]
         if self.noted is not None:
-            width = kwargs.get("width", args[width_at] if len(args) > width_at else 1)
-            self.noted.append(_reach(xy, width))
-        getattr(ImageDraw.ImageDraw, name)(self, xy, *args, **kwargs)
-    shape.__name__ = shape.__qualname__ = name
-    return shape
+            *centre, r = bounding_circle
+            x, y = centre[0] if len(centre) == 1 else centre
+            width = kwargs.get("width", args[4] if len(args) > 4 else 1)
+            self.noted.append(_reach((x - r, y - r, x + r, y + r), width))
+        ImageDraw.ImageDraw.regular_polygon(self, bounding_circle, *args, **kwargs)
 
-
-for _name, _width_at in (("line", 1), ("rectangle", 2), ("ellipse", 2), ("polygon", 2),
-                         ("rounded_rectangle", 3), ("arc", 3), ("chord", 4), ("pieslice", 4)):
-    setattr(Draw, _name, _noting(_name, _width_at))
-
-
-def _regular_polygon(self: Draw, bounding_circle, *args, **kwargs) -> None:
-    if self.noted is not None:
-        *centre, r = bounding_circle
-        x, y = centre[0] if len(centre) == 1 else centre
-        self.noted.append(_reach((x - r, y - r, x + r, y + r), kwargs.get("width", 1)))
-    ImageDraw.ImageDraw.regular_polygon(self, bounding_circle, *args, **kwargs)
-
-
-Draw.regular_polygon = _regular_polygon  # type: ignore[method-assign]
-for _name in ("point", "bitmap", "circle", "shape", "multiline_text"):
-    # not used by the boards: on a Board they would go unnoted, so they are refused there
-    def _refused(self, *args, _name=_name, **kwargs):
-        if self.noted is not None:
-            raise TypeError(f"Draw.{_name} is not noted on a Board")
-        return getattr(ImageDraw.ImageDraw, _name)(self, *args, **kwargs)
-    setattr(Draw, _name, _refused)
+    line = _noting("line", 1)
+    rectangle = _noting("rectangle", 2)
+    ellipse = _noting("ellipse", 2)
+    polygon = _noting("polygon", 2)
+    rounded_rectangle = _noting("rounded_rectangle", 3)
+    arc = _noting("arc", 3)
+    chord = _noting("chord", 4)
+    pieslice = _noting("pieslice", 4)
+    point = _refused("point")
+    bitmap = _refused("bitmap")
+    circle = _refused("circle")
+    shape = _refused("shape")
+    multiline_text = _refused("multiline_text")
 
 
 # --- palette ---------------------------------------------------------------

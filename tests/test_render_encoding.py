@@ -61,7 +61,10 @@ def test_a_change_anywhere_on_a_board_reaches_the_mapped_image() -> None:
                     lambda im, d: d.text((120, 70), "Ag", fill=(250, 0, 0), font=core.font(20)),
                     lambda im, d: d.text((20, 50), "two\nlines", fill=(250, 0, 0), font=core.font(14)),
                     lambda im, d: im.paste((250, 0, 0), (190, 0, 200, 10)),
-                    lambda im, d: im.paste(Image.new("RGB", (8, 8), (250, 0, 0)), (0, 112))):
+                    lambda im, d: im.paste(Image.new("RGB", (8, 8), (250, 0, 0)), (0, 112)),
+                    lambda im, d: im.paste(Image.new("RGB", (5, 5), (250, 0, 0))),
+                    lambda im, d: im.paste((250, 0, 0), (150, 5), Image.new("L", (6, 6), 255)),
+                    lambda im, d: d.regular_polygon(((100, 100), 9), 5, 0, None, (250, 0, 0), 4)):
         board = core.board(base)
         drawing(board, core.Draw(board))
         full = board.quantize(palette=palette, dither=Image.Dither.NONE)
