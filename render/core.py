@@ -208,8 +208,9 @@ class Board(Image.Image):
     """A board being drawn on a copy of a cached static layer (`board`): it notes the box of
     everything pasted on it, and a `Draw` on it the box of every shape and string, so that
     `encode_png` maps onto the palette only those boxes and takes the rest from the layer,
-    mapped once (a full-image quantize costs 1-1.5 ms a board; the boxes are a fifth to two
-    thirds of it). Draw on a Board with `Draw` only: plain ``ImageDraw`` notes nothing."""
+    mapped once (a full-image quantize costs 1-1.5 ms a board, in proportion to its pixels; the
+    boxes cover a quarter to three quarters of a board, see `map_board`). Draw on a Board with
+    `Draw` only: plain ``ImageDraw`` notes nothing."""
 
     base: Image.Image
     noted: list[Box]
