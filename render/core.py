@@ -338,7 +338,7 @@ def encode_png(
 
     On a 1200 px wide board (1-1.4 megapixels) mapping onto the palette takes
     ~2-3 ms and deflating ~2 ms; drawing, with cached layers, sprites and
-    glyphs, the rest (``bot.bench.render_timing.measure`` times it all).
+    glyphs, the rest (``bench.render_timing.measure`` times it all).
     """
     if img.mode == "RGB":
         if palette is not None:
