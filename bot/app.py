@@ -35,6 +35,7 @@ from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
 from .store import Store, Unavailable
+from .story import STORY_OP, show_story, turn_page
 from .table import Seat, Stale, Table, TableService
 
 log = logging.getLogger("gatekeeper.bot")
@@ -395,6 +396,9 @@ class GatekeeperBot(discord.AutoShardedClient):
                          issued_to: int | None, token: int, arg: str,
                          values: list[str] | None) -> None:
         service, user = self.service, interaction.user
+        if op == STORY_OP:  # a /log page button
+            await turn_page(service, interaction, game_id, arg)
+            return
         if op in ("lobby", "opt"):
             await interaction.response.defer()
             try:
@@ -906,13 +910,7 @@ def register_commands(bot: GatekeeperBot) -> None:
                                  app_commands.Choice(name="my last turn", value="mine")])
     async def log_cmd(interaction: discord.Interaction, since: str = "start") -> None:
         table = await table_or_last(bot, interaction)
-        seat = require_seat(table, interaction.user.id) if since == "mine" else None
-        lines = present.public_lines(
-            table, await bot.service.public_events(table, since_seat=seat))
-        empty = "Nothing has happened since your last turn." if seat is not None \
-            else "Nothing has happened yet."
-        text = "\n".join(lines[-40:]) or empty
-        await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
+        await show_story(bot.service, interaction, table, since_mine=since == "mine")
 
     @tree.command(name="replay", description="Post an animated replay of a finished game")
     @app_commands.describe(game="A finished game of this server (default: the latest one here)")

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from . import pace, present, ui
+from . import markup, pace, present, ui
 from .table import Table
 
 BOARD_FILE = "board.png"
@@ -112,25 +112,50 @@ class Picture:
 @dataclass
 class Trail:
     """What the channel keeps of finished turns. A retired table message is deleted and its
-    turn's summary carried into the next table message; every CHAPTER_TURNS turns (or
-    CHAPTER_CHARS characters) the retired message is kept instead, shrunk to the summaries it
-    carried plus its own: a chapter. The channel then reads as one short message per chapter,
-    with the live table under the last."""
+    turn's summary carried into the next table message; every CHAPTER_TURNS turns (or before
+    the next summary could take the chapter past CHAPTER_CHARS) the retired message is kept
+    instead, shrunk to the summaries it carried plus its own: a chapter. The channel then reads
+    as one short message per chapter, with the live table under the last. A turn gets one
+    summary: a table that retires before its turn ends (a hand-over within the turn) passes
+    its lines on to the next table instead (`publisher.DiscordPublisher._show_board`)."""
 
     carried: list[str] = field(default_factory=list)
 
+    def next_turn(self) -> int | None:
+        """The turn after the last one its summaries tell: where the live table carrying them
+        began (read back after a restart, when that is not in memory)."""
+        label = self.carried[-1].removeprefix("**").partition("**")[0] if self.carried else ""
+        last = label.rpartition(" ")[2].rpartition("–")[2]  # "Turn 7", "Turns 3–7"
+        return int(last) + 1 if label.startswith("Turn") and last.isdigit() else None
+
     def closes_chapter(self, summary: str) -> bool:
         """Is the message retiring with `summary` the last of its chapter?"""
-        return len(self.carried) + 1 >= CHAPTER_TURNS \
-            or sum(len(s) + 1 for s in self.carried) + len(summary) > CHAPTER_CHARS
+        chapter = self.carried + [summary]
+        return len(chapter) >= CHAPTER_TURNS \
+            or len(_carried_text(chapter)) + len("\n-# ") + SUMMARY_CHARS > CHAPTER_CHARS
 
 
 def turn_summary(first_turn: int, last_turn: int, lines: list[str]) -> str:
-    """One line for a retired turn message: its turns and what happened in them."""
+    """One line of at most SUMMARY_CHARS for a retired turn message: its turns and what
+    happened in them. Whole events only (those that do not fit are counted: "… and 3 more"),
+    and never a marker left open (`markup`): a cut inside `**…**` would make the rest of the
+    chapter bold."""
     turns = f"Turn {first_turn}" if first_turn >= last_turn else f"Turns {first_turn}–{last_turn}"
-    body = " · ".join(line.replace("\n", " ") for line in lines if line) or "no moves"
-    text = f"**{turns}**: {body}"
-    return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS - 1].rstrip() + "…"
+    head = f"**{turns}**: "
+    events = [markup.balanced(line.replace("\n", " ")) for line in lines if line]
+    return head + (_fitting_events(events, SUMMARY_CHARS - len(head)) if events else "no moves")
+
+
+def _fitting_events(events: list[str], room: int) -> str:
+    """The first events that fit in `room` characters, joined, and how many more there were;
+    the first event shortened (`markup.clip`) when even it alone does not fit."""
+    for shown in range(len(events), 0, -1):
+        more = f" … and {len(events) - shown} more" if shown < len(events) else ""
+        body = " · ".join(events[:shown])
+        if len(body) + len(more) <= room:
+            return body + more
+    more = f" … and {len(events) - 1} more" if len(events) > 1 else ""
+    return markup.clip(events[0], room - len(more)) + more
 
 
 def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str],
@@ -194,8 +219,12 @@ def chapter_layout(summaries: list[str]) -> discord.ui.LayoutView:
 
 
 def _carried_text(summaries: list[str]) -> str:
-    text = "\n".join(f"-# {s}" for s in summaries)
-    return text[:MAX_TEXT // 2]
+    """The summaries as small text, within half the message's text: whole lines, the newest
+    kept if they ever were longer (a chapter closes before that: `Trail.closes_chapter`)."""
+    lines = [f"-# {s}" for s in summaries]
+    while len("\n".join(lines)) > MAX_TEXT // 2:
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 def carried_from(components: list[Any]) -> list[str]:

@@ -238,7 +238,8 @@ class DiscordPublisher:
 
         A new message (a hand-over, the end, /status) carries the summary of the turn the live
         one showed, and the live one retires: deleted, or kept as its chapter's summary
-        (`livetable.Trail`)."""
+        (`livetable.Trail`). Before its turn is over (a hand-over within the turn) it carries
+        that turn's lines instead, so each turn has one summary."""
         table, change = snapshot.table, snapshot.change
         old = self.bot.store.messages(table.id).get("board")
         new_board = self._new_board(snapshot, old)
@@ -252,23 +253,28 @@ class DiscordPublisher:
                 return
             lines, old = kept, None  # the live table was deleted: post it again, with its lines
         carried, chapter = list(self._trail.get(table.id, Trail()).carried), None
-        if old is not None:  # the live table's turn ends: its summary moves on
+        fresh = lines  # what this change brought
+        if old is not None:  # the live table retires: its turn's summary, or its lines, move on
             trail = await self._trail_of(table, old)
+            carried = list(trail.carried)
             ending = table.status != "running"  # the final table shows the last lines itself
-            shown = self._floor_words(table)
-            happened = [line for line in self._lines.get(table.id, []) + ([] if ending else lines)
-                        if line and (shown is None or shown not in line)]
-            if happened:  # a turn cut short before anything happened in it leaves no summary
-                summary = livetable.turn_summary(
-                    self._first_turn.get(table.id, table.state.turn),
-                    max(self._first_turn.get(table.id, 0), table.state.turn - 1), happened)
-                if trail.closes_chapter(summary):
-                    chapter, carried = trail.carried + [summary], []
-                else:
-                    carried = trail.carried + [summary]
+            first = self._first_turn.get(table.id, trail.next_turn())
+            first = table.state.turn if first is None else first
+            earlier = self._lines.get(table.id, [])
+            if not ending and table.state.turn <= first:
+                lines = earlier + lines  # a hand-over within the turn: one summary, later
             else:
-                carried = trail.carried
-            lines = lines if ending else []
+                shown = self._floor_words(table)
+                happened = [line for line in earlier + ([] if ending else lines)
+                            if line and (shown is None or shown not in line)]
+                lines = lines if ending else []
+                if happened:  # a turn cut short before anything happened in it leaves no summary
+                    summary = livetable.turn_summary(
+                        first, max(first, table.state.turn - 1), happened)
+                    if trail.closes_chapter(summary):
+                        chapter, carried = carried + [summary], []
+                    else:
+                        carried = carried + [summary]
         self._unsettle(table)
         try:
             posted = await self.post_board(table, lines[-MAX_TURN_LINES:], carried, slot)
@@ -277,7 +283,7 @@ class DiscordPublisher:
             # than a moment, show the new turn on the live table now, and post when they reset
             if exc.retry_after <= SHORT_WAIT or old is None \
                     or not self._editable(snapshot, old) or not await self.edit_board(
-                    table, old, (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:],
+                    table, old, (self._lines.get(table.id, []) + fresh)[-MAX_TURN_LINES:],
                     slot, change):
                 raise
             self._settle(table)
