@@ -448,7 +448,7 @@ def encode_png(
 
     On a 1200 px wide board (1-1.4 megapixels) mapping what was drawn onto the
     palette takes ~0.5-1.5 ms and deflating ~2.5-3.5 ms; drawing, with cached
-    layers, sprites and glyphs, ~1 ms (``bot.bench.render_timing.measure``
+    layers, sprites and glyphs, ~1 ms (``bench.render_timing.measure``
     times it all).
     """
     if img.mode == "RGB":

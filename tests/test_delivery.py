@@ -13,10 +13,10 @@ import discord
 import pytest
 
 from bot import delivery, present, ui
-from bot.bench.faults_soak import Soak
+from bench.faults_soak import Soak
 from bot.clock import FakeClock
 from bot.delivery import Delivery, ServerError
-from bot.fakediscord.faults import Faults
+from fakediscord.faults import Faults
 from bot.feed import Change
 from bot.publisher import PrivateNote
 from games.core import Event

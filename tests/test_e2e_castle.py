@@ -11,7 +11,7 @@ from games.castle.engine import CARD_LABELS
 from games.core import Rng, decide
 
 from bot import app
-from bot.fakediscord.harness import until
+from sandbox.harness import until
 from tests.harness import InThreadHarness, Players
 from tests.test_rules_pages import broken_lines
 

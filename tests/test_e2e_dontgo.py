@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from bot.fakediscord.harness import BotHarness
+from sandbox.harness import BotHarness
 from tests.harness import Players
 
 

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from bot import livetable
-from bot.bench import table_volume
-from bot.fakediscord.people import Players
+from bench import table_volume
+from sandbox.people import Players
 from bot.table import Table
 
 # the shortest game each lobby offers, so the suite plays every game to its end quickly

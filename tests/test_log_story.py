@@ -7,7 +7,7 @@ import pytest
 
 from bot import present, story
 from bot.clock import FakeClock
-from bot.fakediscord import Message
+from fakediscord import Message
 from tests.harness import InThreadHarness, Players
 
 PEOPLE = ["Ana", "Bo", "Cy"]

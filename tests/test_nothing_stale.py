@@ -24,8 +24,8 @@ import pytest
 import games
 from bot import livetable
 from bot.clock import FakeClock
-from bot.fakediscord import FakeDiscord, Message
-from bot.fakediscord.harness import is_board
+from fakediscord import FakeDiscord, Message
+from sandbox.harness import is_board
 from bot.table import Seat, Table
 from games.core import Rng, apply, decide, setup
 from tests.harness import InThreadHarness, Players, until

@@ -14,7 +14,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.bench.render_timing import sample_views
+from bench.render_timing import sample_views
 from render import core
 
 GAMES = ("atmosfear", "castle", "dontgo", "firetop", "kingdom")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.bench import table_volume
+from bench import table_volume
 from bot.clock import FakeClock
 from bot.table import Table
 

@@ -1,4 +1,4 @@
-"""A real PostgreSQL server for the tests and the soak (bot.bench.soak): Debian's `postgresql`
+"""A real PostgreSQL server for the tests and the soak (bench.soak): Debian's `postgresql`
 binaries, a throw-away cluster on a free loopback port, one fresh database per test or run. As root (CI) the server runs as the
 `postgres` user the Debian package creates, because PostgreSQL refuses to run as root."""
 from __future__ import annotations

@@ -7,7 +7,7 @@ largest table (``bot.simulate.play``, timers included). It is turned into what t
 wall-clock on this machine, so they depend on its load; the bytes, frames and the bot
 process's memory (tracemalloc, which sees this process only, not the worker) do not.
 
-    .venv/bin/python -c "from bot.bench.replay_timing import measure; print(measure('GAME'))"
+    .venv/bin/python -c "from bench.replay_timing import measure; print(measure('GAME'))"
 
 `gatekeeper bench` runs `run` for every discovered game and writes `section` into
 docs/performance.md.

@@ -4,7 +4,7 @@ A measuring tool for the renderers (kept in the benchmark, not in render/). Unli
 games (AI self-play through ``bot.simulate``) and reads a clock, so it imports ``games`` and
 ``bot`` lazily, inside :func:`measure`.
 
-    .venv/bin/python -c "from bot.bench.render_timing import measure; print(measure('GAME'))"
+    .venv/bin/python -c "from bench.render_timing import measure; print(measure('GAME'))"
 
 Boards are public views (``game.view(state, None)`` plus seat names, as the bot draws them)
 taken at spread-out points of AI games with every seat count the game allows, some of them
@@ -85,7 +85,7 @@ def measure(game_name: str, boards: int = 200, seed: int = 1) -> dict[str, Any]:
     return result
 
 
-if __name__ == "__main__":  # python -m bot.bench.render_timing [game ...] (default: every game)
+if __name__ == "__main__":  # python -m bench.render_timing [game ...] (default: every game)
     import sys
 
     import games

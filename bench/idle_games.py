@@ -12,7 +12,7 @@ games due soon are loaded), then clicks on games not in memory are each timed fr
 load from the store) through `act` (apply and commit), which is what a button's interaction
 waits for before its deferral; Discord's own round trips are not in it.
 
-    python -m bot.bench.idle_games [--games 100000] [--clicks 300] [--store sqlite|postgres|both]
+    python -m bench.idle_games [--games 100000] [--clicks 300] [--store sqlite|postgres|both]
         [--postgres URL] [--out docs/performance.md]
 
 PostgreSQL: a new database on --postgres's server, or on a throw-away server (Debian's binaries).
@@ -33,10 +33,10 @@ from typing import Any
 
 from games.core import ai_rng, decide
 
-from ..clock import FakeClock, RealClock
-from ..store import Store
-from ..store.common import is_url
-from ..table import LOAD_AHEAD, TableService
+from bot.clock import FakeClock, RealClock
+from bot.store import Store
+from bot.store.common import is_url
+from bot.table import LOAD_AHEAD, TableService
 from .databases import database
 from .report import budget, produced_by, publish
 from .scenarios import turn_based
@@ -206,12 +206,12 @@ def main(argv: list[str] | None = None) -> int:
             build(target, args.games, time.time())
             print(f"{store}: built {args.games:,} games in {time.perf_counter() - began:.1f} s",
                   flush=True)
-            out = subprocess.run([sys.executable, "-m", "bot.bench.idle_games", "--measure",
+            out = subprocess.run([sys.executable, "-m", "bench.idle_games", "--measure",
                                   target, "--clicks", str(args.clicks)],
                                  check=True, capture_output=True, text=True).stdout
         figures[store] = json.loads(out.strip().splitlines()[-1])
         print(f"{store}: {figures[store]}", flush=True)
-    command = "python -m bot.bench.idle_games" + \
+    command = "python -m bench.idle_games" + \
         (f" --games {args.games}" if args.games != 100_000 else "") + \
         (f" --store {args.store}" if args.store != "both" else "")
     publish(args.out, "idle", section(figures, command))

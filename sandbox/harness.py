@@ -1,7 +1,7 @@
 """Drive the real GatekeeperBot against the fake Discord: start it, stop it, restart it.
 
 Used by the end-to-end tests (tests/harness.py adds simulated players on top) and by the
-benchmark (bot.bench: move latency under load).
+benchmark (bench: move latency under load).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot.app import GatekeeperBot
 from bot.config import Settings
 from bot.store import Store
 
-from . import FakeDiscord, Message
+from fakediscord import FakeDiscord, Message
 
 # The fake sends READY and every GUILD_CREATE in one burst: no need for discord.py's 2 s wait
 # for late guilds (Settings.guild_ready_timeout) before the bot is ready.

@@ -7,7 +7,7 @@ keeps a slow spell from landing on one side only. Each run is `selfplay.py` (thi
 which needs only `games` and `bot.simulate.play` from the tree) in a fresh process with
 PYTHONPATH at the tree, so the trees' modules never share a process:
 
-    .venv/bin/python bot/bench/speedup.py /tmp/before-GAME . GAME smart 300 --runs 6
+    .venv/bin/python bench/speedup.py /tmp/before-GAME . GAME smart 300 --runs 6
 """
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
-"""The move benchmark on both stores: the same end-to-end run (bot.bench.harness.bench_e2e) on a
+"""The move benchmark on both stores: the same end-to-end run (bench.harness.bench_e2e) on a
 new SQLite file and on a PostgreSQL database, to show what the shared store costs a move ("own"
 columns: the bot's time per move, lock to hand-off, commit included; on PostgreSQL the commit's
 round trip is awaited, so other games run meanwhile).
 
 Then the same run on PostgreSQL through a proxy that holds each of the server's answers back
-(bot.bench.delayproxy), first for no time, then for `INJECTED` seconds: a move's own time may
+(bench.delayproxy), first for no time, then for `INJECTED` seconds: a move's own time may
 rise by its round trips (counted by `RoundTrips`, a hook on the store) times the latency the
 proxy delivered (a lone client's round trip through it, measured first), and no more; nor may
 the games' clicks. And
 whether SQLite's calls belong on the event loop: a save there against a hop to a thread.
 
-Run: `python -m bot.bench.stores postgresql://user@host:port/database [--out FILE]` with a user
+Run: `python -m bench.stores postgresql://user@host:port/database [--out FILE]` with a user
 that may create databases: each run gets a new, empty one (gk_bench_<n>), dropped afterwards.
 Writes the `stores` and `store-latency` sections of docs/performance.md under the current
 directory (or FILE).
@@ -213,7 +213,7 @@ def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
         f"| latency delivered, p50 / p99 | +{bar['added_p50']:.1f} / +{bar['added_p99']:.1f} ms |",
         f"| allowed rise | {bar['allowed']:.1f} ms |",
         "",
-        f"- Proxy: bot.bench.delayproxy, a process of its own, holds each server answer for no "
+        f"- Proxy: bench.delayproxy, a process of its own, holds each server answer for no "
         f"time, then {INJECTED * 1000:g} ms.",
         f"- Latency delivered: a lone client's round trip through the proxy ({LONE_TRIPS:,} "
         "small statements; alone columns), jitter included.",
@@ -264,11 +264,11 @@ def section(results: list[dict[str, Any]], command: str) -> list[str]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m bot.bench.stores")
+    parser = argparse.ArgumentParser(prog="python -m bench.stores")
     parser.add_argument("server", help="postgresql://user@host:port/database (may CREATE DATABASE)")
     parser.add_argument("--out", type=Path, default=Path("docs") / "performance.md")
     args = parser.parse_args()
-    command = "python -m bot.bench.stores postgresql://..."
+    command = "python -m bench.stores postgresql://..."
     lines = section(compare(args.server), command)
     write_section(args.out, "stores", lines)
     print("\n".join(lines))

@@ -3,7 +3,7 @@
 It needs only `games` and `bot.simulate.play`, whose interface older commits share, so the same
 measurement runs against an older checkout for a before/after comparison:
 
-    PYTHONPATH=/tmp/before .venv/bin/python bot/bench/selfplay.py GAME smart 200
+    PYTHONPATH=/tmp/before .venv/bin/python bench/selfplay.py GAME smart 200
 """
 from __future__ import annotations
 

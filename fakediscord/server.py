@@ -55,7 +55,7 @@ OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HE
 OPT_SUB, OPT_GROUP, OPT_STR, OPT_INT, OPT_BOOL, OPT_USER, OPT_CHANNEL, OPT_ROLE, OPT_MENTIONABLE, OPT_NUM = range(1, 11)
 OPT_ATTACHMENT = 11
 
-# How long a heartbeat's ACK takes (bot.fakediscord.server.FakeDiscord._acknowledge): far more
+# How long a heartbeat's ACK takes (fakediscord.server.FakeDiscord._acknowledge): far more
 # than the client's keep-alive thread needs to run again, far less than discord.py's 10 s
 # "Can't keep up" threshold; Discord's own round trip is of this order.
 HEARTBEAT_ACK_DELAY = 0.1
@@ -223,14 +223,14 @@ class FakeDiscord:
         #: seconds each REST request takes before it is handled (an injected network round trip)
         self.latency = latency
         self.rate_limited = 0
-        #: Discord's per-route buckets (bot.fakediscord.ratelimits); real_rate_limits=False: none
+        #: Discord's per-route buckets (fakediscord.ratelimits); real_rate_limits=False: none
         self.rate_limits = rate_limits or (RateLimits() if real_rate_limits else None)
         self.resume_count = 0
         self.identify_count = 0
         self._fail_rules: List[Dict[str, Any]] = []
-        self.faults = Faults()  # injected outages (bot.fakediscord.faults), run before each request
+        self.faults = Faults()  # injected outages (fakediscord.faults), run before each request
         # called with each public message as it is created or edited (the benchmark's players
-        # time a move to its board by it: bot.bench.players)
+        # time a move to its board by it: bench.players)
         self.on_public_message: Optional[Callable[[Message], None]] = None
         self._nonces: Dict[Tuple[int, str], int] = {}  # (channel, nonce) -> message, for enforce_nonce
 
@@ -246,7 +246,7 @@ class FakeDiscord:
     async def start(self, port: int = 0,
                     extend: Optional[Callable[[web.Application], None]] = None) -> 'FakeDiscord':
         """Listen on 127.0.0.1 (``port`` 0: a free one). ``extend`` adds routes of its own before
-        the catch-all REST dispatch (the sandbox's web client, bot.fakediscord.web)."""
+        the catch-all REST dispatch (the sandbox's web client, fakediscord.web)."""
         app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware])
         app.router.add_get('/gateway', self._gateway)
         if extend is not None:

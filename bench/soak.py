@@ -3,14 +3,14 @@ Discord failures, gateway disconnects and SIGKILL restarts; then four checks tha
 
 The soak process runs the fake Discord on 127.0.0.1 and starts the bot as `gatekeeper run`
 subprocesses aimed at it (one on SQLite; two on PostgreSQL, each with one of two shards). Its
-games (two kinds, bot.bench.scenarios, people in every seat) are opened in the database before
+games (two kinds, bench.scenarios, people in every seat) are opened in the database before
 the bot starts, as the two-process test does. Clickers play them through the fake's control
 API: half at machine pace (a click as soon as the board shows the move), half like people (a
 seeded 0.5-3 s think first). Meanwhile the fake answers a share of the bot's REST requests with
 429 (retry-after), 500 or 503, some users refuse DMs (50007), the gateway is cut (the bot
 resumes), and a bot process is SIGKILLed at random moments and started again.
 
-Checked at the end (bot.bench.soak.Soak.check):
+Checked at the end (bench.soak.Soak.check):
 - lost: a turn on which a click was accepted (answered with a deferred update) and the game
   moved on, but the move saved for that turn is not one of that turn's clicks;
 - applied twice: an interaction with more than one action row, or action rows that are not
@@ -45,8 +45,8 @@ from typing import Any, Callable
 
 import games
 from bot.clock import RealClock
-from bot.fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
-from bot.fakediscord.harness import GUILD_READY_TIMEOUT
+from fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
+from sandbox.harness import GUILD_READY_TIMEOUT
 from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
@@ -651,7 +651,7 @@ def section(results: list[dict[str, Any]], command: str) -> list[str]:
         "processes (PostgreSQL: two, a shard each), half at machine pace, half like people, while "
         "5% of the bot's requests fail (429/500/503), 5% of users refuse DMs, the gateway is cut "
         "and a process is SIGKILLed and restarted. First response: click to the bot's first "
-        "answer. The last four columns must be zero (bot.bench.soak says how each is checked).",
+        "answer. The last four columns must be zero (bench.soak says how each is checked).",
         "",
         "| store | processes | games | moves | moves/s | first response p50 ms | p99 ms "
         "| bot RSS MB | bot CPU (cores) | machine busy | SIGKILLs | gateway cuts | faults "

@@ -14,7 +14,7 @@ lasts its 20 minutes. Measured from the fake's own request log:
 - messages left: the channel's messages after the end (the lobby included);
 - stale: messages left showing a move button of a seat or a "to move" line.
 
-Run: `python -m bot.bench.table_volume [--seeds 1] [--out docs/performance.md]`.
+Run: `python -m bench.table_volume [--seeds 1] [--out docs/performance.md]`.
 """
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ from typing import Any, Callable
 
 import games
 from bot.clock import FakeClock
-from bot.fakediscord import FakeDiscord, patch_discord
-from bot.fakediscord.harness import BotHarness
-from bot.fakediscord.people import Players
+from fakediscord import FakeDiscord, patch_discord
+from sandbox.harness import BotHarness
+from sandbox.people import Players
 from bot.table import Table
 from games.core import apply, setup
 
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     results = asyncio.run(run(args.seeds))
-    command = "python -m bot.bench.table_volume" + (f" --seeds {args.seeds}" if args.seeds != 1 else "")
+    command = "python -m bench.table_volume" + (f" --seeds {args.seeds}" if args.seeds != 1 else "")
     lines = section(results, command)
     publish(args.out, "table", lines)
     return 0

@@ -1,5 +1,5 @@
 """The fake Discord and the people playing on it, in a process of their own, for the move
-benchmark (bot.bench.harness): the bot's event loop then does only the bot's work, as in
+benchmark (bench.harness): the bot's event loop then does only the bot's work, as in
 production, so its own time per move and its loop's lateness are the bot's alone.
 
 The process builds the world (a guild per CHANNELS_PER_GUILD games, a channel and two people per
@@ -18,8 +18,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import games
-from bot.fakediscord import FakeDiscord, Message
-from bot.fakediscord.harness import is_board
+from fakediscord import FakeDiscord, Message
+from sandbox.harness import is_board
 from games.core import Rng, State, apply, decide, setup
 
 CHANNELS_PER_GUILD = 100

@@ -1,6 +1,6 @@
 """Soak: games played to their end through a fake Discord that fails a share of requests.
 
-Two scripted people per game (the first turn-based game, bot.bench.scenarios) move by `/move`, each 0 to 0.5 s after the board shows the
+Two scripted people per game (the first turn-based game, bench.scenarios) move by `/move`, each 0 to 0.5 s after the board shows the
 last move (as people read it first), while the fake answers a random 5% of the
 bot's REST requests (message posts and edits, DMs, interaction answers and follow-ups) with a
 500, 503 or 429, or drops the connection before or after the request lands (seeded, so a run
@@ -13,8 +13,8 @@ person would. Measured:
 - actions applied twice (action rows per interaction), and stray boards: a board other than
   the last one that still has buttons (a board posted twice, or one never retired).
 
-Run: `python -m bot.bench.faults_soak [--games 20] [--failure 0.05] [--seed 1] [--write]`;
---write puts the figures in docs/performance.md (its `delivery` section, bot.bench.report).
+Run: `python -m bench.faults_soak [--games 20] [--failure 0.05] [--seed 1] [--write]`;
+--write puts the figures in docs/performance.md (its `delivery` section, bench.report).
 """
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.fakediscord import FakeDiscord, patch_discord
-from bot.fakediscord.harness import BotHarness, is_board, until
+from fakediscord import FakeDiscord, patch_discord
+from sandbox.harness import BotHarness, is_board, until
 from bot.table import Seat, Table
 from games.core import Rng, decide
 
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.CRITICAL)  # injected failures log errors by design
     result = asyncio.run(Soak(args.games, args.failure, args.seed).run())
     print(result)
-    command = (f"python -m bot.bench.faults_soak --games {args.games} --failure {args.failure} "
+    command = (f"python -m bench.faults_soak --games {args.games} --failure {args.failure} "
                f"--seed {args.seed}")
     if args.write:
         write_section(Path("docs") / "performance.md", "delivery", section(result, command))

@@ -2,11 +2,11 @@
 under load, timers under load, restart and memory per game, replays.
 
 Each part writes its own section of docs/performance.md (relative to the current directory, or
-the file given with --out) as soon as it is measured (bot.bench.report); the soaks and the store
+the file given with --out) as soon as it is measured (bench.report); the soaks and the store
 comparison write theirs from their own commands. Every discovered game is measured
-(bot.bench.scenarios), a plugin's included.
+(bench.scenarios), a plugin's included.
 
-Run: `gatekeeper bench` (or `python -m bot.bench.run`). `--quick` shrinks every run (about a
+Run: `gatekeeper bench` (or `python -m bench.run`). `--quick` shrinks every run (about a
 minute); `--smoke` runs each part once at toy size (seconds): it checks the benchmark works, and
 its figures mean nothing. `--only engine,render`: those parts alone (PARTS names them).
 """
@@ -35,7 +35,7 @@ LATE_P99_MS = 100.0  # a timer fires at most this late, 99 times in 100
 
 # -- engine ----------------------------------------------------------------------------------------
 def bench_engines(games_count: int) -> list[dict[str, Any]]:
-    """AI self-play speed (bot.bench.selfplay) for every game and every AI level it has."""
+    """AI self-play speed (bench.selfplay) for every game and every AI level it has."""
     from .selfplay import measure
     results = []
     for game in games.all_games():
@@ -115,7 +115,7 @@ def render_section(results: list[dict[str, Any]], command: str) -> list[str]:
 
 # -- timers ----------------------------------------------------------------------------------------
 async def bench_timers(concurrent: int, seconds: float) -> dict[str, Any]:
-    """Games of the first discovered game with timers of its own (bot.bench.scenarios), people
+    """Games of the first discovered game with timers of its own (bench.scenarios), people
     in every seat: each table is played by the AI until its game sets a timer, then left idle,
     so only the game's timers act, each firing published. Lateness is the real time between a
     timer's due time and its action being applied on the bot's event loop."""
@@ -188,7 +188,7 @@ def bench_restart(count: int) -> dict[str, Any]:
             rows.append({**table.row(), "id": index + 1, "created_at": 0.0, "updated_at": 0.0})
             timers.append({"game_id": index + 1, "timer_id": "timeout", "kind": "timeout",
                            # due soon, so a restart loads every game (idle ones would wait in
-                           # the store: bot.bench.idle_games measures those)
+                           # the store: bench.idle_games measures those)
                            "due_at": clock.now() + LOAD_AHEAD / 2,
                            "payload": '{"seat":0,"turn":0,"version":0}'})
 

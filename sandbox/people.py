@@ -1,5 +1,5 @@
 """People in a channel of the fake Discord who play through its buttons, selects and modals
-like real users: the tests' players, and the benchmarks' (bot.bench.table_volume)."""
+like real users: the tests' players, and the benchmarks' (bench.table_volume)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +8,7 @@ from bot.app import GatekeeperBot
 from bot.table import Table
 from games.core import Rng, decide
 
-from . import FakeDiscord, Message
+from fakediscord import FakeDiscord, Message
 from .harness import BotHarness, is_board, settle, until
 
 

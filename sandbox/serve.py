@@ -1,5 +1,5 @@
 """The local sandbox: the real, unmodified GatekeeperBot against the fake Discord
-(bot.fakediscord) on 127.0.0.1, with a web client (bot.fakediscord.web) to play in a browser.
+(fakediscord) on 127.0.0.1, with a web client (fakediscord.web) to play in a browser.
 
 `gatekeeper sandbox`, and `gatekeeper run` without DISCORD_TOKEN, run it until SIGTERM or
 Ctrl-C; the browser tests start the same Sandbox in-process, on a fake clock.
@@ -20,14 +20,14 @@ from typing import Any, Callable, TextIO
 
 import games
 
-from .app import GatekeeperBot
-from .clock import Clock, RealClock
-from .config import SandboxSettings, Settings
-from .fakediscord import FakeDiscord, patch_discord
-from .fakediscord.harness import BotHarness
-from .fakediscord.web import WebClient
-from .store import StoreError
-from .store.sqlite import _claim as claim_database  # the Store's own single-process lock
+from bot.app import GatekeeperBot
+from bot.clock import Clock, RealClock
+from bot.config import SandboxSettings, Settings
+from fakediscord import FakeDiscord, patch_discord
+from sandbox.harness import BotHarness
+from fakediscord.web import WebClient
+from bot.store import StoreError
+from bot.store.sqlite import _claim as claim_database  # the Store's own single-process lock
 
 GUILD = "Gatekeeper sandbox"
 FIRST_USER = "Player 1"

@@ -4,9 +4,13 @@
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
 
-Part of the package (not only the tests): the end-to-end tests, the benchmark (bot.bench) and
-BotHarness (bot.fakediscord.harness) all drive the bot through it. tests/conftest.py has the
+Part of the package (not only the tests): the end-to-end tests, the benchmark (bench) and
+BotHarness (sandbox.harness) all drive the bot through it. tests/conftest.py has the
 pytest fixture (`fake_discord`).
+
+It fakes Discord for any discord.py bot, so it knows none of ours.
+
+May import: nothing of the project.
 """
 
 from typing import Protocol
@@ -31,7 +35,7 @@ __all__ = [
 
 class Endpoints(Protocol):
     """Where a fake Discord listens: a FakeDiscord, or the benchmark's handle on one running in
-    another process (bot.bench.players)."""
+    another process (bench.players)."""
     api_base: str
     gateway_url: str
 

@@ -1,5 +1,5 @@
 """Many concurrent games on one bot, driven through the fake Discord; the move benchmark
-(`bench_e2e`), which `gatekeeper bench` and the store comparison (bot.bench.stores) run."""
+(`bench_e2e`), which `gatekeeper bench` and the store comparison (bench.stores) run."""
 from __future__ import annotations
 
 import asyncio
@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bot.fakediscord import patch_discord
-from bot.fakediscord.harness import BotHarness, until
+from fakediscord import patch_discord
+from sandbox.harness import BotHarness, until
 from bot.table import Seat
 
 from . import scenarios
@@ -22,15 +22,15 @@ OWN_P99_MS = 20.0  # the bot's own time for a move, 99 times in 100, at its larg
 
 
 class Harness:
-    """`games` tables of `game` (default: the first turn-based game, bot.bench.scenarios) with
+    """`games` tables of `game` (default: the first turn-based game, bench.scenarios) with
     a person in each of `seats` seats; the fake Discord and the people run in a process of their
-    own (bot.bench.players), so this process's event loop does only the bot's work."""
+    own (bench.players), so this process's event loop does only the bot's work."""
 
     def __init__(self, games: int, game: str | None = None, seats: int = 2,
                  latency: float = 0.0, db_url: str | None = None,
                  store_hook: Callable[[Any], None] | None = None) -> None:
         self.games = games
-        self.store_hook = store_hook  # given the bot's store once it runs (bot.bench.stores)
+        self.store_hook = store_hook  # given the bot's store once it runs (bench.stores)
         self.db_url = db_url  # a PostgreSQL database to use instead of a new SQLite file
         self.game = game or scenarios.turn_based(seats)[0].name
         self.seats = seats
@@ -121,7 +121,7 @@ async def bench_e2e(concurrent: int, moves: int, rate: float, latency: float,
                     store_hook: Callable[[Any], None] | None = None,
                     on_measure: Callable[[], None] | None = None) -> dict[str, Any]:
     """`concurrent` two-person games; `moves` typed moves spread over them at `rate` moves/s
-    (on a new SQLite file, or on the PostgreSQL database `db_url`: bot.bench.stores, whose
+    (on a new SQLite file, or on the PostgreSQL database `db_url`: bench.stores, whose
     `store_hook` sees the bot's store and `on_measure` is told when the moves begin).
 
     Latency: from the slash command leaving the fake client to the board message for that move
@@ -160,7 +160,7 @@ def moves_section(results: list[dict[str, Any]], command: str) -> list[str]:
         "until the board reaches the fake Discord, with `latency` added to every REST request. "
         "Own: the bot's time for the move (`TableService.act`: lock, checks, rules, commit). Loop "
         "lag: how late the bot's event loop wakes a 5 ms sleeper. The fake Discord and the "
-        "players run in a process of their own (bot.bench.players), so the bot's loop does the "
+        "players run in a process of their own (bench.players), so the bot's loop does the "
         "bot's work alone. RSS: the bot process and its render worker.",
         "",
         "| games | moves | moves/s | latency ms | p50 ms | p99 ms | max ms | own p50 ms "

@@ -1,5 +1,5 @@
 // The sandbox's Discord client: renders Discord's own message payloads and acts through the
-// fake Discord's control API (bot/fakediscord/web.py). Plain JS, no build step.
+// fake Discord's control API (fakediscord/web.py). Plain JS, no build step.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);

@@ -9,7 +9,7 @@ some answers).
     with DelayProxy(url, 0.005) as slower_url:
         ...  # connect to slower_url instead of url
 
-    python -m bot.bench.delayproxy HOST PORT DELAY  # prints the port it listens on
+    python -m bench.delayproxy HOST PORT DELAY  # prints the port it listens on
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class DelayProxy:
         """Start the proxy; the URL that reaches the server through it."""
         parts = urlsplit(self.url)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot.bench.delayproxy", parts.hostname or "127.0.0.1",
+            [sys.executable, "-m", "bench.delayproxy", parts.hostname or "127.0.0.1",
              str(parts.port or 5432), str(self.delay)], stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         port = int(self.process.stdout.readline())
