@@ -190,12 +190,17 @@ BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
 MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {STONE_NAMES[sid]}.") for sid in ALL_STONES} for s in range(6)]
 DUEL_EVENTS = [[[[Event(f"Duel! {p(s)} rolls {a}, {p(o)} rolls {b}." + (" A tie: roll again." if a == b else ""))
                   for b in DIE_FACES] for a in DIE_FACES] for o in range(6)] for s in range(6)]  # [seat][other][a-1][b-1]
+def a_key(colour: str) -> str:
+    """A key of `colour` with its article: "a red key", "an orange key"."""
+    return f"{'an' if colour[0] in 'aeiou' else 'a'} {colour} key"
+
+
 BLIND_EVENTS = [[{c: (Event(f"{p(w)} takes a key, unseen, from {p(lo)}."),  # [winner][loser][colour]
-                      Event(f"You took a {c} key from {p(lo)}.", to=(w,), kind="private"),
+                      Event(f"You took {a_key(c)} from {p(lo)}.", to=(w,), kind="private"),
                       Event(f"{p(w)} took your {c} key.", to=(lo,), kind="private")) for c in COLOURS}
                  for lo in range(6)] for w in range(6)]
 TAKE_EVENTS = [[(Event(f"{p(s)} takes a key from {NAMES[r]}'s realm."),  # public, then the taker's own
-                 Event(f"You took a {COLOURS[r]} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
+                 Event(f"You took {a_key(COLOURS[r])}.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
 
 
 def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
