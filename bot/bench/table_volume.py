@@ -215,8 +215,8 @@ def section(results: list[Volume], command: str) -> list[str]:
         f"{produced_by(command)}. Each game played to its end by people in every seat clicking "
         f"the smart AI's choice, {SECONDS_PER_MOVE:.0f} s a move on a fake clock (a game with a "
         "game clock: its 20-minute one). Channel writes: posts, edits and deletes in the channel "
-        "(click writes: the same through a click's interaction, apart). DMs and ephemerals (panels, "
-        "replies) per turn that came to a player, DMs at each pace (replayed at the slow ones).",
+        "(click writes: through a click's interaction, apart). DMs and ephemerals (panels, "
+        "replies): per turn of a player's; DMs per pace (replayed at the slow ones).",
         "",
         "| game | moves | minutes | channel writes | per move | click writes | DMs per turn: "
         "standard · relaxed · correspondence | echo DMs | ephemerals per turn | messages left "
@@ -229,8 +229,8 @@ def section(results: list[Volume], command: str) -> list[str]:
             f"{r.messages_left} | {len(r.stale)} |" for r in results),
         "",
         f"All games: {writes:.2f} channel writes per move. " + budget(
-            f"at most {WRITES_PER_MOVE} writes per move, {AT_THE_TABLE_DMS} DMs per turn at the "
-            f"standard pace and one (+1 at the start) at the slow ones, no echo, a 20-minute game "
+            f"at most {WRITES_PER_MOVE} writes per move, {AT_THE_TABLE_DMS} DMs a turn at the "
+            f"standard pace, one (+1 at the start) at the slow ones, no echo, a 20-minute game "
             f"at most {CLOCKED_MESSAGES} messages, nothing stale", met),
     ]
 
