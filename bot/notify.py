@@ -6,7 +6,7 @@ so the table's ping in the channel is not enough: TableService calls `turn_came`
 passes to a person, and this DMs them, unless they closed their DMs. The catch-up is the public
 log since that seat's last action, the newest lines kept to fit one message, then the private
 news that came to them since their previous turn (a card drawn): at these paces this is their
-one DM a turn (bot.publisher sends no other). Someone who turned turn DMs off (/notify off,
+one DM a turn (bot.publisher adds only the start's and the end's). Someone who turned turn DMs off (/notify off,
 stored per user) gets that news alone, when there is some.
 """
 from __future__ import annotations

@@ -11,8 +11,9 @@ lasts its 20 minutes. Measured from the fake's own request log:
   apart (they spend none, and every click must be answered anyway);
 - DMs per own turn: the players' DMs over the turns that came to them, at the standard pace
   (players at the table: a card drawn in their turn shows in their panel, so a DM is for news
-  from others' turns, the start and the end) and, for a game with a pace, again at the relaxed
-  and correspondence paces (the turn DM of bot.notify carries the news: one DM a turn);
+  from away: others' turns, their own move's result, the start, the end) and, for a game with a
+  pace, again at the relaxed and correspondence paces (the turn DM of bot.notify carries the
+  news: one DM a turn);
 - echo DMs: two DMs in a row with the same text, at any pace;
 - ephemerals per own turn: the ephemeral messages the bot made for the players (panels,
   replies) over the turns that came to them;
