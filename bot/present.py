@@ -1,6 +1,8 @@
 """Words and embeds for the channel: pure functions of a table, so they are easy to test."""
 from __future__ import annotations
 
+from collections import Counter
+
 import discord
 
 from games.core import Event, option_text
@@ -121,11 +123,24 @@ def result_text(table: Table) -> str:
     return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
 
 
-def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None) -> str:
+def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None, *,
+                 whole: bool = True) -> str:
+    """A seat's private message (a DM, or /hand): the news addressed to it in `events`, then,
+    with `whole`, its private state. The heading names the turn, so news that recurs in words
+    (a second ghost discarded, a turn later) never reads as the same message again."""
     assert table.state is not None
-    private = [table.fill(e.text) for e in events if e.to is not None and seat in e.to]
-    body = table.fill(table.game.private_text(table.state, seat))
-    parts = [f"**{table.game.title}** (game #{table.id})", *private, body]
+    turn = f", turn {table.state.turn}" if table.state.turn else ""
+    body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
+    parts = [f"**{table.game.title}** (game #{table.id}{turn})", *news_lines(table, seat, events),
+             body]
     if jump_url:
         parts.append(f"Back to the table: {jump_url}")
     return "\n".join(p for p in parts if p)[:2000]
+
+
+def news_lines(table: Table, seat: int, events: list[Event]) -> list[str]:
+    """The events addressed to `seat`, each line once: a line that came several times says so
+    ("You discard a ghost. (twice)")."""
+    seen = Counter(table.fill(e.text) for e in events if e.to is not None and seat in e.to)
+    return [line if n == 1 else f"{line} ({'twice' if n == 2 else f'{n} times'})"
+            for line, n in seen.items()]

@@ -825,6 +825,8 @@ class KingdomGame(Game):
         return view
 
     def private_text(self, state: State, seat: int) -> str:
+        """What only the seat knows: the Treasures in its face-down holders and who took its Key
+        (its equipment and Deep Magic lie face up: the table shows them)."""
         d = state.data
         pl = d["players"][seat]
         lines = [f"You are **{self.colours[seat]}**."]
@@ -839,8 +841,5 @@ class KingdomGame(Game):
         knows = d["knows"][seat].get("key")
         if knows is not None and "key" not in pl["hand"]:
             lines.append(f"You saw {self.colours[knows].capitalize()} take the Key from you.")
-        lines.append(f"🎒 Equipment (everyone sees it): {stock.items_text(pl['equip'])}.")
-        if pl["deep"]:
-            lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
         return "\n".join(lines)
 
