@@ -44,9 +44,10 @@ def frozen(view: discord.ui.View) -> discord.ui.View:
 def text_modal(table: Table, seat: int, index: int, choice: Choice,
                text: str | None = None) -> discord.ui.Modal:
     """A private text box for a choice that needs words (a fear, a name)."""
-    modal = discord.ui.Modal(title=choice.path[-1].label[:45],
-                             custom_id=button_id(table, "m", str(index), seat), timeout=None)
-    modal.add_item(discord.ui.TextInput(label=choice.path[-1].label[:45], custom_id="text",
+    label = table.fill(choice.path[-1].label)[:45]
+    modal = discord.ui.Modal(title=label, custom_id=button_id(table, "m", str(index), seat),
+                             timeout=None)
+    modal.add_item(discord.ui.TextInput(label=label, custom_id="text",
                                         style=discord.TextStyle.paragraph, max_length=100,
                                         default=text))
     modal.stop()  # not stored by discord.py: on_interaction routes the submission
@@ -137,8 +138,9 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
             for index, choice in enumerate(prompt.choices):
-                label = seat_prefixed(table.seats[seat].name, choice.label) if several \
-                    else choice.label
+                label = table.fill(choice.label)
+                if several:
+                    label = seat_prefixed(table.seats[seat].name, label)
                 buttons.append((label, f"c:{index}", seat))
     else:
         for seat, _ in waiting[:room]:
@@ -161,9 +163,10 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
 
 
 def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
-    """One step of a private multi-step choice, with Back and Cancel."""
+    """One step of a private multi-step choice, with Back and Cancel. Labels name players as
+    the engine's events do ({p0}: `Table.fill`)."""
     view = discord.ui.View(timeout=None)
-    options = position.options
+    options = [Step(step.key, table.fill(step.label)) for step in position.options]
     path = position.path
     if len(options) <= MAX_BUTTONS:
         for index, step in enumerate(options):

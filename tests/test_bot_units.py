@@ -126,3 +126,22 @@ def test_a_long_name_gives_way_to_the_choice_on_a_shared_button():
     assert seat_prefixed("Ana", label) == f"Ana · {label}"
     long = seat_prefixed("Bartholomew the Magnificent III", label)
     assert len(long) <= 80 and long.endswith(f" · {label}") and long.startswith("Bartholo")
+
+
+def test_buttons_and_panels_name_players_as_events_do():
+    """An engine knows seats, not names: a label's {p1} reads as that player's name on the
+    table's buttons and in a panel, as it does in events."""
+    import games
+    from bot.choices import walk
+    from bot.table import Seat, Table
+    from bot.ui import panel_view, turn_rows
+    from games.core import Choice, Prompt, Step
+    choices = [Choice("confer blue", (Step("confer-blue", "Confer with {p1}"),)),
+               Choice("fight blue", (Step("fight-blue", "Attack {p1}"),))]
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
+                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2)], status="running",
+                  prompts=[Prompt(0, "Bo is here", choices), None], tokens=[0, 0])
+    labels = [item.label for row in turn_rows(table) for item in row.children]
+    assert labels[:2] == ["Confer with Bo", "Attack Bo"]
+    panel = panel_view(table, 0, walk(choices, []))
+    assert [item.label for item in panel.children][:2] == ["Confer with Bo", "Attack Bo"]
