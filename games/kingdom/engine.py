@@ -207,7 +207,7 @@ class KingdomGame(Game):
         elif phase == "demon":
             marks = self.marks(d)
             for s in marks:
-                out.append((f"demon {s}", mark_label(marks[s], BOARD.name(s))
+                out.append((f"demon {s}", mark_label(marks[s], "Demon King to " + BOARD.name(s))
                             + self._catch_note(d, s)))
         elif phase == "move":
             marks = self.marks(d)
@@ -217,7 +217,7 @@ class KingdomGame(Game):
                 out.append(("stay", "No way forward: stay"))
         elif phase == "steal":
             for v in self.victims(d, seat):
-                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {self.colours[v].capitalize()}"))
+                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {p(v)}"))
             out.append(("leave", "Leave them be"))
         else:  # act
             moved = ti.get("moved")
@@ -249,7 +249,7 @@ class KingdomGame(Game):
         caught = self.caught_by_demon(d, space)
         if not caught:
             return ""
-        return " (catches " + ", ".join(self.colours[s].capitalize() for s in caught) + ")"
+        return " (catches " + ", ".join(p(s) for s in caught) + ")"
 
     def _space_note(self, d: dict[str, Any], space: str) -> str:
         """What a move button adds to a place's name: whether a Key Location still holds its
@@ -333,7 +333,8 @@ class KingdomGame(Game):
             return hz.label(pl["task"])
         ti = d["turn_info"]
         if d["phase"] == "demon":
-            return f"You threw {ti['die']}: move the Demon King first."
+            return (f"You threw {ti['die']}: move the Demon King {count(ti['die'], 'space')} first, "
+                    "then your adventurer.")
         if d["phase"] == "move":
             return f"Move {count(ti['die'], 'space')}."
         if d["phase"] == "steal":

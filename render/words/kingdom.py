@@ -4,8 +4,9 @@ inside one is secret), which Worlds the panels show and which Key Locations stil
 Treasure.
 
 Places are named from the board's data: Key Locations, the Gate, the Ring of Stones and the
-Whirlpools by their own names, a White Dagger by its hazard and side ("the Sleeping Giant (near
-side)"), and a plain or supply space by its region and the nearest named place along the paths."""
+Whirlpools by their own names, a White Dagger by its hazard and side as the buttons and the
+board's key say it ("the Sleeping Giant, near side"), and a plain or supply space by its region
+and the nearest named place along the paths."""
 from __future__ import annotations
 
 from collections import Counter
@@ -46,7 +47,8 @@ def place_names() -> dict[str, str]:
     for hazard, ends in board["hazards"].items():
         label = hazards.get(hazard, {}).get("name", hazard.replace("_", " ").title())
         for end, side in zip(ends, ("near", "far")):
-            names.setdefault(end, f"the {label} ({side} side)")
+            # the words the buttons and the board's key use ("the Demon Castle moat, castle side")
+            names.setdefault(end, board["names"].get(end) or f"the {label}, {side} side")
     names.update(board["locations"])
     names[board["wizard"]] = f"the {hazards['wizard']['name']}"
     names[board["start"]] = "the Gate"
@@ -161,7 +163,8 @@ def holdings(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     said = []
     for player in players:
         kit = Counter(item_names().get(i, str(i)) for i in player.get("equip") or [])
-        equipment = joined(f"{n} {item}" if n > 1 else item for item, n in sorted(kit.items())) or "no equipment"
+        equipment = joined(count(n, f"{item} card") if n > 1 else item
+                           for item, n in sorted(kit.items())) or "no equipment"
         deep = int(player.get("deep") or 0)
         magic = f", {count(deep, 'Deep Magic card')}" if deep else ""
         said.append(f"{name_of(view, player.get('seat'))} carries {equipment}; "
