@@ -24,7 +24,7 @@ def demon_to_move():
 def test_the_demon_kings_moves_say_that_he_is_the_one_moving():
     st = demon_to_move()
     prompt = GAME.prompt(st, 0)
-    assert prompt.choices and all(" · Demon King to " in c.label for c in prompt.choices)
+    assert prompt.choices and all(" · Demon King " in c.label for c in prompt.choices)
     assert "Demon King 2 spaces first" in prompt.text
 
 
@@ -47,3 +47,22 @@ def test_alt_text_counts_equipment_in_agreement():
     view = GAME.view(position("h1", equip=["hook", "hook", "rope"]), None)
     text = describe(view)
     assert "2 Grappling Hook cards and Rope" in text
+
+
+def test_spaces_alike_are_told_apart_by_where_they_lead():
+    """A throw of 1 moves the Demon King one space either way round the Heartland: two plain
+    path spaces, which read alike; their labels say which way each goes."""
+    st = position("h1")
+    st.data["demon"] = "h7"
+    st, _ = act(st, 0, "roll", dice=[1])
+    labels = [c.label.split(" · ", 1)[1] for c in GAME.prompt(st, 0).choices]
+    assert len(labels) == 2 and len(set(labels)) == 2, labels
+    assert all(label.startswith("Demon King toward the ") for label in labels), labels
+
+
+def test_alt_text_says_where_each_adventurer_stands_in_their_panels_words():
+    """The board's panel says "at the Demon Castle moat, castle side": so does the alt text."""
+    view = GAME.view(position("moat_b"), None)
+    panel = next(p for p in view["players"] if p["seat"] == 0)["where"]
+    assert panel == "at the Demon Castle moat, castle side"
+    assert f"is {panel}." in describe(view)

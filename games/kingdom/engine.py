@@ -35,6 +35,7 @@ from . import hazards as hz
 from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
+from .places import place_words
 from .stock import SETUP, TREASURE_NAMES, p
 
 FORMAT = 2
@@ -206,13 +207,17 @@ class KingdomGame(Game):
                 out.extend(self._marked_ways_out(d, wanted))
         elif phase == "demon":
             marks = self.marks(d)
+            words = place_words(list(marks), d["demon"], d)
             for s in marks:
-                out.append((f"demon {s}", mark_label(marks[s], "Demon King to " + BOARD.name(s))
+                where = words[s].removeprefix("path ") if words[s].startswith("path toward ") \
+                    else f"to {words[s]}"  # "Demon King toward the Gate": he goes that way
+                out.append((f"demon {s}", mark_label(marks[s], f"Demon King {where}")
                             + self._catch_note(d, s)))
         elif phase == "move":
             marks = self.marks(d)
+            words = place_words(list(marks), d["players"][seat]["at"], d)
             for s in marks:
-                out.append((f"move {s}", mark_label(marks[s], BOARD.name(s)) + self._space_note(d, s)))
+                out.append((f"move {s}", mark_label(marks[s], words[s]) + self._space_note(d, s)))
             if not marks:
                 out.append(("stay", "No way forward: stay"))
         elif phase == "steal":
@@ -307,7 +312,9 @@ class KingdomGame(Game):
                 else:
                     targets = self.move_targets(d, seat, run["die"], run=True)
                     marks = self.marks(d)
-                    out = [(f"move {s}", mark_label(marks[s], "Run to " + BOARD.name(s)) + self._space_note(d, s))
+                    words = place_words([s for s in marks if s in targets],
+                                        d["players"][seat]["at"], d)
+                    out = [(f"move {s}", mark_label(marks[s], "Run to " + words[s]) + self._space_note(d, s))
                            for s in marks if s in targets]
                     if not targets:
                         out = [("stay", "No way out: stay")]
