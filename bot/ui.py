@@ -113,6 +113,19 @@ def seat_prefixed(name: str, label: str, limit: int = 80) -> str:
     return f"{name} · {label}"[:limit]
 
 
+def choice_labels(table: Table, choices: list[Choice]) -> list[str]:
+    """The buttons' labels for one seat's `choices`, players named (`Table.fill`). Choices of
+    one kind follow each other (a Key Challenge's nine keys): the first says the kind ("Key
+    Challenge → Key 1"), the rest only what differs ("Key 2"), so a phone's row stays short."""
+    labels = []
+    for index, choice in enumerate(choices):
+        before = choices[index - 1].path if index else ()
+        same_kind = len(choice.path) > 1 and len(before) > 1 and before[0].key == choice.path[0].key
+        steps = choice.path[1:] if same_kind else choice.path
+        labels.append(table.fill(" → ".join(step.label for step in steps)))
+    return labels
+
+
 def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     """The rows of controls on the live table, for every person with something to do, each
     button issued to their seat.
@@ -137,8 +150,7 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat
     if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
-            for index, choice in enumerate(prompt.choices):
-                label = table.fill(choice.label)
+            for index, label in enumerate(choice_labels(table, prompt.choices)):
                 if several:
                     label = seat_prefixed(table.seats[seat].name, label)
                 buttons.append((label, f"c:{index}", seat))

@@ -127,3 +127,20 @@ def test_the_rules_page_tells_of_fighting_to_the_end_as_the_engine_does_it():
     page = GAME.rules_text()
     assert f"Stamina is down to {PRESS_FLOOR}" in page and "not a rule" in page
     assert "`press`" in page
+
+
+def test_the_key_challenge_reads_as_one_group_of_short_buttons():
+    """Nine buttons "Key Challenge → Key 1" … "Key Challenge → Key 9" filled a phone: the
+    first names the kind, the rest only their key."""
+    import games
+    from bot.table import Seat, Table
+    from bot.ui import choice_labels
+    st = fresh()
+    turn_of(st, 0)
+    put(st, 0, "K13")
+    st, _ = act(rig(st, 1), 0, "roll")
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
+                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2), Seat("Cy", 3)], state=st)
+    shown = choice_labels(table, GAME.prompt(st, 0).choices)
+    keys = shown[shown.index("Key Challenge → Key 1"):]
+    assert keys == ["Key Challenge → Key 1"] + [f"Key {n}" for n in range(2, 10)]

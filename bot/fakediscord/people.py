@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import ui
 from bot.app import GatekeeperBot
 from bot.table import Table
 from games.core import Rng, decide
@@ -146,7 +147,7 @@ class Players:
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
                 if cid and cid.split(":")[2] == str(seat)]
-        shown = table.fill(choice.label)
+        shown = ui.choice_labels(table, prompt.choices)[prompt.choices.index(choice)]
         direct = [cid for cid, label in mine if label == shown or label.endswith(f" · {shown}")]
         if not prompt.private and direct:
             ix = await self.fake.click(user, board.id, direct[0], force=stale_client)

@@ -1205,7 +1205,8 @@ class FiretopGame(Game):
                 # after the moves (the likelier choice). Every number is offered (naming your own is
                 # pointless but legal): the buttons may be public, and leaving out your own numbers
                 # would show everyone what you hold
-                text = "You rolled 1: move 1 space, or first ask who holds a Key card (a Key Challenge)"
+                text = ("You rolled 1: move 1 space. You may first make a Key Challenge: name a key "
+                        "number, and whoever holds that Key card shows it to you alone")
                 for n in range(1, NUMBERS + 1):
                     opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
                                  self._do_challenge))
