@@ -144,3 +144,10 @@ def test_the_key_challenge_reads_as_one_group_of_short_buttons():
     shown = choice_labels(table, GAME.prompt(st, 0).choices)
     keys = shown[shown.index("Key Challenge → Key 1"):]
     assert keys == ["Key Challenge → Key 1"] + [f"Key {n}" for n in range(2, 10)]
+
+
+def test_alt_text_counts_provisions_in_agreement():
+    from render.words.firetop import describe
+    st = fresh()
+    player(st, 0)["provisions"] = 1
+    assert "1 Provision," in describe(GAME.view(st, None))

@@ -66,3 +66,11 @@ def test_alt_text_says_where_each_adventurer_stands_in_their_panels_words():
     panel = next(p for p in view["players"] if p["seat"] == 0)["where"]
     assert panel == "at the Demon Castle moat, castle side"
     assert f"is {panel}." in describe(view)
+
+
+def test_a_throw_needed_twice_reads_as_a_sentence():
+    """"Roll for 2 × an 8 (0 so far) (throw 1 of 6)" read as a formula; now as words."""
+    from tests.kingdom_helpers import fresh, in_hazard
+    st = in_hazard(fresh(), 0, "boats", "fight")
+    labels = [c.label for c in GAME.prompt(st, 0).choices]
+    assert "Roll for an 8 twice (0 so far, throw 1 of 6)" in labels, labels

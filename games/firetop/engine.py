@@ -1175,11 +1175,11 @@ class FiretopGame(Game):
                 if node in BOARD.passages:
                     spec = BOARD.passage_colours[BOARD.passages[node]["colour"]]
                     if me["lantern"]:
-                        for other in spec["entrances"]:
-                            if other != node:
-                                opts.append((_choice(f"move {other}",
-                                                     (other, f"Through the passage to {BOARD.label(other)}")),
-                                             self._do_exit))
+                        others = [other for other in spec["entrances"] if other != node]
+                        words = place_words(others, node, exits=True)
+                        for other in others:
+                            opts.append((_choice(f"move {other}", (other, words[other].capitalize())),
+                                         self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
                 if node in BOARD.maze_gates:
@@ -1191,7 +1191,7 @@ class FiretopGame(Game):
                                  "bridge": "Try the rope bridge (roll)"}[c["id"]]
                         opts.append((_choice("cross", ("cross", label)), self._do_cross))
             if self._can_eat(d, seat) is None:
-                opts.append((_choice("eat", ("eat", f"Eat a Provision (+{EAT} Stamina, ends turn)")), self._do_eat))
+                opts.append((_choice("eat", ("eat", f"Eat (+{EAT} Stamina, ends turn)")), self._do_eat))
             opts += self._company_options(d, seat)
         elif step == "move":
             text = f"You rolled {d['roll']}: where to?"
@@ -1255,7 +1255,7 @@ class FiretopGame(Game):
             if nb in BOARD.maze_gates:
                 if node in BOARD.maze_gates:
                     continue
-                label = f"Step out of the Maze onto {BOARD.label(nb)}"
+                label = f"Out of the Maze: {BOARD.bank(nb).removeprefix('the ')}"
             else:
                 label = f"Go {direction(node, nb)} in the Maze" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
             out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))

@@ -1,9 +1,10 @@
 """Places as a choice names them, told apart by what is near them.
 
 A die often reaches several corridor squares at once, and "Corridor south of the river" three
-times over tells a player nothing but the letters. So a corridor square is named by the room
-(or the Entrance) nearest to it on foot, and, where two choices would still read alike, by how
-many steps from it and then by its direction from the adventurer; a Maze space by its direction.
+times over tells a player nothing but the letters. So a corridor square (or a Secret Passage
+door) is named by the room (or the Entrance) nearest to it on foot, and, where two choices would
+still read alike, by how many steps from it and then by its direction from the adventurer; a
+Maze space by its direction.
 """
 from __future__ import annotations
 
@@ -29,35 +30,42 @@ def _name(place: str) -> str:
     return "the Entrance" if place == "entrance" else f"the {BOARD.rooms[place]['name']}"
 
 
-def corridor_words(node: str, precision: int, start: str) -> str:
-    """A corridor square by its landmark, in words as precise as asked: 0 "corridor near the
-    Armoury", 1 "corridor 3 steps from the Armoury" ("by the Armoury" beside its door), 2 and 3
-    the same and its direction from `start`, where the adventurer stands ("…, north-west"),
-    exactly (2) or by its main direction (3)."""
+def corridor_words(node: str, precision: int, start: str, kind: str = "corridor") -> str:
+    """A square by its landmark, in words as precise as asked: 0 "corridor near the Armoury",
+    1 "corridor 3 steps from the Armoury" ("by the Armoury" beside its door), 2 and 3 the same
+    and its direction from `start`, where the adventurer stands ("…, north-west"), exactly (2)
+    or by its main direction (3). `kind` names the square ("corridor", "exit")."""
     place, steps = landmark(node)
     name = _name(place)
     if precision == 0:
-        return f"corridor near {name}"
-    words = f"corridor by {name}" if steps == 1 else f"corridor {steps} steps from {name}"
+        return f"{kind} near {name}"
+    words = f"{kind} by {name}" if steps == 1 else f"{kind} {steps} steps from {name}"
     return words if precision == 1 else f"{words}, {direction(start, node, main=precision == 3)}"
 
 
-def place_words(nodes: list[str], start: str) -> dict[str, str]:
+def place_words(nodes: list[str], start: str, exits: bool = False) -> dict[str, str]:
     """Each of `nodes` (one choice's places, reached from `start`) in words that tell them apart
-    where the board's own words would not: a corridor square by its landmark, only as precisely
-    as it takes."""
+    where the board's own words would not: a corridor square or a Secret Passage door by its
+    landmark, only as precisely as it takes. `exits`: the doors a passage leads out at."""
     words = {node: BOARD.label(node) for node in nodes}
-    corridors = [n for n in nodes if n in BOARD.corridors]
-    for node in corridors:
+    squares = [n for n in nodes if n in BOARD.corridors or n in BOARD.passages]
+    kinds = {n: "exit" if exits else _kind(n) for n in squares}
+    for node in squares:
         for precision in range(PRECISIONS):
-            said = corridor_words(node, precision, start)
-            if all(corridor_words(other, precision, start) != said
-                   for other in corridors if other != node):
+            said = corridor_words(node, precision, start, kinds[node])
+            if all(corridor_words(other, precision, start, kinds[other]) != said
+                   for other in squares if other != node):
                 break
         else:
-            said = corridor_words(node, 1, start)  # as alike as its twin: the letters tell them apart
+            said = corridor_words(node, 1, start, kinds[node])  # the letters tell twins apart
         words[node] = said
     return words
+
+
+def _kind(node: str) -> str:
+    if node in BOARD.passages:
+        return f"{BOARD.passages[node]['colour']} passage door"
+    return "corridor"
 
 
 def direction(start: str, end: str, main: bool = False) -> str:
