@@ -141,7 +141,7 @@ def test_the_key_challenge_reads_as_one_group_of_short_buttons():
     st, _ = act(rig(st, 1), 0, "roll")
     table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
                   options={}, seats=[Seat("Ana", 1), Seat("Bo", 2), Seat("Cy", 3)], state=st)
-    shown = choice_labels(table, GAME.prompt(st, 0).choices)
+    shown = choice_labels(GAME.prompt(st, 0).choices, table.names())
     keys = shown[shown.index("Key Challenge → Key 1"):]
     assert keys == ["Key Challenge → Key 1"] + [f"Key {n}" for n in range(2, 10)]
 

@@ -147,7 +147,7 @@ class Players:
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
                 if cid and cid.split(":")[2] == str(seat)]
-        shown = ui.choice_labels(table, prompt.choices)[prompt.choices.index(choice)]
+        shown = ui.choice_labels(prompt.choices, table.names())[prompt.choices.index(choice)]
         direct = [cid for cid, label in mine if label == shown or label.endswith(f" · {shown}")]
         if not prompt.private and direct:
             ix = await self.fake.click(user, board.id, direct[0], force=stale_client)
