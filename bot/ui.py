@@ -44,10 +44,9 @@ def frozen(view: discord.ui.View) -> discord.ui.View:
 def text_modal(table: Table, seat: int, index: int, choice: Choice,
                text: str | None = None) -> discord.ui.Modal:
     """A private text box for a choice that needs words (a fear, a name)."""
-    label = table.fill(choice.path[-1].label)[:45]
-    modal = discord.ui.Modal(title=label, custom_id=button_id(table, "m", str(index), seat),
-                             timeout=None)
-    modal.add_item(discord.ui.TextInput(label=label, custom_id="text",
+    modal = discord.ui.Modal(title=choice.path[-1].label[:45],
+                             custom_id=button_id(table, "m", str(index), seat), timeout=None)
+    modal.add_item(discord.ui.TextInput(label=choice.path[-1].label[:45], custom_id="text",
                                         style=discord.TextStyle.paragraph, max_length=100,
                                         default=text))
     modal.stop()  # not stored by discord.py: on_interaction routes the submission
@@ -176,10 +175,9 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
 
 
 def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
-    """One step of a private multi-step choice, with Back and Cancel. Labels name players as
-    the engine's events do ({p0}: `Table.fill`)."""
+    """One step of a private multi-step choice, with Back and Cancel."""
     view = discord.ui.View(timeout=None)
-    options = [Step(step.key, table.fill(step.label)) for step in position.options]
+    options = position.options
     path = position.path
     if len(options) <= MAX_BUTTONS:
         for index, step in enumerate(options):
