@@ -101,15 +101,21 @@ def fitting(lines: list[str], limit: int = 3500) -> list[str]:
 
 
 def score_table(table: Table) -> str:
-    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}) as a code block."""
+    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}) to read on a phone:
+    no columns to wrap, but a line per player, the name first and the last figure (the total)
+    after it, then the figures that made it, small and short (zeros left out)."""
     scores = (table.result or {}).get("scores")
     if not isinstance(scores, dict) or not scores.get("rows"):
         return ""
-    header = ["Player", *scores["header"]]
-    rows = [[table.seats[row[0]].name, *(str(v) for v in row[1:])] for row in scores["rows"]]
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
-    return ("```\n" + "\n".join(lines) + "\n```")[:1024]
+    *parts, total = scores["header"]
+    lines = []
+    for seat, *figures in scores["rows"]:
+        lines.append(f"**{table.seats[seat].name}** · {total} {figures[-1]}")
+        made_of = ", ".join(f"{name.lower()} {value}" for name, value in zip(parts, figures)
+                            if value)
+        if made_of:
+            lines.append(f"-# {made_of}")
+    return "\n".join(lines)[:1024]
 
 
 def result_text(table: Table) -> str:

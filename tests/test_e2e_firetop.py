@@ -149,10 +149,9 @@ async def test_a_person_rolls_for_the_monster_on_the_same_board(fake_discord, ha
         raise AssertionError("nobody met a monster")
     fighter = table.state.data["battle"]["seat"]
     roller = 1 - fighter
-    colour = GAME.colours[roller]
     board = players.current_board(table)
     boards_before = len(players.boards())
-    await click(fake_discord, players, table, fighter, f"Fight, {colour} rolls for it")
+    await click(fake_discord, players, table, fighter, f"Fight, {table.seats[roller].name} rolls")
     name = table.state.data["battle"]["name"]
     # the fighter has chosen the round: now only the roller has buttons (the bot rolls if he is slow)
     assert table.prompts[roller] is not None and table.prompts[fighter] is None
