@@ -48,6 +48,7 @@ from bot import ui
 from bot.clock import RealClock
 from fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
 from sandbox.harness import GUILD_READY_TIMEOUT
+from sandbox.people import kind_select
 from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
@@ -216,6 +217,12 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     names = [s["name"] for s in saved.row["seats"]]  # labels call players by name, as shown
     shown = ui.choice_labels(prompt.choices, names)[prompt.choices.index(choice)]
     direct = [cid for cid, label in mine if label == shown]
+    index = str(prompt.choices.index(choice))
+    kind = kind_select(board, seat, index)
+    if not prompt.private and kind:  # one of a kind: picked in the table's select
+        sent.append(await fake.select(user, board.id, kind, [index]))
+        await answered(sent[-1])
+        return sent
     if not prompt.private and direct:
         sent.append(await fake.click(user, board.id, direct[0]))
         await answered(sent[-1])

@@ -430,7 +430,10 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         seat, prompt = service.turn_of(table, user.id, token, issued_to)
         if op in ("c", "m"):
-            index = int(arg)
+            try:
+                index = int(values[0] if op == "c" and values else arg)  # a select's: its value
+            except ValueError:
+                raise Stale() from None
             if not 0 <= index < len(prompt.choices):
                 raise Stale()
             choice = prompt.choices[index]

@@ -126,6 +126,42 @@ def choice_labels(choices: list[Choice], names: list[str]) -> list[str]:
     return labels
 
 
+SELECT_FROM = 6  # choices of one kind on the live table from which they share one select
+
+
+def runs_of_a_kind(choices: list[Choice]) -> list[list[int]]:
+    """`choices`' indexes in order, those of one kind in a row (a Key Challenge's nine keys: the
+    same first step) together, each other choice alone."""
+    runs: list[list[int]] = []
+    for index, choice in enumerate(choices):
+        before = choices[index - 1].path if index else ()
+        if runs and len(choice.path) > 1 and len(before) > 1 and before[0].key == choice.path[0].key:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
+
+
+def slots(choices: list[Choice]) -> int:
+    """Button places the live table needs for one person's choices: a select takes a row."""
+    return sum(5 if len(run) >= SELECT_FROM else len(run) for run in runs_of_a_kind(choices))
+
+
+def kind_select(table: Table, seat: int, run: list[int]) -> discord.ui.Select:
+    """One select for choices of one kind: its placeholder names the kind, each option what
+    differs; the value is the choice's index (op "c", as a button's)."""
+    prompt = table.prompts[seat]
+    assert prompt is not None
+    names = table.names()
+    kind = prompt.choices[run[0]].path[0].label
+    return discord.ui.Select(
+        custom_id=button_id(table, "c", f"kind{run[0]}", seat),
+        placeholder=fill_names(f"{kind}: pick one…", names)[:150],
+        options=[discord.SelectOption(
+            label=fill_names(" → ".join(step.label for step in prompt.choices[i].path[1:]),
+                             names)[:100], value=str(i)) for i in run[:MAX_SELECT]])
+
+
 def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     """The rows of controls on the live table, for every person with something to do, each
     button issued to their seat.
@@ -148,7 +184,17 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
                if prompt is not None and not table.seats[seat].ai]
     several = len(waiting) > 1
     buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat
-    if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
+    kinds: list[tuple[int, list[int]]] = []  # one person's choices of one kind: a select
+    if not any(p.private for _, p in waiting) and not several and waiting \
+            and slots(waiting[0][1].choices) <= room:
+        seat, prompt = waiting[0]
+        labels = choice_labels(prompt.choices, table.names())
+        for run in runs_of_a_kind(prompt.choices):
+            if len(run) >= SELECT_FROM:
+                kinds.append((seat, run))
+            else:
+                buttons += [(labels[index], f"c:{index}", seat) for index in run]
+    elif not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
             for index, label in enumerate(choice_labels(prompt.choices, table.names())):
                 if several:
@@ -164,6 +210,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
             discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
                               custom_id=button_id(table, *op_arg.split(":"), seat=seat))
             for label, op_arg, seat in buttons[start:start + 5])))
+    for seat, run in kinds:
+        rows.append(discord.ui.ActionRow(kind_select(table, seat, run)))
     if voters:
         rows.append(discord.ui.ActionRow(discord.ui.Select(
             custom_id=button_id(table, "vote"), placeholder="Vote out an absent player…",

@@ -13,6 +13,12 @@ from fakediscord import FakeDiscord, Message
 from .harness import BotHarness, is_board, settle, until
 
 
+def kind_select(board: Message, seat: int, index: str) -> str | None:
+    """The table's select that offers the seat's choice `index` among others of its kind."""
+    return next((cid for cid, options in board.selects() if cid.split(":")[2] == str(seat)
+                 and ":c:kind" in cid and index in [value for value, _ in options]), None)
+
+
 class Players:
     """People in one guild channel, acting through the fake client like real users."""
 
@@ -149,6 +155,12 @@ class Players:
                 if cid and cid.split(":")[2] == str(seat)]
         shown = ui.choice_labels(prompt.choices, table.names())[prompt.choices.index(choice)]
         direct = [cid for cid, label in mine if label == shown or label.endswith(f" · {shown}")]
+        index = str(prompt.choices.index(choice))
+        kind = kind_select(board, seat, index)
+        if not prompt.private and kind:  # one of a kind: picked in the table's select
+            ix = await self.fake.select(user, board.id, kind, [index], force=stale_client)
+            await ix.response()
+            return
         if not prompt.private and direct:
             ix = await self.fake.click(user, board.id, direct[0], force=stale_client)
             if (await ix.response()).type == 9:

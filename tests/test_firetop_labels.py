@@ -151,3 +151,28 @@ def test_alt_text_counts_provisions_in_agreement():
     st = fresh()
     player(st, 0)["provisions"] = 1
     assert "1 Provision," in describe(GAME.view(st, None))
+
+
+def test_the_key_challenge_is_one_select_on_the_live_table():
+    """On the table the nine keys share one select (its placeholder names the kind), so the
+    player's other choices keep their buttons and a phone shows one row for the keys."""
+    import games
+    from bot import ui
+    from bot.table import Seat, Table
+    st = fresh()
+    turn_of(st, 0)
+    put(st, 0, "K13")
+    st, _ = act(rig(st, 1), 0, "roll")
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
+                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2), Seat("Cy", 3)], state=st,
+                  status="running")
+    table.prompts = [GAME.prompt(st, seat) for seat in range(3)]
+    table.tokens = [0, 0, 0]
+    rows = ui.turn_rows(table)
+    selects = [item for row in rows for item in row.children if isinstance(item, ui.discord.ui.Select)
+               and ":c:kind" in item.custom_id]
+    assert len(selects) == 1 and selects[0].placeholder.startswith("Key Challenge")
+    assert [o.label for o in selects[0].options] == [f"Key {n}" for n in range(1, 10)]
+    buttons = [item.label for row in rows for item in row.children
+               if isinstance(item, ui.discord.ui.Button)]
+    assert not any(label.startswith("Key") for label in buttons)
