@@ -41,3 +41,14 @@ def test_every_key_location_lies_behind_a_hazard():
         for loc in BOARD.locations:
             if BOARD.present(loc, fold):
                 assert loc not in reach, (loc, fold)
+
+
+def test_the_demon_king_can_go_the_full_count_of_every_throw_from_anywhere_on_his_ground():
+    """His ground is a ring (a stride over the Gate road): no throw leaves him stuck, and he never
+    ends on the Gate road, where he would shut the Gate."""
+    from games.kingdom.stock import DIE
+    for fold in ({"west": w, "east": e} for w in ("in", "out") for e in ("in", "out")):
+        for start in BOARD.demon:
+            for throw in range(1, DIE + 1):
+                ends = BOARD.demon_moves(fold, start, throw)
+                assert ends and set(ends) <= BOARD.demon, (start, throw, fold)
