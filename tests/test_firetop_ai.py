@@ -125,3 +125,29 @@ def test_in_self_play_a_defender_seated_after_his_attacker_gets_to_choose():
                 chose += 1
             advance(GAME, state, seat, action, now)
     assert chose > 0
+
+
+def test_battle_odds_are_even_between_equals_and_follow_the_skill_gap():
+    from games.firetop.ai import battle_odds
+    assert battle_odds(0, 9, 9) == pytest.approx(0.5)
+    assert battle_odds(1, 9, 9) > 0.75 and battle_odds(-1, 9, 9) < 0.25
+    assert battle_odds(0, 3, 9) < 0.5 < battle_odds(0, 9, 3)  # fewer wounds to take is better
+
+
+def test_late_in_the_game_a_keyless_adventurer_hunts_and_fights_whoever_carries_treasure():
+    from tests.test_firetop_rules import fresh, put, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(3)
+    d = st.data
+    for s in range(3):
+        put(st, s, "K9")
+        d["players"][s].update(skill=10, skill0=10, stamina=18, stamina0=18)
+    d["players"][1]["items"] = ["keys_a"]
+    d["round"] = d["limit"] - 5
+    turn_of(st, 0)
+    prompt = GAME.prompt(st, 0)
+    smart = Smart(GAME.view(st, 0), [c.action for c in prompt.choices], Rng(1))
+    assert smart.hunting() and f"fight {GAME.colours[1]}" in smart.actions
+    assert decide(GAME, st, 0, Rng(1), "smart", prompt) == f"fight {GAME.colours[1]}"
+    d["round"] = 1  # early on, with rooms to explore, an even fight is not worth it
+    assert decide(GAME, st, 0, Rng(1), "smart", GAME.prompt(st, 0)) != f"fight {GAME.colours[1]}"

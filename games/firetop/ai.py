@@ -17,15 +17,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 from typing import Any
 
 from games.core import Prompt, Rng
 
 from .board import BOARD, route_costs
-from .content import CHEST_KEYS, NUMBERS, TREASURES, WARES
+from .content import CHEST_KEYS, NUMBERS, TREASURES, WARES, WOUND
 
 SWORD_BY_NAME = {c["name"]: c["attack"] for c in TREASURES.values() if c["kind"] == "sword"}
 ALL_TRIPLES = [frozenset(t) for t in combinations(range(1, NUMBERS + 1), CHEST_KEYS)]
+HUNT_FROM = 0.5  # share of the round limit after which missing keys are hunted from other adventurers
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
@@ -33,6 +35,20 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     if level != "smart" or len(actions) == 1:
         return actions[rng.below(len(actions))]
     return Smart(view, actions, rng).decide()
+
+
+# P(our total beats theirs in one Attack Round) by Skill difference; a loss is the same at -diff,
+# and a tie (about 11%) is fought again.
+ROUND_WIN = {-4: 0.1, -3: 0.16, -2: 0.24, -1: 0.34, 0: 0.44, 1: 0.56, 2: 0.66, 3: 0.76, 4: 0.84}
+
+
+@lru_cache(maxsize=None)
+def battle_odds(diff: int, mine: int, theirs: int) -> float:
+    """Chance of landing `theirs` wounding rounds before taking `mine`, ties not counting: the
+    chance of a race of decisive rounds, each ours with odds win / (win + loss)."""
+    win, loss = ROUND_WIN[diff], ROUND_WIN[-diff]
+    r = win / (win + loss)
+    return sum(comb(theirs - 1 + k, k) * r ** theirs * (1 - r) ** k for k in range(max(1, mine)))
 
 
 @lru_cache(maxsize=None)
@@ -123,12 +139,13 @@ class Smart:
         for pile in view["piles"]:
             if pile["owner"] in (None, seat):
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
-        if need and self.rooms_exhausted():
+        if self.hunting():
             for other in view["players"]:
                 if other["seat"] != seat and other["treasures"] and not other["creating"] \
                         and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
                         and other["left_room"] and me["left_room"]:
-                    out.append((other["pos"], 10.0 + 3 * other["treasures"]))
+                    out.append((other["pos"], 10.0 + 3 * other["treasures"]
+                                + (8.0 if self.holds_needed(other) else 0.0)))
         if not out:
             out.append(("treasure", 1.0))
         return out
@@ -172,7 +189,8 @@ class Smart:
         if not mine:
             return self.actions[0]
         if step == "battle":
-            return "escape" if "escape" in verbs and self.should_escape() else "attack"
+            flee = self.should_escape() or battle is not None and battle["kind"] == "duel" and self.losing_duel()
+            return "escape" if "escape" in verbs and flee else "attack"
         if step == "shop":
             return self.shop()
         if step == "ask":
@@ -296,16 +314,10 @@ class Smart:
         return options[0]
 
     def foe_strength(self, skill: int, stamina: int) -> float:
-        """Rough chance we win a battle against skill/stamina (a sword's bonus in it) from here."""
+        """Chance we win a battle against skill/stamina (a sword's bonus in it) from here."""
         me = self.me
-        bonus = self.best_sword()
-        diff = me["skill"] + bonus - skill
-        p_round = {-4: 0.1, -3: 0.16, -2: 0.24, -1: 0.34, 0: 0.45, 1: 0.56, 2: 0.66, 3: 0.75, 4: 0.83}
-        p = p_round.get(max(-4, min(4, diff)))
-        mine = -(-me["stamina"] // 2)
-        theirs = -(-stamina // 2)
-        # we need `theirs` wins before they get `mine`
-        return p ** theirs / (p ** theirs + (1 - p) ** mine) if p else 0.0
+        diff = me["skill"] + self.best_sword() - skill
+        return battle_odds(max(-4, min(4, diff)), -(-me["stamina"] // WOUND), -(-stamina // WOUND))
 
     def should_escape(self) -> bool:
         b = self.view["battle"]
@@ -323,6 +335,14 @@ class Smart:
         if self.me["stamina"] <= 2:
             return False
         return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.4
+
+    def losing_duel(self) -> bool:
+        """As the attacker: the fight has turned against us (as a monster fight going badly would)."""
+        b = self.view["battle"]
+        other = self.view["players"][b["foe"]]
+        if self.me["stamina"] <= 2:
+            return False  # a parting blow would kill
+        return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.25 and self.me["stamina"] <= 8
 
     @staticmethod
     def fighting_skill(other: dict[str, Any]) -> int:
@@ -421,11 +441,31 @@ class Smart:
             if not other["treasures"]:
                 continue
             win = self.foe_strength(self.fighting_skill(other), other["stamina"])
-            hunting = self.needed() and self.rooms_exhausted()
-            if win > 0.7 or (win > 0.55 and self.needed() and other["treasures"] >= 2) \
-                    or (hunting and win > 0.45):
+            hunting = self.hunting()
+            # a fight won, or escaped from by the one attacked, gives us his Bunches of Keys
+            bar = 0.45 if not hunting else (0.25 if self.holds_needed(other) or self.late() else 0.35)
+            if self.needed() and (win > 0.7 or win > 0.55 and other["treasures"] >= 2) or hunting and win > bar:
                 best = action
         return best
 
     def rooms_exhausted(self) -> bool:
         return all(r["looted"] for rid, r in self.view["rooms"].items() if rid not in ("study", "treasure"))
+
+    def late(self) -> bool:
+        """Past the point where the rooms still to explore can be counted on (HUNT_FROM of the
+        round limit): the keys that are missing are most likely in other adventurers' rucksacks."""
+        return self.view["round"] >= self.view["limit"] * HUNT_FROM
+
+    def hunting(self) -> bool:
+        """We lack key numbers and they are to be had only (or soonest) from other adventurers: the
+        rooms are bare, or time is running out. Then we go after whoever carries treasure."""
+        return bool(self.needed()) and (self.rooms_exhausted() or self.late())
+
+    def holds_needed(self, other: dict[str, Any]) -> bool:
+        """The table has seen `other` carry a number we lack: a Bunch of Keys shown, or named at
+        the chest (a wrong try sends him away still carrying them)."""
+        needed = self.needed()
+        shown = {n for cid in other["shown_ids"] if cid in TREASURES and TREASURES[cid]["kind"] == "keys"
+                 for n in TREASURES[cid]["keys"]}
+        tried = {n for a in self.view["attempts"] if a["seat"] == other["seat"] for n in a["keys"]}
+        return bool(needed & (shown | tried))
