@@ -151,3 +151,18 @@ def test_late_in_the_game_a_keyless_adventurer_hunts_and_fights_whoever_carries_
     assert decide(GAME, st, 0, Rng(1), "smart", prompt) == f"fight {GAME.colours[1]}"
     d["round"] = 1  # early on, with rooms to explore, an even fight is not worth it
     assert decide(GAME, st, 0, Rng(1), "smart", GAME.prompt(st, 0)) != f"fight {GAME.colours[1]}"
+
+
+def test_a_pile_nobody_owns_is_not_chased_by_one_who_would_leave_a_sword_there_again():
+    """Picking up a third sword drops the worst where it lay: an adventurer with two treasure swords
+    that chased such a pile would walk to it and back for ever."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    d["piles"].append({"node": "R11", "items": ["blade"], "owner": None})
+    turn_of(st, 0)
+    for swords, chased in ((["sword", "blade"], True), (["blade", "runesword"], False)):
+        d["players"][0]["swords"] = swords
+        smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+        assert ("R11" in dict(smart.targets())) is chased, swords

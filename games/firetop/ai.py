@@ -137,7 +137,7 @@ class Smart:
                 value -= 6.0
             out.append((rid, value))
         for pile in view["piles"]:
-            if pile["owner"] in (None, seat):
+            if pile["owner"] == seat or pile["owner"] is None and not self.leftovers_likely():
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
         if self.hunting():
             for other in view["players"]:
@@ -450,6 +450,13 @@ class Smart:
 
     def rooms_exhausted(self) -> bool:
         return all(r["looted"] for rid, r in self.view["rooms"].items() if rid not in ("study", "treasure"))
+
+    def leftovers_likely(self) -> bool:
+        """Whether a pile nobody owns is most likely swords left behind (ours among them): we carry
+        two treasure swords already (picking up a third drops the worst where it lay), or it is
+        late and what lies about has been picked over. Chasing such a pile walks in circles."""
+        swords = self.secret["swords"]
+        return self.late() or len(swords) >= 2 and "sword" not in swords
 
     def late(self) -> bool:
         """Past the point where the rooms still to explore can be counted on (HUNT_FROM of the
