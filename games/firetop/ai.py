@@ -56,6 +56,13 @@ def cost_to(target: str, maze: bool = True) -> dict[str, float]:
     return route_costs(target, maze)
 
 
+def rucksack_cards(other: dict[str, Any]) -> int:
+    """Treasure cards another adventurer carries in the rucksack (where Bunches of Keys go): his
+    treasure count less the treasure swords the table has seen him use."""
+    seen_swords = sum(1 for name in other["swords"] if name in SWORD_BY_NAME)
+    return max(0, other["treasures"] - seen_swords)
+
+
 def carried(items: list[str]) -> set[int]:
     return {n for cid in items if TREASURES[cid]["kind"] == "keys" for n in TREASURES[cid]["keys"]}
 
@@ -141,10 +148,10 @@ class Smart:
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
         if self.hunting():
             for other in view["players"]:
-                if other["seat"] != seat and other["treasures"] and not other["creating"] \
+                if other["seat"] != seat and rucksack_cards(other) and not other["creating"] \
                         and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
                         and other["left_room"] and me["left_room"]:
-                    out.append((other["pos"], 10.0 + 3 * other["treasures"]
+                    out.append((other["pos"], 10.0 + 3 * rucksack_cards(other)
                                 + (8.0 if self.holds_needed(other) else 0.0)))
         if not out:
             out.append(("treasure", 1.0))
@@ -441,7 +448,7 @@ class Smart:
             if not other["treasures"]:
                 continue
             win = self.foe_strength(self.fighting_skill(other), other["stamina"])
-            hunting = self.hunting()
+            hunting = self.hunting() and rucksack_cards(other) > 0
             # a fight won, or escaped from by the one attacked, gives us his Bunches of Keys
             bar = 0.45 if not hunting else (0.25 if self.holds_needed(other) or self.late() else 0.35)
             if self.needed() and (win > 0.7 or win > 0.55 and other["treasures"] >= 2) or hunting and win > bar:
