@@ -166,3 +166,18 @@ def test_a_pile_nobody_owns_is_not_chased_by_one_who_would_leave_a_sword_there_a
         d["players"][0]["swords"] = swords
         smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
         assert ("R11" in dict(smart.targets())) is chased, swords
+
+
+def test_an_adventurer_with_nothing_to_lose_is_not_put_off_by_a_monster():
+    """Dead, one starts again fresh at the Entrance: with no treasure card carried, a hurt
+    adventurer still goes back into the room where its keys lie."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    turn_of(st, 0)
+    d["players"][0].update(stamina=4, stamina0=20)
+    for items, bold in (([], True), (["goblet"], False)):
+        d["players"][0]["items"] = items
+        smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+        assert (smart.nerve() == 1.0) is bold, items

@@ -139,8 +139,8 @@ class Smart:
                 continue
             value = 12.0 if need else 5.0
             if room["waiting"] or (room["fixed"] and rid == "guardroom"):
-                value -= 3.0 if hurt > 0.6 else 9.0
-            elif not room["visited"] and hurt < 0.35:
+                value -= 3.0 if self.nerve() > 0.6 else 9.0
+            elif not room["visited"] and self.nerve() < 0.35:
                 value -= 6.0
             out.append((rid, value))
         for pile in view["piles"]:
@@ -151,7 +151,9 @@ class Smart:
                 if other["seat"] != seat and rucksack_cards(other) and not other["creating"] \
                         and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
                         and other["left_room"] and me["left_room"]:
-                    out.append((other["pos"], 10.0 + 3 * rucksack_cards(other)
+                    # rooms still unexplored hold keys for sure: a rival only maybe
+                    base = 10.0 if self.rooms_exhausted() else 4.0
+                    out.append((other["pos"], base + 3 * rucksack_cards(other)
                                 + (8.0 if self.holds_needed(other) else 0.0)))
         if not out:
             out.append(("treasure", 1.0))
@@ -234,10 +236,9 @@ class Smart:
         if node not in BOARD.rooms:
             return 0.0
         room = self.view["rooms"][node]
-        hurt = self.me["stamina"] / max(1, self.me["stamina0"])
         if room["barred"] == self.seat:
             return 50.0
-        if (room["waiting"] or (room["fixed"] and node == "guardroom")) and hurt < 0.5:
+        if (room["waiting"] or (room["fixed"] and node == "guardroom")) and self.nerve() < 0.5:
             return 15.0
         return 0.0
 
@@ -445,7 +446,7 @@ class Smart:
         for action in options:
             colour = action.split()[1]
             other = next(q for q in self.view["players"] if q["colour"] == colour)
-            if not other["treasures"]:
+            if not rucksack_cards(other):
                 continue
             win = self.foe_strength(self.fighting_skill(other), other["stamina"])
             hunting = self.hunting() and rucksack_cards(other) > 0
@@ -457,6 +458,14 @@ class Smart:
 
     def rooms_exhausted(self) -> bool:
         return all(r["looted"] for rid, r in self.view["rooms"].items() if rid not in ("study", "treasure"))
+
+    def nerve(self) -> float:
+        """How bold to be with monsters: our Stamina left (a share of its start), or full nerve when
+        dying would cost nothing: no treasure card carried, and a new adventurer starts fresh at
+        the Entrance (hurt adventurers with empty rucksacks otherwise never went back for keys)."""
+        if not self.secret["items"] and all(s == "sword" for s in self.secret["swords"]):
+            return 1.0
+        return self.me["stamina"] / max(1, self.me["stamina0"])
 
     def leftovers_likely(self) -> bool:
         """Whether a pile nobody owns is most likely swords left behind (ours among them): we carry
