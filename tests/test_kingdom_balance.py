@@ -53,3 +53,14 @@ def test_the_demon_king_can_go_the_full_count_of_every_throw_from_anywhere_on_hi
             for throw in range(1, DIE + 1):
                 ends = BOARD.demon_moves(fold, start, throw)
                 assert ends and set(ends) <= BOARD.demon, (start, throw, fold)
+
+
+def test_with_two_players_the_second_seat_is_dealt_more_equipment():
+    """Seat balance (house rule, data): the first to move wins more two-player games without it."""
+    from games.core import setup
+    from games.kingdom import GAME
+    from games.kingdom.stock import SETUP
+    extra = SETUP["seat_balance"]["equipment_extra"]["2"]
+    two = setup(GAME, 2, {}, 3).data["players"]
+    assert [len(p["equip"]) for p in two] == [SETUP["equipment_each"] + e for e in extra] and extra[1] > 0
+    assert [len(p["equip"]) for p in setup(GAME, 3, {}, 3).data["players"]] == [SETUP["equipment_each"]] * 3
