@@ -181,3 +181,17 @@ def test_an_adventurer_with_nothing_to_lose_is_not_put_off_by_a_monster():
         d["players"][0]["items"] = items
         smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
         assert (smart.nerve() == 1.0) is bold, items
+
+
+def test_smart_escapes_a_monster_it_will_likely_lose_to_even_unhurt():
+    from tests.test_firetop_rules import fresh, in_battle, act
+    st = fresh(2)
+    st.data["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20)
+    st = in_battle(st, 0, card="troll")  # Cave Troll: Skill 12 against our 9 (+0 sword)
+    st.data["battle"]["round"] = 1
+    prompt = GAME.prompt(st, 0)
+    if "escape" not in [c.action for c in prompt.choices]:  # the first round must be fought
+        st, _ = act(st, 0, "attack")
+        prompt = GAME.prompt(st, 0)
+    assert "escape" in [c.action for c in prompt.choices]
+    assert decide(GAME, st, 0, Rng(1), "smart", prompt) == "escape"
