@@ -8,7 +8,7 @@ import pytest
 
 from games.atmosfear import GAME
 from games.atmosfear.engine import (COLOURS, FATE, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
-                                    TIME, nearest_hole, order_weights)
+                                    TIME, WELL, nearest_hole, order_weights, time_band)
 from games.core import SYSTEM, IllegalAction, Rng, apply, setup
 from tests import rules_helpers
 
@@ -603,13 +603,15 @@ def test_time_cards_are_private_fire_on_the_clock_and_expire():
     assert a.data["players"][0]["time_cards"] == [] and "T06" not in a.data["time"]
     with pytest.raises(IllegalAction):
         act(a, SYSTEM, "time T06", due + 4)  # never twice
-    # T01 (36:40 left of 40) has already passed: it is set aside
+    # T01 (36:40 left of 40) has already passed: it is set aside and the next card drawn instead
+    a.data["time"] = ["T01", "T30"]
     a.data["current"] = 2
     a.data["players"][2]["pos"] = "O5"
     force(a, 1)
     b, ev = act(a, 2, "roll 1", due + 5)
     b, ev = act(b, 2, "outside", due + 5)
-    assert b.data["players"][2]["time_cards"] == [] and "already passed" in texts(ev)
+    assert b.data["players"][2]["time_cards"] == ["T30"] and b.data["time"] == []
+    assert "sets aside 1 Time card whose time has already passed" in texts(ev)
 
 
 def test_time_cards_follow_the_clock_and_are_set_aside_once_spent():
@@ -633,8 +635,9 @@ def test_time_cards_follow_the_clock_and_are_set_aside_once_spent():
     st.data["players"][1]["pos"] = "O5"
     force(st, 1)
     st, _ = act(st, 1, "roll 1", end - 39)
-    st, ev = act(st, 1, "outside", end - 39)  # T01's 18:20 has passed: useless, set aside
-    assert "already passed" in texts(ev) and st.data["time"] == ["T02"]
+    st, ev = act(st, 1, "outside", end - 39)  # T01's 18:20 and T02's 16:40 have passed: set aside
+    assert "already passed, and the deck is empty" in texts(ev) and st.data["time"] == []
+    assert st.data["players"][1]["time_cards"] == []
     st.data["time"] = []
     st.data["current"] = 2
     st.data["players"][2]["pos"] = "O5"
@@ -642,6 +645,59 @@ def test_time_cards_follow_the_clock_and_are_set_aside_once_spent():
     st, _ = act(st, 2, "roll 1", end - 30)
     st, ev = act(st, 2, "outside", end - 30)
     assert "no Time card left" in texts(ev) and st.data["players"][2]["time_cards"] == []
+
+
+
+def test_the_time_deck_is_stacked_by_time_and_shuffled_within_each_band():
+    """House rule: the earliest cards to strike lie on top, so a card drawn usually strikes soon."""
+    orders = []
+    for seed in range(1, 4):
+        deck = started(seed=seed).data["time"]
+        bands = [time_band(c) for c in deck]
+        assert bands == sorted(bands) and sorted(deck) == sorted(TIME)
+        orders.append(deck)
+    assert orders[0] != orders[1] != orders[2]
+
+
+def keyed_table():
+    st = quiet(started(seats=4))
+    d = st.data
+    d["players"][0].update(pos="O33", rack=["red", "blue"])
+    d["players"][1].update(pos="O12", rack=["yellow", "green", "purple"])
+    d["players"][2].update(pos="O44", rack=[])
+    d["players"][3].update(pos="O60", rack=["orange"])
+    return st
+
+
+def test_a_time_card_that_would_change_nothing_gives_a_key_instead():
+    st = keyed_table()
+    ev = []
+    GAME._strike(st, 0, TIME["T03"], Rng(3), ev)  # not in a Black Hole: a key from the realm instead
+    assert st.data["players"][0]["rack"] == ["red", "blue", "purple"] and "Nothing happens." not in texts(ev)
+    st.data["players"][2]["pos"] = WELL
+    st.data["realm_keys"][2] = 0  # her own realm (the Well has none) is empty: steal from a leader
+    ev = []
+    GAME._strike(st, 2, TIME["T03"], Rng(3), ev)
+    assert len(st.data["players"][2]["rack"]) == 1
+    assert len(st.data["players"][0]["rack"]) + len(st.data["players"][1]["rack"]) == 5  # from a leader
+    ev = []
+    st.data["players"][3]["rack"] = []
+    GAME._strike(st, 3, TIME["T21"], Rng(3), ev)  # a key to lose and none held: nothing at all
+    assert st.data["players"][3]["rack"] == [] and "no coloured key to lose" in texts(ev)
+
+
+@pytest.mark.parametrize("card", ["T06", "T24"])
+def test_a_swap_never_carries_a_player_without_every_key_inside(card):
+    st = keyed_table()
+    d = st.data
+    d["players"][1 if card == "T06" else 3].update(pos=WELL, rack=list(COLOURS))
+    ev = []
+    GAME._strike(st, 0, TIME[card], Rng(3), ev)
+    assert d["players"][0]["pos"] == "O33" and WELL not in [d["players"][s]["pos"] for s in (0, 2)]
+    assert len(d["players"][0]["rack"]) == 3  # the card gave a key instead
+    d["players"][0]["rack"] = list(COLOURS)
+    GAME._strike(st, 0, TIME[card], Rng(3), [])
+    assert d["players"][0]["pos"] == WELL  # with every key, the swap goes ahead
 
 
 # ------------------------------------------------------------------ the Gatekeeper

@@ -9,7 +9,7 @@ from tests import rules_helpers
 
 from games.core import IllegalAction, Rng, apply, decide, setup
 from games.dontgo import GAME
-from games.dontgo.engine import (BOARDS, CARDS, CONFIG, DIE, ROOMS, TOKEN_VALUE, TYPES, ghosts,
+from games.dontgo.engine import (SEAT_BONUS, BOARDS, CARDS, CONFIG, DIE, ROOMS, TOKEN_VALUE, TYPES, ghosts,
                                  give_ghosts, pool_value, take_ghosts)
 
 SLOT = {name: slot for slot, sides in enumerate(BOARDS) for name in sides}
@@ -612,32 +612,32 @@ def test_game_ends_when_every_room_is_gone_and_scores():
     haunt(st, 1, 7)
     st, ev = finish(st)
     assert st.over and st.data["phase"] == "over"
-    assert st.result["scores"]["rows"] == [[0, 1 + 4, 4, 0, 0, 5], [1, 4 + 3 + 3, 7, 3, 0, 13]]
+    assert st.result["scores"]["rows"] == [[0, 1 + 4, 4, 0, 0, 5], [1, 4 + 3 + 3, 7, 3, 0.5, 12.5]]
     assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
     assert st.result["reason"] == "fewest curses" and st.result["winners"] == [0]
     view = GAME.view(st, None)
     assert view["phase"] == "over" and view["winners"] == [0] and view["current"] is None
-    assert view["scores"][1] == {"seat": 1, "curses": 10, "ghosts": 7, "penalty": 3, "bonus": 0, "total": 13}
+    assert view["scores"][1] == {"seat": 1, "curses": 10, "ghosts": 7, "penalty": 3, "bonus": 0.5, "total": 12.5}
     assert [p["ghosts"] for p in view["players"]] == [4, 7]
     assert "7 ghosts" in public_text(ev)  # revealed at the end
     refused(st, 0, "place attic 1", "over")
 
 
-def test_the_last_seat_is_forgiven_a_curse_at_the_end():
-    """Seat balance (house rule): with 3 players seat 3 scores 1 curse less, and the win goes
-    by that total; seats 1 and 2 get nothing off."""
+def test_the_later_seats_are_forgiven_curses_at_the_end():
+    """Seat balance (house rule): with 3 players seat 2 scores 1 curse less and seat 3 one and a
+    half, and the win goes by that total; seat 1 gets nothing off."""
     st = fresh(3)
     hold(st, 0, ids("ring", 1)[0])
     hold(st, 2, ids("ring", 1)[0])
     st, ev = finish(st, seat=2)  # the last room: seat 2 takes two cards, seat 3 the third
     rows = {r["seat"]: r for r in st.data["scores"]}
-    assert [rows[s]["bonus"] for s in range(3)] == [0, 0, 1]
-    assert rows[2]["total"] == rows[2]["curses"] + rows[2]["penalty"] - 1
+    assert [rows[s]["bonus"] for s in range(3)] == [0, 1, 1.5]
+    assert rows[2]["total"] == rows[2]["curses"] + rows[2]["penalty"] - 1.5
     assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
-    assert "1 seat bonus" in public_text(ev)
-    # two players: no bonus for either seat
+    assert "1.5 seat bonus" in public_text(ev)
+    # two players: half a curse for seat 2, which wins a tie
     st, _ = finish(fresh(2))
-    assert [r["bonus"] for r in st.data["scores"]] == [0, 0]
+    assert [r["bonus"] for r in st.data["scores"]] == [0, 0.5]
 
 
 def test_penalty_goes_to_everyone_tied_for_most_ghosts():
@@ -656,7 +656,8 @@ def test_no_penalty_when_nobody_has_ghosts():
     assert [r[3] for r in st.result["scores"]["rows"]] == [0, 0]
 
 
-def test_tie_break_fewer_ghosts_then_shared_victory():
+def test_tie_break_fewer_ghosts_then_shared_victory(monkeypatch):
+    monkeypatch.setitem(SEAT_BONUS, 2, [0, 0])  # the tie-breaks themselves, without the seat bonus
     st = fresh(2)
     hold(st, 0, ids("ring", 3)[0])  # seat 0: 3 + 4 (twin) = 7
     haunt(st, 0, 2)

@@ -125,3 +125,73 @@ def test_in_self_play_a_defender_seated_after_his_attacker_gets_to_choose():
                 chose += 1
             advance(GAME, state, seat, action, now)
     assert chose > 0
+
+
+def test_battle_odds_are_even_between_equals_and_follow_the_skill_gap():
+    from games.firetop.ai import battle_odds
+    assert battle_odds(0, 9, 9) == pytest.approx(0.5)
+    assert battle_odds(1, 9, 9) > 0.75 and battle_odds(-1, 9, 9) < 0.25
+    assert battle_odds(0, 3, 9) < 0.5 < battle_odds(0, 9, 3)  # fewer wounds to take is better
+
+
+def test_late_in_the_game_a_keyless_adventurer_hunts_and_fights_whoever_carries_treasure():
+    from tests.test_firetop_rules import fresh, put, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(3)
+    d = st.data
+    for s in range(3):
+        put(st, s, "K9")
+        d["players"][s].update(skill=10, skill0=10, stamina=18, stamina0=18)
+    d["players"][1]["items"] = ["keys_a"]
+    d["round"] = d["limit"] - 5
+    turn_of(st, 0)
+    prompt = GAME.prompt(st, 0)
+    smart = Smart(GAME.view(st, 0), [c.action for c in prompt.choices], Rng(1))
+    assert smart.hunting() and f"fight {GAME.colours[1]}" in smart.actions
+    assert decide(GAME, st, 0, Rng(1), "smart", prompt) == f"fight {GAME.colours[1]}"
+    d["round"] = 1  # early on, with rooms to explore, an even fight is not worth it
+    assert decide(GAME, st, 0, Rng(1), "smart", GAME.prompt(st, 0)) != f"fight {GAME.colours[1]}"
+
+
+def test_a_pile_nobody_owns_is_not_chased_by_one_who_would_leave_a_sword_there_again():
+    """Picking up a third sword drops the worst where it lay: an adventurer with two treasure swords
+    that chased such a pile would walk to it and back for ever."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    d["piles"].append({"node": "R11", "items": ["blade"], "owner": None})
+    turn_of(st, 0)
+    for swords, chased in ((["sword", "blade"], True), (["blade", "runesword"], False)):
+        d["players"][0]["swords"] = swords
+        smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+        assert ("R11" in dict(smart.targets())) is chased, swords
+
+
+def test_an_adventurer_with_nothing_to_lose_is_not_put_off_by_a_monster():
+    """Dead, one starts again fresh at the Entrance: with no treasure card carried, a hurt
+    adventurer still goes back into the room where its keys lie."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    turn_of(st, 0)
+    d["players"][0].update(stamina=4, stamina0=20)
+    for items, bold in (([], True), (["goblet"], False)):
+        d["players"][0]["items"] = items
+        smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+        assert (smart.nerve() == 1.0) is bold, items
+
+
+def test_smart_escapes_a_monster_it_will_likely_lose_to_even_unhurt():
+    from tests.test_firetop_rules import fresh, in_battle, act
+    st = fresh(2)
+    st.data["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20)
+    st = in_battle(st, 0, card="troll")  # Cave Troll: Skill 12 against our 9 (+0 sword)
+    st.data["battle"]["round"] = 1
+    prompt = GAME.prompt(st, 0)
+    if "escape" not in [c.action for c in prompt.choices]:  # the first round must be fought
+        st, _ = act(st, 0, "attack")
+        prompt = GAME.prompt(st, 0)
+    assert "escape" in [c.action for c in prompt.choices]
+    assert decide(GAME, st, 0, Rng(1), "smart", prompt) == "escape"

@@ -9,7 +9,7 @@ from bot.simulate import simulate
 from games.core import Rng, decide, setup
 from games.kingdom import GAME
 from games.kingdom.stock import TREASURES
-from tests.kingdom_helpers import act, actions, me, position, put, safe_demon
+from tests.kingdom_helpers import act, actions, fresh, me, position, put, safe_demon
 
 from tests import rules_helpers
 
@@ -208,3 +208,37 @@ def test_smart_goes_round_the_whirlpool_section_when_barred_from_the_rainbow():
     prompt = GAME.prompt(st, 0)
     assert "move e7" in [c.action for c in prompt.choices]          # stopping short of the 5
     assert choose(GAME.view(st, 0), Prompt(0, prompt.text, prompt.choices), Rng(1)) == "move e7"
+
+
+def test_smart_lets_a_rival_without_treasure_fold_but_stops_one_who_carries_some():
+    for hand, wanted in (([], "let"), (["crown"], "deep")):
+        st = position("bp", seats=3, hand=hand)
+        put(st, 1, "gate")
+        put(st, 2, "h10")  # off the West panel: the fold would not catch seat 2
+        me(st, 2)["deep"] = 1
+        st.data["demon"] = "h6"
+        st, _ = act(st, 0, "roll", dice=[1])
+        st = safe_demon(st)
+        st, _ = act(st, 0, "move wpool")
+        assert smart(st, 2) == wanted, hand
+
+
+def test_a_key_location_a_rival_is_nearer_to_counts_as_further_away():
+    from games.kingdom import ai
+    st = fresh(3)
+    for s in range(3):
+        put(st, s, "gate", equip=[])
+    put(st, 1, "moat_a")
+    view = GAME.view(st, 0)
+    spread = dict(ai.goals(view, 0))
+    assert spread["castle"] == ai.FIGHT + ai.PREFS["crowded"]
+    assert dict(ai.goals(GAME.view(st, 1), 1))["castle"] == ai.FIGHT  # the nearer one keeps its aim
+
+
+def test_a_space_a_rival_can_reach_with_one_throw_is_exposed():
+    from games.kingdom import ai
+    st = fresh(2)
+    put(st, 0, "gate")
+    put(st, 1, "h4")
+    view = GAME.view(st, 0)
+    assert ai.exposed("h6", view, 0) and not ai.exposed("castle", view, 0)

@@ -1,7 +1,8 @@
 """Key to the Kingdom's board under smart self-play: every hazard gets crossed, panels turn both ways,
 the Demon King's dungeon stays a setback rather than a habit, and the AI's routes depend on what it
-carries. Small seeded samples of games (games.kingdom.stats counts them); the full figures are at
-the end of data/kingdom/rules.md."""
+carries, and the Demon King can always move. Small seeded samples of games (games.kingdom.stats
+counts them: `python -m games.kingdom.stats --games 400 --players 4`); the figures on the rules
+page come from tests/figures.py (tests/test_figures_docs.py)."""
 from __future__ import annotations
 
 from games.kingdom import ai
@@ -41,3 +42,25 @@ def test_every_key_location_lies_behind_a_hazard():
         for loc in BOARD.locations:
             if BOARD.present(loc, fold):
                 assert loc not in reach, (loc, fold)
+
+
+def test_the_demon_king_can_go_the_full_count_of_every_throw_from_anywhere_on_his_ground():
+    """His ground is a ring (a stride over the Gate road): no throw leaves him stuck, and he never
+    ends on the Gate road, where he would shut the Gate."""
+    from games.kingdom.stock import DIE
+    for fold in ({"west": w, "east": e} for w in ("in", "out") for e in ("in", "out")):
+        for start in BOARD.demon:
+            for throw in range(1, DIE + 1):
+                ends = BOARD.demon_moves(fold, start, throw)
+                assert ends and set(ends) <= BOARD.demon, (start, throw, fold)
+
+
+def test_with_two_players_the_second_seat_is_dealt_more_equipment():
+    """Seat balance (house rule, data): the first to move wins more two-player games without it."""
+    from games.core import setup
+    from games.kingdom import GAME
+    from games.kingdom.stock import SETUP
+    extra = SETUP["seat_balance"]["equipment_extra"]["2"]
+    two = setup(GAME, 2, {}, 3).data["players"]
+    assert [len(p["equip"]) for p in two] == [SETUP["equipment_each"] + e for e in extra] and extra[1] > 0
+    assert [len(p["equip"]) for p in setup(GAME, 3, {}, 3).data["players"]] == [SETUP["equipment_each"]] * 3

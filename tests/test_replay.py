@@ -293,7 +293,7 @@ async def test_games_of_an_old_release_replay_or_say_why_not(tmp_path):
     with pytest.raises(ReplayError, match=r"no longer lead to the position it ended in .* rules "
                                           r"have changed since"):
         scenes(*old["castle"])
-    with pytest.raises(ReplayError, match=r"move 5 \('outside'\) is refused by the rules of "
+    with pytest.raises(ReplayError, match=r"move 6 \('fly O30'\) is refused by the rules of "
                                           r"this version .* played under an older release"):
         scenes(*old["atmosfear"])
     await store.close()

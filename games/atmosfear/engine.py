@@ -24,6 +24,7 @@ Actions are canonical strings; see `reduce` and docs/games/atmosfear.md for the 
 """
 from __future__ import annotations
 
+import json
 import unicodedata
 from functools import lru_cache
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from typing import Any
 
 from data import load_toml
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
-                        Step, with_article)
+                        Step, count, with_article)
 
 from .questions import situation
 
@@ -46,6 +47,7 @@ GK = _load("gatekeeper.toml")
 FATE = {c["id"]: c for c in _load("fate.toml")["card"]}
 TIME_FILE = _load("time.toml")
 TIME = {c["id"]: c for c in TIME_FILE["card"]}
+TIME_DECK = TIME_FILE["deck"]
 AI_FEARS: list[str] = _load("fears.toml")["fears"]
 
 HARBINGERS = BOARD_FILE["harbinger"]
@@ -250,6 +252,18 @@ def inside(stone: str) -> bool:
     return stone not in STONE
 
 
+def footprint(d: dict[str, Any]) -> str:
+    """What a card can change: places, racks, Black Holes, dice owed, the Black Key, the Chosen One,
+    the realms' keys (not the cards held)."""
+    players = [{k: v for k, v in pl.items() if k != "time_cards"} for pl in d["players"]]
+    return json.dumps([players, d["black_key"], d["chosen"], d["realm_keys"], d["removed"]], sort_keys=True)
+
+
+def time_band(cid: str) -> int:
+    """Which band of the stacked Time deck a card lies in: the earliest to strike on top."""
+    return (TIME_FILE["clock"] - TIME[cid]["at"]) // TIME_DECK["band"]
+
+
 # Each moment's bonus to an order's weight (gatekeeper.toml), in order_weights' argument order.
 ORDER_BONUSES = ("leader_bonus", "hole_bonus", "late_bonus", "black_key_bonus", "no_chosen_bonus",
                  "inside_bonus")
@@ -410,6 +424,7 @@ class AtmosfearGame(Game):
         rng.shuffle(fate)
         time = sorted(TIME)
         rng.shuffle(time)
+        time.sort(key=time_band)  # house rule: stacked by time, shuffled within each band
         per_player = minutes / state.seats
         decoys = list(GK["decoy_fears"])
         rng.shuffle(decoys)
@@ -440,6 +455,11 @@ class AtmosfearGame(Game):
         rack = d["players"][seat]["rack"]
         return (EVERY_COLOUR.issubset(rack) and d["black_key"]["holder"] != seat
                 and seat in d["well"])
+
+    def may_stand(self, d: dict[str, Any], seat: int, stone: str) -> bool:
+        """Whether a card may put `seat` on `stone`: the inside track, the Well included, only with
+        a key of every colour (house rule: a swap never carries a player there unfit)."""
+        return not inside(stone) or EVERY_COLOUR.issubset(d["players"][seat]["rack"])
 
     def keys_count(self, d: dict[str, Any], seat: int) -> int:
         return len(d["players"][seat]["rack"]) + (d["black_key"]["holder"] == seat)
@@ -715,11 +735,24 @@ class AtmosfearGame(Game):
                     card = TIME[cid]
                     events.append(Event(f"The clock strikes for {p(s)}'s Time card: {self.time_text(d, cid)}",
                                         kind="time"))
-                    self._interrupt(state, events, lambda: self._effect(state, s, card, rng, events,
-                                                                         on_turn=False))
+                    self._interrupt(state, events, lambda: self._strike(state, s, card, rng, events))
                     return events
             raise IllegalAction(f"Nobody holds Time card {echo(cid)}.")
         raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
+
+    def _strike(self, state: State, seat: int, card: dict[str, Any], rng: Rng, events: list[Event]) -> None:
+        """A Time card acts. One that would change nothing acts as the deck's `otherwise` effects
+        instead (aimed at the Harbinger with the most keys), the first that changes something
+        (house rule: a card that strikes matters). A card may list its own `otherwise`."""
+        d = state.data
+        tries = [card] + [{"effect": e, "target": "leader"} for e in card.get("otherwise", TIME_DECK["otherwise"])]
+        for attempt in tries:
+            before = footprint(d)
+            said: list[Event] = []
+            self._effect(state, seat, attempt, rng, said, on_turn=False)
+            if footprint(d) != before or attempt is tries[-1]:
+                events.extend(said)
+                return
 
     def time_due(self, d: dict[str, Any], cid: str) -> float:
         return d["clock"]["end"] - TIME_BEFORE[d["clock"]["minutes"]][cid]
@@ -1232,21 +1265,31 @@ class AtmosfearGame(Game):
         self._effect(state, seat, card, rng, events, on_turn=on_turn)
 
     def _draw_time(self, state: State, seat: int, events: list[Event]) -> None:
-        """Draw the top Time card: kept hidden until its time, or, if that time has passed,
-        useless and set aside. Cards never go back under the deck, which may run out."""
+        """Draw the top Time card and keep it hidden until its time. A card whose time has passed
+        is useless and set aside; with `skip_passed` (house rule) the next one is drawn instead,
+        until a card with its time still to come turns up. Cards never go back under the deck."""
         d = state.data
-        if not d["time"]:
+        passed = 0
+        while d["time"]:
+            cid = d["time"].pop(0)
+            if d["clock"]["end"] is not None and self.time_due(d, cid) > self._now_hint(d):
+                if passed:
+                    events.append(Event(f"{p(seat)} sets aside {count(passed, 'Time card')} whose time has "
+                                        f"already passed.", kind="time"))
+                d["players"][seat]["time_cards"].append(cid)
+                events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
+                events.append(Event(f"Your Time card: {self.time_text(d, cid)}", to=(seat,), kind="private"))
+                return
+            passed += 1
+            if not TIME_DECK["skip_passed"]:
+                events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it is "
+                                    f"useless and set aside.", kind="time"))
+                return
+        if passed:
+            events.append(Event(f"{p(seat)} sets aside {count(passed, 'Time card')} whose time has already "
+                                f"passed, and the deck is empty.", kind="time"))
+        else:
             events.append(Event(f"There is no Time card left for {p(seat)} to draw.", kind="time"))
-            return
-        cid = d["time"].pop(0)
-        end = d["clock"]["end"]
-        if end is None or self.time_due(d, cid) <= self._now_hint(d):
-            events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it is "
-                                f"useless and set aside.", kind="time"))
-            return
-        d["players"][seat]["time_cards"].append(cid)
-        events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
-        events.append(Event(f"Your Time card: {self.time_text(d, cid)}", to=(seat,), kind="private"))
 
     def _now_hint(self, d: dict[str, Any]) -> float:
         return d.get("now", 0.0)
@@ -1288,7 +1331,8 @@ class AtmosfearGame(Game):
             for s in range(len(players)):
                 self._release(d, s, events, "")
         elif e == "swap":
-            if tgt is None or pl["hole"]:
+            if tgt is None or pl["hole"] or not self.may_stand(d, seat, players[tgt]["pos"]) \
+                    or not self.may_stand(d, tgt, pl["pos"]):
                 events.append(nothing)
             else:
                 pl["pos"], players[tgt]["pos"] = players[tgt]["pos"], pl["pos"]

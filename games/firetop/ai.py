@@ -10,22 +10,25 @@
 - moving: it walks towards the best target (the Treasure Room when ready, the Warlock's orb, unexplored
   rooms, treasure left lying about, the healing spring when hurt), weighing the value of each
   target against its walking cost over the board's route graph (crossings, passages, the Maze);
-- fights when it should (escapes when a battle is going badly, attacks weaker adventurers who carry
-  treasure), eats when hurt, confers with anyone it shares a square with.
+- fights when it should (escapes a battle it will likely lose, attacks adventurers who may carry
+  the keys it lacks once those are to be had only from them), eats when hurt, confers with anyone
+  it shares a square with.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 from typing import Any
 
 from games.core import Prompt, Rng
 
 from .board import BOARD, route_costs
-from .content import CHEST_KEYS, NUMBERS, RUCKSACK, TREASURES, WARES
+from .content import CHEST_KEYS, NUMBERS, RUCKSACK, TREASURES, WARES, WOUND
 
 SWORD_BY_NAME = {c["name"]: c["attack"] for c in TREASURES.values() if c["kind"] == "sword"}
 ALL_TRIPLES = [frozenset(t) for t in combinations(range(1, NUMBERS + 1), CHEST_KEYS)]
+HUNT_FROM = 0.5  # share of the round limit after which missing keys are hunted from other adventurers
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
@@ -35,9 +38,30 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart")
     return Smart(view, actions, rng).decide()
 
 
+# P(our total beats theirs in one Attack Round) by Skill difference; a loss is the same at -diff,
+# and a tie (about 11%) is fought again.
+ROUND_WIN = {-4: 0.1, -3: 0.16, -2: 0.24, -1: 0.34, 0: 0.44, 1: 0.56, 2: 0.66, 3: 0.76, 4: 0.84}
+
+
+@lru_cache(maxsize=None)
+def battle_odds(diff: int, mine: int, theirs: int) -> float:
+    """Chance of landing `theirs` wounding rounds before taking `mine`, ties not counting: the
+    chance of a race of decisive rounds, each ours with odds win / (win + loss)."""
+    win, loss = ROUND_WIN[diff], ROUND_WIN[-diff]
+    r = win / (win + loss)
+    return sum(comb(theirs - 1 + k, k) * r ** theirs * (1 - r) ** k for k in range(max(1, mine)))
+
+
 @lru_cache(maxsize=None)
 def cost_to(target: str, maze: bool = True) -> dict[str, float]:
     return route_costs(target, maze)
+
+
+def rucksack_cards(other: dict[str, Any]) -> int:
+    """Treasure cards another adventurer carries in the rucksack (where Bunches of Keys go): his
+    treasure count less the treasure swords the table has seen him use."""
+    seen_swords = sum(1 for name in other["swords"] if name in SWORD_BY_NAME)
+    return max(0, other["treasures"] - seen_swords)
 
 
 def carried(items: list[str]) -> set[int]:
@@ -116,19 +140,22 @@ class Smart:
                 continue
             value = 12.0 if need else 5.0
             if room["waiting"] or (room["fixed"] and rid == "guardroom"):
-                value -= 3.0 if hurt > 0.6 else 9.0
-            elif not room["visited"] and hurt < 0.35:
+                value -= 3.0 if self.nerve() > 0.6 else 9.0
+            elif not room["visited"] and self.nerve() < 0.35:
                 value -= 6.0
             out.append((rid, value))
         for pile in view["piles"]:
-            if pile["owner"] in (None, seat):
+            if pile["owner"] == seat or pile["owner"] is None and not self.leftovers_likely():
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
-        if need and self.rooms_exhausted():
+        if self.hunting():
             for other in view["players"]:
-                if other["seat"] != seat and other["treasures"] and not other["creating"] \
+                if other["seat"] != seat and rucksack_cards(other) and not other["creating"] \
                         and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
                         and other["left_room"] and me["left_room"]:
-                    out.append((other["pos"], 10.0 + 3 * other["treasures"]))
+                    # rooms still unexplored hold keys for sure: a rival only maybe
+                    base = 10.0 if self.rooms_exhausted() else 4.0
+                    out.append((other["pos"], base + 3 * rucksack_cards(other)
+                                + (8.0 if self.holds_needed(other) else 0.0)))
         if not out:
             out.append(("treasure", 1.0))
         return out
@@ -172,7 +199,8 @@ class Smart:
         if not mine:
             return self.actions[0]
         if step == "battle":
-            return "escape" if "escape" in verbs and self.should_escape() else "attack"
+            flee = self.should_escape() or battle is not None and battle["kind"] == "duel" and self.losing_duel()
+            return "escape" if "escape" in verbs and flee else "attack"
         if step == "shop":
             return self.shop()
         if step == "ask":
@@ -209,10 +237,9 @@ class Smart:
         if node not in BOARD.rooms:
             return 0.0
         room = self.view["rooms"][node]
-        hurt = self.me["stamina"] / max(1, self.me["stamina0"])
         if room["barred"] == self.seat:
             return 50.0
-        if (room["waiting"] or (room["fixed"] and node == "guardroom")) and hurt < 0.5:
+        if (room["waiting"] or (room["fixed"] and node == "guardroom")) and self.nerve() < 0.5:
             return 15.0
         return 0.0
 
@@ -297,16 +324,10 @@ class Smart:
         return options[0]
 
     def foe_strength(self, skill: int, stamina: int) -> float:
-        """Rough chance we win a battle against skill/stamina (a sword's bonus in it) from here."""
+        """Chance we win a battle against skill/stamina (a sword's bonus in it) from here."""
         me = self.me
-        bonus = self.best_sword()
-        diff = me["skill"] + bonus - skill
-        p_round = {-4: 0.1, -3: 0.16, -2: 0.24, -1: 0.34, 0: 0.45, 1: 0.56, 2: 0.66, 3: 0.75, 4: 0.83}
-        p = p_round.get(max(-4, min(4, diff)))
-        mine = -(-me["stamina"] // 2)
-        theirs = -(-stamina // 2)
-        # we need `theirs` wins before they get `mine`
-        return p ** theirs / (p ** theirs + (1 - p) ** mine) if p else 0.0
+        diff = me["skill"] + self.best_sword() - skill
+        return battle_odds(max(-4, min(4, diff)), -(-me["stamina"] // WOUND), -(-stamina // WOUND))
 
     def should_escape(self) -> bool:
         b = self.view["battle"]
@@ -314,7 +335,7 @@ class Smart:
             return False
         if self.me["stamina"] <= 2:
             return False  # a parting blow would kill
-        return self.foe_strength(b["skill"], b["stamina"]) < 0.25 and self.me["stamina"] <= 8
+        return self.foe_strength(b["skill"], b["stamina"]) < 0.3
 
     def should_escape_duel(self) -> bool:
         b = self.view["battle"]
@@ -324,6 +345,14 @@ class Smart:
         if self.me["stamina"] <= 2:
             return False
         return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.4
+
+    def losing_duel(self) -> bool:
+        """As the attacker: the fight has turned against us (as a monster fight going badly would)."""
+        b = self.view["battle"]
+        other = self.view["players"][b["foe"]]
+        if self.me["stamina"] <= 2:
+            return False  # a parting blow would kill
+        return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.25 and self.me["stamina"] <= 8
 
     @staticmethod
     def fighting_skill(other: dict[str, Any]) -> int:
@@ -414,19 +443,55 @@ class Smart:
         return self._blocked
 
     def pick_fight(self) -> str | None:
-        options = self.by_verb.get("fight", [])
+        """Attack only to get missing keys (see `hunting`): a fight won, or escaped from by the one
+        attacked, gives us his Bunches of Keys. Fights for loot alone made the strong prey on the
+        weak (Skill 9 won 0.7 of its share at six players)."""
+        if not self.hunting():
+            return None
         best = None
-        for action in options:
+        for action in self.by_verb.get("fight", []):
             colour = action.split()[1]
             other = next(q for q in self.view["players"] if q["colour"] == colour)
-            if not other["treasures"]:
+            if not rucksack_cards(other):
                 continue
             win = self.foe_strength(self.fighting_skill(other), other["stamina"])
-            hunting = self.needed() and self.rooms_exhausted()
-            if win > 0.7 or (win > 0.55 and self.needed() and other["treasures"] >= 2) \
-                    or (hunting and win > 0.45):
+            if win > (0.25 if self.holds_needed(other) or self.late() else 0.35):
                 best = action
         return best
 
     def rooms_exhausted(self) -> bool:
         return all(r["looted"] for rid, r in self.view["rooms"].items() if rid not in ("study", "treasure"))
+
+    def nerve(self) -> float:
+        """How bold to be with monsters: our Stamina left (a share of its start), or full nerve when
+        dying would cost nothing: no treasure card carried, and a new adventurer starts fresh at
+        the Entrance (hurt adventurers with empty rucksacks otherwise never went back for keys)."""
+        if not self.secret["items"] and all(s == "sword" for s in self.secret["swords"]):
+            return 1.0
+        return self.me["stamina"] / max(1, self.me["stamina0"])
+
+    def leftovers_likely(self) -> bool:
+        """Whether a pile nobody owns is most likely swords left behind (ours among them): we carry
+        two treasure swords already (picking up a third drops the worst where it lay), or it is
+        late and what lies about has been picked over. Chasing such a pile walks in circles."""
+        swords = self.secret["swords"]
+        return self.late() or len(swords) >= 2 and "sword" not in swords
+
+    def late(self) -> bool:
+        """Past the point where the rooms still to explore can be counted on (HUNT_FROM of the
+        round limit): the keys that are missing are most likely in other adventurers' rucksacks."""
+        return self.view["round"] >= self.view["limit"] * HUNT_FROM
+
+    def hunting(self) -> bool:
+        """We lack key numbers and they are to be had only (or soonest) from other adventurers: the
+        rooms are bare, or time is running out. Then we go after whoever carries treasure."""
+        return bool(self.needed()) and (self.rooms_exhausted() or self.late())
+
+    def holds_needed(self, other: dict[str, Any]) -> bool:
+        """The table has seen `other` carry a number we lack: a Bunch of Keys shown, or named at
+        the chest (a wrong try sends him away still carrying them)."""
+        needed = self.needed()
+        shown = {n for cid in other["shown_ids"] if cid in TREASURES and TREASURES[cid]["kind"] == "keys"
+                 for n in TREASURES[cid]["keys"]}
+        tried = {n for a in self.view["attempts"] if a["seat"] == other["seat"] for n in a["keys"]}
+        return bool(needed & (shown | tried))

@@ -8,7 +8,9 @@ Location still holding a Treasure, a rival carrying Treasure (the one it saw tak
 the Gate once it holds the Key and another Treasure. It picks hazard ways by their odds (worked out
 from the hazard's own step table), fights with the equipment the monster fears most, moves the Demon
 King onto rivals and away from itself, stays off the Demon King's ground when it can, runs off a
-folding panel, and uses Deep Magic when the fold would catch it.
+folding panel, and uses Deep Magic when the fold would catch it or carry a rival with Treasure.
+It leaves a Key Location to a rival who is nearer to it (so the adventurers spread out), and one
+carrying Treasure keeps out of a rival's next throw where it can (so steals stay occasional).
 
 The board and the hazard tables are public, so reading them is fair; everything about the game in
 progress comes from the view (positions, equipment, how many holders each seat carries, the seat's
@@ -162,9 +164,10 @@ def goals(view: dict[str, Any], seat: int) -> list[tuple[str, float]]:
     if "key" in hand and len(hand) >= 2:
         return [(BOARD.start, 0.0)]
     out: list[tuple[str, float]] = []
+    mine = cost_of(me, view["fold"])
     for loc, full in view["locations"].items():
         if full:
-            out.append((loc, FIGHT))
+            out.append((loc, FIGHT + crowding(view, seat, loc, mine(loc))))
     knows = (view.get("knows") or {}).get("key")
     for other in view["players"]:
         s = other["seat"]
@@ -183,12 +186,30 @@ def goals(view: dict[str, Any], seat: int) -> list[tuple[str, float]]:
         out.append((other["at"], bonus))
     if view["lost_treasures"] >= 2:
         out.append(("ring", 2.5))
-    mine = sum(1 for e in view["lost_equipment"] if e["owner"] == seat)
-    if not me["wizard_used"] and (mine >= 2 or view["lost_treasures"] >= 2):
+    lost_mine = sum(1 for e in view["lost_equipment"] if e["owner"] == seat)
+    if not me["wizard_used"] and (lost_mine >= 2 or view["lost_treasures"] >= 2):
         out.append((BOARD.wizard, PREFS["wizard"]))  # he gives back what was lost
     if not out:
         out.append(("ring", 2.0))
     return out
+
+
+def cost_of(player: dict[str, Any], fold: dict[str, str]) -> Any:
+    """A player's cost to a target, by the equipment the table sees them carry."""
+    kit = kit_of(player["equip"])
+    return lambda target: cost(player["at"], fold, target, kit)
+
+
+def crowding(view: dict[str, Any], seat: int, loc: str, my_cost: float) -> float:
+    """Extra turns a Key Location is thought to cost when a rival is nearer to it: only one
+    Treasure lies there, so the nearer rival will most likely take it first. This is what spreads
+    the adventurers over the Kingdom instead of every one racing to the nearest Location."""
+    for other in view["players"]:
+        if other["seat"] == seat or other["at"] is None or other["spot"] is not None:
+            continue
+        if cost_of(other, view["fold"])(loc) < my_cost - PREFS["nearer"]:
+            return PREFS["crowded"]
+    return 0.0
 
 
 def best_cost(space: str | None, fold: dict[str, str], targets: list[tuple[str, float]],
@@ -210,6 +231,16 @@ def demon_danger(space: str, view: dict[str, Any]) -> float:
         return 0.0
     d = dist_from(fold_key(view["fold"]), view["demon"]).get(space, 99)
     return 0.9 if d <= DIE + 1 else 0.3
+
+
+def exposed(space: str, view: dict[str, Any], seat: int) -> bool:
+    """Whether a rival could land on `space` with its next throw and rob whoever waits there."""
+    fk = fold_key(view["fold"])
+    for other in view["players"]:
+        if other["seat"] != seat and other["at"] is not None and other["spot"] is None \
+                and other["task"] is None and dist_from(fk, other["at"]).get(space, 99) <= DIE:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- deciding
@@ -372,12 +403,10 @@ class Smart:
             score = min(score + PREFS["barred"], round_trip)
         if kind == "pool":
             score += FOLD
-        score += demon_danger(space, self.view) * (2.0 + 0.5 * len(self.view["hand"] or []))
         hand = self.view["hand"] or []
-        for other in self.view["players"]:
-            if other["seat"] != self.seat and other["at"] == space and other["treasures"] \
-                    and other["task"] is None and space not in BOARD.safe:
-                score -= (1.0 if "key" in hand else 0.4) + 0.3 * other["treasures"]
+        score += demon_danger(space, self.view) * (2.0 + 0.5 * len(hand))
+        if hand and space not in BOARD.safe and exposed(space, self.view, self.seat):
+            score += PREFS["exposed"] * len(hand)
         if kind == "supply" and len(self.me["equip"]) < 5:
             score -= 0.25
         return score
@@ -394,7 +423,13 @@ class Smart:
         at = self.me["at"]
         mine = self.me["spot"] is None and at is not None and BOARD.panel_of(at) == job.get("panel")
         pool = BOARD.panels[job["panel"]]["pool"] if job else None
-        return "deep" if mine and at != pool else "let"
+        if mine and at != pool:
+            return "deep"
+        # the jumper wants the World behind the panel: deny it to one who carries Treasure (or the Key)
+        jumper = self.view["players"][job["jumper"]] if job else None
+        knows = (self.view.get("knows") or {}).get("key")
+        threat = jumper is not None and (jumper["treasures"] or knows == jumper["seat"])
+        return "deep" if threat else "let"
 
     def run_score(self, action: str) -> float:
         if action == "stay":

@@ -44,6 +44,7 @@ class Board:
     spots: dict[str, dict[str, Any]] = field(default_factory=dict)
     panels: dict[str, dict[str, Any]] = field(default_factory=dict)
     demon: frozenset[str] = frozenset()
+    demon_strides: dict[str, set[str]] = field(default_factory=dict)  # his steps across the Gate road
     safe: frozenset[str] = frozenset()
     start: str = "gate"
     demon_start: str = "ht"
@@ -142,7 +143,8 @@ class Board:
         return out
 
     def demon_moves(self, fold: dict[str, str], start: str, n: int) -> list[str]:
-        """Where the Demon King can end a throw of `n` on his own ground (no turning back)."""
+        """Where the Demon King can end a throw of `n` on his own ground (no turning back). His
+        ground is a ring: he steps across the Gate road (a stride in board.toml) without stopping."""
         adj = self.adjacency(fold)
         out: set[str] = set()
 
@@ -150,7 +152,7 @@ class Board:
             if steps == n:
                 out.add(node)
                 return
-            for nb in adj.get(node, ()):
+            for nb in (*adj.get(node, ()), *self.demon_strides.get(node, ())):
                 if nb in self.demon and nb not in seen:
                     walk(nb, steps + 1, seen | {nb})
 
@@ -251,6 +253,11 @@ def load(raw: dict[str, Any] = RAW) -> Board:
             raise ValueError(f"board.toml: space {sid} has no name for players ([names])")
     board.demon = frozenset(raw["heart"]["demon"])
     board.safe = frozenset(raw["heart"]["safe"])
+    for a, b in raw["heart"].get("demon_strides", []):
+        if a not in board.demon or b not in board.demon:
+            raise ValueError(f"board.toml: the Demon King's stride {a}-{b} leaves his ground")
+        board.demon_strides.setdefault(a, set()).add(b)
+        board.demon_strides.setdefault(b, set()).add(a)
     for s in board.demon | board.safe:
         if board.spaces[s].area != "heart":
             raise ValueError(f"board.toml: {s} is not in the Heartland")

@@ -117,8 +117,9 @@ class KingdomGame(Game):
         monsters = sorted(stock.MONSTERS)
         rng.shuffle(monsters)
         players = []
-        for _ in range(n):
-            equip = [deck.pop() for _ in range(SETUP["equipment_each"])]
+        extra = SETUP["seat_balance"]["equipment_extra"].get(str(n), [0] * n)  # house rule
+        for seat in range(n):
+            equip = [deck.pop() for _ in range(SETUP["equipment_each"] + extra[seat])]
             players.append({"at": BOARD.start, "spot": None, "task": None, "equip": equip, "hand": [],
                             "deep": 0, "wizard_used": False, "after_visit": False, "barred": None})
         rounds = state.options.get("rounds", ROUNDS[0])
