@@ -2,7 +2,7 @@
 a real PostgreSQL server (bot.bench.pgserver) with a fresh database per test, and Key Pile, a game
 from outside the project advertised as an installed plugin would be.
 
-The suite runs in two pytest-xdist workers, each given whole files (pyproject.toml), and must
+The suite runs in three pytest-xdist workers, each given whole files (pyproject.toml), and must
 pass with `-n 0` too. What keeps a test worker-safe: servers listen on ports the kernel picks;
 each worker starts its own PostgreSQL server and each test gets its own database; files go under
 `tmp_path`; environment changes go through `monkeypatch` or a subprocess's own env. What keeps
