@@ -11,6 +11,9 @@ COPY bot ./bot
 COPY games ./games
 COPY render ./render
 COPY data ./data
+COPY fakediscord ./fakediscord
+COPY sandbox ./sandbox
+COPY bench ./bench
 # The project as a wheel (data, fonts and rules pages inside it), with every dependency as a
 # wheel beside it, so the final stage installs offline from exactly what was built here.
 RUN pip wheel --wheel-dir /wheels .

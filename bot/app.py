@@ -21,7 +21,7 @@ from discord import app_commands
 import games
 from games.core import IllegalAction, count
 
-from . import health, pace, permissions, present, rulebook, ui
+from . import health, helptext, pace, permissions, present, rulebook, ui
 from .answers import Ack, acknowledge, by_dm, reply
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
@@ -35,6 +35,7 @@ from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
 from .store import Store, Unavailable
+from .story import STORY_OP, show_story, turn_page
 from .table import Seat, Stale, Table, TableService
 
 log = logging.getLogger("gatekeeper.bot")
@@ -277,8 +278,12 @@ class GatekeeperBot(discord.AutoShardedClient):
                                 legacy=match.re is ui.LEGACY_ROUTE)
 
     async def on_message(self, message: discord.Message) -> None:
-        """A player may type the label of one of their buttons instead of clicking it."""
+        """A player may type the label of one of their buttons instead of clicking it; a
+        newcomer typing "help" is pointed to /play and /help."""
         if message.author.bot or not message.content or not self.accepting:
+            return
+        if helptext.asks_for_help(message.content):
+            await self.answer_help(message)
             return
         table = self.service.in_channel(message.channel.id) \
             or await self.service.resting_in(message.channel.id)
@@ -295,6 +300,13 @@ class GatekeeperBot(discord.AutoShardedClient):
                                    source="typed")
         except (IllegalAction, Unavailable) as exc:
             log.info("typed move refused game=%s reason=%r", table.id, str(exc))
+
+    async def answer_help(self, message: discord.Message) -> None:
+        """A short public answer, as a reply to the question (it cannot be private)."""
+        try:
+            await message.reply(helptext.short_help(), mention_author=False)
+        except discord.HTTPException as exc:
+            log.warning("discord-error what=help status=%s code=%s", exc.status, exc.code)
 
     async def on_component(self, interaction: discord.Interaction, op: str, game_id: int,
                            seat: int | None, token: int, arg: str,
@@ -384,6 +396,9 @@ class GatekeeperBot(discord.AutoShardedClient):
                          issued_to: int | None, token: int, arg: str,
                          values: list[str] | None) -> None:
         service, user = self.service, interaction.user
+        if op == STORY_OP:  # a /log page button
+            await turn_page(service, interaction, game_id, arg)
+            return
         if op in ("lobby", "opt"):
             await interaction.response.defer()
             try:
@@ -865,6 +880,12 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def play(interaction: discord.Interaction, game: str) -> None:
         await open_lobby(bot, interaction, game)
 
+    @tree.command(name="help", description="What Gatekeeper is, how to start a game, the commands")
+    async def help_cmd(interaction: discord.Interaction) -> None:
+        embed = discord.Embed(description=helptext.full_help(tree.get_commands()),
+                              colour=discord.Colour.dark_gold())
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
     @tree.command(name="hand", description="See your private cards (only you see the answer)")
     async def hand(interaction: discord.Interaction) -> None:
         table = await table_or_last(bot, interaction)
@@ -889,13 +910,7 @@ def register_commands(bot: GatekeeperBot) -> None:
                                  app_commands.Choice(name="my last turn", value="mine")])
     async def log_cmd(interaction: discord.Interaction, since: str = "start") -> None:
         table = await table_or_last(bot, interaction)
-        seat = require_seat(table, interaction.user.id) if since == "mine" else None
-        lines = present.public_lines(
-            table, await bot.service.public_events(table, since_seat=seat))
-        empty = "Nothing has happened since your last turn." if seat is not None \
-            else "Nothing has happened yet."
-        text = "\n".join(lines[-40:]) or empty
-        await reply(interaction, ("…\n" if len(lines) > 40 else "") + text)
+        await show_story(bot.service, interaction, table, since_mine=since == "mine")
 
     @tree.command(name="replay", description="Post an animated replay of a finished game")
     @app_commands.describe(game="A finished game of this server (default: the latest one here)")
@@ -1009,7 +1024,7 @@ def register_commands(bot: GatekeeperBot) -> None:
         titles = {g.name: g.title for g in games.all_games()}
         mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
                          for r in rows) or "You haven't finished a game here yet."
-        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} / "
+        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} in "
                         f"{count(r['played'], 'game')}"
-                        for i, r in enumerate(board)) or "Nobody yet."
+                        for i, r in enumerate(r for r in board if r["won"])) or "No wins yet."
         await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")

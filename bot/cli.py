@@ -101,15 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         return replay(args.game_id, args.out, args.db)
     if args.part == "soak":
-        from .bench.soak import main as soak_main
+        from bench.soak import main as soak_main
         return soak_main(args.games, args.minutes, args.store, args.seed, args.postgres, args.out)
-    from .bench.run import PARTS, main as bench_main
+    from bench.run import PARTS, main as bench_main
     return bench_main(args.size, out=args.out, parts=args.only or PARTS)
 
 
 def bench_parts(text: str) -> tuple[str, ...]:
     """`--only`'s value: benchmark parts, comma-separated."""
-    from .bench.run import PARTS
+    from bench.run import PARTS
     parts = tuple(part.strip() for part in text.split(",") if part.strip())
     unknown = [part for part in parts if part not in PARTS]
     if unknown or not parts:
@@ -200,9 +200,9 @@ async def _serve(bot, settings: Settings, stop: asyncio.Event) -> None:
 
 
 def sandbox(started: float) -> int:
-    """The bot on the fake Discord, with a web page to play on (bot.sandbox)."""
+    """The bot on the fake Discord, with a web page to play on (sandbox.serve)."""
     from .logs import setup_logging
-    from .sandbox import serve
+    from sandbox.serve import serve
     try:
         settings = Settings.from_env(need_token=False)
         where = SandboxSettings.from_env()

@@ -110,7 +110,7 @@ class Settings:
 
 @dataclass(frozen=True)
 class SandboxSettings:
-    """Where the local sandbox (bot.sandbox) listens and keeps its games: never the production
+    """Where the local sandbox (sandbox.serve) listens and keeps its games: never the production
     database, and 127.0.0.1 only."""
     port: int = 0  # 0: a free port
     db_path: Path = Path("var/sandbox.db")

@@ -13,12 +13,13 @@ after), a countdown to the answer's deadline, and the answer button.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from . import pace, present, ui
+from . import markup, pace, present, ui
 from .table import Table
 
 BOARD_FILE = "board.png"
@@ -40,37 +41,55 @@ class Acting:
     plain: str  # the same for the picture's header: no Markdown, no mentions
     seat: int | None  # whose colour the table wears
     interlude: dict[str, Any] | None = None
+    clock: str = ""  # the game clock's line under the header, if the game has one
 
 
-def acting(table: Table, interlude: dict[str, Any] | None) -> Acting:
-    """Who acts now: from the seats' prompts (the buttons' source) and the game's interlude."""
+def acting(table: Table, public: dict[str, Any], now: float) -> Acting:
+    """Who acts now: from the seats' prompts (the buttons' source) and the game's interlude in
+    the `public` view, with every deadline as it stands at `now`, when the table is shown."""
     assert table.state is not None
     game, state = table.game, table.state
     if table.status != "running":
         return Acting(f"🏁 **Game over.** {present.result_text(table)}", "Game over", None)
+    interlude = game.interlude(public)
+    clock = _clock_line(table, public, interlude, now)
     if interlude is not None:
         name = game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
         called = interlude.get("calls")
         if called is not None:
-            until = f" <t:{int(interlude['until'])}:R>" if interlude.get("until") else " now"
+            until = f" {countdown(interlude['until'])}" if interlude.get("until") else " now"
             return Acting(f"🗝️ **{name}** calls {present.mention(table, called)}: answer him{until}!",
                           f"{name} calls {table.seats[called].name}: answer him now", called,
-                          interlude)
+                          interlude, clock)
         return Acting(f"🗝️ **{name}** speaks: nobody moves.", f"{name} speaks: nobody moves",
-                      None, interlude)
-    deadline = f" · <t:{int(table.deadline)}:R>" if table.deadline else ""
+                      None, interlude, clock)
+    deadline = _turn_deadline(table, public)
+    deadline = f" · {countdown(deadline)}" if deadline else ""
     waiting = [s for s, p in enumerate(table.prompts) if p is not None]
     mover = game.to_move(state)
     if len(waiting) > 1:
         people = " and ".join(_who(table, s) for s in waiting)
         names = " and ".join(table.seats[s].name for s in waiting)
         return Acting(f"➡️ Waiting for {people}{deadline}", f"Waiting for {names}",
-                      mover if mover in waiting else None)
+                      mover if mover in waiting else None, clock=clock)
     seat = waiting[0] if waiting else mover
     if seat is None:
-        return Acting("⏳ The game goes on by itself…", "", None)
+        return Acting("⏳ The game goes on by itself…", "", None, clock=clock)
     return Acting(f"➡️ {_who(table, seat)} to move{deadline}", f"{table.seats[seat].name} to move",
-                  seat)
+                  seat, clock=clock)
+
+
+def countdown(when: float) -> str:
+    """A Discord countdown to `when`, rounded up: it never reads "ago" before the time is up."""
+    return f"<t:{math.ceil(when)}:R>"
+
+
+def _turn_deadline(table: Table, public: dict[str, Any]) -> float | None:
+    """The turn's deadline, unless the game clock runs out first (its own line says when)."""
+    end = (public.get("clock") or {}).get("end")
+    if table.deadline is None or (end is not None and end <= table.deadline):
+        return None
+    return table.deadline
 
 
 def _who(table: Table, seat: int) -> str:
@@ -93,30 +112,54 @@ class Picture:
 @dataclass
 class Trail:
     """What the channel keeps of finished turns. A retired table message is deleted and its
-    turn's summary carried into the next table message; every CHAPTER_TURNS turns (or
-    CHAPTER_CHARS characters) the retired message is kept instead, shrunk to the summaries it
-    carried plus its own: a chapter. The channel then reads as one short message per chapter,
-    with the live table under the last."""
+    turn's summary carried into the next table message; every CHAPTER_TURNS turns (or before
+    the next summary could take the chapter past CHAPTER_CHARS) the retired message is kept
+    instead, shrunk to the summaries it carried plus its own: a chapter. The channel then reads
+    as one short message per chapter, with the live table under the last. A turn gets one
+    summary: a table that retires before its turn ends (a hand-over within the turn) passes
+    its lines on to the next table instead (`publisher.DiscordPublisher._show_board`)."""
 
     carried: list[str] = field(default_factory=list)
 
+    def next_turn(self) -> int | None:
+        """The turn after the last one its summaries tell: where the live table carrying them
+        began (read back after a restart, when that is not in memory)."""
+        label = self.carried[-1].removeprefix("**").partition("**")[0] if self.carried else ""
+        last = label.rpartition(" ")[2].rpartition("–")[2]  # "Turn 7", "Turns 3–7"
+        return int(last) + 1 if label.startswith("Turn") and last.isdigit() else None
+
     def closes_chapter(self, summary: str) -> bool:
         """Is the message retiring with `summary` the last of its chapter?"""
-        return len(self.carried) + 1 >= CHAPTER_TURNS \
-            or sum(len(s) + 1 for s in self.carried) + len(summary) > CHAPTER_CHARS
+        chapter = self.carried + [summary]
+        return len(chapter) >= CHAPTER_TURNS \
+            or len(_carried_text(chapter)) + len("\n-# ") + SUMMARY_CHARS > CHAPTER_CHARS
 
 
 def turn_summary(first_turn: int, last_turn: int, lines: list[str]) -> str:
-    """One line for a retired turn message: its turns and what happened in them."""
+    """One line of at most SUMMARY_CHARS for a retired turn message: its turns and what
+    happened in them. Whole events only (those that do not fit are counted: "… and 3 more"),
+    and never a marker left open (`markup`): a cut inside `**…**` would make the rest of the
+    chapter bold."""
     turns = f"Turn {first_turn}" if first_turn >= last_turn else f"Turns {first_turn}–{last_turn}"
-    body = " · ".join(line.replace("\n", " ") for line in lines if line) or "no moves"
-    text = f"**{turns}**: {body}"
-    return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS - 1].rstrip() + "…"
+    head = f"**{turns}**: "
+    events = [markup.balanced(line.replace("\n", " ")) for line in lines if line]
+    return head + (_fitting_events(events, SUMMARY_CHARS - len(head)) if events else "no moves")
+
+
+def _fitting_events(events: list[str], room: int) -> str:
+    """The first events that fit in `room` characters, joined, and how many more there were;
+    the first event shortened (`markup.clip`) when even it alone does not fit."""
+    for shown in range(len(events), 0, -1):
+        more = f" … and {len(events) - shown} more" if shown < len(events) else ""
+        body = " · ".join(events[:shown])
+        if len(body) + len(more) <= room:
+            return body + more
+    more = f" … and {len(events) - 1} more" if len(events) > 1 else ""
+    return markup.clip(events[0], room - len(more)) + more
 
 
 def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str],
-                 board: Picture | None, speaker: Picture | None,
-                 public: dict[str, Any]) -> discord.ui.LayoutView:
+                 board: Picture | None, speaker: Picture | None) -> discord.ui.LayoutView:
     """The live table message for `table` as committed."""
     assert table.state is not None
     game = table.game
@@ -126,10 +169,7 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
         view.add_item(discord.ui.TextDisplay(trail, id=CARRIED_ID))
     title = f"### {game.title} · turn {table.state.turn}" if table.status == "running" \
         else f"### {game.title} · game over"
-    header = f"{title}\n{who.header}"
-    clock = _clock_line(table, public)
-    if clock:
-        header += f"\n{clock}"
+    header = "\n".join(part for part in (title, who.header, who.clock) if part)
     colour = SPEAKER_COLOUR if who.interlude and who.seat is None else (
         discord.Colour.gold() if table.status != "running" else present.colour_of(table, who.seat))
     box = discord.ui.Container(accent_colour=colour)
@@ -155,7 +195,7 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     extra = [] if table.status == "running" else _results(table)
     room = MAX_TEXT - len(trail) - len(header) - len(footer) - sum(map(len, extra)) - 200
     shown = [line for line in lines if said is None or said not in line]
-    if table.status == "running" and not shown and not carried:
+    if table.status == "running" and not shown and not carried and table.state.version == 0:
         shown = ["The game begins!"]
     text = "\n".join(present.fitting(shown, max(200, room)))
     if text:
@@ -179,8 +219,12 @@ def chapter_layout(summaries: list[str]) -> discord.ui.LayoutView:
 
 
 def _carried_text(summaries: list[str]) -> str:
-    text = "\n".join(f"-# {s}" for s in summaries)
-    return text[:MAX_TEXT // 2]
+    """The summaries as small text, within half the message's text: whole lines, the newest
+    kept if they ever were longer (a chapter closes before that: `Trail.closes_chapter`)."""
+    lines = [f"-# {s}" for s in summaries]
+    while len("\n".join(lines)) > MAX_TEXT // 2:
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 def carried_from(components: list[Any]) -> list[str]:
@@ -205,15 +249,26 @@ def _text_of(components: list[Any], wanted: int) -> str:
     return ""
 
 
-def _clock_line(table: Table, public: dict[str, Any]) -> str:
-    if table.status != "running":
-        return ""
+def _clock_line(table: Table, public: dict[str, Any], interlude: dict[str, Any] | None,
+                now: float) -> str:
+    """The game clock under the header. While a speaking character holds the floor, what falls
+    due waits until he leaves (the game's own timers are then his alone): a clock that runs out
+    before that says so rather than count down past zero."""
     clock = public.get("clock") or {}
     if clock.get("paused_at"):
         return "⏸️ The game is paused."
-    if clock.get("end"):
-        return f"⏳ The game clock runs out <t:{int(clock['end'])}:R>."
-    return ""
+    end = clock.get("end")
+    if not end:
+        return ""
+    if interlude is not None:
+        assert table.state is not None
+        leaves = min((t["due"] for t in table.game.timers(table.state)), default=None)
+        if leaves is not None and end <= leaves:
+            name = table.game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
+            return f"⏳ The game clock runs out during this visit: time is up as {name} leaves."
+    if end <= now:
+        return "⏳ The game clock has run out."
+    return f"⏳ The game clock runs out {countdown(end)}."
 
 
 def _results(table: Table) -> list[str]:

@@ -17,6 +17,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import aiohttp
 import discord
 
 from . import present
@@ -60,7 +61,7 @@ class Panels:
     def __init__(self, contents: Contents, spawn: Callable[[Any], None]) -> None:
         self.contents = contents
         self.spawn = spawn
-        self.open: dict[tuple[int, int], Panel] = {}
+        self.open: dict[int, dict[int, Panel]] = {}  # game -> seat -> its panel
 
     def shown(self, table: Table, seat: int, interaction: discord.Interaction,
               message_id: int | None, *, original: bool = True, live: bool = True,
@@ -73,44 +74,45 @@ class Panels:
         assert table.state is not None
         if message_id is None:  # Discord did not say which message: it cannot be kept up to date
             return
-        key = (table.id, seat)
-        old = self.open.get(key)
+        panels = self.open.setdefault(table.id, {})
+        old = panels.get(seat)
         turn = table.state.turn if turn is None else turn
-        self.open[key] = Panel(interaction, message_id, original, table.tokens[seat], turn,
-                               table.version, live)
+        panels[seat] = Panel(interaction, message_id, original, table.tokens[seat], turn,
+                             table.version, live)
         if old is not None and old.message_id != message_id and old.turn == turn \
                 and old.editable():
             self.spawn(_quietly("delete", old.delete()))
 
     def sync(self, table: Table) -> None:
         """Bring the game's open panels up to date with a commit (in the background)."""
-        for (game_id, seat), panel in list(self.open.items()):
-            if game_id != table.id or (table.version <= panel.version
-                                       and table.status == "running"):
-                continue
-            if not panel.live and table.status == "running":
-                continue  # a typed move's answer: only ever replaced
+        panels = self.open.get(table.id, {})
+        for seat, panel in list(panels.items()):
+            running = table.status == "running"
+            if running and (table.version <= panel.version or not panel.live):
+                continue  # up to date, or a typed move's answer (only ever replaced)
             if not panel.editable() or not panel.live:
-                del self.open[(game_id, seat)]
+                del panels[seat]
                 continue
-            prompt = table.prompts[seat] if table.status == "running" else None
+            prompt = table.prompts[seat] if running else None
             panel.version = table.version
             if prompt is not None and table.tokens[seat] == panel.token:
                 continue  # the seat's choices are what the panel shows
             if prompt is None:
-                del self.open[(game_id, seat)]
-                text = TURN_OVER if table.status == "running" \
+                del panels[seat]
+                text = TURN_OVER if running \
                     else f"This game is over. {present.result_text(table)}"
                 self.spawn(_quietly("close", panel.edit(content=text, view=None)))
                 continue
             panel.token = table.tokens[seat]
             content, view = self.contents(table, seat)
             self.spawn(_quietly("refresh", panel.edit(content=content, view=view)))
+        if not panels:
+            self.open.pop(table.id, None)
 
     def take(self, game_id: int, seat: int) -> None:
         """The seat's panel is being answered by its own click: `sync` leaves it alone until
         the click shows it again (`shown`)."""
-        self.open.pop((game_id, seat), None)
+        self.open.get(game_id, {}).pop(seat, None)
 
 
 async def _quietly(what: str, edit: Any) -> None:
@@ -119,3 +121,5 @@ async def _quietly(what: str, edit: Any) -> None:
         await edit
     except discord.HTTPException as exc:
         log.info("panel %s failed status=%s code=%s", what, exc.status, exc.code)
+    except (aiohttp.ClientError, OSError) as exc:
+        log.info("panel %s failed error=%s", what, type(exc).__name__)

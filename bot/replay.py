@@ -319,8 +319,10 @@ def replay_alt(row: dict[str, Any], moves: int) -> str:
     """The replay's alt text: game, players, moves shown, who won."""
     game = games.registry().get(row["game"])
     names = [seat["name"] for seat in row["seats"]]
-    winners = [names[w] for w in (row.get("result") or {}).get("winners") or [] if w < len(names)]
-    return describe_replay(game.title if game else row["game"], names, moves, winners)
+    result = row.get("result") or {}
+    winners = [names[w] for w in result.get("winners") or [] if w < len(names)]
+    return describe_replay(game.title if game else row["game"], names, moves, winners,
+                           result.get("reason") or "")
 
 
 def describe(row: dict[str, Any]) -> str:

@@ -39,8 +39,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
-from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rng, apply,
-                        count, decide, seating, setup)
+from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, State, Step, ai_rng,
+                        apply, count, decide, seating, setup)
 
 from . import pace
 from .clock import Clock, Handle
@@ -84,11 +84,34 @@ def prompt_sig(prompt: Prompt | None) -> Any:
     return prompt.text, prompt.private, tuple((c.action, c.input) for c in prompt.choices)
 
 
+def away_notice(name: str, until: float | None, action: str) -> str:
+    """What a game's channel is told when a player goes away (`until`: Unix time, inf) or comes
+    back (None). A date is shown as a date, never as a countdown, so the notice stays true."""
+    if until is None:
+        return f"👋 {name} is back: their turns wait for them again."
+    when = "until they use /back" if until == float("inf") else f"until <t:{int(until)}:f>"
+    turns = "their turns are skipped where the rules allow a pass (the AI plays the rest)" \
+        if action == "skip" else "the AI plays their turns"
+    return f"💤 {name} is away {when}: meanwhile {turns}."
+
+
 def fill_names(text: str, names: list[str]) -> str:
     """Replace {p0}.. placeholders in engine text with seat names."""
     for index, name in enumerate(names):
         text = text.replace(f"{{p{index}}}", name)
     return text
+
+
+def named_prompt(prompt: Prompt | None, names: list[str]) -> Prompt | None:
+    """`prompt` with its players named: an engine knows seats, so its choices say "Attack {p1}"
+    as its events do, and every reader of `Table.prompts` (buttons, panels, typed moves,
+    autocomplete) shows "Attack Bo". The prompt itself when it names nobody."""
+    if prompt is None or ("{p" not in prompt.text and not any(
+            "{p" in step.label for choice in prompt.choices for step in choice.path)):
+        return prompt
+    choices = [Choice(c.action, tuple(Step(s.key, fill_names(s.label, names)) for s in c.path),
+                      c.input) for c in prompt.choices]
+    return Prompt(prompt.seat, fill_names(prompt.text, names), choices, prompt.private)
 
 
 @dataclass
@@ -120,7 +143,8 @@ class Table:
     touched: float = 0.0  # when this process last loaded or changed it (idle games are let go)
     # Per seat: a counter bumped whenever that seat's prompt changes (part of every button id).
     tokens: list[int] = field(default_factory=list)
-    prompts: list[Prompt | None] = field(default_factory=list, repr=False)  # of `state`, cached
+    # of `state`, cached, players named (`named_prompt`)
+    prompts: list[Prompt | None] = field(default_factory=list, repr=False)
     timers: list[dict[str, Any]] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     feed: Feed | None = field(default=None, repr=False)
@@ -304,7 +328,7 @@ class TableService:
             changes: dict[str, Any] = {}
             if op == "join":
                 if table.seat_of(user_id) is not None:
-                    raise IllegalAction("You have already joined this game.")
+                    raise IllegalAction("You're already seated; Leave to give up your seat.")
                 if len(seats) >= game.max_seats:
                     raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 seats.append(Seat(name=user_name, user_id=user_id))
@@ -385,7 +409,8 @@ class TableService:
         log.info("start game=%s seats=%d", table.id, len(seats))
         return {"state": state, "status": "running", "turn_started": self.clock.now(),
                 "tokens": [0] * len(seats),
-                "prompts": [table.game.prompt(state, s) for s in range(len(seats))]}
+                "prompts": [named_prompt(table.game.prompt(state, s), [seat.name for seat in seats])
+                            for s in range(len(seats))]}
 
     @staticmethod
     def _require_host(table: Table, user_id: int, what: str) -> None:
@@ -486,7 +511,7 @@ class TableService:
             if follow is not None and not state.over and state.turn == turn_before \
                     and game.prompt(state, seat) is not None:
                 queue.append(follow(state))  # the AI keeps the move until its turn ends
-        prompts = [game.prompt(state, s) for s in range(state.seats)]
+        prompts = [named_prompt(game.prompt(state, s), table.names()) for s in range(state.seats)]
         tokens = [token + (prompt_sig(new) != prompt_sig(old))
                   for token, new, old in zip(table.tokens, prompts, table.prompts)]
         # The turn passes when the game says so, or when someone else is now to move (a game
@@ -736,16 +761,18 @@ class TableService:
                                   "AI takes the seat.")
         else:
             done = await self._play_for(table, seat, kind, passing=action == "skip")
-            why = "is away" if kind == "away" else "ran out of time"
+            if kind == "away":
+                return  # told once when they went away (set_away); the turn is in the story
             passed = [a for a in done.actions if pace.PASS_WORDS & set(a.split())] \
                 if action == "skip" else []
             if not passed:
-                self._announce(table, f"⏰ {name} {why}; the AI played that turn for them.")
+                self._announce(table, f"⏰ {name} ran out of time; the AI played that turn for "
+                                      "them.")
             elif len(passed) == len(done.actions):
-                self._announce(table, f"⏭️ {name} {why}; their turn was skipped.")
+                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped.")
             else:
-                self._announce(table, f"⏭️ {name} {why}; their turn was skipped where the rules "
-                                      "allow a pass, and the AI played the rest.")
+                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped where "
+                                      "the rules allow a pass, and the AI played the rest.")
 
     async def _play_for(self, table: Table, seat: int, kind: str,
                         passing: bool = False) -> ActResult:
@@ -879,12 +906,16 @@ class TableService:
     async def set_away(self, user_id: int, until: float | None) -> int:
         """Away until `until` (Unix time; inf: until back), or back (None): stored, then the
         timers of every game of theirs are worked out again (their turns now go to the deadline
-        action at once, or wait for them again). Returns how many running games they are in."""
+        action at once, or wait for them again). Each of their running games is told once that
+        they went away and once that they are back; the turns played for them meanwhile show in
+        the game's own story, not as notices. Returns how many running games they are in."""
+        before = self.away.get(user_id) if self.is_away(user_id) else None
         await self.store.set_away(user_id, until)
         if until is None or until <= self.clock.now():
             self.away.pop(user_id, None)
         else:
             self.away[user_id] = until
+        after = self.away.get(user_id)
         running = 0
         for game_id in await self.store.active_games_of(user_id):
             table = self.tables.get(game_id) or await self._fetch(game_id)
@@ -894,6 +925,10 @@ class TableService:
                 await self._commit(table, {})
                 self._arm(table)
             running += 1
+            seat = table.seat_of(user_id)
+            if seat is not None and after != before:
+                self._announce(table, away_notice(table.seats[seat].name, after,
+                                                  pace.deadline_action(table.options)))
         return running
 
     # -- restart and lazy loading ----------------------------------------------------------------------
@@ -998,7 +1033,8 @@ class TableService:
             turn_started=row.get("turn_started") or 0.0,
             tokens=row.get("tokens") or [0] * len(seats), reminded=row.get("reminded") or [])
         if state is not None:
-            table.prompts = [game.prompt(state, s) for s in range(state.seats)]
+            table.prompts = [named_prompt(game.prompt(state, s), table.names())
+                             for s in range(state.seats)]
         return table
 
     def _reload_when_back(self, game_id: int) -> None:

@@ -3,6 +3,8 @@
 Read through importlib.resources, so it works the same from a clone, an editable install, a
 wheel or a zip. Each game's folder (data/<game>/) holds its TOML and its rules page
 (rules.md, which docs/games/<game>.md links to).
+
+May import: nothing of the project.
 """
 from __future__ import annotations
 

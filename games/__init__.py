@@ -4,6 +4,8 @@ A game is a plugin: a package whose `Game` instance is advertised under the entr
 `gatekeeper.games` (the built-in games in pyproject.toml, any other game in its own
 distribution). Discovery is lazy, sorted by name for determinism, and forgiving: a game that
 fails to import is logged and listed in `broken()`; the others still load.
+
+May import: data.
 """
 from __future__ import annotations
 

@@ -10,4 +10,6 @@ answer"): every header shows it in place of its own "X to play" when it is there
 through `render.core`'s fitting (a string shrinks, then wraps, before it is shortened, and a
 name keeps 12 characters); tests/test_render_text_fit.py checks every board with
 `render.textrecord`.
+
+May import: data.
 """

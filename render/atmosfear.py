@@ -298,7 +298,7 @@ def build_geometry(spec: Spec) -> Geometry:
 
 
 def _downsample(im: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return im.resize(size, Image.Resampling.LANCZOS)
+    return im.resize(size, Image.Resampling.BOX)  # an average: no ringing, fewer colours
 
 
 def _key(d, cx, cy, length, colour, outline=BLACK, angle=0.0) -> None:
@@ -746,7 +746,7 @@ def _offsets(k: int) -> list[tuple[float, float]]:
 def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image.Image, Geometry]]) -> Image.Image:
     spec = board_spec(view)
     base, geo = static(spec)
-    im = base.copy()
+    im = core.board(base)
     d = sprites.draw(im)
     players = _players(view)
 

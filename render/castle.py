@@ -234,7 +234,7 @@ def _draw_passage(d, p0, p1, lw: float) -> None:
 
 
 def _downsample(im: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return im.resize(size, Image.Resampling.LANCZOS)
+    return im.resize(size, Image.Resampling.BOX)  # an average: no ringing, fewer colours
 
 
 # --------------------------------------------------------------------------
@@ -593,7 +593,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     T = lay.T
     players = _players(view)
     bands = tuple(sorted({p["side"]: p.get("colour") for p in players if p.get("side") in SIDES}.items()))
-    im = static(rows, cols, bands, sprites).copy()
+    im = core.board(static(rows, cols, bands, sprites))
     d = sprites.draw(im)
 
     # tiles + overlays

@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import math
 import struct
+import weakref
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, cast
 
 from PIL import Image, ImageDraw, ImageFont
 from zlib_ng import zlib_ng
@@ -200,8 +201,80 @@ def _text_mask(fnt: ImageFont.FreeTypeFont, text: str, anchor: str | None, strok
     return fnt.getmask2(text, "L", None, None, None, stroke_width, anchor, 0, start, stroke_filled=True)
 
 
+Box = tuple[int, int, int, int]
+
+
+class Board(Image.Image):
+    """A board being drawn on a copy of a cached static layer (`board`): it notes the box of
+    everything pasted on it, and a `Draw` on it the box of every shape and string, so that
+    `encode_png` maps onto the palette only those boxes and takes the rest from the layer,
+    mapped once (a full-image quantize costs 1-1.5 ms a board, in proportion to its pixels; the
+    boxes cover a quarter to three quarters of a board, see `map_board`). Draw on a Board with
+    `Draw` only: plain ``ImageDraw`` notes nothing."""
+
+    base: Image.Image
+    noted: list[Box]
+
+    def paste(self, im, box=None, mask=None) -> None:  # type: ignore[override]
+        if isinstance(box, Image.Image):
+            box, mask = None, box
+        if box is not None and len(box) == 4:
+            self.noted.append(tuple(int(v) for v in box))  # type: ignore[arg-type]
+        else:  # a corner (or none): Pillow takes the size from the image pasted, or the mask
+            x, y = (int(box[0]), int(box[1])) if box is not None else (0, 0)
+            source = im if isinstance(im, Image.Image) else mask
+            w, h = source.size if source is not None else self.size
+            self.noted.append((x, y, x + w, y + h))
+        super().paste(im, box, mask)
+
+
+def board(base: Image.Image) -> Board:
+    """A copy of the static layer ``base`` to draw one board on (see `Board`)."""
+    im = base.copy()
+    im.__class__ = Board
+    drawn = cast(Board, im)
+    drawn.base, drawn.noted = base, []
+    return drawn
+
+
+def _reach(xy, width: float) -> Box:
+    """The pixels a shape given by ``xy`` (points, flat or paired, or a box) and an outline or
+    line ``width`` may touch: its bounds, widened by the width and a pixel of antialiasing."""
+    if isinstance(xy[0], (int, float)):
+        xs, ys = xy[0::2], xy[1::2]
+    else:
+        xs, ys = [p[0] for p in xy], [p[1] for p in xy]
+    pad = (width or 0) + 2
+    return (int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1)
+
+
+def _noting(name: str, width_at: int):
+    """``ImageDraw.ImageDraw``'s shape ``name`` (looked up at each call, so a test's wrapper of
+    it still runs), noting the shape's `_reach` on a `Board`; ``width_at``: where in the
+    arguments after ``xy`` the outline width comes."""
+    def shape(self: "Draw", xy, *args, **kwargs) -> None:
+        if self.noted is not None:
+            width = kwargs.get("width", args[width_at] if len(args) > width_at else 1)
+            self.noted.append(_reach(xy, width))
+        getattr(ImageDraw.ImageDraw, name)(self, xy, *args, **kwargs)
+    shape.__name__ = shape.__qualname__ = name
+    return shape
+
+
+def _refused(name: str):
+    """``ImageDraw.ImageDraw``'s ``name``, which the boards do not use: on a `Board` it would go
+    unnoted, so there it is refused."""
+    def refused(self: "Draw", *args, **kwargs):
+        if self.noted is not None:
+            raise TypeError(f"Draw.{name} is not noted on a Board")
+        return getattr(ImageDraw.ImageDraw, name)(self, *args, **kwargs)
+    refused.__name__ = refused.__qualname__ = name
+    return refused
+
+
 class Draw(ImageDraw.ImageDraw):
-    """``ImageDraw.ImageDraw`` whose ``text`` reuses glyph masks.
+    """``ImageDraw.ImageDraw`` whose ``text`` reuses glyph masks, and which notes on a `Board`
+    the box of whatever it draws.
 
     Rendering a string with FreeType is most of the cost of a board's text; the same strings
     (labels, names, numbers) come back on every board, so their masks are cached (keyed by
@@ -210,10 +283,16 @@ class Draw(ImageDraw.ImageDraw):
     anything else (several lines, other arguments) goes to ``ImageDraw.text`` itself.
     """
 
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+        self.noted: list[Box] | None = im.noted if isinstance(im, Board) else None
+
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, stroke_width: float = 0,  # type: ignore[override]
              stroke_fill=None, **kwargs) -> None:
         if (args or kwargs or self.fontmode != "L" or not isinstance(text, str) or "\n" in text
                 or not isinstance(font, ImageFont.FreeTypeFont)):
+            if self.noted is not None:
+                self.noted.append((0, 0, *self._image.size))  # rare: no need to know better
             super().text(xy, text, fill, font, anchor, *args, stroke_width=stroke_width,
                          stroke_fill=stroke_fill, **kwargs)
             return
@@ -229,15 +308,43 @@ class Draw(ImageDraw.ImageDraw):
         if stroke_width:
             stroke_ink = self._ink(stroke_fill) if stroke_fill is not None else ink
             mask, (ox, oy) = _text_mask(font, text, anchor, stroke_width, start)
-            self.draw.draw_bitmap((ix + ox, iy + oy), mask, stroke_ink)
+            self._bitmap(ix + ox, iy + oy, mask, stroke_ink)
             if ink == stroke_ink:
                 return
         mask, (ox, oy) = _text_mask(font, text, anchor, 0, start)
-        self.draw.draw_bitmap((ix + ox, iy + oy), mask, ink)
+        self._bitmap(ix + ox, iy + oy, mask, ink)
+
+    def _bitmap(self, x: int, y: int, mask, ink) -> None:
+        if self.noted is not None:
+            w, h = mask.size
+            self.noted.append((x, y, x + w, y + h))
+        self.draw.draw_bitmap((x, y), mask, ink)
 
     def _ink(self, fill):
         ink, fill_ink = self._getink(fill)
         return fill_ink if ink is None else ink
+
+    def regular_polygon(self, bounding_circle, *args, **kwargs) -> None:  # type: ignore[override]
+        if self.noted is not None:
+            *centre, r = bounding_circle
+            x, y = centre[0] if len(centre) == 1 else centre
+            width = kwargs.get("width", args[4] if len(args) > 4 else 1)
+            self.noted.append(_reach((x - r, y - r, x + r, y + r), width))
+        ImageDraw.ImageDraw.regular_polygon(self, bounding_circle, *args, **kwargs)
+
+    line = _noting("line", 1)
+    rectangle = _noting("rectangle", 2)
+    ellipse = _noting("ellipse", 2)
+    polygon = _noting("polygon", 2)
+    rounded_rectangle = _noting("rounded_rectangle", 3)
+    arc = _noting("arc", 3)
+    chord = _noting("chord", 4)
+    pieslice = _noting("pieslice", 4)
+    point = _refused("point")
+    bitmap = _refused("bitmap")
+    circle = _refused("circle")
+    shape = _refused("shape")
+    multiline_text = _refused("multiline_text")
 
 
 # --- palette ---------------------------------------------------------------
@@ -303,7 +410,9 @@ def tint(rgb: RGB, f: float) -> RGB:
 
 # --- encoding --------------------------------------------------------------
 PNG_COMPRESS_LEVEL = 1  # Pillow's encoder (zlib), for the rare image that is not a palette one
-DEFLATE_LEVEL = 2  # zlib-ng, for palette images (palette_png)
+# zlib-ng, for palette images (palette_png): level 5 makes a board's PNG 15-20% smaller than
+# level 2 (mean boards 49-78 KB) for ~1.5 ms more a board.
+DEFLATE_LEVEL = 5
 PALETTE_COLOURS = 256
 
 
@@ -326,8 +435,9 @@ def encode_png(
     leaves zlib a third of the bytes.
 
     * ``palette`` (a "P" image, e.g. from :func:`adaptive_palette` on a
-      representative picture): map onto that fixed palette, ~1.5 ms per
-      megapixel. Renderers compute theirs once and pass it here.
+      representative picture): map onto that fixed palette, ~1.1 ms per
+      megapixel; a `Board` only where it was drawn on (`map_board`).
+      Renderers compute theirs once and pass it here.
     * otherwise, if ``adaptive``: build a palette for this image (fast octree,
       ~11 ms per megapixel).
     * ``adaptive=False`` and no palette: plain RGB PNG.
@@ -336,13 +446,15 @@ def encode_png(
     Pillow at ``compress_level`` 1, zlib's measured sweet spot (6 costs ~40%
     more time for ~15% fewer bytes).
 
-    On a 1200 px wide board (1-1.4 megapixels) mapping onto the palette takes
-    ~2-3 ms and deflating ~2 ms; drawing, with cached layers, sprites and
-    glyphs, the rest (``bot.bench.render_timing.measure`` times it all).
+    On a 1200 px wide board (1-1.4 megapixels) mapping what was drawn onto the
+    palette takes ~0.5-1.5 ms and deflating ~2.5-3.5 ms; drawing, with cached
+    layers, sprites and glyphs, ~1 ms (``bench.render_timing.measure``
+    times it all).
     """
     if img.mode == "RGB":
         if palette is not None:
-            img = img.quantize(palette=palette, dither=Image.Dither.NONE)
+            img = map_board(img, palette) if isinstance(img, Board) else \
+                img.quantize(palette=palette, dither=Image.Dither.NONE)
         elif adaptive:
             img = adaptive_palette(img)
     if img.mode == "P" and "transparency" not in img.info and img.palette is not None \
@@ -351,6 +463,68 @@ def encode_png(
     buf = io.BytesIO()
     img.save(buf, "PNG", compress_level=compress_level)
     return buf.getvalue()
+
+
+MAP_BAND = 32  # rows: a Board's noted boxes are mapped in bands this high
+MAP_GAP = 96  # px: boxes in a band closer than this are mapped as one
+MAP_SHARE = 0.6  # above this share of the image drawn on, mapping it all is cheaper
+
+
+def map_board(img: Board, palette: Image.Image) -> Image.Image:
+    """``img`` mapped onto ``palette``, as ``img.quantize(palette=...)`` maps it, but only where
+    something was drawn (its noted boxes): the rest comes from its static layer, mapped once.
+    Pillow maps each pixel by its colour alone, so the pixels are the same either way."""
+    regions = _regions(img.noted, *img.size)
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in regions) > MAP_SHARE * img.width * img.height:
+        return img.quantize(palette=palette, dither=Image.Dither.NONE)
+    out = _mapped_layer(img.base, palette).copy()
+    for box in regions:
+        out.paste(img.crop(box).quantize(palette=palette, dither=Image.Dither.NONE), box[:2])
+    return out
+
+
+def _regions(boxes: list[Box], width: int, height: int) -> list[Box]:
+    """``boxes`` clipped to the image and merged into few rectangles that hold them all: per
+    band of `MAP_BAND` rows, runs of boxes less than `MAP_GAP` apart; a run the same as the one
+    in the band above extends it (a panel is one rectangle, not one per band)."""
+    bands: dict[int, list[tuple[int, int]]] = {}
+    for x0, y0, x1, y1 in boxes:
+        x0, x1 = max(0, x0), min(width, x1)
+        y0, y1 = max(0, y0), min(height, y1)
+        if x0 < x1 and y0 < y1:
+            for band in range(y0 // MAP_BAND, (y1 - 1) // MAP_BAND + 1):
+                bands.setdefault(band, []).append((x0, x1))
+    done: list[Box] = []
+    open_runs: dict[tuple[int, int], int] = {}  # run -> top of the rectangle it extends
+    end = 0  # the bottom of the last band seen
+    for band in sorted(bands):
+        runs: list[tuple[int, int]] = []
+        for x0, x1 in sorted(bands[band]):
+            if runs and x0 <= runs[-1][1] + MAP_GAP:
+                runs[-1] = (runs[-1][0], max(runs[-1][1], x1))
+            else:
+                runs.append((x0, x1))
+        top = band * MAP_BAND
+        still = {run: open_runs.pop(run, top) for run in runs} if top == end else \
+            {run: top for run in runs}
+        done.extend((x0, y, x1, end) for (x0, x1), y in open_runs.items())
+        open_runs, end = still, min(height, top + MAP_BAND)
+    return done + [(x0, y, x1, end) for (x0, x1), y in open_runs.items()]
+
+
+_MAPPED: dict[int, tuple[weakref.ref, Image.Image, Image.Image]] = {}
+
+
+def _mapped_layer(base: Image.Image, palette: Image.Image) -> Image.Image:
+    """The static layer ``base`` mapped onto ``palette``, once for as long as ``base`` lives
+    (layers are cached by the renderers; this follows them)."""
+    key = id(base)
+    entry = _MAPPED.get(key)
+    if entry is None or entry[0]() is not base or entry[1] is not palette:
+        entry = (weakref.ref(base, lambda _: _MAPPED.pop(key, None)), palette,
+                 base.quantize(palette=palette, dither=Image.Dither.NONE))
+        _MAPPED[key] = entry
+    return entry[2]
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -365,8 +539,8 @@ def palette_png(img: Image.Image, level: int = DEFLATE_LEVEL) -> bytes:
     """PNG bytes of a "P" image (8-bit indices, RGB palette, no filtering), written directly.
 
     The file Pillow writes for such an image (IHDR, PLTE, IDAT, IEND; filter type 0 on every
-    row, as Pillow uses for palette images), but deflated by zlib-ng: on a board 1.8-2.4 ms
-    instead of zlib's 4.1-5.4 at level 1, and 10-13% fewer bytes. The scanlines are laid out
+    row, as Pillow uses for palette images), but deflated by zlib-ng at `DEFLATE_LEVEL`
+    (~3 ms a board, quiet machine). The scanlines are laid out
     by one paste (a column of zeros for the filter bytes) and deflated in one call.
     """
     w, h = img.size

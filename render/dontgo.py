@@ -139,7 +139,7 @@ RESULT_COLS = (("Curses", 580), ("Ghosts", 700), ("Penalty", 820), ("Bonus", 930
 
 
 def _down(im: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return im.resize(size, Image.Resampling.LANCZOS)
+    return im.resize(size, Image.Resampling.BOX)  # an average: no ringing, fewer colours
 
 
 def _ghost(d: ImageDraw.ImageDraw, box, fill=GHOST, outline=BLACK) -> None:
@@ -662,7 +662,7 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     players = _players(view)
     over = view.get("phase") == "over"
     scores = list(view.get("scores") or []) if over else []
-    im = static(len(players), over, len(scores)).copy()
+    im = core.board(static(len(players), over, len(scores)))
     d = sprites.draw(im)
     colour_of = {p.get("seat"): p.get("colour") for p in players}
 

@@ -304,7 +304,7 @@ def _disc(colour: str, size: int, ring: bool) -> Image.Image:
     d.ellipse((pad, pad, pad + big, pad + big), fill=rgb, outline=shade(rgb, 0.45), width=2 * SS)
     d.text((pad + big // 2, pad + big // 2 + SS), LETTERS.get(colour, "?"), font=font(int(big * 0.55), True),
            fill=ink_on(colour), anchor="mm")
-    return im.resize((im.width // SS, im.height // SS), Image.Resampling.LANCZOS)
+    return im.resize((im.width // SS, im.height // SS), Image.Resampling.BOX)  # an average: no ringing, fewer colours
 
 
 @lru_cache(maxsize=64)
@@ -318,7 +318,7 @@ def _badge(text: str, fill: core.RGB, ink: core.RGB) -> Image.Image:
     d = core.Draw(im)
     d.ellipse((0, 0, big - 1, big - 1), fill=fill, outline=shade(fill, 0.5), width=2 * SS)
     d.text((big // 2, big // 2 + SS), text, font=font(22 * SS, True), fill=ink, anchor="mm")
-    return im.resize((30, 30), Image.Resampling.LANCZOS)
+    return im.resize((30, 30), Image.Resampling.BOX)
 
 
 @lru_cache(maxsize=32)
@@ -701,7 +701,7 @@ def panel_sprite(key: tuple[Any, ...]) -> Image.Image:
 
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
     players = len(view.get("players") or [])
-    im = static(max(2, min(6, players))).copy()
+    im = core.board(static(max(2, min(6, players))))
     d = core.Draw(im)
     im.paste(sprites.header(header_key(view)), (0, 0))
     _rooms(im, d, view, sprites)

@@ -546,7 +546,7 @@ def _status(pl: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, A
 # --------------------------------------------------------------------------- entry points
 def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     fold = _fold_of(view)
-    im = _static_cached(fold).copy()
+    im = core.board(_static_cached(fold))
     d = core.Draw(im)
     _draw_header(d, view)
     _draw_board(im, d, view, fold)

@@ -64,11 +64,13 @@ def animated_webp() -> bool:
     return "webp_anim" not in features.features or bool(features.check_feature("webp_anim"))
 
 
-def describe_replay(title: str, names: Sequence[str], moves: int, winners: Sequence[str]) -> str:
+def describe_replay(title: str, names: Sequence[str], moves: int, winners: Sequence[str],
+                    how: str = "") -> str:
     """The replay in words, for its attachment's description: which game, who played, how many
-    moves it shows, and who won (the last frame's result)."""
+    moves it shows, who won and how (the last frame's result)."""
     players = f" between {joined(names)}" if names else ""
-    result = f"{joined(winners)} won." if winners else "Nobody won."
+    result = f"{joined(winners)} won" if winners else "Nobody won"
+    result += f": {how.rstrip('.')}." if how else "."
     return fit([f"Animated replay of {title}{players}: the set-up, {count(moves, 'move')}, then the "
                 f"final board.", result])
 

@@ -12,9 +12,9 @@ from typing import Awaitable, Callable, Sequence
 from playwright.async_api import Browser, Locator, Page, Playwright, expect
 
 from bot.app import GatekeeperBot
-from bot.fakediscord.harness import settle, until
-from bot.fakediscord.models import Message
-from bot.fakediscord.server import FakeDiscord
+from sandbox.harness import settle, until
+from fakediscord.models import Message
+from fakediscord.server import FakeDiscord
 from bot.table import Table
 from games.core import Rng, decide
 

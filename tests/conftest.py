@@ -1,5 +1,5 @@
-"""Fixtures for every test: a started fake Discord (bot.fakediscord) that discord.py talks to,
-a real PostgreSQL server (bot.bench.pgserver) with a fresh database per test, and Key Pile, a game
+"""Fixtures for every test: a started fake Discord (fakediscord) that discord.py talks to,
+a real PostgreSQL server (bench.pgserver) with a fresh database per test, and Key Pile, a game
 from outside the project advertised as an installed plugin would be.
 
 The suite runs in three pytest-xdist workers, each given whole files (pyproject.toml), and must
@@ -29,10 +29,10 @@ import pytest_asyncio
 
 import games
 from bot.app import GatekeeperBot
-from bot.bench.pgserver import PostgresServer
-from bot.fakediscord import FakeDiscord, patch_discord
-from bot.fakediscord import ratelimits
-from bot.fakediscord.ratelimits import RateLimits
+from bench.pgserver import PostgresServer
+from fakediscord import FakeDiscord, patch_discord
+from fakediscord import ratelimits
+from fakediscord.ratelimits import RateLimits
 from tests.harness import TEST_RATE_SCALE, own_postgres_server
 
 PLUGINS = Path(__file__).parent / "plugins"

@@ -1,4 +1,4 @@
-"""Test helpers on top of bot.fakediscord.harness and bot.fakediscord.people."""
+"""Test helpers on top of sandbox.harness and sandbox.people."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,11 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.bench.pgserver import PostgresServer
+from bench.pgserver import PostgresServer
 from bot.choices import walk
-from bot.fakediscord import FakeDiscord
-from bot.fakediscord.harness import BotHarness, is_board, settle, until
-from bot.fakediscord import people
+from fakediscord import FakeDiscord
+from sandbox.harness import BotHarness, is_board, settle, until
+from sandbox import people
 
 __all__ = ["BotHarness", "InThreadHarness", "Players", "is_board", "own_postgres_server",
            "settle", "until", "walk_labels", "TEST_RATE_SCALE"]
@@ -37,7 +37,7 @@ class InThreadHarness(BotHarness):
 
 
 def own_postgres_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL server of one's own (bot.bench.pgserver), stopped afterwards. Missing
+    """A PostgreSQL server of one's own (bench.pgserver), stopped afterwards. Missing
     binaries fail the test with the command that installs them: never a skip."""
     try:
         server = PostgresServer().start()

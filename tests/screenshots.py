@@ -18,8 +18,8 @@ from playwright.async_api import async_playwright, expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
-from bot.fakediscord.harness import settle, until
-from bot.sandbox import FIRST_USER, Sandbox
+from sandbox.harness import settle, until
+from sandbox.serve import FIRST_USER, Sandbox
 from tests.browser import (
     Tab,
     board_message,

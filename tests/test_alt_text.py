@@ -5,7 +5,7 @@ for the public board view fits Discord's 1024 characters, names every seat, says
 names no place by an internal id, and holds nothing hidden. Hidden is checked twice: the text is
 the same whether the describer is handed the spectator's view or a seat's own (so nothing only a
 seat sees can reach it), and no secret string of a seat's view or private text appears in it,
-less those the public view itself holds (the soak's way of telling a secret, bot.bench.soak)
+less those the public view itself holds (the soak's way of telling a secret, bench.soak)
 and the names the board's data gives its places.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import pytest
 
 import games
-from bot.bench.soak import private_strings
+from bench.soak import private_strings
 from bot.rendering import alt_text, board_view, speaker_alt_text
 from bot.simulate import play
 from data import load_toml
@@ -248,6 +248,9 @@ def test_a_replay_is_described_by_game_players_moves_and_winner():
                     "42 moves, then the final board. Bo Marsh won.")
     assert describe_replay("Firetop Mountain", ["Ana Quill"], 1, []).endswith("1 move, then the final board. "
                                                                            "Nobody won.")
+    how = describe_replay("Keys to the Castle", ["Ana Quill", "Bo Marsh"], 42, ["Bo Marsh"],
+                          "reached the far side of the castle at C8")
+    assert how.endswith("Bo Marsh won: reached the far side of the castle at C8.")
 
 
 def test_describing_a_board_loads_no_pillow():

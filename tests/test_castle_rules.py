@@ -767,3 +767,27 @@ def test_last_action_highlight():
     assert GAME.view(st, None)["last"] == {"seat": 0, "tiles": ["D8"]}
     st, _ = act(st, 0, "move C8")
     assert GAME.view(st, None)["last"] == {"seat": 0, "tiles": ["C8"]}
+
+
+def test_a_skeleton_key_asks_what_it_does_before_which_door():
+    """Open, close or unlock first, then the door: never one list of forty doors."""
+    from bot.choices import walk
+    game = GAME
+    state = setup(game, 2, {}, 1)
+    seat = game.to_move(state)
+    state.data["players"][seat]["hand"][0] = "skeleton"
+    prompt = game.prompt(state, seat)
+    cards = walk(prompt.choices, []).options
+    skeleton = next(i for i, step in enumerate(cards) if step.key == "skeleton")
+    uses = walk(prompt.choices, [skeleton]).options
+    assert {step.label for step in uses} <= {"Open a door", "Close a door", "Remove a padlock",
+                                             "Discard it"}
+    assert "Discard it" in {step.label for step in uses}
+    for index, use in enumerate(uses):
+        position = walk(prompt.choices, [skeleton, index])
+        if position.complete is not None:
+            continue
+        verb = use.label.split()[0]
+        assert position.options and all(step.label.startswith(
+            "Unlock" if use.key == "unlock" else verb) for step in position.options)
+        assert len(position.options) <= 2 * 25  # two selects of doors at most

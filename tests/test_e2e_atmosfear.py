@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.clock import FakeClock
-from bot.fakediscord.harness import BotHarness
+from sandbox.harness import BotHarness
 from tests.harness import Players
 
 

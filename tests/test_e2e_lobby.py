@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.fakediscord.harness import until
+from sandbox.harness import until
 from tests.harness import InThreadHarness, Players
 
 

@@ -9,7 +9,7 @@ import logging
 
 import discord.gateway
 
-from bot.fakediscord.server import OP_HEARTBEAT, OP_HEARTBEAT_ACK, OP_HELLO
+from fakediscord.server import OP_HEARTBEAT, OP_HEARTBEAT_ACK, OP_HELLO
 from tests.harness import InThreadHarness
 
 DISCORD_HEARTBEAT_MS = 41250

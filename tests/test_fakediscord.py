@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
-from bot.fakediscord import FakeDiscord, FakeDiscordError
+from fakediscord import FakeDiscord, FakeDiscordError
 
 
 def tiny_png() -> bytes:

@@ -185,6 +185,39 @@ def test_only_one_sword_is_used_and_at_most_two_are_carried():
     assert len(player(st, 0)["swords"]) == 2 and "sword" not in player(st, 0)["swords"]
 
 
+def finding(card: str, swords: list[str], revealed: tuple[str, ...] = ()):
+    """Seat 0, carrying `swords` and a goblet, walks into the armoury and finds `card`."""
+    st = fresh()
+    empty_room(st, "armoury", treasure=card)
+    turn_of(st, 0, "move")
+    st.data["roll"] = 1
+    put(st, 0, BOARD.rooms["armoury"]["doors"][0])
+    player(st, 0).update(swords=list(swords), items=["goblet"], revealed=list(revealed))
+    return act(st, 0, "move armoury")
+
+
+@pytest.mark.parametrize("swords, revealed", [(["sword", "blade"], ()), (["sword", "blade"], ("blade",)),
+                                              (["sword", "runesword"], ("runesword",))])
+def test_a_third_sword_found_looks_to_the_table_like_any_other_treasure_card(swords, revealed):
+    sword, sword_events = finding("runesword", swords, revealed)
+    crown, crown_events = finding("crown", swords, revealed)
+    assert len(player(sword, 0)["swords"]) == 2 and "sword" not in player(sword, 0)["swords"]
+    assert "runesword" in player(sword, 0)["swords"]
+    assert texts(sword_events, public=True) == texts(crown_events, public=True)
+    assert GAME.view(sword, None) == GAME.view(crown, None)
+    assert "you leave your old sword behind" in texts(sword_events, public=False)
+
+
+def test_a_third_sword_card_is_left_face_down_and_only_its_finder_knows_what_it_is():
+    st, events = finding("blade", ["runesword", "blade"], ("runesword",))
+    public = texts(events, public=True)
+    assert "sword" not in public.lower() and "leaves a treasure card on the floor" in public
+    assert "you leave the Fine Sword behind" in texts(events, public=False)
+    assert sorted(player(st, 0)["swords"]) == ["blade", "runesword"]
+    assert st.data["piles"] == [{"node": "armoury", "items": ["blade"], "owner": None}]
+    assert GAME.view(st, None)["players"][0]["swords"] == ["Runed Sword"]
+
+
 def test_the_rucksack_holds_6_treasure_cards_but_gold_and_provisions_do_not_count():
     st = fresh()
     me = player(st, 0)
@@ -463,7 +496,7 @@ def test_escape_after_a_round_by_the_escape_table_out_of_the_door_he_came_in():
     assert player(grazed, 0)["stamina"] == before - 1
     held, events = act(rig(st, 1), 0, "escape")
     assert player(held, 0)["pos"] == "armoury" and player(held, 0)["stamina"] == before - 2
-    assert held.data["battle"] is not None and actions(held, 0) == ["attack"]
+    assert held.data["battle"] is not None and actions(held, 0) == ["press", "attack"]  # no escape
 
 
 def test_an_escaped_monster_is_turned_face_down_with_its_scores_restored():
@@ -563,11 +596,16 @@ def test_in_a_duel_the_defender_chooses_to_escape_before_the_next_round_is_fough
     assert fled.data["battle"] is None and fled.data["queue"][0]["kind"] == "spoils"
 
 
-def test_a_failed_escape_in_a_duel_starts_the_next_round_for_both():
+def test_a_failed_escape_in_a_duel_holds_the_one_who_tried_and_the_other_still_chooses():
     st = duel(fresh())
     st, _ = act(rig(st, 3, 3, 3, 3), 0, "attack")
     held, _ = act(rig(st, 1), 1, "escape")
-    assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
+    # no round fought since: the attacker still chooses between attacking and escaping
+    assert actions(held, 0) == ["attack", "escape"] and GAME.prompt(held, 1) is None
+    fled, _ = act(rig(held, 6), 0, "escape")
+    assert fled.data["battle"] is None and fled.data["queue"][0] == {"seat": 1, "kind": "spoils", "from": 0}
+    fought, _ = act(rig(held, 3, 3, 3, 3), 0, "attack")
+    assert fought.data["battle"]["round"] == 2 and actions(fought, 1) == ["attack", "escape"]
     stood, _ = act(st, 1, "attack")
     held, _ = act(rig(stood, 1), 0, "escape")
     assert actions(held, 0) == ["attack"] and GAME.prompt(held, 1) is None
@@ -634,6 +672,27 @@ def test_fleeing_into_an_occupied_room_means_facing_it_next_turn():
     assert actions(st, 1) == ["face"]
     st, events = act(st, 1, "face")
     assert st.data["battle"]["name"] == "Orc Brute"
+
+
+def test_fleeing_into_the_treasure_room_offers_the_chest_on_the_next_turn():
+    st = fresh()
+    st.data["chest"] = [1, 2, 3]
+    st.data["queue"] = [{"seat": 1, "kind": "flee"}]
+    turn_of(st, 0, "done")
+    put(st, 1, "L3")
+    player(st, 1)["items"] = ["keys_a", "goblet"]
+    assert "move treasure" in actions(st, 1)
+    st, events = act(st, 1, "move treasure")
+    assert player(st, 1)["face"] and st.data["current"] == 1 and "chest" in texts(events, public=True)
+    assert actions(st, 1) == ["face"]
+    at_chest, events = act(st, 1, "face")
+    assert at_chest.data["step"] == "open" and GAME.prompt(at_chest, 1).private
+    assert actions(at_chest, 1) == ["open 1 2 3", "pass"]
+    won, _ = act(at_chest, 1, "open 1 2 3")
+    assert won.over and won.result["winners"] == [1]
+    # declining the chest leaves the turn's move to make
+    later, _ = act(at_chest, 1, "pass")
+    assert later.data["current"] == 1 and "roll" in actions(later, 1)
 
 
 # ------------------------------------------------------------------ keys
@@ -1002,6 +1061,30 @@ def at_the_pedlar(gold: int) -> State:
     st.data["rooms"]["pedlar"]["treasure"] = None
     st, _ = act(st, 0, "move pedlar")
     return st
+
+
+def test_the_pedlars_buttons_never_tell_a_hidden_sword_from_a_rucksack_card():
+    full = ["goblet", "crown", "idol", "shield", "clover", "keys_a"]
+    shops = []
+    for items, swords in ((full, ["sword"]), (full[:5], ["sword", "blade"])):
+        st = fresh()
+        player(st, 0).update(items=list(items), swords=list(swords))
+        turn_of(st, 0, "move")
+        st.data["roll"] = 1
+        put(st, 0, "Q11")
+        player(st, 0)["gold"] = 9
+        st.data["rooms"]["pedlar"]["treasure"] = None
+        st, _ = act(st, 0, "move pedlar")
+        shops.append(st)
+    assert GAME.view(shops[0], None)["players"] == GAME.view(shops[1], None)["players"]
+    assert GAME.prompt(shops[0], 0) == GAME.prompt(shops[1], 0)
+    assert "buy draught" in actions(shops[0], 0)
+    # a draught bought into a full rucksack: he leaves a card of his choice, in private
+    st, events = act(shops[0], 0, "buy draught")
+    assert st.data["queue"] == [{"seat": 0, "kind": "drop"}] and GAME.prompt(st, 0).private
+    st, _ = act(st, 0, "drop goblet")
+    assert len(player(st, 0)["items"]) == 6 and "draught" in player(st, 0)["items"]
+    assert st.data["step"] == "shop" and "pass" in actions(st, 0)
 
 
 def test_the_pedlar_sells_swords_that_the_table_sees_bought():

@@ -650,14 +650,22 @@ def test_wizard_of_plenty_over_the_rainbow_and_back_in_four_returns_your_equipme
     assert st.data["lost_equip"] == [{"item": "net", "owner": 1}] and me(st)["wizard_used"] and ended(st)
 
 
-def test_wizard_of_plenty_failing_returns_one_piece_of_your_choice():
+def test_wizard_of_plenty_failing_returns_one_piece_of_your_own_lost_equipment():
     st = et("wiz")
-    st.data["lost_equip"] = [{"item": "rope", "owner": 0}, {"item": "net", "owner": 1}]
+    st.data["lost_equip"] = [{"item": "rope", "owner": 0}, {"item": "axe", "owner": 0},
+                             {"item": "net", "owner": 1}]
     st.data["lost_treasure"] = []
     st, ev = act(st, 0, "visit", "roll", "roll", "roll", "roll", dice=[1, 2, 3, 4])
-    assert sorted(actions(st)) == ["done", "take net", "take rope"]
-    st, _ = act(st, 0, "take net")
-    assert me(st)["equip"] == ["net"] and ended(st)
+    assert sorted(actions(st)) == ["done", "take axe", "take rope"]   # "returns": never a rival's
+    refused(GAME, st, 0, "take net")
+    st, _ = act(st, 0, "take rope")
+    assert me(st)["equip"] == ["rope"] and ended(st)
+    assert st.data["lost_equip"] == [{"item": "axe", "owner": 0}, {"item": "net", "owner": 1}]
+    nothing = et("wiz")
+    nothing.data["lost_equip"] = [{"item": "net", "owner": 1}]
+    nothing.data["lost_treasure"] = []
+    nothing, _ = act(nothing, 0, "visit", "roll", "roll", "roll", "roll", dice=[1, 2, 3, 4])
+    assert ended(nothing) and nothing.data["lost_equip"] == [{"item": "net", "owner": 1}]
 
 
 def test_wizard_of_plenty_only_one_try_per_game():
@@ -939,6 +947,17 @@ def test_demon_dungeon_gives_the_same_ways_out_at_the_gate():
     assert me(st)["at"] == "gate" and me(st)["spot"] is None   # out where he cannot reach
 
 
+def test_leaving_the_demon_dungeon_onto_the_gate_with_the_key_and_another_treasure_wins():
+    st = position("gate")
+    put(st, 0, spot="dungeon", equip=["net"], hand=["key", "orb"], task=None)
+    from games.kingdom import hazards as hzm
+    me(st)["task"] = hzm.new_task("demon_dungeon")
+    st.data["demon"] = "h1"
+    st = later(st)
+    st, ev = act(st, 0, "roll", dice=[6])
+    assert st.over and st.result["winners"] == [0] and "escapes the Kingdom" in text(ev)
+
+
 # ============================================================ Snake Pit
 def test_snake_pit_eleven_or_more_in_three_throws_gets_round():
     st, _ = cross(et("snake_a"), "snake_pit", [4, 3, 5])
@@ -1034,7 +1053,7 @@ def test_tiger_pen_rope_swings_across_and_spends_the_points_left():
     st = safe_demon(st)
     st, _ = act(st, 0, "move tiger_a")
     assert me(st)["at"] == "tiger_a" and st.data["turn_info"]["left"] == 2
-    st, _ = act(st, 0, "cross tiger_pen", "use rope")
+    st, _ = act(st, 0, "cross tiger_pen")                      # a Rope: no jump, the swing at once
     assert me(st)["at"] == "tiger_b" and me(st)["equip"] == [] and st.data["phase"] == "move"
     assert sorted(actions(st)) == ["move i3", "move ipk"]       # 2 points left: on past the Palace
 
@@ -1044,9 +1063,15 @@ def test_tiger_pen_without_rope_five_to_eight_jumps_over():
     assert me(st)["at"] == "tiger_b" and ended(st)
 
 
+def test_tiger_pen_with_a_rope_you_swing_the_jump_is_for_those_without():
+    st, ev = act(position("tiger_a", ["rope", "food"]), 0, "cross tiger_pen")
+    assert me(st)["at"] == "tiger_b" and me(st)["equip"] == ["food"] and "swings across" in text(ev)
+    st, _ = act(position("tiger_a", ["food"]), 0, "cross tiger_pen")
+    assert actions(st) == ["roll"]                              # no Rope: the jump
+
+
 def pen(equip):
-    st, ev = act(position("tiger_a", equip), 0, "cross tiger_pen", *(["use jump"] if "rope" in equip else []),
-                 "roll", dice=[2])
+    st, ev = act(position("tiger_a", equip), 0, "cross tiger_pen", "roll", dice=[2])
     assert "Tiger Pen" in text(ev)
     return st
 
@@ -1447,7 +1472,7 @@ def test_a_rope_swing_onto_a_rival_steals_then_spends_the_points_left():
     st = position("tiger_a", ["rope"], seats=2)
     put(st, 1, "tiger_b", hand=["orb"])
     st.data["turn_info"] = {"moved": True, "left": 2, "entry": 5}
-    st, _ = act(st, 0, "cross tiger_pen", "use rope", "steal blue")
+    st, _ = act(st, 0, "cross tiger_pen", "steal blue")
     assert me(st)["hand"] == ["orb"] and st.data["phase"] == "move" and st.data["turn_info"]["die"] == 2
 
 

@@ -21,8 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PATTERN = re.compile(r"^\s*(import\s+discord\b|from\s+discord\b)", re.M)
 # The project's packages, and the tests' plugin game (advertised like an installed game).
-PACKAGES = {"bot": ROOT, "games": ROOT, "render": ROOT, "data": ROOT,
-            "gk_keypile": ROOT / "tests" / "plugins"}
+TOP_LEVEL = ("bot", "games", "render", "data", "fakediscord", "sandbox", "bench")
+PACKAGES = {**{name: ROOT for name in TOP_LEVEL}, "gk_keypile": ROOT / "tests" / "plugins"}
+RULE = re.compile(r"^May import: (.+)$", re.M)
 
 
 def test_no_discord_imports_in_games_or_render():
@@ -105,6 +106,46 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def import_graph() -> dict[str, set[str]]:
     found = modules(PACKAGES)
     return {name: imports(name, path, set(found)) for name, path in found.items()}
+
+
+def allowed_imports(package: str) -> dict[str, set[str]]:
+    """What a top-level package's docstring allows it to import: its "May import:" line, e.g.
+    "May import: games, render, data; bot.cli also sandbox, bench." ({"": everywhere in the
+    package, "bot.cli": more for that module})."""
+    doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
+    match = RULE.search(doc or "")
+    assert match, f"{package}/__init__.py's docstring has no 'May import:' line"
+    general, *extras = match.group(1).rstrip(".").split(";")
+    def names(listed: str) -> set[str]:
+        return {word.strip() for word in listed.split(",")} & set(TOP_LEVEL)
+
+    rules = {"": names(general)}
+    for extra in extras:
+        module, _, more = extra.strip().partition(" also ")
+        rules[module] = rules[""] | names(more)
+    return rules
+
+
+def test_each_package_imports_only_what_its_docstring_allows():
+    """The house's rooms: each top-level package says what it is and what it may import (the
+    bot may not reach the fake Discord or the benchmarks, the fake Discord nothing at all)."""
+    offenders = []
+    for name, targets in import_graph().items():
+        package = name.split(".")[0]
+        if package not in TOP_LEVEL:
+            continue
+        rules = allowed_imports(package)
+        allowed = rules.get(name, rules[""]) | {package}
+        offenders += [f"{name} -> {t}" for t in sorted(targets) if t.split(".")[0] in TOP_LEVEL
+                      and t.split(".")[0] not in allowed]
+    assert offenders == []
+
+
+def test_the_package_rule_reads_extras_for_one_module():
+    rules = allowed_imports("bot")
+    assert rules[""] == {"games", "render", "data"}
+    assert rules["bot.cli"] == {"games", "render", "data", "sandbox", "bench"}
+    assert allowed_imports("fakediscord")[""] == set()
 
 
 def test_no_module_imports_one_that_imports_it_back():

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import discord.gateway
 import pytest
 
-from bot.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import InThreadHarness, Players, until
 
 # Seconds after a commit by which the controls must be current: the bot's target is 1 s; the

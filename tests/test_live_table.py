@@ -10,8 +10,8 @@ import re
 import pytest
 
 from bot import livetable
-from bot.bench import table_volume
-from bot.fakediscord.people import Players
+from bench import table_volume
+from sandbox.people import Players
 from bot.table import Table
 
 # the shortest game each lobby offers, so the suite plays every game to its end quickly
@@ -36,7 +36,7 @@ def check_agreement(players: Players, table: Table, seen: dict) -> None:
     assert seats == people, (header, live.buttons())
     public = table.game.view(table.state, None)
     interlude = table.game.interlude(public)
-    who = livetable.acting(table, interlude)
+    who = livetable.acting(table, public, players.bot.service.clock.now())
     assert who.header in header
     drawn = players.bot.publisher._drawn.get(table.id)
     if interlude is None:

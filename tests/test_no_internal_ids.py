@@ -15,8 +15,8 @@ import pytest
 
 import games
 from bot.clock import FakeClock
-from bot.fakediscord import FakeDiscord, Message
-from bot.fakediscord.models import walk_components
+from fakediscord import FakeDiscord, Message
+from fakediscord.models import walk_components
 from tests.drawn_text import record_drawn_text
 from tests.harness import InThreadHarness, Players
 from tests.internal_ids import id_pattern

@@ -11,7 +11,7 @@ import pytest
 import games
 from bot import pace
 from bot.app import parse_until, rules_sections
-from bot.bench import idle_games
+from bench import idle_games
 from bot.clock import FakeClock
 from bot.store import Store, common
 from bot.table import LOAD_AHEAD, SWEEP_EVERY, TableService
@@ -247,7 +247,7 @@ async def test_clicks_at_once_on_a_resting_game_load_it_once_on_both_stores(stor
 
 
 def test_the_idle_games_benchmark_measures_both_stores(postgres_server, tmp_path):
-    """`python -m bot.bench.idle_games` at toy size: both stores built, measured in a fresh
+    """`python -m bench.idle_games` at toy size: both stores built, measured in a fresh
     process and written side by side."""
     out = tmp_path / "performance.md"
     assert idle_games.main(["--games", "60", "--clicks", "5", "--postgres",

@@ -78,8 +78,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def test_the_installed_modules_come_from_the_venv(installed: Installed):
     out = check(installed.python(
-        "import bot, bot.bench.run, bot.fakediscord.harness, data, games, render\n"
-        "for m in (bot, bot.bench.run, bot.fakediscord.harness, data, games, render):\n"
+        "import bot, bench.run, sandbox.harness, data, games, render\n"
+        "for m in (bot, bench.run, sandbox.harness, data, games, render):\n"
         "    print(m.__file__)\n"
         "import importlib.util\n"
         "print('tests importable:', importlib.util.find_spec('tests') is not None)"))
@@ -147,7 +147,8 @@ def test_bench_smoke_runs_through_the_packaged_fake_discord(installed: Installed
 
 def test_nothing_in_the_package_imports_tests():
     pattern = re.compile(r"^\s*(from|import)\s+tests\b", re.M)
-    offenders = [str(p.relative_to(ROOT)) for folder in ("bot", "games", "render", "data")
+    offenders = [str(p.relative_to(ROOT)) for folder in ("bot", "games", "render", "data",
+                                                         "fakediscord", "sandbox", "bench")
                  for p in (ROOT / folder).rglob("*.py") if pattern.search(p.read_text("utf-8"))]
     assert offenders == []
 

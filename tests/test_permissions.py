@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.fakediscord.models import ATTACH_FILES, CREATE_PUBLIC_THREADS, SEND_MESSAGES
+from fakediscord.models import ATTACH_FILES, CREATE_PUBLIC_THREADS, SEND_MESSAGES
 from tests.harness import InThreadHarness, Players, until
 
 

@@ -225,7 +225,7 @@ def test_dispatch_on_game():
 
 
 def test_size_budget():
-    """Size only: speed is measured by bot.bench.render_timing, not asserted in tests."""
+    """Size only: speed is measured by bench.render_timing, not asserted in tests."""
     png = atmosfear.render_atmosfear(full_view())
     assert len(png) < 400_000
 

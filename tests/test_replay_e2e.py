@@ -6,7 +6,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.fakediscord.harness import BotHarness, until
+from sandbox.harness import BotHarness, until
 from bot.replay import scenes
 from tests.harness import Players
 

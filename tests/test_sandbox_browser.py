@@ -14,8 +14,8 @@ from playwright.async_api import Browser, async_playwright, expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
-from bot.fakediscord.harness import settle, until
-from bot.sandbox import FIRST_USER, Sandbox
+from sandbox.harness import settle, until
+from sandbox.serve import FIRST_USER, Sandbox
 from bot.table import Table
 from tests.browser import (
     Tab,

@@ -8,8 +8,8 @@ import aiohttp
 import pytest
 
 from bot.config import SandboxSettings, Settings
-from bot.fakediscord.harness import until
-from bot.sandbox import FIRST_USER, Sandbox
+from sandbox.harness import until
+from sandbox.serve import FIRST_USER, Sandbox
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_the_sandbox_keeps_the_operators_settings_but_not_the_wait_for_late_guil
     """The operator's turn timeout reaches the sandbox's bot; discord.py's wait for guilds sent
     late does not (its fake Discord sends every guild at once), so the sandbox is ready in well
     under a second instead of after that wait."""
-    from bot.fakediscord.harness import GUILD_READY_TIMEOUT
+    from sandbox.harness import GUILD_READY_TIMEOUT
     sandbox = Sandbox(Settings(token="", turn_timeout=77.0, guild_ready_timeout=2.0),
                       SandboxSettings(db_path=tmp_path / "sandbox.db"))
     assert sandbox.overrides["turn_timeout"] == 77.0

@@ -20,8 +20,8 @@ import pytest
 
 import games
 from bot.app import RESTARTING, GatekeeperBot
-from bot.fakediscord import FakeDiscord
-from bot.fakediscord.harness import BotHarness, until
+from fakediscord import FakeDiscord
+from sandbox.harness import BotHarness, until
 from bot.rendering import Renderer
 from bot.simulate import play
 from games.core import Rng, decide

@@ -1,4 +1,4 @@
-"""The soak (bot.bench.soak) in its short form, on both stores: 20 games against real
+"""The soak (bench.soak) in its short form, on both stores: 20 games against real
 `gatekeeper run` processes, one SIGKILL restart, a gateway disconnect, 5% of the bot's requests
 failed with 429/500/503, users who refuse DMs; nothing lost, applied twice, stalled or leaked.
 And the soak's checks themselves: they find a lost move and a leaked hand when there is one."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bench.soak import (
+from bench.soak import (
     Click,
     Plan,
     Saved,
@@ -16,7 +16,7 @@ from bot.bench.soak import (
     private_strings,
 )
 from bot.clock import FakeClock
-from bot.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from bot.store import Store
 from bot.table import Seat, TableService
 from games.core import Rng, decide

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 import games
-from bot.bench import pgserver as pg
+from bench import pgserver as pg
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.store import Conflict, Result, Shards, Store, StoreError, Unavailable, read_game

@@ -1,7 +1,7 @@
 """PostgreSQL going away mid-game and coming back: clicks are refused in time with a clear
 answer, nothing is half-applied, timers that fell due meanwhile fire once, games play on.
 
-The server is a real one of this test's own (bot.bench.pgserver), stopped and started again on
+The server is a real one of this test's own (bench.pgserver), stopped and started again on
 the same port, as a restart or a failover would; the game clock is a fake one."""
 from __future__ import annotations
 

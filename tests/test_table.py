@@ -59,7 +59,7 @@ async def test_lobby_rules(service):
     with pytest.raises(IllegalAction, match="Only the host"):
         await service.lobby(table.id, 999, "Bo", "ai")
     await service.lobby(table.id, 101, "Bo", "join")
-    with pytest.raises(IllegalAction, match="already joined"):
+    with pytest.raises(IllegalAction, match="already seated"):
         await service.lobby(table.id, 101, "Bo", "join")
     with pytest.raises(IllegalAction, match="already running here"):
         await service.open_lobby("castle", 1, 10, 102, "Cy")

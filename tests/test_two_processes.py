@@ -11,8 +11,8 @@ import asyncio
 import signal
 from typing import Any, Awaitable, Callable
 
-from bot.bench.soak import BotProcess, Saved, click_move, guild_on_shard, open_game
-from bot.fakediscord import FakeDiscord, Interaction
+from bench.soak import BotProcess, Saved, click_move, guild_on_shard, open_game
+from fakediscord import FakeDiscord, Interaction
 from bot.store import Shards, Store
 from bot.table import Seat
 from games.core import Rng, decide

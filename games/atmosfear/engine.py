@@ -31,7 +31,8 @@ from operator import itemgetter
 from typing import Any
 
 from data import load_toml
-from games.core import SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
+from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
+                        Step, with_article)
 
 from .questions import situation
 
@@ -191,11 +192,11 @@ MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {STONE_NAMES[sid]}.") for sid in AL
 DUEL_EVENTS = [[[[Event(f"Duel! {p(s)} rolls {a}, {p(o)} rolls {b}." + (" A tie: roll again." if a == b else ""))
                   for b in DIE_FACES] for a in DIE_FACES] for o in range(6)] for s in range(6)]  # [seat][other][a-1][b-1]
 BLIND_EVENTS = [[{c: (Event(f"{p(w)} takes a key, unseen, from {p(lo)}."),  # [winner][loser][colour]
-                      Event(f"You took a {c} key from {p(lo)}.", to=(w,), kind="private"),
+                      Event(f"You took {with_article(c)} key from {p(lo)}.", to=(w,), kind="private"),
                       Event(f"{p(w)} took your {c} key.", to=(lo,), kind="private")) for c in COLOURS}
                  for lo in range(6)] for w in range(6)]
 TAKE_EVENTS = [[(Event(f"{p(s)} takes a key from {NAMES[r]}'s realm."),  # public, then the taker's own
-                 Event(f"You took a {COLOURS[r]} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
+                 Event(f"You took {with_article(COLOURS[r])} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
 
 
 def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
@@ -304,7 +305,7 @@ SKIPS = {"key": _one("skip", "Leave it"), "flight": _one("skip", "Stay here"),
          "duel": _one("skip", "No duel"), "pass": _one("skip", "Keep the Black Key")}
 TRY_HOLE = [_one("try", f"Try to roll your number ({s + 1}) to leave the Black Hole") for s in range(6)]
 TRY_NUMBER = {n: _one("try", f"Try to roll the {n} the Gatekeeper demands") for n in range(1, 7)}
-TAKE = [_one("take", f"Take a {c} key") for c in COLOURS]
+TAKE = [_one("take", f"Take {with_article(c)} key") for c in COLOURS]
 FLY = {f: _two(f"fly {f}", ("fly", "Fly"), STONE_NAMES[f]) for f in FLIGHTS}
 DUEL = [_two(f"duel {s + 1}", ("duel", "Call a duel"), NAMES[s]) for s in range(6)]
 PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in range(6)]
@@ -523,7 +524,7 @@ class AtmosfearGame(Game):
             events.append(Event(f"Your {colour} key is gone from the game.", to=(seat,), kind="private"))
         else:
             d["realm_keys"][COLOURS.index(colour)] += 1
-            events.append(Event(f"{p(seat)} returns a {colour} key to {NAMES[COLOURS.index(colour)]}'s realm."))
+            events.append(Event(f"{p(seat)} returns {with_article(colour)} key to {NAMES[COLOURS.index(colour)]}'s realm."))
 
     def _fall(self, pl: dict[str, Any], hole: str) -> None:
         """Into a Black Hole: an extra turn won earlier is lost with the rest of the game, and
@@ -879,7 +880,7 @@ class AtmosfearGame(Game):
         players = d["players"]
         if kind == "must_roll":
             players[seat]["must_roll"] = order["number"]
-            events.append(Event(f"{p(seat)} must roll a {order['number']} before playing again "
+            events.append(Event(f"{p(seat)} must roll {with_article(str(order['number']))} before playing again "
                                 f"(one try each turn)."))
         elif kind == "dice":
             self._impose_dice(d, seat, order["number"], events)
@@ -972,10 +973,10 @@ class AtmosfearGame(Game):
             if pl["hole"]:
                 if die == seat + 1:
                     pl["hole"] = False
-                    events.append(Event(f"{p(seat)} rolls a {die}, their own number, and is released "
+                    events.append(Event(f"{p(seat)} rolls {with_article(str(die))}, their own number, and is released "
                                         f"from the Black Hole. They play again next turn."))
                 else:
-                    events.append(Event(f"{p(seat)} rolls a {die} and stays in the Black Hole."))
+                    events.append(Event(f"{p(seat)} rolls {with_article(str(die))} and stays in the Black Hole."))
                 self._end_turn(state, events)
                 return events
             need = pl["must_roll"]
@@ -983,7 +984,7 @@ class AtmosfearGame(Game):
                 pl["must_roll"] = None
                 events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
                 return events
-            events.append(Event(f"{p(seat)} rolls a {die}, not the {need} the Gatekeeper demanded."))
+            events.append(Event(f"{p(seat)} rolls {with_article(str(die))}, not the {need} the Gatekeeper demanded."))
             self._end_turn(state, events)
             return events
         if verb == "read":  # the player at the Well asks: the Chosen One draws, or the Gatekeeper
@@ -1179,19 +1180,19 @@ class AtmosfearGame(Game):
             die = rng.die()
             if owner == seat:
                 if die == seat + 1:
-                    events.append(Event(f"{p(seat)} is home and rolls a {die}, their own number!"))
+                    events.append(Event(f"{p(seat)} is home and rolls {with_article(str(die))}, their own number!"))
                     self._take_from_realm(d, seat, seat, events)
                 else:
-                    events.append(Event(f"{p(seat)} is home and rolls a {die}: no key."))
+                    events.append(Event(f"{p(seat)} is home and rolls {with_article(str(die))}: no key."))
             elif owner < state.seats and not d["players"][owner]["hole"]:
                 # the owner rolls for the visitor's number, not their own
                 if die == seat + 1:
                     events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
-                                        f"rolls a {die}, {p(seat)}'s number!"))
+                                        f"rolls {with_article(str(die))}, {p(seat)}'s number!"))
                     self._blind(d, seat, owner, rng, events)
                 else:
                     events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
-                                        f"rolls a {die}: nothing happens."))
+                                        f"rolls {with_article(str(die))}: nothing happens."))
 
     def _after_landing(self, state: State, seat: int, events: list[Event], done: tuple[str, ...] = ()) -> None:
         """The optional steps that follow a landing: flight, duel, passing the Black Key."""
@@ -1332,7 +1333,7 @@ class AtmosfearGame(Game):
             self._impose_dice(d, seat, card["n"], events)
         elif e == "must_roll":
             pl["must_roll"] = card["n"]
-            events.append(Event(f"{p(seat)} must roll a {card['n']} before playing again."))
+            events.append(Event(f"{p(seat)} must roll {with_article(str(card['n']))} before playing again."))
         elif e == "chosen":
             d["chosen"] = seat
             events.append(Event(f"{p(seat)} is now the Chosen One."))
@@ -1349,7 +1350,7 @@ class AtmosfearGame(Game):
                 players[tgt]["rack"].append(colour)
                 events.append(Event(f"{p(seat)} gives a key, unseen, to {p(tgt)}."))
                 events.append(Event(f"You gave your {colour} key.", to=(seat,), kind="private"))
-                events.append(Event(f"You received a {colour} key.", to=(tgt,), kind="private"))
+                events.append(Event(f"You received {with_article(colour)} key.", to=(tgt,), kind="private"))
         elif e == "everyone_lose":
             for s in range(len(players)):
                 if s != seat and players[s]["rack"]:
@@ -1429,7 +1430,7 @@ class AtmosfearGame(Game):
         if step == "turn" and pl["hole"]:
             return f"You are in a Black Hole: 'try' to roll your own number ({seat + 1}) to get out."
         if step == "turn" and pl["must_roll"]:
-            return f"The Gatekeeper wants a {pl['must_roll']} first: 'try' to roll it."
+            return f"The Gatekeeper wants {with_article(str(pl['must_roll']))} first: 'try' to roll it."
         if verb == "roll" and step == "turn" and pl["must_dice"]:
             return f"You were told to roll {DICE_WORDS[pl['must_dice']]} this time: 'roll {pl['must_dice']}'."
         if verb == "roll":
@@ -1702,7 +1703,7 @@ class AtmosfearGame(Game):
         for cid in pl["time_cards"]:
             lines.append(f"⏳ Time card: {self.time_text(d, cid)}")
         if pl["must_roll"]:
-            lines.append(f"🎲 You must roll a {pl['must_roll']} before you play again.")
+            lines.append(f"🎲 You must roll {with_article(str(pl['must_roll']))} before you play again.")
         if pl["must_dice"]:
             lines.append(f"🎲 You must roll {DICE_WORDS[pl['must_dice']]} on your next move.")
         if pl["hole"]:

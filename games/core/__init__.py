@@ -2,7 +2,7 @@
 from .contract import (SYSTEM, Choice, Event, Game, IllegalAction, Outcome, Prompt, State, Step,
                        advance, ai_rng, ai_rngs, apply, decide, replay, seating, setup)
 from .rng import Rng
-from .words import OptionText, count, option_text, plural
+from .words import OptionText, count, option_text, plural, with_article
 
 __all__ = ["SYSTEM", "Choice", "Event", "Game", "IllegalAction", "OptionText", "Outcome", "Prompt",
            "Rng", "State", "Step", "advance", "ai_rng", "ai_rngs", "apply", "count", "decide",

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from .rng import MASK, Rng
+from .typed import straighten
 from .words import OptionText
 
 
@@ -306,14 +307,15 @@ def setup(game: Game, seats: int, options: dict[str, Any] | None, seed: int) -> 
 
 
 def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) -> Outcome:
-    """The checked door: validate and apply on a copy, so a refused action changes nothing."""
+    """The checked door: validate and apply on a copy, so a refused action changes nothing.
+    A typed action's typographic quotes reach the game as plain ones (`typed.straighten`)."""
     if state.over:
         raise IllegalAction("This game is over.")
     if not (0 <= seat < state.seats or seat == SYSTEM):
         raise IllegalAction("You are not seated in this game.")
     new = state.copy()
     rng = Rng(new.rng)
-    events = game.reduce(new, seat, action.strip(), now, rng)
+    events = game.reduce(new, seat, straighten(action).strip(), now, rng)
     new.rng = rng.state
     new.version += 1
     return Outcome(new, events)

@@ -12,6 +12,15 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return noun if n == 1 else many or noun + "s"
 
 
+def with_article(word: str) -> str:
+    """`word` with its indefinite article, as it is said: "a red key", "an orange key", "an 8",
+    "an 11" (a rolled number), "a 6"."""
+    head = word.split(" ", 1)[0].lower()
+    spoken_vowel = head[:1] in "aeio8" or head in ("11", "18") if head.isdigit() \
+        else head[:1] in "aeiou"
+    return f"{'an' if spoken_vowel else 'a'} {word}"
+
+
 def count(n: int, noun: str, many: str | None = None) -> str:
     """`n` and its noun in agreement: count(1, "game") is "1 game", count(0, "game") "0 games";
     irregular plurals are given (count(2, "key of fear", "keys of fear"))."""

@@ -22,7 +22,7 @@ from typing import Any
 from games.core import Prompt, Rng
 
 from .board import BOARD, route_costs
-from .content import CHEST_KEYS, NUMBERS, TREASURES, WARES
+from .content import CHEST_KEYS, NUMBERS, RUCKSACK, TREASURES, WARES
 
 SWORD_BY_NAME = {c["name"]: c["attack"] for c in TREASURES.values() if c["kind"] == "sword"}
 ALL_TRIPLES = [frozenset(t) for t in combinations(range(1, NUMBERS + 1), CHEST_KEYS)]
@@ -250,7 +250,8 @@ class Smart:
             return max(blades, key=lambda a: self.sword_bonus(WARES[a.split()[1]]["gives"]))
         for action in buys:
             ware = action.split()[1]
-            if WARES[ware]["gives"] == "draught" and "draught" not in self.secret["items"]:
+            if WARES[ware]["gives"] == "draught" and "draught" not in self.secret["items"] \
+                    and len(self.secret["items"]) < RUCKSACK:
                 return action
             if WARES[ware]["gives"] == "provisions" and me["provisions"] < 2:
                 return action

@@ -40,8 +40,10 @@ from typing import Any, Callable
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
                         Step, count)
 from games.core.marks import mark_label, marked
+from games.core.typed import squash, words_to_type
 
 from .board import BOARD, CELL
+from .places import direction, place_words
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
                       KILL_LUCK, MAX_SWORDS, MAZE_CARDS, NUMBERS, OTHER_TREASURES, ROLL_WAIT, RUCKSACK,
                       SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, treasure_name)
@@ -49,6 +51,11 @@ from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED,
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 KEY_NAMES = {n: str(n) for n in range(1, NUMBERS + 1)}
 OPEN_TEXT = "Make a Key Challenge at the chest with three keys you carry"
+# "Fight to the end" (a house convenience, not a rule: docs/games/firetop.md) stops when the
+# adventurer's Stamina is down to this (two wounds from death), so escaping is his to weigh; and
+# after this many rounds in one go (blades may lock round after round), so an action stays small.
+PRESS_FLOOR = 4
+PRESS_ROUNDS = 50
 
 
 def p(seat: int) -> str:
@@ -73,7 +80,7 @@ def key_treasure_numbers(items: list[str]) -> list[int]:
 # `pass` ends the turn, declines, refuses or keeps; `show` offers or answers a look at Key cards.
 VERBS = {
     "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
-    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
+    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "", "press": "",
     "escape": "", "dice": "",
     "move": "a letter the board shows, a square or a room, e.g. A, K9 or armoury",
     "challenge": "a key number 1-9",
@@ -87,10 +94,23 @@ VERBS = {
     "drop": "one of your treasure cards as /hand names it, e.g. gaoler's keys",
 }
 BARE = {v for v, help_ in VERBS.items() if not help_}
-SYNTAX = "Try 'roll', 'move K9', 'move armoury', 'attack', 'escape', 'challenge 4' or 'open 2 5 9'."
-ROOM_ALIASES = {r["name"].lower().replace(" ", "").replace("'", ""): rid for rid, r in BOARD.rooms.items()}
-# A treasure card typed by its name ("drop gaoler's keys"), as /hand shows it.
-TREASURE_ALIASES = {t["name"].lower().replace(" ", "").replace("'", ""): tid for tid, t in TREASURES.items()}
+# Names typed as players see them, compared squashed (letters and digits only): a room by its name
+# ("move the warlock's study"), a treasure card as /hand and the buttons name it ("drop Gaoler's Keys
+# (1, 4, 7)", "spoils their studded shield"), a ware as the Pedlar's buttons do ("buy a fine sword").
+ROOM_ALIASES = {squash(r["name"]): rid for rid, r in BOARD.rooms.items()} | {squash(rid): rid for rid in BOARD.rooms}
+TREASURE_ALIASES = ({squash(t["name"]): tid for tid, t in TREASURES.items()}
+                    | {squash(treasure_name(tid)): tid for tid in TREASURES} | {squash(tid): tid for tid in TREASURES})
+WARE_ALIASES = ({squash(w["name"]): wid for wid, w in WARES.items()} | {squash(wid): wid for wid in WARES}
+                | {squash(w["name"].removeprefix("a ")): wid for wid, w in WARES.items()} | {"provisions": "provision"})
+SPOILS = ("keys", "random", "nothing")
+ARTICLES = ("the", "a", "an", "their", "my", "your")
+
+
+def named(words: list[str], aliases: dict[str, str]) -> str | None:
+    """The id that `words` name in `aliases`, with or without a leading article."""
+    if words and words[0] in ARTICLES:
+        words = words[1:]
+    return aliases.get(squash(" ".join(words)))
 
 
 def plain_number(token: str, digits: int) -> bool:
@@ -103,10 +123,10 @@ def normalize(action: str) -> str:
     """The canonical spelling of a typed action; IllegalAction says what was expected."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
-        raise IllegalAction(f"That action is empty. {SYNTAX}")
+        raise IllegalAction("That action is empty.")
     verb, rest = tokens[0], tokens[1:]
     if verb not in VERBS:
-        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'. {SYNTAX}")
+        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'.")
     if verb in BARE:
         if rest:
             raise IllegalAction(f"'{verb}' takes nothing after it.")
@@ -114,13 +134,14 @@ def normalize(action: str) -> str:
     if not rest:
         raise IllegalAction(f"Say what to {verb}: {VERBS[verb]}.")
     if verb == "move":
-        word = "".join(rest).replace("'", "")
+        word = "".join(rest)
         if CELL.match(word):
             return f"move {word.upper()}"
         if word in BOARD.rooms or word == "entrance":
             return f"move {word}"
-        if word in ROOM_ALIASES:
-            return f"move {ROOM_ALIASES[word]}"
+        room = named(rest, ROOM_ALIASES)
+        if room is not None:
+            return f"move {room}"
         raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
     if verb in ("challenge", "show", "extras"):
         if len(rest) == 1 and plain_number(rest[0], 2):
@@ -137,20 +158,22 @@ def normalize(action: str) -> str:
             return f"{verb} {rest[0]}"
         raise IllegalAction(f"Name an adventurer by colour ({', '.join(COLOURS)}).")
     if verb == "buy":
-        if len(rest) == 1 and rest[0] in WARES:
-            return f"buy {rest[0]}"
+        ware = named(rest, WARE_ALIASES)
+        if ware is not None:
+            return f"buy {ware}"
         raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
     if verb == "drop":
-        word = "".join(rest).replace("'", "")
-        if len(rest) == 1 and rest[0] in TREASURES:
-            return f"drop {rest[0]}"
-        if word in TREASURE_ALIASES:
-            return f"drop {TREASURE_ALIASES[word]}"
+        card = named(rest, TREASURE_ALIASES)
+        if card is not None:
+            return f"drop {card}"
         raise IllegalAction("Name one of your treasure cards as /hand shows it, e.g. 'drop gaoler's keys'.")
     lantern = rest[-1] == "lantern"
     what = rest[:-1] if lantern else rest
-    if len(what) == 1 and (what[0] in ("keys", "random", "nothing") or what[0] in TREASURES):
-        return f"spoils {what[0]}" + (" lantern" if lantern else "")
+    if lantern and what and what[-1] in ("and", "&", "+"):
+        what = what[:-1]
+    card = what[0] if len(what) == 1 and what[0] in SPOILS else named(what, TREASURE_ALIASES)
+    if card is not None:
+        return f"spoils {card}" + (" lantern" if lantern else "")
     raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
                         "and add 'lantern' to take their lantern too.")
 
@@ -565,16 +588,37 @@ class FiretopGame(Game):
         if kind == "sword":
             me["swords"].append(cid)
             if len(me["swords"]) > MAX_SWORDS:
-                worst = min(me["swords"], key=lambda s: TREASURES[s]["attack"] if s in TREASURES else 0)
-                me["swords"].remove(worst)
-                if worst != "sword":
-                    self._add_pile(d, me["pos"], [worst], owner=None)
-                ctx.events.append(Event(f"{p(seat)} can carry only {MAX_SWORDS} swords and leaves one behind."))
+                self._shed_sword(ctx, seat)
             return
         me["items"].append(cid)
         if len(me["items"]) > RUCKSACK and not any(q["seat"] == seat and q["kind"] in ("drop", "leave")
                                                    for q in d["queue"]):
             d["queue"].append({"seat": seat, "kind": "drop"})
+
+    def _shed_sword(self, ctx: Ctx, seat: int) -> None:
+        """Back to MAX_SWORDS swords, telling the table nothing of what his face-down cards are.
+
+        He keeps his best sword (the one he fights with). Of the others he leaves one the table
+        has not seen if he can: his starting sword goes unnoticed (it is no treasure card), a
+        hidden card goes down face down; dropping a sword everyone has seen would tell them the
+        card just found is a sword."""
+        me = ctx.d["players"][seat]
+        swords = me["swords"]
+
+        def attack(i: int) -> int:
+            return TREASURES[swords[i]]["attack"] if swords[i] in TREASURES else 0
+
+        keep = max(range(len(swords)), key=lambda i: (attack(i), swords[i] in me["revealed"]))
+        shed = min((i for i in range(len(swords)) if i != keep),
+                   key=lambda i: (swords[i] in me["revealed"], attack(i)))
+        cid = swords.pop(shed)
+        name = f"the {treasure_name(cid)}" if cid in TREASURES else "your old sword"
+        ctx.events.append(Event(f"You can carry only {MAX_SWORDS} swords: you leave {name} behind.", to=(seat,)))
+        if cid in TREASURES:
+            if cid in me["revealed"] and cid not in swords:
+                me["revealed"].remove(cid)
+            self._add_pile(ctx.d, me["pos"], [cid], owner=None)
+            ctx.events.append(Event(f"{p(seat)} leaves a treasure card on the floor."))
 
     def _pick_piles(self, ctx: Ctx, seat: int) -> None:
         d = ctx.d
@@ -747,11 +791,13 @@ class FiretopGame(Game):
             d["step"] = "done"
             return
         if not row["escaped"]:
-            # the next round has begun: no other escape until it is fought
+            # held: he fights the next round. The one attacked choosing first, his failure leaves
+            # the attacker his own choice; the attacker's (or a monster fight's) starts the round
             b["mroll"] = None
-            b["held"] = True
             if b["kind"] == "duel" and seat == b["foe"]:
                 b["stand"] = True
+            else:
+                b["held"] = True
             return
         d["battle"] = None
         if b["kind"] == "monster":
@@ -1017,10 +1063,11 @@ class FiretopGame(Game):
     def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         n = me["extras"]
-        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {count(n - g, 'Provision')}")), self._do_extras)
-                for g in range(n + 1)]
-        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) may take "
-                f"{n} extra Gold and/or Provisions", opts, False)
+        opts = [(_choice(f"extras {g}", (str(g), f"Start with {g} Gold, {count(n - g, 'Provision')}")),
+                 self._do_extras) for g in range(n + 1)]
+        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) packs "
+                f"{n} more of Gold and Provisions, in any mix: Gold pays the ferryman and Grubb the Pedlar; "
+                f"a Provision, eaten, gives back {EAT} Stamina", opts, False)
 
     def _side_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         """Options for someone who is not the player to move: rolling for a monster, a battle's
@@ -1072,9 +1119,10 @@ class FiretopGame(Game):
                     opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
             return f"{p(head['from'])} escaped from your battle: claim your spoils", opts, False
         if kind == "flee":
-            dests = self.destinations(d, seat, FLEE_STEPS, flee=True)
-            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_flee)
-                    for n in sorted(dests, key=_order)]
+            dests = sorted(self.destinations(d, seat, FLEE_STEPS, flee=True), key=_order)
+            words = place_words(dests, me["pos"])
+            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n, words[n]))), self._do_flee)
+                    for n in dests]
             if not opts:
                 opts = [(_choice(f"move {me['pos']}", (me["pos"], "Nowhere to run: stay")), self._do_flee)]
             return f"Flee {FLEE_STEPS} spaces: where to?", opts, False
@@ -1088,13 +1136,13 @@ class FiretopGame(Game):
                     f"{len(me['items'])})", opts, True)
         return f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", opts, True
 
-    def _dest_label(self, d: dict[str, Any], seat: int, node: str) -> str:
-        label = BOARD.label(node)
-        label = label[0].upper() + label[1:]
+    def _dest_label(self, d: dict[str, Any], seat: int, node: str, words: str) -> str:
+        """A place a move may end on, in `words` (`places.place_words`), with what waits there."""
+        label = words[0].upper() + words[1:]
         extra = []
         if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room":
             extra.append("explored" if d["rooms"][node]["visited"] else "unexplored")
-        who = [COLOURS[s] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
+        who = [p(s) for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
         if who:
             extra.append(", ".join(who) + " here")
         if any(pl["node"] == node and pl["owner"] in (None, seat) for pl in d["piles"]):
@@ -1114,6 +1162,9 @@ class FiretopGame(Game):
         text = ""
         if step == "start":
             text = "Your turn"
+            if me["face"] and BOARD.rooms[node]["kind"] == "treasure":
+                return ("You fled into the Treasure Room: the Warlock's chest is before you",
+                        [(_choice("face", ("face", "Step up to the chest")), self._do_face)], False)
             if me["face"]:
                 return ("An encounter waits for you in this room",
                         [(_choice("face", ("face", "Face the encounter")), self._do_face)], False)
@@ -1124,11 +1175,11 @@ class FiretopGame(Game):
                 if node in BOARD.passages:
                     spec = BOARD.passage_colours[BOARD.passages[node]["colour"]]
                     if me["lantern"]:
-                        for other in spec["entrances"]:
-                            if other != node:
-                                opts.append((_choice(f"move {other}",
-                                                     (other, f"Through the passage to {BOARD.label(other)}")),
-                                             self._do_exit))
+                        others = [other for other in spec["entrances"] if other != node]
+                        words = place_words(others, node, exits=True)
+                        for other in others:
+                            opts.append((_choice(f"move {other}", (other, words[other].capitalize())),
+                                         self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
                 if node in BOARD.maze_gates:
@@ -1140,21 +1191,25 @@ class FiretopGame(Game):
                                  "bridge": "Try the rope bridge (roll)"}[c["id"]]
                         opts.append((_choice("cross", ("cross", label)), self._do_cross))
             if self._can_eat(d, seat) is None:
-                opts.append((_choice("eat", ("eat", f"Eat a Provision (+{EAT} Stamina, ends turn)")), self._do_eat))
+                opts.append((_choice("eat", ("eat", f"Eat (+{EAT} Stamina, ends turn)")), self._do_eat))
             opts += self._company_options(d, seat)
         elif step == "move":
             text = f"You rolled {d['roll']}: where to?"
+            dests = sorted(self.destinations(d, seat, d["roll"]), key=_order)
+            words = place_words(dests, me["pos"])
+            for n in dests:
+                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n, words[n]))), self._do_move))
+            if not dests:
+                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
             if d["roll"] == 1 and not d["challenged"]:
-                # every number is offered (naming your own is pointless but legal): the buttons may
-                # be public, and leaving out your own numbers would show everyone what you hold
+                # after the moves (the likelier choice). Every number is offered (naming your own is
+                # pointless but legal): the buttons may be public, and leaving out your own numbers
+                # would show everyone what you hold
+                text = ("You rolled 1: move 1 space. You may first make a Key Challenge: name a key "
+                        "number, and whoever holds that Key card shows it to you alone")
                 for n in range(1, NUMBERS + 1):
                     opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
                                  self._do_challenge))
-            dests = self.destinations(d, seat, d["roll"])
-            for n in sorted(dests, key=_order):
-                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_move))
-            if not dests:
-                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
         elif step == "maze":
             text = "In the Maze"
             opts += self._maze_options(d, seat)
@@ -1176,9 +1231,7 @@ class FiretopGame(Game):
         elif step == "shop":
             text = f"Grubb's wares (you have {count(me['gold'], 'Gold Piece')})"
             for wid, ware in WARES.items():
-                room_for = ware["gives"] == "provisions" or TREASURES[ware["gives"]]["kind"] == "sword" \
-                    or len(me["items"]) < RUCKSACK
-                if me["gold"] >= ware["price"] and room_for:
+                if me["gold"] >= ware["price"]:
                     opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
                                  self._do_buy))
             opts.append((_choice("pass", ("pass", "Leave the Pedlar")), self._do_done))
@@ -1202,9 +1255,9 @@ class FiretopGame(Game):
             if nb in BOARD.maze_gates:
                 if node in BOARD.maze_gates:
                     continue
-                label = f"Step out of the Maze onto {BOARD.label(nb)}"
+                label = f"Out of the Maze: {BOARD.bank(nb).removeprefix('the ')}"
             else:
-                label = f"Try {BOARD.label(nb)}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+                label = f"Go {direction(node, nb)} in the Maze" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
             out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
         return out
 
@@ -1213,9 +1266,9 @@ class FiretopGame(Game):
         for other in self._others_here(d, seat):
             colour = COLOURS[other]
             if self._can_duel(d, seat, other):
-                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {colour}")), self._do_fight))
+                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {p(other)}")), self._do_fight))
             if other not in d["conferred"] and not any(o["from"] == seat and o["to"] == other for o in d["offers"]):
-                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Confer with {colour} (Key cards)")),
+                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Compare Key cards with {p(other)}")),
                             self._do_confer))
         return out
 
@@ -1223,20 +1276,34 @@ class FiretopGame(Game):
         b = d["battle"]
         if b is None or b["seat"] != seat or b.get("waiting") or self._defender_deciding(b):
             return "", [], False
-        foe = b["name"] if b["kind"] == "monster" else p(b["foe"])
+        if b["kind"] == "duel":
+            opts = [(_choice("attack", ("attack", f"Attack {p(b['foe'])}")), self._do_attack)]
+            if b["round"] >= 1 and not b.get("held"):
+                opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
+            return f"Battle with {p(b['foe'])}", opts, False
+        text = f"Battle with the {b['name']}"
         opts = []
-        if b["kind"] == "monster" and not b["chosen"]:
-            opts.append((_choice("attack", ("attack", "Fight (the bot rolls for the monster)")), self._do_attack))
+        if self._can_press(d, b):
+            opts.append((_choice("press", ("press", "Fight to the end")), self._do_press))
+            text += (f": “Fight to the end” fights round after round until one of you falls or your "
+                     f"Stamina is down to {PRESS_FLOOR}")
+        if not b["chosen"]:
+            opts.append((_choice("attack", ("attack", "Fight one round")), self._do_attack))
             for other, q in enumerate(d["players"]):
                 if other != seat and q["extras"] is None:
                     colour = COLOURS[other]
-                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {colour} rolls for it")),
+                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {p(other)} rolls")),
                                  self._do_nominate))
         else:
-            opts.append((_choice("attack", ("attack", "Attack")), self._do_attack))
+            opts.append((_choice("attack", ("attack", "Fight one round")), self._do_attack))
         if b["round"] >= 1 and not b.get("held"):
             opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
-        return f"Battle with {foe}", opts, False
+        return text, opts, False
+
+    def _can_press(self, d: dict[str, Any], b: dict[str, Any]) -> bool:
+        """"Fight to the end" is offered in a monster's battle whose dice the bot rolls (a player
+        rolling for it is asked each round) while the adventurer has Stamina to spare."""
+        return b["roller"] is None and d["players"][b["seat"]]["stamina"] > PRESS_FLOOR
 
     def _defender_deciding(self, b: dict[str, Any]) -> bool:
         """Between rounds of a duel the defender says first whether he fights on or escapes: the
@@ -1261,21 +1328,39 @@ class FiretopGame(Game):
             self._resolve_round(ctx)
             self._settle(ctx)
             return events
-        wanted = normalize(self._from_marker(state, action))
-        if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
-                and not any(o["to"] == seat for o in d["offers"]):
-            raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one space, "
-                                "and an offer lapses once they have parted.")
         _, opts, _ = self.options(state, seat)
-        if not opts:
-            raise IllegalAction(self._idle_reason(state, seat))
-        handler = next((h for c, h in opts if c.action == wanted), None)
-        if handler is None:
-            raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        try:
+            wanted = normalize(self._from_marker(state, action))
+            if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
+                    and not any(o["to"] == seat for o in d["offers"]):
+                raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one "
+                                    "space, and an offer lapses once they have parted.")
+            if not opts:
+                raise IllegalAction(self._idle_reason(state, seat))
+            handler = next((h for c, h in opts if c.action == wanted), None)
+            if handler is None:
+                raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
+        except IllegalAction as refusal:
+            # what he could type instead; with nothing to do now, why not
+            hint = words_to_type(self._typed_form(state, c.action) for c, _ in opts) if opts \
+                else self._idle_reason(state, seat)
+            reason = refusal.reason if hint in refusal.reason else f"{refusal.reason} {hint}"
+            raise IllegalAction(reason) from None
         ctx = Ctx(self, state, seat, rng, now, events)
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
         return events
+
+    def _typed_form(self, state: State, action: str) -> str:
+        """`action` as a player would type it: a place by the letter the board shows, a card by
+        its name."""
+        verb, _, arg = action.partition(" ")
+        if verb == "move":
+            return f"move {self.marks(state).get(arg, arg)}"
+        if verb in ("drop", "spoils") and arg.split()[0] in TREASURES:
+            card, _, lantern = arg.partition(" ")
+            return f"{verb} {TREASURES[card]['name'].lower()} {lantern}".strip()
+        return action
 
     def _from_marker(self, state: State, action: str) -> str:
         """A place typed by its letter on the board ("move a") as the square or room it marks."""
@@ -1322,7 +1407,10 @@ class FiretopGame(Game):
                 return "A Key Challenge needs a 1 on your movement roll (or an encounter that grants one)."
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
-            return f"You can't {kind} now. You can: {', '.join(verbs)}."
+            if kind == "press":
+                return (f"You can fight to the end only against a monster whose dice the bot rolls, "
+                        f"while your Stamina is above {PRESS_FLOOR}.")
+            return f"You can't {kind} now."
         same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
             return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"
@@ -1338,7 +1426,7 @@ class FiretopGame(Game):
             return f"You don't hold Key card {rest}; yours: {', '.join(map(str, me['keys']))}."
         if kind == "buy":
             ware = WARES[rest]
-            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']} (and need room for it)."
+            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']}."
         if kind == "extras":
             return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
         if kind == "drop":
@@ -1493,6 +1581,9 @@ class FiretopGame(Game):
     def _do_end(self, ctx: Ctx, _: Any) -> None:
         if ctx.d["step"] == "open":
             ctx.say("{p} leaves the chest alone for now.")
+            if ctx.d["roll"] is None:  # at the chest before moving (he fled in): the move is still his
+                ctx.d["step"] = "start"
+                return
             self._company(ctx)
             return
         ctx.d["step"] = "done"
@@ -1518,6 +1609,23 @@ class FiretopGame(Game):
         else:
             b["stand"] = False
         self._resolve_round(ctx)
+
+    def _do_press(self, ctx: Ctx, _: Any) -> None:
+        """Fight to the end: round after round, each in the story as if clicked, until the battle
+        is over (the monster slain, the adventurer dead) or his Stamina is down to PRESS_FLOOR,
+        where whether to escape matters again: then he is asked as after any round."""
+        d = ctx.d
+        b = d["battle"]
+        b["chosen"] = True
+        ctx.say(f"{{p}} fights the {b['name']} to the end.", kind="battle")
+        for _ in range(PRESS_ROUNDS):
+            self._resolve_round(ctx)
+            if d["battle"] is not b or ctx.state.over:
+                return
+            if ctx.me["stamina"] <= PRESS_FLOOR:
+                ctx.say(f"{{p}} is down to Stamina {ctx.me['stamina']} and stops to choose: fight on or "
+                        "try to escape?", kind="battle")
+                return
 
     def _do_nominate(self, ctx: Ctx, colour: str) -> None:
         """Fight, with another player rolling for the monster: the first round is on at once."""
@@ -1596,11 +1704,12 @@ class FiretopGame(Game):
         ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
         if ware["gives"] == "provisions":
             me["provisions"] += 1
-        elif TREASURES[ware["gives"]]["kind"] == "sword":
-            self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+            return
+        # a full rucksack is no bar: what he buys may make him leave a card behind (in private,
+        # so the shop's buttons never depend on what his face-down cards are)
+        self._gain(ctx, ctx.seat, ware["gives"], quiet=True)
+        if TREASURES[ware["gives"]]["kind"] == "sword" and ware["gives"] in me["swords"]:
             self._reveal(ctx, ctx.seat, ware["gives"])  # bought in front of everyone
-        else:
-            me["items"].append(ware["gives"])
 
     def _do_done(self, ctx: Ctx, _: Any) -> None:
         ctx.d["step"] = "task"
@@ -1654,7 +1763,10 @@ class FiretopGame(Game):
         ctx.say(f"{{p}} flees to {BOARD.label(node)}.")
         if node in BOARD.rooms and node != start:
             room = d["rooms"][node]
-            if room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
+            if BOARD.rooms[node]["kind"] == "treasure":
+                me["face"] = True  # arriving there, he may try the chest: on his next turn
+                ctx.say("{p} may try the Warlock's chest on their next turn.")
+            elif room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
                 me["face"] = True
                 ctx.say("{p} will have to face what is in there on their next turn.")
 
@@ -1706,8 +1818,10 @@ class FiretopGame(Game):
                 "seat": s, "colour": COLOURS[s], "skill": q["skill"], "skill0": q["skill0"],
                 "stamina": q["stamina"], "stamina0": q["stamina0"], "luck": q["luck"], "luck0": q["luck0"],
                 "gold": q["gold"], "provisions": q["provisions"], "lantern": q["lantern"],
-                "swords": [TREASURES[c]["name"] if c in TREASURES else "Sword" for c in q["swords"]
-                           if c == "sword" or c in q["revealed"]],
+                # the kinds of sword the table has seen used or bought (a second card of a kind may
+                # be a face-down find); his starting one is not listed, so leaving it behind for a
+                # sword found face down changes nothing anyone sees
+                "swords": [TREASURES[c]["name"] for c in _distinct(q["swords"]) if c in q["revealed"]],
                 "treasures": len(q["items"]) + sum(1 for c in q["swords"] if c != "sword"),
                 "shown": [TREASURES[c]["name"] for c in q["revealed"]],
                 "shown_ids": list(q["revealed"]),

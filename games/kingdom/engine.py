@@ -29,11 +29,13 @@ from typing import Any
 
 from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step, count
 from games.core.marks import mark_label, marked
+from games.core.typed import squash, words_to_type
 
 from . import hazards as hz
 from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
+from .places import place_words
 from .stock import SETUP, TREASURE_NAMES, p
 
 FORMAT = 2
@@ -50,9 +52,22 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
 ROUNDS = tuple(SETUP["rounds"])
 
 
+ITEM_VERBS = ("use", "drop", "take")  # the actions that may name a piece of equipment
+# A hazard typed by its name or key, compared squashed ("cross the Spider's Web").
+HAZARD_ALIASES = {squash(h.name): hid for hid, h in HAZARDS.items()} | {squash(hid): hid for hid in HAZARDS}
+
+
 def norm(action: str) -> str:
+    """A typed action, lower case, with equipment named as the buttons and /hand name it read as
+    its key ("use grappling hook" is "use hook")."""
     words = action.lower().replace(",", " ").split()
-    return " ".join(stock.ITEM_ALIASES.get(w, w) for w in words)
+    if len(words) > 1 and words[0] in ITEM_VERBS:
+        item = stock.item_named(words[1:])
+        if item is not None:
+            return f"{words[0]} {item}"
+        if words[0] == "take" and words[-1] in ("holder", "holders"):
+            return "take holder"  # "take a lost Treasure holder", as its button says
+    return " ".join(words)
 
 
 PLACE_VERBS = ("move", "demon", "go")  # the actions that name a place: typed, the board's letter does
@@ -192,18 +207,22 @@ class KingdomGame(Game):
                 out.extend(self._marked_ways_out(d, wanted))
         elif phase == "demon":
             marks = self.marks(d)
+            words = place_words(list(marks), d["demon"], d)
             for s in marks:
-                out.append((f"demon {s}", mark_label(marks[s], BOARD.name(s))
+                where = words[s].removeprefix("path ") if words[s].startswith("path toward ") \
+                    else f"to {words[s]}"  # "Demon King toward the Gate": he goes that way
+                out.append((f"demon {s}", mark_label(marks[s], f"Demon King {where}")
                             + self._catch_note(d, s)))
         elif phase == "move":
             marks = self.marks(d)
+            words = place_words(list(marks), d["players"][seat]["at"], d)
             for s in marks:
-                out.append((f"move {s}", mark_label(marks[s], BOARD.name(s)) + self._space_note(d, s)))
+                out.append((f"move {s}", mark_label(marks[s], words[s]) + self._space_note(d, s)))
             if not marks:
                 out.append(("stay", "No way forward: stay"))
         elif phase == "steal":
             for v in self.victims(d, seat):
-                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {self.colours[v].capitalize()}"))
+                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {p(v)}"))
             out.append(("leave", "Leave them be"))
         else:  # act
             moved = ti.get("moved")
@@ -235,7 +254,7 @@ class KingdomGame(Game):
         caught = self.caught_by_demon(d, space)
         if not caught:
             return ""
-        return " (catches " + ", ".join(self.colours[s].capitalize() for s in caught) + ")"
+        return " (catches " + ", ".join(p(s) for s in caught) + ")"
 
     def _space_note(self, d: dict[str, Any], space: str) -> str:
         """What a move button adds to a place's name: whether a Key Location still holds its
@@ -293,7 +312,9 @@ class KingdomGame(Game):
                 else:
                     targets = self.move_targets(d, seat, run["die"], run=True)
                     marks = self.marks(d)
-                    out = [(f"move {s}", mark_label(marks[s], "Run to " + BOARD.name(s)) + self._space_note(d, s))
+                    words = place_words([s for s in marks if s in targets],
+                                        d["players"][seat]["at"], d)
+                    out = [(f"move {s}", mark_label(marks[s], "Run to " + words[s]) + self._space_note(d, s))
                            for s in marks if s in targets]
                     if not targets:
                         out = [("stay", "No way out: stay")]
@@ -319,7 +340,8 @@ class KingdomGame(Game):
             return hz.label(pl["task"])
         ti = d["turn_info"]
         if d["phase"] == "demon":
-            return f"You threw {ti['die']}: move the Demon King first."
+            return (f"You threw {ti['die']}: move the Demon King {count(ti['die'], 'space')} first, "
+                    "then your adventurer.")
         if d["phase"] == "move":
             return f"Move {count(ti['die'], 'space')}."
         if d["phase"] == "steal":
@@ -328,34 +350,53 @@ class KingdomGame(Game):
             return "You stopped here."
         return "Your turn."
 
-    def from_typed(self, d: dict[str, Any], act: str) -> str:
+    def from_typed(self, d: dict[str, Any], seat: int, act: str) -> str:
         """A typed action in players' words as the canonical one: a place by its letter on the
-        board ("move a"), a hazard by its name ("cross the bone pit")."""
+        board ("move a"), a hazard by its name ("cross the bone pit"), a hazard's way by the item
+        it uses ("use rope" for "Rope or Hook: a 2 in 4 rolls")."""
         verb, _, arg = act.partition(" ")
         if verb == "cross":
-            words = [w for w in arg.replace("'", "").split() if w != "the"]
-            return f"cross {'_'.join(words)}" if words else act
+            words = arg.split()
+            hazard = HAZARD_ALIASES.get(squash(" ".join(words[1:] if words[:1] == ["the"] else words)))
+            return f"cross {hazard}" if hazard else act
         if verb in PLACE_VERBS and arg and arg not in BOARD.spaces:
             for space, mark in self.marks(d).items():
                 if mark.lower() == arg:
                     return f"{verb} {space}"
+        if verb == "use" and arg in stock.ITEMS and d["players"][seat]["task"] is not None:
+            ctx = self.ctx(d, seat, Rng(0), [])
+            offered = hz.needs(ctx)
+            if isinstance(offered, list) and any(action == act for action, _ in offered):
+                return act
+            way = hz.way_for(ctx, arg)
+            return f"use {way}" if way else act
         return act
+
+    def typed_form(self, d: dict[str, Any], action: str) -> str:
+        """A legal action as a player types it: a place by its letter, a hazard by its name."""
+        verb, _, arg = action.partition(" ")
+        if verb in PLACE_VERBS:
+            return f"{verb} {self.marks(d).get(arg, arg)}"
+        if verb == "cross":
+            return f"cross {HAZARDS[arg].name.lower()}"
+        return action
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if state.over or d["phase"] == "over":
             raise IllegalAction("This game is over.")
-        act = self.from_typed(d, norm(action))
         choices = self.choices(state, seat)
         if not choices:
             if d["phase"] == "fold":
                 raise IllegalAction("The board is folding: you have nothing to decide right now.")
             raise IllegalAction(f"It's not your turn: {p(d['current'])} is playing.")
+        act = self.from_typed(d, seat, norm(action))
         legal = [c.action for c in choices]
         if act not in legal:
             shown = "; ".join(c.label for c in choices[:12]) + (" …" if len(choices) > 12 else "")
-            raise IllegalAction(f"You can't '{action.strip()[:60]}' now. Your choices: {shown}.")
+            words = words_to_type(self.typed_form(d, a) for a in legal)
+            raise IllegalAction(f"You can't '{action.strip()[:60]}' now. Your choices: {shown}. {words}")
         events: list[Event] = []
         if d["phase"] == "fold":
             self.fold_action(state, seat, act, rng, events)
@@ -462,7 +503,7 @@ class KingdomGame(Game):
         events.append(Event(f"{p(seat)} moves to {BOARD.name(space)}."))
         if kind == "pool":
             return self.start_fold(state, seat, rng, events)
-        if kind == "gate" and stock.can_escape(pl):
+        if self.escapes(pl):
             return self.win(state, seat, events)
         if kind == "supply":
             stock.draw_equipment(d, seat, events, " from the supply cache")
@@ -520,6 +561,8 @@ class KingdomGame(Game):
         pl["task"] = None
         if info["to"] is not None:
             pl["at"], pl["spot"] = info["to"], None
+            if self.escapes(pl):  # out of the Demon King's dungeon onto the Gate, say
+                return self.win(state, seat, events)
         if info["to"] is not None and info["to"] != task["near"]:
             pl["barred"] = None
         if info["to"] is not None and info["to"] != BOARD.wizard:
@@ -582,6 +625,11 @@ class KingdomGame(Game):
         state.result = {"winners": [], "reason": "the Demon King keeps the Kingdom: nobody escaped in time"}
         events.append(Event(f"🌑 {d['rounds']} rounds have passed: the Demon King seals the Kingdom. "
                             "Nobody escapes!", kind="end"))
+
+    def escapes(self, pl: dict[str, Any]) -> bool:
+        """The adventurer stands on the Gate with the Key and another Treasure: they win. Asked
+        wherever one can arrive there (a move, a run from the fold, a way out of a hazard)."""
+        return pl["at"] is not None and BOARD.spaces[pl["at"]].kind == "gate" and stock.can_escape(pl)
 
     def win(self, state: State, seat: int, events: list[Event]) -> None:
         d = state.data
@@ -665,7 +713,7 @@ class KingdomGame(Game):
             pl["barred"] = None
             d["last"] = {"seat": seat, "from": d["last"]["to"] if d["last"] else None, "to": space}
             events.append(Event(f"{p(seat)} runs to {BOARD.name(space)}."))
-            if BOARD.spaces[space].kind == "gate" and stock.can_escape(pl):
+            if self.escapes(pl):
                 return self.win(state, seat, events)
         pool = BOARD.panels[job["panel"]]["pool"]
         safe = BOARD.panel_of(pl["at"]) != job["panel"] or pl["at"] == pool
@@ -785,6 +833,8 @@ class KingdomGame(Game):
         return view
 
     def private_text(self, state: State, seat: int) -> str:
+        """What only the seat knows: the Treasures in its face-down holders and who took its Key
+        (its equipment and Deep Magic lie face up: the table shows them)."""
         d = state.data
         pl = d["players"][seat]
         lines = [f"You are **{self.colours[seat]}**."]
@@ -799,8 +849,5 @@ class KingdomGame(Game):
         knows = d["knows"][seat].get("key")
         if knows is not None and "key" not in pl["hand"]:
             lines.append(f"You saw {self.colours[knows].capitalize()} take the Key from you.")
-        lines.append(f"🎒 Equipment (everyone sees it): {stock.items_text(pl['equip'])}.")
-        if pl["deep"]:
-            lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
         return "\n".join(lines)
 

@@ -298,6 +298,16 @@ def _choose(ctx: Ctx, st: dict[str, Any]) -> Result:
     return ("go", chosen["go"])
 
 
+def way_for(ctx: Ctx, item: str) -> str | None:
+    """The way the parked choice offers that uses `item`, if exactly one does: a player types
+    "use rope" where the button reads "Rope or Hook: a 2 in 4 rolls" (its key is "cord")."""
+    st = step_of(ctx.task)
+    if st["op"] != "choose" or item not in ctx.equip:
+        return None
+    ways = [o["key"] for o in available(ctx, st) if item in (*o.get("needs", ()), *o.get("any", ()))]
+    return ways[0] if len(ways) == 1 else None
+
+
 @op("check")
 def _check(ctx: Ctx, st: dict[str, Any]) -> Result:
     for case in st["cases"]:
@@ -519,7 +529,8 @@ def lost_offer(ctx: Ctx, st: dict[str, Any]) -> list[tuple[str, str]]:
     kinds = st["kinds"]
     chosen = ctx.task["v"].get("chosen", 0)
     if "equipment" in kinds:
-        for item in sorted({e["item"] for e in d["lost_equip"]}):
+        pile = [e for e in d["lost_equip"] if not st.get("own") or e["owner"] == ctx.seat]
+        for item in sorted({e["item"] for e in pile}):
             out.append((f"take {item}", f"Take {stock.the(item)}"))
     if "treasure" in kinds and len(d["lost_treasure"]) > (chosen if st.get("defer") else 0):
         out.append(("take holder", "Take a lost Treasure holder (unseen)"))
@@ -549,7 +560,8 @@ def _take_lost(ctx: Ctx, st: dict[str, Any]) -> Result:
             ctx.say("💰 {p} takes a lost Treasure holder.")
             stock.take_holder(d, ctx.seat, tid, ctx.rng, ctx.events)
     else:
-        entry = next(e for e in d["lost_equip"] if e["item"] == what)
+        entry = next(e for e in d["lost_equip"] if e["item"] == what
+                     and (not st.get("own") or e["owner"] == ctx.seat))
         d["lost_equip"].remove(entry)
         ctx.player["equip"].append(what)
         ctx.say(f"🎒 {{p}} takes {stock.the(what)} from the lost pile.")
@@ -658,18 +670,21 @@ def faces_text(faces: list[int]) -> str:
     return ", ".join(map(str, faces[:-1])) + f" or {faces[-1]}"
 
 
+TIMES = {2: "twice", 3: "three times"}  # "Roll for an 8 twice"
+
+
 def roll_label(d: dict[str, Any], task: dict[str, Any]) -> str:
     """What the throw the parked step waits for can do, for the Roll button."""
     st = step_of(task)
     c = task["c"]
     op = st["op"]
     if op == "roll_hit":
-        need_text = faces_text(st["faces"])
-        if st.get("need", 1) > 1:
-            need_text = f"{st['need']} × {need_text} ({c.get('hits', 0)} so far)"
+        need = st.get("need", 1)
+        need_text = faces_text(st["faces"]) + (f" {TIMES.get(need, f'{need} times')}" if need > 1 else "")
+        so_far = f"{c.get('hits', 0)} so far, " if need > 1 else ""
         if st.get("per_turn"):
-            return f"Roll for {need_text} (1 throw a turn)"
-        return f"Roll for {need_text} (throw {c.get('tries', 0) + 1} of {st.get('tries', 1)})"
+            return f"Roll for {need_text} ({so_far}1 throw a turn)"
+        return f"Roll for {need_text} ({so_far}throw {c.get('tries', 0) + 1} of {st.get('tries', 1)})"
     if op == "roll_sum":
         return f"Roll: {c.get('sum', 0)} so far, need {st['at_least']} (throw {c.get('n', 0) + 1} of {st['rolls']})"
     if op == "walk":

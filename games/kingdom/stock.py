@@ -10,6 +10,7 @@ from typing import Any
 
 from data import load_toml
 from games.core import Event, Rng, count
+from games.core.typed import squash
 
 CARDS: dict[str, Any] = load_toml("kingdom", "cards.toml")
 DIE: int = CARDS["die"]
@@ -20,8 +21,18 @@ TREASURES: dict[str, str] = dict(CARDS["treasures"])
 COBRA = "cobra"
 TREASURE_NAMES: dict[str, str] = {**TREASURES, COBRA: CARDS["cobra"]["label"]}
 MONSTERS: dict[str, dict[str, Any]] = CARDS["monsters"]
-ITEM_ALIASES = {"grappling": "hook", "grapplinghook": "hook", "grappling-hook": "hook",
-                "grappling_hook": "hook", "swords": "sword", "axes": "axe"}
+# Equipment typed as players see it, compared squashed: its name ("grappling hook"), its key,
+# a plural, or "grappling" alone.
+ITEM_ALIASES = ({squash(name): item for item, name in ITEMS.items()} | {item: item for item in ITEMS}
+                | {item + "s": item for item in ITEMS} | {"axes": "axe", "grappling": "hook"})
+ARTICLES = ("the", "a", "an", "my", "your")
+
+
+def item_named(words: list[str]) -> str | None:
+    """The equipment `words` name ("the Grappling Hook", "rope"), or None."""
+    if words and words[0] in ARTICLES:
+        words = words[1:]
+    return ITEM_ALIASES.get(squash(" ".join(words)))
 
 if "key" not in TREASURES:
     raise ValueError("cards.toml: the Key must be one of the Treasures")

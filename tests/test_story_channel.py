@@ -1,0 +1,92 @@
+"""The story a channel keeps, every game played to its end through the fake Discord: each turn
+is summarised once (a turn spread over several table messages, as Don't Go In There's room
+resolutions are, included) and no summary leaves a Markdown marker open. Checked on the
+channel as it stands after every step, and on every version of every message it ever showed."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import table_volume
+from bot.clock import FakeClock
+from bot.table import Table
+
+from tests.harness import InThreadHarness, Players
+from tests.markup_check import open_markers
+from tests.test_live_table import SHORT
+
+SUMMARY = re.compile(r"^-# \*\*Turns? (\d+)(?:–(\d+))?\*\*: ", re.M)
+
+
+def summaries(text: str) -> list[tuple[range, str]]:
+    """The turn summaries in a message's text: the turns each covers, and its line."""
+    found = []
+    for match in SUMMARY.finditer(text):
+        first = int(match[1])
+        line = text[match.start():].split("\n", 1)[0]
+        found.append((range(first, int(match[2] or first) + 1), line))
+    return found
+
+
+def check_story(players: Players, table: Table, story: dict) -> list[int]:
+    """The channel now: no turn in two summaries, nothing left open. The turns told."""
+    told: dict[int, str] = {}
+    for message in players.channel_messages():
+        for turns, line in summaries(message.text()):
+            assert open_markers(line) == [], line
+            for turn in turns:
+                assert turn not in told, f"turn {turn} told twice:\n{told[turn]}\n{line}"
+                told[turn] = line
+    story["turns"] = max(story.get("turns", 0), len(told))
+    return sorted(told)
+
+
+@pytest.mark.parametrize("game", ["castle", "dontgo", "atmosfear", "firetop", "kingdom"])
+async def test_each_turn_is_told_once_and_whole(game, tmp_path):
+    story: dict = {}
+    last: dict = {}
+
+    def each_step(players: Players, table: Table) -> None:
+        last["players"], last["table"] = players, table
+        check_story(players, table, story)
+
+    volume = await table_volume.play(game, 1, tmp_path, SHORT.get(game), each_step)
+    players = last["players"]
+    check_story(players, last["table"], story)  # the channel the game leaves
+    every = [line for version in players.every_version()
+             for _, line in summaries(version.text())]
+    assert every and all(open_markers(line) == [] for line in every)
+    assert story["turns"] > 10 and volume.moves > 20
+
+
+async def test_each_turn_is_told_once_across_restarts(fake_discord, tmp_path):
+    """The bot restarts every few moves of a game of Don't Go In There: the live table's
+    summaries and lines are read back from the message (where it began: after the last turn
+    it carries), and still each turn is told once, under its own number."""
+    clock = FakeClock()
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db", clock=clock,
+                              turn_timeout=100_000.0)
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
+        table = await players.start_game("Ana", ["Bo", "Cy"], game="dontgo")
+        story: dict = {}
+        for step in range(1, 5000):
+            if table.status != "running":
+                break
+            waiting = [s for s, p in enumerate(table.prompts) if p is not None]
+            if waiting:
+                await players.play_by_buttons(table, seat=waiting[0])
+            clock.advance(4.0)
+            await players.settle(table)
+            if step % 5 == 0 and table.status == "running":
+                await harness.restart()
+                table = await players.bot.service.get(table.id)
+                await players.settle(table)
+            check_story(players, table, story)
+        assert table.status == "over" and story["turns"] > 10
+        told = check_story(players, table, story)
+        assert told == list(range(1, told[-1] + 1))  # and each under its own number
+    finally:
+        await harness.stop()
