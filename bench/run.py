@@ -60,7 +60,7 @@ def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
         "## Engine: AI self-play",
         f"{produced_by(command)}. Games and turns per CPU second of the benchmark process (other "
         "load does not count), seeds 1000 on, every player count in turn, that AI in every seat; "
-        f"{results[0]['games']} games a game and level.",
+        f"games per game and level: {results[0]['games']}.",
         "",
         "| game | " + " | ".join(f"{level} games/s | {level} turns/s" for level in levels) + " |",
         "| --- |" + " ---: | ---: |" * len(levels),

@@ -211,7 +211,8 @@ def latency_section(results: list[dict[str, Any]], sqlite: dict[str, float],
 
     def figures(r: dict[str, Any]) -> dict[str, float]:
         worked_out = {"per_move": r["trips"] / max(1, r["moves"]), "errors": len(r["errors"])}
-        return {key: worked_out[key] if key in worked_out else r[key] for key, _ in columns.values()}
+        return {key: worked_out[key] if key in worked_out else r[key]
+                for key, _ in columns.values()}
 
     def median(runs: list[dict[str, float]]) -> dict[str, float] | None:
         return {key: statistics.median(r[key] for r in runs) for key in runs[0]} if runs else None
