@@ -47,15 +47,25 @@ def bench_engines(games_count: int) -> list[dict[str, Any]]:
 
 
 def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
+    """A row per game, a pair of columns per AI level ("-" where a game has no such level)."""
+    levels = list(dict.fromkeys(r["level"] for r in results))
+    by_game: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in results:
+        by_game.setdefault(r["game"], {})[r["level"]] = r
+
+    def cells(r: dict[str, Any] | None) -> str:
+        return "- | -" if r is None else f"{r['games_per_s']:.1f} | {r['turns_per_s']:.0f}"
+
     return [
         "## Engine: AI self-play",
         f"{produced_by(command)}. Games and turns per CPU second of the benchmark process (other "
-        "load does not count), seeds 1000 on, every player count in turn, that AI in every seat.",
+        "load does not count), seeds 1000 on, every player count in turn, that AI in every seat; "
+        f"games per game and level: {results[0]['games']}.",
         "",
-        "| game | AI level | games | games/s | turns/s |",
-        "| --- | --- | ---: | ---: | ---: |",
-        *(f"| {r['game']} | {r['level']} | {r['games']} | {r['games_per_s']:.1f} | "
-          f"{r['turns_per_s']:.0f} |" for r in results),
+        "| game | " + " | ".join(f"{level} games/s | {level} turns/s" for level in levels) + " |",
+        "| --- |" + " ---: | ---: |" * len(levels),
+        *(f"| {game} | " + " | ".join(cells(played.get(level)) for level in levels) + " |"
+          for game, played in by_game.items()),
     ]
 
 

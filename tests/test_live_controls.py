@@ -22,7 +22,7 @@ from fakediscord import FakeDiscord
 from tests.harness import InThreadHarness, Players, until
 
 # Seconds after a commit by which the controls must be current: the bot's target is 1 s; the
-# guard allows half a second more for a CI machine whose two cores run two test workers.
+# guard allows half a second more for a CI machine whose two cores run three test workers.
 WITHIN = 1.5
 MOVES = 26  # commits per game (or its end)
 # A process killed outright is back when its supervisor has started it again and it has

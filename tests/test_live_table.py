@@ -1,7 +1,8 @@
 """The live table through the fake Discord, every game played to its end by people in every seat:
 at every step the header, the picture's header and the buttons name the same people (calls,
 fears and other simultaneous prompts included), and the whole game keeps to the volume targets
-(writes per move, DMs per own turn, messages left, nothing live after the end)."""
+(writes per move, DMs per own turn, messages left, nothing live after the end). Each game is
+played once a run and its record shared (tests/played.py)."""
 from __future__ import annotations
 
 import json
@@ -9,53 +10,39 @@ import re
 
 import pytest
 
-from bot import livetable
 from bench import table_volume
-from sandbox.people import Players
-from bot.table import Table
-
-# the shortest game each lobby offers, so the suite plays every game to its end quickly
-SHORT = {"kingdom": {"rounds": 50}, "firetop": {"rounds": 30}}
+from tests.played import Step, played
 
 
-def header_of(message) -> str:
-    """The live table's header: the first text display inside its container."""
-    container = next(c for c in message.components if c.get("type") == 17)
-    return next(c["content"] for c in container["components"] if c.get("type") == 10)
-
-
-def check_agreement(players: Players, table: Table, seen: dict) -> None:
+def check_agreement(step: Step, seen: dict) -> None:
     """Header mentions, button seats and the picture's "acting" all follow the prompts."""
-    live = players.current_board(table)
-    people = {s for s, p in enumerate(table.prompts) if p is not None and not table.seats[s].ai}
-    header = header_of(live)
+    header = step.header
+    assert header is not None, "no live table with a header"
     mentioned = {int(u) for u in re.findall(r"<@(\d+)>", header)}
-    assert mentioned == {table.seats[s].user_id for s in people}, header
-    seats = {int(cid.split(":")[2]) for cid, _, disabled in live.buttons()
+    assert mentioned == step.people_ids, header
+    seats = {int(cid.split(":")[2]) for cid, _, disabled in step.buttons
              if cid and cid.split(":")[2].isdigit() and not disabled}
-    assert seats == people, (header, live.buttons())
-    public = table.game.view(table.state, None)
-    interlude = table.game.interlude(public)
-    who = livetable.acting(table, public, players.bot.service.clock.now())
-    assert who.header in header
-    drawn = players.bot.publisher._drawn.get(table.id)
-    if interlude is None:
-        assert drawn and json.loads(drawn)["acting"] == who.plain  # the picture says the same
-        assert live.alt_texts() and who.plain in live.alt_texts()[0]
+    assert seats == step.people, (header, step.buttons)
+    assert step.acting_header in header
+    if step.interlude is None:
+        # the picture says the same
+        assert step.drawn and json.loads(step.drawn)["acting"] == step.acting_plain
+        assert step.alt_texts and step.acting_plain in step.alt_texts[0]
         seen["board"] = seen.get("board", 0) + 1
     else:
-        assert "THE GATEKEEPER" in header and [n for n, _ in live.attachments] == ["speaker.png"]
-        kind = "calls" if interlude.get("calls") is not None else "speeches"
-        seen[kind] = seen.get(kind, 0) + 1
-    if len(people) > 1:
+        assert "THE GATEKEEPER" in header and step.attachments == ("speaker.png",)
+        seen[step.interlude] = seen.get(step.interlude, 0) + 1
+    if len(step.people) > 1:
         seen["simultaneous"] = seen.get("simultaneous", 0) + 1
 
 
 @pytest.mark.parametrize("game", ["castle", "dontgo", "atmosfear", "firetop", "kingdom"])
-async def test_a_game_keeps_its_table_in_agreement_and_its_channel_quiet(game, tmp_path):
+async def test_a_game_keeps_its_table_in_agreement_and_its_channel_quiet(game, tmp_path_factory):
     seen: dict = {}
-    volume = await table_volume.play(game, 1, tmp_path, SHORT.get(game),
-                                     lambda players, table: check_agreement(players, table, seen))
+    record = await played(game, tmp_path_factory)
+    for step in record.steps:
+        check_agreement(step, seen)
+    volume = record.figures
     assert seen.get("board", 0) > 10
     if game == "atmosfear":  # his calls and the fears written together were met and checked
         assert seen.get("calls") and seen.get("simultaneous")

@@ -12,7 +12,7 @@ from tests.harness import Players
 
 pytestmark = pytest.mark.asyncio
 # A guard against a hung build, not a measurement: the replay is drawn frame by frame in the
-# render process, which on CI's two busy cores (two test workers) can take well over 5 s.
+# render process, which on CI's two busy cores (three test workers) can take well over 5 s.
 BUILD_TIMEOUT = 60.0
 
 

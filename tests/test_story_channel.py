@@ -1,20 +1,20 @@
 """The story a channel keeps, every game played to its end through the fake Discord: each turn
 is summarised once (a turn spread over several table messages, as Don't Go In There's room
 resolutions are, included) and no summary leaves a Markdown marker open. Checked on the
-channel as it stands after every step, and on every version of every message it ever showed."""
+channel as it stands after every step, and on every version of every message it ever showed
+(each game played once a run, its record shared with tests/test_live_table.py:
+tests/played.py)."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from bench import table_volume
 from bot.clock import FakeClock
-from bot.table import Table
 
 from tests.harness import InThreadHarness, Players
 from tests.markup_check import open_markers
-from tests.test_live_table import SHORT
+from tests.played import played
 
 SUMMARY = re.compile(r"^-# \*\*Turns? (\d+)(?:–(\d+))?\*\*: ", re.M)
 
@@ -29,11 +29,12 @@ def summaries(text: str) -> list[tuple[range, str]]:
     return found
 
 
-def check_story(players: Players, table: Table, story: dict) -> list[int]:
-    """The channel now: no turn in two summaries, nothing left open. The turns told."""
+def check_story(channel: tuple[str, ...] | list[str], story: dict) -> list[int]:
+    """The channel now (its messages' texts): no turn in two summaries, nothing left open. The
+    turns told."""
     told: dict[int, str] = {}
-    for message in players.channel_messages():
-        for turns, line in summaries(message.text()):
+    for text in channel:
+        for turns, line in summaries(text):
             assert open_markers(line) == [], line
             for turn in turns:
                 assert turn not in told, f"turn {turn} told twice:\n{told[turn]}\n{line}"
@@ -43,21 +44,15 @@ def check_story(players: Players, table: Table, story: dict) -> list[int]:
 
 
 @pytest.mark.parametrize("game", ["castle", "dontgo", "atmosfear", "firetop", "kingdom"])
-async def test_each_turn_is_told_once_and_whole(game, tmp_path):
+async def test_each_turn_is_told_once_and_whole(game, tmp_path_factory):
     story: dict = {}
-    last: dict = {}
-
-    def each_step(players: Players, table: Table) -> None:
-        last["players"], last["table"] = players, table
-        check_story(players, table, story)
-
-    volume = await table_volume.play(game, 1, tmp_path, SHORT.get(game), each_step)
-    players = last["players"]
-    check_story(players, last["table"], story)  # the channel the game leaves
-    every = [line for version in players.every_version()
-             for _, line in summaries(version.text())]
+    record = await played(game, tmp_path_factory)  # shared with tests/test_live_table.py
+    for step in record.steps:
+        check_story(step.channel, story)
+    check_story(record.channel, story)  # the channel the game leaves
+    every = [line for text in record.every_version for _, line in summaries(text)]
     assert every and all(open_markers(line) == [] for line in every)
-    assert story["turns"] > 10 and volume.moves > 20
+    assert story["turns"] > 10 and record.figures.moves > 20
 
 
 async def test_each_turn_is_told_once_across_restarts(fake_discord, tmp_path):
@@ -84,9 +79,9 @@ async def test_each_turn_is_told_once_across_restarts(fake_discord, tmp_path):
                 await harness.restart()
                 table = await players.bot.service.get(table.id)
                 await players.settle(table)
-            check_story(players, table, story)
+            check_story([m.text() for m in players.channel_messages()], story)
         assert table.status == "over" and story["turns"] > 10
-        told = check_story(players, table, story)
+        told = check_story([m.text() for m in players.channel_messages()], story)
         assert told == list(range(1, told[-1] + 1))  # and each under its own number
     finally:
         await harness.stop()
