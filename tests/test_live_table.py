@@ -24,6 +24,12 @@ def header_of(message) -> str:
     return next(c["content"] for c in container["components"] if c.get("type") == 10)
 
 
+def texts_of(message) -> list[str]:
+    """The text displays inside the live table's container."""
+    container = next(c for c in message.components if c.get("type") == 17)
+    return [c["content"] for c in container["components"] if c.get("type") == 10]
+
+
 def check_agreement(players: Players, table: Table, seen: dict) -> None:
     """Header mentions, button seats and the picture's "acting" all follow the prompts."""
     live = players.current_board(table)
@@ -43,6 +49,11 @@ def check_agreement(players: Players, table: Table, seen: dict) -> None:
         assert drawn and json.loads(drawn)["acting"] == who.plain  # the picture says the same
         assert live.alt_texts() and who.plain in live.alt_texts()[0]
         seen["board"] = seen.get("board", 0) + 1
+        if table.game.panel_text is not None:  # the players' panel is the table's text, a line each
+            panel = livetable.panel_text(table)
+            assert panel in texts_of(live), panel
+            assert len(panel.split("\n")) > len(table.seats)
+            assert all(name in panel for name in table.names())
     else:
         assert "THE GATEKEEPER" in header and [n for n, _ in live.attachments] == ["speaker.png"]
         kind = "calls" if interlude.get("calls") is not None else "speeches"

@@ -103,8 +103,7 @@ def dontgo_areas(view: dict[str, Any]) -> list[Box]:
 
 
 def atmosfear_areas(view: dict[str, Any]) -> list[Box]:
-    a = atmosfear
-    return [header("atmosfear"), (a.PANEL_X + 12, a.PANEL_Y, a.PANEL_X + a.PANEL_W - 12, a.PANEL_Y + a.PANEL_H)]
+    return [(12, 0, atmosfear.WIDTH - 12, atmosfear.HEADER_H)]
 
 
 def firetop_areas(view: dict[str, Any]) -> list[Box]:
