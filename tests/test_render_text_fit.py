@@ -93,8 +93,7 @@ def header(name: str) -> Box:
 
 
 def castle_areas(view: dict[str, Any]) -> list[Box]:
-    lay = castle.layout(int(view["rows"]), int(view["cols"]))
-    return [header("castle"), (lay.px + 16, lay.py, lay.px + lay.pw - 16, lay.py + lay.ph)]
+    return [(12, 0, castle.WIDTH - 12, castle.HEADER_H)]
 
 
 def dontgo_areas(view: dict[str, Any]) -> list[Box]:
