@@ -97,8 +97,7 @@ def castle_areas(view: dict[str, Any]) -> list[Box]:
 
 
 def dontgo_areas(view: dict[str, Any]) -> list[Box]:
-    return [header("dontgo"), (dontgo.PAD, dontgo.HEADER_H, dontgo.WIDTH - dontgo.PAD, dontgo.HOUSE_TOP - 16),
-            (dontgo.PAD, dontgo.PLAYERS_Y, dontgo.WIDTH - dontgo.PAD, 10_000)]
+    return [(12, 0, dontgo.WIDTH - 12, dontgo.HEADER_H)]
 
 
 def atmosfear_areas(view: dict[str, Any]) -> list[Box]:
