@@ -44,13 +44,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 import games
+from bot import ui
 from bot.clock import RealClock
 from fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
 from sandbox.harness import GUILD_READY_TIMEOUT
 from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
-from bot.table import Seat, TableService
+from bot.table import Seat, TableService, fill_names
 from games.core import Game, Rng, State, apply, decide, setup
 
 from . import scenarios
@@ -212,7 +213,9 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     choice = next(c for c in prompt.choices if c.action == action)
     mine = [(cid, label) for cid, label, _ in board.buttons()
             if cid and cid.split(":")[2] == str(seat)]
-    direct = [cid for cid, label in mine if label == choice.label]
+    names = [s["name"] for s in saved.row["seats"]]  # labels call players by name, as shown
+    shown = ui.choice_labels(prompt.choices, names)[prompt.choices.index(choice)]
+    direct = [cid for cid, label in mine if label == shown]
     if not prompt.private and direct:
         sent.append(await fake.click(user, board.id, direct[0]))
         await answered(sent[-1])
@@ -225,15 +228,16 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     panel = answer.message if answer.type == 4 else (await sent[0].wait_followups())[0]
     for step in choice.path:
         panel = fake.messages[panel.id]
-        button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]), None)
+        label_shown = fill_names(step.label, names)
+        button = next((cid for cid, label, _ in panel.buttons() if label == label_shown[:80]), None)
         if button is not None:
             sent.append(await fake.click(user, panel.id, button))
         else:  # a long list of choices comes as a select
             custom_id, value = next(((cid, value) for cid, options in panel.selects()
-                                     for value, label in options if label == step.label[:100]),
+                                     for value, label in options if label == label_shown[:100]),
                                     (None, None))
             if custom_id is None:
-                raise LookupError(f"no choice {step.label!r} on panel {panel.id}")
+                raise LookupError(f"no choice {label_shown!r} on panel {panel.id}")
             sent.append(await fake.select(user, panel.id, custom_id, [value]))
         await answered(sent[-1])
     return sent

@@ -3,9 +3,11 @@ what happened since their last turn.
 
 A game at a relaxed or correspondence pace (bot.pace.notifies) may sit for hours between turns,
 so the table's ping in the channel is not enough: TableService calls `turn_came` once when a turn
-passes to a person, and this DMs them, unless they turned DMs off (/notify off, stored per user)
-or closed their DMs. The catch-up is the public log since that seat's last action, the newest
-lines kept to fit one message.
+passes to a person, and this DMs them, unless they closed their DMs. The catch-up is the public
+log since that seat's last action, the newest lines kept to fit one message, then the private
+news that came to them since their previous turn (a card drawn): at these paces this is their
+one DM a turn (bot.publisher adds only the start's and the end's). Someone who turned turn DMs off (/notify off,
+stored per user) gets that news alone, when there is some.
 """
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from games.core import Event, Game, State, apply, setup
+
 from . import present
 from .delivery import Slot
-from .table import Table, TableService
+from .store import Store
+from .table import Table
 
 if TYPE_CHECKING:
     from .app import GatekeeperBot
@@ -27,10 +32,42 @@ CATCH_UP_CHARACTERS = 1500  # of a DM's 2,000: the rest is the heading and the l
 DMS_CLOSED = 50007
 
 
-async def catch_up(service: TableService, table: Table, seat: int,
-                   limit: int = CATCH_UP_CHARACTERS) -> list[str]:
-    """What happened in public since `seat` last acted, newest lines kept within `limit`."""
-    lines = present.public_lines(table, await service.public_events(table, since_seat=seat))
+async def since_last_turn(store: Store, table: Table, seat: int) -> tuple[list[Event], list[Event]]:
+    """What `seat` has not seen, replaying the game's log up to `table`'s version: the public
+    events since it last acted (what it did, it knows), and the private news to it since its
+    previous turn came (the turn DM of that turn told what came before). A turn comes as
+    TableService says (the seat is asked to act, newly or on a new turn: an extra turn is one)."""
+    game = table.game
+    state = setup(game, len(table.seats), table.options, table.seed)
+    asked = game.prompt(state, seat) is not None
+    public: list[Event] = []
+    private: list[list[Event]] = [[], []] if asked else [[]]  # per turn of the seat's
+    for row in await store.actions(table.id):
+        if state.version >= table.version:
+            break
+        before = state
+        outcome = apply(game, state, row["seat"], row["action"], row["at"])
+        state = outcome.state
+        if row["seat"] == seat:
+            public = []
+        else:
+            public += [e for e in outcome.events if e.public]
+        private[-1] += [e for e in outcome.events if e.to is not None and seat in e.to]
+        now_asked = game.prompt(state, seat) is not None
+        if now_asked and (not asked or turn_changed(game, before, state)):
+            private.append([])
+        asked = now_asked
+    return public, [e for turn in private[-2:] for e in turn]
+
+
+def turn_changed(game: Game, before: State, after: State) -> bool:
+    """Did an action pass the turn (TableService's test: a new turn, or someone else to move)?"""
+    return after.turn != before.turn or after.over or game.to_move(after) != game.to_move(before)
+
+
+def catch_up(table: Table, events: list[Event], limit: int = CATCH_UP_CHARACTERS) -> list[str]:
+    """The public `events` as lines, the newest kept within `limit`."""
+    lines = present.public_lines(table, events)
     return present.fitting(lines, limit) if lines else []
 
 
@@ -41,12 +78,15 @@ def table_link(table: Table, board: tuple[int, int] | None) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{board[0]}/{board[1]}"
 
 
-def turn_text(table: Table, seat: int, lines: list[str], link: str) -> str:
+def turn_text(table: Table, seat: int, lines: list[str], link: str, news: list[str]) -> str:
     heading = (f"🎲 Your turn in **{table.game.title}** (game #{table.id}) in "
                f"<#{table.channel_id}>: {link}")
-    if not lines:
-        return heading
-    return "\n".join([heading, "**Since your last turn:**", *lines])[:2000]
+    parts = [heading]
+    if lines:
+        parts += ["**Since your last turn:**", *lines]
+    if news:
+        parts += ["**For you alone:**", *news]
+    return "\n".join(parts)[:2000]
 
 
 class Notifier:
@@ -65,10 +105,16 @@ class Notifier:
 
     async def _dm(self, turn: tuple[Table, int], slot: Slot) -> None:
         table, seat = turn
-        if not (await self.bot.store.person(slot.channel_id))["notify"]:
+        store = self.bot.store
+        public, private = await since_last_turn(store, table, seat)
+        news = present.news_lines(table, seat, private)
+        link = table_link(table, store.messages(table.id).get("board"))
+        if (await store.person(slot.channel_id))["notify"]:
+            text = turn_text(table, seat, catch_up(table, public), link, news)
+        elif news:  # turn DMs off: the news alone, which no other DM carries at this pace
+            text = present.hand_message(table, seat, private, link, whole=False)
+        else:
             return
-        link = table_link(table, self.bot.store.messages(table.id).get("board"))
-        text = turn_text(table, seat, await catch_up(self.bot.service, table, seat), link)
         channel = await self.bot.dms.of(slot.channel_id)
         try:
             await channel.send(text, nonce=slot.nonce)

@@ -1,6 +1,8 @@
 """Words and embeds for the channel: pure functions of a table, so they are easy to test."""
 from __future__ import annotations
 
+from collections import Counter
+
 import discord
 
 from games.core import Event, option_text
@@ -99,15 +101,21 @@ def fitting(lines: list[str], limit: int = 3500) -> list[str]:
 
 
 def score_table(table: Table) -> str:
-    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}) as a code block."""
+    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}) to read on a phone:
+    no columns to wrap, but a line per player, the name first and the last figure (the total)
+    after it, then the figures that made it, small and short (zeros left out)."""
     scores = (table.result or {}).get("scores")
     if not isinstance(scores, dict) or not scores.get("rows"):
         return ""
-    header = ["Player", *scores["header"]]
-    rows = [[table.seats[row[0]].name, *(str(v) for v in row[1:])] for row in scores["rows"]]
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
-    return ("```\n" + "\n".join(lines) + "\n```")[:1024]
+    *parts, total = scores["header"]
+    lines = []
+    for seat, *figures in scores["rows"]:
+        lines.append(f"**{table.seats[seat].name}** · {total} {figures[-1]}")
+        made_of = ", ".join(f"{name.lower()} {value}" for name, value in zip(parts, figures)
+                            if value)
+        if made_of:
+            lines.append(f"-# {made_of}")
+    return "\n".join(lines)[:1024]
 
 
 def result_text(table: Table) -> str:
@@ -121,11 +129,24 @@ def result_text(table: Table) -> str:
     return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
 
 
-def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None) -> str:
+def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None, *,
+                 whole: bool = True) -> str:
+    """A seat's private message (a DM, or /hand): the news addressed to it in `events`, then,
+    with `whole`, its private state. The heading names the turn, so news that recurs in words
+    (a second ghost discarded, a turn later) never reads as the same message again."""
     assert table.state is not None
-    private = [table.fill(e.text) for e in events if e.to is not None and seat in e.to]
-    body = table.fill(table.game.private_text(table.state, seat))
-    parts = [f"**{table.game.title}** (game #{table.id})", *private, body]
+    turn = f", turn {table.state.turn}" if table.state.turn else ""
+    body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
+    parts = [f"**{table.game.title}** (game #{table.id}{turn})", *news_lines(table, seat, events),
+             body]
     if jump_url:
         parts.append(f"Back to the table: {jump_url}")
     return "\n".join(p for p in parts if p)[:2000]
+
+
+def news_lines(table: Table, seat: int, events: list[Event]) -> list[str]:
+    """The events addressed to `seat`, each line once: a line that came several times says so
+    ("You discard a ghost. (twice)")."""
+    seen = Counter(table.fill(e.text) for e in events if e.to is not None and seat in e.to)
+    return [line if n == 1 else f"{line} ({'twice' if n == 2 else f'{n} times'})"
+            for line, n in seen.items()]

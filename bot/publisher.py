@@ -6,8 +6,8 @@ time. Message economy, as players want it:
   ends; the new board is posted before the old one loses its buttons (retired through the
   clicker's interaction when possible, which costs no channel write);
 - otherwise the current board is edited, and its log keeps every line of the current turn;
-- at most one DM per player per turn, and only when their private state changed (or an event
-  was addressed to them); DMs go out in the background, never ahead of the next board.
+- a DM only for private news that reached a player away from the table (`send_private`); DMs
+  go out in the background, never ahead of the next board.
 A board that cannot be drawn twice goes out as text. Rendering runs in worker processes.
 Every message goes out through bot.delivery: an attempt that fails for a passing reason is
 retried until the channel shows what was committed.
@@ -504,36 +504,55 @@ class DiscordPublisher:
 
     # -- DMs and notices ----------------------------------------------------------------------------
     async def send_private(self, table: Table, change: Change | None) -> None:
-        """DM a person what they learned privately (a card drawn, a secret shown to them): the
-        events addressed to them, gathered until the turn passes to them (or the game ends),
-        above their private state. So at most one DM per own turn, and none for an echo of
-        their own move or a public fact (the table shows those; the "Take my turn" panel and
-        /hand show their hand); never the same DM twice in a row. At the start, each person
-        with something private (a hand) is told it once."""
+        """DM a person the private news (a card drawn, a secret shown to them) that reached them
+        away from the table; what their panel shows is no news (docs/architecture.md, "The
+        table in the channel"). So:
+        - once at the start (or a seat never told), their private state: their hand;
+        - at a pace where players sit at the table, news that comes with a private prompt of
+          theirs (the card drawn as their turn begins) is none: they answer that prompt in
+          their "Take my turn" panel, which opens on their private state; other news is
+          gathered, and sent as their turn ends (what their own move showed them: a card
+          peeked at) or begins (what came in others' turns);
+        - at a relaxed or correspondence pace, the turn DM (bot.notify) tells the news of a
+          turn coming to them, so none of ours adds to it;
+        - at the end, whatever is left.
+        Never the same DM twice in a row; a DM still waiting merges with the next."""
         if table.state is None:
             return
-        turn_passed = change is None or change.turn_changed
+        over = table.status != "running"
+        passed = change is None or change.turn_changed
+        slow = pace.notifies(table.options)
         for seat_index, seat in enumerate(table.seats):
             if seat.ai or seat.user_id is None or seat.dm_closed:
                 continue
             key = (table.id, seat_index)
             unsent = self._unsent.setdefault(key, [])
-            unsent += [e for e in (change.events if change else [])
-                       if e.to is not None and seat_index in e.to]
+            news = [e for e in (change.events if change else [])
+                    if e.to is not None and seat_index in e.to]
+            prompt = None if over or self.bot.service.is_away(seat.user_id) \
+                else table.prompts[seat_index]
             last = self._private_wanted(table.id, seat_index)
-            their_turn = table.status != "running" \
-                or (turn_passed and table.prompts[seat_index] is not None)
-            if not (their_turn and unsent) and last is not None:
+            if prompt is not None and last is not None:
+                if slow and change is not None and change.turn_changed:
+                    unsent.clear()  # the turn DM tells it all (bot.notify.since_last_turn)
+                    continue
+                if not slow and prompt.private:
+                    news = []  # their panel shows it
+            unsent += news
+            ends_or_begins = passed and (prompt is not None
+                                         or (change is not None and change.seat == seat_index))
+            if last is None:
+                if not unsent and not table.game.private_text(table.state, seat_index):
+                    continue  # nothing private yet
+                note = PrivateNote(table, seat_index, list(unsent), whole=True)
+            elif unsent and (over or (ends_or_begins and not slow)):
+                note = PrivateNote(table, seat_index, list(unsent))
+            else:
                 continue
-            text = table.game.private_text(table.state, seat_index)
-            if not unsent and not text:
-                continue
-            note = PrivateNote(table, seat_index, unsent)
+            self._unsent[key] = []
             if note.shown == last:
-                self._unsent[key] = []
                 continue
             self._sent_private[key] = note.shown
-            self._unsent[key] = []
             # in the background: a DM waiting on its recipient's rate limit never holds up
             # the game's next board (one pending DM per seat: a newer one merges into it)
             self.delivery.send(("dm", table.id, seat_index), seat.user_id, note, self._dm,
@@ -549,7 +568,8 @@ class DiscordPublisher:
 
     async def _dm(self, note: PrivateNote, slot: Slot) -> None:
         table, seat = note.table, note.seat
-        body = present.hand_message(table, seat, note.events, self.jump_url(table))
+        body = present.hand_message(table, seat, note.events, self.jump_url(table),
+                                    whole=note.whole)
         channel = await self.bot.dms.of(table.seats[seat].user_id)
         try:
             sent = await channel.send(body, nonce=slot.nonce)
@@ -660,27 +680,31 @@ def board_alt(table: Table, view: dict[str, Any]) -> str:
 
 @dataclass
 class PrivateNote:
-    """What a DM tells a seat: the private state of `table`, and the events addressed to the
-    seat since its last DM."""
+    """What a DM tells a seat: the events addressed to it since its last DM, and with `whole`
+    (the first DM of a game) its private state."""
 
     table: Table
     seat: int
     events: list[Event]
+    whole: bool = False
 
     @property
     def shown(self) -> int:
-        """What the DM tells (its events and the private state), as a fingerprint: the same
-        DM is not sent twice in a row, and start-up knows whether a seat was ever told."""
+        """What the DM tells, and the private state it leaves the seat in, as a fingerprint:
+        the same news is not sent twice in a row (a secret seen again changes nothing; a
+        second ghost lost does), and start-up knows whether a seat was ever told."""
         assert self.table.state is not None
-        return fingerprint([[e.text for e in self.events],
+        return fingerprint([present.news_lines(self.table, self.seat, self.events), self.whole,
                             self.table.game.private_text(self.table.state, self.seat)])
 
     @staticmethod
     def merge(older: PrivateNote, newer: PrivateNote) -> PrivateNote:
-        """A DM still waiting when the next is due: one DM with the latest private state and
-        the events of both, so nothing the player should learn is lost."""
+        """A DM still waiting when the next is due: one DM with the events of both (and the
+        latest private state if either was to show it), so nothing the player should learn
+        is lost."""
         latest = newer if newer.table.version >= older.table.version else older
-        return PrivateNote(latest.table, latest.seat, older.events + newer.events)
+        return PrivateNote(latest.table, latest.seat, older.events + newer.events,
+                           older.whole or newer.whole)
 
 
 def shows_controls(message: discord.Message, game_id: int) -> bool:

@@ -39,8 +39,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
-from games.core import (SYSTEM, Event, Game, IllegalAction, Prompt, State, ai_rng, apply,
-                        count, decide, seating, setup)
+from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, State, Step, ai_rng,
+                        apply, count, decide, seating, setup)
 
 from . import pace
 from .clock import Clock, Handle
@@ -102,6 +102,18 @@ def fill_names(text: str, names: list[str]) -> str:
     return text
 
 
+def named_prompt(prompt: Prompt | None, names: list[str]) -> Prompt | None:
+    """`prompt` with its players named: an engine knows seats, so its choices say "Attack {p1}"
+    as its events do, and every reader of `Table.prompts` (buttons, panels, typed moves,
+    autocomplete) shows "Attack Bo". The prompt itself when it names nobody."""
+    if prompt is None or ("{p" not in prompt.text and not any(
+            "{p" in step.label for choice in prompt.choices for step in choice.path)):
+        return prompt
+    choices = [Choice(c.action, tuple(Step(s.key, fill_names(s.label, names)) for s in c.path),
+                      c.input) for c in prompt.choices]
+    return Prompt(prompt.seat, fill_names(prompt.text, names), choices, prompt.private)
+
+
 @dataclass
 class Seat:
     name: str
@@ -131,7 +143,8 @@ class Table:
     touched: float = 0.0  # when this process last loaded or changed it (idle games are let go)
     # Per seat: a counter bumped whenever that seat's prompt changes (part of every button id).
     tokens: list[int] = field(default_factory=list)
-    prompts: list[Prompt | None] = field(default_factory=list, repr=False)  # of `state`, cached
+    # of `state`, cached, players named (`named_prompt`)
+    prompts: list[Prompt | None] = field(default_factory=list, repr=False)
     timers: list[dict[str, Any]] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     feed: Feed | None = field(default=None, repr=False)
@@ -396,7 +409,8 @@ class TableService:
         log.info("start game=%s seats=%d", table.id, len(seats))
         return {"state": state, "status": "running", "turn_started": self.clock.now(),
                 "tokens": [0] * len(seats),
-                "prompts": [table.game.prompt(state, s) for s in range(len(seats))]}
+                "prompts": [named_prompt(table.game.prompt(state, s), [seat.name for seat in seats])
+                            for s in range(len(seats))]}
 
     @staticmethod
     def _require_host(table: Table, user_id: int, what: str) -> None:
@@ -497,7 +511,7 @@ class TableService:
             if follow is not None and not state.over and state.turn == turn_before \
                     and game.prompt(state, seat) is not None:
                 queue.append(follow(state))  # the AI keeps the move until its turn ends
-        prompts = [game.prompt(state, s) for s in range(state.seats)]
+        prompts = [named_prompt(game.prompt(state, s), table.names()) for s in range(state.seats)]
         tokens = [token + (prompt_sig(new) != prompt_sig(old))
                   for token, new, old in zip(table.tokens, prompts, table.prompts)]
         # The turn passes when the game says so, or when someone else is now to move (a game
@@ -1019,7 +1033,8 @@ class TableService:
             turn_started=row.get("turn_started") or 0.0,
             tokens=row.get("tokens") or [0] * len(seats), reminded=row.get("reminded") or [])
         if state is not None:
-            table.prompts = [game.prompt(state, s) for s in range(state.seats)]
+            table.prompts = [named_prompt(game.prompt(state, s), table.names())
+                             for s in range(state.seats)]
         return table
 
     def _reload_when_back(self, game_id: int) -> None:

@@ -16,7 +16,7 @@ from games.core import Choice, Step, option_text
 
 from . import pace
 from .choices import Position, format_path
-from .table import Table
+from .table import Table, fill_names
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds navigation
 MAX_SELECT = 25
@@ -112,6 +112,20 @@ def seat_prefixed(name: str, label: str, limit: int = 80) -> str:
     return f"{name} · {label}"[:limit]
 
 
+def choice_labels(choices: list[Choice], names: list[str]) -> list[str]:
+    """The buttons' labels for one seat's `choices`, players called by their `names` ({p0}, as
+    in events). Choices of one kind follow each other (a Key Challenge's nine keys): the first
+    says the kind ("Key Challenge → Key 1"), the rest only what differs ("Key 2"), so a phone's
+    row stays short."""
+    labels = []
+    for index, choice in enumerate(choices):
+        before = choices[index - 1].path if index else ()
+        same_kind = len(choice.path) > 1 and len(before) > 1 and before[0].key == choice.path[0].key
+        steps = choice.path[1:] if same_kind else choice.path
+        labels.append(fill_names(" → ".join(step.label for step in steps), names))
+    return labels
+
+
 def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     """The rows of controls on the live table, for every person with something to do, each
     button issued to their seat.
@@ -136,9 +150,9 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat
     if not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
         for seat, prompt in waiting:
-            for index, choice in enumerate(prompt.choices):
-                label = seat_prefixed(table.seats[seat].name, choice.label) if several \
-                    else choice.label
+            for index, label in enumerate(choice_labels(prompt.choices, table.names())):
+                if several:
+                    label = seat_prefixed(table.seats[seat].name, label)
                 buttons.append((label, f"c:{index}", seat))
     else:
         for seat, _ in waiting[:room]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import ui
 from bot.app import GatekeeperBot
 from bot.table import Table
 from games.core import Rng, decide
@@ -146,8 +147,8 @@ class Players:
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
                 if cid and cid.split(":")[2] == str(seat)]
-        direct = [cid for cid, label in mine if label == choice.label
-                  or label.endswith(f" · {choice.label}")]
+        shown = ui.choice_labels(prompt.choices, table.names())[prompt.choices.index(choice)]
+        direct = [cid for cid, label in mine if label == shown or label.endswith(f" · {shown}")]
         if not prompt.private and direct:
             ix = await self.fake.click(user, board.id, direct[0], force=stale_client)
             if (await ix.response()).type == 9:
@@ -157,7 +158,7 @@ class Players:
         if (await ix.response()).type == 9:  # a lone text choice opens its text box at once
             await self.fake.submit_modal(user, ix, values={"text": f"{who}'s worst fear"})
             return
-        await self.click_through(user, await self.panel_of(ix), choice, who)
+        await self.click_through(table, user, await self.panel_of(ix), choice, who)
 
     async def open_panel(self, user: int, board: Message, seat: int,
                          stale_client: bool = False):
@@ -173,22 +174,22 @@ class Players:
         answer = await ix.response()
         return answer.message if answer.type == 4 else (await ix.wait_followups())[0]
 
-    async def click_through(self, user: int, panel: Message, choice, who: str,
+    async def click_through(self, table: Table, user: int, panel: Message, choice, who: str,
                             last_answered: bool = True) -> None:
-        """Pick `choice` in a panel, step by step; a text box gets some words. Without
+        """Pick `choice` in a panel, step by step, by its labels as `table` shows them (players
+        named); a text box gets some words. Without
         `last_answered` the last click's answer is not waited for (Discord refused it)."""
         for depth in range(len(choice.path)):
-            step = choice.path[depth]
+            shown = table.fill(choice.path[depth].label)
             panel = self.fake.messages[panel.id]
-            button = next((cid for cid, label, _ in panel.buttons() if label == step.label[:80]),
-                          None)
+            button = next((cid for cid, label, _ in panel.buttons() if label == shown[:80]), None)
             if button is not None:
                 ix = await self.fake.click(user, panel.id, button)
             else:
                 custom_id, value = next(
                     ((cid, value) for cid, options in panel.selects()
-                     for value, label in options if label == step.label[:100]), (None, None))
-                assert custom_id, f"no {step.label!r} in {panel!r} {panel.selects()}"
+                     for value, label in options if label == shown[:100]), (None, None))
+                assert custom_id, f"no {shown!r} in {panel!r} {panel.selects()}"
                 ix = await self.fake.select(user, panel.id, custom_id, [value])
             if depth == len(choice.path) - 1 and not last_answered:
                 return

@@ -126,3 +126,29 @@ def test_a_long_name_gives_way_to_the_choice_on_a_shared_button():
     assert seat_prefixed("Ana", label) == f"Ana · {label}"
     long = seat_prefixed("Bartholomew the Magnificent III", label)
     assert len(long) <= 80 and long.endswith(f" · {label}") and long.startswith("Bartholo")
+
+
+def test_buttons_and_panels_name_players_as_events_do():
+    """An engine knows seats, not names: its prompt says "{p1}" as its events do, and the
+    table's cached prompts, which buttons, panels, typed moves and autocomplete all read, say
+    the player's name."""
+    import games
+    from bot.choices import walk
+    from bot.table import Seat, Table, named_prompt
+    from bot.ui import panel_view, turn_rows
+    from games.core import Choice, Prompt, Step
+    choices = [Choice("confer blue", (Step("confer-blue", "Confer with {p1}"),)),
+               Choice("fight blue", (Step("fight-blue", "Attack {p1}"),))]
+    named = named_prompt(Prompt(0, "{p1} is here", choices), ["Ana", "Bo"])
+    assert named.text == "Bo is here"
+    assert [c.label for c in named.choices] == ["Confer with Bo", "Attack Bo"]
+    assert [c.action for c in named.choices] == ["confer blue", "fight blue"]
+    plain = Prompt(0, "Your turn", [Choice("roll", (Step("roll", "Roll"),))])
+    assert named_prompt(plain, ["Ana", "Bo"]) is plain  # nobody named: the prompt itself
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
+                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2)], status="running",
+                  prompts=[named, None], tokens=[0, 0])
+    labels = [item.label for row in turn_rows(table) for item in row.children]
+    assert labels[:2] == ["Confer with Bo", "Attack Bo"]
+    panel = panel_view(table, 0, walk(named.choices, []))
+    assert [item.label for item in panel.children][:2] == ["Confer with Bo", "Attack Bo"]

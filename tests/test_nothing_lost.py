@@ -110,7 +110,7 @@ async def test_a_move_counts_whatever_discord_answers_first(fake_discord, world,
             await players.open_panel(user, players.current_board(table), seat))
         # the panel's last click makes the move: the steps before it go through
         fake_discord.faults.add("POST", CALLBACK, outcomes=(refusal,), skip=len(choice.path) - 1)
-        await players.click_through(user, panel, choice, mover, last_answered=refusal != 10062)
+        await players.click_through(table, user, panel, choice, mover, last_answered=refusal != 10062)
         move_click = max(fake_discord.interactions.values(), key=lambda ix: ix.id)
     else:
         fake_discord.faults.add("POST", CALLBACK, outcomes=(refusal,))

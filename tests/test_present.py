@@ -10,13 +10,22 @@ def table_with(result):
                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2)], status="over", result=result)
 
 
-def test_score_table_lines_up_names_and_values():
+def visible(line: str) -> str:
+    """A line as a phone shows it: without its Markdown marks."""
+    return line.removeprefix("-# ").replace("**", "")
+
+
+def test_final_scores_read_one_player_a_line_on_a_phone():
+    """Don't Go In There's five columns wrapped into an unreadable grid at 390 px: each player
+    now gets a line, name first and total after, and the figures behind it on a short line."""
     table = table_with({"winners": [1], "reason": "fewest curses",
-                        "scores": {"header": ["Curses", "Total"], "rows": [[1, 9, 9], [0, 12, 14]]}})
+                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Bonus", "Total"],
+                                   "rows": [[1, 9, 2, 0, 1, 8], [0, 12, 5, 2, 0, 14]]}})
     text = score_table(table)
-    lines = text.strip("`\n").splitlines()
-    assert lines[0].split() == ["Player", "Curses", "Total"]
-    assert lines[1].split() == ["Bo", "9", "9"] and lines[2].split() == ["Ana", "12", "14"]
+    assert text.splitlines() == ["**Bo** · Total 8", "-# curses 9, ghosts 2, bonus 1",
+                                 "**Ana** · Total 14", "-# curses 12, ghosts 5, penalty 2"]
+    assert "```" not in text and "|" not in text
+    assert all(len(visible(line)) <= 40 for line in text.splitlines())
     assert "Bo wins" in result_text(table)
 
 
@@ -24,10 +33,8 @@ def test_score_table_shows_names_of_32_characters_whole():
     table = table_with({"winners": [0], "reason": "most keys",
                         "scores": {"header": ["Keys"], "rows": [[0, 3], [1, 1]]}})
     table.seats = [Seat("Bartholomew the Magnificent, III", 1), Seat("Bob the Spectator", 2)]
-    lines = score_table(table).strip("`\n").splitlines()
-    column = lines[0].index("Keys")
-    assert lines[1].rstrip() == "Bartholomew the Magnificent, III".ljust(column) + "3"
-    assert lines[2].rstrip() == "Bob the Spectator".ljust(column) + "1"
+    assert score_table(table).splitlines() == ["**Bartholomew the Magnificent, III** · Keys 3",
+                                               "**Bob the Spectator** · Keys 1"]
 
 
 def test_no_scores_no_table_and_shared_victory():
@@ -40,3 +47,14 @@ def test_private_events_never_reach_the_channel():
     table = table_with(None)
     lines = public_lines(table, [Event("{p0} moved to C4."), Event("You drew a Net.", to=(0,))])
     assert lines == ["Ana moved to C4."]
+
+
+def test_final_table_results_have_no_grid_and_short_lines():
+    """The final table's results (players, then scores) hold no code block to wrap on a phone."""
+    from bot.livetable import _results
+    table = table_with({"winners": [1], "reason": "fewest curses",
+                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Bonus", "Total"],
+                                   "rows": [[1, 9, 2, 0, 1, 8], [0, 12, 5, 2, 0, 14]]}})
+    text = "\n".join(_results(table))
+    assert "```" not in text and "Total 14" in text
+    assert all(len(visible(line)) <= 40 for line in text.splitlines())

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from data import load_toml
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step, count
 
 CONFIG: dict[str, Any] = load_toml("castle", "castle.toml")
 
@@ -75,6 +75,17 @@ def board_for(seats: int) -> dict[str, Any]:
 def a_card(card: str) -> str:
     label = CARD_LABELS[card]
     return f"a {label}"
+
+
+def drawn_this_turn(d: dict[str, Any], seat: int) -> str | None:
+    """The card `seat` drew as its turn began, while no card of that turn is played yet: the
+    newest in its hand (`_draw` appends it), if a card was drawn (some were left to draw: with
+    both piles empty now, the hand may hold no new card, and nothing is claimed)."""
+    hand = d["players"][seat]["hand"]
+    if d["current"] != seat or d["phase"] != "play" or not hand \
+            or not (d["draw"] or d["discard"]):
+        return None
+    return hand[-1]
 
 
 def p(seat: int) -> str:
@@ -857,14 +868,22 @@ class CastleGame(Game):
         self._doors_memo = (tiles, version, doors)
 
     def private_text(self, state: State, seat: int) -> str:
-        pl = state.data["players"][seat]
+        """Where the seat stands, its hand, and while its turn's card is still to play the card
+        it drew for that turn (its "Take my turn" panel opens on this: the draw is told there,
+        not by DM)."""
+        d = state.data
+        pl = d["players"][seat]
         cards = sorted(pl["hand"], key=CARD_ORDER.index)
         hand = ", ".join(CARD_LABELS[c] for c in cards) or "no cards"
-        edge = edge_name(pl["side"], state.data["rows"], state.data["cols"])
+        edge = edge_name(pl["side"], d["rows"], d["cols"])
         where = f"on {pl['pos']}" if pl["pos"] else f"outside the castle, by {edge}"
-        netted = f" You are netted for {pl['netted']} more turn(s)." if pl["netted"] else ""
-        return (f"You are {self.colours[seat]}, {where}.{netted}\n"
-                f"🔑 Your hand ({len(cards)}): **{hand}**")
+        netted = f" You are netted for {count(pl['netted'], 'more turn')}." if pl["netted"] else ""
+        lines = [f"You are {self.colours[seat]}, {where}.{netted}",
+                 f"🔑 Your hand ({len(cards)}): **{hand}**"]
+        drawn = drawn_this_turn(d, seat)
+        if drawn is not None:
+            lines.append(f"🆕 You drew {a_card(drawn)} this turn.")
+        return "\n".join(lines)
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:

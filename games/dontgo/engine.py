@@ -1204,13 +1204,15 @@ class DontGoGame(Game):
                 lines.append(f"🕯️ Secret Passage face-down card: **{card_text(room['cards'][2])}**.")
         ups = [c["id"] for c in pl["cards"] if not c["dispelled"]]
         downs = [c["id"] for c in pl["cards"] if c["dispelled"]]
-        if ups:
-            lines.append("Your cards: " + "; ".join(f"#{i} {card_text(i)}" for i in ups)
-                         + f" (**{curses(pl)}** curses).")
+        if len(ups) > 1:  # each card says its curses; the total, where there is one to add
+            lines.append(f"Your face-up cards, {count(curses(pl), 'curse')} in all: "
+                         + "; ".join(card_text(i) for i in ups) + ".")
+        elif ups:
+            lines.append(f"Your face-up card: {card_text(ups[0])}.")
         else:
             lines.append("You have no face-up cards.")
         if downs:
-            lines.append("Dispelled: " + ", ".join(f"#{i} {TYPE_LABELS[CARDS[i]['type']]}" for i in downs) + ".")
+            lines.append("Dispelled: " + ", ".join(TYPE_LABELS[CARDS[i]["type"]] for i in downs) + ".")
         return "\n".join(lines)
 
     # ------------------------------------------------------------ helpers for the bot

@@ -43,6 +43,7 @@ from games.core.marks import mark_label, marked
 from games.core.typed import squash, words_to_type
 
 from .board import BOARD, CELL
+from .places import direction, place_words
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
                       KILL_LUCK, MAX_SWORDS, MAZE_CARDS, NUMBERS, OTHER_TREASURES, ROLL_WAIT, RUCKSACK,
                       SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, treasure_name)
@@ -50,6 +51,11 @@ from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED,
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 KEY_NAMES = {n: str(n) for n in range(1, NUMBERS + 1)}
 OPEN_TEXT = "Make a Key Challenge at the chest with three keys you carry"
+# "Fight to the end" (a house convenience, not a rule: docs/games/firetop.md) stops when the
+# adventurer's Stamina is down to this (two wounds from death), so escaping is his to weigh; and
+# after this many rounds in one go (blades may lock round after round), so an action stays small.
+PRESS_FLOOR = 4
+PRESS_ROUNDS = 50
 
 
 def p(seat: int) -> str:
@@ -74,7 +80,7 @@ def key_treasure_numbers(items: list[str]) -> list[int]:
 # `pass` ends the turn, declines, refuses or keeps; `show` offers or answers a look at Key cards.
 VERBS = {
     "extras": "Gold to take with a new adventurer (the rest become Provisions), e.g. 2",
-    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "",
+    "roll": "", "eat": "", "face": "", "cross": "", "grope": "", "pass": "", "attack": "", "press": "",
     "escape": "", "dice": "",
     "move": "a letter the board shows, a square or a room, e.g. A, K9 or armoury",
     "challenge": "a key number 1-9",
@@ -1057,10 +1063,11 @@ class FiretopGame(Game):
     def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         me = d["players"][seat]
         n = me["extras"]
-        opts = [(_choice(f"extras {g}", (str(g), f"{g} Gold, {count(n - g, 'Provision')}")), self._do_extras)
-                for g in range(n + 1)]
-        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) may take "
-                f"{n} extra Gold and/or Provisions", opts, False)
+        opts = [(_choice(f"extras {g}", (str(g), f"Start with {g} Gold, {count(n - g, 'Provision')}")),
+                 self._do_extras) for g in range(n + 1)]
+        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) packs "
+                f"{n} more of Gold and Provisions, in any mix: Gold pays the ferryman and Grubb the Pedlar; "
+                f"a Provision, eaten, gives back {EAT} Stamina", opts, False)
 
     def _side_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
         """Options for someone who is not the player to move: rolling for a monster, a battle's
@@ -1112,9 +1119,10 @@ class FiretopGame(Game):
                     opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
             return f"{p(head['from'])} escaped from your battle: claim your spoils", opts, False
         if kind == "flee":
-            dests = self.destinations(d, seat, FLEE_STEPS, flee=True)
-            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_flee)
-                    for n in sorted(dests, key=_order)]
+            dests = sorted(self.destinations(d, seat, FLEE_STEPS, flee=True), key=_order)
+            words = place_words(dests, me["pos"])
+            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n, words[n]))), self._do_flee)
+                    for n in dests]
             if not opts:
                 opts = [(_choice(f"move {me['pos']}", (me["pos"], "Nowhere to run: stay")), self._do_flee)]
             return f"Flee {FLEE_STEPS} spaces: where to?", opts, False
@@ -1128,13 +1136,13 @@ class FiretopGame(Game):
                     f"{len(me['items'])})", opts, True)
         return f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", opts, True
 
-    def _dest_label(self, d: dict[str, Any], seat: int, node: str) -> str:
-        label = BOARD.label(node)
-        label = label[0].upper() + label[1:]
+    def _dest_label(self, d: dict[str, Any], seat: int, node: str, words: str) -> str:
+        """A place a move may end on, in `words` (`places.place_words`), with what waits there."""
+        label = words[0].upper() + words[1:]
         extra = []
         if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room":
             extra.append("explored" if d["rooms"][node]["visited"] else "unexplored")
-        who = [COLOURS[s] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
+        who = [p(s) for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
         if who:
             extra.append(", ".join(who) + " here")
         if any(pl["node"] == node and pl["owner"] in (None, seat) for pl in d["piles"]):
@@ -1167,11 +1175,11 @@ class FiretopGame(Game):
                 if node in BOARD.passages:
                     spec = BOARD.passage_colours[BOARD.passages[node]["colour"]]
                     if me["lantern"]:
-                        for other in spec["entrances"]:
-                            if other != node:
-                                opts.append((_choice(f"move {other}",
-                                                     (other, f"Through the passage to {BOARD.label(other)}")),
-                                             self._do_exit))
+                        others = [other for other in spec["entrances"] if other != node]
+                        words = place_words(others, node, exits=True)
+                        for other in others:
+                            opts.append((_choice(f"move {other}", (other, words[other].capitalize())),
+                                         self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
                 if node in BOARD.maze_gates:
@@ -1183,21 +1191,25 @@ class FiretopGame(Game):
                                  "bridge": "Try the rope bridge (roll)"}[c["id"]]
                         opts.append((_choice("cross", ("cross", label)), self._do_cross))
             if self._can_eat(d, seat) is None:
-                opts.append((_choice("eat", ("eat", f"Eat a Provision (+{EAT} Stamina, ends turn)")), self._do_eat))
+                opts.append((_choice("eat", ("eat", f"Eat (+{EAT} Stamina, ends turn)")), self._do_eat))
             opts += self._company_options(d, seat)
         elif step == "move":
             text = f"You rolled {d['roll']}: where to?"
+            dests = sorted(self.destinations(d, seat, d["roll"]), key=_order)
+            words = place_words(dests, me["pos"])
+            for n in dests:
+                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n, words[n]))), self._do_move))
+            if not dests:
+                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
             if d["roll"] == 1 and not d["challenged"]:
-                # every number is offered (naming your own is pointless but legal): the buttons may
-                # be public, and leaving out your own numbers would show everyone what you hold
+                # after the moves (the likelier choice). Every number is offered (naming your own is
+                # pointless but legal): the buttons may be public, and leaving out your own numbers
+                # would show everyone what you hold
+                text = ("You rolled 1: move 1 space. You may first make a Key Challenge: name a key "
+                        "number, and whoever holds that Key card shows it to you alone")
                 for n in range(1, NUMBERS + 1):
                     opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
                                  self._do_challenge))
-            dests = self.destinations(d, seat, d["roll"])
-            for n in sorted(dests, key=_order):
-                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n))), self._do_move))
-            if not dests:
-                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
         elif step == "maze":
             text = "In the Maze"
             opts += self._maze_options(d, seat)
@@ -1243,9 +1255,9 @@ class FiretopGame(Game):
             if nb in BOARD.maze_gates:
                 if node in BOARD.maze_gates:
                     continue
-                label = f"Step out of the Maze onto {BOARD.label(nb)}"
+                label = f"Out of the Maze: {BOARD.bank(nb).removeprefix('the ')}"
             else:
-                label = f"Try {BOARD.label(nb)}" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+                label = f"Go {direction(node, nb)} in the Maze" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
             out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
         return out
 
@@ -1254,9 +1266,9 @@ class FiretopGame(Game):
         for other in self._others_here(d, seat):
             colour = COLOURS[other]
             if self._can_duel(d, seat, other):
-                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {colour}")), self._do_fight))
+                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {p(other)}")), self._do_fight))
             if other not in d["conferred"] and not any(o["from"] == seat and o["to"] == other for o in d["offers"]):
-                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Confer with {colour} (Key cards)")),
+                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Compare Key cards with {p(other)}")),
                             self._do_confer))
         return out
 
@@ -1264,20 +1276,34 @@ class FiretopGame(Game):
         b = d["battle"]
         if b is None or b["seat"] != seat or b.get("waiting") or self._defender_deciding(b):
             return "", [], False
-        foe = b["name"] if b["kind"] == "monster" else p(b["foe"])
+        if b["kind"] == "duel":
+            opts = [(_choice("attack", ("attack", f"Attack {p(b['foe'])}")), self._do_attack)]
+            if b["round"] >= 1 and not b.get("held"):
+                opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
+            return f"Battle with {p(b['foe'])}", opts, False
+        text = f"Battle with the {b['name']}"
         opts = []
-        if b["kind"] == "monster" and not b["chosen"]:
-            opts.append((_choice("attack", ("attack", "Fight (the bot rolls for the monster)")), self._do_attack))
+        if self._can_press(d, b):
+            opts.append((_choice("press", ("press", "Fight to the end")), self._do_press))
+            text += (f": “Fight to the end” fights round after round until one of you falls or your "
+                     f"Stamina is down to {PRESS_FLOOR}")
+        if not b["chosen"]:
+            opts.append((_choice("attack", ("attack", "Fight one round")), self._do_attack))
             for other, q in enumerate(d["players"]):
                 if other != seat and q["extras"] is None:
                     colour = COLOURS[other]
-                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {colour} rolls for it")),
+                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {p(other)} rolls")),
                                  self._do_nominate))
         else:
-            opts.append((_choice("attack", ("attack", "Attack")), self._do_attack))
+            opts.append((_choice("attack", ("attack", "Fight one round")), self._do_attack))
         if b["round"] >= 1 and not b.get("held"):
             opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
-        return f"Battle with {foe}", opts, False
+        return text, opts, False
+
+    def _can_press(self, d: dict[str, Any], b: dict[str, Any]) -> bool:
+        """"Fight to the end" is offered in a monster's battle whose dice the bot rolls (a player
+        rolling for it is asked each round) while the adventurer has Stamina to spare."""
+        return b["roller"] is None and d["players"][b["seat"]]["stamina"] > PRESS_FLOOR
 
     def _defender_deciding(self, b: dict[str, Any]) -> bool:
         """Between rounds of a duel the defender says first whether he fights on or escapes: the
@@ -1381,6 +1407,9 @@ class FiretopGame(Game):
                 return "A Key Challenge needs a 1 on your movement roll (or an encounter that grants one)."
             if kind == "open":
                 return "You can try the chest only on arriving in the Treasure Room."
+            if kind == "press":
+                return (f"You can fight to the end only against a monster whose dice the bot rolls, "
+                        f"while your Stamina is above {PRESS_FLOOR}.")
             return f"You can't {kind} now."
         same = [c.label for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
@@ -1580,6 +1609,23 @@ class FiretopGame(Game):
         else:
             b["stand"] = False
         self._resolve_round(ctx)
+
+    def _do_press(self, ctx: Ctx, _: Any) -> None:
+        """Fight to the end: round after round, each in the story as if clicked, until the battle
+        is over (the monster slain, the adventurer dead) or his Stamina is down to PRESS_FLOOR,
+        where whether to escape matters again: then he is asked as after any round."""
+        d = ctx.d
+        b = d["battle"]
+        b["chosen"] = True
+        ctx.say(f"{{p}} fights the {b['name']} to the end.", kind="battle")
+        for _ in range(PRESS_ROUNDS):
+            self._resolve_round(ctx)
+            if d["battle"] is not b or ctx.state.over:
+                return
+            if ctx.me["stamina"] <= PRESS_FLOOR:
+                ctx.say(f"{{p}} is down to Stamina {ctx.me['stamina']} and stops to choose: fight on or "
+                        "try to escape?", kind="battle")
+                return
 
     def _do_nominate(self, ctx: Ctx, colour: str) -> None:
         """Fight, with another player rolling for the monster: the first round is on at once."""

@@ -35,6 +35,7 @@ from . import hazards as hz
 from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
+from .places import place_words
 from .stock import SETUP, TREASURE_NAMES, p
 
 FORMAT = 2
@@ -206,18 +207,22 @@ class KingdomGame(Game):
                 out.extend(self._marked_ways_out(d, wanted))
         elif phase == "demon":
             marks = self.marks(d)
+            words = place_words(list(marks), d["demon"], d)
             for s in marks:
-                out.append((f"demon {s}", mark_label(marks[s], BOARD.name(s))
+                where = words[s].removeprefix("path ") if words[s].startswith("path toward ") \
+                    else f"to {words[s]}"  # "Demon King toward the Gate": he goes that way
+                out.append((f"demon {s}", mark_label(marks[s], f"Demon King {where}")
                             + self._catch_note(d, s)))
         elif phase == "move":
             marks = self.marks(d)
+            words = place_words(list(marks), d["players"][seat]["at"], d)
             for s in marks:
-                out.append((f"move {s}", mark_label(marks[s], BOARD.name(s)) + self._space_note(d, s)))
+                out.append((f"move {s}", mark_label(marks[s], words[s]) + self._space_note(d, s)))
             if not marks:
                 out.append(("stay", "No way forward: stay"))
         elif phase == "steal":
             for v in self.victims(d, seat):
-                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {self.colours[v].capitalize()}"))
+                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {p(v)}"))
             out.append(("leave", "Leave them be"))
         else:  # act
             moved = ti.get("moved")
@@ -249,7 +254,7 @@ class KingdomGame(Game):
         caught = self.caught_by_demon(d, space)
         if not caught:
             return ""
-        return " (catches " + ", ".join(self.colours[s].capitalize() for s in caught) + ")"
+        return " (catches " + ", ".join(p(s) for s in caught) + ")"
 
     def _space_note(self, d: dict[str, Any], space: str) -> str:
         """What a move button adds to a place's name: whether a Key Location still holds its
@@ -307,7 +312,9 @@ class KingdomGame(Game):
                 else:
                     targets = self.move_targets(d, seat, run["die"], run=True)
                     marks = self.marks(d)
-                    out = [(f"move {s}", mark_label(marks[s], "Run to " + BOARD.name(s)) + self._space_note(d, s))
+                    words = place_words([s for s in marks if s in targets],
+                                        d["players"][seat]["at"], d)
+                    out = [(f"move {s}", mark_label(marks[s], "Run to " + words[s]) + self._space_note(d, s))
                            for s in marks if s in targets]
                     if not targets:
                         out = [("stay", "No way out: stay")]
@@ -333,7 +340,8 @@ class KingdomGame(Game):
             return hz.label(pl["task"])
         ti = d["turn_info"]
         if d["phase"] == "demon":
-            return f"You threw {ti['die']}: move the Demon King first."
+            return (f"You threw {ti['die']}: move the Demon King {count(ti['die'], 'space')} first, "
+                    "then your adventurer.")
         if d["phase"] == "move":
             return f"Move {count(ti['die'], 'space')}."
         if d["phase"] == "steal":
@@ -825,6 +833,8 @@ class KingdomGame(Game):
         return view
 
     def private_text(self, state: State, seat: int) -> str:
+        """What only the seat knows: the Treasures in its face-down holders and who took its Key
+        (its equipment and Deep Magic lie face up: the table shows them)."""
         d = state.data
         pl = d["players"][seat]
         lines = [f"You are **{self.colours[seat]}**."]
@@ -839,8 +849,5 @@ class KingdomGame(Game):
         knows = d["knows"][seat].get("key")
         if knows is not None and "key" not in pl["hand"]:
             lines.append(f"You saw {self.colours[knows].capitalize()} take the Key from you.")
-        lines.append(f"🎒 Equipment (everyone sees it): {stock.items_text(pl['equip'])}.")
-        if pl["deep"]:
-            lines.append(f"✨ Deep Magic cards: {pl['deep']}.")
         return "\n".join(lines)
 

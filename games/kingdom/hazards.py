@@ -670,18 +670,21 @@ def faces_text(faces: list[int]) -> str:
     return ", ".join(map(str, faces[:-1])) + f" or {faces[-1]}"
 
 
+TIMES = {2: "twice", 3: "three times"}  # "Roll for an 8 twice"
+
+
 def roll_label(d: dict[str, Any], task: dict[str, Any]) -> str:
     """What the throw the parked step waits for can do, for the Roll button."""
     st = step_of(task)
     c = task["c"]
     op = st["op"]
     if op == "roll_hit":
-        need_text = faces_text(st["faces"])
-        if st.get("need", 1) > 1:
-            need_text = f"{st['need']} × {need_text} ({c.get('hits', 0)} so far)"
+        need = st.get("need", 1)
+        need_text = faces_text(st["faces"]) + (f" {TIMES.get(need, f'{need} times')}" if need > 1 else "")
+        so_far = f"{c.get('hits', 0)} so far, " if need > 1 else ""
         if st.get("per_turn"):
-            return f"Roll for {need_text} (1 throw a turn)"
-        return f"Roll for {need_text} (throw {c.get('tries', 0) + 1} of {st.get('tries', 1)})"
+            return f"Roll for {need_text} ({so_far}1 throw a turn)"
+        return f"Roll for {need_text} ({so_far}throw {c.get('tries', 0) + 1} of {st.get('tries', 1)})"
     if op == "roll_sum":
         return f"Roll: {c.get('sum', 0)} so far, need {st['at_least']} (throw {c.get('n', 0) + 1} of {st['rolls']})"
     if op == "walk":

@@ -100,7 +100,7 @@ def sheets(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         stats = (f"Skill {int(player.get('skill') or 0)}, Stamina {int(player.get('stamina') or 0)} of "
                  f"{int(player.get('stamina0') or 0)}, Luck {int(player.get('luck') or 0)} of "
                  f"{int(player.get('luck0') or 0)}")
-        goods = [f"{int(player.get('gold') or 0)} Gold", f"{int(player.get('provisions') or 0)} Provisions",
+        goods = [f"{int(player.get('gold') or 0)} Gold", count(player.get("provisions"), "Provision"),
                  count(player.get("treasures"), "Treasure card"), count(player.get("keycards"), "Key card")]
         extras = [str(s) for s in player.get("shown") or []]
         if not player.get("lantern"):

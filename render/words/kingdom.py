@@ -4,8 +4,9 @@ inside one is secret), which Worlds the panels show and which Key Locations stil
 Treasure.
 
 Places are named from the board's data: Key Locations, the Gate, the Ring of Stones and the
-Whirlpools by their own names, a White Dagger by its hazard and side ("the Sleeping Giant (near
-side)"), and a plain or supply space by its region and the nearest named place along the paths."""
+Whirlpools by their own names, a White Dagger by its hazard and side as the buttons and the
+board's key say it ("the Sleeping Giant, near side"), and a plain or supply space by its region
+and the nearest named place along the paths."""
 from __future__ import annotations
 
 from collections import Counter
@@ -21,45 +22,73 @@ STEPS = {"demon": "to move the Demon King", "move": "to move", "steal": "may ste
 
 
 @lru_cache(maxsize=1)
+def _board() -> dict[str, Any]:
+    return load_toml("kingdom", "board.toml")
+
+
+@lru_cache(maxsize=1)
 def place_names() -> dict[str, str]:
-    """Every space and holding place of the board by a name a player can find on the picture."""
-    board = load_toml("kingdom", "board.toml")
+    """Every space and holding place of the board by a name a player can find on the picture:
+    the words the buttons and the board's panels use (board.toml [names]), a plain space's
+    followed by the nearest named place along the paths (`beside`)."""
+    names, kinds = dict(_landmarks()), _board()["names"]["kinds"]
+    for space, (kind, world) in _plain().items():
+        if space not in names:
+            names[space] = kinds.get(kind, kinds["track"]).format(world=world) + beside()[space]
+    return names
+
+
+@lru_cache(maxsize=1)
+def _landmarks() -> dict[str, str]:
+    """The places with names of their own, in the board's words."""
+    board = _board()
     hazards = load_toml("kingdom", "hazards.toml")
     names: dict[str, str] = {}
-    region: dict[str, str] = {}
-    kind: dict[str, str] = {}
-    where: dict[str, str] = {}  # a space's region in words
-    paths: list[str] = list(board["heart"]["paths"])
-    middle = board["panels"]["west"]["x"][1] / 2 + board["panels"]["east"]["x"][0] / 2
-    for space, spec in board["heart"]["spaces"].items():
-        half = "west " if spec[0] < middle else "east " if spec[0] > middle else ""
-        region[space], kind[space], where[space] = "heart", spec[2], f"the {half}Heartland"
     for side, panel in board["panels"].items():
         names[panel["pool"]] = f"the {side.capitalize()} Whirlpool"
-        for face in ("in", "out"):
-            paths += panel[face]["paths"]
-            for space, spec in panel[face]["spaces"].items():
-                region[space], kind[space] = f"{side} {face}", spec[2]
-                where[space] = f"the {panel[face]['world']} World"
     for spot, spec in board.get("spots", {}).items():
         names[spot] = spec["name"]
     for hazard, ends in board["hazards"].items():
         label = hazards.get(hazard, {}).get("name", hazard.replace("_", " ").title())
         for end, side in zip(ends, ("near", "far")):
-            names.setdefault(end, f"the {label} ({side} side)")
+            # the words the buttons and the board's key use ("the Demon Castle moat, castle side")
+            names.setdefault(end, board["names"].get(end) or f"the {label}, {side} side")
     names.update(board["locations"])
     names[board["wizard"]] = f"the {hazards['wizard']['name']}"
     names[board["start"]] = "the Gate"
-    for space, what in kind.items():
-        if what == "ring":
+    for space, (kind, _) in _plain().items():
+        if kind == "ring":
             names[space] = f"the {hazards['ring_of_stones']['name']}"
-    links = neighbours(paths)
-    landmarks = dict(names)
-    for space in sorted(region):
-        if space not in landmarks:
-            kind_word = "supply space" if kind[space] == "supply" else "path space"
-            names[space] = f"a {kind_word} in {where[space]}" + nearest(space, links, landmarks, region)
     return names
+
+
+@lru_cache(maxsize=1)
+def _plain() -> dict[str, tuple[str, str]]:
+    """Every space of the track: its kind and its World as a sentence says it ("the Heartland")."""
+    board = _board()
+    heart = board["heart"]["name"]
+    out = {space: (spec[2], heart[:1].lower() + heart[1:])
+           for space, spec in board["heart"]["spaces"].items()}
+    for panel in board["panels"].values():
+        for face in ("in", "out"):
+            for space, spec in panel[face]["spaces"].items():
+                out[space] = (spec[2], f"the {panel[face]['world']}")
+    return out
+
+
+@lru_cache(maxsize=1)
+def beside() -> dict[str, str]:
+    """Each space of the track -> ", next to the Gate", ", 3 spaces from the Snake Pit, near
+    side": the nearest named place along the paths of its own region ("" if none)."""
+    board = _board()
+    paths: list[str] = list(board["heart"]["paths"])
+    region = {space: "heart" for space in board["heart"]["spaces"]}
+    for side, panel in board["panels"].items():
+        for face in ("in", "out"):
+            paths += panel[face]["paths"]
+            region.update({space: f"{side} {face}" for space in panel[face]["spaces"]})
+    links, landmarks = neighbours(paths), _landmarks()
+    return {space: nearest(space, links, landmarks, region) for space in region}
 
 
 def neighbours(paths: list[str]) -> dict[str, list[str]]:
@@ -139,8 +168,7 @@ def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     said = []
     for player in players:
         spot = player.get("spot")
-        where = f"is held in {names.get(spot, 'a holding place')}" if spot else \
-            f"is at {names.get(player.get('at'), 'a space off the board')}"
+        where = f"is held in {names.get(spot, 'a holding place')}" if spot else _standing(player, names)
         task = player.get("task") or {}
         doing, hazard = str(task.get("label") or task.get("name") or ""), str(task.get("name") or "")
         if hazard and hazard.lower() in where.lower() and doing.startswith(hazard):
@@ -153,15 +181,32 @@ def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         said.append(f"{with_colour(view, player)} {where}.")
     demon = view.get("demon")
     if demon:
-        said.append(f"The Demon King is at {names.get(demon, 'his castle')}.")
+        said.append(f"The Demon King is {_on(demon)} {names.get(demon, 'his castle')}.")
     return said
+
+
+def _standing(player: dict[str, Any], names: dict[str, str]) -> str:
+    """Where an adventurer stands in the words of their panel on the board ("is on the Demon
+    Castle moat, castle side"), a plain space's nearest named place after them."""
+    at, panel = player.get("at"), player.get("where")
+    if not panel:
+        return f"is at {names.get(at, 'a space off the board')}"
+    return f"is {panel}" + ("" if at in _landmarks() else beside().get(at, ""))
+
+
+def _on(space: str) -> str:
+    """ "on" a path, "at" any other place, as the board's panels say it."""
+    words = _board()["names"]["standing"]
+    kind = _plain().get(space, ("", ""))[0]
+    return words.get(kind, words["default"])
 
 
 def holdings(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     said = []
     for player in players:
         kit = Counter(item_names().get(i, str(i)) for i in player.get("equip") or [])
-        equipment = joined(f"{n} {item}" if n > 1 else item for item, n in sorted(kit.items())) or "no equipment"
+        equipment = joined(count(n, f"{item} card") if n > 1 else item
+                           for item, n in sorted(kit.items())) or "no equipment"
         deep = int(player.get("deep") or 0)
         magic = f", {count(deep, 'Deep Magic card')}" if deep else ""
         said.append(f"{name_of(view, player.get('seat'))} carries {equipment}; "
