@@ -9,8 +9,9 @@ each panel shows and which way it folds, the Kingdom (Heartland between the West
 hazards as labelled bands between their White Daggers, Key Locations with or without their
 Treasure, the Whirlpools, the Ring, the Gate), the Demon King, every adventurer (on a space, part
 way across a hazard, in a dungeon or caught by a fold), the spaces the current throw can reach
-(labelled with their names, so they can be typed), the last move, and one panel per adventurer
-(equipment, how many Treasure holders, Deep Magic, what they are doing), then the lost pile.
+(labelled with their names, so they can be typed) and the last move. The adventurers' panels
+(equipment, how many Treasure holders, Deep Magic, what they are doing) and the lost pile are
+the table's text (`render.words.kingdom.panel`), where a phone reads them.
 
 Colour is never the only cue: seats carry their letter, the Demon King reads "DK", Treasure and
 empty Key Locations differ in shape, folding panels are named in words.
@@ -28,7 +29,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import core
-from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, tint
+from .core import BLACK, WHITE, font, ink_on, seat_rgb, shade, tint
 
 BOARD: dict[str, Any] = tomllib.loads(core.resource("kingdom", "board.toml").read_text(encoding="utf-8"))
 HAZARD_TABLE: dict[str, Any] = tomllib.loads(core.resource("kingdom", "hazards.toml").read_text(encoding="utf-8"))
@@ -40,11 +41,7 @@ BAR_H = 36
 DY = 28                      # board.toml y -> image y
 BOARD_TOP = HEADER_H + BAR_H
 BOARD_BOTTOM = 900
-PANEL_H = 96
-PANEL_TEXT_W = 560  # a panel line's room, from its left margin
-PANELS_Y = BOARD_BOTTOM + 8
-LOST_H = 40
-HEIGHT = PANELS_Y + 2 * PANEL_H + 8 + LOST_H + 8
+HEIGHT = BOARD_BOTTOM
 R = 15                       # space radius
 
 WORLD_BG = {"The Heartland": (44, 70, 52), "Banshee Towers": (68, 58, 92), "Evil Tower": (92, 44, 48),
@@ -59,8 +56,6 @@ GOLDEN = core.GOLD
 LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "orange": "O", "cyan": "C"}
 # Hazard names that would sit on another band are written here instead (board coordinates).
 LABEL_AT = {"magic_rainbow": (168, 700), "cyclops": (1000, 540), "demon_castle_moat": (600, 540)}
-ITEM_SHORT = {"sword": "Sword", "axe": "Axe", "fire": "Fire", "net": "Net", "rope": "Rope", "hook": "Hook",
-              "shield": "Shield", "food": "Food"}
 
 
 # --------------------------------------------------------------------------- geometry
@@ -467,82 +462,6 @@ def _draw_marks(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             _label(d, x, y, str(mark.get("mark", "")), colour, placed)
 
 
-def panel_box(seat: int, players: int) -> tuple[int, int, int, int]:
-    """Where a seat's panel goes: two to a row; at a table of two, one row of panels twice as tall."""
-    x0 = 8 + (seat % 2) * 596
-    if players <= 2:
-        return x0, PANELS_Y, x0 + 588, PANELS_Y + 2 * PANEL_H - 8
-    y0 = PANELS_Y + (seat // 2) * PANEL_H
-    return x0, y0, x0 + 588, y0 + PANEL_H - 8
-
-
-def _draw_panels(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    players = view.get("players") or []
-    f = font(22)
-    current = view.get("current")
-    monster = view.get("monster")
-    for pl in players[:4]:
-        seat = pl.get("seat", 0)
-        x0, y0, x1, y1 = panel_box(seat, len(players))
-        d.rounded_rectangle((x0, y0, x1, y1), radius=10, fill=core.PANEL_BG,
-                            outline=core.TURN_GREEN if seat == current else None, width=3)
-        _token(d, x0 + 26, y0 + 26, pl.get("colour"), seat)
-        treasures = pl.get("treasures") or 0
-        deep = pl.get("deep") or 0
-        tail = f"  {treasures} holder{'s' if treasures != 1 else ''}" + (f" · {deep} Deep Magic" if deep else "")
-        f_name, name = core.fit_name(_name(view, seat), 24, PANEL_TEXT_W - 50 - (26 if treasures else 0)
-                                     - f.getlength(tail))
-        d.text((x0 + 50, y0 + 26), name, font=f_name, fill=WHITE, anchor="lm")
-        d.text((x0 + 50 + f_name.getlength(name), y0 + 26), tail, font=f, fill=GOLDEN, anchor="lm")
-        if treasures:
-            cx = x0 + 566
-            d.rectangle((cx - 10, y0 + 16, cx + 10, y0 + 34), fill=GOLDEN, outline=BLACK, width=2)
-        equip = pl.get("equip") or []
-        counts: dict[str, int] = {}
-        for item in equip:
-            counts[item] = counts.get(item, 0) + 1
-        kit = ", ".join(ITEM_SHORT.get(i, i) + (f"×{n}" if n > 1 else "") for i, n in sorted(counts.items()))
-        f_kit, kit = core.fit_font(kit or "no equipment", 22, PANEL_TEXT_W, smallest=16)
-        d.text((x0 + 14, y0 + 54), kit, font=f_kit, fill=core.TEXT, anchor="lm")
-        status = _status(pl, monster, view.get("fold_job"))
-        if status:
-            room = y1 - 4 - (y0 + 66)
-            f_status, lines = core.fit_block(status, 22, PANEL_TEXT_W, room, smallest=16)
-            core.draw_lines(d, x0 + 14, y0 + 66 + room / 2, lines, f_status, core.TEXT_DIM, align="l")
-    lost: dict[str, int] = {}
-    for e in view.get("lost_equipment") or []:
-        if isinstance(e, dict):
-            lost[e.get("item")] = lost.get(e.get("item"), 0) + 1
-    items = ", ".join(ITEM_SHORT.get(i, "?") + (f"×{n}" if n > 1 else "") for i, n in sorted(lost.items()))
-    held = view.get("lost_treasures", 0)
-    text = f"Ring: {view.get('deep_left', 0)} Deep Magic · Lost: {held} holder{'s' if held != 1 else ''}" \
-        + (f", {items}" if items else "")
-    d.text((14, PANELS_Y + 2 * PANEL_H + 8 + LOST_H // 2), fit_text(text, f, WIDTH - 28), font=f,
-           fill=core.TEXT_DIM, anchor="lm")
-
-
-def _status(pl: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None = None) -> str:
-    if pl.get("revealed"):
-        return "carried " + ", ".join(str(t) for t in pl["revealed"])
-    task = pl.get("task")
-    run = ((job or {}).get("runners") or {}).get(str(pl.get("seat")))
-    if run:
-        left = run.get("left", 0)
-        return f"running from the fold: {left} throw{'s' if left != 1 else ''} left"
-    if monster and monster.get("seat") == pl.get("seat"):
-        return f"fighting a {monster.get('name')} (strength {monster.get('strength')})"
-    if task:
-        label = str(task.get("label") or task.get("name") or "")
-        if task.get("miss"):
-            label += f" ({task['miss']} turns to miss)"
-        elif task.get("length") and task.get("lane"):
-            label += f" ({task.get('pos')}/{task.get('length')})"
-        return label
-    if pl.get("spot"):
-        return "held"
-    return pl.get("where") or ""
-
-
 # --------------------------------------------------------------------------- entry points
 def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     fold = _fold_of(view)
@@ -550,7 +469,6 @@ def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     d = core.Draw(im)
     _draw_header(d, view)
     _draw_board(im, d, view, fold)
-    _draw_panels(d, view)
     return im
 
 

@@ -114,11 +114,8 @@ def firetop_areas(view: dict[str, Any]) -> list[Box]:
 
 def kingdom_areas(view: dict[str, Any]) -> list[Box]:
     k = kingdom
-    n = len(view.get("players") or [])
     bar = [(x + 10, k.HEADER_H, x + 390, k.BOARD_TOP) for x in (0, 400, 800)]
-    panels = [k.panel_box(seat, n) for seat in range(n)]
-    return [header("kingdom"), *bar, *((x0 + 14, y0, x1 - 14, y1) for x0, y0, x1, y1 in panels),
-            (14, k.PANELS_Y + 2 * k.PANEL_H, k.WIDTH - 14, k.HEIGHT)]
+    return [header("kingdom"), *bar]
 
 
 AREAS = {"atmosfear": atmosfear_areas, "castle": castle_areas, "dontgo": dontgo_areas,
