@@ -6,8 +6,9 @@
 
 Picture, top to bottom: a header (round, whose move, what they are doing), the mountain's
 board (22 x 15 squares with coordinates: rock, corridors, the river with its ferry, bridge and
-raft, rooms with their doors, the Maze, the Secret Passages and the Entrance), a strip with the
-battle going on, the last dice and the tries at the chest, and one panel per adventurer.
+raft, rooms with their doors, the Maze, the Secret Passages and the Entrance) and a strip with
+the battle going on, the last dice and the tries at the chest. The adventurers' sheets are the
+table's text (`render.words.firetop.panel`), where a phone reads them.
 
 On the board: every adventurer is a disc of his colour with his letter (the player to move
 ringed), the last move is a line, rooms show "?" until explored, "✓" once their treasure is
@@ -42,10 +43,6 @@ COORD_H = 28
 BOARD_Y = HEADER_H + COORD_H
 STRIP_H = 90
 STRIP_TEXT_W = WIDTH - 50  # a strip line's room, from its left margin to the strip's right edge
-PANEL_COLS = 3
-PANEL_W = (WIDTH - 20 - 10 * (PANEL_COLS - 1)) // PANEL_COLS
-PANEL_H = 150  # five lines: name, skill and luck, stamina and purse, cards, what sets the hero apart
-PANEL_GAP = 10
 SS = 3
 
 ROCK = (58, 50, 46)
@@ -139,13 +136,7 @@ def node_centre(node: str) -> tuple[int, int] | None:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-def panels_top() -> int:
-    return BOARD_Y + 15 * CELL + 10 + STRIP_H
-
-
-def height_for(players: int) -> int:
-    rows = -(-max(1, players) // PANEL_COLS)
-    return panels_top() + rows * (PANEL_H + PANEL_GAP)
+HEIGHT = BOARD_Y + 15 * CELL + 10 + STRIP_H
 
 
 # ------------------------------------------------------------------ static layer
@@ -164,9 +155,9 @@ def _wrap(text: str, fnt: Any, width: int) -> list[str]:
     return [fit_text(line, fnt, width) for line in best[1]]
 
 
-def build_static(players: int) -> Image.Image:
+def build_static() -> Image.Image:
     b = board()
-    im = Image.new("RGB", (WIDTH, height_for(players)), core.BG)
+    im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = core.Draw(im)
     d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.HEADER_BG)
     fc = font(22, True)
@@ -279,16 +270,9 @@ def _centre_of_cell(name: str) -> tuple[int, int]:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-def _panel_box(i: int) -> tuple[int, int, int, int]:
-    col, row = i % PANEL_COLS, i // PANEL_COLS
-    x0 = 10 + col * (PANEL_W + 10)
-    y0 = panels_top() + row * (PANEL_H + PANEL_GAP)
-    return x0, y0, x0 + PANEL_W, y0 + PANEL_H
-
-
-@lru_cache(maxsize=8)
-def _static_cached(players: int) -> Image.Image:
-    return build_static(players)
+@lru_cache(maxsize=1)
+def _static_cached() -> Image.Image:
+    return build_static()
 
 
 # ------------------------------------------------------------------ sprites
@@ -332,7 +316,6 @@ class Sprites:
         self.badge = badge if cached else _badge
         self.header = header_sprite if cached else _header_sprite
         self.strip = strip_sprite if cached else _strip_sprite
-        self.panel = panel_sprite if cached else _panel_sprite
 
 
 # ------------------------------------------------------------------ drawing
@@ -640,68 +623,8 @@ def strip_sprite(key: tuple[Any, ...]) -> Image.Image:
     return _strip_sprite(key)
 
 
-def panel_key(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
-    pl = (view.get("players") or [])[seat]
-    tags = []
-    if pl.get("creating"):
-        tags.append("new hero")
-    if _int(pl.get("miss")):
-        tags.append("lost a turn")
-    if not pl.get("lantern"):
-        tags.append("no lantern")
-    if _int(pl.get("lives"), 1) > 1:
-        tags.append(f"life {_int(pl.get('lives'), 1)}")
-    swords = [str(s) for s in (pl.get("swords") or []) if s != "Sword"]
-    if swords:
-        tags.append(swords[0])
-    row2 = f"Skill {_int(pl.get('skill'))} · Luck {_int(pl.get('luck'))}/{_int(pl.get('luck0'))}"
-    stamina = f"Stamina {_int(pl.get('stamina'))}/{_int(pl.get('stamina0'))}"
-    purse = f"Gold {_int(pl.get('gold'))} · Food {_int(pl.get('provisions'))}"
-    cards = f"Treasure {_int(pl.get('treasures'))} · Keys {_int(pl.get('keycards'))}"
-    stam = max(0.0, min(1.0, _int(pl.get("stamina")) / max(1, _int(pl.get("stamina0"), 1))))
-    current = view.get("current") == seat and view.get("phase") != "over"
-    winner = view.get("winner") == seat and view.get("phase") == "over"
-    return (_name(view, seat), str(pl.get("colour") or ""), current, winner, " · ".join(tags), row2, stamina,
-            purse, cards, round(stam * 100))
-
-
-def _panel_sprite(key: tuple[Any, ...]) -> Image.Image:
-    name, colour, current, winner, tags, row2, stamina, purse, cards, stam = key
-    im = Image.new("RGB", (PANEL_W, PANEL_H), core.BG)
-    d = core.Draw(im)
-    f = font(22)
-    x1 = PANEL_W - 1
-    if current:
-        d.rounded_rectangle((0, 0, x1, PANEL_H - 1), radius=10, fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)
-    else:
-        d.rounded_rectangle((0, 0, x1, PANEL_H - 1), radius=10, fill=core.PANEL_BG,
-                            outline=core.GOLD if winner else None, width=4 if winner else 0)
-    spr = disc(colour, 32, False)
-    im.paste(spr, (10, 22 - spr.height // 2), spr)
-    f_name, name = core.fit_name(name, 24, PANEL_W - 64)
-    d.text((52, 22), name, font=f_name, fill=WHITE, anchor="lm")
-    bx0, bx1 = PANEL_W - 128, PANEL_W - 14
-    f_row2, row2 = core.fit_font(row2, 22, bx0 - 12 - 10, smallest=16)
-    d.text((12, 50), row2, font=f_row2, fill=core.TEXT, anchor="lm")
-    d.rectangle((bx0, 44, bx1, 56), fill=(70, 40, 40))
-    d.rectangle((bx0, 44, bx0 + (bx1 - bx0) * stam // 100, 56), fill=core.TURN_GREEN if stam > 40 else core.WARN)
-    d.text((12, 78), stamina, font=f, fill=core.TEXT, anchor="lm")
-    d.text((PANEL_W - 12, 78), purse, font=f, fill=core.GOLD, anchor="rm")
-    d.text((12, 104), cards, font=f, fill=core.TEXT_DIM, anchor="lm")
-    if tags:
-        f_tags, tags = core.fit_font(tags, 22, PANEL_W - 24, smallest=16)
-        d.text((12, 130), tags, font=f_tags, fill=core.WARN, anchor="lm")
-    return im
-
-
-@lru_cache(maxsize=256)
-def panel_sprite(key: tuple[Any, ...]) -> Image.Image:
-    return _panel_sprite(key)
-
-
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
-    players = len(view.get("players") or [])
-    im = core.board(static(max(2, min(6, players))))
+    im = core.board(static())
     d = core.Draw(im)
     im.paste(sprites.header(header_key(view)), (0, 0))
     _rooms(im, d, view, sprites)
@@ -712,8 +635,6 @@ def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image
     _tokens(im, view, sprites)
     _mark_letters(d, view)
     im.paste(sprites.strip(strip_key(view)), (0, BOARD_Y + 15 * CELL + 10))
-    for seat in range(min(players, 6)):
-        im.paste(sprites.panel(panel_key(view, seat)), _panel_box(seat)[:2])
     return im
 
 
@@ -773,8 +694,7 @@ def firetop_palette() -> Image.Image:
 
 def warm_up() -> None:
     firetop_palette()
-    for players in range(2, 7):
-        _static_cached(players)
+    _static_cached()
 
 
 __all__ = ["WIDTH", "draw_firetop", "draw_firetop_naive", "firetop_palette", "render_firetop",

@@ -107,9 +107,7 @@ def atmosfear_areas(view: dict[str, Any]) -> list[Box]:
 def firetop_areas(view: dict[str, Any]) -> list[Box]:
     f = firetop
     strip_y = f.BOARD_Y + 15 * f.CELL + 10
-    panels = [f._panel_box(seat) for seat in range(len(view.get("players") or []))]
-    return [header("firetop"), (24, strip_y, 24 + f.STRIP_TEXT_W, strip_y + f.STRIP_H),
-            *((x0 + 12, y0, x1 - 12, y1) for x0, y0, x1, y1 in panels)]
+    return [header("firetop"), (24, strip_y, 24 + f.STRIP_TEXT_W, strip_y + f.STRIP_H)]
 
 
 def kingdom_areas(view: dict[str, Any]) -> list[Box]:
