@@ -36,11 +36,13 @@ HAZARD_TABLE: dict[str, Any] = tomllib.loads(core.resource("kingdom", "hazards.t
 
 WIDTH = 1200
 TITLE = "Key to the Kingdom"
-HEADER_H = 62
-BAR_H = 36
-DY = 28                      # board.toml y -> image y
+FLOOR = core.phone_floor(WIDTH)  # px: the smallest font drawn (a phone shows the board 360 px wide)
+HEADER_H = 130  # two rows: the title, round and die; then who acts, on up to two lines
+ROW_MID = (28, 92)  # the rows' middles
+BAR_H = 44
+DY = 104                     # board.toml y -> image y
 BOARD_TOP = HEADER_H + BAR_H
-BOARD_BOTTOM = 900
+BOARD_BOTTOM = 976
 HEIGHT = BOARD_BOTTOM
 R = 15                       # space radius
 
@@ -55,7 +57,8 @@ DK_RGB = (170, 20, 30)
 GOLDEN = core.GOLD
 LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "orange": "O", "cyan": "C"}
 # Hazard names that would sit on another band are written here instead (board coordinates).
-LABEL_AT = {"magic_rainbow": (168, 700), "cyclops": (1000, 540), "demon_castle_moat": (600, 540)}
+LABEL_AT = {"magic_rainbow": (168, 700), "cyclops": (1000, 540), "demon_castle_moat": (600, 558),
+            "well_of_doom": (230, 402)}
 
 
 # --------------------------------------------------------------------------- geometry
@@ -130,9 +133,9 @@ def _band_points(hz: str) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _vertical_label(im: Image.Image, text: str, centre: tuple[int, int], fnt) -> None:
     w = int(fnt.getlength(text)) + 12
-    tile = Image.new("RGBA", (w, 34), (0, 0, 0, 0))
+    tile = Image.new("RGBA", (w, 42), (0, 0, 0, 0))
     td = core.Draw(tile)
-    td.text((w / 2, 17), text, font=fnt, fill=WHITE, anchor="mm", stroke_width=3, stroke_fill=(12, 12, 16))
+    td.text((w / 2, 21), text, font=fnt, fill=WHITE, anchor="mm", stroke_width=3, stroke_fill=(12, 12, 16))
     tile = tile.rotate(90, expand=True)
     im.paste(tile, (centre[0] - tile.width // 2, centre[1] - tile.height // 2), tile)
 
@@ -161,7 +164,7 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
     for a, b in _paths(fold):
         d.line((*xy(a), *xy(b)), fill=PATH, width=7)
     # hazards: bands between their White Daggers, with their names
-    label = font(22, True)
+    label = font(FLOOR, True)
     for hz, (a, b) in HAZARDS.items():
         if not (_present(a, fold) and _present(b, fold)):
             continue
@@ -217,16 +220,12 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
             if kind == "supply":
                 d.line((x - 7, y, x + 7, y), fill=(40, 110, 60), width=4)
                 d.line((x, y - 7, x, y + 7), fill=(40, 110, 60), width=4)
-    # world names and which way each panel turns
-    bar = font(22, True)
-    for panel, x0, x1 in (("west", 0, 400), ("east", 800, 1200)):
+    # world names (the World on each panel's back is the table's text)
+    bar = font(FLOOR, True)
+    for panel, x0 in (("west", 0), ("east", 800)):
         face = fold[0] if panel == "west" else fold[1]
-        other = "out" if face == "in" else "in"
-        # the World shown, then the one on the panel's back, smaller when both are long
-        f_world, text = core.fit_font(_world(panel, face), 22, 260, True)
-        d.text((x0 + 10, HEADER_H + BAR_H // 2), text, font=f_world, fill=WHITE, anchor="lm")
-        f_back, back = core.fit_font(f"↻ {_world(panel, other)}", 22, 360 - f_world.getlength(text), smallest=15)
-        d.text((x1 - 10, HEADER_H + BAR_H // 2), back, font=f_back, fill=core.TEXT_DIM, anchor="rm")
+        f_world, text = core.fit_font(_world(panel, face), FLOOR, 380, True, smallest=FLOOR)
+        d.text((x0 + 200, HEADER_H + BAR_H // 2), text, font=f_world, fill=WHITE, anchor="mm")
     d.text((600, HEADER_H + BAR_H // 2), "The Heartland", font=bar, fill=WHITE, anchor="mm")
     return im
 
@@ -246,22 +245,22 @@ def _name(view: dict[str, Any], seat: int) -> str:
 
 def _token(d: ImageDraw.ImageDraw, x: float, y: float, colour: str | None, seat: int, ring=None) -> None:
     rgb = seat_rgb(colour)
-    r = 14
+    r = 19
     if ring:
         d.ellipse((x - r - 5, y - r - 5, x + r + 5, y + r + 5), outline=ring, width=4)
     d.ellipse((x - r, y - r, x + r, y + r), fill=rgb, outline=WHITE, width=2)
-    d.text((x, y + 1), LETTERS.get(colour or "", str(seat + 1)), font=font(22, True), fill=ink_on(colour),
+    d.text((x, y + 1), LETTERS.get(colour or "", str(seat + 1)), font=font(FLOOR, True), fill=ink_on(colour),
            anchor="mm")
 
 
 def _demon(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
-    d.regular_polygon((x, y, 24), 6, fill=DK_RGB, outline=BLACK)
-    d.polygon([(x - 16, y - 14), (x - 8, y - 30), (x - 4, y - 16)], fill=DK_RGB, outline=BLACK)
-    d.polygon([(x + 16, y - 14), (x + 8, y - 30), (x + 4, y - 16)], fill=DK_RGB, outline=BLACK)
-    d.text((x, y + 1), "DK", font=font(22, True), fill=WHITE, anchor="mm")
+    d.regular_polygon((x, y, 30), 6, fill=DK_RGB, outline=BLACK)
+    d.polygon([(x - 20, y - 18), (x - 10, y - 38), (x - 5, y - 20)], fill=DK_RGB, outline=BLACK)
+    d.polygon([(x + 20, y - 18), (x + 10, y - 38), (x + 5, y - 20)], fill=DK_RGB, outline=BLACK)
+    d.text((x, y + 1), "DK", font=font(FLOOR, True), fill=WHITE, anchor="mm")
 
 
-OFFSETS = [(0, 0), (-13, -13), (13, -13), (-13, 13), (13, 13)]
+OFFSETS = [(0, 0), (-17, -17), (17, -17), (-17, 17), (17, 17)]
 
 
 def _piece_positions(view: dict[str, Any]) -> dict[int, tuple[float, float]]:
@@ -306,21 +305,19 @@ def _hazard_label(hz: str) -> tuple[str, tuple[int, int], bool]:
         lx, ly = LABEL_AT[hz]
         return name, (lx, ly + DY), False
     if abs(x1 - x0) < abs(y1 - y0):   # a vertical band: write along it, beside it
-        return name, (mx + (34 if mx < 600 else -34), my), True
-    dy = -26 if y0 < 200 or (y0 > 600 and y0 < 760) else 28
-    if y0 > 760:
-        dy = 28
+        return name, (mx + (38 if mx < 600 else -38), my), True
+    dy = -30 if 600 < y0 - DY < 760 else 32  # below the band but where that is crowded
     return name, (mx, my + dy), False
 
 
 @lru_cache(maxsize=1)
 def _hazard_label_boxes() -> tuple[tuple[float, float, float, float], ...]:
     """Where every hazard's name may be written (whichever way the panels are folded)."""
-    f = font(22, True)
+    f = font(FLOOR, True)
     boxes = []
     for hz in HAZARDS:
         name, (cx, cy), vertical = _hazard_label(hz)
-        half_long, half_short = f.getlength(name) / 2 + 6, 17
+        half_long, half_short = f.getlength(name) / 2 + 6, 21
         hw, hh = (half_short, half_long) if vertical else (half_long, half_short)
         boxes.append((cx - hw, cy - hh, cx + hw, cy + hh))
     return tuple(boxes)
@@ -331,19 +328,19 @@ def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour,
     """A tag naming the space at (x, y): above it, else below, right or left of it (then
     further out above and below), wherever it first covers no hazard's name nor a tag in ``placed``
     (above when none is clear); the tag's box is added to ``placed``."""
-    f = font(22, True)
+    f = font(FLOOR, True)
     w = f.getlength(text) + 12
-    spots = [(x - w / 2, y - R - 34), (x - w / 2, y + R + 6), (x + R + 8, y - 14), (x - R - w - 8, y - 14),
-             (x - w / 2, y - R - 64), (x - w / 2, y + R + 36), (x - w / 2, y - R - 94), (x - w / 2, y + R + 66)]
-    boxes = [(left, top, left + w, top + 28) for left, top in
+    spots = [(x - w / 2, y - R - 42), (x - w / 2, y + R + 6), (x + R + 8, y - 18), (x - R - w - 8, y - 18),
+             (x - w / 2, y - R - 80), (x - w / 2, y + R + 44), (x - w / 2, y - R - 118), (x - w / 2, y + R + 82)]
+    boxes = [(left, top, left + w, top + 36) for left, top in
              ((min(max(4, left), WIDTH - w - 4), top) for left, top in spots)
-             if BOARD_TOP + 2 <= top and top + 28 <= BOARD_BOTTOM]
+             if BOARD_TOP + 2 <= top and top + 36 <= BOARD_BOTTOM]
     taken = (*_hazard_label_boxes(), *(placed or ()))
     box = next((b for b in boxes if not any(_overlap(b, t) for t in taken)), boxes[0])
     if placed is not None:
         placed.append(box)
     d.rounded_rectangle(box, radius=6, fill=(12, 12, 16), outline=colour, width=2)
-    d.text(((box[0] + box[2]) / 2, box[1] + 14), text, font=f, fill=WHITE, anchor="mm")
+    d.text(((box[0] + box[2]) / 2, box[1] + 18), text, font=f, fill=WHITE, anchor="mm")
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -358,39 +355,41 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         if isinstance(winner, int) and winner < len(players):
             d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.GOLD)
             text = f"{_name(view, winner)} escapes the Kingdom with the Key!"
-            f, lines = core.fit_phrase(text, core.seat_names(view), 30, WIDTH - 40, HEADER_H - 6)
+            f, lines = core.fit_phrase(text, core.seat_names(view), 34, WIDTH - 40, HEADER_H - 6, smallest=FLOOR)
             core.draw_lines(d, WIDTH / 2, mid, lines, f, BLACK, align="m")
         else:
-            d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(28, True),
+            d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(FLOOR, True),
                    fill=core.WARN, anchor="mm")
         return
-    d.text((14, mid), TITLE, font=font(28, True), fill=GOLDEN, anchor="lm")
+    title = font(FLOOR, True)
+    top, low = ROW_MID
+    d.text((14, top), TITLE, font=title, fill=GOLDEN, anchor="lm")
     rnd = f"Round {view.get('round', 1)}/{view.get('rounds', '?')}"
-    d.text((350, mid), rnd, font=font(22), fill=core.TEXT_DIM, anchor="lm")
-    left = 350 + font(22).getlength(rnd) + 24
-    right = WIDTH - 14
+    x = 14 + title.getlength(TITLE) + 20
+    d.text((x, top), rnd, font=font(FLOOR), fill=core.TEXT_DIM, anchor="lm")
+    left, right = 14, WIDTH - 14
     die = view.get("die")
     if isinstance(die, int):
-        d.rounded_rectangle((right - 44, mid - 22, right, mid + 22), radius=8, fill=WHITE, outline=BLACK, width=2)
-        d.text((right - 22, mid + 1), str(die), font=font(28, True), fill=BLACK, anchor="mm")
-        right -= 56
+        d.rounded_rectangle((right - 50, top - 24, right, top + 24), radius=8, fill=WHITE, outline=BLACK, width=2)
+        d.text((right - 25, top + 1), str(die), font=font(FLOOR + 2, True), fill=BLACK, anchor="mm")
+    height = HEADER_H - top - 28
     current = view.get("current")
     job = view.get("fold_job")
     acting = view.get("acting")
     if acting:
-        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 24, right - left, HEADER_H - 8)
-        core.draw_lines(d, right, mid, lines, f, core.TEXT)
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), FLOOR, right - left, height,
+                                   smallest=FLOOR)
+        core.draw_lines(d, left, low, lines, f, core.TEXT, align="l")
     elif job:
         text = f"The {str(job.get('panel', '')).capitalize()} panel is folding!"
-        f, text = core.fit_font(text, 24, right - left, True)
-        d.text((right, mid), text, font=f, fill=core.WARN, anchor="rm")
+        f, text = core.fit_font(text, FLOOR, right - left, True, smallest=FLOOR)
+        d.text((left, low), text, font=f, fill=core.WARN, anchor="lm")
     elif isinstance(current, int) and current < len(players):
         phase = {"demon": "moves the Demon King", "move": "moves", "steal": "may steal"}.get(view.get("phase"), "to play")
-        token_w = 2 * (R + 2) + 8
-        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), 24,
-                                   right - left - token_w, HEADER_H - 8)
-        width = core.draw_lines(d, right, mid, lines, f, core.TEXT)
-        _token(d, right - width - 22, mid, players[current].get("colour"), current)
+        _token(d, left + 24, low, players[current].get("colour"), current)
+        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), FLOOR,
+                                   right - left - 58, height, smallest=FLOOR)
+        core.draw_lines(d, left + 58, low, lines, f, core.TEXT, align="l")
 
 
 def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], fold: tuple[str, str]) -> None:
@@ -398,11 +397,6 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
     if job and job.get("panel") in ("west", "east"):
         x0 = 0 if job["panel"] == "west" else 800
         d.rectangle((x0 + 2, BOARD_TOP + 2, x0 + 398, BOARD_BOTTOM - 2), outline=core.WARN, width=6)
-        to = job.get("to")
-        world = _world(job["panel"], to if to in ("in", "out") else "out")
-        text = f"{'Opening out' if to == 'out' else 'Folding in'} to the {world}!"
-        f, text = core.fit_font(text, 22, 380, True)
-        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), text, f, core.WARN)
     # Key Locations: a gold chest while the Treasure is there
     for loc, full in (view.get("locations") or {}).items():
         if loc not in SPACES or not _present(loc, fold):

@@ -110,7 +110,7 @@ def test_an_adventurer_is_drawn_on_its_space_in_its_colour():
     view["targets"], view["last"], view["demon"] = [], None, "h12"
     img = draw_kingdom(view)
     x, y = kingdom.xy("h5")
-    assert img.getpixel((x - 8, y)) == core.seat_rgb("red")
+    assert img.getpixel((x - 14, y)) == core.seat_rgb("red")
 
 
 def test_the_demon_king_is_drawn_where_the_view_puts_him():
@@ -212,7 +212,7 @@ def test_the_panels_are_the_tables_text_a_line_per_seated_player():
 
     view = seated(next(v for v in map(random_view, range(50)) if len(v["players"]) >= 3), 3)
     lines = panel(view)
-    assert len(lines) == 3 + 1 and lines[-1].startswith("Ring: ")
+    assert len(lines) == 3 + 2 and lines[-2].startswith("Ring: ") and lines[-1].startswith("West panel: ")
     assert all(lines[seat].startswith(view["names"][seat]) for seat in range(3))
     assert draw_kingdom(view).height == kingdom.BOARD_BOTTOM
 

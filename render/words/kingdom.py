@@ -232,14 +232,31 @@ def table(view: dict[str, Any]) -> list[str]:
 def panel(view: dict[str, Any]) -> list[str]:
     """What the board's panels used to show, as short lines for the table's text (a phone wraps
     text; it shrinks a picture): one line per adventurer (equipment, Treasure holders as a
-    count, Deep Magic, what they are doing), then the Ring and the lost pile."""
+    count, Deep Magic, what they are doing), then the Ring and the lost pile, and the Worlds on
+    the side panels' backs."""
     players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
     lost = Counter(item_names().get(e.get("item"), str(e.get("item")))
                    for e in view.get("lost_equipment") or [] if isinstance(e, dict))
     kit = "".join(f", {item}" + (f"×{n}" if n > 1 else "") for item, n in sorted(lost.items()))
     return [*(player_line(view, p, view.get("monster"), view.get("fold_job")) for p in players),
             f"Ring: {count(view.get('deep_left'), 'Deep Magic card')} · "
-            f"Lost: {count(view.get('lost_treasures'), 'Treasure holder')}{kit}"]
+            f"Lost: {count(view.get('lost_treasures'), 'Treasure holder')}{kit}", panels(view)]
+
+
+def panels(view: dict[str, Any]) -> str:
+    """The World each side panel shows and the one on its back (it shows when the panel folds)."""
+    fold, job = view.get("fold") or {}, view.get("fold_job") or {}
+    said = []
+    for side in ("west", "east"):
+        face = fold.get(side) if fold.get(side) in ("in", "out") else "in"
+        worlds = _board()["panels"][side]
+        if job.get("panel") == side:
+            to = job.get("to") if job.get("to") in ("in", "out") else "out"
+            turning = f"{'opening out' if to == 'out' else 'folding in'} to the {worlds[to]['world']} now"
+        else:
+            turning = f"folds to {worlds['out' if face == 'in' else 'in']['world']}"
+        said.append(f"{side.capitalize()} panel: {worlds[face]['world']} ({turning})")
+    return " · ".join(said)
 
 
 def player_line(view: dict[str, Any], player: dict[str, Any], monster: dict[str, Any] | None,
