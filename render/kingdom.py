@@ -4,8 +4,8 @@
 gives the RGB image. The board's geometry (spaces, paths, hazards, spots) is the game's static data,
 read once from the shipped board and hazard tables; everything that changes comes from the view.
 
-Picture, top to bottom: a header (title, round, who is to play, the die), a bar naming the World
-each panel shows and which way it folds, the Kingdom (Heartland between the West and East panels,
+Picture, top to bottom: a header (title, round and die; who is to play), a bar naming the World
+each panel shows, the Kingdom (Heartland between the West and East panels,
 hazards as labelled bands between their White Daggers, Key Locations with or without their
 Treasure, the Whirlpools, the Ring, the Gate), the Demon King, every adventurer (on a space, part
 way across a hazard, in a dungeon or caught by a fold), the spaces the current throw can reach
