@@ -6,9 +6,9 @@
 
 Picture, top to bottom: a header (round, whose move, what they are doing), the mountain's
 board (22 x 15 squares with coordinates: rock, corridors, the river with its ferry, bridge and
-raft, rooms with their doors, the Maze, the Secret Passages and the Entrance) and a strip with
-the battle going on, the last dice and the tries at the chest. The adventurers' sheets are the
-table's text (`render.words.firetop.panel`), where a phone reads them.
+raft, rooms with their doors, the Maze, the Secret Passages and the Entrance). The adventurers'
+sheets, the battle going on, the last dice and the tries at the chest are the table's text
+(`render.words.firetop.panel`), where a phone reads them.
 
 On the board: every adventurer is a disc of his colour with his letter (the player to move
 ringed), the last move is a line, rooms show "?" until explored, "✓" once their treasure is
@@ -41,8 +41,6 @@ MARGIN_X = (WIDTH - 22 * CELL) // 2  # room for the row numbers
 HEADER_H = 62
 COORD_H = 28
 BOARD_Y = HEADER_H + COORD_H
-STRIP_H = 90
-STRIP_TEXT_W = WIDTH - 50  # a strip line's room, from its left margin to the strip's right edge
 SS = 3
 
 ROCK = (58, 50, 46)
@@ -136,7 +134,7 @@ def node_centre(node: str) -> tuple[int, int] | None:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-HEIGHT = BOARD_Y + 15 * CELL + 10 + STRIP_H
+HEIGHT = BOARD_Y + 15 * CELL + 10
 
 
 # ------------------------------------------------------------------ static layer
@@ -315,7 +313,6 @@ class Sprites:
         self.disc = disc if cached else _disc
         self.badge = badge if cached else _badge
         self.header = header_sprite if cached else _header_sprite
-        self.strip = strip_sprite if cached else _strip_sprite
 
 
 # ------------------------------------------------------------------ drawing
@@ -528,101 +525,6 @@ def _paste_disc(im: Image.Image, sprites: Sprites, colour: Any, size: int, ring:
     im.paste(spr, (cx - spr.width // 2, cy - spr.height // 2), spr)
 
 
-def _die(d: ImageDraw.ImageDraw, x: int, y: int, face: int, fill: core.RGB = WHITE) -> None:
-    d.rounded_rectangle((x, y, x + 34, y + 34), radius=6, fill=fill, outline=INK, width=2)
-    d.text((x + 17, y + 18), str(face), font=font(22, True), fill=INK, anchor="mm")
-
-
-def strip_key(view: dict[str, Any]) -> tuple[Any, ...]:
-    """What the strip under the board says: the battle going on, or the last dice and the chest tries."""
-    battle = view.get("battle")
-    if isinstance(battle, dict):
-        fighter = _int(battle.get("seat"))
-        if battle.get("kind") == "duel":
-            head = f"⚔ {_name(view, fighter)} fights {_name(view, _int(battle.get('foe')))}"
-        else:
-            head = (f"⚔ {_name(view, fighter)} vs {battle.get('name')} (Skill {_int(battle.get('skill'))}, "
-                    f"Stamina {_int(battle.get('stamina'))}/{_int(battle.get('stamina0'))})")
-        head += f" · round {_int(battle.get('round'))}"
-        last = battle.get("last")
-        if isinstance(last, dict):
-            dice = (tuple(_int(f) for f in (last.get("mine") or [])[:2]), _int(last.get("my_total")),
-                    tuple(_int(f) for f in (last.get("theirs") or [])[:2]), _int(last.get("their_total")))
-        else:
-            dice = None
-        return ("battle", head, dice)
-    label, faces = "", ()
-    dice = view.get("dice")
-    if isinstance(dice, dict) and dice.get("faces"):
-        what = {"move": "moves", "luck": "tests Luck", "battle": "fights", "escape": "escapes",
-                "bridge": "tries the bridge", "passage": "gropes"}.get(str(dice.get("what")), "rolls")
-        label = f"{_name(view, _int(dice.get('seat')))} {what}:"
-        faces = tuple(_int(f) for f in (dice.get("faces") or [])[:4])
-    line = ""
-    attempts = view.get("attempts") or []
-    if view.get("phase") == "over" and view.get("chest"):
-        line = "The chest's keys: " + ", ".join(str(_int(k)) for k in view.get("chest") or []) + "."
-    if attempts:
-        parts = []
-        for a in attempts[-3:]:
-            keys = "-".join(str(_int(k)) for k in (a.get("keys") or []))
-            parts.append(f"{_name(view, _int(a.get('seat')))} {keys}: {_int(a.get('wrong'))} wrong")
-        line = _chest_tries(parts, line)
-    return ("dice", label, faces, line)
-
-
-def _chest_tries(parts: list[str], tail: str) -> str:
-    """The latest chest tries that fit the strip whole (long names leave room for fewer)."""
-    for first in range(len(parts)):
-        line = "Chest tries: " + " · ".join(parts[first:]) + ("  " + tail if tail else "")
-        if core.largest_font(line, 22, STRIP_TEXT_W, smallest=16) is not None:
-            return line
-    return line
-
-
-def _strip_sprite(key: tuple[Any, ...]) -> Image.Image:
-    im = Image.new("RGB", (WIDTH, STRIP_H), core.BG)
-    d = core.Draw(im)
-    d.rounded_rectangle((10, 0, WIDTH - 10, STRIP_H - 8), radius=10, fill=core.PANEL_BG)
-    f = font(22)
-    y1, y2 = 22, 60
-    if key[0] == "battle":
-        _, head, dice = key
-        f_head, head = core.fit_font(head, 22, STRIP_TEXT_W, True, smallest=16)
-        d.text((24, y1), head, font=f_head, fill=core.WARN, anchor="lm")
-        if dice is not None:
-            mine, my_total, theirs, their_total = dice
-            x = 24
-            for face in mine:
-                _die(d, x, y2 - 17, face)
-                x += 40
-            label = f"= {my_total}  against "
-            d.text((x + 4, y2), label, font=f, fill=core.TEXT, anchor="lm")
-            x += int(f.getlength(label)) + 12
-            for face in theirs:
-                _die(d, x, y2 - 17, face, fill=(255, 220, 220))
-                x += 40
-            d.text((x + 4, y2), f"= {their_total}", font=f, fill=core.TEXT, anchor="lm")
-        return im
-    _, label, faces, line = key
-    if label:
-        f_label, label = core.fit_font(label, 22, STRIP_TEXT_W - 10 - 40 * len(faces), True, smallest=16)
-        d.text((24, y1), label, font=f_label, fill=core.TEXT, anchor="lm")
-        x = 24 + int(f_label.getlength(label)) + 10
-        for face in faces:
-            _die(d, x, y1 - 17, face)
-            x += 40
-    if line:
-        f_line, line = core.fit_font(line, 22, STRIP_TEXT_W, smallest=16)
-        d.text((24, y2), line, font=f_line, fill=core.TEXT, anchor="lm")
-    return im
-
-
-@lru_cache(maxsize=64)
-def strip_sprite(key: tuple[Any, ...]) -> Image.Image:
-    return _strip_sprite(key)
-
-
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
     im = core.board(static())
     d = core.Draw(im)
@@ -634,7 +536,6 @@ def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image
     _mark_outlines(d, view)
     _tokens(im, view, sprites)
     _mark_letters(d, view)
-    im.paste(sprites.strip(strip_key(view)), (0, BOARD_Y + 15 * CELL + 10))
     return im
 
 

@@ -105,9 +105,7 @@ def atmosfear_areas(view: dict[str, Any]) -> list[Box]:
 
 
 def firetop_areas(view: dict[str, Any]) -> list[Box]:
-    f = firetop
-    strip_y = f.BOARD_Y + 15 * f.CELL + 10
-    return [header("firetop"), (24, strip_y, 24 + f.STRIP_TEXT_W, strip_y + f.STRIP_H)]
+    return [header("firetop")]
 
 
 def kingdom_areas(view: dict[str, Any]) -> list[Box]:
