@@ -2,7 +2,8 @@
 
 A table message reads top to bottom: the summaries of the turns carried from retired messages
 (see `Trail`), then a container in the colour of whoever acts now with a header (game, turn, who
-acts and until when), the board picture (with its alt text), the lines of the current turn, the
+acts and until when), the board picture (with its alt text), the players' panel in words (what
+a phone could not read in a shrunk picture: `panel_text`), the lines of the current turn, the
 controls, and a one-line footer. Who acts comes from one place, `acting` (the seats' prompts and
 the game's interlude), which the header, the picture's header (`Acting.plain` goes into the
 board view) and the buttons (`ui.turn_rows`, from the same prompts) all follow.
@@ -20,6 +21,7 @@ from typing import Any
 import discord
 
 from . import markup, pace, present, ui
+from .rendering import board_view
 from .table import Table
 
 BOARD_FILE = "board.png"
@@ -31,6 +33,7 @@ SUMMARY_CHARS = 280  # one retired turn's summary line
 CHAPTER_TURNS = 8  # summaries a chapter message keeps
 CHAPTER_CHARS = 1800
 SPEAKER_COLOUR = discord.Colour.dark_red()
+PANEL_CHARS = 1200  # the player panel's share of the message's text
 
 
 @dataclass
@@ -189,11 +192,14 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     elif board is not None:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
             f"attachment://{board.filename}", description=board.alt[:1024])))
+    panel = panel_text(table) if said is None else ""
+    if panel:
+        box.add_item(discord.ui.TextDisplay(panel))
     footer = _footer(table)
     if board is None and speaker is None:
         footer += " · (the board picture could not be drawn)"
     extra = [] if table.status == "running" else _results(table)
-    room = MAX_TEXT - len(trail) - len(header) - len(footer) - sum(map(len, extra)) - 200
+    room = MAX_TEXT - len(trail) - len(header) - len(panel) - len(footer) - sum(map(len, extra)) - 200
     shown = [line for line in lines if said is None or said not in line]
     if table.status == "running" and not shown and not carried and table.state.version == 0:
         shown = ["The game begins!"]
@@ -208,6 +214,20 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     view.add_item(box)
     view.stop()  # not stored by discord.py: on_interaction routes its clicks
     return view
+
+
+def panel_text(table: Table) -> str:
+    """The game's player panel (`Game.panel_text`) of the public view as the table's text: a
+    line per player and the table's facts, then the picture's legend in small print. Empty for
+    a game without one."""
+    assert table.state is not None
+    lines = table.game.hook("panel_text")
+    if lines is None:
+        return ""
+    said = [discord.utils.escape_markdown(line) for line in lines(board_view(table.game, table.state, table.names()))]
+    if len(said) > 1:
+        said[-1] = f"-# {said[-1]}"
+    return markup.clip("\n".join(said), PANEL_CHARS)
 
 
 def chapter_layout(summaries: list[str]) -> discord.ui.LayoutView:

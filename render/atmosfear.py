@@ -4,19 +4,24 @@
 ``draw_atmosfear(view) -> PIL.Image`` gives the RGB image before encoding;
 ``render_atmosfear_naive(view)`` draws the same picture from scratch (no
 caches) and encodes with Pillow's default PNG settings (benchmark baseline).
-``render_gatekeeper(line, name=None) -> bytes`` is a separate dramatic
-picture of THE GATEKEEPER with his line beneath, for his interjections.
+``render_gatekeeper(line) -> bytes`` is a separate dramatic square portrait
+of THE GATEKEEPER for his interjections (his line is the table's text).
 
 Pure: no discord, no games package, no clock, no network. Private fields of
 a view (``rack``, ``time_cards``) are never read.
 
+Phones first: the picture is the map alone, 824 px wide, so a phone showing
+it 360 px wide still reads every label (no font under `FLOOR`). The players'
+keys and states, the dice, the black key and the Well's count are the
+table's text (`render.words.atmosfear.panel`), and so are the Gatekeeper's
+words: his picture is a square portrait without them.
+
 Speed: the board (``view["board"]``) never changes during a game, so the
 whole board picture (track, realm bands and labels, stone icons, radials,
-inner ring, Well, panel frame, legend) is one static layer cached on a
-hashable signature of the board's stones and realms. Stones and pieces are
-sprites drawn at 3x and downsampled (antialiased), cached. Per render only
-the dynamic bits are drawn: keys left, last path, pieces, header, panel
-text, banners.
+inner ring, Well) is one static layer cached on a hashable signature of the
+board's stones and realms. Stones and pieces are sprites drawn at 3x and
+downsampled (antialiased), cached. Per render only the dynamic bits are
+drawn: keys left, last path, pieces, header, banners.
 """
 
 from __future__ import annotations
@@ -31,11 +36,13 @@ from PIL import Image, ImageDraw, ImageFilter
 from . import core
 from .core import BLACK, WHITE, fit_text, font, shade, text_length, tint
 
-WIDTH = 1200
 TITLE = "Atmosfear: The Harbingers"
-HEADER_H = 64
+HEADER_H = 104  # two rows: the title and the turn, then who acts
+ROW_MID = (28, 76)  # the rows' middles
 PAD = 12
 BOARD = 800  # board region (square)
+WIDTH = BOARD + 2 * PAD
+FLOOR = core.phone_floor(WIDTH)  # px: the smallest font drawn
 BX, BY = PAD, HEADER_H + PAD
 HEIGHT = BY + BOARD + PAD
 CX, CY = BX + BOARD // 2, BY + BOARD // 2
@@ -45,15 +52,8 @@ INNER_R = 152  # inner ring radius (stone centres)
 INNER_D = 38
 WELL_R = 76
 WAIT_Y = CY - 106  # waiting stone (outside the Well, inside the inner ring)
-PANEL_X = BX + BOARD + PAD
-PANEL_Y = BY
-PANEL_W = WIDTH - PAD - PANEL_X
-PANEL_H = BOARD
 SS = 3  # supersampling factor for sprites
 PIECE_R = 18
-ROW_H = 64
-PLAYERS_TOP = 44
-MAX_PLAYERS = 6
 
 # realm / seat colours (core has no orange; keep the lookup local)
 COLOURS: dict[str, core.RGB] = dict(core.SEAT_COLOURS)
@@ -70,11 +70,6 @@ HOLE_PURPLE = (120, 60, 190)
 KINDS = ("plain", "headstone", "key", "black_key", "black_hole", "duel", "flight", "fate", "time", "branch")
 PHASES = {"fears": "writing fears", "play": "play", "gatekeeper": "the Gatekeeper speaks", "paused": "paused",
           "over": "game over"}
-LEGEND = (
-    ("headstone", "headstone"), ("key", "key (letter)"), ("black_key", "black key"),
-    ("black_hole", "black hole"), ("duel", "duel"), ("flight", "flight"), ("fate", "fate"),
-    ("time", "time"), ("branch", "branch"), ("last", "last path"),
-)
 
 
 def rgb(colour: str | None) -> core.RGB:
@@ -431,9 +426,9 @@ def _draw_stone(d, u: float, kind: str, colour: str | None, angle: float = 0.0) 
     d.ellipse((c - r2, c - r2, c + r2, c + r2), fill=base)
     s = r2 * 2
     if kind == "key":
-        ik = ink(colour)
-        _key(d, c, c - s * 0.3, s * 0.5, WHITE if ik == BLACK else core.KEY_GOLD, angle=0)
-        d.text((c, c + s * 0.14), letter(colour), font=font(int(s * 0.66), True), fill=ik, anchor="mm",
+        ik = ink(colour)  # the realm's letter fills the stone (a phone reads it), its key behind
+        _key(d, c, c, s * 0.9, shade(rc, 0.75), outline=shade(rc, 0.6), angle=-math.pi / 4)
+        d.text((c, c + s * 0.02), letter(colour), font=font(int(s * 0.82), True), fill=ik, anchor="mm",
                stroke_width=max(1, int(s * 0.03)), stroke_fill=WHITE if ik == BLACK else BLACK)
     elif kind == "black_key":
         _key(d, c, c, s * 0.82, (20, 20, 20), outline=WHITE, angle=-math.pi / 5)
@@ -550,10 +545,6 @@ UNCACHED = _Sprites(build_stone, build_piece, build_icon, build_die)
 # static layer
 
 
-def _legend_top() -> int:
-    return PANEL_Y + PANEL_H - 16 - 5 * 38 - 34
-
-
 def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image, Geometry]:
     geo = build_geometry(spec)
     outer, radials, inner, well, realms, marks = spec
@@ -648,27 +639,16 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
         d.rounded_rectangle(badge, radius=6, fill=rgb(colour), outline=BLACK, width=2)
         d.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), letter(colour), font=fn, fill=ink(colour),
                anchor="mm")
-        f, name = core.fit_font(harb or f"Realm {idx + 1}", REALM_FONT, r - l - LABEL_TEXT_X - 8, True)
+        f, name = core.fit_font(harb or f"Realm {idx + 1}", REALM_FONT, r - l - LABEL_TEXT_X - 8, True,
+                                smallest=FLOOR)
         d.text((l + LABEL_TEXT_X, t + 24), name, font=f, fill=core.TEXT, anchor="lm")
-    # panel frame, headings, legend
-    d.rounded_rectangle((PANEL_X, PANEL_Y, PANEL_X + PANEL_W, PANEL_Y + PANEL_H), radius=14, fill=core.PANEL_BG)
-    d.text((PANEL_X + 16, PANEL_Y + 12), "PLAYERS", font=font(22, True), fill=core.TEXT_DIM)
-    lt = _legend_top()
-    d.line((PANEL_X + 12, lt - 10, PANEL_X + PANEL_W - 12, lt - 10), fill=core.BAND_NEUTRAL, width=2)
-    colw = (PANEL_W - 24) // 2
-    for j, (kind, label) in enumerate(LEGEND):
-        lx = PANEL_X + 12 + (j % 2) * colw
-        ly = lt + (j // 2) * 38
-        icon = sprites.icon(kind, 34)
-        im.paste(icon, (lx, ly), icon)
-        d.text((lx + 40, ly + 17), label, font=fr, fill=core.TEXT, anchor="lm")
     return im, geo
 
 
 def _draw_marks(d, geo: Geometry, marks: tuple) -> None:
     """The number beside each stone a button may name ("Fly → Flight stone 30"), just inside
     the track so it never covers a stone."""
-    f = font(20, True)
+    f = font(FLOOR + 1, True)
     for sid, mark in marks:
         if sid not in geo.pos:
             continue
@@ -677,7 +657,7 @@ def _draw_marks(d, geo: Geometry, marks: tuple) -> None:
         pull = geo.size[sid] * 0.95
         mx, my = x + (CX - x) / dist * pull, y + (CY - y) / dist * pull
         w = text_length(f, mark) + 12
-        d.rounded_rectangle((mx - w / 2, my - 13, mx + w / 2, my + 13), radius=6, fill=(20, 20, 24),
+        d.rounded_rectangle((mx - w / 2, my - 15, mx + w / 2, my + 15), radius=6, fill=(20, 20, 24),
                             outline=core.HIGHLIGHT, width=2)
         d.text((mx, my), mark, font=f, fill=WHITE, anchor="mm")
 
@@ -819,7 +799,6 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image
             im.paste(pc, (int(x + ox - pc.width / 2), int(y + oy - (pc.height - pc.width / 2))), pc)
 
     _draw_header(im, d, view, sprites)
-    _draw_panel(im, d, view, players, sprites)
     return im
 
 
@@ -844,160 +823,30 @@ def _draw_header(im, d, view, sprites) -> None:
         im.paste(pc, (int(x - 60), mid - pc.height // 2 - 2), pc)
         d.text((x, mid - 2), text, font=f, fill=BLACK, anchor="lm")
         return
+    top, low = ROW_MID
     title_font = font(28, True)
-    d.text((PAD + 4, mid), TITLE, font=title_font, fill=(230, 60, 60), anchor="lm")
-    left = PAD + 4 + text_length(title_font, TITLE) + 24
+    d.text((PAD + 4, top), TITLE, font=title_font, fill=(230, 60, 60), anchor="lm")
     turn = view.get("turn", 0)
     phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
-    fr = font(22)
     right = WIDTH - PAD - 4
-    tail = f"turn {turn} · {phase}"
-    d.text((right, mid), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
-    x = right - text_length(fr, tail) - 22
+    room = right - (PAD + 4 + text_length(title_font, TITLE) + 12)
+    f_tail, tail = core.fit_font(f"turn {turn} · {phase}", 22, room, smallest=FLOOR)
+    d.text((right, top), tail, font=f_tail, fill=core.TEXT_DIM, anchor="rm")
+    x = PAD + 4
     current = view.get("current")
     acting = view.get("acting")
+    height = HEADER_H - top - 16
     if acting:
-        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 24, x - left, HEADER_H - 8)
-        core.draw_lines(d, x, mid, lines, f, core.TEXT)
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, right - x, height, smallest=FLOOR)
+        core.draw_lines(d, x, low, lines, f, core.TEXT, align="l")
     elif current is not None:
         p = _player(view, current) or {}
         pc = sprites.piece(20, p.get("colour"), int(p.get("number") or current + 1), False)
-        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 24,
-                                   x - left - pc.width - 10, HEADER_H - 8)
-        x -= core.draw_lines(d, x, mid, lines, f, core.TEXT) + 10
-        im.paste(pc, (int(x - pc.width), mid - pc.height // 2), pc)
-
-
-def _draw_panel(im, d, view, players, sprites) -> None:
-    x0 = PANEL_X + 12
-    inner_w = PANEL_W - 24
-    fn, fi = font(24, True), font(22)
-    current = view.get("current")
-    y = PANEL_Y + PLAYERS_TOP
-    clock = view.get("clock") or {}
-    minutes = clock.get("minutes")
-    info = f"{minutes}-minute game" if minutes else "timed game"
-    d.text((PANEL_X + PANEL_W - 14, PANEL_Y + 12), info, font=fi, fill=core.TEXT_DIM, anchor="ra")
-    for p in players[:MAX_PLAYERS]:
-        seat = p.get("seat", 0)
-        if seat == current and view.get("winner") is None and not view.get("gatekeeper_won"):
-            d.rounded_rectangle((PANEL_X + 4, y - 3, PANEL_X + PANEL_W - 4, y + ROW_H - 5), radius=10,
-                                fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)
-        colour = p.get("colour")
-        pc = sprites.piece(PIECE_R + 2, colour, int(p.get("number") or seat + 1), False)
-        im.paste(pc, (x0 + 2, y + 10), pc)
-        tx = x0 + pc.width + 10
-        avail = x0 + inner_w - tx
-        name = _name(view, seat)
-        crown = bool(p.get("chosen_one"))
-        flags = []
-        if p.get("in_black_hole"):
-            flags.append("black hole")
-        if p.get("must_roll") is not None:
-            flags.append(f"roll {p['must_roll']}")
-        if p.get("waiting_at_well"):
-            flags.append("at Well")
-        warn = " · ".join(flags)
-        cw = 32 if crown else 0
-        # the flags follow the name when both fit whole; else they move to the second line
-        wl = text_length(fi, warn) + 8 if warn else 0
-        warn_below = bool(warn) and core.largest_font(name, 24, avail - cw - wl, True) is None
-        f_name, name = core.fit_name(name, 24, avail - cw - (0 if warn_below else wl))
-        d.text((tx, y + 2), name, font=f_name, fill=core.TEXT)
-        if crown:
-            ic = sprites.icon("crown", 28)
-            im.paste(ic, (int(tx + text_length(f_name, name) + 4), y + 1), ic)
-        if warn and not warn_below:
-            d.text((x0 + inner_w, y + 5), warn, font=fi, fill=core.WARN, anchor="ra")
-        # line 2: keys held, black key, harbinger and colour
-        cname = str(colour or "?").capitalize()
-        harb = p.get("harbinger") or ""
-        label = cname if not harb or harb == name else f"{harb} · {cname}"
-        ly = y + 33
-        lx = tx
-        kic = sprites.icon("key_gold", 26)
-        im.paste(kic, (lx, ly - 1), kic)
-        kt = str(int(p.get("keys") or 0))
-        d.text((lx + 28, ly - 1), kt, font=fn, fill=core.TEXT)
-        lx += 28 + int(text_length(fn, kt)) + 8
-        if p.get("black_key"):
-            bic = sprites.icon("key_black", 26)
-            im.paste(bic, (lx, ly - 1), bic)
-            lx += 30
-        label_end = x0 + inner_w
-        if warn_below:
-            f_warn, warn = core.fit_font(warn, 22, (label_end - lx) / 2, smallest=16)
-            d.text((label_end, ly + 1), warn, font=f_warn, fill=core.WARN, anchor="ra")
-            label_end -= text_length(f_warn, warn) + 10
-        f_label, label = core.fit_font(label, 22, label_end - lx, smallest=16)
-        d.text((lx, ly + 1), label, font=f_label, fill=core.TEXT_DIM)
-        y += ROW_H
-
-    # dice, fears
-    y = PANEL_Y + PLAYERS_TOP + MAX_PLAYERS * ROW_H + 6
-    d.text((x0 + 4, y), "DICE", font=font(22, True), fill=core.TEXT_DIM)
-    dice = view.get("dice")
-    dx = x0 + 70
-    if dice:
-        for v in list(dice)[:4]:
-            die = sprites.die(int(v), 46)
-            im.paste(die, (dx, y - 8), die)
-            dx += 54
-    else:
-        d.text((dx, y), "-", font=fi, fill=core.TEXT_DIM)
-    y += 50
-    read = len(view.get("fears_read") or [])
-    d.text((x0 + 4, y), f"fears in Well {int(view.get('fears_in_well') or 0)} · read {read}", font=fi,
-           fill=core.TEXT)
-    holder = (view.get("black_key") or {}).get("holder")
-    y += 30
-    bk_text = f"black key: {_name(view, holder)}" if holder is not None else (
-        "black key: on board" if (view.get("black_key") or {}).get("on_board", True) else "black key: -")
-    f_bk, bk_text = core.fit_font(bk_text, 22, inner_w - 8, smallest=16)
-    d.text((x0 + 4, y), bk_text, font=f_bk, fill=core.TEXT)
-
-    gk = view.get("gatekeeper") or {}
-    if gk.get("on_screen"):
-        top = y + 36
-        bottom = PANEL_Y + PANEL_H - 8
-        d.rounded_rectangle((PANEL_X + 4, top, PANEL_X + PANEL_W - 4, bottom), radius=12, fill=GK_RED,
-                            outline=BLACK, width=4)
-        d.text((PANEL_X + PANEL_W / 2, top + 22), "THE GATEKEEPER", font=font(26, True), fill=WHITE, anchor="mm")
-        yy = top + 44
-        calling = gk.get("calling")
-        if calling is not None:
-            f_call, call = core.fit_font(f"calls {_name(view, calling)}!", 24, PANEL_W - 32, True, smallest=16)
-            d.text((PANEL_X + 16, yy), call, font=f_call, fill=core.GOLD)
-            yy += 32
-        fl = font(24, True)
-        for ln in _wrap(_with_names(view, str(gk.get("line") or "...")), fl, PANEL_W - 32):
-            if yy + 28 > bottom - 6:
-                break
-            d.text((PANEL_X + 16, yy), ln, font=fl, fill=WHITE)
-            yy += 30
-
-
-def _with_names(view: dict, text: str) -> str:
-    """Engine text names seats as "{p0}", "{p1}"...: the board shows the names instead."""
-    for seat in range(len(view.get("names") or view.get("players") or [])):
-        text = text.replace(f"{{p{seat}}}", _name(view, seat))
-    return text
-
-
-def _wrap(text: str, fnt, width: float) -> list[str]:
-    words = text.split()
-    lines: list[str] = []
-    cur = ""
-    for w in words:
-        t = f"{cur} {w}".strip()
-        if text_length(fnt, t) <= width or not cur:
-            cur = t
-        else:
-            lines.append(cur)
-            cur = w
-    if cur:
-        lines.append(cur)
-    return [fit_text(ln, fnt, width) for ln in lines]
+        im.paste(pc, (x, low - pc.height // 2), pc)
+        x += pc.width + 10
+        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26, right - x,
+                                   height, smallest=FLOOR)
+        core.draw_lines(d, x, low, lines, f, core.TEXT, align="l")
 
 
 # --------------------------------------------------------------------------
@@ -1070,19 +919,22 @@ def atmosfear_palette() -> Image.Image:
 # --------------------------------------------------------------------------
 # THE GATEKEEPER
 
-GK_W, GK_H = 900, 500
+GK_SIZE = 512  # square: whole in the table on his first call, a thumbnail after
 GK_FIG_H = 300
+GK_FIG_Y = GK_SIZE - GK_FIG_H  # the robe reaches the bottom edge
 
 
-def build_gatekeeper_backdrop() -> Image.Image:
-    """The hooded figure on a blood-red vignette (no text); ~40 ms, cached."""
-    W, H = GK_W, GK_H
+def build_gatekeeper() -> Image.Image:
+    """The hooded figure on a blood-red vignette under his title; ~40 ms, cached. No words of
+    his: the table prints them beside the picture, where a phone can read them."""
+    W = H = GK_SIZE
+    top = GK_FIG_Y
     im = Image.new("RGB", (W, H), (10, 0, 2))
     # vignette glow behind the figure
     glow = Image.new("L", (W, H), 0)
     gd = core.Draw(glow)
-    gd.ellipse((W / 2 - 330, -120, W / 2 + 330, 380), fill=200)
-    glow = glow.filter(ImageFilter.GaussianBlur(60))
+    gd.ellipse((W / 2 - 240, top - 130, W / 2 + 240, top + 370), fill=200)
+    glow = glow.filter(ImageFilter.GaussianBlur(50))
     red = Image.new("RGB", (W, H), (140, 8, 14))
     im.paste(red, (0, 0), glow)
     u = SS
@@ -1113,14 +965,14 @@ def build_gatekeeper_backdrop() -> Image.Image:
     # clasp
     d.ellipse((*P(-14, 258), *P(14, 286)), fill=(150, 120, 40), outline=(60, 40, 10), width=2 * u)
     fig = fig.resize((W, GK_FIG_H), Image.Resampling.LANCZOS)
-    im.paste(fig, (0, 8), fig)
+    im.paste(fig, (0, top), fig)
     # glowing eyes: blurred halo + hot core, slanted (menacing)
     halo = Image.new("L", (W, H), 0)
     hd = core.Draw(halo)
     eyes = Image.new("L", (W * u, H * u), 0)
     ed = core.Draw(eyes)
     for side in (-1, 1):
-        ex, ey = W / 2 + side * 28, 8 + 158
+        ex, ey = W / 2 + side * 28, top + 158
         hd.ellipse((ex - 26, ey - 16, ex + 26, ey + 16), fill=255)
         pts = [(ex - side * 22, ey - 9), (ex + side * 20, ey + 1), (ex + side * 8, ey + 8), (ex - side * 18, ey + 3)]
         ed.polygon([(x * u, y * u) for x, y in pts], fill=255)
@@ -1128,56 +980,32 @@ def build_gatekeeper_backdrop() -> Image.Image:
     im.paste(Image.new("RGB", (W, H), (255, 40, 10)), (0, 0), halo)
     eyes = eyes.resize((W, H), Image.Resampling.LANCZOS)
     im.paste(Image.new("RGB", (W, H), (255, 235, 150)), (0, 0), eyes)
-    # title plates
+    # his title, large enough to read in a thumbnail
     d2 = core.Draw(im)
-    d2.text((30, 30), "THE", font=font(30, True), fill=(200, 40, 40))
-    d2.text((30, 64), "GATEKEEPER", font=font(34, True), fill=(230, 50, 50), stroke_width=1, stroke_fill=BLACK)
-    d2.line((0, GK_FIG_H + 6, W, GK_FIG_H + 6), fill=(150, 16, 24), width=3)
+    d2.text((W / 2, 70), "THE GATEKEEPER", font=font(44, True), fill=(230, 50, 50), anchor="mm", stroke_width=2,
+            stroke_fill=BLACK)
     return im
 
 
-_gk_backdrop = lru_cache(maxsize=1)(build_gatekeeper_backdrop)
+_gatekeeper = lru_cache(maxsize=1)(build_gatekeeper)
 
 
-def _fit_lines(line: str, width: int, height: int) -> tuple[list[str], Any]:
-    for size in (48, 44, 40, 36, 32, 28, 26, 24):
-        f = font(size, True)
-        lines = _wrap(line, f, width)
-        if len(lines) * int(size * 1.2) <= height:
-            return lines, f
-    f = font(24, True)
-    lines = _wrap(line, f, width)
-    return lines[: max(1, height // 29)], f
+def draw_gatekeeper() -> Image.Image:
+    """THE GATEKEEPER's square portrait (a copy: the cached one stays as drawn)."""
+    return _gatekeeper().copy()
 
 
-def draw_gatekeeper(line: str, name: str | None = None) -> Image.Image:
-    im = _gk_backdrop().copy()
-    d = core.Draw(im)
-    if name:
-        f_name, shown = core.fit_name(str(name).upper(), 32, 300)
-        d.text((GK_W - 30, 40), shown, font=f_name, fill=core.GOLD, anchor="ra", stroke_width=1, stroke_fill=BLACK)
-        d.text((GK_W - 30, 80), "he calls you", font=font(22), fill=(230, 190, 190), anchor="ra")
-    text = str(line or "...").strip() or "..."
-    top, bottom = GK_FIG_H + 18, GK_H - 14
-    lines, f = _fit_lines(text, GK_W - 60, bottom - top)
-    lh = int(f.size * 1.2)
-    y = top + (bottom - top - lh * len(lines)) / 2
-    for ln in lines:
-        d.text((GK_W / 2, y + lh / 2), ln, font=f, fill=WHITE, anchor="mm", stroke_width=2, stroke_fill=(90, 0, 6))
-        y += lh
-    return im
-
-
-def render_gatekeeper(line: str, name: str | None = None) -> bytes:
-    """PNG of THE GATEKEEPER (hooded, glowing eyes) with ``line`` in large type beneath."""
-    img = draw_gatekeeper(line, name).quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.FLOYDSTEINBERG)
+def render_gatekeeper(line: str = "") -> bytes:
+    """PNG of THE GATEKEEPER (hooded, glowing eyes): the game's `speaker` picture. The same
+    whatever his ``line``: the table shows his words in its text beside the picture."""
+    img = _gatekeeper().quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.FLOYDSTEINBERG)
     return core.encode_png(img)
 
 
 def warm_up() -> None:
-    """Pay one-off costs (palette, sprites, Gatekeeper backdrop) ahead of time."""
+    """Pay one-off costs (palette, sprites, the Gatekeeper's portrait) ahead of time."""
     atmosfear_palette()
-    _gk_backdrop()
+    _gatekeeper()
 
 
 __all__ = ["render_atmosfear", "draw_atmosfear", "render_atmosfear_naive", "draw_atmosfear_naive",

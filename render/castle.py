@@ -6,11 +6,16 @@
 (no caches) and encodes with Pillow's default PNG settings; it exists for
 benchmarks.
 
+Phones first: the picture is the castle alone, `WIDTH` px wide, so a phone
+showing it 360 px wide still reads every letter on it (no font under
+`FLOOR`). The players' hands, states and the piles are the table's text
+(`render.words.castle.panel`).
+
 Speed: everything that depends only on the board size and the seating
-(background, grid, coordinates, side bands, panel headings, legend) is one
-cached layer that is copied per render; tiles, overlays and pieces are small
-sprites drawn once at 3x and downsampled (antialiased), cached, then pasted.
-Only the panel text, header and highlights are drawn per render.
+(background, grid, coordinates, side bands) is one cached layer that is
+copied per render; tiles, overlays and pieces are small sprites drawn once at
+3x and downsampled (antialiased), cached, then pasted. Only the header and
+highlights are drawn per render.
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ from . import core
 from .core import (
     BLACK,
     COLOUR_LETTERS,
-    COLOUR_NAMES,
     WHITE,
     fit_text,
     font,
@@ -36,8 +40,10 @@ from .core import (
     text_length,
 )
 
-WIDTH = 1200
-HEADER_H = 64
+WIDTH = 800  # the widest castle (6 columns) and its margins
+FLOOR = core.phone_floor(WIDTH)  # px: the smallest font drawn
+HEADER_H = 104  # two rows: the title and the turn, then who acts
+ROW_MID = (28, 76)  # the rows' middles
 TITLE = "Keys to the Castle"
 PAD = 12  # outer padding
 BAND = 62  # side band thickness
@@ -48,17 +54,6 @@ SS = 3  # supersampling factor for sprites
 SIDES = ("N", "S", "W", "E")
 SIDE_NAMES = {"N": "north", "S": "south", "W": "west", "E": "east"}
 PHASES = {"play": "play a card", "bonus": "bonus", "move": "move", "over": "game over"}
-CARD_LABELS = {
-    "key-red": "Red key",
-    "key-blue": "Blue key",
-    "key-green": "Green key",
-    "key-yellow": "Yellow key",
-    "skeleton": "Skeleton key",
-    "padlock": "Padlock",
-    "passage": "Secret passage",
-    "hacksaw": "Hacksaw",
-    "net": "Net",
-}
 
 
 # --------------------------------------------------------------------------
@@ -73,10 +68,6 @@ class Layout:
     height: int
     bx: int  # board top-left
     by: int
-    px: int  # panel rect
-    py: int
-    pw: int
-    ph: int
 
     def cell(self, row: int, col: int) -> tuple[int, int]:
         return self.bx + col * self.T, self.by + row * self.T
@@ -95,11 +86,8 @@ class Layout:
 @lru_cache(maxsize=16)
 def layout(rows: int, cols: int) -> Layout:
     T = max(48, min(96, 704 // max(rows, 1), 640 // max(cols, 1)))
-    region_w = 2 * MARGIN + cols * T
     height = HEADER_H + 2 * MARGIN + rows * T
-    px = region_w
-    py = HEADER_H + PAD
-    return Layout(rows, cols, T, height, MARGIN, HEADER_H + MARGIN, px, py, WIDTH - PAD - px, height - PAD - py)
+    return Layout(rows, cols, T, height, (WIDTH - cols * T) // 2, HEADER_H + MARGIN)
 
 
 def parse_coord(coord: str) -> tuple[int, int]:
@@ -135,8 +123,8 @@ def _draw_key(d, box, colour, outline=BLACK) -> None:
     d.ellipse((bcx - hole, cy - hole, bcx + hole, cy + hole), fill=outline)
 
 
-def _draw_turn(d, box, colour, text_px: int) -> None:
-    """Circular arrow with "+1" inside."""
+def _draw_turn(d, box, colour, text_px: int | None) -> None:
+    """Circular arrow with "+1" inside (none when ``text_px`` is None: too small to read)."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     r = min(x1 - x0, y1 - y0) / 2
@@ -153,7 +141,8 @@ def _draw_turn(d, box, colour, text_px: int) -> None:
         [(ex + nx * s, ey + ny * s), (ex - nx * s, ey - ny * s), (ex + tx * s * 1.4, ey + ty * s * 1.4)],
         fill=colour,
     )
-    d.text((cx, cy), "+1", font=font(text_px, True), fill=colour, anchor="mm")
+    if text_px is not None:
+        d.text((cx, cy), "+1", font=font(text_px, True), fill=colour, anchor="mm")
 
 
 def _draw_bars(d, box, colour, n: int = 4) -> None:
@@ -278,7 +267,7 @@ def build_tile(T: int, colour: str, is_open: bool, face: str | None) -> Image.Im
         if face is not None:  # known face, door shut again: small hint badge
             hb = (0.74 * u, 0.02 * u, 0.98 * u, 0.26 * u)
             d.ellipse(hb, fill=core.DOORWAY, outline=WHITE, width=SS * 2)
-            _draw_face(d, face, _inset(hb, 0.2 * (hb[2] - hb[0])), text_px=int(0.11 * u))
+            _draw_face(d, face, _inset(hb, 0.2 * (hb[2] - hb[0])), text_px=None)
         return _downsample(im, (s, s))
 
     # open doorway
@@ -300,7 +289,7 @@ def build_tile(T: int, colour: str, is_open: bool, face: str | None) -> Image.Im
         _draw_key(d, (inner[0] + iw * 0.06, cy - 0.12 * u, inner[2] - iw * 0.06, cy + 0.06 * u), core.KEY_GOLD)
     elif face == "extra_turn":
         ic = (cx - 0.21 * u, cy - 0.23 * u, cx + 0.21 * u, cy + 0.19 * u)
-        _draw_turn(d, ic, core.TURN_GREEN, text_px=int(0.2 * u))
+        _draw_turn(d, ic, core.TURN_GREEN, text_px=int(0.26 * u))
     return _downsample(im, (s, s))
 
 
@@ -308,7 +297,7 @@ def _inset(box, k):
     return (box[0] + k, box[1] + k, box[2] - k, box[3] - k)
 
 
-def _draw_face(d, face: str, box, text_px: int) -> None:
+def _draw_face(d, face: str, box, text_px: int | None) -> None:
     x0, y0, x1, y1 = box
     if face == "barred":
         _draw_bars(d, box, core.BARS, n=3)
@@ -332,7 +321,7 @@ def build_overlay(T: int, padlock: bool, hacksaw: bool, net: int | None, net_col
     d = core.Draw(im)
     if net is not None:
         _draw_mesh(d, (0, 0, u, u), core.ROPE + (255,), (255, 255, 255, 190), step=0.2 * u, lw=0.018 * u)
-        _draw_piece(d, (u / 2, 0.15 * u), 0.13 * u, net_colour, str(net + 1), text_px=int(0.2 * u))
+        _draw_piece(d, (u / 2, 0.18 * u), 0.17 * u, net_colour, str(net + 1), text_px=int(0.26 * u))
     bs = 0.36 * u
     if padlock:
         _draw_padlock(d, (u - bs - 0.02 * u, u - bs - 0.02 * u, u - 0.02 * u, u - 0.02 * u))
@@ -378,81 +367,11 @@ def build_passage(T: int, direction: str) -> Image.Image:
     return _downsample(im, (size, size))
 
 
-def build_card(card: str | None, w: int, h: int) -> Image.Image:
-    """Discard-pile card face (or an empty slot for None)."""
-    u, v = w * SS, h * SS
-    im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = core.Draw(im)
-    if card is None:
-        d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, outline=core.TEXT_DIM, width=2 * SS)
-        return _downsample(im, (w, h))
-    d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, fill=core.CARD_FACE, outline=BLACK, width=2 * SS)
-    inner = (0.12 * u, 0.2 * v, 0.88 * u, 0.8 * v)
-    if card.startswith("key-") or card == "skeleton":
-        colour = card[4:] if card.startswith("key-") else None
-        rgb = seat_rgb(colour) if colour else (150, 150, 160)
-        kh = 0.34 * u
-        _draw_key(d, (inner[0], 0.34 * v - kh / 2, inner[2], 0.34 * v + kh / 2), rgb)
-        letter = COLOUR_LETTERS.get(colour, "?") if colour else "S"
-        d.text((u / 2, 0.7 * v), letter, font=font(int(0.36 * u), True), fill=BLACK, anchor="mm")
-    elif card == "padlock":
-        s = 0.7 * u
-        _draw_padlock(d, (u / 2 - s / 2, v / 2 - s / 2, u / 2 + s / 2, v / 2 + s / 2))
-    elif card == "hacksaw":
-        s = 0.7 * u
-        _draw_hacksaw(d, (u / 2 - s / 2, v / 2 - s / 2, u / 2 + s / 2, v / 2 + s / 2))
-    elif card == "net":
-        _draw_mesh(d, inner, core.ROPE, core.CARD_FACE, step=0.22 * u, lw=0.035 * u)
-    elif card == "passage":
-        _draw_passage(d, (inner[0], inner[1]), (inner[2], inner[3]), lw=0.12 * u)
-    else:
-        d.text((u / 2, v / 2), "?", font=font(int(0.5 * u), True), fill=BLACK, anchor="mm")
-    return _downsample(im, (w, h))
-
-
-def build_card_back(w: int, h: int) -> Image.Image:
-    u, v = w * SS, h * SS
-    im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = core.Draw(im)
-    d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.12 * u, fill=core.CARD_BACK, outline=BLACK, width=2 * SS)
-    d.rounded_rectangle(_inset((0, 0, u, v), 0.1 * u), radius=0.08 * u, outline=core.GOLD, width=2 * SS)
-    kh = 0.3 * u
-    _draw_key(d, (0.2 * u, v / 2 - kh / 2, 0.8 * u, v / 2 + kh / 2), core.GOLD)
-    return _downsample(im, (w, h))
-
-
-def build_legend_icon(kind: str, size: int) -> Image.Image:
-    u = size * SS
-    im = Image.new("RGBA", (u, u), (0, 0, 0, 0))
-    d = core.Draw(im)
-    box = (0, 0, u - 1, u - 1)
-    if kind == "padlock":
-        _draw_padlock(d, box)
-    elif kind == "hacksaw":
-        _draw_hacksaw(d, box)
-    elif kind == "net":
-        d.rectangle(box, fill=core.STONE)
-        _draw_mesh(d, box, core.ROPE, core.STONE, step=0.3 * u, lw=0.05 * u)
-    elif kind == "passage":
-        d.rectangle(box, fill=core.STONE)
-        _draw_passage(d, (0.15 * u, 0.15 * u), (0.85 * u, 0.85 * u), lw=0.16 * u)
-    elif kind in ("barred", "extra_key", "extra_turn"):
-        d.rounded_rectangle(box, radius=0.15 * u, fill=core.DOORWAY)
-        _draw_face(d, kind, _inset(box, 0.12 * u), text_px=int(0.4 * u))
-    elif kind == "last":
-        d.rectangle(box, fill=core.STONE)
-        d.rectangle(box, outline=core.HIGHLIGHT, width=int(0.16 * u))
-    return _downsample(im, (size, size))
-
-
 # cached sprite factories (the naive renderer calls the builders directly)
 _tile_cached = lru_cache(maxsize=256)(build_tile)
 _overlay_cached = lru_cache(maxsize=256)(build_overlay)
 _piece_cached = lru_cache(maxsize=64)(build_piece)
 _passage_cached = lru_cache(maxsize=16)(build_passage)
-_card_cached = lru_cache(maxsize=32)(build_card)
-_card_back_cached = lru_cache(maxsize=4)(build_card_back)
-_legend_cached = lru_cache(maxsize=32)(build_legend_icon)
 
 
 @dataclass(frozen=True)
@@ -461,47 +380,18 @@ class _Sprites:
     overlay: Callable[..., Image.Image]
     piece: Callable[..., Image.Image]
     passage: Callable[..., Image.Image]
-    card: Callable[..., Image.Image]
-    card_back: Callable[..., Image.Image]
-    legend: Callable[..., Image.Image]
     draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
-CACHED = _Sprites(_tile_cached, _overlay_cached, _piece_cached, _passage_cached, _card_cached,
-                  _card_back_cached, _legend_cached, core.Draw)
-UNCACHED = _Sprites(build_tile, build_overlay, build_piece, build_passage, build_card, build_card_back,
-                    build_legend_icon)
+CACHED = _Sprites(_tile_cached, _overlay_cached, _piece_cached, _passage_cached, core.Draw)
+UNCACHED = _Sprites(build_tile, build_overlay, build_piece, build_passage)
 
 
 # --------------------------------------------------------------------------
 # static layer
 
-LEGEND = (
-    ("padlock", "padlock"),
-    ("hacksaw", "hacksaw"),
-    ("net", "net"),
-    ("passage", "passage"),
-    ("barred", "barred"),
-    ("extra_key", "extra key"),
-    ("extra_turn", "extra turn"),
-    ("last", "last move"),
-)
-PLAYER_ROW_H = 86
-PLAYERS_TOP = 46  # offset inside panel
-MAX_PLAYERS = 4
-CARD_W, CARD_H = 64, 90
-
-
-def _piles_top(lay: Layout) -> int:
-    return lay.py + PLAYERS_TOP + MAX_PLAYERS * PLAYER_ROW_H + 8
-
-
-def _legend_top(lay: Layout) -> int:
-    return _piles_top(lay) + 40 + CARD_H + 46
-
-
 def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...], sprites: _Sprites) -> Image.Image:
-    """Background, grout, coordinates, side bands, panel frame, headings, legend."""
+    """Background, grout, coordinates, side bands."""
     lay = layout(rows, cols)
     T = lay.T
     im = Image.new("RGB", (WIDTH, lay.height), core.BG)
@@ -536,27 +426,6 @@ def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...]
             ends = (((x0 + x1) / 2, y0 + 22), ((x0 + x1) / 2, y1 - 22))
         for pos in ends:
             d.text(pos, side, font=fl, fill=ink, anchor="mm")
-    # panel
-    d.rounded_rectangle((lay.px, lay.py, lay.px + lay.pw, lay.py + lay.ph), radius=14, fill=core.PANEL_BG)
-    fh = font(22, True)
-    x = lay.px + 16
-    d.text((x, lay.py + 14), "PLAYERS", font=fh, fill=core.TEXT_DIM)
-    pt = _piles_top(lay)
-    d.text((x, pt), "DRAW PILE", font=fh, fill=core.TEXT_DIM)
-    d.text((lay.px + lay.pw // 2 + 8, pt), "DISCARD", font=fh, fill=core.TEXT_DIM)
-    # legend if there is room
-    lt = _legend_top(lay)
-    rows_needed = (len(LEGEND) + 1) // 2
-    if lt + 34 + rows_needed * 38 <= lay.py + lay.ph:
-        d.line((lay.px + 12, lt - 12, lay.px + lay.pw - 12, lt - 12), fill=core.BAND_NEUTRAL, width=2)
-        fr = font(22)
-        colw = (lay.pw - 32) // 2
-        for i, (kind, label) in enumerate(LEGEND):
-            lx = x + (i % 2) * colw
-            ly = lt + (i // 2) * 38
-            icon = sprites.legend(kind, 30)
-            im.paste(icon, (lx, ly), icon)
-            d.text((lx + 40, ly + 15), label, font=fr, fill=core.TEXT, anchor="lm")
     return im
 
 
@@ -655,7 +524,6 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
             im.paste(pc, (int(cx) - pc.width // 2, int(cy) - pc.height // 2), pc)
 
     _draw_header(im, d, view, sprites)
-    _draw_panel(im, d, view, lay, players, sprites)
     return im
 
 
@@ -672,90 +540,29 @@ def _draw_header(im, d, view, sprites) -> None:
         im.paste(pc, (int(x - 60), HEADER_H // 2 - pc.height // 2 - 2), pc)
         d.text((x, HEADER_H // 2 - 2), text, font=f, fill=BLACK, anchor="lm")
         return
+    top, low = ROW_MID
     title_font = font(30, True)
-    d.text((PAD + 4, HEADER_H // 2), TITLE, font=title_font, fill=core.GOLD, anchor="lm")
+    d.text((PAD + 4, top), TITLE, font=title_font, fill=core.GOLD, anchor="lm")
     turn = view.get("turn", 0)
     phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
-    current = view.get("current")
-    fr = font(24)
     right = WIDTH - PAD - 4
-    tail = f"turn {turn} · {phase}"
-    d.text((right, HEADER_H // 2), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
-    x = right - text_length(fr, tail) - 24
-    left = PAD + 4 + text_length(title_font, TITLE) + 24
+    room = right - (PAD + 4 + text_length(title_font, TITLE) + 12)
+    f_tail, tail = core.fit_font(f"turn {turn} · {phase}", 24, room, smallest=FLOOR)
+    d.text((right, top), tail, font=f_tail, fill=core.TEXT_DIM, anchor="rm")
+    x = PAD + 4
+    current = view.get("current")
     acting = view.get("acting")
+    height = HEADER_H - top - 16
     if acting:
-        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, x - left, HEADER_H - 8)
-        core.draw_lines(d, x, HEADER_H // 2, lines, f, core.TEXT)
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, right - x, height, smallest=FLOOR)
+        core.draw_lines(d, x, low, lines, f, core.TEXT, align="l")
     elif current is not None:
         pc = sprites.piece(22, _colour_of(view, current), current)
-        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26,
-                                   x - left - pc.width - 10, HEADER_H - 8)
-        x -= core.draw_lines(d, x, HEADER_H // 2, lines, f, core.TEXT) + 10
-        im.paste(pc, (int(x - pc.width), HEADER_H // 2 - pc.height // 2), pc)
-
-
-def _draw_panel(im, d, view, lay: Layout, players: list[dict], sprites) -> None:
-    x = lay.px + 16
-    inner_w = lay.pw - 32
-    fi = font(22)
-    current = view.get("current")
-    y = lay.py + PLAYERS_TOP
-    for p in players[:MAX_PLAYERS]:
-        seat = p.get("seat", 0)
-        if seat == current and view.get("winner") is None:
-            d.rounded_rectangle((lay.px + 6, y - 4, lay.px + lay.pw - 6, y + PLAYER_ROW_H - 8), radius=10,
-                                fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)
-        pc = sprites.piece(24, p.get("colour"), seat)
-        im.paste(pc, (x, y + 6), pc)
-        tx = x + pc.width + 12
-        avail = inner_w - (tx - x)
-        colour = p.get("colour")
-        name = _name(view, seat)
-        tag = f"{COLOUR_NAMES.get(colour, str(colour))} · side {p.get('side', '?')}"
-        pos = p.get("pos")
-        info = f"hand {p.get('hand_size', 0)} · " + (f"at {pos}" if pos else "outside")
-        used = p.get("bonuses_used") or []
-        if used:
-            info += " · bonus " + ",".join(used)
-        # the tag follows the name when both fit whole; else the name has the line to itself
-        beside = core.largest_font(name, 26, avail - text_length(fi, "  " + tag), True)
-        if beside is not None:
-            d.text((tx, y + 4), name, font=beside, fill=core.TEXT)
-            d.text((tx + text_length(beside, name + "  "), y + 8), tag, font=fi, fill=core.TEXT_DIM)
-        else:
-            f, shown = core.fit_name(name, 26, avail)
-            d.text((tx, y + 4), shown, font=f, fill=core.TEXT)
-            info = f"{tag} · {info}"
-        netted = int(p.get("netted") or 0)
-        warn = f"netted {netted}" if netted > 0 else ""
-        f, info = core.fit_font(info, 22, avail - (text_length(fi, "  " + warn) if warn else 0), smallest=16)
-        d.text((tx, y + 40), info, font=f, fill=core.TEXT)
-        if warn:
-            d.text((tx + text_length(f, info + "  "), y + 40), warn, font=fi, fill=core.WARN)
-        y += PLAYER_ROW_H
-
-    # draw + discard piles
-    pt = _piles_top(lay) + 36
-    back = sprites.card_back(CARD_W, CARD_H)
-    im.paste(back, (x, pt), back)
-    fb = font(34, True)
-    d.text((x + CARD_W + 12, pt + CARD_H / 2 - 14), str(view.get("draw_pile", 0)), font=fb, fill=core.TEXT,
-           anchor="lm")
-    d.text((x + CARD_W + 12, pt + CARD_H / 2 + 20), "cards", font=fi, fill=core.TEXT_DIM, anchor="lm")
-    dx = lay.px + lay.pw // 2 + 8
-    top = view.get("discard_top")
-    card = sprites.card(top, CARD_W, CARD_H)
-    im.paste(card, (dx, pt), card)
-    label_w = lay.px + lay.pw - 12 - (dx + CARD_W + 12)
-    label = CARD_LABELS.get(top, str(top)) if top else "empty"
-    words = label.split(" ")
-    lines = [label] if len(words) == 1 or text_length(fi, label) <= label_w else [words[0], " ".join(words[1:])]
-    ly = pt + 10
-    for line in lines:
-        d.text((dx + CARD_W + 12, ly), fit_text(line, fi, label_w), font=fi, fill=core.TEXT)
-        ly += 28
-    d.text((dx + CARD_W + 12, ly + 4), f"{view.get('discard_count', 0)} cards", font=fi, fill=core.TEXT_DIM)
+        im.paste(pc, (x, low - pc.height // 2), pc)
+        x += pc.width + 10
+        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26, right - x,
+                                   height, smallest=FLOOR)
+        core.draw_lines(d, x, low, lines, f, core.TEXT, align="l")
 
 
 # --------------------------------------------------------------------------
@@ -819,11 +626,6 @@ def castle_palette() -> Image.Image:
     octree per image; deterministic since it depends on no view.
     """
     images = [_compose(v, CACHED, _static_cached) for v in _calibration_views()]
-    cards = Image.new("RGB", (WIDTH, CARD_H + 8), core.PANEL_BG)
-    for k, card in enumerate(CARD_LABELS):
-        sprite = _card_cached(card, CARD_W, CARD_H)
-        cards.paste(sprite, (4 + k * (CARD_W + 8), 4), sprite)
-    images.append(cards)
     swatch = Image.new("RGB", (WIDTH, sum(im.height for im in images)))
     y = 0
     for im in images:

@@ -164,21 +164,29 @@ PHRASE_SMALLEST = 15  # px: how far a header phrase may shrink before its names 
 
 
 def fit_phrase(text: str, names: tuple[str, ...], size: int, width: float, height: float,
-               bold: bool = True) -> tuple[ImageFont.FreeTypeFont, tuple[str, ...]]:
+               bold: bool = True, smallest: int = PHRASE_SMALLEST) -> tuple[ImageFont.FreeTypeFont, tuple[str, ...]]:
     """A header phrase naming players ("Ana and Bo to answer") in a ``width`` x ``height``
-    box: whole, on as many lines as fit, in a font down to `PHRASE_SMALLEST`; if that cannot
-    hold it, with each long name cut to `NAME_KEEPS` characters; only then shortened at the end."""
-    fnt, lines = _block(text, size, width, height, bold, PHRASE_SMALLEST)
+    box: whole, on as many lines as fit, in a font down to ``smallest``; if that cannot hold
+    it, with each long name cut to `NAME_KEEPS` characters; only then shortened at the end."""
+    fnt, lines = _block(text, size, width, height, bold, smallest)
     if lines is not None:
         return fnt, lines
     for name in sorted(names, key=len, reverse=True):
         if len(name) > NAME_KEEPS + 1:
             text = text.replace(name, name[:NAME_KEEPS].rstrip() + "…")
-    fnt, lines = _block(text, size, width, height, bold, PHRASE_SMALLEST)
+    fnt, lines = _block(text, size, width, height, bold, smallest)
     return fnt, lines or (fit_text(text, fnt, width),)
 
 
 NAME_FLOOR = 14  # px: the smallest a name is drawn
+PHONE_WIDTH = 360  # px: how wide Discord's mobile client shows a picture
+PHONE_TEXT = 9  # px: the smallest text a phone shows that reads without zooming
+
+
+def phone_floor(width: int) -> int:
+    """The smallest font, in px, that a picture ``width`` px wide may draw: its text still
+    `PHONE_TEXT` px tall when a phone shows it `PHONE_WIDTH` px wide."""
+    return -(-width * PHONE_TEXT // PHONE_WIDTH)
 
 
 def fit_name(name: str, size: int, width: float, bold: bool = True) -> tuple[ImageFont.FreeTypeFont, str]:

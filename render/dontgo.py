@@ -6,17 +6,21 @@
 caches) and encodes with Pillow's default PNG settings; it exists for
 benchmarks.
 
-Picture, top to bottom: header (title, turn, whose move, phase, deck), the
-last move, the house (three rooms side by side, each with its three cards
-above it and the dice roll below it), one tableau row per player, and, once
-the game is over, the results table (the header becomes the winner banner).
+Picture, top to bottom: header (title, turn and phase, then who moves; the
+winner banner once the game is over) and the house: three rooms side by side,
+each with its three cards above it and the dice roll below it.
 
-Only public data is drawn: ``view["secret"]`` is never read and a player's
-``ghosts`` only once ``phase == "over"`` (when they are revealed anyway).
+Phones first: the picture is the house alone, `WIDTH` px wide, so a phone
+showing it 360 px wide still reads every number on it (no font under
+`FLOOR`). What only reads large is the table's text
+(`render.words.dontgo.panel`): the players' tableaus, meeples and curses,
+the cards' names, the deck, and the results.
 
-Speed: the background (header band, house wall, player-row panels, results
-frame) is one cached layer per (players, over) shape; rooms (without
-meeples), cards, chips, dice and meeples are sprites drawn once at 3x,
+Only public data is drawn: ``view["secret"]`` and players' ``ghosts`` are
+never read.
+
+Speed: the background (header band, house wall) is one cached layer; rooms
+(without meeples), cards, dice and meeples are sprites drawn once at 3x,
 downsampled (antialiased) and cached (room cards already laid on the wall, so
 they paste as plain copies). Per render only text (glyphs cached, see
 ``core.Draw``), highlights and pastes happen, then a fixed-palette PNG encode.
@@ -31,43 +35,35 @@ from typing import Any, Callable
 from PIL import Image, ImageDraw
 
 from . import core
-from .core import BLACK, COLOUR_NAMES, WHITE, fit_text, font, ink_on, seat_rgb, shade, text_length, tint
+from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, text_length, tint
 
 # --------------------------------------------------------------------------
-# geometry (all at full size; Discord shows the image ~550 px wide)
+# geometry
 
-WIDTH = 1200
+WIDTH = 900
+FLOOR = core.phone_floor(WIDTH)  # px: the smallest font drawn
 TITLE = "Don't Go In There"
 SS = 3  # supersampling factor for sprites
 PAD = 12
-HEADER_H = 64
-LAST_H = 44  # "last move" strip under the header
-COL_W = 380  # one room column
-COL_GAP = 16
+HEADER_H = 104  # two rows: the title, turn and phase, then who moves
+ROW_MID = (28, 76)  # the rows' middles
+COL_W = 284  # one room column
+COL_GAP = 12
 COL_X0 = (WIDTH - 3 * COL_W - 2 * COL_GAP) // 2
-CARD_W, CARD_H = 116, 176
+CARD_W, CARD_H = 88, 132
 CARD_GAP = (COL_W - 3 * CARD_W) // 2
 ROOM_NAME_H = 46
 ROOM_BODY_H = 300  # spaces area (5 spaces of 60 px)
 ROOM_H = ROOM_NAME_H + ROOM_BODY_H + 10
 DIE = 52
 DICE_H = 100
-HOUSE_TOP = HEADER_H + LAST_H + 16
+HOUSE_TOP = HEADER_H + 24
 CARDS_Y = HOUSE_TOP + 10
 ROOM_Y = CARDS_Y + CARD_H + 12
 DICE_Y = ROOM_Y + ROOM_H + 8
 HOUSE_BOTTOM = DICE_Y + DICE_H + 6
-PLAYERS_Y = HOUSE_BOTTOM + 14
-PLAYERS_LABEL_H = 34
-ROW_H = 86
-CHIPS_X = 490  # where a player's cards start
-CHIP_W, CHIP_H = 42, 66
-CHIP_MIN_STEP = 27  # tightest overlap of tableau chips
-MEEPLE_BOARD = 50  # meeple height on a space
-MEEPLE_ROW = 46
-MEEPLE_SMALL = 30
-RESULT_ROW_H = 42
-RESULTS_HEAD_H = 40 + 36  # label + column headings
+HEIGHT = HOUSE_BOTTOM + PAD
+MEEPLE = 54  # meeple height, on a space and in the header
 
 # colours of this game (seat colours come from render.core)
 WALL: core.RGB = (44, 36, 56)  # the house behind the rooms
@@ -78,8 +74,6 @@ GHOST: core.RGB = (240, 244, 255)
 BEAM: core.RGB = (255, 232, 120)
 BOARD_WOOD: core.RGB = (150, 104, 60)
 CLOSED: core.RGB = (74, 74, 80)
-REROLL: core.RGB = (255, 165, 60)
-CHANGED: core.RGB = (120, 235, 130)
 DIE_FACE: core.RGB = (78, 52, 110)
 
 ROOM_TINTS: dict[str, core.RGB] = {
@@ -94,11 +88,6 @@ ROOM_DEFAULT: core.RGB = (90, 90, 100)
 
 CARD_TYPES = ("amulet", "mirror", "cat", "musicbox", "clocks", "portrait", "doll", "ring", "holywater", "tome",
               "mask", "twin")
-CARD_NAMES = {
-    "amulet": "Amulet", "mirror": "Mirror", "cat": "Cat", "musicbox": "Music box", "clocks": "Clocks",
-    "portrait": "Portrait", "doll": "Doll", "ring": "Ring", "holywater": "Holy water", "tome": "Tome",
-    "mask": "Mask", "twin": "Twin",
-}
 TYPE_TINTS: dict[str, core.RGB] = {
     "amulet": (246, 214, 120), "mirror": (176, 206, 226), "cat": (200, 196, 210), "musicbox": (232, 190, 150),
     "clocks": (214, 222, 170), "portrait": (222, 196, 160), "doll": (246, 190, 210), "ring": (190, 214, 246),
@@ -111,27 +100,8 @@ PHASES = {
 }
 
 
-def card_name(kind: Any) -> str:
-    kind = str(kind or "?")
-    return CARD_NAMES.get(kind, kind.replace("_", " ").strip().capitalize() or "?")
-
-
 def column_x(slot: int) -> int:
     return COL_X0 + slot * (COL_W + COL_GAP)
-
-
-def image_height(n_players: int, over: bool, n_scores: int) -> int:
-    h = PLAYERS_Y + PLAYERS_LABEL_H + max(1, n_players) * ROW_H
-    if over:
-        h += 10 + RESULTS_HEAD_H + max(1, n_scores) * RESULT_ROW_H + 8
-    return h + PAD
-
-
-def results_top(n_players: int) -> int:
-    return PLAYERS_Y + PLAYERS_LABEL_H + max(1, n_players) * ROW_H + 10
-
-
-RESULT_COLS = (("Curses", 580), ("Ghosts", 700), ("Penalty", 820), ("Bonus", 930), ("Total", 1040))
 
 
 # --------------------------------------------------------------------------
@@ -340,7 +310,7 @@ def build_meeple(h: int, colour: str | None, seat: int) -> Image.Image:
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
     d = core.Draw(im)
     m = 0.09 * v  # room for the halo
-    _meeple(d, (m, m, u - m, v - m * 0.7), colour, str(seat + 1), text_px=int(0.36 * v))
+    _meeple(d, (m, m, u - m, v - m * 0.7), colour, str(seat + 1), text_px=int(0.44 * v))
     return _down(im, (w, h))
 
 
@@ -373,27 +343,19 @@ def build_icon(kind: str, size: int) -> Image.Image:
     return _down(im, (w, size))
 
 
-def _wrap_name(name: str, fnt, width: float) -> list[str]:
-    if text_length(fnt, name) <= width or " " not in name:
-        return [fit_text(name, fnt, width)]
-    first, rest = name.split(" ", 1)
-    return [fit_text(first, fnt, width), fit_text(rest, fnt, width)]
-
-
 def build_card(kind: str, curse: int, dice: int, amulet: int | None) -> Image.Image:
-    """A face-up room card: type band with icon, name, curse value, dice."""
+    """A face-up room card: type band with icon, curse value, dice (its name is the table's text)."""
     u, v = CARD_W * SS, CARD_H * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
     d = core.Draw(im)
     band = TYPE_TINTS.get(kind, TYPE_DEFAULT_TINT)
     d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.1 * u, fill=core.CARD_FACE, outline=BLACK, width=2 * SS)
-    d.rounded_rectangle((2 * SS, 2 * SS, u - 1 - 2 * SS, 0.4 * v), radius=0.08 * u, fill=band)
-    d.rectangle((2 * SS, 0.3 * v, u - 1 - 2 * SS, 0.4 * v), fill=band)
-    isz = 0.3 * v
-    _type_icon(d, kind, (u / 2 - isz / 2, 0.05 * v, u / 2 + isz / 2, 0.05 * v + isz))
-    d.line((0.08 * u, 0.72 * v, 0.92 * u, 0.72 * v), fill=(200, 196, 186), width=SS)
+    d.rounded_rectangle((2 * SS, 2 * SS, u - 1 - 2 * SS, 0.62 * v), radius=0.08 * u, fill=band)
+    d.rectangle((2 * SS, 0.5 * v, u - 1 - 2 * SS, 0.62 * v), fill=band)
+    isz = 0.46 * v
+    _type_icon(d, kind, (u / 2 - isz / 2, 0.1 * v, u / 2 + isz / 2, 0.1 * v + isz))
     hs = 0.2 * v
-    _hand(d, (0.06 * u, 0.75 * v, 0.06 * u + hs * 0.9, 0.75 * v + hs))
+    _hand(d, (0.06 * u, 0.72 * v, 0.06 * u + hs * 0.9, 0.72 * v + hs))
     for i in range(max(0, min(int(dice), 3))):
         ds = 0.11 * v
         dx = u - 0.08 * u - ds
@@ -401,18 +363,12 @@ def build_card(kind: str, curse: int, dice: int, amulet: int | None) -> Image.Im
         _small_die(d, (dx, dy, dx + ds, dy + ds))
     im = _down(im, (CARD_W, CARD_H))
     d = core.Draw(im)
-    fn = font(22)
-    lines = _wrap_name(card_name(kind), fn, CARD_W - 8)
-    y = 0.56 * CARD_H if len(lines) == 1 else 0.49 * CARD_H
-    for line in lines:
-        d.text((CARD_W / 2, y), line, font=fn, fill=BLACK, anchor="mm")
-        y += 24
-    d.text((0.06 * CARD_W + 0.2 * CARD_H * 0.9 + 6, 0.85 * CARD_H), str(curse), font=font(36, True),
+    d.text((0.06 * CARD_W + 0.2 * CARD_H * 0.9 + 4, 0.82 * CARD_H), str(curse), font=font(34, True),
            fill=CURSE_INK, anchor="lm")
     if amulet is not None:
-        r = 15
-        d.ellipse((4, 4, 4 + 2 * r, 4 + 2 * r), fill=core.GOLD, outline=BLACK, width=2)
-        d.text((4 + r, 4 + r), str(amulet), font=font(22, True), fill=BLACK, anchor="mm")
+        r = 16
+        d.ellipse((3, 3, 3 + 2 * r, 3 + 2 * r), fill=core.GOLD, outline=BLACK, width=2)
+        d.text((3 + r, 3 + r), str(amulet), font=font(FLOOR, True), fill=BLACK, anchor="mm")
     return im
 
 
@@ -427,39 +383,8 @@ def build_card_back() -> Image.Image:
     _ghost(d, (0.32 * u, 0.5 * v, 0.68 * u, 0.74 * v), fill=(200, 170, 180))
     im = _down(im, (CARD_W, CARD_H))
     d = core.Draw(im)
-    d.text((CARD_W / 2, 0.3 * CARD_H), "?", font=font(64, True), fill=core.GOLD, anchor="mm")
-    d.text((CARD_W / 2, 0.88 * CARD_H), "hidden", font=font(22), fill=WHITE, anchor="mm")
-    return im
-
-
-def build_chip(kind: str, label: str, dispelled: bool) -> Image.Image:
-    """Small tableau card: icon + curse value (``label``); dispelled ones greyed and struck.
-
-    The value sits left of centre so it stays readable when chips overlap.
-    """
-    u, v = CHIP_W * SS, CHIP_H * SS
-    im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
-    d = core.Draw(im)
-    face = (120, 120, 126) if dispelled else core.CARD_FACE
-    band = (150, 150, 156) if dispelled else TYPE_TINTS.get(kind, TYPE_DEFAULT_TINT)
-    d.rounded_rectangle((0, 0, u - 1, v - 1), radius=0.16 * u, fill=face, outline=BLACK, width=2 * SS)
-    d.rounded_rectangle((2 * SS, 2 * SS, u - 1 - 2 * SS, 0.58 * v), radius=0.12 * u, fill=band)
-    isz = 0.74 * u
-    _type_icon(d, kind, (u / 2 - isz / 2, 0.05 * v, u / 2 + isz / 2, 0.05 * v + isz))
-    im = _down(im, (CHIP_W, CHIP_H))
-    if dispelled:  # grey the artwork too
-        grey = im.convert("LA").convert("RGBA")
-        grey = Image.blend(grey, Image.new("RGBA", grey.size, (120, 120, 126, 255)), 0.35)
-        grey.putalpha(im.getchannel("A"))
-        im = grey
-    d = core.Draw(im)
-    # the part left of the next chip, on a crowded row, must hold the whole value
-    fl, label = core.fit_font(label, 24 if len(label) < 2 else 22, CHIP_MIN_STEP - 5, True, smallest=14)
-    half = text_length(fl, label) / 2
-    d.text((max(half + 2, min(CHIP_W / 2, CHIP_MIN_STEP - 3 - half)), 0.8 * CHIP_H), label, font=fl,
-           fill=(60, 60, 64) if dispelled else CURSE_INK, anchor="mm")
-    if dispelled:
-        d.line((3, CHIP_H - 4, CHIP_W - 4, 3), fill=(230, 60, 60), width=3)
+    d.text((CARD_W / 2, 0.3 * CARD_H), "?", font=font(52, True), fill=core.GOLD, anchor="mm")
+    d.text((CARD_W / 2, 0.87 * CARD_H), "hidden", font=font(FLOOR), fill=WHITE, anchor="mm")
     return im
 
 
@@ -488,30 +413,26 @@ def _space_geometry(n: int) -> tuple[float, float]:
     return (ROOM_BODY_H - sh * n) / 2, sh
 
 
-def build_room(name: str, side: int, flashlights: tuple[int, ...]) -> Image.Image:
+def build_room(name: str, flashlights: tuple[int, ...]) -> Image.Image:
     """An open room without meeples: name bar, spaces with flashlights, empty spots."""
     tint_rgb = ROOM_TINTS.get(name, ROOM_DEFAULT)
     im = Image.new("RGB", (COL_W, ROOM_H), shade(tint_rgb, 0.55))
     d = core.Draw(im)
     d.rectangle((0, 0, COL_W - 1, ROOM_NAME_H - 1), fill=shade(tint_rgb, 0.7))
     d.rectangle((0, 0, COL_W - 1, ROOM_H - 1), outline=BLACK, width=2)
-    d.text((12, ROOM_NAME_H / 2), fit_text(name, font(26, True), COL_W - 110), font=font(26, True), fill=WHITE,
-           anchor="lm")
-    d.text((COL_W - 12, ROOM_NAME_H / 2), f"side {'AB'[side] if side in (0, 1) else side}", font=font(22),
-           fill=tint(tint_rgb, 0.6), anchor="rm")
+    f_name, shown = core.fit_font(name, 26, COL_W - 24, True, smallest=FLOOR)
+    d.text((12, ROOM_NAME_H / 2), shown, font=f_name, fill=WHITE, anchor="lm")
     off, sh = _space_geometry(len(flashlights))
     light = build_icon("flashlight", 30)
     for i, n in enumerate(flashlights):
         y0 = ROOM_NAME_H + 5 + off + i * sh
         fill = tint_rgb if i % 2 == 0 else shade(tint_rgb, 0.88)
         d.rectangle((6, y0 + 2, COL_W - 7, y0 + sh - 2), fill=fill)
-        d.text((22, y0 + sh / 2), str(i + 1), font=font(22, True), fill=tint(tint_rgb, 0.55), anchor="mm")
-        x = 44
-        for _ in range(max(0, min(int(n), 3))):
+        d.text((22, y0 + sh / 2), str(i + 1), font=font(FLOOR, True), fill=tint(tint_rgb, 0.55), anchor="mm")
+        if n:  # one flashlight and how many: a phone reads the number
+            x = 44
             im.paste(light, (x, int(y0 + sh / 2 - light.height / 2)), light)
-            x += light.width + 4
-        if n:
-            d.text((x + 4, y0 + sh / 2), f"×{n}", font=font(24, True), fill=BEAM, anchor="lm",
+            d.text((x + light.width + 8, y0 + sh / 2), f"×{n}", font=font(26, True), fill=BEAM, anchor="lm",
                    stroke_width=2, stroke_fill=BLACK)
         # the spot where a meeple stands
         cx, cy = COL_W - 52, y0 + sh / 2
@@ -539,8 +460,8 @@ def build_closed_room(name: str) -> Image.Image:
     im = _down(im, (COL_W, ROOM_H))
     d = core.Draw(im)
     d.rectangle((0, 0, COL_W - 1, ROOM_H - 1), outline=BLACK, width=2)
-    d.text((12, ROOM_NAME_H / 2), fit_text(name, font(26, True), COL_W - 24), font=font(26, True),
-           fill=(200, 200, 204), anchor="lm")
+    f_name, shown = core.fit_font(name, 26, COL_W - 24, True, smallest=FLOOR)
+    d.text((12, ROOM_NAME_H / 2), shown, font=f_name, fill=(200, 200, 204), anchor="lm")
     cy = ROOM_NAME_H + ROOM_BODY_H / 2
     fb = font(30, True)
     tw = text_length(fb, "Room closed")
@@ -572,7 +493,6 @@ def _card_back_on_wall() -> Image.Image:
 # cached sprite factories (the naive renderer calls the builders directly)
 _meeple_cached = lru_cache(maxsize=64)(build_meeple)
 _icon_cached = lru_cache(maxsize=64)(build_icon)
-_chip_cached = lru_cache(maxsize=512)(build_chip)
 _die_cached = lru_cache(maxsize=16)(build_die)
 _room_cached = lru_cache(maxsize=128)(build_room)
 _closed_cached = lru_cache(maxsize=16)(build_closed_room)
@@ -584,16 +504,15 @@ class _Sprites:
     icon: Callable[..., Image.Image]
     card: Callable[..., Image.Image]
     card_back: Callable[..., Image.Image]
-    chip: Callable[..., Image.Image]
     die: Callable[..., Image.Image]
     room: Callable[..., Image.Image]
     closed: Callable[..., Image.Image]
     draw: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw  # per-board drawing
 
 
-CACHED = _Sprites(_meeple_cached, _icon_cached, _card_on_wall, _card_back_on_wall, _chip_cached, _die_cached,
-                  _room_cached, _closed_cached, core.Draw)
-UNCACHED = _Sprites(build_meeple, build_icon, build_card, build_card_back, build_chip, build_die, build_room,
+CACHED = _Sprites(_meeple_cached, _icon_cached, _card_on_wall, _card_back_on_wall, _die_cached, _room_cached,
+                  _closed_cached, core.Draw)
+UNCACHED = _Sprites(build_meeple, build_icon, build_card, build_card_back, build_die, build_room,
                     build_closed_room)
 
 
@@ -601,37 +520,18 @@ UNCACHED = _Sprites(build_meeple, build_icon, build_card, build_card_back, build
 # static layer
 
 
-def build_static(n_players: int, over: bool, n_scores: int) -> Image.Image:
-    """Background, header band, house wall, player-row panels, results frame."""
-    h = image_height(n_players, over, n_scores)
-    im = Image.new("RGB", (WIDTH, h), core.BG)
+def build_static() -> Image.Image:
+    """Background, header band, house wall."""
+    im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = core.Draw(im)
     d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.HEADER_BG)
     # the house: wall with a little roof line
     d.rounded_rectangle((4, HOUSE_TOP - 8, WIDTH - 5, HOUSE_BOTTOM), radius=12, fill=WALL, outline=WALL_EDGE,
                         width=2)
-    fh = font(22, True)
-    d.text((PAD + 4, PLAYERS_Y + 4), "PLAYERS", font=fh, fill=core.TEXT_DIM)
-    for label, x in (("meeples", 376), ("cards (curse value)", CHIPS_X), ("curses", WIDTH - PAD - 14)):
-        d.text((x, PLAYERS_Y + 4), label, font=font(22), fill=core.TEXT_DIM, anchor="ra" if label == "curses" else "la")
-    y = PLAYERS_Y + PLAYERS_LABEL_H
-    for _ in range(max(1, n_players)):
-        d.rounded_rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 6), radius=10, fill=core.PANEL_BG)
-        y += ROW_H
-    if over:
-        top = results_top(n_players)
-        bottom = top + RESULTS_HEAD_H + max(1, n_scores) * RESULT_ROW_H
-        d.rounded_rectangle((PAD, top, WIDTH - PAD, bottom), radius=12, fill=(30, 30, 38), outline=core.GOLD,
-                            width=3)
-        d.text((PAD + 16, top + 20), "RESULTS", font=font(26, True), fill=core.GOLD, anchor="lm")
-        hy = top + 40 + 18
-        d.text((PAD + 70, hy), "Player", font=fh, fill=core.TEXT_DIM, anchor="lm")
-        for label, x in RESULT_COLS:
-            d.text((x, hy), label, font=fh, fill=core.TEXT_DIM, anchor="rm")
     return im
 
 
-_static_cached = lru_cache(maxsize=16)(build_static)
+_static_cached = lru_cache(maxsize=1)(build_static)
 
 
 # --------------------------------------------------------------------------
@@ -659,19 +559,11 @@ def _int(x: Any, default: int = 0) -> int:
 
 
 def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) -> Image.Image:
-    players = _players(view)
-    over = view.get("phase") == "over"
-    scores = list(view.get("scores") or []) if over else []
-    im = core.board(static(len(players), over, len(scores)))
+    im = core.board(static())
     d = sprites.draw(im)
-    colour_of = {p.get("seat"): p.get("colour") for p in players}
-
+    colour_of = {p.get("seat"): p.get("colour") for p in _players(view)}
     _draw_header(im, d, view, sprites, colour_of)
-    _draw_last(im, d, view, sprites, colour_of)
     _draw_house(im, d, view, sprites, colour_of)
-    _draw_players(im, d, view, players, sprites, over)
-    if over:
-        _draw_results(im, d, view, scores, len(players), sprites, colour_of)
     return im
 
 
@@ -684,66 +576,46 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
         names = [_name(view, s) for s in winners]
         verb = " wins!" if len(names) == 1 else " win!"
         n_icons = min(len(winners), 5)
+        step = sprites.meeple(MEEPLE, None, 0).width + 4
         f, lines = core.fit_phrase(" & ".join(names) + verb, core.seat_names(view), 36,
-                                   WIDTH - 2 * PAD - 50 - n_icons * 34 - 10, HEADER_H - 8)
-        total = max(text_length(f, line) for line in lines) + n_icons * 34 + 10
+                                   WIDTH - 2 * PAD - 50 - n_icons * step - 10, HEADER_H - 8, smallest=FLOOR)
+        total = max(text_length(f, line) for line in lines) + n_icons * step + 10
         x = (WIDTH - total) / 2 + 25
         crown = sprites.icon("crown", 40)
         im.paste(crown, (int(x - 50), mid - 22), crown)
         for s in winners[:n_icons]:
-            m = sprites.meeple(MEEPLE_SMALL + 10, colour_of.get(s), _int(s))
+            m = sprites.meeple(MEEPLE, colour_of.get(s), _int(s))
             im.paste(m, (int(x), mid - m.height // 2 - 2), m)
-            x += 34
+            x += step
         core.draw_lines(d, x + 10, mid - 2, lines, f, BLACK, align="l")
         return
+    top, low = ROW_MID
     ghost = sprites.icon("ghost", 44)
-    im.paste(ghost, (PAD, mid - 23), ghost)
+    im.paste(ghost, (PAD, top - 23), ghost)
     title_font = font(30, True)
-    d.text((PAD + 52, mid), TITLE, font=title_font, fill=GHOST, anchor="lm")
-    left = PAD + 52 + text_length(title_font, TITLE) + 24
+    d.text((PAD + 52, top), TITLE, font=title_font, fill=GHOST, anchor="lm")
     right = WIDTH - PAD - 4
-    fr = font(24)
-    deck = f"deck {_int(view.get('deck'))}"
-    d.text((right, mid), deck, font=fr, fill=core.TEXT, anchor="rm")
-    right -= text_length(fr, deck) + 6
-    back = sprites.icon("back", 36)
-    im.paste(back, (int(right - back.width), mid - 18), back)
-    right -= back.width + 22
     phase = view.get("phase")
-    tail = f"turn {_int(view.get('turn'))} · {PHASES.get(phase, str(phase or ''))}"
-    d.text((right, mid), tail, font=fr, fill=core.TEXT_DIM, anchor="rm")
-    right -= text_length(fr, tail) + 16
+    room = right - (PAD + 52 + text_length(title_font, TITLE) + 12)
+    f_tail, tail = core.fit_font(f"turn {_int(view.get('turn'))} · {PHASES.get(phase, str(phase or ''))}", 24,
+                                 room, smallest=FLOOR)
+    d.text((right, top), tail, font=f_tail, fill=core.TEXT_DIM, anchor="rm")
+    x = PAD + 4
+    height = HEADER_H - top - 16
     current = view.get("current")
     acting = view.get("acting")
     if acting:
-        fb, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, right - left, HEADER_H - 8)
-        core.draw_lines(d, right, mid, lines, fb, core.TEXT)
+        fb, lines = core.fit_phrase(str(acting), core.seat_names(view), 26, right - x, height, smallest=FLOOR)
+        core.draw_lines(d, x, low, lines, fb, core.TEXT, align="l")
     elif isinstance(current, int) and phase != "over":
-        m = sprites.meeple(MEEPLE_SMALL + 10, colour_of.get(current), current)
-        fb, lines = core.fit_phrase(f"{_name(view, current)} to move", core.seat_names(view), 26,
-                                    right - left - m.width - 8, HEADER_H - 8)
-        right -= core.draw_lines(d, right, mid, lines, fb, core.TEXT) + 8
-        im.paste(m, (int(right - m.width), mid - m.height // 2), m)
-    elif phase == "over":
-        d.text((right, mid), "Game over", font=font(26, True), fill=core.TEXT, anchor="rm")
-
-
-def _draw_last(im, d, view, sprites, colour_of) -> None:
-    last = view.get("last")
-    y = HEADER_H + LAST_H // 2 + 2
-    x = PAD + 4
-    if not isinstance(last, dict) or not last.get("text"):
-        return
-    fl = font(22, True)
-    d.text((x, y), "Last:", font=fl, fill=core.TEXT_DIM, anchor="lm")
-    x += text_length(fl, "Last:") + 10
-    seat = last.get("seat")
-    if isinstance(seat, int):
-        m = sprites.meeple(MEEPLE_SMALL + 4, colour_of.get(seat), seat)
-        im.paste(m, (int(x), y - m.height // 2), m)
+        m = sprites.meeple(MEEPLE, colour_of.get(current), current)
+        im.paste(m, (x, low - m.height // 2), m)
         x += m.width + 8
-    f = font(24)
-    d.text((x, y), fit_text(str(last.get("text")), f, WIDTH - PAD - x), font=f, fill=core.TEXT, anchor="lm")
+        fb, lines = core.fit_phrase(f"{_name(view, current)} to move", core.seat_names(view), 26, right - x,
+                                    height, smallest=FLOOR)
+        core.draw_lines(d, x, low, lines, fb, core.TEXT, align="l")
+    elif phase == "over":
+        d.text((x, low), "Game over", font=font(26, True), fill=core.TEXT, anchor="lm")
 
 
 def _draw_house(im, d, view, sprites, colour_of) -> None:
@@ -778,9 +650,9 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
         else:
             spaces = room.get("spaces") or []
             lights = tuple(max(0, min(_int(s.get("flashlights")), 9)) for s in spaces)
-            im.paste(sprites.room(name, _int(room.get("side")), lights), (x, ROOM_Y))
+            im.paste(sprites.room(name, lights), (x, ROOM_Y))
             off, sh = _space_geometry(len(spaces))
-            mh = int(min(MEEPLE_BOARD, sh - 6))
+            mh = int(min(MEEPLE, sh - 6))
             for i, space in enumerate(spaces):
                 seat = space.get("meeple")
                 if isinstance(seat, int):
@@ -795,10 +667,10 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
             d.rounded_rectangle(box, radius=10, outline=BLACK, width=7)
             d.rounded_rectangle(box, radius=10, outline=core.HIGHLIGHT, width=5)
             # the tag sits on the frame's top edge, clear of the dice row and its flags
-            f = font(22, True)
+            f = font(FLOOR, True)
             tw = text_length(f, "last move")
             tx = x + (COL_W - tw) / 2
-            d.rounded_rectangle((tx - 8, HOUSE_TOP - 16, tx + tw + 8, HOUSE_TOP + 10), radius=8,
+            d.rounded_rectangle((tx - 8, HOUSE_TOP - 17, tx + tw + 8, HOUSE_TOP + 11), radius=8,
                                 fill=core.HIGHLIGHT)
             d.text((tx, HOUSE_TOP - 3), "last move", font=f, fill=BLACK, anchor="lm")
 
@@ -815,129 +687,11 @@ def _draw_dice(im, d, x, dice, sprites) -> None:
         im.paste(sp, (int(dx), DICE_Y + 8), sp)
         dx += step
     total = sum(faces)
-    f = font(22, True)
+    f = font(26, True)
     ty = DICE_Y + DIE + 8 + 20
     gi = sprites.icon("ghost", 28)
     im.paste(gi, (x + 10, ty - 15), gi)
-    label = f"= {total}"
-    d.text((x + 12 + gi.width + 4, ty), label, font=f, fill=GHOST, anchor="lm")
-    px = x + COL_W - 12
-    for flag, text, colour in (("changed", "changed", CHANGED), ("rerolled", "re-rolled", REROLL)):
-        if dice.get(flag):
-            tw = text_length(f, text)
-            d.rounded_rectangle((px - tw - 16, ty - 14, px, ty + 14), radius=12, fill=colour)
-            d.text((px - 8, ty), text, font=f, fill=BLACK, anchor="rm")
-            px -= tw + 26
-
-
-def _draw_players(im, d, view, players, sprites, over: bool) -> None:
-    current = view.get("current")
-    fn, fi, fb = font(26, True), font(22), font(30, True)
-    y = PLAYERS_Y + PLAYERS_LABEL_H
-    for p in players:
-        seat = _int(p.get("seat"))
-        colour = p.get("colour")
-        if seat == current and not over:
-            d.rounded_rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 6), radius=10, fill=core.PANEL_HI,
-                                outline=core.HIGHLIGHT, width=3)
-        # colour stripe (with the seat number on the meeple, never colour alone)
-        d.rounded_rectangle((PAD + 4, y + 6, PAD + 12, y + ROW_H - 12), radius=3, fill=seat_rgb(colour))
-        m = sprites.meeple(MEEPLE_ROW + 8, colour, seat)
-        im.paste(m, (PAD + 20, y + (ROW_H - 6 - m.height) // 2), m)
-        tx = PAD + 20 + m.width + 10
-        f, name = core.fit_name(_name(view, seat), 26, 380 - tx)
-        d.text((tx, y + 8), name, font=f, fill=core.TEXT)
-        d.text((tx, y + 44), f"seat {seat + 1} · {COLOUR_NAMES.get(colour, str(colour))}", font=fi,
-               fill=core.TEXT_DIM)
-        # meeples in supply
-        mm = sprites.meeple(MEEPLE_SMALL + 6, colour, seat)
-        im.paste(mm, (384, y + (ROW_H - 6 - mm.height) // 2), mm)
-        d.text((384 + mm.width + 6, y + (ROW_H - 6) // 2), f"×{_int(p.get('meeples'))}", font=fn,
-               fill=core.TEXT, anchor="lm")
-        # cards grouped by type
-        _draw_chips(im, d, p.get("cards") or [], CHIPS_X, y + (ROW_H - 6 - CHIP_H) // 2,
-                    WIDTH - PAD - (200 if over else 110), sprites)
-        # curse total (and ghosts once revealed)
-        right = WIDTH - PAD - 14
-        cy = y + (ROW_H - 6) // 2
-        curses = str(_int(p.get("curses")))
-        d.text((right, cy), curses, font=fb, fill=WHITE, anchor="rm")
-        hand = sprites.icon("hand", 36)
-        hx = int(right - text_length(fb, curses) - 6 - hand.width)
-        im.paste(hand, (hx, cy - 18), hand)
-        if over and p.get("ghosts") is not None:
-            g = str(_int(p.get("ghosts")))
-            gx = hx - 14
-            d.text((gx, cy), g, font=fb, fill=GHOST, anchor="rm")
-            gi = sprites.icon("ghost", 34)
-            im.paste(gi, (int(gx - text_length(fb, g) - 4 - gi.width), cy - 17), gi)
-        y += ROW_H
-
-
-def _draw_chips(im, d, cards: list, x0: int, y: int, x1: int, sprites) -> None:
-    """Cards grouped by type; a type's dispelled cards collapse into one struck "×n" chip."""
-    groups: dict[str, list[dict]] = {}
-    for c in cards:
-        if isinstance(c, dict):
-            groups.setdefault(str(c.get("type")), []).append(c)
-    order = [t for t in CARD_TYPES if t in groups] + sorted(t for t in groups if t not in CARD_TYPES)
-    chips: list[tuple[str, str, bool, bool]] = []  # (type, label, dispelled, first of its group)
-    for t in order:
-        live = sorted((_int(c.get("curse")) for c in groups[t] if not c.get("dispelled")), reverse=True)
-        dead = [_int(c.get("curse")) for c in groups[t] if c.get("dispelled")]
-        row = [(t, str(v), False) for v in live]
-        if len(dead) == 1:
-            row.append((t, str(dead[0]), True))
-        elif dead:
-            row.append((t, f"×{len(dead)}", True))
-        chips.extend((k, label, gone, i == 0) for i, (k, label, gone) in enumerate(row))
-    if not chips:
-        d.text((x0, y + CHIP_H // 2), "no cards", font=font(22), fill=core.TEXT_DIM, anchor="lm")
-        return
-    n_groups = len(order)
-    group_gap, natural = 10, CHIP_W + 4
-    if x0 + natural * (len(chips) - 1) + group_gap * (n_groups - 1) + CHIP_W > x1:
-        group_gap = 5  # crowded: chips overlap, left part (with the value) stays visible
-    avail = x1 - x0 - CHIP_W - group_gap * (n_groups - 1)
-    step = natural if len(chips) <= 1 else min(natural, avail / (len(chips) - 1))
-    shown = len(chips)
-    if step < CHIP_MIN_STEP:  # far too many: cut and say how many more
-        step = CHIP_MIN_STEP
-        shown = max(1, int((avail - 60) / step) + 1)
-    x = float(x0)
-    for k, (kind, label, gone, first) in enumerate(chips[:shown]):
-        if first and k:
-            x += group_gap
-        sp = sprites.chip(kind, label, gone)
-        im.paste(sp, (int(x), y), sp)
-        x += step
-    if shown < len(chips):
-        d.text((x - step + CHIP_W + 8, y + CHIP_H // 2), f"+{len(chips) - shown}", font=font(24, True),
-               fill=core.TEXT, anchor="lm")
-
-
-def _draw_results(im, d, view, scores, n_players, sprites, colour_of) -> None:
-    winners = set(view.get("winners") or [])
-    y = results_top(n_players) + RESULTS_HEAD_H
-    f, fb = font(24), font(26, True)
-    for row in scores:
-        seat = row.get("seat")
-        won = seat in winners
-        cy = y + RESULT_ROW_H // 2
-        ink = BLACK if won else core.TEXT
-        if won:
-            d.rounded_rectangle((PAD + 8, y + 2, WIDTH - PAD - 8, y + RESULT_ROW_H - 3), radius=8, fill=core.GOLD)
-        m = sprites.meeple(MEEPLE_SMALL + 6, colour_of.get(seat), _int(seat))
-        im.paste(m, (PAD + 24, cy - m.height // 2), m)
-        f_name, name = core.fit_name(_name(view, seat), 26, RESULT_COLS[0][1] - 60 - (PAD + 70))
-        d.text((PAD + 70, cy), name, font=f_name, fill=ink, anchor="lm")
-        for (label, x), key in zip(RESULT_COLS, ("curses", "ghosts", "penalty", "bonus", "total")):
-            val = row.get(key)
-            text = "-" if val is None else str(_int(val))
-            d.text((x, cy), text, font=fb if key == "total" else f, fill=ink, anchor="rm")
-        if won:
-            d.text((WIDTH - PAD - 24, cy), "WINNER", font=font(22, True), fill=BLACK, anchor="rm")
-        y += RESULT_ROW_H
+    d.text((x + 12 + gi.width + 4, ty), f"= {total}", font=f, fill=GHOST, anchor="lm")
 
 
 # --------------------------------------------------------------------------
@@ -1016,12 +770,9 @@ def dontgo_palette() -> Image.Image:
 
 
 def warm_up() -> None:
-    """Pay the one-off costs (palette, common sprites and layers) ahead of time: the palette
-    and the static layer of every table size, playing and finished (~0.1 s in all)."""
+    """Pay the one-off costs (palette, common sprites, the static layer) ahead of time."""
     dontgo_palette()
-    for n in range(2, 6):
-        _static_cached(n, False, 0)
-        _static_cached(n, True, n)
+    _static_cached()
 
 
 __all__ = ["WIDTH", "draw_dontgo", "draw_dontgo_naive", "dontgo_palette", "render_dontgo", "render_dontgo_naive",

@@ -6,8 +6,9 @@
 
 Picture, top to bottom: a header (round, whose move, what they are doing), the mountain's
 board (22 x 15 squares with coordinates: rock, corridors, the river with its ferry, bridge and
-raft, rooms with their doors, the Maze, the Secret Passages and the Entrance), a strip with the
-battle going on, the last dice and the tries at the chest, and one panel per adventurer.
+raft, rooms with their doors, the Maze, the Secret Passages and the Entrance). The adventurers'
+sheets, the battle going on, the last dice and the tries at the chest are the table's text
+(`render.words.firetop.panel`), where a phone reads them.
 
 On the board: every adventurer is a disc of his colour with his letter (the player to move
 ringed), the last move is a line, rooms show "?" until explored, "✓" once their treasure is
@@ -40,12 +41,6 @@ MARGIN_X = (WIDTH - 22 * CELL) // 2  # room for the row numbers
 HEADER_H = 62
 COORD_H = 28
 BOARD_Y = HEADER_H + COORD_H
-STRIP_H = 90
-STRIP_TEXT_W = WIDTH - 50  # a strip line's room, from its left margin to the strip's right edge
-PANEL_COLS = 3
-PANEL_W = (WIDTH - 20 - 10 * (PANEL_COLS - 1)) // PANEL_COLS
-PANEL_H = 150  # five lines: name, skill and luck, stamina and purse, cards, what sets the hero apart
-PANEL_GAP = 10
 SS = 3
 
 ROCK = (58, 50, 46)
@@ -139,13 +134,7 @@ def node_centre(node: str) -> tuple[int, int] | None:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-def panels_top() -> int:
-    return BOARD_Y + 15 * CELL + 10 + STRIP_H
-
-
-def height_for(players: int) -> int:
-    rows = -(-max(1, players) // PANEL_COLS)
-    return panels_top() + rows * (PANEL_H + PANEL_GAP)
+HEIGHT = BOARD_Y + 15 * CELL + 10
 
 
 # ------------------------------------------------------------------ static layer
@@ -164,9 +153,9 @@ def _wrap(text: str, fnt: Any, width: int) -> list[str]:
     return [fit_text(line, fnt, width) for line in best[1]]
 
 
-def build_static(players: int) -> Image.Image:
+def build_static() -> Image.Image:
     b = board()
-    im = Image.new("RGB", (WIDTH, height_for(players)), core.BG)
+    im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = core.Draw(im)
     d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.HEADER_BG)
     fc = font(22, True)
@@ -279,16 +268,9 @@ def _centre_of_cell(name: str) -> tuple[int, int]:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-def _panel_box(i: int) -> tuple[int, int, int, int]:
-    col, row = i % PANEL_COLS, i // PANEL_COLS
-    x0 = 10 + col * (PANEL_W + 10)
-    y0 = panels_top() + row * (PANEL_H + PANEL_GAP)
-    return x0, y0, x0 + PANEL_W, y0 + PANEL_H
-
-
-@lru_cache(maxsize=8)
-def _static_cached(players: int) -> Image.Image:
-    return build_static(players)
+@lru_cache(maxsize=1)
+def _static_cached() -> Image.Image:
+    return build_static()
 
 
 # ------------------------------------------------------------------ sprites
@@ -331,8 +313,6 @@ class Sprites:
         self.disc = disc if cached else _disc
         self.badge = badge if cached else _badge
         self.header = header_sprite if cached else _header_sprite
-        self.strip = strip_sprite if cached else _strip_sprite
-        self.panel = panel_sprite if cached else _panel_sprite
 
 
 # ------------------------------------------------------------------ drawing
@@ -545,163 +525,8 @@ def _paste_disc(im: Image.Image, sprites: Sprites, colour: Any, size: int, ring:
     im.paste(spr, (cx - spr.width // 2, cy - spr.height // 2), spr)
 
 
-def _die(d: ImageDraw.ImageDraw, x: int, y: int, face: int, fill: core.RGB = WHITE) -> None:
-    d.rounded_rectangle((x, y, x + 34, y + 34), radius=6, fill=fill, outline=INK, width=2)
-    d.text((x + 17, y + 18), str(face), font=font(22, True), fill=INK, anchor="mm")
-
-
-def strip_key(view: dict[str, Any]) -> tuple[Any, ...]:
-    """What the strip under the board says: the battle going on, or the last dice and the chest tries."""
-    battle = view.get("battle")
-    if isinstance(battle, dict):
-        fighter = _int(battle.get("seat"))
-        if battle.get("kind") == "duel":
-            head = f"⚔ {_name(view, fighter)} fights {_name(view, _int(battle.get('foe')))}"
-        else:
-            head = (f"⚔ {_name(view, fighter)} vs {battle.get('name')} (Skill {_int(battle.get('skill'))}, "
-                    f"Stamina {_int(battle.get('stamina'))}/{_int(battle.get('stamina0'))})")
-        head += f" · round {_int(battle.get('round'))}"
-        last = battle.get("last")
-        if isinstance(last, dict):
-            dice = (tuple(_int(f) for f in (last.get("mine") or [])[:2]), _int(last.get("my_total")),
-                    tuple(_int(f) for f in (last.get("theirs") or [])[:2]), _int(last.get("their_total")))
-        else:
-            dice = None
-        return ("battle", head, dice)
-    label, faces = "", ()
-    dice = view.get("dice")
-    if isinstance(dice, dict) and dice.get("faces"):
-        what = {"move": "moves", "luck": "tests Luck", "battle": "fights", "escape": "escapes",
-                "bridge": "tries the bridge", "passage": "gropes"}.get(str(dice.get("what")), "rolls")
-        label = f"{_name(view, _int(dice.get('seat')))} {what}:"
-        faces = tuple(_int(f) for f in (dice.get("faces") or [])[:4])
-    line = ""
-    attempts = view.get("attempts") or []
-    if view.get("phase") == "over" and view.get("chest"):
-        line = "The chest's keys: " + ", ".join(str(_int(k)) for k in view.get("chest") or []) + "."
-    if attempts:
-        parts = []
-        for a in attempts[-3:]:
-            keys = "-".join(str(_int(k)) for k in (a.get("keys") or []))
-            parts.append(f"{_name(view, _int(a.get('seat')))} {keys}: {_int(a.get('wrong'))} wrong")
-        line = _chest_tries(parts, line)
-    return ("dice", label, faces, line)
-
-
-def _chest_tries(parts: list[str], tail: str) -> str:
-    """The latest chest tries that fit the strip whole (long names leave room for fewer)."""
-    for first in range(len(parts)):
-        line = "Chest tries: " + " · ".join(parts[first:]) + ("  " + tail if tail else "")
-        if core.largest_font(line, 22, STRIP_TEXT_W, smallest=16) is not None:
-            return line
-    return line
-
-
-def _strip_sprite(key: tuple[Any, ...]) -> Image.Image:
-    im = Image.new("RGB", (WIDTH, STRIP_H), core.BG)
-    d = core.Draw(im)
-    d.rounded_rectangle((10, 0, WIDTH - 10, STRIP_H - 8), radius=10, fill=core.PANEL_BG)
-    f = font(22)
-    y1, y2 = 22, 60
-    if key[0] == "battle":
-        _, head, dice = key
-        f_head, head = core.fit_font(head, 22, STRIP_TEXT_W, True, smallest=16)
-        d.text((24, y1), head, font=f_head, fill=core.WARN, anchor="lm")
-        if dice is not None:
-            mine, my_total, theirs, their_total = dice
-            x = 24
-            for face in mine:
-                _die(d, x, y2 - 17, face)
-                x += 40
-            label = f"= {my_total}  against "
-            d.text((x + 4, y2), label, font=f, fill=core.TEXT, anchor="lm")
-            x += int(f.getlength(label)) + 12
-            for face in theirs:
-                _die(d, x, y2 - 17, face, fill=(255, 220, 220))
-                x += 40
-            d.text((x + 4, y2), f"= {their_total}", font=f, fill=core.TEXT, anchor="lm")
-        return im
-    _, label, faces, line = key
-    if label:
-        f_label, label = core.fit_font(label, 22, STRIP_TEXT_W - 10 - 40 * len(faces), True, smallest=16)
-        d.text((24, y1), label, font=f_label, fill=core.TEXT, anchor="lm")
-        x = 24 + int(f_label.getlength(label)) + 10
-        for face in faces:
-            _die(d, x, y1 - 17, face)
-            x += 40
-    if line:
-        f_line, line = core.fit_font(line, 22, STRIP_TEXT_W, smallest=16)
-        d.text((24, y2), line, font=f_line, fill=core.TEXT, anchor="lm")
-    return im
-
-
-@lru_cache(maxsize=64)
-def strip_sprite(key: tuple[Any, ...]) -> Image.Image:
-    return _strip_sprite(key)
-
-
-def panel_key(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
-    pl = (view.get("players") or [])[seat]
-    tags = []
-    if pl.get("creating"):
-        tags.append("new hero")
-    if _int(pl.get("miss")):
-        tags.append("lost a turn")
-    if not pl.get("lantern"):
-        tags.append("no lantern")
-    if _int(pl.get("lives"), 1) > 1:
-        tags.append(f"life {_int(pl.get('lives'), 1)}")
-    swords = [str(s) for s in (pl.get("swords") or []) if s != "Sword"]
-    if swords:
-        tags.append(swords[0])
-    row2 = f"Skill {_int(pl.get('skill'))} · Luck {_int(pl.get('luck'))}/{_int(pl.get('luck0'))}"
-    stamina = f"Stamina {_int(pl.get('stamina'))}/{_int(pl.get('stamina0'))}"
-    purse = f"Gold {_int(pl.get('gold'))} · Food {_int(pl.get('provisions'))}"
-    cards = f"Treasure {_int(pl.get('treasures'))} · Keys {_int(pl.get('keycards'))}"
-    stam = max(0.0, min(1.0, _int(pl.get("stamina")) / max(1, _int(pl.get("stamina0"), 1))))
-    current = view.get("current") == seat and view.get("phase") != "over"
-    winner = view.get("winner") == seat and view.get("phase") == "over"
-    return (_name(view, seat), str(pl.get("colour") or ""), current, winner, " · ".join(tags), row2, stamina,
-            purse, cards, round(stam * 100))
-
-
-def _panel_sprite(key: tuple[Any, ...]) -> Image.Image:
-    name, colour, current, winner, tags, row2, stamina, purse, cards, stam = key
-    im = Image.new("RGB", (PANEL_W, PANEL_H), core.BG)
-    d = core.Draw(im)
-    f = font(22)
-    x1 = PANEL_W - 1
-    if current:
-        d.rounded_rectangle((0, 0, x1, PANEL_H - 1), radius=10, fill=core.PANEL_HI, outline=core.HIGHLIGHT, width=3)
-    else:
-        d.rounded_rectangle((0, 0, x1, PANEL_H - 1), radius=10, fill=core.PANEL_BG,
-                            outline=core.GOLD if winner else None, width=4 if winner else 0)
-    spr = disc(colour, 32, False)
-    im.paste(spr, (10, 22 - spr.height // 2), spr)
-    f_name, name = core.fit_name(name, 24, PANEL_W - 64)
-    d.text((52, 22), name, font=f_name, fill=WHITE, anchor="lm")
-    bx0, bx1 = PANEL_W - 128, PANEL_W - 14
-    f_row2, row2 = core.fit_font(row2, 22, bx0 - 12 - 10, smallest=16)
-    d.text((12, 50), row2, font=f_row2, fill=core.TEXT, anchor="lm")
-    d.rectangle((bx0, 44, bx1, 56), fill=(70, 40, 40))
-    d.rectangle((bx0, 44, bx0 + (bx1 - bx0) * stam // 100, 56), fill=core.TURN_GREEN if stam > 40 else core.WARN)
-    d.text((12, 78), stamina, font=f, fill=core.TEXT, anchor="lm")
-    d.text((PANEL_W - 12, 78), purse, font=f, fill=core.GOLD, anchor="rm")
-    d.text((12, 104), cards, font=f, fill=core.TEXT_DIM, anchor="lm")
-    if tags:
-        f_tags, tags = core.fit_font(tags, 22, PANEL_W - 24, smallest=16)
-        d.text((12, 130), tags, font=f_tags, fill=core.WARN, anchor="lm")
-    return im
-
-
-@lru_cache(maxsize=256)
-def panel_sprite(key: tuple[Any, ...]) -> Image.Image:
-    return _panel_sprite(key)
-
-
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
-    players = len(view.get("players") or [])
-    im = core.board(static(max(2, min(6, players))))
+    im = core.board(static())
     d = core.Draw(im)
     im.paste(sprites.header(header_key(view)), (0, 0))
     _rooms(im, d, view, sprites)
@@ -711,9 +536,6 @@ def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image
     _mark_outlines(d, view)
     _tokens(im, view, sprites)
     _mark_letters(d, view)
-    im.paste(sprites.strip(strip_key(view)), (0, BOARD_Y + 15 * CELL + 10))
-    for seat in range(min(players, 6)):
-        im.paste(sprites.panel(panel_key(view, seat)), _panel_box(seat)[:2])
     return im
 
 
@@ -773,8 +595,7 @@ def firetop_palette() -> Image.Image:
 
 def warm_up() -> None:
     firetop_palette()
-    for players in range(2, 7):
-        _static_cached(players)
+    _static_cached()
 
 
 __all__ = ["WIDTH", "draw_firetop", "draw_firetop_naive", "firetop_palette", "render_firetop",

@@ -4,13 +4,14 @@
 gives the RGB image. The board's geometry (spaces, paths, hazards, spots) is the game's static data,
 read once from the shipped board and hazard tables; everything that changes comes from the view.
 
-Picture, top to bottom: a header (title, round, who is to play, the die), a bar naming the World
-each panel shows and which way it folds, the Kingdom (Heartland between the West and East panels,
+Picture, top to bottom: a header (title, round and die; who is to play), a bar naming the World
+each panel shows, the Kingdom (Heartland between the West and East panels,
 hazards as labelled bands between their White Daggers, Key Locations with or without their
 Treasure, the Whirlpools, the Ring, the Gate), the Demon King, every adventurer (on a space, part
 way across a hazard, in a dungeon or caught by a fold), the spaces the current throw can reach
-(labelled with their names, so they can be typed), the last move, and one panel per adventurer
-(equipment, how many Treasure holders, Deep Magic, what they are doing), then the lost pile.
+(labelled with their names, so they can be typed) and the last move. The adventurers' panels
+(equipment, how many Treasure holders, Deep Magic, what they are doing) and the lost pile are
+the table's text (`render.words.kingdom.panel`), where a phone reads them.
 
 Colour is never the only cue: seats carry their letter, the Demon King reads "DK", Treasure and
 empty Key Locations differ in shape, folding panels are named in words.
@@ -28,23 +29,21 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import core
-from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, tint
+from .core import BLACK, WHITE, font, ink_on, seat_rgb, shade, tint
 
 BOARD: dict[str, Any] = tomllib.loads(core.resource("kingdom", "board.toml").read_text(encoding="utf-8"))
 HAZARD_TABLE: dict[str, Any] = tomllib.loads(core.resource("kingdom", "hazards.toml").read_text(encoding="utf-8"))
 
 WIDTH = 1200
 TITLE = "Key to the Kingdom"
-HEADER_H = 62
-BAR_H = 36
-DY = 28                      # board.toml y -> image y
+FLOOR = core.phone_floor(WIDTH)  # px: the smallest font drawn (a phone shows the board 360 px wide)
+HEADER_H = 130  # two rows: the title, round and die; then who acts, on up to two lines
+ROW_MID = (28, 92)  # the rows' middles
+BAR_H = 44
+DY = 104                     # board.toml y -> image y
 BOARD_TOP = HEADER_H + BAR_H
-BOARD_BOTTOM = 900
-PANEL_H = 96
-PANEL_TEXT_W = 560  # a panel line's room, from its left margin
-PANELS_Y = BOARD_BOTTOM + 8
-LOST_H = 40
-HEIGHT = PANELS_Y + 2 * PANEL_H + 8 + LOST_H + 8
+BOARD_BOTTOM = 976
+HEIGHT = BOARD_BOTTOM
 R = 15                       # space radius
 
 WORLD_BG = {"The Heartland": (44, 70, 52), "Banshee Towers": (68, 58, 92), "Evil Tower": (92, 44, 48),
@@ -58,9 +57,8 @@ DK_RGB = (170, 20, 30)
 GOLDEN = core.GOLD
 LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "orange": "O", "cyan": "C"}
 # Hazard names that would sit on another band are written here instead (board coordinates).
-LABEL_AT = {"magic_rainbow": (168, 700), "cyclops": (1000, 540), "demon_castle_moat": (600, 540)}
-ITEM_SHORT = {"sword": "Sword", "axe": "Axe", "fire": "Fire", "net": "Net", "rope": "Rope", "hook": "Hook",
-              "shield": "Shield", "food": "Food"}
+LABEL_AT = {"magic_rainbow": (168, 700), "cyclops": (1000, 540), "demon_castle_moat": (600, 558),
+            "well_of_doom": (230, 402)}
 
 
 # --------------------------------------------------------------------------- geometry
@@ -135,9 +133,9 @@ def _band_points(hz: str) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _vertical_label(im: Image.Image, text: str, centre: tuple[int, int], fnt) -> None:
     w = int(fnt.getlength(text)) + 12
-    tile = Image.new("RGBA", (w, 34), (0, 0, 0, 0))
+    tile = Image.new("RGBA", (w, 42), (0, 0, 0, 0))
     td = core.Draw(tile)
-    td.text((w / 2, 17), text, font=fnt, fill=WHITE, anchor="mm", stroke_width=3, stroke_fill=(12, 12, 16))
+    td.text((w / 2, 21), text, font=fnt, fill=WHITE, anchor="mm", stroke_width=3, stroke_fill=(12, 12, 16))
     tile = tile.rotate(90, expand=True)
     im.paste(tile, (centre[0] - tile.width // 2, centre[1] - tile.height // 2), tile)
 
@@ -166,7 +164,7 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
     for a, b in _paths(fold):
         d.line((*xy(a), *xy(b)), fill=PATH, width=7)
     # hazards: bands between their White Daggers, with their names
-    label = font(22, True)
+    label = font(FLOOR, True)
     for hz, (a, b) in HAZARDS.items():
         if not (_present(a, fold) and _present(b, fold)):
             continue
@@ -222,16 +220,12 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
             if kind == "supply":
                 d.line((x - 7, y, x + 7, y), fill=(40, 110, 60), width=4)
                 d.line((x, y - 7, x, y + 7), fill=(40, 110, 60), width=4)
-    # world names and which way each panel turns
-    bar = font(22, True)
-    for panel, x0, x1 in (("west", 0, 400), ("east", 800, 1200)):
+    # world names (the World on each panel's back is the table's text)
+    bar = font(FLOOR, True)
+    for panel, x0 in (("west", 0), ("east", 800)):
         face = fold[0] if panel == "west" else fold[1]
-        other = "out" if face == "in" else "in"
-        # the World shown, then the one on the panel's back, smaller when both are long
-        f_world, text = core.fit_font(_world(panel, face), 22, 260, True)
-        d.text((x0 + 10, HEADER_H + BAR_H // 2), text, font=f_world, fill=WHITE, anchor="lm")
-        f_back, back = core.fit_font(f"↻ {_world(panel, other)}", 22, 360 - f_world.getlength(text), smallest=15)
-        d.text((x1 - 10, HEADER_H + BAR_H // 2), back, font=f_back, fill=core.TEXT_DIM, anchor="rm")
+        f_world, text = core.fit_font(_world(panel, face), FLOOR, 380, True, smallest=FLOOR)
+        d.text((x0 + 200, HEADER_H + BAR_H // 2), text, font=f_world, fill=WHITE, anchor="mm")
     d.text((600, HEADER_H + BAR_H // 2), "The Heartland", font=bar, fill=WHITE, anchor="mm")
     return im
 
@@ -251,22 +245,22 @@ def _name(view: dict[str, Any], seat: int) -> str:
 
 def _token(d: ImageDraw.ImageDraw, x: float, y: float, colour: str | None, seat: int, ring=None) -> None:
     rgb = seat_rgb(colour)
-    r = 14
+    r = 19
     if ring:
         d.ellipse((x - r - 5, y - r - 5, x + r + 5, y + r + 5), outline=ring, width=4)
     d.ellipse((x - r, y - r, x + r, y + r), fill=rgb, outline=WHITE, width=2)
-    d.text((x, y + 1), LETTERS.get(colour or "", str(seat + 1)), font=font(22, True), fill=ink_on(colour),
+    d.text((x, y + 1), LETTERS.get(colour or "", str(seat + 1)), font=font(FLOOR, True), fill=ink_on(colour),
            anchor="mm")
 
 
 def _demon(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
-    d.regular_polygon((x, y, 24), 6, fill=DK_RGB, outline=BLACK)
-    d.polygon([(x - 16, y - 14), (x - 8, y - 30), (x - 4, y - 16)], fill=DK_RGB, outline=BLACK)
-    d.polygon([(x + 16, y - 14), (x + 8, y - 30), (x + 4, y - 16)], fill=DK_RGB, outline=BLACK)
-    d.text((x, y + 1), "DK", font=font(22, True), fill=WHITE, anchor="mm")
+    d.regular_polygon((x, y, 30), 6, fill=DK_RGB, outline=BLACK)
+    d.polygon([(x - 20, y - 18), (x - 10, y - 38), (x - 5, y - 20)], fill=DK_RGB, outline=BLACK)
+    d.polygon([(x + 20, y - 18), (x + 10, y - 38), (x + 5, y - 20)], fill=DK_RGB, outline=BLACK)
+    d.text((x, y + 1), "DK", font=font(FLOOR, True), fill=WHITE, anchor="mm")
 
 
-OFFSETS = [(0, 0), (-13, -13), (13, -13), (-13, 13), (13, 13)]
+OFFSETS = [(0, 0), (-17, -17), (17, -17), (-17, 17), (17, 17)]
 
 
 def _piece_positions(view: dict[str, Any]) -> dict[int, tuple[float, float]]:
@@ -311,21 +305,19 @@ def _hazard_label(hz: str) -> tuple[str, tuple[int, int], bool]:
         lx, ly = LABEL_AT[hz]
         return name, (lx, ly + DY), False
     if abs(x1 - x0) < abs(y1 - y0):   # a vertical band: write along it, beside it
-        return name, (mx + (34 if mx < 600 else -34), my), True
-    dy = -26 if y0 < 200 or (y0 > 600 and y0 < 760) else 28
-    if y0 > 760:
-        dy = 28
+        return name, (mx + (38 if mx < 600 else -38), my), True
+    dy = -30 if 600 < y0 - DY < 760 else 32  # below the band but where that is crowded
     return name, (mx, my + dy), False
 
 
 @lru_cache(maxsize=1)
 def _hazard_label_boxes() -> tuple[tuple[float, float, float, float], ...]:
     """Where every hazard's name may be written (whichever way the panels are folded)."""
-    f = font(22, True)
+    f = font(FLOOR, True)
     boxes = []
     for hz in HAZARDS:
         name, (cx, cy), vertical = _hazard_label(hz)
-        half_long, half_short = f.getlength(name) / 2 + 6, 17
+        half_long, half_short = f.getlength(name) / 2 + 6, 21
         hw, hh = (half_short, half_long) if vertical else (half_long, half_short)
         boxes.append((cx - hw, cy - hh, cx + hw, cy + hh))
     return tuple(boxes)
@@ -336,19 +328,19 @@ def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour,
     """A tag naming the space at (x, y): above it, else below, right or left of it (then
     further out above and below), wherever it first covers no hazard's name nor a tag in ``placed``
     (above when none is clear); the tag's box is added to ``placed``."""
-    f = font(22, True)
+    f = font(FLOOR, True)
     w = f.getlength(text) + 12
-    spots = [(x - w / 2, y - R - 34), (x - w / 2, y + R + 6), (x + R + 8, y - 14), (x - R - w - 8, y - 14),
-             (x - w / 2, y - R - 64), (x - w / 2, y + R + 36), (x - w / 2, y - R - 94), (x - w / 2, y + R + 66)]
-    boxes = [(left, top, left + w, top + 28) for left, top in
+    spots = [(x - w / 2, y - R - 42), (x - w / 2, y + R + 6), (x + R + 8, y - 18), (x - R - w - 8, y - 18),
+             (x - w / 2, y - R - 80), (x - w / 2, y + R + 44), (x - w / 2, y - R - 118), (x - w / 2, y + R + 82)]
+    boxes = [(left, top, left + w, top + 36) for left, top in
              ((min(max(4, left), WIDTH - w - 4), top) for left, top in spots)
-             if BOARD_TOP + 2 <= top and top + 28 <= BOARD_BOTTOM]
+             if BOARD_TOP + 2 <= top and top + 36 <= BOARD_BOTTOM]
     taken = (*_hazard_label_boxes(), *(placed or ()))
     box = next((b for b in boxes if not any(_overlap(b, t) for t in taken)), boxes[0])
     if placed is not None:
         placed.append(box)
     d.rounded_rectangle(box, radius=6, fill=(12, 12, 16), outline=colour, width=2)
-    d.text(((box[0] + box[2]) / 2, box[1] + 14), text, font=f, fill=WHITE, anchor="mm")
+    d.text(((box[0] + box[2]) / 2, box[1] + 18), text, font=f, fill=WHITE, anchor="mm")
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -363,39 +355,41 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         if isinstance(winner, int) and winner < len(players):
             d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.GOLD)
             text = f"{_name(view, winner)} escapes the Kingdom with the Key!"
-            f, lines = core.fit_phrase(text, core.seat_names(view), 30, WIDTH - 40, HEADER_H - 6)
+            f, lines = core.fit_phrase(text, core.seat_names(view), 34, WIDTH - 40, HEADER_H - 6, smallest=FLOOR)
             core.draw_lines(d, WIDTH / 2, mid, lines, f, BLACK, align="m")
         else:
-            d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(28, True),
+            d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(FLOOR, True),
                    fill=core.WARN, anchor="mm")
         return
-    d.text((14, mid), TITLE, font=font(28, True), fill=GOLDEN, anchor="lm")
+    title = font(FLOOR, True)
+    top, low = ROW_MID
+    d.text((14, top), TITLE, font=title, fill=GOLDEN, anchor="lm")
     rnd = f"Round {view.get('round', 1)}/{view.get('rounds', '?')}"
-    d.text((350, mid), rnd, font=font(22), fill=core.TEXT_DIM, anchor="lm")
-    left = 350 + font(22).getlength(rnd) + 24
-    right = WIDTH - 14
+    x = 14 + title.getlength(TITLE) + 20
+    d.text((x, top), rnd, font=font(FLOOR), fill=core.TEXT_DIM, anchor="lm")
+    left, right = 14, WIDTH - 14
     die = view.get("die")
     if isinstance(die, int):
-        d.rounded_rectangle((right - 44, mid - 22, right, mid + 22), radius=8, fill=WHITE, outline=BLACK, width=2)
-        d.text((right - 22, mid + 1), str(die), font=font(28, True), fill=BLACK, anchor="mm")
-        right -= 56
+        d.rounded_rectangle((right - 50, top - 24, right, top + 24), radius=8, fill=WHITE, outline=BLACK, width=2)
+        d.text((right - 25, top + 1), str(die), font=font(FLOOR + 2, True), fill=BLACK, anchor="mm")
+    height = HEADER_H - top - 28
     current = view.get("current")
     job = view.get("fold_job")
     acting = view.get("acting")
     if acting:
-        f, lines = core.fit_phrase(str(acting), core.seat_names(view), 24, right - left, HEADER_H - 8)
-        core.draw_lines(d, right, mid, lines, f, core.TEXT)
+        f, lines = core.fit_phrase(str(acting), core.seat_names(view), FLOOR, right - left, height,
+                                   smallest=FLOOR)
+        core.draw_lines(d, left, low, lines, f, core.TEXT, align="l")
     elif job:
         text = f"The {str(job.get('panel', '')).capitalize()} panel is folding!"
-        f, text = core.fit_font(text, 24, right - left, True)
-        d.text((right, mid), text, font=f, fill=core.WARN, anchor="rm")
+        f, text = core.fit_font(text, FLOOR, right - left, True, smallest=FLOOR)
+        d.text((left, low), text, font=f, fill=core.WARN, anchor="lm")
     elif isinstance(current, int) and current < len(players):
         phase = {"demon": "moves the Demon King", "move": "moves", "steal": "may steal"}.get(view.get("phase"), "to play")
-        token_w = 2 * (R + 2) + 8
-        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), 24,
-                                   right - left - token_w, HEADER_H - 8)
-        width = core.draw_lines(d, right, mid, lines, f, core.TEXT)
-        _token(d, right - width - 22, mid, players[current].get("colour"), current)
+        _token(d, left + 24, low, players[current].get("colour"), current)
+        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), FLOOR,
+                                   right - left - 58, height, smallest=FLOOR)
+        core.draw_lines(d, left + 58, low, lines, f, core.TEXT, align="l")
 
 
 def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], fold: tuple[str, str]) -> None:
@@ -403,11 +397,6 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
     if job and job.get("panel") in ("west", "east"):
         x0 = 0 if job["panel"] == "west" else 800
         d.rectangle((x0 + 2, BOARD_TOP + 2, x0 + 398, BOARD_BOTTOM - 2), outline=core.WARN, width=6)
-        to = job.get("to")
-        world = _world(job["panel"], to if to in ("in", "out") else "out")
-        text = f"{'Opening out' if to == 'out' else 'Folding in'} to the {world}!"
-        f, text = core.fit_font(text, 22, 380, True)
-        _text_outline(d, (x0 + 200, BOARD_BOTTOM - 22), text, f, core.WARN)
     # Key Locations: a gold chest while the Treasure is there
     for loc, full in (view.get("locations") or {}).items():
         if loc not in SPACES or not _present(loc, fold):
@@ -467,82 +456,6 @@ def _draw_marks(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             _label(d, x, y, str(mark.get("mark", "")), colour, placed)
 
 
-def panel_box(seat: int, players: int) -> tuple[int, int, int, int]:
-    """Where a seat's panel goes: two to a row; at a table of two, one row of panels twice as tall."""
-    x0 = 8 + (seat % 2) * 596
-    if players <= 2:
-        return x0, PANELS_Y, x0 + 588, PANELS_Y + 2 * PANEL_H - 8
-    y0 = PANELS_Y + (seat // 2) * PANEL_H
-    return x0, y0, x0 + 588, y0 + PANEL_H - 8
-
-
-def _draw_panels(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    players = view.get("players") or []
-    f = font(22)
-    current = view.get("current")
-    monster = view.get("monster")
-    for pl in players[:4]:
-        seat = pl.get("seat", 0)
-        x0, y0, x1, y1 = panel_box(seat, len(players))
-        d.rounded_rectangle((x0, y0, x1, y1), radius=10, fill=core.PANEL_BG,
-                            outline=core.TURN_GREEN if seat == current else None, width=3)
-        _token(d, x0 + 26, y0 + 26, pl.get("colour"), seat)
-        treasures = pl.get("treasures") or 0
-        deep = pl.get("deep") or 0
-        tail = f"  {treasures} holder{'s' if treasures != 1 else ''}" + (f" · {deep} Deep Magic" if deep else "")
-        f_name, name = core.fit_name(_name(view, seat), 24, PANEL_TEXT_W - 50 - (26 if treasures else 0)
-                                     - f.getlength(tail))
-        d.text((x0 + 50, y0 + 26), name, font=f_name, fill=WHITE, anchor="lm")
-        d.text((x0 + 50 + f_name.getlength(name), y0 + 26), tail, font=f, fill=GOLDEN, anchor="lm")
-        if treasures:
-            cx = x0 + 566
-            d.rectangle((cx - 10, y0 + 16, cx + 10, y0 + 34), fill=GOLDEN, outline=BLACK, width=2)
-        equip = pl.get("equip") or []
-        counts: dict[str, int] = {}
-        for item in equip:
-            counts[item] = counts.get(item, 0) + 1
-        kit = ", ".join(ITEM_SHORT.get(i, i) + (f"×{n}" if n > 1 else "") for i, n in sorted(counts.items()))
-        f_kit, kit = core.fit_font(kit or "no equipment", 22, PANEL_TEXT_W, smallest=16)
-        d.text((x0 + 14, y0 + 54), kit, font=f_kit, fill=core.TEXT, anchor="lm")
-        status = _status(pl, monster, view.get("fold_job"))
-        if status:
-            room = y1 - 4 - (y0 + 66)
-            f_status, lines = core.fit_block(status, 22, PANEL_TEXT_W, room, smallest=16)
-            core.draw_lines(d, x0 + 14, y0 + 66 + room / 2, lines, f_status, core.TEXT_DIM, align="l")
-    lost: dict[str, int] = {}
-    for e in view.get("lost_equipment") or []:
-        if isinstance(e, dict):
-            lost[e.get("item")] = lost.get(e.get("item"), 0) + 1
-    items = ", ".join(ITEM_SHORT.get(i, "?") + (f"×{n}" if n > 1 else "") for i, n in sorted(lost.items()))
-    held = view.get("lost_treasures", 0)
-    text = f"Ring: {view.get('deep_left', 0)} Deep Magic · Lost: {held} holder{'s' if held != 1 else ''}" \
-        + (f", {items}" if items else "")
-    d.text((14, PANELS_Y + 2 * PANEL_H + 8 + LOST_H // 2), fit_text(text, f, WIDTH - 28), font=f,
-           fill=core.TEXT_DIM, anchor="lm")
-
-
-def _status(pl: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None = None) -> str:
-    if pl.get("revealed"):
-        return "carried " + ", ".join(str(t) for t in pl["revealed"])
-    task = pl.get("task")
-    run = ((job or {}).get("runners") or {}).get(str(pl.get("seat")))
-    if run:
-        left = run.get("left", 0)
-        return f"running from the fold: {left} throw{'s' if left != 1 else ''} left"
-    if monster and monster.get("seat") == pl.get("seat"):
-        return f"fighting a {monster.get('name')} (strength {monster.get('strength')})"
-    if task:
-        label = str(task.get("label") or task.get("name") or "")
-        if task.get("miss"):
-            label += f" ({task['miss']} turns to miss)"
-        elif task.get("length") and task.get("lane"):
-            label += f" ({task.get('pos')}/{task.get('length')})"
-        return label
-    if pl.get("spot"):
-        return "held"
-    return pl.get("where") or ""
-
-
 # --------------------------------------------------------------------------- entry points
 def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     fold = _fold_of(view)
@@ -550,7 +463,6 @@ def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     d = core.Draw(im)
     _draw_header(d, view)
     _draw_board(im, d, view, fold)
-    _draw_panels(d, view)
     return im
 
 

@@ -40,8 +40,9 @@ class DrawnText:
     the surface it was drawn on, both in the pixels of the image that holds it; ``meant`` the
     whole string (differs from ``text`` only when shortened), ``meant_width`` its width in the
     font drawn, and ``room`` the width `fit_text` was given (None when the string did not go
-    through it). A pasted picture (an icon, a piece, a tile) is recorded too, with no text: it
-    is what a string may not run into."""
+    through it); ``px`` the font's size (its em height: what a reader sees as the size of the
+    text, whatever letters it has), scaled with the surface. A pasted picture (an icon, a
+    piece, a tile) is recorded too, with no text: it is what a string may not run into."""
 
     text: str
     meant: str
@@ -49,6 +50,7 @@ class DrawnText:
     room: float | None
     box: Box
     frame: Box
+    px: float = 0.0
 
     @property
     def picture(self) -> bool:
@@ -62,7 +64,8 @@ class DrawnText:
         return replace(self, box=_shift(self.box, dx, dy), frame=_shift(self.frame, dx, dy))
 
     def scaled(self, fx: float, fy: float) -> "DrawnText":
-        return replace(self, box=_scale(self.box, fx, fy), frame=_scale(self.frame, fx, fy))
+        return replace(self, box=_scale(self.box, fx, fy), frame=_scale(self.frame, fx, fy),
+                       px=self.px * min(fx, fy))
 
     def turned(self, quarter_turns: int, width: int, height: int) -> "DrawnText":
         return replace(self, box=_turn(self.box, quarter_turns, width, height),
@@ -139,7 +142,8 @@ class TextRecorder:
             box = (xy[0] + l, xy[1] + t, xy[0] + r, xy[1] + b)
         meant, room = self._meaning(text, fnt)
         width = fnt.getlength(meant) if meant != text else box[2] - box[0]
-        self._add(image, [DrawnText(text, meant, width, room, tuple(box), (0, 0, image.width, image.height))])
+        self._add(image, [DrawnText(text, meant, width, room, tuple(box), (0, 0, image.width, image.height),
+                                    float(fnt.size))])
 
     def _covered(self, image: Any, area: Box) -> None:
         """Forget what ``image`` showed inside ``area``: something opaque was drawn over it."""

@@ -15,7 +15,8 @@ from bot.app import GatekeeperBot
 from sandbox.harness import settle, until
 from fakediscord.models import Message
 from fakediscord.server import FakeDiscord
-from bot.table import Table
+from bot.table import Table, fill_names
+from bot.ui import choice_labels
 from games.core import Rng, decide
 
 CHROMIUM = "/usr/bin/chromium"
@@ -119,7 +120,8 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
     board = board_message(fake, bot, table)
     version = table.version
     mine = [(cid, label) for cid, label, _ in board.buttons() if cid and cid.split(":")[2] == str(seat)]
-    direct = [cid for cid, label in mine if label == choice.label or label.endswith(f" · {choice.label}")]
+    shown = choice_labels(prompt.choices, table.names())[prompt.choices.index(choice)][:80]  # as the button says it
+    direct = [cid for cid, label in mine if label == shown or label.endswith(f" · {shown}")]
     if not prompt.private and direct:
         await tab.click(board.id, direct[0])
         if choice.input:
@@ -134,13 +136,14 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
             for step in choice.path:
                 await until(lambda: not fake.messages[panel.id].loading, what="the panel")
                 current = fake.messages[panel.id]
-                button = next((cid for cid, label, _ in current.buttons() if label == step.label[:80]), None)
+                step_label = fill_names(step.label, table.names())
+                button = next((cid for cid, label, _ in current.buttons() if label == step_label[:80]), None)
                 edits = len(current.edits)
                 if button is not None:
                     await tab.click(panel.id, button)
                 else:
                     custom_id, value = next((cid, value) for cid, options in current.selects()
-                                            for value, label in options if label == step.label[:100])
+                                            for value, label in options if label == step_label[:100])
                     await tab.select(panel.id, custom_id, value)
                 if step is choice.path[-1]:
                     if choice.input:

@@ -48,6 +48,9 @@ class Step:
     acting_plain: str  # and as the picture says it
     drawn: str | None  # the last picture drawn, as the publisher keeps it (JSON)
     channel: tuple[str, ...]  # the text of every message in the channel, oldest first
+    panel: str | None  # the players' panel in words (livetable.panel_text), if the game has one
+    texts: tuple[str, ...]  # the live table's text displays
+    names: tuple[str, ...]  # the players' names
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,14 @@ def header_of(message: Message) -> str | None:
     container = next((c for c in message.components if c.get("type") == 17), None)
     return next((c["content"] for c in (container or {}).get("components", [])
                  if c.get("type") == 10), None)
+
+
+def texts_of(message: Message | None) -> tuple[str, ...]:
+    """The text displays inside the live table's container."""
+    container = next((c for c in message.components if c.get("type") == 17), None) \
+        if message is not None else None
+    return tuple(c["content"] for c in (container or {}).get("components", [])
+                 if c.get("type") == 10)
 
 
 def step(players: Players, table: Table, texts: dict[str, str]) -> Step:
@@ -87,7 +98,9 @@ def step(players: Players, table: Table, texts: dict[str, str]) -> Step:
         "calls" if interlude.get("calls") is not None else "speeches",
         acting_header=who.header, acting_plain=who.plain,
         drawn=players.bot.publisher._drawn.get(table.id),
-        channel=tuple(texts.setdefault(m.text(), m.text()) for m in players.channel_messages()))
+        channel=tuple(texts.setdefault(m.text(), m.text()) for m in players.channel_messages()),
+        panel=livetable.panel_text(table) if table.game.panel_text is not None else None,
+        texts=texts_of(live), names=tuple(table.names()))
 
 
 async def play(game: str) -> Played:

@@ -29,6 +29,10 @@ def check_agreement(step: Step, seen: dict) -> None:
         assert step.drawn and json.loads(step.drawn)["acting"] == step.acting_plain
         assert step.alt_texts and step.acting_plain in step.alt_texts[0]
         seen["board"] = seen.get("board", 0) + 1
+        if step.panel is not None:  # the players' panel is the table's text, a line each
+            assert step.panel in step.texts, step.panel
+            assert len(step.panel.split("\n")) > len(step.names)
+            assert all(name in step.panel for name in step.names)
     else:
         assert "THE GATEKEEPER" in header and step.attachments == ("speaker.png",)
         seen[step.interlude] = seen.get(step.interlude, 0) + 1

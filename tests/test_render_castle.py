@@ -92,7 +92,7 @@ def test_png_basics(n):
     assert len(png) < 1_000_000
     im = decode(png)
     assert im.format == "PNG"
-    assert 1100 <= im.width <= 1300
+    assert 760 <= im.width <= 1000  # the castle alone: a phone shrinks it least
     lay = castle.layout(*((8, 5) if n == 2 else (6, 6)))
     assert im.size == (castle.WIDTH, lay.height)
     assert castle.draw_castle(random_view(7, n)).size == im.size

@@ -110,7 +110,7 @@ def test_an_adventurer_is_drawn_on_its_space_in_its_colour():
     view["targets"], view["last"], view["demon"] = [], None, "h12"
     img = draw_kingdom(view)
     x, y = kingdom.xy("h5")
-    assert img.getpixel((x - 8, y)) == core.seat_rgb("red")
+    assert img.getpixel((x - 14, y)) == core.seat_rgb("red")
 
 
 def test_the_demon_king_is_drawn_where_the_view_puts_him():
@@ -205,27 +205,23 @@ def seated(view: dict, n: int) -> dict:
                 monster=None)
 
 
-def test_only_seated_players_get_a_panel():
+def test_the_panels_are_the_tables_text_a_line_per_seated_player():
+    """The board no longer draws the adventurers' panels: `panel` says them, one line for each
+    seated player, under the picture where a phone wraps them."""
+    from render.words.kingdom import panel
+
     view = seated(next(v for v in map(random_view, range(50)) if len(v["players"]) >= 3), 3)
-    im = draw_kingdom(view)
-    x0, y0, x1, y1 = kingdom.panel_box(3, 4)  # a fourth seat's place
-    assert im.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == core.BG
-    x0, y0, x1, y1 = kingdom.panel_box(2, 3)
-    assert im.getpixel(((x0 + x1) // 2, y1 - 6)) == core.PANEL_BG
+    lines = panel(view)
+    assert len(lines) == 3 + 2 and lines[-2].startswith("Ring: ") and lines[-1].startswith("West panel: ")
+    assert all(lines[seat].startswith(view["names"][seat]) for seat in range(3))
+    assert draw_kingdom(view).height == kingdom.BOARD_BOTTOM
 
 
-def test_two_players_get_tall_panels_where_a_long_status_wraps_whole():
-    from render.textrecord import TextRecorder
+def test_a_long_status_is_said_whole():
+    from render.words.kingdom import panel
 
     view = seated(random_view(5), 2)
     label = "climbing the white skulls (an odd number of them: one, three or five) towards the Evil Tower"
     view["players"][0]["task"] = {"hazard": "x", "name": "x", "step": "x", "label": label, "lane": None,
                                   "pos": 0, "length": 0, "near": None, "far": None, "miss": None}
-    with TextRecorder() as recorder:
-        im = draw_kingdom(view)
-        texts = [t for t in recorder.texts(im) if not t.picture]
-    x0, y0, x1, y1 = kingdom.panel_box(0, 2)
-    assert y1 - y0 > 2 * kingdom.PANEL_H - 20
-    inside = sorted((t for t in texts if t.box[1] > y0 + 60 and t.box[3] < y1 and t.box[0] < x1),
-                    key=lambda t: t.box[1])
-    assert " ".join(t.text for t in inside) == label
+    assert panel(view)[0].endswith(f" · {label}")

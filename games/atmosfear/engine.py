@@ -387,6 +387,7 @@ class AtmosfearGame(Game):
     rules_page = ("data", "atmosfear/rules.md")
     speaker = "render.atmosfear:render_gatekeeper"
     speaker_describer = "render.words.atmosfear:describe_gatekeeper"
+    panel_text = "render.words.atmosfear:panel"
     speakers = {"gatekeeper": "THE GATEKEEPER"}
     title = "Atmosfear: The Harbingers"
     pausable = True

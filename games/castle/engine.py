@@ -451,6 +451,7 @@ class CastleGame(Game):
     ai_view_from_view = "games.castle.ai:view_from_view"
     renderer = "render.castle:render_castle"
     describer = "render.words.castle:describe"
+    panel_text = "render.words.castle:panel"
     warm_up = "render.castle:warm_up"
     rules_page = ("data", "castle/rules.md")
     title = "Keys to the Castle"

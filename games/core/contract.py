@@ -172,6 +172,10 @@ class Game(ABC):
     # Optional, for screen readers: `describer(view) -> str` says the renderer's view in words
     # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line)
     # -> str` the speaker's picture; without them the bot falls back to generic words.
+    # `panel_text(view) -> list[str]` is the public view's player panel as short plain lines (one
+    # per player, then the table's facts; the last, a key to the picture's symbols, is shown
+    # small): the table's text beside the picture, where a phone reads what a shrunk picture
+    # could not show.
     ai: ClassVar[str]
     ai_view_from_view: ClassVar[str | None] = None
     renderer: ClassVar[str]
@@ -179,6 +183,7 @@ class Game(ABC):
     warm_up: ClassVar[str | None] = None
     speaker: ClassVar[str | None] = None
     speaker_describer: ClassVar[str | None] = None
+    panel_text: ClassVar[str | None] = None
     speakers: ClassVar[dict[str, str]] = {}
     rules_page: ClassVar[tuple[str, str]]
 

@@ -459,6 +459,7 @@ class DontGoGame(Game):
     ai_view_from_view = "games.dontgo.ai:view_from_view"
     renderer = "render.dontgo:render_dontgo"
     describer = "render.words.dontgo:describe"
+    panel_text = "render.words.dontgo:panel"
     warm_up = "render.dontgo:warm_up"
     rules_page = ("data", "dontgo/rules.md")
     title = "Don't Go In There"

@@ -349,6 +349,7 @@ class FiretopGame(Game):
     ai = "games.firetop.ai:choose"
     renderer = "render.firetop:render_firetop"
     describer = "render.words.firetop:describe"
+    panel_text = "render.words.firetop:panel"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
     state_format = 2

@@ -102,6 +102,7 @@ class KingdomGame(Game):
     ai = "games.kingdom.ai:choose"
     renderer = "render.kingdom:render_kingdom"
     describer = "render.words.kingdom:describe"
+    panel_text = "render.words.kingdom:panel"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
     state_format = FORMAT

@@ -141,3 +141,44 @@ def describe_gatekeeper(line: str, name: str | None = None) -> str:
     text = " ".join(str(line or "").split()) or "..."
     calls = f", calling {name}" if name else ""
     return fit([f"The Gatekeeper, a hooded figure with glowing eyes{calls}, speaking: {text}"])
+
+
+LEGEND = ("Stones: a letter is its realm's key · a black key · swirl: black hole · daggers: duel · "
+          "wings: flight · skull: fate · clock: time · headstone · arrow: a path in · gold rings: the last move.")
+
+
+def panel(view: dict[str, Any]) -> list[str]:
+    """What the board's side panel used to show, as short lines for the table's text (a phone
+    wraps text; it shrinks a picture): one line per player (colour, Harbinger, keys held as a
+    count, what holds them back), then the realms' keys, the dice, the Well and the black key,
+    and the legend of the stones."""
+    players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+    lines = [player_line(view, p) for p in players]
+    facts = []
+    realms = view.get("realms") or []
+    if realms:
+        facts.append("Keys left: " + ", ".join(f"{r.get('colour')} {int(r.get('keys_left') or 0)}" for r in realms))
+    dice = view.get("dice")
+    if dice:
+        facts.append(f"Dice: {joined(str(int(d)) for d in dice)}")
+    read = len(view.get("fears_read") or [])
+    facts.append(f"Well: {count(view.get('fears_in_well'), 'fear')}, {read} read")
+    black = view.get("black_key") or {}
+    if black.get("holder") is None:
+        facts.append("Black key: " + ("on its stone" if black.get("on_board", True) else "gone"))
+    return [*lines, " · ".join(facts), LEGEND]
+
+
+def player_line(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """ "Ana (red, Khufu): 2 keys and the black key · must roll 6"."""
+    held = count(player.get("keys"), "key") + (" and the black key" if player.get("black_key") else "")
+    states = [held]
+    if player.get("in_black_hole"):
+        states.append("in a black hole")
+    if player.get("must_roll") is not None:
+        states.append(f"must roll {player['must_roll']}")
+    if player.get("waiting_at_well"):
+        states.append("waits at the Well")
+    if player.get("chosen_one"):
+        states.append("the Chosen One")
+    return f"{who(view, player)}: {' · '.join(states)}"

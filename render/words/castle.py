@@ -76,3 +76,31 @@ def piles(view: dict[str, Any]) -> str:
     top = view.get("discard_top")
     discard = f"{count(view.get('discard_count'), 'card')}, {card_name(top)} on top" if top else "empty"
     return f"Draw pile: {count(view.get('draw_pile'), 'card')}. Discard pile: {discard}."
+
+
+LEGEND = ("On the tiles: padlock · hacksaw · net (with the netter's number) · purple line: secret passage · "
+          "bars: barred · gold key: extra key · green arrow: extra turn · blue frame: the last move.")
+
+
+def panel(view: dict[str, Any]) -> list[str]:
+    """What the board's side panel used to show, as short lines for the table's text (a phone
+    wraps text; it shrinks a picture): one line per player (colour and side, cards in hand,
+    where, bonuses used, nets), then the piles, and the legend of the tiles."""
+    players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+    top = view.get("discard_top")
+    discard = f"{card_name(top)} on top of {count(view.get('discard_count'), 'card')}" if top else "empty"
+    return [*(player_line(view, p) for p in players),
+            f"Draw pile: {count(view.get('draw_pile'), 'card')} · Discard pile: {discard}", LEGEND]
+
+
+def player_line(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """ "Ana (red, south side): 3 cards · at D3 · bonus used on A1 · netted for 1 more turn"."""
+    side = SIDES.get(str(player.get("side")), "their")
+    said = [count(player.get("hand_size"), "card"), f"at {player['pos']}" if player.get("pos") else "outside"]
+    used = player.get("bonuses_used") or []
+    if used:
+        said.append(f"bonus used on {joined(used)}")
+    netted = int(player.get("netted") or 0)
+    if netted > 0:
+        said.append(f"netted for {count(netted, 'more turn')}")
+    return f"{name_of(view, player.get('seat'))} ({player.get('colour')}, {side} side): {' · '.join(said)}"

@@ -92,3 +92,56 @@ def scores(view: dict[str, Any]) -> list[str]:
     told = [f"{name_of(view, r.get('seat'))} {int(r.get('total') or 0)} ({count(r.get('curses'), 'curse')}, "
             f"{count(r.get('ghosts'), 'ghost')})" for r in rows]
     return [f"Final scores, lowest best: {joined(told)}."]
+
+
+SIDES = ("A", "B")
+LEGEND = ("On a card: the purple hand is its curse value, each small die a ghost die it adds, a gold "
+          "number the amulet's. On a space: how many flashlights shine there.")
+
+
+def panel(view: dict[str, Any]) -> list[str]:
+    """What the board's player rows used to show, as short lines for the table's text (a phone
+    wraps text; it shrinks a picture): one line per player (meeples left, curses showing, the
+    cards taken), the rooms' cards by name, the dice, the deck, and the legend of the cards."""
+    players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+    return [*(player_line(view, p) for p in players), *room_lines(view),
+            f"Deck: {count(view.get('deck'), 'card')}", LEGEND]
+
+
+def player_line(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """ "Ana (red): 2 meeples left · 7 curses · Amulet 3 1; Doll 2, dispelled 4" (each kind's
+    curse values, as the cards lie in front of the player)."""
+    kinds: dict[str, tuple[list[str], list[str]]] = {}
+    for card in player.get("cards") or []:
+        live, gone = kinds.setdefault(label(card), ([], []))
+        (gone if card.get("dispelled") else live).append(str(int(card.get("curse") or 0)))
+    taken = "; ".join(" ".join([kind, *live]) + (f"{',' if live else ''} dispelled {' '.join(gone)}" if gone else "")
+                      for kind, (live, gone) in kinds.items()) or "no cards"
+    return (f"{who(view, player.get('seat'))}: {count(player.get('meeples'), 'meeple')} left · "
+            f"{count(player.get('curses'), 'curse')} · {taken}")
+
+
+def room_lines(view: dict[str, Any]) -> list[str]:
+    """ "Library (side B): Mirror 2, Amulet 3 (amulet 1), a card face down · dice 1 and 0, re-rolled"."""
+    said = []
+    dice = view.get("dice") or {}
+    for room in sorted(view.get("rooms") or [], key=lambda r: r.get("slot", 0)):
+        name = str(room.get("name"))
+        if room.get("removed"):
+            said.append(f"{name}: closed")
+            continue
+        side = room.get("side")
+        head = f"{name} (side {SIDES[side]})" if side in (0, 1) else name
+        cards = []
+        for card in room.get("cards") or []:
+            if card.get("hidden"):
+                cards.append("a card face down")
+                continue
+            amulet = f" (amulet {card['amulet']})" if isinstance(card.get("amulet"), int) else ""
+            cards.append(f"{label(card)} {int(card.get('curse') or 0)}{amulet}")
+        line = f"{head}: {', '.join(cards) or 'no cards'}"
+        if dice.get("slot") == room.get("slot") and dice.get("faces"):
+            flags = [word for flag, word in (("rerolled", "re-rolled"), ("changed", "changed")) if dice.get(flag)]
+            line += f" · dice {joined(str(int(f)) for f in dice['faces'])}" + "".join(f", {w}" for w in flags)
+        said.append(line)
+    return said

@@ -120,3 +120,65 @@ def rooms(view: dict[str, Any]) -> list[str]:
         lying = [f"{count(p.get('count'), 'card')} {place(view, p.get('node'))}" for p in piles]
         said.append(f"Treasure lying on the floor: {'; '.join(lying)}.")
     return said
+
+
+LEGEND = ("On the board: ? a room not yet explored · ✓ its treasure taken · ! a monster waits there · "
+          "a gold box: treasure on the floor · a crossed letter: a room barred to that adventurer · "
+          "the line: the last move.")
+
+
+def panel(view: dict[str, Any]) -> list[str]:
+    """What the board's adventurer sheets used to show, as short lines for the table's text (a
+    phone wraps text; it shrinks a picture): one line per adventurer, the battle and the dice,
+    then the board's legend."""
+    players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+    return [*(sheet_line(view, p) for p in players), *battle(view), *fight_dice(view), *throws(view), LEGEND]
+
+
+DICE_WHAT = {"move": "moves", "luck": "tests Luck", "battle": "fights", "escape": "escapes",
+             "bridge": "tries the bridge", "passage": "gropes"}
+
+
+def fight_dice(view: dict[str, Any]) -> list[str]:
+    """The battle's last round: "Last round: 6 and 5 = 21 against 1 and 2 = 10"."""
+    last = (view.get("battle") or {}).get("last")
+    if not isinstance(last, dict):
+        return []
+    mine, theirs = (joined(str(int(f)) for f in last.get(k) or []) for k in ("mine", "theirs"))
+    return [f"Last round: {mine} = {int(last.get('my_total') or 0)} against {theirs} = "
+            f"{int(last.get('their_total') or 0)}"]
+
+
+def throws(view: dict[str, Any]) -> list[str]:
+    """The last dice thrown outside a battle, the latest tries at the chest, and its keys once
+    the game is over."""
+    said = []
+    dice = view.get("dice")
+    if not view.get("battle") and isinstance(dice, dict) and dice.get("faces"):
+        what = DICE_WHAT.get(str(dice.get("what")), "rolls")
+        said.append(f"{name_of(view, dice.get('seat'))} {what}: {joined(str(int(f)) for f in dice['faces'])}")
+    tries = [f"{name_of(view, a.get('seat'))} {'-'.join(str(int(k)) for k in a.get('keys') or [])}: "
+             f"{int(a.get('wrong') or 0)} wrong" for a in (view.get("attempts") or [])[-3:]]
+    if tries:
+        said.append("Chest tries: " + " · ".join(tries))
+    if view.get("phase") == "over" and view.get("chest"):
+        said.append("The chest's keys: " + ", ".join(str(int(k)) for k in view["chest"]))
+    return said
+
+
+def sheet_line(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """ "Ana (red): Skill 11 · Luck 10/11 · Stamina 22/22 · Gold 1 · Food 3 · Treasure 2 · Keys 2 · Fine Sword"."""
+    def n(key: str, default: int = 0) -> int:
+        return int(player.get(key) or default)
+    said = [f"Skill {n('skill')}", f"Luck {n('luck')}/{n('luck0')}", f"Stamina {n('stamina')}/{n('stamina0')}",
+            f"Gold {n('gold')}", f"Food {n('provisions')}", f"Treasure {n('treasures')}", f"Keys {n('keycards')}"]
+    if player.get("creating"):
+        said.append("new hero")
+    if n("miss"):
+        said.append("lost a turn")
+    if not player.get("lantern"):
+        said.append("no lantern")
+    if n("lives", 1) > 1:
+        said.append(f"life {n('lives', 1)}")
+    said += [str(s) for s in player.get("swords") or [] if s != "Sword"][:1]
+    return f"{who(view, player.get('seat'))}: {' · '.join(said)}"

@@ -227,3 +227,69 @@ def table(view: dict[str, Any]) -> list[str]:
     lost_kit = len(view.get("lost_equipment") or [])
     said.append(f"Lost pile: {count(lost, 'Treasure holder')} and {count(lost_kit, 'piece')} of equipment.")
     return said
+
+
+def panel(view: dict[str, Any]) -> list[str]:
+    """What the board's panels used to show, as short lines for the table's text (a phone wraps
+    text; it shrinks a picture): one line per adventurer (equipment, Treasure holders as a
+    count, Deep Magic, what they are doing), then the Ring and the lost pile, and the Worlds on
+    the side panels' backs."""
+    players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
+    lost = Counter(item_names().get(e.get("item"), str(e.get("item")))
+                   for e in view.get("lost_equipment") or [] if isinstance(e, dict))
+    kit = "".join(f", {item}" + (f"×{n}" if n > 1 else "") for item, n in sorted(lost.items()))
+    return [*(player_line(view, p, view.get("monster"), view.get("fold_job")) for p in players),
+            f"Ring: {count(view.get('deep_left'), 'Deep Magic card')} · "
+            f"Lost: {count(view.get('lost_treasures'), 'Treasure holder')}{kit}", panels(view)]
+
+
+def panels(view: dict[str, Any]) -> str:
+    """The World each side panel shows and the one on its back (it shows when the panel folds)."""
+    fold, job = view.get("fold") or {}, view.get("fold_job") or {}
+    said = []
+    for side in ("west", "east"):
+        face = fold.get(side) if fold.get(side) in ("in", "out") else "in"
+        worlds = _board()["panels"][side]
+        if job.get("panel") == side:
+            to = job.get("to") if job.get("to") in ("in", "out") else "out"
+            turning = f"{'opening out' if to == 'out' else 'folding in'} to the {worlds[to]['world']} now"
+        else:
+            turning = f"folds to {worlds['out' if face == 'in' else 'in']['world']}"
+        said.append(f"{side.capitalize()} panel: {worlds[face]['world']} ({turning})")
+    return " · ".join(said)
+
+
+def player_line(view: dict[str, Any], player: dict[str, Any], monster: dict[str, Any] | None,
+                job: dict[str, Any] | None) -> str:
+    """ "Ana (red): Axe, Net×2 · 1 Treasure holder · 1 Deep Magic card · fighting a Wyvern (strength 7)"."""
+    kit = Counter(item_names().get(i, str(i)) for i in player.get("equip") or [])
+    said = [", ".join(item + (f"×{n}" if n > 1 else "") for item, n in sorted(kit.items())) or "no equipment",
+            count(player.get("treasures"), "Treasure holder")]
+    if player.get("deep"):
+        said.append(count(player.get("deep"), "Deep Magic card"))
+    doing = status(player, monster, job)
+    if doing:
+        said.append(doing)
+    return f"{with_colour(view, player)}: {' · '.join(said)}"
+
+
+def status(player: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None) -> str:
+    """What an adventurer is doing, in the words of the board's panel."""
+    if player.get("revealed"):
+        return "carried " + ", ".join(str(t) for t in player["revealed"])
+    run = ((job or {}).get("runners") or {}).get(str(player.get("seat")))
+    if run:
+        return f"running from the fold: {count(run.get('left'), 'throw')} left"
+    if monster and monster.get("seat") == player.get("seat"):
+        return f"fighting a {monster.get('name')} (strength {monster.get('strength')})"
+    task = player.get("task")
+    if task:
+        label = str(task.get("label") or task.get("name") or "")
+        if task.get("miss"):
+            label += f" ({task['miss']} turns to miss)"
+        elif task.get("length") and task.get("lane"):
+            label += f" ({task.get('pos')}/{task.get('length')})"
+        return label
+    if player.get("spot"):
+        return "held"
+    return str(player.get("where") or "")
