@@ -29,6 +29,7 @@ SPEAKER_FILE = "speaker.png"
 MAX_TEXT = 4000  # Discord's limit across a message's text displays
 CARRIED_ID = 90  # component ids of the carried summaries and of the turn's lines, read back
 LINES_ID = 91  # from the live message after a restart
+BEGAN_ID = 1_000_000  # the container's id: this plus the turn the live table began at
 SUMMARY_CHARS = 280  # one retired turn's summary line
 CHAPTER_TURNS = 8  # summaries a chapter message keeps
 CHAPTER_CHARS = 1800
@@ -162,8 +163,10 @@ def _fitting_events(events: list[str], room: int) -> str:
 
 
 def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str],
-                 board: Picture | None, speaker: Picture | None) -> discord.ui.LayoutView:
-    """The live table message for `table` as committed."""
+                 board: Picture | None, speaker: Picture | None,
+                 began: int | None = None) -> discord.ui.LayoutView:
+    """The live table message for `table` as committed. `began`, the turn it began at, is
+    kept in the container's id, so after a restart its turn's summary keeps its number."""
     assert table.state is not None
     game = table.game
     view = discord.ui.LayoutView(timeout=None)
@@ -175,7 +178,8 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     header = "\n".join(part for part in (title, who.header, who.clock) if part)
     colour = SPEAKER_COLOUR if who.interlude and who.seat is None else (
         discord.Colour.gold() if table.status != "running" else present.colour_of(table, who.seat))
-    box = discord.ui.Container(accent_colour=colour)
+    box = discord.ui.Container(accent_colour=colour,
+                               id=None if began is None else BEGAN_ID + began)
     box.add_item(discord.ui.TextDisplay(header))
     said = None
     if who.interlude is not None and speaker is not None:
@@ -257,6 +261,17 @@ def lines_from(components: list[Any]) -> list[str]:
     """The current turn's lines a table message shows, read back likewise."""
     return [line for line in _text_of(components, LINES_ID).split("\n")
             if line and line != "The game begins!"]
+
+
+def began_from(components: list[Any]) -> int | None:
+    """The turn a table message began at (its container's id), if it says."""
+    stack = list(components)
+    while stack:
+        item = stack.pop()
+        if (getattr(item, "id", None) or 0) >= BEGAN_ID:
+            return item.id - BEGAN_ID
+        stack += list(getattr(item, "children", None) or [])
+    return None
 
 
 def _text_of(components: list[Any], wanted: int) -> str:

@@ -323,6 +323,9 @@ class DiscordPublisher:
         except discord.NotFound:
             return Trail()
         trail = self._trail[table.id] = Trail(livetable.carried_from(message.components))
+        began = livetable.began_from(message.components)
+        if began is not None:
+            self._first_turn.setdefault(table.id, began)
         if table.id not in self._lines:
             self._lines[table.id] = livetable.lines_from(message.components)
         return trail
@@ -361,8 +364,10 @@ class DiscordPublisher:
         return any(p is not None and not table.seats[s].ai for s, p in enumerate(table.prompts)) \
             or (mover is not None and not table.seats[mover].ai)
 
-    def draft(self, table: Table, lines: list[str], carried: list[str]) -> "Draft":
-        """The table message for `table` as committed: its layout and its picture."""
+    def draft(self, table: Table, lines: list[str], carried: list[str],
+              began: int | None = None) -> "Draft":
+        """The table message for `table` as committed: its layout and its picture. `began`:
+        the turn the live table began at (a new one: the current turn)."""
         assert table.state is not None
         game = table.game
         public = game.view(table.state, None)
@@ -377,7 +382,8 @@ class DiscordPublisher:
         else:
             picture = Picture(livetable.BOARD_FILE, board_alt(table, view))
             drawn = json.dumps(view, sort_keys=True)
-        return Draft(table, who, lines, carried, view, picture, drawn, said)
+        return Draft(table, who, lines, carried, view, picture, drawn, said,
+                     table.state.turn if began is None else began)
 
     async def post_board(self, table: Table, lines: list[str], carried: list[str],
                          slot: Slot) -> tuple[int, int]:
@@ -441,7 +447,7 @@ class DiscordPublisher:
         that message caused the change, the edit goes through the click's interaction, which
         spends none of the channel's 5 edits per 5 s."""
         carried = (await self._trail_of(table, ids)).carried
-        draft = self.draft(table, lines, carried)
+        draft = self.draft(table, lines, carried, self._first_turn.get(table.id))
         picture: list[discord.File] | None = None  # None: the attached picture stays
         if self._drawn.get(table.id) != draft.drawn:  # an unchanged picture is not sent again
             file = await self.picture_file(table, draft, slot)
@@ -664,13 +670,14 @@ class Draft:
     picture: Picture
     drawn: str
     said: str | None
+    began: int  # the turn the live table began at: kept in the message, for after a restart
 
     def layout(self, with_picture: bool) -> discord.ui.LayoutView:
         picture = self.picture if with_picture else None
         return livetable.table_layout(
             self.table, self.who, self.lines, self.carried,
             board=picture if self.said is None else None,
-            speaker=picture if self.said is not None else None)
+            speaker=picture if self.said is not None else None, began=self.began)
 
 
 def board_alt(table: Table, view: dict[str, Any]) -> str:
