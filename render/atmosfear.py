@@ -68,7 +68,7 @@ BONE = (236, 230, 214)
 STEEL = (60, 64, 74)
 HOLE_PURPLE = (120, 60, 190)
 KINDS = ("plain", "headstone", "key", "black_key", "black_hole", "duel", "flight", "fate", "time", "branch")
-PHASES = {"fears": "writing fears", "play": "play", "gatekeeper": "the Gatekeeper speaks", "paused": "paused",
+PHASES = {"fears": "writing fears", "play": "play", "gatekeeper": "Gatekeeper speaks", "paused": "paused",
           "over": "game over"}
 
 

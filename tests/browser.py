@@ -7,9 +7,10 @@ Playwright drives Debian's own Chromium (/usr/bin/chromium); nothing is download
 """
 from __future__ import annotations
 
-from typing import Awaitable, Callable, Sequence
+from typing import AsyncIterator, Awaitable, Callable, Sequence
 
-from playwright.async_api import Browser, Locator, Page, Playwright, expect
+import pytest_asyncio
+from playwright.async_api import Browser, Locator, Page, Playwright, async_playwright, expect
 
 from bot.app import GatekeeperBot
 from sandbox.harness import settle, until
@@ -24,6 +25,15 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1280, "height": 860}
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    """One Chromium for a test file (each test opens its own pages); import it to use it."""
+    async with async_playwright() as playwright:
+        chromium = await launch(playwright)
+        yield chromium
+        await chromium.close()
 
 
 async def launch(playwright: Playwright) -> Browser:

@@ -15,7 +15,7 @@ from sandbox.harness import BotHarness, is_board, settle, until
 from sandbox import people
 
 __all__ = ["BotHarness", "InThreadHarness", "Players", "is_board", "own_postgres_server",
-           "settle", "until", "walk_labels", "TEST_RATE_SCALE"]
+           "settle", "until", "walk_labels", "play_out", "TEST_RATE_SCALE"]
 
 
 # Discord's rate-limit buckets with windows ten times shorter (5 posts per 0.5 s in a channel):
@@ -62,3 +62,20 @@ def walk_labels(prompt_choices, labels: list[str]):
         options = walk(prompt_choices, path).options
         path.append(next(i for i, s in enumerate(options) if s.label == label))
     return path
+
+
+async def play_out(players: Players, table: Any, clock: Any, between: Any = None) -> Any:
+    """Play `table` to its end: the first seat asked acts as the smart AI would, through the
+    buttons, 4 s a move on the fake clock. `between(step, table)` runs after each step and may
+    hand back the table to go on with (a restart loads it anew). The table at the end."""
+    for step in range(1, 5000):
+        if table.status != "running":
+            return table
+        waiting = [s for s, p in enumerate(table.prompts) if p is not None]
+        if waiting:
+            await players.play_by_buttons(table, seat=waiting[0])
+        clock.advance(4.0)
+        await players.settle(table)
+        if between is not None:
+            table = await between(step, table) or table
+    return table

@@ -26,13 +26,16 @@ def duel_game(levels: list[str], seed: int) -> State:
 
 
 def test_smart_beats_random_clearly():
-    smart_wins = 0
+    """Random never wins; smart wins at least three games in four (a duel against a random
+    player that wanders off with key cards may reach the round limit: issue 38's stalemates)."""
+    smart_wins = random_wins = 0
     games = 16
     for seed in range(games):
         levels = ["smart", "random"] if seed % 2 == 0 else ["random", "smart"]
         state = duel_game(levels, seed)
         smart_wins += state.result["winners"] == [levels.index("smart")]
-    assert smart_wins >= games * 0.8
+        random_wins += state.result["winners"] == [levels.index("random")]
+    assert random_wins == 0 and smart_wins >= games * 0.75
 
 
 def test_smart_games_end_with_a_winner():

@@ -8,7 +8,7 @@ import pytest
 from bot import present, story
 from bot.clock import FakeClock
 from fakediscord import Message
-from tests.harness import InThreadHarness, Players
+from tests.harness import InThreadHarness, Players, play_out
 
 PEOPLE = ["Ana", "Bo", "Cy"]
 
@@ -22,15 +22,8 @@ async def played(fake_discord, tmp_path):
                               turn_timeout=100_000.0)
     await harness.start()
     players = Players(fake_discord, harness, PEOPLE)
-    table = await players.start_game("Ana", PEOPLE[1:], game="dontgo")
-    for _ in range(5000):
-        if table.status != "running":
-            break
-        waiting = [s for s, p in enumerate(table.prompts) if p is not None]
-        if waiting:
-            await players.play_by_buttons(table, seat=waiting[0])
-        clock.advance(4.0)
-        await players.settle(table)
+    table = await play_out(players, await players.start_game("Ana", PEOPLE[1:], game="dontgo"),
+                           clock)
     assert table.status == "over"
     yield harness, players, table
     await harness.stop()

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright, expect
+from playwright.async_api import expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
 from sandbox.harness import settle
 from sandbox.serve import FIRST_USER, Sandbox
-from tests.browser import Tab, board_message, launch, open_game, play_turn
+from tests.browser import Tab, board_message, browser, open_game, play_turn  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -30,14 +28,6 @@ PHONE = {"width": 390, "height": 844}
 MOVES = 3  # the player's own moves before the table is looked at
 SHOTS = "GATEKEEPER_PHONE_SHOTS"  # a folder: save each table there as <game>.png
 GAMES = ("atmosfear", "castle", "dontgo", "firetop", "kingdom")
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        chromium = await launch(playwright)
-        yield chromium
-        await chromium.close()
 
 
 async def play_a_few_moves(box: Sandbox, me: Tab, clock: FakeClock, table) -> None:

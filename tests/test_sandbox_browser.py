@@ -5,12 +5,11 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import AsyncIterator
 
 import aiohttp
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright, expect
+from playwright.async_api import expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
@@ -18,9 +17,9 @@ from sandbox.harness import settle, until
 from sandbox.serve import FIRST_USER, Sandbox
 from bot.table import Table
 from tests.browser import (
+    browser,  # a fixture
     Tab,
     board_message,
-    launch,
     lobby_button,
     open_game,
     play_to_the_end,
@@ -30,14 +29,6 @@ from tests.browser import (
 
 # One Chromium for the file (each test opens its own pages), so the tests share one event loop.
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        chromium = await launch(playwright)
-        yield chromium
-        await chromium.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")

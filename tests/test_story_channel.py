@@ -12,7 +12,7 @@ import pytest
 
 from bot.clock import FakeClock
 
-from tests.harness import InThreadHarness, Players
+from tests.harness import InThreadHarness, Players, play_out
 from tests.markup_check import open_markers
 from tests.played import played
 
@@ -67,19 +67,16 @@ async def test_each_turn_is_told_once_across_restarts(fake_discord, tmp_path):
         players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"])
         table = await players.start_game("Ana", ["Bo", "Cy"], game="dontgo")
         story: dict = {}
-        for step in range(1, 5000):
-            if table.status != "running":
-                break
-            waiting = [s for s, p in enumerate(table.prompts) if p is not None]
-            if waiting:
-                await players.play_by_buttons(table, seat=waiting[0])
-            clock.advance(4.0)
-            await players.settle(table)
+
+        async def restart_now_and_then(step: int, table):
             if step % 5 == 0 and table.status == "running":
                 await harness.restart()
                 table = await players.bot.service.get(table.id)
                 await players.settle(table)
             check_story([m.text() for m in players.channel_messages()], story)
+            return table
+
+        table = await play_out(players, table, clock, restart_now_and_then)
         assert table.status == "over" and story["turns"] > 10
         told = check_story([m.text() for m in players.channel_messages()], story)
         assert told == list(range(1, told[-1] + 1))  # and each under its own number
