@@ -15,8 +15,8 @@ lasts its 20 minutes. Measured from the fake's own request log:
   pace, again at the relaxed and correspondence paces (the turn DM of bot.notify carries the
   news: one DM a turn);
 - echo DMs: two DMs in a row with the same text, at any pace;
-- ephemerals per own turn: the ephemeral messages the bot made for the players (panels,
-  replies) over the turns that came to them;
+- ephemerals per own turn: the ephemeral messages the players are left with (panels,
+  replies; one a newer panel replaced is gone) over the turns that came to them;
 - messages left: the channel's messages after the end (the lobby included);
 - stale: messages left showing a move button of a seat or a "to move" line.
 
@@ -137,7 +137,7 @@ async def measure(players: Players, table: Table, first_request: int = 0) -> Vol
             continue
         dms = [m.text() for m in fake.dms(seat.user_id)]
         volume.dms[seat.name] = len(dms)
-        volume.ephemerals[seat.name] = len(fake.ephemerals(seat.user_id, include_deleted=True))
+        volume.ephemerals[seat.name] = len(fake.ephemerals(seat.user_id))
         volume.own_turns[seat.name] = turns[seat_index]
         volume.echo_dms += sum(a == b for a, b in zip(dms, dms[1:]))
     if rows:
@@ -216,7 +216,7 @@ def section(results: list[Volume], command: str) -> list[str]:
         f"{produced_by(command)}. Each game played to its end by people in every seat clicking "
         f"the smart AI's choice, {SECONDS_PER_MOVE:.0f} s a move on a fake clock (a game with a "
         "game clock: its 20-minute one). Channel writes: posts, edits and deletes in the channel "
-        "(click writes: through a click's interaction, apart). DMs and ephemerals (panels, "
+        "(click writes: through a click's interaction, apart). DMs and ephemerals left (panels, "
         "replies): per turn of a player's; DMs per pace (replayed at the slow ones).",
         "",
         "| game | moves | minutes | channel writes | per move | click writes | DMs per turn: "
