@@ -29,6 +29,7 @@ SPEAKER_FILE = "speaker.png"
 MAX_TEXT = 4000  # Discord's limit across a message's text displays
 CARRIED_ID = 90  # component ids of the carried summaries and of the turn's lines, read back
 LINES_ID = 91  # from the live message after a restart
+OPENING_ID = 92  # the first table's opening words: not the turn's lines, never read back
 BEGAN_ID = 1_000_000  # the container's id: this plus the turn the live table began at
 SUMMARY_CHARS = 280  # one retired turn's summary line
 CHAPTER_TURNS = 8  # summaries a chapter message keeps
@@ -206,7 +207,7 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     room = MAX_TEXT - len(trail) - len(header) - len(panel) - len(footer) - sum(map(len, extra)) - 200
     shown = [line for line in lines if said is None or said not in line]
     if table.status == "running" and not shown and not carried and table.state.version == 0:
-        shown = ["The game begins!"]
+        box.add_item(discord.ui.TextDisplay(opening_text(table, max(200, room)), id=OPENING_ID))
     text = "\n".join(present.fitting(shown, max(200, room)))
     if text:
         box.add_item(discord.ui.TextDisplay(text, id=LINES_ID))
@@ -218,6 +219,16 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     view.add_item(box)
     view.stop()  # not stored by discord.py: on_interaction routes its clicks
     return view
+
+
+def opening_text(table: Table, room: int) -> str:
+    """What the game's first table says before anyone moves: that it begins, and the house rules
+    that change play at this table (`Game.opening`), so players hear them before they act."""
+    assert table.state is not None
+    rules = [f"- {table.fill(line)}" for line in table.game.opening(table.state)]
+    if not rules:
+        return "The game begins!"
+    return markup.clip("\n".join(["The game begins! House rules at this table:", *rules]), room)
 
 
 def panel_text(table: Table) -> str:
@@ -259,8 +270,7 @@ def carried_from(components: list[Any]) -> list[str]:
 
 def lines_from(components: list[Any]) -> list[str]:
     """The current turn's lines a table message shows, read back likewise."""
-    return [line for line in _text_of(components, LINES_ID).split("\n")
-            if line and line != "The game begins!"]
+    return [line for line in _text_of(components, LINES_ID).split("\n") if line]
 
 
 def began_from(components: list[Any]) -> int | None:

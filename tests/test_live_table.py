@@ -10,8 +10,11 @@ import re
 
 import pytest
 
+import games
 from bench import table_volume
-from tests.played import Step, played
+from bot.table import fill_names
+from games.core import setup
+from tests.played import SEED, SHORT, Step, played
 
 
 def check_agreement(step: Step, seen: dict) -> None:
@@ -55,3 +58,22 @@ async def test_a_game_keeps_its_table_in_agreement_and_its_channel_quiet(game, t
     assert volume.dms_over_turns == 0 and volume.echo_dms == 0, volume
     assert volume.stale == [], volume.stale
     assert volume.moves > 20
+
+
+@pytest.mark.parametrize("game", ["castle", "dontgo", "atmosfear", "firetop", "kingdom"])
+async def test_the_first_table_tells_the_house_rules_of_this_table_by_name(game, tmp_path_factory):
+    """Before anyone moves, the players hear the house rules that change their game (its
+    player count, its options), names filled in; a later table no longer says the game begins."""
+    record = await played(game, tmp_path_factory)
+    names = record.steps[0].names
+    rule_book = games.get(game)
+    tables = [text for text in record.every_version if f"### {rule_book.title} · turn" in text]
+    clock = table_volume.CLOCK if set(table_volume.CLOCK) <= set(rule_book.option_choices) else {}
+    rules = rule_book.opening(setup(rule_book, len(names), {**clock, **SHORT.get(game, {})}, SEED))
+    assert rules
+    first = tables[0]
+    assert "The game begins! House rules at this table:" in first
+    for line in rules:
+        assert f"- {fill_names(line, list(names))}" in first, first
+    assert "{p" not in first
+    assert not any("The game begins!" in text for text in tables[-5:])

@@ -33,7 +33,7 @@ from typing import Any
 
 from data import load_toml
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
-                        Step, count, with_article)
+                        Step, count, plural, with_article)
 
 from .questions import situation
 
@@ -211,6 +211,12 @@ def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> 
 def step_table(points: list[list[Any]], x: float) -> Any:
     """The value of the last [threshold, value] point whose threshold is at most `x`."""
     return next(v for t, v in reversed(points) if x >= t)
+
+
+def own_fears(per_player: float, seats: int) -> int:
+    """The fears of his own the Gatekeeper puts in the Well at the start (house rule: `well_fears`
+    fills it up to a number that follows the minutes each)."""
+    return min(len(GK["decoy_fears"]), max(0, step_table(RULES["well_fears"], per_player) - seats))
 
 
 # ---------------------------------------------------------------- geometry
@@ -429,7 +435,7 @@ class AtmosfearGame(Game):
         per_player = minutes / state.seats
         decoys = list(GK["decoy_fears"])
         rng.shuffle(decoys)
-        decoys = decoys[:max(0, step_table(RULES["well_fears"], per_player) - state.seats)]
+        decoys = decoys[:own_fears(per_player, state.seats)]
         head = step_table(RULES["head_start"], per_player)
         racks = [[COLOURS[(s + k) % 6] for k in range(1, head + 1)] for s in range(state.seats)]
         state.data = {
@@ -1733,6 +1739,27 @@ class AtmosfearGame(Game):
         kind, answer = situation(tuple([c.action for c in prompt.choices]))
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
+
+    def opening(self, state: State) -> list[str]:
+        """This table's house rules (board.toml, time.toml): the head start and the Well's own
+        fears for its minutes each, what a wrong fear at the Well does, the stacked Time deck."""
+        minutes = state.data["clock"]["minutes"]
+        per_player = minutes / state.seats
+        head, fears = step_table(RULES["head_start"], per_player), own_fears(per_player, state.seats)
+        gifts = []
+        if head:
+            gifts.append(f"you each start with {count(head, 'key')} from the {plural(head, 'realm')} "
+                         "to your left")
+        if fears:
+            gifts.append(f"the Gatekeeper puts {count(fears, 'fear')} of his own in the Well")
+        lines = [f"With {minutes} minutes for {state.seats} players, {' and '.join(gifts)}."] if gifts else []
+        lines.append("A wrong fear read at the Well leaves you there to read again next turn."
+                     if step_table(RULES["well_miss"], per_player) == "stay"
+                     else "A wrong fear read at the Well sends you back to your headstone.")
+        if TIME_DECK["skip_passed"]:
+            lines.append("Time cards are stacked, earliest on top; one whose time has passed is set "
+                         "aside and the next one drawn.")
+        return lines
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data

@@ -867,6 +867,23 @@ class CastleGame(Game):
             doors[i] = door_seen(tiles[i])
         self._doors_memo = (tiles, version, doors)
 
+    def opening(self, state: State) -> list[str]:
+        """This table's house rules (castle.toml): the doors that start open for seat balance,
+        the spare tiles a smaller castle leaves out, the turn limit."""
+        opened = [(seat, doors) for seat, doors in enumerate(OPEN_DOORS[state.seats]) if doors]
+        lines = []
+        if opened:
+            (first, doors), others = opened[0], opened[1:]
+            lines.append(f"Seat balance: {p(first)} starts with {count(doors, 'door')} on their own "
+                         f"edge already open{''.join(f', {p(s)} with {n}' for s, n in others)}.")
+        board = board_for(state.seats)
+        spare = len(all_tiles()) - board["rows"] * board["cols"]
+        if spare:
+            lines.append(f"The castle is {board['cols']} by {board['rows']}: "
+                         f"{count(spare, 'spare door tile')} stay out, unseen.")
+        lines.append(f"If nobody gets through in {MAX_TURNS} turns, the castle wins.")
+        return lines
+
     def private_text(self, state: State, seat: int) -> str:
         """Where the seat stands, its hand, and while its turn's card is still to play the card
         it drew for that turn (its "Take my turn" panel opens on this: the draw is told there,

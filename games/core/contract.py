@@ -203,6 +203,13 @@ class Game(ABC):
         package, path = self.rules_page
         return files(package).joinpath(path).read_text(encoding="utf-8")
 
+    def opening(self, state: State) -> list[str]:
+        """The house rules that change play at this table (its player count, its options), one
+        short plain line each ({p0}.. name seats), for the players to hear as the game begins:
+        the first table shows them, where /rules would be read too late. From the game's data,
+        so they say what this table plays. None by default."""
+        return []
+
     def interlude(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """A speaking character holding the floor in the public `view` (then nobody moves but
         whom it calls), or None. As a dict: "speaker" (a kind in `speakers`), "line", "calls"

@@ -38,7 +38,7 @@ SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
 FIRST_SEAT: int = CONFIG["setup"]["first_seat"]
 # House rule (seat balance): curses taken off each seat's score at the end, per player count.
-SEAT_BONUS: dict[int, list[int]] = {int(n): b for n, b in CONFIG["seat_balance"]["bonus"].items()}
+SEAT_BONUS: dict[int, list[float]] = {int(n): b for n, b in CONFIG["seat_balance"]["bonus"].items()}
 TOKENS = {k: int(v) for k, v in CONFIG["ghosts"]["tokens"].items()}
 TOKEN_VALUE = sum(int(k) * v for k, v in TOKENS.items())
 DIE: tuple[int, ...] = tuple(CONFIG["ghosts"]["die"])
@@ -451,6 +451,14 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     if not data.get("scores"):
         return dict(data)
     return {**data, "scores": [{**r, "bonus": 0} for r in data["scores"]]}
+
+
+def curses_off(bonus: float) -> str:
+    """A seat bonus in words: 0.5 is "half a curse", 1.5 "1½ curses"."""
+    whole, half = int(bonus), bonus % 1 == 0.5
+    if not whole:
+        return "half a curse"
+    return f"{whole}{'½' if half else ''} {'curse' if bonus == 1 else 'curses'}"
 
 
 class DontGoGame(Game):
@@ -1189,6 +1197,18 @@ class DontGoGame(Game):
         roll = None if shown is None or dice is None else (dice["slot"], tuple(dice["faces"]))
         return (d["phase"], d["clocks"], roll, held, IN_PLAY[state.seats], up, fresh, ghosts(me),
                 tuple(rooms), secret)
+
+    def opening(self, state: State) -> list[str]:
+        """The seat bonus for this many players and the ghost die's faces: house rules (dontgo.toml)."""
+        seat_bonus = SEAT_BONUS[state.seats]
+        bonuses = [f"{p(seat)} {curses_off(bonus)}" for seat, bonus in enumerate(seat_bonus) if bonus]
+        lines = []
+        if bonuses:
+            listed = ", ".join(bonuses[:-1]) + " and " + bonuses[-1] if len(bonuses) > 1 else bonuses[0]
+            tie = " (a half breaks a tie)" if any(bonus % 1 for bonus in seat_bonus) else ""
+            lines.append(f"Seat bonus: at the end, later seats get curses off their score: {listed}{tie}.")
+        faces = ", ".join(map(str, DIE[:-1])) + f" and {DIE[-1]}"
+        return lines + [f"The ghost die's faces show {faces} ghosts."]
 
     def private_text(self, state: State, seat: int) -> str:
         d = state.data

@@ -1872,6 +1872,16 @@ class FiretopGame(Game):
             }
         return view
 
+    def opening(self, state: State) -> list[str]:
+        """This table's house rules (game.toml and the lobby's round limit) and the bot's
+        convenience of fighting to the end."""
+        return [f"The Warlock wakes at the end of round {state.data['limit']}: if nobody has opened "
+                "the chest by then, nobody wins.",
+                f"A player picked to roll for a monster has {ROLL_WAIT:g} seconds a roll, then the "
+                "bot rolls.",
+                "Fight to the end: against a monster the bot rolls for, one click fights on round "
+                f"after round until one of you falls or your Stamina is down to {PRESS_FLOOR}."]
+
     def private_text(self, state: State, seat: int) -> str:
         d = state.data
         me = d["players"][seat]

@@ -834,6 +834,22 @@ class KingdomGame(Game):
             view["seat"] = seat
         return view
 
+    def opening(self, state: State) -> list[str]:
+        """This table's house rules (cards.toml, board.toml): the seat balance's extra Equipment,
+        the Demon King's ring and the round limit."""
+        extra = SETUP["seat_balance"]["equipment_extra"].get(str(state.seats), [])
+        each = SETUP["equipment_each"]
+        lines = [f"Seat balance: {p(seat)} is dealt {count(more, 'more Equipment card')} "
+                 f"({each + more} in all)."
+                 for seat, more in enumerate(extra) if more]
+        safe = " and ".join(sorted(BOARD.name(space) for space in BOARD.safe))
+        stride = " and strides over the Gate road, so he always moves the full throw" \
+            if BOARD.demon_strides else ""
+        lines.append(f"The Demon King walks only the Heartland ring{stride}; {safe} are safe.")
+        lines.append(f"If nobody escapes within {state.data['rounds']} rounds, the Demon King keeps "
+                     "the Kingdom and nobody wins.")
+        return lines
+
     def private_text(self, state: State, seat: int) -> str:
         """What only the seat knows: the Treasures in its face-down holders and who took its Key
         (its equipment and Deep Magic lie face up: the table shows them)."""
