@@ -269,8 +269,10 @@ def carried_from(components: list[Any]) -> list[str]:
 
 
 def lines_from(components: list[Any]) -> list[str]:
-    """The current turn's lines a table message shows, read back likewise."""
-    return [line for line in _text_of(components, LINES_ID).split("\n") if line]
+    """The current turn's lines a table message shows, read back likewise (a first table of
+    an older release still shows "The game begins!" among them: not a move)."""
+    return [line for line in _text_of(components, LINES_ID).split("\n")
+            if line and line != "The game begins!"]
 
 
 def began_from(components: list[Any]) -> int | None:
