@@ -152,10 +152,7 @@ class GatekeeperBot(discord.AutoShardedClient):
     async def _catch_up_after_restart(self, table: Table, behind: bool) -> None:
         """First take the buttons off any board posted but never recorded (the process died
         mid-post), then republish a board that is behind (with the DMs that are behind)."""
-        try:
-            await self.publisher.retire_orphans(table)
-        except Exception:  # noqa: BLE001 - the board must be republished all the same
-            log.exception("could not look for orphaned boards game=%s", table.id)
+        await self.publisher.look_for_orphans(table)
         if behind:
             self.service.republish(table)
         else:

@@ -74,6 +74,7 @@ class DiscordPublisher:
         self._unsent: dict[tuple[int, int], list[Event]] = {}  # private events awaiting a DM
         self._owed: set[int] = set()  # games whose new turn is shown by an edit, its post waiting
         self._unsettled: dict[int, int] = {}  # posts and retirements under way per game
+        self._scans: dict[int, asyncio.Future[None]] = {}  # orphan scans under way per game
         self._told_refused: set[int] = set()  # games whose host heard of a missing permission
         self._issued: dict[int, set[tuple[int, int]]] = {}  # (seat, token) on each live board
         self._notices = itertools.count()
@@ -275,6 +276,7 @@ class DiscordPublisher:
                         chapter, carried = carried + [summary], []
                     else:
                         carried = carried + [summary]
+        await self.retire_orphans(table)  # a dead process's mark is read before ours is set
         self._unsettle(table)
         try:
             posted = await self.post_board(table, lines[-MAX_TURN_LINES:], carried, slot)
@@ -420,13 +422,34 @@ class DiscordPublisher:
         self._unsettled.pop(table.id, None)
         self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 0)
 
-    async def retire_orphans(self, table: Table) -> int:
+    async def retire_orphans(self, table: Table) -> None:
         """After a restart: if the process died while a table post was under way (it may have
         landed without being recorded) or an old table still waited to retire, delete every
-        recent message of ours that shows this game's controls, but the live table. The number
-        deleted."""
-        if not self.bot.store.shown_version(table.id, POSTING):
-            return 0
+        recent message of ours that shows this game's controls, but the live table.
+
+        A mark set while none of our own posts or retirements is under way was left by a dead
+        process. Start-up looks for its orphans, and so does our first post before it goes:
+        its own mark would otherwise be cleared by `_settle` with the dead process's unread (a
+        timer or a click can publish before start-up looks, or start-up's look may fail). Both
+        wait for the same scan; one that failed leaves the mark for the next to try again."""
+        if table.id in self._unsettled or not self.bot.store.shown_version(table.id, POSTING):
+            return
+        scan = self._scans.get(table.id)
+        if scan is None:
+            scan = self._scans[table.id] = asyncio.ensure_future(self._scan_orphans(table))
+            scan.add_done_callback(lambda _: self._scans.pop(table.id, None))
+        await asyncio.shield(scan)
+
+    async def look_for_orphans(self, table: Table) -> None:
+        """Start-up's `retire_orphans`, retried as a message is when it fails for a passing
+        reason (the board is republished meanwhile): until it has looked, an orphan may show a
+        current button beside the live board."""
+        async def attempt(table: Table, slot: Slot) -> None:
+            await self.retire_orphans(table)
+
+        await self.delivery.deliver(("orphans", table.id), table.channel_id, table, attempt)
+
+    async def _scan_orphans(self, table: Table) -> None:
         retired = 0
         async for message in self.channel(table.channel_id).history(limit=ORPHAN_SCAN):
             live = self.bot.store.messages(table.id).get("board")
@@ -439,7 +462,6 @@ class DiscordPublisher:
         self.bot.store.set_message(table.id, POSTING, table.channel_id, 0, 0)
         if retired:
             log.warning("retired orphaned boards game=%s count=%d", table.id, retired)
-        return retired
 
     async def edit_board(self, table: Table, ids: tuple[int, int], lines: list[str],
                          slot: Slot, change: Change | None = None) -> bool:
