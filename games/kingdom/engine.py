@@ -843,7 +843,7 @@ class KingdomGame(Game):
                  f"({each + more} in all)."
                  for seat, more in enumerate(extra) if more]
         safe = " and ".join(sorted(BOARD.name(space) for space in BOARD.safe))
-        stride = " and strides over the Gate road, so he always moves the full throw" \
+        stride = " and strides over the Gate road, always moving the full throw" \
             if BOARD.demon_strides else ""
         lines.append(f"The Demon King walks only the Heartland ring{stride}; {safe} are safe.")
         lines.append(f"If nobody escapes within {state.data['rounds']} rounds, the Demon King keeps "
