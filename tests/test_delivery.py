@@ -728,11 +728,10 @@ async def test_after_a_restart_a_board_whose_post_failed_catches_up(stored_world
     assert moves == played  # each applied once, across the failures and the restart
 
 
-async def test_after_a_restart_a_board_that_landed_unrecorded_loses_its_buttons(world):
-    """A board post that landed while the bot never heard so, the process then stopping, leaves
-    a board with live buttons that the store does not know; the store's mark says a post was
-    under way. If start-up's look for it fails (or comes late), the game's next post must not
-    clear that mark with its own: it looks first, so the orphan is never forgotten."""
+async def orphan_then_restart(world):
+    """A board post lands while the bot never hears so; the bot restarts (the post's retry is
+    gone with the process) and start-up's first look for orphans fails once. The orphan, the
+    failing look's fault, and the table."""
     clock, players = world
     table = await players.start_game("Ana", ["Bo"])
     landed = players.fake.faults.add("POST", POSTS, outcomes=("drop-after",),
@@ -741,8 +740,17 @@ async def test_after_a_restart_a_board_that_landed_unrecorded_loses_its_buttons(
     orphan = players.boards()[-1]
     assert orphan.id != players.current_board(table).id and orphan.buttons()
     scan = players.fake.faults.add("GET", POSTS, outcomes=(503,), channel=players.channel.id)
-    await players.harness.restart()  # the retry of the post is gone with the process
-    table = players.table()
+    await players.harness.restart()
+    return orphan, scan, players.table()
+
+
+async def test_after_a_restart_a_board_that_landed_unrecorded_loses_its_buttons(world):
+    """A board post that landed while the bot never heard so, the process then stopping, leaves
+    a board with live buttons that the store does not know; the store's mark says a post was
+    under way. If start-up's look for it fails (or comes late), the game's next post must not
+    clear that mark with its own: it looks first, so the orphan is never forgotten."""
+    clock, players = world
+    orphan, scan, table = await orphan_then_restart(world)
     await converge(players, clock, lambda: scan.fired, "start-up's look")
     recorded = players.current_board(table).id
     while players.current_board(table).id == recorded:  # until the next turn's board is posted
@@ -758,14 +766,6 @@ async def test_after_a_restart_a_failed_look_for_an_orphaned_board_is_retried(wo
     passing reason, even when no new board follows (here the live one already shows the turn:
     the post that landed was owed for it)."""
     clock, players = world
-    table = await players.start_game("Ana", ["Bo"])
-    landed = players.fake.faults.add("POST", POSTS, outcomes=("drop-after",),
-                                     channel=players.channel.id)
-    await play_until_fired(players, table, landed)
-    orphan = players.boards()[-1]
-    assert orphan.id != players.current_board(table).id and orphan.buttons()
-    scan = players.fake.faults.add("GET", POSTS, outcomes=(503,), channel=players.channel.id)
-    await players.harness.restart()
-    table = players.table()
+    orphan, scan, table = await orphan_then_restart(world)
     await converge(players, clock, lambda: board_shows(players, table), "the board")
     assert scan.fired == 1 and players.fake.messages[orphan.id].deleted

@@ -99,16 +99,9 @@ def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
         pos = player.get("pos")
         place = names.get(pos, "the board")
         where = f"is on {place}" if pos else "has not entered the board"
-        states = []
         if player.get("in_black_hole"):
             where = f"is stuck in {place}" if "black hole" in place else f"{where}, stuck in a black hole"
-        if player.get("must_roll") is not None:
-            states.append(f"must roll {player['must_roll']}")
-        if player.get("waiting_at_well"):
-            states.append("waits at the Well")
-        if player.get("chosen_one"):
-            states.append("is the Chosen One")
-        said.append(f"{who(view, player)} {joined([where, *states])}.")
+        said.append(f"{who(view, player)} {joined([where, *conditions(player, 'is ')])}.")
     return said
 
 
@@ -172,13 +165,19 @@ def panel(view: dict[str, Any]) -> list[str]:
 def player_line(view: dict[str, Any], player: dict[str, Any]) -> str:
     """ "Ana (red, Khufu): 2 keys and the black key · must roll 6"."""
     held = count(player.get("keys"), "key") + (" and the black key" if player.get("black_key") else "")
-    states = [held]
-    if player.get("in_black_hole"):
-        states.append("in a black hole")
+    states = [held, *(["in a black hole"] if player.get("in_black_hole") else []),
+              *conditions(player)]
+    return f"{who(view, player)}: {' · '.join(states)}"
+
+
+def conditions(player: dict[str, Any], being: str = "") -> list[str]:
+    """What holds a player back or marks them out, the same words in the alt text and the
+    panel ("is the Chosen One" in a sentence: `being` "is ")."""
+    states = []
     if player.get("must_roll") is not None:
         states.append(f"must roll {player['must_roll']}")
     if player.get("waiting_at_well"):
         states.append("waits at the Well")
     if player.get("chosen_one"):
-        states.append("the Chosen One")
-    return f"{who(view, player)}: {' · '.join(states)}"
+        states.append(f"{being}the Chosen One")
+    return states
