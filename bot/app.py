@@ -529,9 +529,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         prompt = table.prompts[seat] if table.status == "running" else None
         content, view = f"✅ {done}.", None
         if prompt is not None:
-            position = walk(prompt.choices, [])
-            content += "\n" + panel_text(table, seat, prompt.text, position)
-            view = ui.panel_view(table, seat, position)
+            next_text, view = self.panel_contents(table, seat)
+            content += "\n" + next_text
         if ack is Ack.NONE:
             await by_dm(interaction, f"{content.splitlines()[0]} ({table.game.title}, game "
                                      f"#{table.id})")

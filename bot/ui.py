@@ -117,12 +117,11 @@ def choice_labels(choices: list[Choice], names: list[str]) -> list[str]:
     in events). Choices of one kind follow each other (a Key Challenge's nine keys): the first
     says the kind ("Key Challenge → Key 1"), the rest only what differs ("Key 2"), so a phone's
     row stays short."""
-    labels = []
-    for index, choice in enumerate(choices):
-        before = choices[index - 1].path if index else ()
-        same_kind = len(choice.path) > 1 and len(before) > 1 and before[0].key == choice.path[0].key
-        steps = choice.path[1:] if same_kind else choice.path
-        labels.append(fill_names(" → ".join(step.label for step in steps), names))
+    labels = [""] * len(choices)
+    for run in runs_of_a_kind(choices):
+        for index in run:
+            steps = choices[index].path[1:] if index != run[0] else choices[index].path
+            labels[index] = fill_names(" → ".join(step.label for step in steps), names)
     return labels
 
 
@@ -142,9 +141,11 @@ def runs_of_a_kind(choices: list[Choice]) -> list[list[int]]:
     return runs
 
 
-def slots(choices: list[Choice]) -> int:
-    """Button places the live table needs for one person's choices: a select takes a row."""
-    return sum(5 if len(run) >= SELECT_FROM else len(run) for run in runs_of_a_kind(choices))
+def slots(choices: list[Choice], grouped: bool) -> int:
+    """Button places the live table needs for one person's choices: with `grouped`, a select
+    of one kind takes a row."""
+    return sum(5 if grouped and len(run) >= SELECT_FROM else len(run)
+               for run in runs_of_a_kind(choices))
 
 
 def kind_select(table: Table, seat: int, run: list[int]) -> discord.ui.Select:
@@ -185,21 +186,17 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     several = len(waiting) > 1
     buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat
     kinds: list[tuple[int, list[int]]] = []  # one person's choices of one kind: a select
-    if not any(p.private for _, p in waiting) and not several and waiting \
-            and slots(waiting[0][1].choices) <= room:
-        seat, prompt = waiting[0]
-        labels = choice_labels(prompt.choices, table.names())
-        for run in runs_of_a_kind(prompt.choices):
-            if len(run) >= SELECT_FROM:
-                kinds.append((seat, run))
-            else:
-                buttons += [(labels[index], f"c:{index}", seat) for index in run]
-    elif not any(p.private for _, p in waiting) and sum(len(p.choices) for _, p in waiting) <= room:
+    grouped = not several  # several people's buttons each name their seat: no selects
+    if not any(p.private for _, p in waiting) \
+            and sum(slots(p.choices, grouped) for _, p in waiting) <= room:
         for seat, prompt in waiting:
-            for index, label in enumerate(choice_labels(prompt.choices, table.names())):
-                if several:
-                    label = seat_prefixed(table.seats[seat].name, label)
-                buttons.append((label, f"c:{index}", seat))
+            labels = choice_labels(prompt.choices, table.names())
+            for run in runs_of_a_kind(prompt.choices):
+                if grouped and len(run) >= SELECT_FROM:
+                    kinds.append((seat, run))
+                    continue
+                buttons += [(seat_prefixed(table.seats[seat].name, labels[index]) if several
+                             else labels[index], f"c:{index}", seat) for index in run]
     else:
         for seat, _ in waiting[:room]:
             label = f"{table.seats[seat].name}: take my turn" if several else "Take my turn"
