@@ -59,7 +59,9 @@ async def clicker(fake, players: Players, table, seat: int, rng: random.Random,
         record["clicks"].append(custom_id)
         if current and ix.followups:
             record["wrongly_refused"].append((custom_id, ix.followups[0].content))
-        await until(lambda: converged(players, table), timeout=1.0,
+        # converge it must; how fast is the benchmarks' business (a busy CI machine with 60
+        # clickers and the channel's rate limits took over 1 s once)
+        await until(lambda: converged(players, table), timeout=5,
                     what=f"game {table.id}'s board to converge")
 
 
