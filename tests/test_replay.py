@@ -366,7 +366,7 @@ async def test_a_replay_leaves_room_for_other_boards_in_the_pool(service):
     renderer.job = spy
     try:
         replay = asyncio.ensure_future(replays.build(row, "webp"))
-        await first_drawing.wait()
+        await asyncio.wait_for(first_drawing.wait(), 60)  # fails, never hangs
         board = await renderer.png(board_view(table.game, table.state, table.names()))
         assert board[:4] == b"\x89PNG" and not replay.done()
         data = await replay

@@ -11,6 +11,8 @@ from bot.config import SandboxSettings, Settings
 from sandbox.harness import until
 from sandbox.serve import FIRST_USER, Sandbox
 
+WAIT = 30.0  # seconds a tab waits for its next event before the test fails (never hangs)
+
 
 @pytest.fixture
 async def box(tmp_path):
@@ -31,9 +33,9 @@ async def test_a_tab_is_greeted_with_its_world(box):
     me = str(box.first_user.id)
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(f"{box.url}sandbox/live?user={me}") as ws:
-            hello = await ws.receive_json()
+            hello = await ws.receive_json(timeout=WAIT)
         async with session.ws_connect(f"{box.url}sandbox/live?user=12345") as ws:
-            stranger = await ws.receive_json()
+            stranger = await ws.receive_json(timeout=WAIT)
     assert hello["type"] == "hello" and hello["me"] == me
     assert hello["sandbox"]["guild"] == "Gatekeeper sandbox"
     assert hello["sandbox"]["database"] == str(box.sandbox.db_path)
@@ -111,7 +113,7 @@ async def test_a_tab_is_told_which_game_each_channel_is_playing(box):
 
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(f"{box.url}sandbox/live?user={me}") as ws:
-            hello = await ws.receive_json()
+            hello = await ws.receive_json(timeout=WAIT)
             assert {c["name"]: c["game"] for c in hello["channels"]}["castle"] is None
             await box.fake.slash(me, castle, "play", {"game": "castle"})
             await until(lambda: any(m.buttons() for m in box.fake.channel_messages(castle)),
@@ -120,7 +122,7 @@ async def test_a_tab_is_told_which_game_each_channel_is_playing(box):
                 await box.fake.click(me, *await until(lambda: lobby(op), what=f"{op} to click"))
             await until(lambda: box.running_game(castle) == "castle", what="the game")
             while True:  # the page is told as soon as it starts
-                event = await ws.receive_json()
+                event = await ws.receive_json(timeout=WAIT)
                 if event["type"] == "world":
                     games = {c["name"]: c["game"] for c in event["channels"]}
                     if games["castle"] == "castle":
