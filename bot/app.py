@@ -31,7 +31,7 @@ from .dms import DmChannels
 from .notify import Notifier
 from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
-from .publisher import POSTING, DiscordPublisher
+from .publisher import OWED, POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
 from .store import Store, Unavailable
@@ -138,6 +138,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                 self.service._spawn(self._catch_up_after_restart(table, table.id in behind))
             else:
                 self.service._spawn(self.publisher.send_private(table.snapshot(), None))
+            if self.store.shown_version(table.id, OWED):  # its ping's post was still waiting
+                self.publisher.owe_board(table)
             for seat in self.publisher.untold_dms_closed(table):
                 self.service._spawn(self.publisher.tell_dms_closed(table, seat))
         for game_id, problem in list(self.service.quarantined.items()):

@@ -53,10 +53,11 @@ log = logging.getLogger("gatekeeper.discord")
 DMS_CLOSED = 50007
 UNKNOWN_MESSAGE = 10008  # someone deleted the message: post it again
 POSTING = "posting"  # `messages` kind: 1 while a message of ours may show stale buttons
+OWED = "owed"  # `messages` kind: 1 while a new turn is shown by an edit and its post (the ping) waits
 ORPHAN_SCAN = 50  # recent channel messages looked through for them at start-up
 MAX_TURN_LINES = 30  # lines of the current turn kept on the board (the rest: /log)
 # A new board whose post can go within this many seconds waits for it; past that, the live board
-# is edited to show the new turn at once and the post (with its ping) follows (`_owe_board`).
+# is edited to show the new turn at once and the post (with its ping) follows (`owe_board`).
 SHORT_WAIT = 0.5
 
 
@@ -180,7 +181,7 @@ class DiscordPublisher:
         arrive meanwhile join `pending`, so one write shows the newest state). An edit through
         the click that caused the change spends no channel budget and never waits; a new turn
         whose post must wait is shown at once by an edit of the live board when the channel's
-        edits have room (the post, with its ping, follows when the posts do: `_owe_board`)."""
+        edits have room (the post, with its ping, follows when the posts do: `owe_board`)."""
         while pending:
             snapshot = coalesce(pending)
             table = snapshot.table
@@ -250,7 +251,7 @@ class DiscordPublisher:
             kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
             if await self.edit_board(table, old, kept, slot, change):
                 if new_board:
-                    self._owe_board(table)
+                    self.owe_board(table)
                 return
             lines, old = kept, None  # the live table was deleted: post it again, with its lines
         carried, chapter = list(self._trail.get(table.id, Trail()).carried), None
@@ -289,9 +290,9 @@ class DiscordPublisher:
                     slot, change):
                 raise
             self._settle(table)
-            self._owe_board(table)
+            self.owe_board(table)
             return
-        self._owed.discard(table.id)
+        self._paid(table)
         if old is not None and old != posted:  # (before anything else can fail)
             origin = change.origin if change else None
             self.delivery.send(("retire", old[1]), old[0], (origin, chapter),
@@ -332,12 +333,15 @@ class DiscordPublisher:
             self._lines[table.id] = livetable.lines_from(message.components)
         return trail
 
-    def _owe_board(self, table: Table) -> None:
+    def owe_board(self, table: Table) -> None:
         """The turn passed while the channel's posts were spent, and the live board was edited
-        to show it: post the new board (which pings whoever must act) once a post is allowed."""
+        to show it: post the new board (which pings whoever must act) once a post is allowed.
+        The store keeps the debt (OWED), so a restart meanwhile still posts it (on_ready)."""
         if table.id in self._owed:
             return  # its post is already waiting
         self._owed.add(table.id)
+        if not self.bot.store.shown_version(table.id, OWED):
+            self.bot.store.set_message(table.id, OWED, table.channel_id, 0, 1)
 
         async def post_when_allowed() -> None:
             await self.budget.room(table.channel_id, "POST", keep=1)
@@ -346,6 +350,12 @@ class DiscordPublisher:
                 self.bot.service.republish(current)
 
         self.bot.service._spawn(post_when_allowed())
+
+    def _paid(self, table: Table) -> None:
+        """The new board is posted: no post is owed any more."""
+        self._owed.discard(table.id)
+        if self.bot.store.shown_version(table.id, OWED):
+            self.bot.store.set_message(table.id, OWED, table.channel_id, 0, 0)
 
     def forget(self, table: Table) -> None:
         self.bot.store.forget(table.id)

@@ -12,7 +12,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot import delivery, present, ui
+from bot import delivery, present, publisher, ui
 from bench.faults_soak import Soak
 from bot.clock import FakeClock
 from bot.delivery import Delivery, ServerError
@@ -769,3 +769,24 @@ async def test_after_a_restart_a_failed_look_for_an_orphaned_board_is_retried(wo
     orphan, scan, table = await orphan_then_restart(world)
     await converge(players, clock, lambda: board_shows(players, table), "the board")
     assert scan.fired == 1 and players.fake.messages[orphan.id].deleted
+
+
+async def test_a_new_turn_whose_post_waited_is_posted_after_a_restart(world):
+    """The turn passes while the channel's posts are spent: the live table is edited to show it
+    and the new post (which pings whoever must act) waits. A restart meanwhile must not lose
+    that post: the store keeps the debt."""
+    clock, players = world
+    table = await players.start_game("Ana", ["Bo"])
+    # the board's post, then the owed post when it tries: refused for 90 s (our retry's wait)
+    spent = players.fake.faults.add("POST", POSTS, outcomes=(429,), retry_after=90.0,
+                                    channel=players.channel.id, count=2)
+    await play_until_fired(players, table, spent)
+    await until(lambda: spent.fired == 2 and not players.bot.service._tasks,
+                what="the owed post to be refused too")
+    assert players.bot.store.shown_version(table.id) == table.version  # by an edit
+    edited = players.current_board(table)
+    await players.harness.restart()
+    table = players.table()
+    await converge(players, clock, lambda: board_shows(players, table)
+                   and players.current_board(table).id != edited.id, "the owed post")
+    assert players.bot.store.shown_version(table.id, publisher.OWED) == 0
