@@ -23,6 +23,7 @@ from games.core import Rng, decide
 CHROMIUM = "/usr/bin/chromium"
 # headless, and nothing that would reach for the network (this machine's is closed)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-dev-shm-usage",  # a container's small /dev/shm must not crash a tab
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1280, "height": 860}
 
