@@ -21,8 +21,7 @@ LONGEST = 34  # characters: about what a phone's button shows on one line
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
 SEED = 1
 
-# The games whose labels are kept short so far.
-SHORT_GAMES = ("atmosfear", "castle", "dontgo", "firetop")
+GAMES = ("atmosfear", "castle", "dontgo", "firetop", "kingdom")
 
 
 def offered_labels(name: str, seats: int, seed: int) -> set[str]:
@@ -44,7 +43,7 @@ def offered_labels(name: str, seats: int, seed: int) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize("name", SHORT_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 def test_no_label_is_longer_than_a_phone_shows(name):
     game = games.get(name)
     long = sorted({label for seats in range(game.min_seats, game.max_seats + 1)
