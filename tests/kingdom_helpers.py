@@ -114,5 +114,5 @@ def safe_demon(st: State, seat: int = 0) -> State:
     if st.data["phase"] != "demon":
         return st
     prompt = GAME.prompt(st, seat)
-    choice = next(c for c in prompt.choices if "catches" not in c.label)
+    choice = next(c for c in prompt.choices if not GAME.caught_by_demon(st.data, c.action.split()[1]))
     return act(st, seat, choice.action)[0]

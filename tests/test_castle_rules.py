@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -780,14 +781,12 @@ def test_a_skeleton_key_asks_what_it_does_before_which_door():
     cards = walk(prompt.choices, []).options
     skeleton = next(i for i, step in enumerate(cards) if step.key == "skeleton")
     uses = walk(prompt.choices, [skeleton]).options
-    assert {step.label for step in uses} <= {"Open a door", "Close a door", "Remove a padlock",
+    assert {step.label for step in uses} <= {"Open a door", "Close a door", "Unlock a door",
                                              "Discard it"}
     assert "Discard it" in {step.label for step in uses}
     for index, use in enumerate(uses):
         position = walk(prompt.choices, [skeleton, index])
         if position.complete is not None:
             continue
-        verb = use.label.split()[0]
-        assert position.options and all(step.label.startswith(
-            "Unlock" if use.key == "unlock" else verb) for step in position.options)
+        assert position.options and all(re.fullmatch(r"[A-Z][0-9]+", step.label) for step in position.options)
         assert len(position.options) <= 2 * 25  # two selects of doors at most

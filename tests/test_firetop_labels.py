@@ -10,7 +10,9 @@ from collections import Counter
 
 from games.core import replay
 from games.firetop import GAME
+from games.firetop.board import BOARD
 from games.firetop.engine import COLOURS, PRESS_FLOOR
+from games.firetop.places import ARROWS
 from tests.rules_helpers import refused
 from tests.test_firetop_rules import act, actions, fresh, in_battle, player, put, rig, turn_of
 from games.core import setup
@@ -46,10 +48,27 @@ def test_corridor_squares_a_roll_reaches_are_told_apart_by_what_is_near():
     turn_of(st, 0)
     put(st, 0, "K13")
     st, _ = act(rig(st, 6), 0, "roll")
-    words = [label.split(" · ", 1)[1] for label in labels(st, 0) if label.startswith(tuple("ABCDEFGH"))]
-    corridors = [w for w in words if w.startswith("Corridor")]
+    moves = [c for c in GAME.prompt(st, 0).choices if c.action.startswith("move ")]
+    words = [c.label.split(" · ", 1)[1] for c in moves]
+    corridors = [c.label.split(" · ", 1)[1] for c in moves if c.action.split()[1] in BOARD.corridors]
     assert len(corridors) >= 3 and not any("of the river" in w for w in corridors)
+    assert all(w.startswith(("Near ", "By ")) or w[0] in ARROWS.values() for w in corridors), corridors
     assert Counter(words).most_common(1)[0][1] == 1, words
+
+
+def test_who_stands_where_and_treasure_on_the_floor_are_the_text_above_the_buttons():
+    """A place's button stays short: who is already there, and treasure lying there, are told
+    by the letters the buttons and the board share."""
+    st = fresh()
+    turn_of(st, 0)
+    put(st, 0, "K13")
+    put(st, 1, "K11")
+    st.data["piles"].append({"node": "K11", "items": ["gold"], "owner": None})
+    st, _ = act(rig(st, 2), 0, "roll")
+    letter = GAME.marks(st)["K11"]
+    prompt = GAME.prompt(st, 0)
+    assert "Already there: " in prompt.text and f"{{p1}} at {letter}. Treasure lies at {letter}" in prompt.text
+    assert not any("{p1}" in c.label or "treasure" in c.label for c in prompt.choices)
 
 
 def test_a_roll_of_one_offers_the_moves_first_then_the_key_challenge():

@@ -24,16 +24,18 @@ def demon_to_move():
 def test_the_demon_kings_moves_say_that_he_is_the_one_moving():
     st = demon_to_move()
     prompt = GAME.prompt(st, 0)
-    assert prompt.choices and all(" · Demon King " in c.label for c in prompt.choices)
-    assert "Demon King 2 spaces first" in prompt.text
+    assert prompt.choices and all(" · DK " in c.label for c in prompt.choices)  # his piece reads "DK"
+    assert "move the Demon King (DK) 2 spaces first" in prompt.text
 
 
 def test_a_catch_and_a_theft_name_the_player_not_the_colour():
     st = demon_to_move()
     target = GAME.prompt(st, 0).choices[0].action.split()[1]
     st.data["players"][1]["at"] = target
-    label = next(c.label for c in GAME.prompt(st, 0).choices if c.action == f"demon {target}")
-    assert label.endswith("(catches {p1})")
+    prompt = GAME.prompt(st, 0)
+    letter = GAME.marks(st.data)[target]
+    assert f"The Demon King catches {{p1}} at {letter}." in prompt.text
+    assert not any("{p1}" in c.label for c in prompt.choices)  # the buttons stay short
 
 
 def test_alt_text_names_a_white_dagger_as_the_board_does():
@@ -57,7 +59,7 @@ def test_spaces_alike_are_told_apart_by_where_they_lead():
     st, _ = act(st, 0, "roll", dice=[1])
     labels = [c.label.split(" · ", 1)[1] for c in GAME.prompt(st, 0).choices]
     assert len(labels) == 2 and len(set(labels)) == 2, labels
-    assert all(label.startswith("Demon King toward the ") for label in labels), labels
+    assert all(label.startswith("DK toward ") for label in labels), labels
 
 
 def test_alt_text_says_where_each_adventurer_stands_in_their_panels_words():
@@ -72,5 +74,6 @@ def test_a_throw_needed_twice_reads_as_a_sentence():
     """"Roll for 2 × an 8 (0 so far) (throw 1 of 6)" read as a formula; now as words."""
     from tests.kingdom_helpers import fresh, in_hazard
     st = in_hazard(fresh(), 0, "boats", "fight")
-    labels = [c.label for c in GAME.prompt(st, 0).choices]
-    assert "Roll for an 8 twice (0 so far, throw 1 of 6)" in labels, labels
+    prompt = GAME.prompt(st, 0)
+    assert "Roll for an 8 twice" in [c.label for c in prompt.choices], prompt.choices
+    assert prompt.text.endswith("(0 so far, throw 1 of 6)"), prompt.text

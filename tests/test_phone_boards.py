@@ -21,8 +21,8 @@ from tests.test_render_text_fit import DRAW, LONG_NAMES, game_views
 PHONE_WIDTH = 360  # px: how wide Discord's mobile client shows a picture
 LEAST_PX = 9  # px: the smallest text a phone's reader can read without zooming
 
-# The games whose boards are laid out for phones so far.
-PHONE_GAMES = ("atmosfear", "castle", "dontgo", "kingdom")
+# The games whose boards are laid out for phones: every one.
+PHONE_GAMES = ("atmosfear", "castle", "dontgo", "firetop", "kingdom")
 
 CASES = [(name, seats) for name in PHONE_GAMES
          for seats in range(games.get(name).min_seats, games.get(name).max_seats + 1)]

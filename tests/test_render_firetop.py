@@ -8,7 +8,18 @@ import pytest
 from PIL import Image
 
 from render import core, firetop
-from render.firetop import BOARD_Y, CELL, HEIGHT, MARGIN_X, WIDTH, node_box, node_centre
+from render.firetop import (
+    BOARD_Y,
+    CELL_H,
+    CELL_W,
+    DISC,
+    HEIGHT,
+    MARGIN_X,
+    STRIP,
+    WIDTH,
+    node_box,
+    node_centre,
+)
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
@@ -116,7 +127,7 @@ def test_room_badges_show_what_the_table_knows():
     im = firetop.draw_firetop(view)
     for room, colour in (("kennels", core.WHITE), ("crypt", core.TURN_GREEN), ("kitchen", core.WARN)):
         x0, _, _, y1 = node_box(room)
-        centre = im.getpixel((x0 + 4 + 15, y1 - 34 + 6))
+        centre = im.getpixel((x0 + 6 + DISC // 2 - 12, y1 - STRIP + 4 + DISC // 2))  # the badge, beside its sign
         assert _close(centre, colour, 40), (room, centre)
 
 
@@ -142,7 +153,7 @@ def test_long_names_keep_the_size_and_text_stays_big_enough():
     short = firetop.draw_firetop({**view, "names": ["Al"] * 6})
     long = firetop.draw_firetop({**view, "names": ["W" * 32] * 6})
     assert short.size == long.size
-    assert CELL >= 44 and MARGIN_X >= 30 and BOARD_Y > 60
+    assert MARGIN_X + 22 * CELL_W <= WIDTH and CELL_H > CELL_W and BOARD_Y > 60
 
 
 def test_naive_and_cached_draw_the_same_picture():
@@ -172,3 +183,30 @@ def test_the_platform_draws_firetop_views():
 
 def _close(a, b, tol: int = 30) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def test_no_name_or_letter_lies_on_a_door():
+    """Room names sit below the doors in their walls, and a button's letter stays clear of the
+    doors round its square (a letter drawn in a square's corner once covered a room's door)."""
+    from games.core.marks import marker
+    from render.textrecord import TextRecorder
+    doors = firetop.door_boxes()
+    assert len(doors) == sum(len(room["doors"]) for room in firetop.board()["rooms"].values())
+    beside_doors = sorted({door for room in firetop.board()["rooms"].values() for door in room["doors"]})
+    places = [*ROOMS, "entrance", *beside_doors]
+    view = random_view(23, players=6, over=False)
+    view["marks"] = [{"node": node, "mark": marker(i)} for i, node in enumerate(places)]
+    view["piles"] = [{"node": node, "count": 2, "owner": 0} for node in ("kennels", "E11")]
+    layout = firetop.Layout(view)
+    with TextRecorder() as recorder:
+        im = firetop.draw_firetop(view)
+        texts = [t for t in recorder.texts(im) if not t.picture]
+    letters = [(mark["mark"], firetop.mark_box(mark["node"], mark["mark"], layout)) for mark in view["marks"]]
+    assert {t.text for t in texts} >= {"Library", "Guard-", "A", marker(len(places) - 1)}
+    for door in doors:
+        assert not [t.text for t in texts if _overlap(t.box, door)], door
+        assert not [text for text, box in letters if _overlap(box, door)], door
+
+
+def _overlap(a, b) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])

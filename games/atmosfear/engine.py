@@ -314,7 +314,7 @@ def _two(action: str, first: tuple[str, str], label: str) -> Choice:
 
 
 FIXED = {a: _one(a, label) for a, label in (
-    ("read", "Have a fear drawn from the Well"), ("leave", "Leave the inside track: back to your headstone"),
+    ("read", "Have a fear drawn from the Well"), ("leave", "Go back to your headstone"),
     ("yes", "YES! MY GATEKEEPER!"), ("roll 1", "Roll one die"), ("roll 2", "Roll two dice"),
     ("inside", "Go inside, toward the Well"), ("outside", "Stay on the outer track"),
     ("cw", "Clockwise round the Inner Ring"), ("ccw", "Anticlockwise round the Inner Ring"))}
@@ -323,12 +323,12 @@ ROLLS = {None: (FIXED["roll 1"], FIXED["roll 2"]), 1: (FIXED["roll 1"],), 2: (FI
 PAIRS = {"branch": (FIXED["inside"], FIXED["outside"]), "ring": (FIXED["cw"], FIXED["ccw"])}
 SKIPS = {"key": _one("skip", "Leave it"), "flight": _one("skip", "Stay here"),
          "duel": _one("skip", "No duel"), "pass": _one("skip", "Keep the Black Key")}
-TRY_HOLE = [_one("try", f"Try to roll your number ({s + 1}) to leave the Black Hole") for s in range(6)]
-TRY_NUMBER = {n: _one("try", f"Try to roll the {n} the Gatekeeper demands") for n in range(1, 7)}
+TRY_HOLE = [_one("try", f"Roll a {s + 1} to leave the Black Hole") for s in range(6)]
+TRY_NUMBER = {n: _one("try", f"Roll the {n} the Gatekeeper demands") for n in range(1, 7)}
 TAKE = [_one("take", f"Take {with_article(c)} key") for c in COLOURS]
 FLY = {f: _two(f"fly {f}", ("fly", "Fly"), STONE_NAMES[f]) for f in FLIGHTS}
 DUEL = [_two(f"duel {s + 1}", ("duel", "Call a duel"), NAMES[s]) for s in range(6)]
-PASS = [_two(f"pass {s + 1}", ("pass", "Pass the Black Key"), NAMES[s]) for s in range(6)]
+PASS = [_two(f"pass {s + 1}", ("pass", "Pass the key"), NAMES[s]) for s in range(6)]
 STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
                "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
                "pass": "Pass the Black Key?"}

@@ -45,7 +45,7 @@ FACE_LABELS = {"open": "Open", "barred": "Barred", "extra_key": "Extra Key",
                "extra_turn": "Extra Turn"}
 OPPOSITE = {"S": "N", "N": "S", "W": "E", "E": "W"}
 TOGGLERS = KEY_CARDS + ("skeleton",)  # cards that open or close a door
-SKELETON_USES = {"open": "Open a door", "close": "Close a door", "unlock": "Remove a padlock"}
+SKELETON_USES = {"open": "Open a door", "close": "Close a door", "unlock": "Unlock a door"}
 MAX_SEATS = max(map(int, CONFIG["boards"]))  # nets name their victim: one label per seat
 MOVE_OUT = Choice("move out", (Step("out", "Move out of the castle"),))
 STAY = Choice("stay", (Step("stay", "Stay"),))
@@ -139,7 +139,8 @@ class Geometry:
 
         def skeleton(action: str, use: str, key: str, label: str) -> Choice:
             """A Skeleton Key can open, close or unlock any door: what it does first, then
-            where, so a player reads a few short lists rather than one of forty doors."""
+            which door ("A1"), so a player reads a few short lists rather than one of forty
+            doors, and a button "Skeleton Key → Close a door → A1" stays short."""
             return Choice(action, (Step("skeleton", CARD_LABELS["skeleton"]),
                                    Step(use, SKELETON_USES[use]), Step(key, label)))
 
@@ -151,10 +152,8 @@ class Geometry:
                 self.bonus[i, verb] = Choice(f"bonus {c}", (Step(c, f"{verb} {c}"),))
                 for card in KEY_CARDS:
                     plays[card, i, verb] = two(f"play {card} {c}", card, c, f"{verb} {c}")
-                plays["skeleton", i, verb] = skeleton(f"play skeleton {c}", verb.lower(), c,
-                                                      f"{verb} {c}")
-            plays["skeleton", i, "unlock"] = skeleton(f"play skeleton {c} unlock", "unlock",
-                                                      f"{c} unlock", f"Unlock {c}")
+                plays["skeleton", i, verb] = skeleton(f"play skeleton {c}", verb.lower(), c, c)
+            plays["skeleton", i, "unlock"] = skeleton(f"play skeleton {c} unlock", "unlock", f"{c} unlock", c)
             for card in ("padlock", "hacksaw"):
                 plays[card, i, ""] = two(f"play {card} {c}", card, c, f"{CARD_LABELS[card]} {c}")
             for seat in range(MAX_SEATS):

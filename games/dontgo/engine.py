@@ -105,6 +105,20 @@ def _card_text(cid: int) -> str:
     return f"{TYPE_LABELS[c['type']]} ({count(c['curse'], 'curse')}, {count(c['dice'], 'die', 'dice')}{extra})"
 
 
+def card_label(cid: int) -> str:
+    """A card as a button names it, shorter than `card_text`: "Mirror (2 curses, 1 die)", an
+    amulet with the value it names as its card shows it: "Amulet 3 (1 curse, 2 dice)"."""
+    c = CARDS[cid]
+    named = f" {c['amulet']}" if c["amulet"] is not None else ""
+    return f"{TYPE_LABELS[c['type']]}{named} ({_card_details(cid)})"
+
+
+def _card_details(cid: int) -> str:
+    """A card's curses and dice: "2 curses, 1 die"."""
+    c = CARDS[cid]
+    return f"{count(c['curse'], 'curse')}, {count(c['dice'], 'die', 'dice')}"
+
+
 CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
@@ -364,19 +378,45 @@ def canonical(kind: str, payload: Any) -> str:
 
 @lru_cache(maxsize=None)
 def place_choices(name: str) -> tuple[Choice, ...]:
-    """A placement on each space of room `name`, top first."""
-    fl = ROOMS[name]["flashlights"]
+    """A placement on each space of room `name`, top first: "Attic → 1 (2 flashlights)", the
+    space by the number the board shows on it (what a space does besides, the prompt says:
+    `place_notes`)."""
     rstep = Step(name, ROOM_LABELS[name])
-    out = []
-    for i, lights in enumerate(fl):
-        note = ""
-        if name == "attic" and i == 0:
-            note = ", take a ghost"
-        if name == "nursery" and i == len(fl) - 1:
-            note = ", discard a ghost"
-        out.append(Choice(f"place {name} {i + 1}",
-                          (rstep, Step(str(i + 1), f"Space {i + 1} ({count(lights, 'flashlight')}{note})"))))
-    return tuple(out)
+    return tuple(Choice(f"place {name} {i + 1}", (rstep, Step(str(i + 1), f"{i + 1} ({count(lights, 'flashlight')})")))
+                 for i, lights in enumerate(ROOMS[name]["flashlights"]))
+
+
+# The spaces that move a ghost when a meeple is placed on them (room -> space from the top, -1
+# the bottom one; what happens), told in the placing prompt's text.
+GHOST_SPACES = {"attic": (1, "the Attic's top space gives you a ghost"),
+                "nursery": (-1, "the Nursery's bottom space discards one of yours")}
+
+
+def lib_notes(d: dict[str, Any]) -> str:
+    """What the Library's outer cards do besides, for the picking prompt: "card 1 also gives you
+    a ghost; card 3 discards one of yours" ("" elsewhere)."""
+    room = d["rooms"][d["res"]["slot"]]
+    if not room["lib"]:
+        return ""
+    said = []
+    for cid, words in zip(room["lib"], ("also gives you a ghost", "discards one of yours")):
+        if cid in room["cards"]:
+            said.append(f"card {room['cards'].index(cid) + 1} {words}")
+    return "; ".join(said)
+
+
+def place_notes(d: dict[str, Any]) -> str:
+    """What the free ghost spaces of the rooms in play do, for the placing prompt: "the Attic's
+    top space gives you a ghost; the Nursery's bottom space discards one of yours" ("" when
+    none is free)."""
+    said = []
+    for slot, room in enumerate(d["rooms"]):
+        name = BOARDS[slot][room["side"]]
+        if not room["removed"] and name in GHOST_SPACES:
+            space, words = GHOST_SPACES[name]
+            if room["spaces"][space - 1 if space > 0 else space] is None:
+                said.append(words)
+    return "; ".join(said)
 
 
 @lru_cache(maxsize=None)
@@ -398,7 +438,7 @@ def free_places(name: str, *spaces: int | None) -> tuple[Choice, ...]:
 def card_choice(verb: str, cid: int) -> Choice:
     """Dispelling ("dispel") or keeping ("save") card `cid`."""
     what = "Dispel" if verb == "dispel" else "Keep"
-    return Choice(f"{verb} {cid}", (Step(str(cid), f"{what} {card_text(cid)} #{cid}"),))
+    return Choice(f"{verb} {cid}", (Step(str(cid), f"{what} #{cid} ({_card_details(cid)})"),))
 
 
 @lru_cache(maxsize=None)
@@ -425,15 +465,13 @@ def change_choices(faces: tuple[int, ...]) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
-def pick_choice(index: int, cid: int, ghost: int) -> Choice:
-    """Taking card `cid` at `index`; `ghost` +1/-1 for the Library's take/discard-a-ghost cards."""
-    note = {1: " + take a ghost", -1: " + discard a ghost", 0: ""}[ghost]
-    return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_text(cid)}{note}"),))
+def pick_choice(index: int, cid: int) -> Choice:
+    """Taking card `cid` at `index` (what the Library's outer cards do besides, the prompt says)."""
+    return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_label(cid)}"),))
 
 
-# Taking each card from each of a room's three places, where taking it moves no ghost.
-PLAIN_PICKS = tuple(tuple(pick_choice(i, cid, 0) for cid in range(len(CARDS))) for i in range(3))
+# Taking each card from each of a room's three places.
+PICKS = tuple(tuple(pick_choice(i, cid) for cid in range(len(CARDS))) for i in range(3))
 
 # What each phase's prompt says, and the kinds of action it takes ("choose" depends on what is
 # pending).
@@ -1062,13 +1100,7 @@ class DontGoGame(Game):
         elif phase == "change":
             out = list(change_choices(tuple(d["dice"]["faces"])))
         elif phase == "pick":
-            room = d["rooms"][d["res"]["slot"]]
-            lib = room["lib"]
-            if lib is None:
-                out = list(map(tuple.__getitem__, PLAIN_PICKS, room["cards"]))  # [i][cid]
-            else:
-                out = [pick_choice(i, cid, (cid == lib[0]) - (cid == lib[1]))
-                       for i, cid in enumerate(room["cards"])]
+            out = list(map(tuple.__getitem__, PICKS, d["rooms"][d["res"]["slot"]]["cards"]))  # [i][cid]
         elif phase == "choose" and d["pending"]:
             pend = d["pending"][0]
             cands = self._candidates(d, pend)
@@ -1097,7 +1129,8 @@ class DontGoGame(Game):
         if text is None:
             doing = self._doing(d)
             text = doing[0].upper() + doing[1:]
-        return Prompt(seat, text, self.choices(d, seat))
+        notes = place_notes(d) if d["phase"] == "place" else lib_notes(d) if d["phase"] == "pick" else ""
+        return Prompt(seat, f"{text} ({notes})" if notes else text, self.choices(d, seat))
 
     # ------------------------------------------------------------ view
     def card_view(self, cid: int) -> dict[str, Any]:

@@ -102,3 +102,10 @@ def treasure_name(cid: str) -> str:
     if card["kind"] == "keys":
         return f"{card['name']} ({', '.join(map(str, card['keys']))})"
     return card["name"]
+
+
+def short_treasure_name(cid: str) -> str:
+    """A treasure as a button names it: a Bunch of Keys by its keys alone ("Silver Keys (1, 4,
+    7)"), so that the label stays short; any other card by its name."""
+    name = treasure_name(cid)
+    return name.removeprefix("Bunch of ") if TREASURES[cid]["kind"] == "keys" else name

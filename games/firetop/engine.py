@@ -46,7 +46,8 @@ from .board import BOARD, CELL
 from .places import direction, place_words
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
                       KILL_LUCK, MAX_SWORDS, MAZE_CARDS, NUMBERS, OTHER_TREASURES, ROLL_WAIT, RUCKSACK,
-                      SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, treasure_name)
+                      SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, short_treasure_name,
+                      treasure_name)
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 KEY_NAMES = {n: str(n) for n in range(1, NUMBERS + 1)}
@@ -1020,6 +1021,9 @@ class FiretopGame(Game):
         marks = self._marks_of(state, seat, opts)
         if marks:
             opts = [(_marked(choice, marks), handler) for choice, handler in opts]
+            there = _who_is_where(state.data, seat, marks)
+            if there:
+                text = f"{text}{' ' if text.endswith(('?', '.')) else '. '}{there}".removesuffix(".")
         return text, opts, private
 
     def marks(self, state: State) -> dict[str, str]:
@@ -1102,9 +1106,9 @@ class FiretopGame(Game):
             loser = d["players"][head["from"]]
             whats: list[tuple[str, str]] = []
             # offered whatever he carries: the buttons must not tell whether he has keys
-            whats.append(("keys", "All their Bunches of Keys, if any"))
+            whats.append(("keys", "Their keys, if any"))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
-                whats.append(("random", "One treasure card at random"))
+                whats.append(("random", "A treasure at random"))
             for cid in _distinct(loser["revealed"]):
                 if cid in loser["items"] or cid in loser["swords"]:
                     whats.append((cid, f"Their {TREASURES[cid]['name']}"))
@@ -1112,9 +1116,9 @@ class FiretopGame(Game):
             opts = []
             for what, label in whats:
                 if loser["lantern"]:
-                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "…and their lantern")),
+                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "+ lantern")),
                                  self._do_spoils))
-                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "…but not their lantern")),
+                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "No lantern")),
                                  self._do_spoils))
                 else:
                     opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
@@ -1128,7 +1132,7 @@ class FiretopGame(Game):
                 opts = [(_choice(f"move {me['pos']}", (me["pos"], "Nowhere to run: stay")), self._do_flee)]
             return f"Flee {FLEE_STEPS} spaces: where to?", opts, False
         cards = _distinct(me["items"] + ([s for s in me["swords"] if s != "sword"] if kind == "leave" else []))
-        opts = [(_choice(f"drop {cid}", (cid, f"Leave {treasure_name(cid)}")),
+        opts = [(_choice(f"drop {cid}", (cid, f"Leave {short_treasure_name(cid)}")),
                  self._do_leave if kind == "leave" else self._do_drop) for cid in cards]
         if kind == "leave":
             if len(me["items"]) <= RUCKSACK:
@@ -1138,20 +1142,12 @@ class FiretopGame(Game):
         return f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", opts, True
 
     def _dest_label(self, d: dict[str, Any], seat: int, node: str, words: str) -> str:
-        """A place a move may end on, in `words` (`places.place_words`), with what waits there."""
-        label = words[0].upper() + words[1:]
+        """A place a move may end on, in `words` (`places.place_words`), with what waits there
+        (who stands there the prompt's text says: `_who_is_where`)."""
+        label = _upper_first(words)
         extra = []
-        if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room":
-            extra.append("explored" if d["rooms"][node]["visited"] else "unexplored")
-        who = [p(s) for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
-        if who:
-            extra.append(", ".join(who) + " here")
-        if any(pl["node"] == node and pl["owner"] in (None, seat) for pl in d["piles"]):
-            extra.append("treasure")
-        if node in BOARD.crossing_at:
-            extra.append(BOARD.crossings[BOARD.crossing_at[node]]["name"].lower())
-        if node in BOARD.maze_gates:
-            extra.append("Maze gate")
+        if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room" and not d["rooms"][node]["visited"]:
+            extra.append("unexplored")
         return label + (f" ({', '.join(extra)})" if extra else "")
 
     def _turn_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
@@ -1179,7 +1175,7 @@ class FiretopGame(Game):
                         others = [other for other in spec["entrances"] if other != node]
                         words = place_words(others, node, exits=True)
                         for other in others:
-                            opts.append((_choice(f"move {other}", (other, words[other].capitalize())),
+                            opts.append((_choice(f"move {other}", (other, _upper_first(words[other]))),
                                          self._do_exit))
                     else:
                         opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
@@ -1258,7 +1254,7 @@ class FiretopGame(Game):
                     continue
                 label = f"Out of the Maze: {BOARD.bank(nb).removeprefix('the ')}"
             else:
-                label = f"Go {direction(node, nb)} in the Maze" + (" (seen open)" if d["maze_seen"].get(nb) == "open" else "")
+                label = f"Maze: go {direction(node, nb)}" + (" (open)" if d["maze_seen"].get(nb) == "open" else "")
             out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
         return out
 
@@ -1927,6 +1923,28 @@ COLS_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUV")}
 
 def _distinct(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _who_is_where(d: dict[str, Any], seat: int, marks: dict[str, str]) -> str:
+    """Who stands on the lettered places and where treasure the mover may take lies, for the
+    text above their buttons (which stay short): "Already there: {p1} at B; {p2} and {p3} at E.
+    Treasure lies at C." ("" when neither)."""
+    said = []
+    for node, letter in marks.items():
+        who = [p(s) for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
+        if who:
+            said.append(f"{listing(who)} at {letter}")
+    loot = [letter for node, letter in marks.items()
+            if any(pl["node"] == node and pl["owner"] in (None, seat) for pl in d["piles"])]
+    parts = [f"Already there: {'; '.join(said)}."] if said else []
+    if loot:
+        parts.append(f"Treasure lies at {listing(loot)}.")
+    return " ".join(parts)
+
+
+def _upper_first(words: str) -> str:
+    """`words` as a label begins: its first letter a capital, the rest as they are (room names)."""
+    return words[:1].upper() + words[1:]
 
 
 def _choice(action: str, *steps: tuple[str, str]) -> Choice:

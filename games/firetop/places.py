@@ -3,8 +3,8 @@
 A die often reaches several corridor squares at once, and "Corridor south of the river" three
 times over tells a player nothing but the letters. So a corridor square (or a Secret Passage
 door) is named by the room (or the Entrance) nearest to it on foot, and, where two choices would
-still read alike, by how many steps from it and then by its direction from the adventurer; a
-Maze space by its direction.
+still read alike, by its direction from the adventurer and then by how many steps from it; a
+river crossing's bank and a Maze gate by what they are, a Maze space by its direction.
 """
 from __future__ import annotations
 
@@ -27,28 +27,32 @@ def landmark(node: str) -> tuple[str, int]:
 
 
 def _name(place: str) -> str:
-    return "the Entrance" if place == "entrance" else f"the {BOARD.rooms[place]['name']}"
+    return "Entrance" if place == "entrance" else BOARD.rooms[place]["name"]
 
 
-def corridor_words(node: str, precision: int, start: str, kind: str = "corridor") -> str:
-    """A square by its landmark, in words as precise as asked: 0 "corridor near the Armoury",
-    1 "corridor 3 steps from the Armoury" ("by the Armoury" beside its door), 2 and 3 the same
-    and its direction from `start`, where the adventurer stands ("…, north-west"), exactly (2)
-    or by its main direction (3). `kind` names the square ("corridor", "exit")."""
+ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←", "north-east": "↗", "north-west": "↖",
+          "south-east": "↘", "south-west": "↙", "here": "·"}
+
+
+def corridor_words(node: str, precision: int, start: str, kind: str = "") -> str:
+    """A square by its landmark, in words as precise as asked: 0 "near Armoury" ("by Armoury"
+    beside its door); 1 the same after an arrow from `start`, where the adventurer stands, to
+    the square, by its main direction ("↑ near Armoury"); 2 by its exact direction ("↖ near
+    Armoury"); 3 with its steps from the landmark too ("↖ 3 steps from Armoury"). `kind` names
+    a square that is not a corridor ("blue door", "exit")."""
     place, steps = landmark(node)
     name = _name(place)
-    if precision == 0:
-        return f"{kind} near {name}"
-    words = f"{kind} by {name}" if steps == 1 else f"{kind} {steps} steps from {name}"
-    return words if precision == 1 else f"{words}, {direction(start, node, main=precision == 3)}"
+    words = f"by {name}" if steps == 1 else f"{steps} steps from {name}" if precision == 3 else f"near {name}"
+    words = f"{kind} {words}" if kind else words
+    return words if precision == 0 else f"{ARROWS[direction(start, node, main=precision == 1)]} {words}"
 
 
 def place_words(nodes: list[str], start: str, exits: bool = False) -> dict[str, str]:
     """Each of `nodes` (one choice's places, reached from `start`) in words that tell them apart
     where the board's own words would not: a corridor square or a Secret Passage door by its
     landmark, only as precisely as it takes. `exits`: the doors a passage leads out at."""
-    words = {node: BOARD.label(node) for node in nodes}
-    squares = [n for n in nodes if n in BOARD.corridors or n in BOARD.passages]
+    words = {node: own_names().get(node) or BOARD.label(node) for node in nodes}
+    squares = [n for n in nodes if (n in BOARD.corridors or n in BOARD.passages) and n not in own_names()]
     kinds = {n: "exit" if exits else _kind(n) for n in squares}
     for node in squares:
         for precision in range(PRECISIONS):
@@ -62,10 +66,23 @@ def place_words(nodes: list[str], start: str, exits: bool = False) -> dict[str, 
     return words
 
 
+@cache
+def own_names() -> dict[str, str]:
+    """The corridor squares named by what they are, one of a kind: each crossing's two banks
+    ("Rope Bridge, south bank") and the Maze's gates ("Maze gate, north")."""
+    names = {}
+    for crossing in BOARD.crossings.values():
+        for side in ("north", "south"):
+            names[crossing[side]] = f"{crossing['name']}, {side} bank"
+    for gate in BOARD.maze_gates:
+        names[gate] = f"Maze gate, {BOARD.side(gate)}"
+    return names
+
+
 def _kind(node: str) -> str:
     if node in BOARD.passages:
-        return f"{BOARD.passages[node]['colour']} passage door"
-    return "corridor"
+        return f"{BOARD.passages[node]['colour']} door"
+    return ""
 
 
 def direction(start: str, end: str, main: bool = False) -> str:

@@ -35,7 +35,7 @@ from . import hazards as hz
 from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
-from .places import place_words
+from .places import button_words, place_words
 from .stock import SETUP, TREASURE_NAMES, p
 
 FORMAT = 2
@@ -211,15 +211,15 @@ class KingdomGame(Game):
             marks = self.marks(d)
             words = place_words(list(marks), d["demon"], d)
             for s in marks:
-                where = words[s].removeprefix("path ") if words[s].startswith("path toward ") \
-                    else f"to {words[s]}"  # "Demon King toward the Gate": he goes that way
-                out.append((f"demon {s}", mark_label(marks[s], f"Demon King {where}")
-                            + self._catch_note(d, s)))
+                # "DK toward Gate": the way the Demon King goes (a path or a cache: no matter to him)
+                where = f"toward {words[s].split(' toward ', 1)[1]}" if " toward " in words[s] \
+                    else f"to {button_words(words[s])}"
+                out.append((f"demon {s}", mark_label(marks[s], f"DK {where}")))
         elif phase == "move":
             marks = self.marks(d)
             words = place_words(list(marks), d["players"][seat]["at"], d)
             for s in marks:
-                out.append((f"move {s}", mark_label(marks[s], words[s]) + self._space_note(d, s)))
+                out.append((f"move {s}", mark_label(marks[s], button_words(words[s])) + self._space_note(d, s)))
             if not marks:
                 out.append(("stay", "No way forward: stay"))
         elif phase == "steal":
@@ -247,23 +247,24 @@ class KingdomGame(Game):
     def _place_choices(self, d: dict[str, Any], seat: int) -> list[tuple[str, str]]:
         out = [(f"cross {h}", f"Cross the {HAZARDS[h].name}") for h in self.crossable(d, seat)]
         if self.can_fight(d, seat):
-            out.append(("fight", f"Fight for the Treasure of {BOARD.locations[d['players'][seat]['at']]}"))
+            out.append(("fight", "Fight for the Treasure here"))
         if self.can_visit(d, seat):
-            out.append(("visit", "Visit the Wizard of Plenty (once per game)"))
+            out.append(("visit", "Visit the Wizard (once a game)"))
         return out
 
-    def _catch_note(self, d: dict[str, Any], space: str) -> str:
-        caught = self.caught_by_demon(d, space)
-        if not caught:
-            return ""
-        return " (catches " + ", ".join(p(s) for s in caught) + ")"
+    def _catch_notes(self, d: dict[str, Any]) -> str:
+        """Whom the Demon King would catch where, for the text above his buttons (which stay
+        short): " The Demon King catches {p1} at B." ("" when nobody)."""
+        said = [f"{' and '.join(p(s) for s in caught)} at {mark}" for space, mark in self.marks(d).items()
+                if (caught := self.caught_by_demon(d, space))]
+        return f" The Demon King catches {'; '.join(said)}." if said else ""
 
     def _space_note(self, d: dict[str, Any], space: str) -> str:
         """What a move button adds to a place's name: whether a Key Location still holds its
         Treasure (public: the board shows it too), that a Whirlpool is jumped into."""
         kind = BOARD.spaces[space].kind
         if kind == "black":
-            return " (Treasure waits)" if d["locations"].get(space) else " (no Treasure)"
+            return " (Treasure)" if d["locations"].get(space) else " (empty)"
         if kind == "pool":
             return " (jump in)"
         return ""
@@ -316,7 +317,7 @@ class KingdomGame(Game):
                     marks = self.marks(d)
                     words = place_words([s for s in marks if s in targets],
                                         d["players"][seat]["at"], d)
-                    out = [(f"move {s}", mark_label(marks[s], "Run to " + words[s]) + self._space_note(d, s))
+                    out = [(f"move {s}", mark_label(marks[s], button_words(words[s])) + self._space_note(d, s))
                            for s in marks if s in targets]
                     if not targets:
                         out = [("stay", "No way out: stay")]
@@ -337,13 +338,14 @@ class KingdomGame(Game):
             if job["stage"] == "deep":
                 return f"The board is about to fold to the {world}. Use your Deep Magic?"
             run = job["runners"][str(seat)]
-            return f"Escape the folding World! {count(run['left'], 'throw')} left."
+            return f"Escape the folding World! {count(run['left'], 'throw')} left: run to a lettered place."
         if pl["task"] is not None:
-            return hz.label(pl["task"])
+            progress = hz.roll_progress(pl["task"])
+            return f"{hz.label(pl['task'])} ({progress})" if progress else hz.label(pl["task"])
         ti = d["turn_info"]
         if d["phase"] == "demon":
-            return (f"You threw {ti['die']}: move the Demon King {count(ti['die'], 'space')} first, "
-                    "then your adventurer.")
+            return (f"You threw {ti['die']}: move the Demon King (DK) {count(ti['die'], 'space')} first, "
+                    f"then your adventurer.{self._catch_notes(d)}")
         if d["phase"] == "move":
             return f"Move {count(ti['die'], 'space')}."
         if d["phase"] == "steal":

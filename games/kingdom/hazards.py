@@ -22,6 +22,7 @@ from games.core import Event, IllegalAction, Rng, count
 
 from . import stock
 from .board import BOARD
+from .places import button_words
 from .stock import ITEMS, MONSTERS, p
 
 RAW: dict[str, Any] = load_toml("kingdom", "hazards.toml")
@@ -460,7 +461,7 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
     if key is None:
-        return need([(f"go {s}", f"Out to {BOARD.name(s)}") for s in spots])
+        return need([(f"go {s}", f"Out to {button_words(BOARD.name(s), article=False)}") for s in spots])
     ctx.say(f"{{p}} comes out at {BOARD.name(key.split()[1])}.")
     return ("exit", {"to": key.split()[1], "then": then})
 
@@ -533,7 +534,7 @@ def lost_offer(ctx: Ctx, st: dict[str, Any]) -> list[tuple[str, str]]:
         for item in sorted({e["item"] for e in pile}):
             out.append((f"take {item}", f"Take {stock.the(item)}"))
     if "treasure" in kinds and len(d["lost_treasure"]) > (chosen if st.get("defer") else 0):
-        out.append(("take holder", "Take a lost Treasure holder (unseen)"))
+        out.append(("take holder", "Take a lost Treasure holder"))
     return out
 
 
@@ -674,30 +675,45 @@ TIMES = {2: "twice", 3: "three times"}  # "Roll for an 8 twice"
 
 
 def roll_label(d: dict[str, Any], task: dict[str, Any]) -> str:
-    """What the throw the parked step waits for can do, for the Roll button."""
+    """What the throw the parked step waits for can do, for the Roll button (how far it has
+    come is the prompt's: `roll_progress`)."""
     st = step_of(task)
-    c = task["c"]
     op = st["op"]
     if op == "roll_hit":
         need = st.get("need", 1)
-        need_text = faces_text(st["faces"]) + (f" {TIMES.get(need, f'{need} times')}" if need > 1 else "")
-        so_far = f"{c.get('hits', 0)} so far, " if need > 1 else ""
-        if st.get("per_turn"):
-            return f"Roll for {need_text} ({so_far}1 throw a turn)"
-        return f"Roll for {need_text} ({so_far}throw {c.get('tries', 0) + 1} of {st.get('tries', 1)})"
+        return f"Roll for {faces_text(st['faces'])}" + (f" {TIMES.get(need, f'{need} times')}" if need > 1 else "")
     if op == "roll_sum":
-        return f"Roll: {c.get('sum', 0)} so far, need {st['at_least']} (throw {c.get('n', 0) + 1} of {st['rolls']})"
+        return f"Roll for {st['at_least']} or more in all"
     if op == "walk":
-        length = HAZARDS[task["hz"]].lanes[st["lane"]]
-        return f"Roll and move ({task['pos']} of {length} crossed)"
+        return "Roll and move"
     if op == "climb":
-        return f"Roll: {faces_text(st['faces'])} climbs a skull ({task['pos']} to go)"
+        return f"Roll: {faces_text(st['faces'])} climbs a skull"
     if op == "fight":
         m = MONSTERS[task["v"]["monster"]]
         item = task["v"].get("item")
         bonus = m["fears"].get(item, 0) if item else 0
         return f"Roll to fight: {max(1, m['strength'] - bonus)} or more wins"
     return "Roll the die"
+
+
+def roll_progress(task: dict[str, Any]) -> str:
+    """How far the throws the parked step waits for have come: "1 so far, throw 2 of 6" ("" at
+    a step that throws no die)."""
+    st = step_of(task)
+    c = task["c"]
+    op = st["op"]
+    if op == "roll_hit":
+        so_far = f"{c.get('hits', 0)} so far, " if st.get("need", 1) > 1 else ""
+        if st.get("per_turn"):
+            return f"{so_far}1 throw a turn"
+        return f"{so_far}throw {c.get('tries', 0) + 1} of {st.get('tries', 1)}"
+    if op == "roll_sum":
+        return f"{c.get('sum', 0)} so far, throw {c.get('n', 0) + 1} of {st['rolls']}"
+    if op == "walk":
+        return f"{task['pos']} of {HAZARDS[task['hz']].lanes[st['lane']]} crossed"
+    if op == "climb":
+        return f"{task['pos']} to go"
+    return ""
 
 
 def label(task: dict[str, Any]) -> str:

@@ -3,8 +3,8 @@
 Plain path spaces share their words ("a path in the Heartland"), so a throw that could end on
 two of them showed two buttons alike but for their letters. Where a choice names several spaces
 alike, each is told by the first named place beyond it, going on the way the move goes: "path
-toward the Gate", "cache toward the Snake Pit, near side". Short, as a phone shows ~25
-characters a button.
+toward Gate", "cache toward Snake Pit" (the place beyond by its name alone: its side would not
+tell the way apart, and a phone shows ~34 characters a button).
 """
 from __future__ import annotations
 
@@ -31,10 +31,25 @@ def toward(space: str, start: str, fold: dict[str, str]) -> str | None:
                         if nb not in seen and away.get(nb, 0) > away.get(here, 0)})
         found = [nb for nb in ahead if named(nb)]
         if found:
-            return BOARD.name(found[0])
+            return landmark(found[0])
         seen.update(ahead)
         frontier = ahead
     return None
+
+
+def landmark(space: str) -> str:
+    """A named space as a landmark, without its article and side: "Bridge of Glass"."""
+    return BOARD.name(space).split(", ")[0].removeprefix("the ")
+
+
+def button_words(words: str, article: bool = True) -> str:
+    """A place's words as a button says them, shorter: an equipment cache is "a cache";
+    without `article`, without a leading "the", "a" or "an" ("Out to cache in the Heartland")."""
+    words = words.replace("an equipment cache", "a cache")
+    if not article:
+        for lead in ("the ", "a ", "an "):
+            words = words.removeprefix(lead)
+    return words
 
 
 def place_words(spaces: list[str], start: str, d: dict[str, Any]) -> dict[str, str]:
