@@ -465,6 +465,7 @@ class DontGoGame(Game):
     name = "dontgo"
     ai = "games.dontgo.ai:choose"
     ai_view_from_view = "games.dontgo.ai:view_from_view"
+    searcher = "games.dontgo.sample:search"
     renderer = "render.dontgo:render_dontgo"
     describer = "render.words.dontgo:describe"
     panel_text = "render.words.dontgo:panel"
