@@ -65,6 +65,32 @@ class Tally:
         return mean > MARGIN * sqrt(variance / (self.n - 1))
 
 
+class Clock:
+    """When a search stops: after `iterations` rounds (one sample, every candidate rolled out in
+    it), or before a rollout that would likely end past `deadline` (each is timed, and the next
+    is expected to take as long as the longest so far)."""
+
+    def __init__(self, deadline: float, iterations: int | None) -> None:
+        self.deadline, self.iterations = deadline, iterations
+        self.rounds = 0
+        self.longest = 0.0
+
+    def another_round(self) -> bool:
+        self.rounds += 1
+        if self.iterations is not None:
+            return self.rounds <= self.iterations
+        return not self.out_of_time()
+
+    def out_of_time(self) -> bool:
+        return self.iterations is None and time.perf_counter() + self.longest > self.deadline
+
+    def timed(self, fn: Callable[..., float], *args: Any) -> float:
+        began = time.perf_counter()
+        result = fn(*args)
+        self.longest = max(self.longest, time.perf_counter() - began)
+        return result
+
+
 def searcher(sample: Sampler) -> Search:
     """The game's `searcher` hook, built on its sampler."""
     def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
@@ -88,20 +114,14 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     if state is None:
         return smart
     tallies = [Tally(a) for a in candidates(actions, smart, rng)]
-    deadline = start + (budget_s or 0.0)
-    done = 0
-    while True:
-        began = time.perf_counter()
+    clock = Clock(start + (budget_s or 0.0), iterations)
+    while clock.another_round():
         seed = rng.next64()
-        base = score(game, state, seat, smart, seed)
+        base = clock.timed(score, game, state, seat, smart, seed)
         for tally in tallies:
-            tally.add(score(game, state, seat, tally.action, seed) - base)
-        done += 1
-        if iterations is not None:
-            if done >= iterations:
+            if clock.out_of_time():
                 break
-        elif 2 * time.perf_counter() - began >= deadline:  # the next round would overrun
-            break
+            tally.add(clock.timed(score, game, state, seat, tally.action, seed) - base)
         state = _consistent_sample(game, sample, view, prompt, rng)
         if state is None:
             break
