@@ -30,12 +30,18 @@ Sampler = Callable[[dict[str, Any], int, Rng], State]
 Search = Callable[..., str]
 
 BUDGET_S = 0.2  # a decision's default time budget: the issue's p95 limit
+RESERVE_S = 0.025  # of the budget, kept for what follows the search (a worker's reply, a late rollout)
 CANDIDATES = 6  # actions weighed at most: the smart pick and others drawn from the prompt
 ROLLOUT_ACTIONS = 4000  # a rollout that runs longer counts as nobody's win
 THINK_SECONDS = 4.0  # simulated time per action in a rollout, as self-play uses
 MARGIN = 1.0  # standard errors of the paired difference an action must beat the smart pick by
 MIN_PAIRS = 3  # paired games an action needs before it may replace the smart pick
+DEADLINE_EVERY = 16  # rollout actions between looks at the clock
 SAMPLE_TRIES = 4  # samples drawn in a row before giving up on a sampler that cannot match
+
+
+class OutOfTime(Exception):
+    """A rollout still running at the decision's deadline: its round is dropped."""
 
 
 @dataclass
@@ -72,6 +78,8 @@ class Clock:
 
     def __init__(self, deadline: float, iterations: int | None) -> None:
         self.deadline, self.iterations = deadline, iterations
+        # where a rollout gives up: the deadline itself, never in a fixed-iteration search
+        self.hard_stop = None if iterations is not None else deadline
         self.rounds = 0
         self.longest = 0.0
 
@@ -114,14 +122,24 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     if state is None:
         return smart
     tallies = [Tally(a) for a in candidates(actions, smart, rng)]
-    clock = Clock(start + (budget_s or 0.0), iterations)
+    clock = Clock(start + (budget_s or 0.0) - RESERVE_S, iterations)
     while clock.another_round():
         seed = rng.next64()
-        base = clock.timed(score, game, state, seat, smart, seed)
-        for tally in tallies:
-            if clock.out_of_time():
-                break
-            tally.add(clock.timed(score, game, state, seat, tally.action, seed) - base)
+        try:
+            base = clock.timed(score, game, state, seat, smart, seed, clock.hard_stop)
+            results = []
+            for tally in tallies:
+                if clock.out_of_time():
+                    break
+                results.append(clock.timed(score, game, state, seat, tally.action, seed, clock.hard_stop) - base)
+        except OutOfTime:
+            break
+        except Exception:  # noqa: BLE001 - a sample rebuilt from a view may miss public
+            # bookkeeping the view leaves out (an effect half run), which the engine may trip on
+            # moves later: that round (one sample, every candidate) is dropped, whatever the error
+            results = []
+        for tally, result in zip(tallies, results):
+            tally.add(result)
         state = _consistent_sample(game, sample, view, prompt, rng)
         if state is None:
             break
@@ -138,28 +156,32 @@ def candidates(actions: list[str], smart: str, rng: Rng) -> list[str]:
     return others[:CANDIDATES - 1]
 
 
-def score(game: Game, state: State, seat: int, action: str, seed: int) -> float:
+def score(game: Game, state: State, seat: int, action: str, seed: int,
+          deadline: float | None = None) -> float:
     """`seat`'s share of the win when it plays `action` in (a copy of) `state` and the smart
     policy plays every seat after: 1 alone, 1/k shared by k winners, 0 otherwise."""
     board = state.copy()
     try:
         now = start_time(game, board)
         advance(game, board, seat, action, now)
-        rollout(game, board, seed, now + THINK_SECONDS)
+        rollout(game, board, seed, now + THINK_SECONDS, deadline)
     except IllegalAction:
         return 0.0
     winners = (board.result or {}).get("winners") or [] if board.over else []
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def rollout(game: Game, state: State, seed: int, now: float) -> None:
-    """Self-play by the smart policy from `state` (in place), timers firing when due."""
+def rollout(game: Game, state: State, seed: int, now: float, deadline: float | None = None) -> None:
+    """Self-play by the smart policy from `state` (in place), timers firing when due; OutOfTime
+    once `deadline` (perf_counter seconds) has passed, looked at every DEADLINE_EVERY actions."""
     timed = type(game).timers is not Game.timers
     dice = ai_rngs(seed & MASK)
     seats = range(state.seats)
-    for _ in range(ROLLOUT_ACTIONS):
+    for step in range(ROLLOUT_ACTIONS):
         if state.over:
             return
+        if deadline is not None and step % DEADLINE_EVERY == 0 and time.perf_counter() > deadline:
+            raise OutOfTime()
         due = game.next_due(state) if timed else None
         if due is not None and due <= now:
             timer = game.next_timer(state)
