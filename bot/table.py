@@ -43,6 +43,7 @@ from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Stat
                         apply, count, decide, seating, setup)
 
 from . import pace
+from .aiworker import AiWorker
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
@@ -122,6 +123,11 @@ class Seat:
     dm_closed: bool = False
     timeouts: int = 0
     votes: list[int] = field(default_factory=list)
+
+
+def seat_level(seat: Seat) -> str:
+    """The AI level a seat plays at: "smart" unless the seat says otherwise."""
+    return getattr(seat, "level", None) or "smart"
 
 
 @dataclass
@@ -214,8 +220,10 @@ class Publisher(Protocol):
 class TableService:
     def __init__(self, store: Store, publisher: Publisher, clock: Clock, *,
                  turn_timeout: float = 600.0, ai_delay: float = 1.0,
-                 shards: Shards = Shards()) -> None:
+                 shards: Shards = Shards(), ai_worker: AiWorker | None = None) -> None:
         self.store = store
+        # where hard AI seats search (a worker process in the bot; a thread by default)
+        self.ai_worker = ai_worker or AiWorker(workers=0)
         self.shards = shards  # only games in guilds of these shards are loaded and served here
         self.publisher = publisher
         self.clock = clock
@@ -788,6 +796,13 @@ class TableService:
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
         game = table.game
+        if kind == "ai" and seat_level(table.seats[seat]) == "hard":
+            try:
+                return await self._search_for(table, seat, seats)
+            except (Superseded, Unavailable):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the smart AI below plays instead
+                log.warning("hard ai failed game=%s seat=%s error=%r", table.id, seat, exc)
         for attempt in range(AI_RETRIES + 1):
             def smart(state: State, attempt: int = attempt) -> str:
                 return decide(game, state, seat, ai_rng(table.id, state.version + 7919 * attempt))
@@ -808,6 +823,14 @@ class TableService:
                 log.warning("ai failed game=%s seat=%s attempt=%s error=%r", table.id, seat,
                             attempt, exc)
         raise RuntimeError(f"no action could be played for seat {seat}")
+
+    async def _search_for(self, table: Table, seat: int, seats: list[Seat] | None) -> ActResult:
+        """One action of a hard AI seat, searched in the AI worker (smart's if it fails or is
+        late); the seat's next action, if its turn goes on, comes at the next AI timer."""
+        assert table.state is not None
+        state = table.state
+        action = await self.ai_worker.decide(table.game, state, seat, ai_rng(table.id, state.version))
+        return await self._run(table, seat, [action], "ai", None, None, seats=seats)
 
     def _announce(self, table: Table, text: str) -> None:
         self._spawn(self.publisher.notice(table, text))
