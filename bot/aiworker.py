@@ -103,6 +103,15 @@ class AiWorker:
         running = asyncio.get_running_loop().run_in_executor(self.pool, self.job, *args)
         return await asyncio.wait_for(running, self.budget_s + self.grace_s)
 
+    async def started(self) -> None:
+        """Start the worker process now if there is none, and wait until it can search (the
+        benchmark and tests time searches, not Python's start-up)."""
+        if self.workers == 0:
+            return
+        if self.pool is None or self.ready is None:
+            self._start()
+        await asyncio.wrap_future(self.ready)  # type: ignore[arg-type]
+
     def _replace(self) -> None:
         """A new pool for one whose worker died (concurrent.futures never mends a broken one)."""
         old = self.pool

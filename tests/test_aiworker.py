@@ -54,11 +54,6 @@ def castle_position():
     return game, state, seat
 
 
-async def ready(worker: AiWorker) -> None:
-    """Wait until the worker process has started (imports take a second)."""
-    await asyncio.wrap_future(worker.ready)
-
-
 def smart(game, state, seat, dice):
     return decide(game, state, seat, Rng(dice), "smart")
 
@@ -69,7 +64,7 @@ async def test_a_hard_decision_is_searched_in_the_worker_process():
     try:
         first = await worker.decide(game, state, seat, Rng(5))  # the worker starts: smart plays
         assert first == smart(game, state, seat, 5) and worker.fallbacks == 1
-        await ready(worker)
+        await worker.started()
         action = await worker.decide(game, state, seat, Rng(5))
         assert worker.fallbacks == 1
         assert action == fixed_search("castle", game.view(state, seat), game.prompt(state, seat), 5, 0.2)
@@ -82,7 +77,7 @@ async def test_a_worker_that_dies_mid_decision_gives_way_to_smart(caplog):
     worker = AiWorker(workers=1, grace_s=30, job=die)  # the job's module loads first: no hurry
     try:
         await worker.decide(game, state, seat, Rng(5))
-        await ready(worker)
+        await worker.started()
         dying = worker.pool
         with caplog.at_level(logging.WARNING, "gatekeeper.ai"):
             action = await worker.decide(game, state, seat, Rng(5))
@@ -90,7 +85,7 @@ async def test_a_worker_that_dies_mid_decision_gives_way_to_smart(caplog):
         assert any("the worker died" in r.getMessage() for r in caplog.records)
         assert worker.pool is not dying  # replaced at once
         worker.job, worker.grace_s = fixed_search, 30
-        await ready(worker)
+        await worker.started()
         fallbacks = worker.fallbacks
         await worker.decide(game, state, seat, Rng(5))
         assert worker.fallbacks == fallbacks  # the new worker searches
@@ -103,7 +98,7 @@ async def test_a_late_or_wrong_answer_gives_way_to_smart(caplog):
     worker = AiWorker(workers=1, budget_s=0.05, grace_s=0.1, job=dawdle)
     try:
         await worker.decide(game, state, seat, Rng(5))
-        await ready(worker)
+        await worker.started()
         with caplog.at_level(logging.WARNING, "gatekeeper.ai"):
             began = time.perf_counter()
             late = await worker.decide(game, state, seat, Rng(5))
