@@ -244,3 +244,13 @@ def test_a_single_choice_is_played_without_a_search():
     def unused(view, seat, rng):
         raise AssertionError("no sample is needed for one choice")
     assert decide_by_search(game, unused, game.view(state, seat), only, Rng(1), None, iterations=3) == "stay"
+
+
+def test_words_to_write_are_the_smart_policy_s():
+    """A prompt that asks for words (Atmosfear's fear) is answered as the smart AI answers it."""
+    game = games.get("atmosfear")
+    state = setup(game, 3, {}, 4)
+    prompt = game.prompt(state, 0)
+    assert prompt.choices[0].input == "text"
+    action = game.hook("searcher")(game, game.view(state, 0), prompt, Rng(2), None, iterations=1)
+    assert action == decide(game, state, 0, Rng(2), "smart") and action.startswith("fear ")

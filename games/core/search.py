@@ -115,11 +115,11 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     start = time.perf_counter()
     seat = prompt.seat
     actions = [c.action for c in prompt.choices]
+    if any(c.input for c in prompt.choices):  # words to write: not a search's business
+        return smart_pick(game, view, prompt, Rng(rng.state))
     if len(set(actions)) == 1:
         return actions[0]
     smart = smart_pick(game, view, prompt, Rng(rng.state))
-    if any(c.input for c in prompt.choices):  # words to write: not a search's business
-        return smart
     state = _consistent_sample(game, sample, view, prompt, rng)
     if state is None:
         return smart
