@@ -8,6 +8,9 @@ Speed: hard decisions as the bot asks them, of the AI worker process at the 0.2 
 `--decisions` positions spread along a smart self-play game.
 
     .venv/bin/python -m bench.ai_levels [GAME ...] [--games 20] [--iterations 8] [--decisions 40]
+
+A run rewrites the rows of the games it measures and keeps the others' (each row says its
+games and samples), so slow games can be measured one at a time.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from typing import Any, Callable
 
 import games
 from bot.aiworker import AiWorker
-from games.core import Game, Prompt, Rng, State, advance, ai_rngs, count, decide, setup
+from games.core import Game, Prompt, Rng, State, advance, ai_rngs, decide, setup
 from games.core.search import BUDGET_S, THINK_SECONDS
 
 from .figures import pct
@@ -108,6 +111,22 @@ async def speed(name: str, count: int, seed: int) -> list[float]:
     return times
 
 
+SECTION = "ai-hard"
+HEADER = ["| game | players | games | samples | hard wins | best smart wins | decisions | p50 ms | p95 ms "
+          "| max ms |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+
+
+def kept_rows(out: Path) -> dict[str, str]:
+    """The table rows the report already holds, by game: a run for some games keeps the others'."""
+    text = out.read_text() if out.exists() else ""
+    start, end = f"<!-- bench:{SECTION} -->", f"<!-- /bench:{SECTION} -->"
+    if start not in text or end not in text:
+        return {}
+    section = text.split(start, 1)[1].split(end, 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and line not in HEADER]
+    return {row.split("|")[1].strip(): row for row in rows}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("games", nargs="*")
@@ -118,24 +137,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/performance.md"))
     args = parser.parse_args(argv)
     names = args.games or [game.name for game in games.all_games()]
-    rows = []
+    rows = kept_rows(args.out)
     for name in names:
         wins = strength(name, args.count, args.seed, args.iterations)
         times = asyncio.run(speed(name, args.decisions, args.seed))
-        rows.append(f"| {name} | {len(wins)} | {args.count} | {wins[0] / args.count:.0%} | "
-                    f"{max(wins[1:]) / args.count:.0%} | {len(times)} | {pct(times, 50) * 1000:.0f} | "
-                    f"{pct(times, 95) * 1000:.0f} | {max(times, default=0) * 1000:.0f} |")
-    command = " ".join(["python -m bench.ai_levels", *(argv if argv is not None else [])]).strip()
-    publish(args.out, "ai-hard", [
+        rows[name] = (f"| {name} | {len(wins)} | {args.count} | {args.iterations} | {wins[0] / args.count:.0%} | "
+                      f"{max(wins[1:]) / args.count:.0%} | {len(times)} | {pct(times, 50) * 1000:.0f} | "
+                      f"{pct(times, 95) * 1000:.0f} | {max(times, default=0) * 1000:.0f} |")
+    command = "python -m bench.ai_levels GAME --games N --iterations SAMPLES"
+    publish(args.out, SECTION, [
         "## The hard AI",
-        f"`{command}` · {produced_by(command).split(' · ', 1)[1]}. Strength: hard "
-        f"({count(args.iterations, 'sample')} a decision) against smart, players rotating through the seats; wins: the share of "
-        "games won, a shared win split. Time: a hard decision asked of the AI worker process at its "
-        "0.2 s budget (budget p95 <= 200 ms), at positions along a smart game.",
-        "",
-        "| game | players | games | hard wins | best smart wins | decisions | p50 ms | p95 ms | max ms |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-        *rows])
+        f"`{command}` · {produced_by(command).split(' · ', 1)[1]}. Strength: hard (samples: per "
+        "decision) against smart, players rotating through the seats; wins: the share of games won, "
+        "a shared win split. Time: a hard decision asked of the AI worker process at its 0.2 s "
+        "budget (budget p95 <= 200 ms), at positions along a smart game.",
+        *HEADER, *(rows[name] for name in sorted(rows))])
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ def test_the_benchmark_writes_its_section(tmp_path):
     assert "<!-- bench:ai-hard -->" in text and "## The hard AI" in text
     row = next(line for line in text.splitlines() if line.startswith("| dontgo |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[1:3] == ["2", "2"] and cells[5] == "3"
+    assert cells[1:4] == ["2", "2", "1"] and cells[6] == "3"
+    main(["castle", "--games", "1", "--iterations", "1", "--decisions", "2", "--out", str(out)])
+    rows = [line for line in out.read_text().splitlines() if line.startswith(("| castle |", "| dontgo |"))]
+    assert len(rows) == 2 and rows[1] == row  # the other game's row is kept
 
 
 def test_players_rotate_through_the_seats(monkeypatch):
