@@ -49,9 +49,11 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "fears": fears, "well": well, "read": list(view["fears_read"]),
         "realm_keys": [r["keys_left"] for r in view["realms"]], "removed": {c: 0 for c in COLOURS},
         "black_key": dict(view["black_key"]), "fate": fate, "time": time_deck,
-        "clock": dict(view["clock"]), "gk": _gatekeeper(view, rng), "move": _walk(view, seat, step, rng), "chosen": chosen,
+        "clock": dict(view["clock"]), "gk": _gatekeeper(view, rng), "move": _walk(view, seat, step, rng),
+        "chosen": chosen,
         "dice": None if view["dice"] is None else list(view["dice"]),
-        "last": None if view["last"] is None else {"seat": view["last"]["seat"], "path": list(view["last"]["path"])},
+        "last": None if view["last"] is None else {"seat": view["last"]["seat"],
+                                                   "path": list(view["last"]["path"])},
         "winner": view["winner"],
     }
     return State(game="atmosfear", seats=seats, seed=0, options={"minutes": minutes}, rng=rng.next64(),

@@ -133,7 +133,8 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
             for tally in tallies:
                 if clock.out_of_time():
                     break
-                results.append(clock.timed(score, game, state, seat, tally.action, seed, clock.hard_stop) - base)
+                result = clock.timed(score, game, state, seat, tally.action, seed, clock.hard_stop)
+                results.append(result - base)
         except OutOfTime:
             break
         except Exception:  # noqa: BLE001 - a sample rebuilt from a view may miss public

@@ -33,7 +33,8 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
                      "cards": [{"id": c["id"], "dispelled": c["dispelled"], "used": c["used"]}
                                for c in pl["cards"]]} for pl in view["players"]],
         "current": view["current"], "active": view["current"], "phase": view["phase"],
-        "res": None, "dice": None if view["dice"] is None else dict(view["dice"], faces=list(view["dice"]["faces"])),
+        "res": None,
+        "dice": None if view["dice"] is None else dict(view["dice"], faces=list(view["dice"]["faces"])),
         "pending": [], "ending": False, "clocks": view["clocks"],
         "last": None if view["last"] is None else dict(view["last"]), "scores": None, "winners": None,
     }
@@ -62,7 +63,8 @@ def _rooms(view: dict[str, Any], seat: int) -> tuple[list[dict[str, Any]], int |
                 hidden_slot = room["slot"]
         rooms.append({"side": room["side"], "removed": room["removed"],
                       "spaces": [space["meeple"] for space in room["spaces"]], "cards": cards,
-                      "hidden": hidden, "seen": seen, "lib": None if room["lib"] is None else list(room["lib"])})
+                      "hidden": hidden, "seen": seen,
+                      "lib": None if room["lib"] is None else list(room["lib"])})
     return rooms, hidden_slot
 
 

@@ -24,6 +24,9 @@ from .content import CARDS, CHEST_KEYS, KEY_TREASURES, MAZE_CARDS, NUMBERS, TREA
 from .engine import new_tally
 
 CARD_BY_NAME = {card["name"]: cid for cid, card in CARDS.items()}
+# What every adventurer's sheet shows the table, as the state keeps it.
+SHEET = ("skill", "skill0", "stamina", "stamina0", "luck", "luck0", "gold", "provisions", "lantern", "pos",
+         "left_room", "miss", "face", "lives")
 SWORDS = frozenset(cid for cid, card in TREASURES.items() if card.get("kind") == "sword")
 
 
@@ -83,13 +86,11 @@ def _player(pl: dict[str, Any], s: int, secret: dict[str, Any], keys: list[int])
     mine = secret["seat"] == s
     swords = list(secret["swords"]) if mine else ["sword"] + [c for c in pl["shown_ids"] if c in SWORDS]
     items = list(secret["items"]) if mine else [c for c in pl["shown_ids"] if c not in SWORDS]
-    return {"skill": pl["skill"], "skill0": pl["skill0"], "stamina": pl["stamina"], "stamina0": pl["stamina0"],
-            "luck": pl["luck"], "luck0": pl["luck0"], "gold": pl["gold"], "provisions": pl["provisions"],
-            "lantern": pl["lantern"], "swords": swords, "items": items, "keys": keys, "pos": pl["pos"],
-            "door": None, "left_room": pl["left_room"], "extras": 0 if pl["creating"] else None,
-            "ate": -9, "turns": 0, "miss": pl["miss"], "face": pl["face"], "revealed": list(pl["shown_ids"]),
-            "lives": pl["lives"], "know": {"held": {k: list(v) for k, v in secret["held"].items()},
-                                           "chest": list(secret["chest"])} if mine else {"held": {}, "chest": []}}
+    know = {"held": {k: list(v) for k, v in secret["held"].items()}, "chest": list(secret["chest"])} \
+        if mine else {"held": {}, "chest": []}
+    return {**{key: pl[key] for key in SHEET}, "swords": swords, "items": items, "keys": keys,
+            "door": None, "extras": 0 if pl["creating"] else None, "ate": -9, "turns": 0,
+            "revealed": list(pl["shown_ids"]), "know": know}
 
 
 def _treasures(view: dict[str, Any], players: list[dict[str, Any]], seat: int,

@@ -23,7 +23,8 @@ from .stock import COBRA, ITEM_COPIES, MONSTERS, TREASURES
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
     seats = len(view["players"])
     hands, locations, lost = _treasures(view, seat, rng)
-    players = [{"at": pl["at"], "spot": pl["spot"], "task": _task(pl["task"], view["monster"], s), "equip": list(pl["equip"]),
+    players = [{"at": pl["at"], "spot": pl["spot"], "task": _task(pl["task"], view["monster"], s),
+                "equip": list(pl["equip"]),
                 "hand": hands[s], "deep": pl["deep"], "wizard_used": pl["wizard_used"],
                 "after_visit": False, "barred": pl["barred"]} for s, pl in enumerate(view["players"])]
     monster = view["monster"]
@@ -44,7 +45,8 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "phase": view["phase"], "turn_info": turn_info, "fold_job": _fold_job(view["fold_job"]),
         "round": view["round"], "rounds": view["rounds"], "rolls": list(view["rolls"]),
         "last": None if view["last"] is None else dict(view["last"]),
-        "monster": None if monster is None else {"id": monster["id"], "seat": monster["seat"], "at": monster["at"]},
+        "monster": None if monster is None else {"id": monster["id"], "seat": monster["seat"],
+                                                 "at": monster["at"]},
         "knows": knows, "winner": view["winner"],
     }
     return State(game="kingdom", seats=seats, seed=0, options={"rounds": view["rounds"]},
@@ -62,7 +64,8 @@ def _treasures(view: dict[str, Any], seat: int,
     lost += [pool.pop() for _ in range(min(view["lost_treasures"] - len(lost), len(pool)))]
     hands = [own if s == seat else [pool.pop() for _ in range(min(pl["treasures"], len(pool)))]
              for s, pl in enumerate(view["players"])]
-    locations = {loc: (pool.pop() if held and pool else None) for loc, held in sorted(view["locations"].items())}
+    locations = {loc: (pool.pop() if held and pool else None)
+                 for loc, held in sorted(view["locations"].items())}
     return hands, locations, lost
 
 
