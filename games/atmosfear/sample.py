@@ -8,7 +8,9 @@ holds and the seat does not), the others' fears and Time cards (none are assumed
 Time decks' order, and when the Gatekeeper next appears (his usual gap after now).
 
 The view holds no clock reading, so "now" is estimated from the turn (TURN_SECONDS a turn since
-the clock started); and not a walk half made: a sample asks a step from what the seat's stone
+the clock started), and the Gatekeeper's next visit drawn after it; the search starts its
+rollouts just before a sample's next timer, so there he comes at once, with the clock's end as
+far off as that visit was from now. Nor does the view hold a walk half made: a sample asks a step from what the seat's stone
 and last move show (a key, flight or duel stone just landed on, else a new turn), and where
 that is not the seat's question the search leaves it to the smart policy.
 """
