@@ -387,11 +387,11 @@ class AtmosfearGame(Game):
     name = "atmosfear"
     ai = "games.atmosfear.ai:choose"
     ai_view_from_view = "games.atmosfear.ai:view_from_view"
-    searcher = "games.atmosfear.sample:search"
     renderer = "render.atmosfear:render_atmosfear"
     describer = "render.words.atmosfear:describe"
     warm_up = "render.atmosfear:warm_up"
     rules_page = ("data", "atmosfear/rules.md")
+    searcher = "games.atmosfear.sample:search"
     speaker = "render.atmosfear:render_gatekeeper"
     speaker_describer = "render.words.atmosfear:describe_gatekeeper"
     panel_text = "render.words.atmosfear:panel"

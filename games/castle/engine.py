@@ -449,12 +449,12 @@ class CastleGame(Game):
     name = "castle"
     ai = "games.castle.ai:choose"
     ai_view_from_view = "games.castle.ai:view_from_view"
-    searcher = "games.castle.sample:search"
     renderer = "render.castle:render_castle"
     describer = "render.words.castle:describe"
     panel_text = "render.words.castle:panel"
     warm_up = "render.castle:warm_up"
     rules_page = ("data", "castle/rules.md")
+    searcher = "games.castle.sample:search"
     title = "Keys to the Castle"
     pitch = "Race across a castle of hidden doors, opening a way for yourself and locking out everyone else."
     min_seats = 2

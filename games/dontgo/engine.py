@@ -465,12 +465,12 @@ class DontGoGame(Game):
     name = "dontgo"
     ai = "games.dontgo.ai:choose"
     ai_view_from_view = "games.dontgo.ai:view_from_view"
-    searcher = "games.dontgo.sample:search"
     renderer = "render.dontgo:render_dontgo"
     describer = "render.words.dontgo:describe"
     panel_text = "render.words.dontgo:panel"
     warm_up = "render.dontgo:warm_up"
     rules_page = ("data", "dontgo/rules.md")
+    searcher = "games.dontgo.sample:search"
     title = "Don't Go In There"
     pitch = ("Creep through a haunted house collecting cursed cards: grab the ones with the fewest "
              "curses, dispel the rest, and don't end up the most haunted.")

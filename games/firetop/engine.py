@@ -347,12 +347,12 @@ class FiretopGame(Game):
         "rounds": OptionText("Round limit", "The Warlock wakes after this round and the game ends.",
                              "rounds")}
     ai = "games.firetop.ai:choose"
-    searcher = "games.firetop.sample:search"
     renderer = "render.firetop:render_firetop"
     describer = "render.words.firetop:describe"
     panel_text = "render.words.firetop:panel"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
+    searcher = "games.firetop.sample:search"
     state_format = 2
     upgrades = {1: upgrade_1}
 

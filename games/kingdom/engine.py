@@ -100,12 +100,12 @@ class KingdomGame(Game):
         "Round limit", "Rounds before the Demon King seals the Kingdom and nobody wins.", "rounds")}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     ai = "games.kingdom.ai:choose"
-    searcher = "games.kingdom.sample:search"
     renderer = "render.kingdom:render_kingdom"
     describer = "render.words.kingdom:describe"
     panel_text = "render.words.kingdom:panel"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
+    searcher = "games.kingdom.sample:search"
     state_format = FORMAT
     upgrades = {1: upgrade_1}
 
