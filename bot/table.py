@@ -43,9 +43,9 @@ from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Stat
                         apply, count, decide, seating, setup)
 
 from . import pace
-from .aiworker import AiWorker
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
+from .aiworker import AiWorker
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
@@ -123,11 +123,6 @@ class Seat:
     dm_closed: bool = False
     timeouts: int = 0
     votes: list[int] = field(default_factory=list)
-
-
-def seat_level(seat: Seat) -> str:
-    """The AI level a seat plays at: "smart" unless the seat says otherwise."""
-    return getattr(seat, "level", None) or "smart"
 
 
 @dataclass
@@ -215,6 +210,11 @@ class Publisher(Protocol):
     async def publish(self, snapshot: Snapshot) -> None: ...
     async def timeout_warning(self, table: Table, seat: int) -> None: ...
     async def notice(self, table: Table, text: str) -> None: ...
+
+
+def seat_level(seat: Seat) -> str:
+    """The AI level a seat plays at: "smart" unless the seat says otherwise."""
+    return getattr(seat, "level", None) or "smart"
 
 
 class TableService:
@@ -791,18 +791,18 @@ class TableService:
         buggy AI never leaves a game waiting forever.
         """
         assert table.state is not None
+        if kind == "ai" and seat_level(table.seats[seat]) == "hard":
+            try:
+                return await self._search_for(table, seat)
+            except (Superseded, Unavailable):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the smart AI below plays instead
+                log.warning("hard ai failed game=%s seat=%s error=%r", table.id, seat, exc)
         seats = None
         if kind == "timeout":
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
         game = table.game
-        if kind == "ai" and seat_level(table.seats[seat]) == "hard":
-            try:
-                return await self._search_for(table, seat, seats)
-            except (Superseded, Unavailable):
-                raise
-            except Exception as exc:  # noqa: BLE001 - the smart AI below plays instead
-                log.warning("hard ai failed game=%s seat=%s error=%r", table.id, seat, exc)
         for attempt in range(AI_RETRIES + 1):
             def smart(state: State, attempt: int = attempt) -> str:
                 return decide(game, state, seat, ai_rng(table.id, state.version + 7919 * attempt))
@@ -824,13 +824,13 @@ class TableService:
                             attempt, exc)
         raise RuntimeError(f"no action could be played for seat {seat}")
 
-    async def _search_for(self, table: Table, seat: int, seats: list[Seat] | None) -> ActResult:
+    async def _search_for(self, table: Table, seat: int) -> ActResult:
         """One action of a hard AI seat, searched in the AI worker (smart's if it fails or is
         late); the seat's next action, if its turn goes on, comes at the next AI timer."""
         assert table.state is not None
         state = table.state
         action = await self.ai_worker.decide(table.game, state, seat, ai_rng(table.id, state.version))
-        return await self._run(table, seat, [action], "ai", None, None, seats=seats)
+        return await self._run(table, seat, [action], "ai", None, None)
 
     def _announce(self, table: Table, text: str) -> None:
         self._spawn(self.publisher.notice(table, text))
