@@ -5,9 +5,9 @@ would hold the GIL against the loop just the same (see bot/rendering.py). So the
 worker process; a decision sends it the seat's view and prompt (never the state) and the AI's
 dice, and waits at most the search's budget plus GRACE_S. A worker that fails (raises, dies, is
 killed) or answers late, or an answer that is not one of the prompt's actions, gives way to the
-smart policy for that decision, logged. The pool starts at the first hard decision, and is
-replaced at once when its worker dies; a decision that comes while a worker starts up (imports
-take a second) is smart's too, without waiting.
+smart policy for that decision, logged. The pool starts when the table first sets a hard seat's
+AI timer (`prestart`), and is replaced at once when its worker dies; a decision that comes while
+a worker starts up (imports take a second) is smart's too, without waiting.
 `workers=0` searches in a thread instead (tests of the table, where the loop waits anyway).
 """
 from __future__ import annotations
@@ -96,21 +96,24 @@ class AiWorker:
             return await asyncio.to_thread(self.job, *args)
         if self.closed:
             raise NotReady("the worker is shut down")
-        if self.pool is None or self.ready is None:
-            self._start()  # at the first hard decision: a bot without hard seats starts none
-        if not self.ready.done():  # type: ignore[union-attr]
+        self.prestart()  # if no hard seat's timer has started it yet
+        if self.ready is None or not self.ready.done():
             raise NotReady("the worker is starting")
         running = asyncio.get_running_loop().run_in_executor(self.pool, self.job, *args)
         return await asyncio.wait_for(running, self.budget_s + self.grace_s)
 
+    def prestart(self) -> None:
+        """Start the worker process now if there is none (a table with a hard seat is under way:
+        its first decision should not find the worker starting)."""
+        if self.workers > 0 and not self.closed and self.pool is None:
+            self._start()
+
     async def started(self) -> None:
         """Start the worker process now if there is none, and wait until it can search (the
         benchmark and tests time searches, not Python's start-up)."""
-        if self.workers == 0:
-            return
-        if self.pool is None or self.ready is None:
-            self._start()
-        await asyncio.wrap_future(self.ready)  # type: ignore[arg-type]
+        self.prestart()
+        if self.ready is not None:
+            await asyncio.wrap_future(self.ready)
 
     def _replace(self) -> None:
         """A new pool for one whose worker died (concurrent.futures never mends a broken one)."""

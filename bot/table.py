@@ -659,6 +659,8 @@ class TableService:
             if info.ai and table.prompts[seat] is not None:
                 timers.append({"timer_id": f"ai:{seat}", "kind": "ai",
                                "due_at": now + self.ai_delay, "payload": {**base, "seat": seat}})
+                if seat_level(info) == "hard":
+                    self.ai_worker.prestart()  # its process starts now, not at its first move
         mover = game.to_move(state)
         if mover is not None and not table.seats[mover].ai and not game.paused(state):
             payload = {**base, "seat": mover}

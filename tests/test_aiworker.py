@@ -136,6 +136,21 @@ async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell, monkeypat
     assert table.state.data["ready"] == [ai_seat]
 
 
+async def test_a_hard_seat_s_worker_starts_with_its_first_ai_timer(tmp_path, bell, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(bot.table, "seat_level", lambda seat: "hard" if seat.ai else "smart")
+    worker = AiWorker(workers=1)
+    service = TableService(Store(tmp_path / "t.db"), Quiet(), FakeClock(), turn_timeout=600, ai_delay=1,
+                           ai_worker=worker)
+    try:
+        table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
+        await service.lobby(table.id, 100, "Ana", "ai")
+        assert worker.pool is None  # a lobby sets no AI timer
+        await service.lobby(table.id, 100, "Ana", "start")
+        assert worker.pool is not None and worker.ready is not None
+    finally:
+        await asyncio.to_thread(worker.close)
+
+
 async def test_other_ai_seats_do_not_ask_the_worker(tmp_path, bell):  # noqa: F811
     def job(*args):
         raise AssertionError("only hard seats search")
