@@ -10,7 +10,7 @@ Speed: hard decisions as the bot asks them, of the AI worker process at the 0.2 
     .venv/bin/python -m bench.ai_levels [GAME ...] [--games 20] [--iterations 8] [--decisions 40]
 
 A run rewrites the rows of the games it measures and keeps the others' (each row says its
-games and samples), so slow games can be measured one at a time.
+games and samples), so slow games can be measured one at a time; `--games 0` times decisions only.
 """
 from __future__ import annotations
 
@@ -141,9 +141,11 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:
         wins = strength(name, args.count, args.seed, args.iterations)
         times = asyncio.run(speed(name, args.decisions, args.seed))
-        rows[name] = (f"| {name} | {len(wins)} | {args.count} | {args.iterations} | {wins[0] / args.count:.0%} | "
-                      f"{max(wins[1:]) / args.count:.0%} | {len(times)} | {pct(times, 50) * 1000:.0f} | "
-                      f"{pct(times, 95) * 1000:.0f} | {max(times, default=0) * 1000:.0f} |")
+        shares = [f"{w / args.count:.0%}" for w in (wins[0], max(wins[1:]))] if args.count else ["-", "-"]
+        samples = args.iterations if args.count else "-"
+        rows[name] = (f"| {name} | {len(wins)} | {args.count} | {samples} | {shares[0]} | {shares[1]} | "
+                      f"{len(times)} | {pct(times, 50) * 1000:.0f} | {pct(times, 95) * 1000:.0f} | "
+                      f"{max(times, default=0) * 1000:.0f} |")
     command = "python -m bench.ai_levels GAME --games N --iterations SAMPLES"
     publish(args.out, SECTION, [
         "## The hard AI",

@@ -17,6 +17,9 @@ def test_the_benchmark_writes_its_section(tmp_path):
     main(["castle", "--games", "1", "--iterations", "1", "--decisions", "2", "--out", str(out)])
     rows = [line for line in out.read_text().splitlines() if line.startswith(("| castle |", "| dontgo |"))]
     assert len(rows) == 2 and rows[1] == row  # the other game's row is kept
+    main(["castle", "--games", "0", "--decisions", "2", "--out", str(out)])
+    castle = next(line for line in out.read_text().splitlines() if line.startswith("| castle |"))
+    assert [cell.strip() for cell in castle.strip("|").split("|")][2:7] == ["0", "-", "-", "-", "2"]
 
 
 def test_players_rotate_through_the_seats(monkeypatch):
