@@ -18,7 +18,7 @@ import argparse
 import asyncio
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import games
 from bot.aiworker import AiWorker
