@@ -11,6 +11,7 @@ def test_the_benchmark_writes_its_section(tmp_path):
     main(["dontgo", "--games", "2", "--iterations", "1", "--decisions", "3", "--out", str(out)])
     text = out.read_text()
     assert "<!-- bench:ai-hard -->" in text and "## The hard AI" in text
+    assert "Budget, p95 <= 200 ms, every game: " in text
     row = next(line for line in text.splitlines() if line.startswith("| dontgo |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[1:4] == ["2", "2", "1"] and cells[6] == "3"
