@@ -8,6 +8,10 @@ with the smart policy in every seat. The same sample and the same dice serve eve
 (common random numbers), so candidates are compared on equal luck, and the AI leaves the smart
 policy's own pick only for one that beats it clearly in those paired games.
 
+A prompt's choices are whole actions (a multi-step choice's path is only how a UI builds it:
+card, then target), so each candidate is one complete action, the smart pick among them; with
+more than CANDIDATES, the others weighed are drawn at random.
+
 A decision is anytime: it stops at its time budget (`budget_s`), or, for tests and strength runs
 that must replay from a seed, after a fixed number of iterations (`iterations`). A sample whose
 prompt for the seat differs from the real one (a sampler that could not rebuild some public
