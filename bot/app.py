@@ -22,6 +22,7 @@ import games
 from games.core import IllegalAction, count
 
 from . import health, helptext, pace, permissions, present, rulebook, ui
+from .aiworker import AiWorker
 from .answers import Ack, acknowledge, by_dm, reply
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
@@ -32,7 +33,6 @@ from .notify import Notifier
 from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import POSTING, DiscordPublisher
-from .aiworker import AiWorker
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
 from .store import Store, Unavailable
