@@ -22,8 +22,8 @@ import games
 from games.core import IllegalAction, count
 
 from . import health, helptext, pace, permissions, present, rulebook, ui
-from .aiworker import AiWorker
 from .answers import Ack, acknowledge, by_dm, reply
+from .aiworker import AiWorker
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
