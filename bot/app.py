@@ -23,7 +23,6 @@ from games.core import IllegalAction, count
 
 from . import health, helptext, pace, permissions, present, rulebook, ui
 from .answers import Ack, acknowledge, by_dm, reply
-from .aiworker import AiWorker
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
 from .config import Settings
@@ -86,7 +85,6 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self.on_command_error
         self.renderer = Renderer(settings.render_workers)
-        self.ai_worker = AiWorker()
         clock = clock or RealClock()
         self.replays = Replays(store, self.renderer)
         self.delivery = Delivery(clock, lambda coro: self.service._spawn(coro),
@@ -95,7 +93,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.dms = DmChannels(self)
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
-                                    shards=settings.shards, ai_worker=self.ai_worker)
+                                    shards=settings.shards)
         self.service.on_turn = Notifier(self).turn_came  # DMs for games at a slow pace
         self.loaded_games = 0
         # (game, seat) -> the board click that opened the seat's private panel (panel_origin)
@@ -227,7 +225,6 @@ class GatekeeperBot(discord.AutoShardedClient):
                             DISCONNECT_SECONDS)
             finally:
                 await asyncio.to_thread(self.renderer.close)  # waits until the workers exit
-                await asyncio.to_thread(self.ai_worker.close)
                 if self.freeze_heap:
                     gc.unfreeze()  # hand what setup_hook froze back to the collector
                 log.info("shutdown: done")

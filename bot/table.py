@@ -44,8 +44,8 @@ from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Stat
 
 from . import pace
 from .clock import Clock, Handle
-from .feed import Change, Feed, Snapshot, always_ready
 from .aiworker import AiWorker
+from .feed import Change, Feed, Snapshot, always_ready
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
@@ -222,8 +222,8 @@ class TableService:
                  turn_timeout: float = 600.0, ai_delay: float = 1.0,
                  shards: Shards = Shards(), ai_worker: AiWorker | None = None) -> None:
         self.store = store
-        # where hard AI seats search (a worker process in the bot; a thread by default)
-        self.ai_worker = ai_worker or AiWorker(workers=0)
+        # where hard AI seats search: a worker process, started for the first hard seat
+        self.ai_worker = ai_worker or AiWorker()
         self.shards = shards  # only games in guilds of these shards are loaded and served here
         self.publisher = publisher
         self.clock = clock
@@ -826,14 +826,6 @@ class TableService:
                             attempt, exc)
         raise RuntimeError(f"no action could be played for seat {seat}")
 
-    async def _search_for(self, table: Table, seat: int) -> ActResult:
-        """One action of a hard AI seat, searched in the AI worker (smart's if it fails or is
-        late); the seat's next action, if its turn goes on, comes at the next AI timer."""
-        assert table.state is not None
-        state = table.state
-        action = await self.ai_worker.decide(table.game, state, seat, ai_rng(table.id, state.version))
-        return await self._run(table, seat, [action], "ai", None, None)
-
     def _announce(self, table: Table, text: str) -> None:
         self._spawn(self.publisher.notice(table, text))
 
@@ -1121,6 +1113,14 @@ class TableService:
             self._unregister(table)
             self.store.forget(table.id)
 
+    async def _search_for(self, table: Table, seat: int) -> ActResult:
+        """One action of a hard AI seat, searched in the AI worker (smart's if it fails or is
+        late); the seat's next action, if its turn goes on, comes at the next AI timer."""
+        assert table.state is not None
+        state = table.state
+        action = await self.ai_worker.decide(table.game, state, seat, ai_rng(table.id, state.version))
+        return await self._run(table, seat, [action], "ai", None, None)
+
     async def close(self) -> None:
         self.accepting = False
         if self._sweep is not None:
@@ -1131,6 +1131,7 @@ class TableService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.to_thread(self.ai_worker.close)  # waits until its process has exited
 
 
 def passing_first(game: Game, seat: int, fallback: Callable[[State], str]

@@ -136,7 +136,7 @@ async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell, monkeypat
     assert table.state.data["ready"] == [ai_seat]
 
 
-async def test_a_hard_seat_s_worker_starts_with_its_first_ai_timer(tmp_path, bell, monkeypatch):  # noqa: F811
+async def test_a_hard_seat_s_worker_starts_with_its_first_ai_timer_and_stops_with_the_service(tmp_path, bell, monkeypatch):  # noqa: F811
     monkeypatch.setattr(bot.table, "seat_level", lambda seat: "hard" if seat.ai else "smart")
     worker = AiWorker(workers=1)
     service = TableService(Store(tmp_path / "t.db"), Quiet(), FakeClock(), turn_timeout=600, ai_delay=1,
@@ -148,7 +148,8 @@ async def test_a_hard_seat_s_worker_starts_with_its_first_ai_timer(tmp_path, bel
         await service.lobby(table.id, 100, "Ana", "start")
         assert worker.pool is not None and worker.ready is not None
     finally:
-        await asyncio.to_thread(worker.close)
+        await service.close()
+    assert worker.closed and worker.pool is None  # the service stops its worker with it
 
 
 async def test_other_ai_seats_do_not_ask_the_worker(tmp_path, bell):  # noqa: F811
