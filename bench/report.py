@@ -21,10 +21,17 @@ def produced_by(command: str) -> str:
             f"{platform.python_version()} · {time.strftime('%Y-%m-%d')}")
 
 
+def tight(lines: list[str]) -> list[str]:
+    """`lines` without a blank line just before a table: Markdown starts a table under a line of
+    text as well, and the report has a line budget (tests/test_docs_limits.py)."""
+    return [line for line, after in zip(lines, [*lines[1:], ""]) if line or not after.startswith("|")]
+
+
 def replace_section(text: str, name: str, lines: list[str]) -> str:
-    """`text` with section `name` replaced by `lines` (marked), or with it added at the end."""
+    """`text` with section `name` replaced by `lines` (marked, `tight`), or with it added at the
+    end."""
     start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
-    section = "\n".join([start, *lines, end])
+    section = "\n".join([start, *tight(lines), end])
     if start in text and end in text:
         before, rest = text.split(start, 1)
         return before + section + rest.split(end, 1)[1]

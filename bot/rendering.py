@@ -90,12 +90,16 @@ def warm_up() -> None:
 
 
 def _worker_init() -> None:
-    """In each worker: Ctrl-C in a terminal reaches the whole process group, but stopping is the
-    bot's business (it shuts the pool down), so a worker ignores SIGINT rather than dying
-    mid-render with a traceback."""
+    quiet_worker()
+    warm_up()
+
+
+def quiet_worker() -> None:
+    """In each worker process the bot owns: Ctrl-C in a terminal reaches the whole process group,
+    but stopping is the bot's business (it shuts the pool down), so a worker ignores SIGINT
+    rather than dying mid-job with a traceback; and it leaves when the bot is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
-    warm_up()
 
 
 def _exit_with_parent() -> None:

@@ -44,6 +44,7 @@ from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Stat
 
 from . import pace
 from .clock import Clock, Handle
+from .aiworker import AiWorker
 from .feed import Change, Feed, Snapshot, always_ready
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
@@ -211,11 +212,18 @@ class Publisher(Protocol):
     async def notice(self, table: Table, text: str) -> None: ...
 
 
+def seat_level(seat: Seat) -> str:
+    """The AI level a seat plays at: "smart" unless the seat says otherwise."""
+    return getattr(seat, "level", None) or "smart"
+
+
 class TableService:
     def __init__(self, store: Store, publisher: Publisher, clock: Clock, *,
                  turn_timeout: float = 600.0, ai_delay: float = 1.0,
-                 shards: Shards = Shards()) -> None:
+                 shards: Shards = Shards(), ai_worker: AiWorker | None = None) -> None:
         self.store = store
+        # where hard AI seats search: a worker process, started for the first hard seat
+        self.ai_worker = ai_worker or AiWorker()
         self.shards = shards  # only games in guilds of these shards are loaded and served here
         self.publisher = publisher
         self.clock = clock
@@ -651,6 +659,8 @@ class TableService:
             if info.ai and table.prompts[seat] is not None:
                 timers.append({"timer_id": f"ai:{seat}", "kind": "ai",
                                "due_at": now + self.ai_delay, "payload": {**base, "seat": seat}})
+                if seat_level(info) == "hard":
+                    self.ai_worker.prestart()  # its process starts now, not at its first move
         mover = game.to_move(state)
         if mover is not None and not table.seats[mover].ai and not game.paused(state):
             payload = {**base, "seat": mover}
@@ -783,6 +793,13 @@ class TableService:
         buggy AI never leaves a game waiting forever.
         """
         assert table.state is not None
+        if kind == "ai" and seat_level(table.seats[seat]) == "hard":
+            try:
+                return await self._search_for(table, seat)
+            except (Superseded, Unavailable):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the smart AI below plays instead
+                log.warning("hard ai failed game=%s seat=%s error=%r", table.id, seat, exc)
         seats = None
         if kind == "timeout":
             seats = list(table.seats)
@@ -1096,6 +1113,14 @@ class TableService:
             self._unregister(table)
             self.store.forget(table.id)
 
+    async def _search_for(self, table: Table, seat: int) -> ActResult:
+        """One action of a hard AI seat, searched in the AI worker (smart's if it fails or is
+        late); the seat's next action, if its turn goes on, comes at the next AI timer."""
+        assert table.state is not None
+        state = table.state
+        action = await self.ai_worker.decide(table.game, state, seat, ai_rng(table.id, state.version))
+        return await self._run(table, seat, [action], "ai", None, None)
+
     async def close(self) -> None:
         self.accepting = False
         if self._sweep is not None:
@@ -1106,6 +1131,7 @@ class TableService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.to_thread(self.ai_worker.close)  # waits until its process has exited
 
 
 def passing_first(game: Game, seat: int, fallback: Callable[[State], str]

@@ -39,6 +39,12 @@ def test_a_new_section_is_added_at_the_end_and_a_new_report_gets_a_title(tmp_pat
     assert report.read_text() == "# Performance\n\n<!-- bench:restart -->\nfigures\n<!-- /bench:restart -->\n"
 
 
+def test_a_section_s_table_follows_its_text_without_a_blank_line():
+    """The report has a line budget: a table starts under a line of text in Markdown anyway."""
+    section = replace_section("", "x", ["## X", "`cmd` · figures.", "", "| a |", "| --- |", "", "After."])
+    assert "\n## X\n`cmd` · figures.\n| a |\n| --- |\n\nAfter.\n" in section
+
+
 def test_one_part_rewrites_just_its_section_for_every_game_and_level(tmp_path):
     report = tmp_path / "performance.md"
     report.write_text(HAND_WRITTEN + SECTIONS)

@@ -391,6 +391,7 @@ class AtmosfearGame(Game):
     describer = "render.words.atmosfear:describe"
     warm_up = "render.atmosfear:warm_up"
     rules_page = ("data", "atmosfear/rules.md")
+    searcher = "games.atmosfear.sample:search"
     speaker = "render.atmosfear:render_gatekeeper"
     speaker_describer = "render.words.atmosfear:describe_gatekeeper"
     panel_text = "render.words.atmosfear:panel"

@@ -453,6 +453,7 @@ class CastleGame(Game):
     panel_text = "render.words.castle:panel"
     warm_up = "render.castle:warm_up"
     rules_page = ("data", "castle/rules.md")
+    searcher = "games.castle.sample:search"
     title = "Keys to the Castle"
     pitch = "Race across a castle of hidden doors, opening a way for yourself and locking out everyone else."
     min_seats = 2

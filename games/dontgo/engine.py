@@ -508,6 +508,7 @@ class DontGoGame(Game):
     panel_text = "render.words.dontgo:panel"
     warm_up = "render.dontgo:warm_up"
     rules_page = ("data", "dontgo/rules.md")
+    searcher = "games.dontgo.sample:search"
     title = "Don't Go In There"
     pitch = ("Creep through a haunted house collecting cursed cards: grab the ones with the fewest "
              "curses, dispel the rest, and don't end up the most haunted.")

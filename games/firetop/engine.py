@@ -353,6 +353,7 @@ class FiretopGame(Game):
     panel_text = "render.words.firetop:panel"
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
+    searcher = "games.firetop.sample:search"
     state_format = 2
     upgrades = {1: upgrade_1}
 

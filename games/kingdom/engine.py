@@ -105,6 +105,7 @@ class KingdomGame(Game):
     panel_text = "render.words.kingdom:panel"
     warm_up = "render.kingdom:warm_up"
     rules_page = ("data", "kingdom/rules.md")
+    searcher = "games.kingdom.sample:search"
     state_format = FORMAT
     upgrades = {1: upgrade_1}
 

@@ -1,0 +1,240 @@
+"""The hard AI: determinized search with rollouts by the smart policy.
+
+It sees what the smart AI sees, its seat's view and prompt, and never the state. Each iteration
+asks the game's sampler (`games/<game>/sample.py`: `sample(view, seat, rng) -> State`) for one
+complete state consistent with that view (others' hands, face-down cards, deck order drawn at
+random among what the seat has not seen), then plays every candidate action in it to the end
+with the smart policy in every seat. The same sample and the same dice serve every candidate
+(common random numbers), so candidates are compared on equal luck, and the AI leaves the smart
+policy's own pick only for one that beats it clearly in those paired games.
+
+A prompt's choices are whole actions (a multi-step choice's path is only how a UI builds it:
+card, then target), so each candidate is one complete action, the smart pick among them; with
+more than CANDIDATES, the others weighed are drawn at random.
+
+A decision is anytime: it stops at its time budget (`budget_s`), or, for tests and strength runs
+that must replay from a seed, after a fixed number of iterations (`iterations`). A sample whose
+prompt for the seat differs from the real one (a sampler that could not rebuild some public
+detail) is thrown away; with no usable sample the smart policy decides alone.
+
+A game opts in with `searcher = "games.<game>.sample:search"`, where its sample module sets
+`search = searcher(sample)`.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from math import sqrt
+from typing import Any, Callable
+
+from .contract import Game, IllegalAction, Prompt, State, advance, ai_rngs, decide
+from .rng import MASK, Rng
+
+Sampler = Callable[[dict[str, Any], int, Rng], State]
+Search = Callable[..., str]
+
+BUDGET_S = 0.2  # a decision's default time budget: the issue's p95 limit
+RESERVE_S = 0.025  # of the budget, kept for what follows the search (a worker's reply, a late rollout)
+CANDIDATES = 6  # actions weighed at most: the smart pick and others drawn from the prompt
+ROLLOUT_ACTIONS = 4000  # a rollout that runs longer counts as nobody's win
+THINK_SECONDS = 4.0  # simulated time per action in a rollout, as self-play uses
+MARGIN = 1.0  # standard errors of the paired difference an action must beat the smart pick by
+MIN_PAIRS = 3  # paired games an action needs before it may replace the smart pick
+DEADLINE_EVERY = 16  # rollout actions between looks at the clock
+SAMPLE_TRIES = 4  # samples drawn in a row before giving up on a sampler that cannot match
+
+
+class OutOfTime(Exception):
+    """A rollout still running at the decision's deadline: its round is dropped."""
+
+
+@dataclass
+class Tally:
+    """One candidate's paired results against the smart pick: sums of the difference and of its
+    square, over `n` samples."""
+
+    action: str
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, difference: float) -> None:
+        self.n += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    def clearly_better(self) -> bool:
+        """Ahead of the smart pick by more than MARGIN standard errors (and by something)."""
+        if self.n < MIN_PAIRS or self.total <= 0:
+            return False
+        mean = self.mean()
+        variance = max(self.squares / self.n - mean * mean, 0.0)
+        return mean > MARGIN * sqrt(variance / (self.n - 1))
+
+
+class Clock:
+    """When a search stops: after `iterations` rounds (one sample, every candidate rolled out in
+    it), or before a rollout that would likely end past `deadline` (each is timed, and the next
+    is expected to take as long as the longest so far)."""
+
+    def __init__(self, deadline: float, iterations: int | None) -> None:
+        self.deadline, self.iterations = deadline, iterations
+        # where a rollout gives up: the deadline itself, never in a fixed-iteration search
+        self.hard_stop = None if iterations is not None else deadline
+        self.rounds = 0
+        self.longest = 0.0
+
+    def another_round(self) -> bool:
+        self.rounds += 1
+        if self.iterations is not None:
+            return self.rounds <= self.iterations
+        return not self.out_of_time()
+
+    def out_of_time(self) -> bool:
+        return self.iterations is None and time.perf_counter() + self.longest > self.deadline
+
+    def timed(self, fn: Callable[..., float], *args: Any) -> float:
+        began = time.perf_counter()
+        result = fn(*args)
+        self.longest = max(self.longest, time.perf_counter() - began)
+        return result
+
+
+def searcher(sample: Sampler) -> Search:
+    """The game's `searcher` hook, built on its sampler."""
+    def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
+               budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
+        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations)
+    return search
+
+
+def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
+                     budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
+    """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
+    other candidate wins clearly more of the paired rollouts. `iterations` (samples) fixes the
+    work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
+    start = time.perf_counter()
+    seat = prompt.seat
+    actions = [c.action for c in prompt.choices]
+    if any(c.input for c in prompt.choices):  # words to write: not a search's business
+        return smart_pick(game, view, prompt, Rng(rng.state))
+    if len(set(actions)) == 1:
+        return actions[0]
+    smart = smart_pick(game, view, prompt, Rng(rng.state))
+    state = _consistent_sample(game, sample, view, prompt, rng)
+    if state is None:
+        return smart
+    tallies = [Tally(a) for a in candidates(actions, smart, rng)]
+    clock = Clock(start + (budget_s or 0.0) - RESERVE_S, iterations)
+    while clock.another_round():
+        seed = rng.next64()
+        try:
+            base = clock.timed(score, game, state, seat, smart, seed, clock.hard_stop)
+            results = []
+            for tally in tallies:
+                if clock.out_of_time():
+                    break
+                result = clock.timed(score, game, state, seat, tally.action, seed, clock.hard_stop)
+                results.append(result - base)
+        except OutOfTime:
+            break
+        except Exception:  # noqa: BLE001 - a sample rebuilt from a view may miss public
+            # bookkeeping the view leaves out (an effect half run), which the engine may trip on
+            # moves later: that round (one sample, every candidate) is dropped, whatever the error
+            results = []
+        for tally, result in zip(tallies, results):
+            tally.add(result)
+        state = _consistent_sample(game, sample, view, prompt, rng)
+        if state is None:
+            break
+    best = max(tallies, key=Tally.mean)
+    return best.action if best.clearly_better() else smart
+
+
+def candidates(actions: list[str], smart: str, rng: Rng) -> list[str]:
+    """The actions weighed against the smart pick: all the others when few, else a random few
+    (the prompt's order would favour the same kind of action every time)."""
+    others = [a for a in dict.fromkeys(actions) if a != smart]
+    if len(others) >= CANDIDATES:
+        rng.shuffle(others)
+    return others[:CANDIDATES - 1]
+
+
+def score(game: Game, state: State, seat: int, action: str, seed: int,
+          deadline: float | None = None) -> float:
+    """`seat`'s share of the win when it plays `action` in (a copy of) `state` and the smart
+    policy plays every seat after: 1 alone, 1/k shared by k winners, 0 otherwise."""
+    board = state.copy()
+    try:
+        now = start_time(game, board)
+        advance(game, board, seat, action, now)
+        rollout(game, board, seed, now + THINK_SECONDS, deadline)
+    except IllegalAction:
+        return 0.0
+    winners = (board.result or {}).get("winners") or [] if board.over else []
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def rollout(game: Game, state: State, seed: int, now: float, deadline: float | None = None) -> None:
+    """Self-play by the smart policy from `state` (in place), timers firing when due; OutOfTime
+    once `deadline` (perf_counter seconds) has passed, looked at every DEADLINE_EVERY actions."""
+    timed = type(game).timers is not Game.timers
+    dice = ai_rngs(seed & MASK)
+    seats = range(state.seats)
+    for step in range(ROLLOUT_ACTIONS):
+        if state.over:
+            return
+        if deadline is not None and step % DEADLINE_EVERY == 0 and time.perf_counter() > deadline:
+            raise OutOfTime()
+        due = game.next_due(state) if timed else None
+        if due is not None and due <= now:
+            timer = game.next_timer(state)
+            advance(game, state, timer["seat"], timer["action"], now)
+            continue
+        if game.to_move_acts_first:
+            seat = game.to_move(state)
+            prompt = None if seat is None else game.prompt(state, seat)
+        else:
+            seat, prompt = next(((s, p) for s in seats if (p := game.prompt(state, s)) is not None),
+                                (None, None))
+        if prompt is None or seat is None:
+            if due is None:
+                return
+            now = max(now, due)
+            continue
+        advance(game, state, seat, decide(game, state, seat, dice(state.version), "smart", prompt), now)
+        now += THINK_SECONDS
+
+
+def start_time(game: Game, state: State) -> float:
+    """When a rollout starts: the seat's view holds no clock, so just before the next timer (a
+    game without one never reads the time)."""
+    due = game.next_due(state) if type(game).timers is not Game.timers else None
+    return 0.0 if due is None else due - THINK_SECONDS
+
+
+def _consistent_sample(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt,
+                       rng: Rng) -> State | None:
+    """A sampled state in which the seat is asked exactly `prompt`'s actions, or None."""
+    wanted = [c.action for c in prompt.choices]
+    for _ in range(SAMPLE_TRIES):
+        try:
+            state = sample(view, prompt.seat, rng)
+            asked = game.prompt(state, prompt.seat)
+        except (IllegalAction, KeyError, IndexError, ValueError):
+            continue
+        if asked is not None and [c.action for c in asked.choices] == wanted:
+            return state
+    return None
+
+
+def smart_pick(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
+    """The smart policy's action from the seat's whole view: what a smart seat would play here
+    (`rng` a copy of the decision's dice, as the smart AI would have had them)."""
+    from_view = game.hook("ai_view_from_view")
+    ai_view = view if from_view is None else from_view(view, prompt.seat, "smart", prompt)
+    return game.ai_action(ai_view, prompt, rng, "smart")
+

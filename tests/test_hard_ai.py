@@ -1,0 +1,256 @@
+"""The hard AI (games.core.search and each game's sampler): it decides from its seat's view alone,
+replays from its seed, and leaves the smart policy's pick only for a clearly better one."""
+from __future__ import annotations
+
+import time
+from importlib import import_module
+
+import pytest
+
+import games
+from bot.simulate import play
+from games.core import SYSTEM, Choice, Prompt, Rng, State, Step, apply, decide, setup
+from games.core.search import Tally, decide_by_search
+
+NAMES = ["atmosfear", "castle", "dontgo", "firetop", "kingdom"]
+ITERATIONS = 2  # samples per decision: enough to move off smart's pick, cheap enough for a test
+
+
+def sampler(name: str):
+    return import_module(f"games.{name}.sample").sample
+
+
+def positions(name: str, seats: int, seed: int, count: int) -> list[tuple[State, int]]:
+    """`count` states spread along a smart self-play game, each with a seat that has a real choice
+    (two actions or more, none asking for words) and that seat."""
+    game = games.get(name)
+    log: list[tuple[int, str, float]] = []
+    play(name, seats, seed, max_actions=600, log=log)
+    state = setup(game, seats, {}, seed)
+    found = []
+    for seat, action, now in log:
+        if seat != SYSTEM:
+            prompt = game.prompt(state, seat)
+            if len({c.action for c in prompt.choices}) > 1 and not any(c.input for c in prompt.choices):
+                found.append((state, seat))
+        state = apply(game, state, seat, action, now).state
+    step = max(len(found) // count, 1)
+    return found[::step][:count]
+
+
+def hard(name: str, state: State, seat: int, seed: int) -> str:
+    """The hard AI's action from the seat's view, a fixed number of samples: replayable."""
+    game = games.get(name)
+    return game.hook("searcher")(game, game.view(state, seat), game.prompt(state, seat), Rng(seed),
+                                 None, iterations=ITERATIONS)
+
+
+def asks_the_same(name: str, state: State, seat: int, sample: State) -> bool:
+    game = games.get(name)
+    return [c.action for c in game.prompt(sample, seat).choices] == \
+        [c.action for c in game.prompt(state, seat).choices]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_sample_shows_the_seat_exactly_its_view(name):
+    """A sampled state is one the seat cannot tell from the real game: its view of it is the
+    seat's view; and samples differ in what the seat cannot see."""
+    game = games.get(name)
+    sample = sampler(name)
+    for seats in (game.min_seats, game.max_seats):
+        for state, seat in positions(name, seats, seed=21 + seats, count=8):
+            view = game.view(state, seat)
+            drawn = [sample(view, seat, Rng(k)) for k in range(3)]
+            for one in drawn:
+                assert game.view(one, seat) == view, (seats, seat, state.version)
+            assert len({one.to_json() for one in drawn}) > 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_most_samples_ask_the_seat_its_real_question(name):
+    """The search uses only samples whose prompt for the seat is the real one: most are."""
+    game = games.get(name)
+    sample = sampler(name)
+    hits = total = 0
+    for state, seat in positions(name, game.min_seats, seed=5, count=40):
+        total += 1
+        hits += asks_the_same(name, state, seat, sample(game.view(state, seat), seat, Rng(total)))
+    assert hits >= 0.75 * total, (hits, total)
+
+
+def scramble_castle(state: State, seat: int, rng: Rng) -> None:
+    """Others' hands and the draw pile dealt anew; unrevealed door faces swapped within a colour."""
+    d = state.data
+    others = [s for s in range(state.seats) if s != seat]
+    pool = d["draw"] + [c for s in others for c in d["players"][s]["hand"]]
+    rng.shuffle(pool)
+    for s in others:
+        n = len(d["players"][s]["hand"])
+        d["players"][s]["hand"], pool = pool[:n], pool[n:]
+    d["draw"] = pool
+    hidden = [t for t in d["tiles"] if not t["revealed"]] + d["unused"]
+    for colour in {t["colour"] for t in hidden}:
+        same = [t for t in hidden if t["colour"] == colour]
+        faces = [t["face"] for t in same]
+        rng.shuffle(faces)
+        for tile, face in zip(same, faces):
+            tile["face"] = face
+
+
+def scramble_dontgo(state: State, seat: int, rng: Rng) -> None:
+    """The deck and the cards removed at setup mixed and dealt anew; a face-down card the seat
+    has not seen swapped with one from the deck."""
+    d = state.data
+    pool = d["deck"] + d["removed"]
+    rng.shuffle(pool)
+    d["removed"], d["deck"] = sorted(pool[:len(d["removed"])]), pool[len(d["removed"]):]
+    for room in d["rooms"]:
+        if room["hidden"] and seat not in room["seen"] and d["deck"] and len(room["cards"]) > 2:
+            room["cards"][2], d["deck"][0] = d["deck"][0], room["cards"][2]
+
+
+def scramble_kingdom(state: State, seat: int, rng: Rng) -> None:
+    """The Treasures in others' holders, at the Key Locations and in the lost pile dealt anew;
+    the equipment and monster decks shuffled."""
+    d = state.data
+    others = [s for s in range(state.seats) if s != seat]
+    held = sorted(loc for loc, t in d["locations"].items() if t is not None)
+    pool = [d["locations"][loc] for loc in held] + d["lost_treasure"] \
+        + [t for s in others for t in d["players"][s]["hand"]]
+    rng.shuffle(pool)
+    for loc in held:
+        d["locations"][loc] = pool.pop()
+    d["lost_treasure"] = [pool.pop() for _ in d["lost_treasure"]]
+    for s in others:
+        d["players"][s]["hand"] = [pool.pop() for _ in d["players"][s]["hand"]]
+    rng.shuffle(d["equip_deck"])
+    rng.shuffle(d["monster_deck"])
+
+
+def scramble_firetop(state: State, seat: int, rng: Rng) -> None:
+    """Unlooted rooms' treasures and unvisited rooms' encounters swapped among themselves, the
+    Maze cards not turned up likewise, and a chest number swapped with a Key card of another
+    adventurer that the seat has not seen."""
+    d = state.data
+    rooms = [r for r in d["rooms"].values() if r["treasure"] is not None]
+    treasures = [r["treasure"] for r in rooms]
+    rng.shuffle(treasures)
+    for room, treasure in zip(rooms, treasures):
+        room["treasure"] = treasure
+    unvisited = [r for r in d["rooms"].values() if r["encounter"] is not None and not r["visited"]]
+    encounters = [r["encounter"] for r in unvisited]
+    rng.shuffle(encounters)
+    for room, encounter in zip(unvisited, encounters):
+        room["encounter"] = encounter
+    unseen = [space for space in d["maze"] if space not in d["maze_seen"]]
+    cards = [d["maze"][space] for space in unseen]
+    rng.shuffle(cards)
+    d["maze"].update(zip(unseen, cards))
+    know = d["players"][seat]["know"]
+    for s, pl in enumerate(d["players"]):
+        free = [n for n in pl["keys"] if str(n) not in know["held"]]
+        if s != seat and free and not know["chest"]:
+            n, top = free[0], d["chest"][0]
+            pl["keys"] = sorted([k for k in pl["keys"] if k != n] + [top])
+            d["chest"] = sorted(d["chest"][1:] + [n])
+            break
+
+
+def scramble_atmosfear(state: State, seat: int, rng: Rng) -> None:
+    """The Fate and Time decks shuffled, two others' racks swapping a key of another colour, and
+    the others' unread fears rewritten."""
+    d = state.data
+    rng.shuffle(d["fate"])
+    rng.shuffle(d["time"])
+    others = [s for s in range(state.seats) if s != seat]
+    a, b = d["players"][others[0]]["rack"], d["players"][others[1]]["rack"]
+    if a and b and a[0] != b[0]:
+        a[0], b[0] = b[0], a[0]
+    for s in others:
+        if d["fears"][s] is not None and d["fears"][s] not in d["read"]:
+            d["fears"][s] = f"something else {s}"
+
+
+SCRAMBLE = {"atmosfear": scramble_atmosfear, "castle": scramble_castle, "dontgo": scramble_dontgo,
+            "firetop": scramble_firetop, "kingdom": scramble_kingdom}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fair_play_what_the_seat_cannot_see_changes_nothing(name):
+    """Changing only what the hard AI's seat cannot see (others' hidden cards, deck orders, face-down
+    cards) leaves its view, and so its decisions for the same seed, unchanged; and the search did
+    run on those positions (their samples ask the seat's real question)."""
+    game = games.get(name)
+    searched = changed = 0
+    for state, seat in positions(name, game.min_seats, seed=33, count=4):
+        other = state.copy()
+        SCRAMBLE[name](other, seat, Rng(state.version))
+        changed += other.to_json() != state.to_json()
+        assert game.view(other, seat) == game.view(state, seat)
+        assert hard(name, other, seat, seed=state.version) == hard(name, state, seat, seed=state.version)
+        view = game.view(state, seat)
+        searched += asks_the_same(name, state, seat, sampler(name)(view, seat, Rng(1)))
+    assert changed >= 3 and searched >= 2, (changed, searched)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hard_plays_one_of_its_choices_and_replays_from_its_seed(name):
+    game = games.get(name)
+    for state, seat in positions(name, game.min_seats, seed=8, count=3):
+        action = hard(name, state, seat, seed=4)
+        assert action in [c.action for c in game.prompt(state, seat).choices]
+        assert hard(name, state, seat, seed=4) == action
+
+
+def test_a_search_stops_at_its_time_budget():
+    game = games.get("kingdom")
+    state, seat = positions("kingdom", 2, seed=3, count=1)[0]
+    began = time.perf_counter()
+    game.hook("searcher")(game, game.view(state, seat), game.prompt(state, seat), Rng(1), 0.05)
+    assert time.perf_counter() - began < 1.0  # a fixed-iteration search of this position: seconds
+
+
+def test_with_no_sample_to_search_the_smart_pick_stands():
+    """A sampler that cannot rebuild the seat's question (or fails) leaves the smart policy's pick."""
+    game = games.get("castle")
+    for state, seat in positions("castle", 2, seed=12, count=3):
+        smart = decide(game, state, seat, Rng(9), "smart")
+
+        def broken(view, seat, rng):
+            raise KeyError("a detail the view leaves out")
+        assert decide_by_search(game, broken, game.view(state, seat), game.prompt(state, seat), Rng(9),
+                                None, iterations=3) == smart
+
+
+def test_an_action_must_beat_the_smart_pick_clearly():
+    """Paired results: a small lead over few samples, or a lead buried in noise, is not enough."""
+    few = Tally("a")
+    for difference in (1.0, 1.0):
+        few.add(difference)
+    noisy = Tally("b")
+    for difference in (1.0, -1.0, 1.0, -1.0, 1.0):
+        noisy.add(difference)
+    steady = Tally("c")
+    for difference in (1.0, 0.0, 1.0, 1.0, 0.0, 1.0):
+        steady.add(difference)
+    assert not few.clearly_better() and not noisy.clearly_better() and steady.clearly_better()
+
+
+def test_a_single_choice_is_played_without_a_search():
+    game = games.get("castle")
+    state, seat = positions("castle", 2, seed=2, count=1)[0]
+    only = Prompt(seat, "Move", [Choice("stay", (Step("stay", "Stay"),))])
+
+    def unused(view, seat, rng):
+        raise AssertionError("no sample is needed for one choice")
+    assert decide_by_search(game, unused, game.view(state, seat), only, Rng(1), None, iterations=3) == "stay"
+
+
+def test_words_to_write_are_the_smart_policy_s():
+    """A prompt that asks for words (Atmosfear's fear) is answered as the smart AI answers it."""
+    game = games.get("atmosfear")
+    state = setup(game, 3, {}, 4)
+    prompt = game.prompt(state, 0)
+    assert prompt.choices[0].input == "text"
+    action = game.hook("searcher")(game, game.view(state, 0), prompt, Rng(2), None, iterations=1)
+    assert action == decide(game, state, 0, Rng(2), "smart") and action.startswith("fear ")
