@@ -103,6 +103,12 @@ async def test_the_host_picks_each_ais_level_and_it_plays_at_that_level(fake_dis
     shown = "\n".join(m.text() for m in players.every_table())
     assert "easy AI" in shown and "hard AI" in shown  # the header of an AI's turn
     assert "AI 1 (easy)" in shown and "AI 2 (hard)" in shown  # the players' panel
+    final = players.boards()[-1]
+    again = next(cid for cid, label, _ in final.buttons() if label == "Play again")
+    await (await fake_discord.click(ana, final.id, again)).response()
+    rematch = await until(lambda: (t := players.table()) and t.status == "lobby" and t,
+                          what="the rematch lobby")
+    assert sorted(s.level for s in rematch.seats if s.ai) == ["easy", "hard"]  # the same AIs
 
 
 async def test_a_level_nobody_offers_is_refused_and_changes_nothing(fake_discord, players):
