@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from games.core import Rng, decide
+from games.core import Rng, count, decide
 
 from . import replay_timing, scenarios
 from .figures import pct, rss_mb, workers_rss_mb
@@ -46,8 +46,22 @@ def bench_engines(games_count: int) -> list[dict[str, Any]]:
     return results
 
 
-def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
-    """A row per game, a pair of columns per AI level ("-" where a game has no such level)."""
+def bench_strength(games_count: int) -> dict[str, dict[str, Any]]:
+    """Smart against easy (bench.strength) in every game, by game name."""
+    from .strength import match
+    results = {}
+    for game in games.all_games():
+        print(f"strength {game.name} smart vs easy...", flush=True)
+        results[game.name] = match(game.name, games_count)
+        print(results[game.name], flush=True)
+    return results
+
+
+def engine_section(results: list[dict[str, Any]], command: str,
+                   strength: dict[str, dict[str, Any]]) -> list[str]:
+    """A row per game, a pair of columns per AI level ("-" where a game has no such level), then
+    smart's and easy's shares of the games won when they meet (`strength`)."""
+    from .strength import LIMIT, cell, holds
     levels = list(dict.fromkeys(r["level"] for r in results))
     by_game: dict[str, dict[str, dict[str, Any]]] = {}
     for r in results:
@@ -60,12 +74,17 @@ def engine_section(results: list[dict[str, Any]], command: str) -> list[str]:
         "## Engine: AI self-play",
         f"{produced_by(command)}. Games and turns per CPU second of the benchmark process (other "
         "load does not count), seeds 1000 on, every player count in turn, that AI in every seat; "
-        f"games per game and level: {results[0]['games']}.",
+        f"games per game and level: {results[0]['games']}. "
+        + budget(LIMIT, all(holds(r) for name, r in strength.items() if games.get(name).easy))
+        + " Smart vs easy: shares of "
+        f"{count(next(iter(strength.values()))['games'], 'game')} won, two players (Atmosfear: smart and "
+        "two easy) rotating through the seats, seeds 1 on; the rest had no winner.",
         "",
-        "| game | " + " | ".join(f"{level} games/s | {level} turns/s" for level in levels) + " |",
-        "| --- |" + " ---: | ---: |" * len(levels),
-        *(f"| {game} | " + " | ".join(cells(played.get(level)) for level in levels) + " |"
-          for game, played in by_game.items()),
+        "| game | " + " | ".join(f"{level} games/s | {level} turns/s" for level in levels)
+        + " | smart vs easy |",
+        "| --- |" + " ---: | ---: |" * len(levels) + " --- |",
+        *(f"| {game} | " + " | ".join(cells(played.get(level)) for level in levels)
+          + f" | {cell(strength.get(game))} |" for game, played in by_game.items()),
     ]
 
 
@@ -237,14 +256,15 @@ def restart_section(r: dict[str, Any], command: str) -> list[str]:
 
 # How big each run is: concurrent games, moves and rate for the end-to-end runs; games and real
 # seconds for the timers; stored games for the restart; games and samples per game for the
-# engine and the renderer.
+# engine, smart against easy, and the renderer.
 SIZES: dict[str, dict[str, Any]] = {
     "full": {"e2e": [(1, 100, 10.0, 0.0), (100, 500, 50.0, 0.0), (1000, 1500, 50.0, 0.0),
                      (1000, 1500, 50.0, 0.1)], "timers": (1000, 150),
-             "restart": 10_000, "engine": 200, "render": 400},
+             "restart": 10_000, "engine": 200, "strength": 400, "render": 400},
     "quick": {"e2e": [(1, 20, 10.0, 0.0), (10, 50, 20.0, 0.0), (10, 50, 20.0, 0.1)],
-              "timers": (20, 40), "restart": 500, "engine": 20, "render": 50},
-    "smoke": {"e2e": [(1, 5, 20.0, 0.0)], "timers": (2, 1), "restart": 20, "engine": 1, "render": 2},
+              "timers": (20, 40), "restart": 500, "engine": 20, "strength": 40, "render": 50},
+    "smoke": {"e2e": [(1, 5, 20.0, 0.0)], "timers": (2, 1), "restart": 20, "engine": 1, "strength": 1,
+              "render": 2},
 }
 
 
@@ -277,7 +297,8 @@ def main(size: str = "full", out: Path | None = None, parts: tuple[str, ...] = P
         print("restart...", flush=True)
         write_section(out, "restart", restart_section(bench_restart(plan["restart"]), command))
     if "engine" in parts:
-        write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command))
+        write_section(out, "engine", engine_section(bench_engines(plan["engine"]), command,
+                                                    bench_strength(plan["strength"])))
     if "render" in parts:
         rendered = []
         for game in games.all_games():

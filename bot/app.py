@@ -19,9 +19,9 @@ import yarl
 from discord import app_commands
 
 import games
-from games.core import IllegalAction, count
+from games.core import DEFAULT_LEVEL, IllegalAction, count
 
-from . import health, helptext, pace, permissions, present, rulebook, ui
+from . import health, helptext, levels, pace, permissions, present, rulebook, ui
 from .answers import Ack, acknowledge, by_dm, reply
 from .choices import parse_path, walk
 from .clock import Clock, RealClock
@@ -562,8 +562,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         if interaction.user.id not in [s["user_id"] for s in row["seats"]] + [row["host_id"]]:
             raise IllegalAction("Only the players or the host of that game can start a rematch.")
         seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
-        seats += [Seat(name=f"AI {n + 1}", ai=True)
-                  for n in range(sum(1 for s in row["seats"] if s["ai"]))]
+        seats += [Seat(name=f"AI {n + 1}", ai=True, level=seat.get("level", DEFAULT_LEVEL))
+                  for n, seat in enumerate(seat for seat in row["seats"] if seat["ai"])]
         await open_lobby(self, interaction, row["game"], seats=seats, host_id=interaction.user.id)
 
 
@@ -689,6 +689,7 @@ def rules_sections(game_name: str) -> dict[str, str]:
     sections = rulebook.sections(game.rules_text())
     if pace.applies(game):
         sections["pace"] = pace.RULES
+    sections[levels.RULES_TOPIC] = levels.RULES
     return sections
 
 

@@ -39,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--players", type=int, default=None, help="seats per game (default: cycle)")
-    sim.add_argument("--level", choices=("smart", "random"), default="smart")
+    sim.add_argument("--level", choices=("easy", "smart", "hard", "random"), default="smart",
+                     help="every seat's AI level (default: smart)")
+    sim.add_argument("--levels", type=level_list, default=None, metavar="LEVEL,...",
+                     help="one AI level per player, e.g. smart,easy; the players rotate through "
+                          "the seats from game to game")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a lobby option, e.g. --option minutes=20 (repeatable)")
     sim.add_argument("--json", action="store_true")
@@ -84,13 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "health":
         return health(args.max_age)
     if args.command == "simulate":
-        from .simulate import lobby_options, simulate
+        from .simulate import check_levels, lobby_options, simulate
+        from games import get
         try:
             options = lobby_options(args.game, args.option)
+            if args.levels is not None:
+                check_levels(get(args.game), args.levels, args.players)
         except (KeyError, ValueError) as exc:
             print(f"gatekeeper simulate: {exc}", file=sys.stderr)
             return 2
-        summary = simulate(args.game, args.games, args.seed, args.players, args.level, options)
+        summary = simulate(args.game, args.games, args.seed, args.players, args.level, options,
+                           levels=args.levels)
         print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
         return 1 if summary["errors"] else 0
     if args.command == "render":
@@ -107,6 +115,15 @@ def main(argv: list[str] | None = None) -> int:
     return bench_main(args.size, out=args.out, parts=args.only or PARTS)
 
 
+def level_list(text: str) -> list[str]:
+    """`--levels`' value: AI levels, comma-separated, one per player (checked against the game
+    once it is known)."""
+    levels = [level.strip() for level in text.split(",") if level.strip()]
+    if not levels:
+        raise argparse.ArgumentTypeError(f"no level in {text!r}: e.g. smart,easy")
+    return levels
+
+
 def bench_parts(text: str) -> tuple[str, ...]:
     """`--only`'s value: benchmark parts, comma-separated."""
     from bench.run import PARTS
@@ -121,10 +138,14 @@ def bench_parts(text: str) -> tuple[str, ...]:
 
 def format_summary(summary: dict) -> str:
     wins = ", ".join(f"seat {seat}: {n}" for seat, n in summary["wins_by_seat"].items())
-    joined = ", ".join(f"player {who}: {n}" for who, n in summary["wins_by_player"].items())
+    levels = summary.get("levels")
+    joined = ", ".join(f"player {who}" + (f" ({levels[who]})" if levels else "") + f": {n}"
+                       for who, n in summary["wins_by_player"].items())
+    order = "by player (rotating through the seats)" if levels else \
+        "by joining order (seats drawn by lot)"
     return (f"{summary['game']}: {summary['finished']}/{summary['games']} games finished, "
             f"{summary['turns_mean']:.1f} turns on average (max {summary['turns_max']}), "
-            f"wins by seat: {wins}; by joining order (seats drawn by lot): {joined}; "
+            f"wins by seat: {wins}; {order}: {joined}; "
             f"no winner: {summary['no_winner']}; errors: {summary['errors']}")
 
 

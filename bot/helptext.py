@@ -9,6 +9,8 @@ from typing import Any, Iterable
 
 import games
 
+from . import levels
+
 # the commands a newcomer needs, in the order they need them; the rest follow alphabetically
 FIRST = ("play", "help", "rules", "hand", "move", "status", "log")
 TYPED = ("help", "!help", "/help", "help?")  # what a newcomer types in a channel
@@ -49,6 +51,7 @@ def full_help(commands: Iterable[Any]) -> str:
            f"(`/{groups[0]} …`), the same as its buttons"] if groups else []),
         "",
         "**Rules:** `/rules` and a game's name, with a `topic:` for one part.",
+        levels.HELP_LINE,
     ])
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from . import markup, pace, present, ui
+from . import levels, markup, pace, present, ui
 from .rendering import board_view
 from .table import Table
 
@@ -102,7 +102,7 @@ def _who(table: Table, seat: int) -> str:
     colours = table.game.colours
     colour = colours[seat] if seat < len(colours) else ""
     mark = f"{present.SQUARES.get(colour, '')}{present.SEAT_SHAPES[seat % len(present.SEAT_SHAPES)]}"
-    tag = " · AI" if table.seats[seat].ai else ""
+    tag = levels.tag(table.seats[seat].ai, table.seats[seat].level)
     return f"{mark} {present.mention(table, seat)} ({colour}{tag})".replace(" ()", "")
 
 
@@ -239,7 +239,8 @@ def panel_text(table: Table) -> str:
     lines = table.game.hook("panel_text")
     if lines is None:
         return ""
-    said = [discord.utils.escape_markdown(line) for line in lines(board_view(table.game, table.state, table.names()))]
+    names = levels.named(table.seats)  # the players as the panel lists them: an AI with its level
+    said = [discord.utils.escape_markdown(line) for line in lines(board_view(table.game, table.state, names))]
     if len(said) > 1:
         said[-1] = f"-# {said[-1]}"
     return markup.clip("\n".join(said), PANEL_CHARS)

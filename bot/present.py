@@ -7,7 +7,7 @@ import discord
 
 from games.core import Event, option_text
 
-from . import pace
+from . import levels, pace
 from .table import Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
@@ -20,7 +20,7 @@ MAX_LOG_LINES = 12
 def seat_label(table: Table, seat: int) -> str:
     colours = table.game.colours
     colour = colours[seat] if seat < len(colours) else ""
-    tag = " · AI" if table.seats[seat].ai else ""
+    tag = levels.tag(table.seats[seat].ai, table.seats[seat].level)
     mark = f"{SQUARES.get(colour, '')}{SEAT_SHAPES[seat % len(SEAT_SHAPES)]}"
     return f"{mark} **{table.seats[seat].name}** ({colour}{tag})".replace(" ()", "")
 
@@ -51,7 +51,7 @@ def lobby_embed(table: Table) -> discord.Embed:
     game = table.game
     embed = discord.Embed(title=f"{game.title}: lobby", description=game.pitch,
                           colour=discord.Colour.dark_gold())
-    seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}"
+    seats = "\n".join(f"{i + 1}. {s.name}{levels.tag(s.ai, s.level)}"
                       f"{' · host' if s.user_id == table.host_id and not s.ai else ''}"
                       for i, s in enumerate(table.seats))
     embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
@@ -64,8 +64,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         embed.description = CLOSED_LOBBY[table.status]
     else:
         embed.set_footer(text="Anyone without a seat may Join; Leave gives a seat up. The host "
-                              "fills seats with Add AI, may Watch instead of playing (a game of "
-                              "AIs only) and begins with Start. Colours are dealt when the game "
+                              "fills seats with AI players (easy, smart or hard: /rules says "
+                              "how each plays), may Watch instead of playing (a game of AIs "
+                              "only) and begins with Start. Colours are dealt when the game "
                               "starts; who goes first is drawn by lot.")
     return embed
 

@@ -811,5 +811,5 @@ def fingerprint(shown: Any) -> int:
 
 def lobby_fingerprint(table: Table) -> int:
     """What a lobby message shows: seats, host, options and whether it is still open."""
-    return fingerprint([table.status, [(s.name, s.user_id, s.ai) for s in table.seats],
+    return fingerprint([table.status, [(s.name, s.user_id, s.ai, s.level) for s in table.seats],
                         table.host_id, sorted(table.options.items())])

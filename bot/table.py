@@ -39,10 +39,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
-from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, State, Step, ai_rng,
-                        apply, count, decide, seating, setup)
+from games.core import (DEFAULT_LEVEL, LEVELS, SYSTEM, Choice, Event, Game, IllegalAction, Prompt,
+                        State, Step, ai_rng, apply, count, decide, seating, setup)
 
-from . import pace
+from . import levels, pace
 from .clock import Clock, Handle
 from .aiworker import AiWorker
 from .feed import Change, Feed, Snapshot, always_ready
@@ -120,9 +120,17 @@ class Seat:
     name: str
     user_id: int | None = None  # None: an AI seat
     ai: bool = False
+    level: str = DEFAULT_LEVEL  # the AI's level (rows saved before levels load as smart)
     dm_closed: bool = False
     timeouts: int = 0
     votes: list[int] = field(default_factory=list)
+
+
+def ai_level(table: Table, seat: int) -> str:
+    """The level the AI plays `seat` at: the AI seat's own, or the default for a person's turn
+    it plays (a timeout, an away player)."""
+    info = table.seats[seat]
+    return info.level if info.ai else DEFAULT_LEVEL
 
 
 @dataclass
@@ -334,6 +342,10 @@ class TableService:
             game = table.game
             seats = list(table.seats)
             changes: dict[str, Any] = {}
+            op, level = levels.parse(op)
+            if level is not None and (op != "ai" or level not in LEVELS):
+                raise IllegalAction(f"There is no {level!r} AI level: choose "
+                                    f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}.")
             if op == "join":
                 if table.seat_of(user_id) is not None:
                     raise IllegalAction("You're already seated; Leave to give up your seat.")
@@ -359,7 +371,7 @@ class TableService:
                 if len(seats) >= game.max_seats:
                     raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
                 number = sum(1 for s in seats if s.ai) + 1
-                seats.append(Seat(name=f"AI {number}", ai=True))
+                seats.append(Seat(name=f"AI {number}", ai=True, level=level or DEFAULT_LEVEL))
             elif op == "cancel":
                 self._require_host(table, user_id, "cancel the game")
                 changes["status"] = "cancelled"
@@ -805,9 +817,10 @@ class TableService:
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
         game = table.game
+        level = ai_level(table, seat)
         for attempt in range(AI_RETRIES + 1):
             def smart(state: State, attempt: int = attempt) -> str:
-                return decide(game, state, seat, ai_rng(table.id, state.version + 7919 * attempt))
+                return decide(game, state, seat, ai_rng(table.id, state.version + 7919 * attempt), level)
 
             def anything(state: State) -> str:
                 choices = game.prompt(state, seat).choices  # type: ignore[union-attr]

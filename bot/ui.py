@@ -12,9 +12,9 @@ import re
 
 import discord
 
-from games.core import Choice, Step, option_text
+from games.core import LEVELS, Choice, Step, option_text
 
-from . import pace
+from . import levels, pace
 from .choices import Position, format_path
 from .table import Table, fill_names
 
@@ -71,16 +71,19 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     full = len(table.seats) >= table.game.max_seats
     # "Watch": the host gives their seat up and keeps hosting, to start a game of AIs only.
     host_seated = table.seat_of(table.host_id) is not None
-    for index, (op, label, style, disabled) in enumerate((
-        ("join", "Join", discord.ButtonStyle.success, full),
-        ("leave", "Leave", discord.ButtonStyle.secondary, False),
-        ("ai", "Add AI", discord.ButtonStyle.secondary, full),
-        ("watch", "Watch (host)", discord.ButtonStyle.secondary, not host_seated),
-        ("start", "Start", discord.ButtonStyle.primary, len(table.seats) < table.game.min_seats),
-        ("cancel", "Cancel", discord.ButtonStyle.danger, False),
+    for row, buttons in enumerate((
+        (("join", "Join", discord.ButtonStyle.success, full),
+         ("leave", "Leave", discord.ButtonStyle.secondary, False),
+         ("watch", "Watch (host)", discord.ButtonStyle.secondary, not host_seated),
+         ("start", "Start", discord.ButtonStyle.primary, len(table.seats) < table.game.min_seats),
+         ("cancel", "Cancel", discord.ButtonStyle.danger, False)),
+        # one button per AI level, weakest first: the host picks the level as the seat is added
+        tuple((levels.ai_op(level), levels.button_label(level), discord.ButtonStyle.secondary, full)
+              for level in LEVELS),
     )):
-        view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled, row=index // 5,
-                                        custom_id=button_id(table, "lobby", op)))
+        for op, label, style, disabled in buttons:
+            view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled, row=row,
+                                            custom_id=button_id(table, "lobby", op)))
     for row, (name, values) in enumerate(table.game.option_choices.items(), start=2):
         current = table.options.get(name, values[0])
         text = option_text(table.game.option_texts, name)

@@ -42,7 +42,7 @@ def snapshots(seats: int, seed: int, level: str, every: int):
         state = apply(GAME, state, seat, action, now).state
 
 
-@pytest.mark.parametrize("level", ["smart", "random"])
+@pytest.mark.parametrize("level", ["smart", "easy", "random"])
 def test_hidden_information_never_changes_the_view_or_the_choice(level):
     checked = 0
     for seed in range(12):

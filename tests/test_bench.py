@@ -53,9 +53,11 @@ def test_one_part_rewrites_just_its_section_for_every_game_and_level(tmp_path):
     engine = text.split("<!-- bench:engine -->")[1].split("<!-- /bench:engine -->")[0]
     assert text.replace(engine, "\nX\n") == (HAND_WRITTEN + SECTIONS).replace(
         "\n## Engine\n\nold engine figures\n", "\nX\n")
-    # a row per game, a games/s and a turns/s column per AI level ("-" where it has none)
+    # a row per game, a games/s and a turns/s column per AI level ("-" where it has none), then
+    # smart's and easy's shares of the games won when they meet
     levels = list(dict.fromkeys(level for game in games.all_games() for level in game.ai_levels))
-    header = "| game | " + " | ".join(f"{lv} games/s | {lv} turns/s" for lv in levels) + " |"
+    header = "| game | " + " | ".join(f"{lv} games/s | {lv} turns/s" for lv in levels) \
+        + " | smart vs easy |"
     assert header in engine
     lines = engine.splitlines()
     rows = {cells[0]: cells[1:] for line in lines[lines.index(header) + 2:]
@@ -68,7 +70,9 @@ def test_one_part_rewrites_just_its_section_for_every_game_and_level(tmp_path):
                 assert float(rate) > 0 and int(turns) > 0, (game.name, level)
             else:
                 assert (rate, turns) == ("-", "-"), (game.name, level)
-    assert "; games per game and level: 1." in engine
+        easy_players = " \\d+%, \\d+%" if game.name == "atmosfear" else " \\d+%"
+        assert re.fullmatch(f"smart \\d+% · easy{easy_players}", rows[game.name][-1]), rows[game.name]
+    assert "; games per game and level: 1." in engine and "shares of 1 game won" in engine
     assert "`gatekeeper bench --smoke --only engine` ·" in engine
 
 

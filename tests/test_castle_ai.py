@@ -71,7 +71,7 @@ def test_ai_choice_depends_only_on_what_its_seat_sees(seats):
                 assert GAME.view(other, seat) == GAME.view(state, seat)
                 prompt = GAME.prompt(state, seat)  # the compact view the smart AI reads, too
                 assert GAME.ai_view(other, seat, "smart", prompt) == GAME.ai_view(state, seat, "smart", prompt)
-                for level in ("smart", "random"):
+                for level in ("smart", "easy", "random"):
                     assert (decide(GAME, other, seat, Rng(step), level)
                             == decide(GAME, state, seat, Rng(step), level))
             action = decide(GAME, state, seat, rng, "smart" if step % 2 else "random")

@@ -33,7 +33,7 @@ def private_paths(value, path=""):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("level", ["random", "smart"])
+@pytest.mark.parametrize("level", ["random", "easy", "smart"])
 def test_every_player_count_plays_to_the_end_and_replays(name, level):
     game = games.get(name)
     for seats in range(game.min_seats, game.max_seats + 1):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import bot.table as bot_table
+from games.core import IllegalAction
 from sandbox.harness import until
 from tests.harness import InThreadHarness, Players
 
@@ -67,3 +69,51 @@ async def test_a_host_watches_a_game_of_ais_only_to_its_end(fake_discord, player
     rematch = await until(lambda: (t := players.table()) and t.status == "lobby" and t,
                           what="the rematch lobby")
     assert rematch.host_id == ana and [s.ai for s in rematch.seats] == [True, True]  # still watching
+
+
+async def test_the_host_picks_each_ais_level_and_it_plays_at_that_level(fake_discord, players,
+                                                                        monkeypatch):
+    """Add AI offers easy, smart and hard (smart the default's plain op); the level shows beside
+    the AI's name in the lobby and on the table, and the AI decides at it."""
+    played: set[tuple[int, str]] = set()
+    decide = bot_table.decide
+
+    def spying(game, state, seat, rng, level="smart", prompt=None):
+        played.add((seat, level))
+        return decide(game, state, seat, rng, level, prompt)
+
+    monkeypatch.setattr(bot_table, "decide", spying)
+    ana = players.users["Ana"]
+    await players.open("Ana", "dontgo")
+    labels = {label: cid for cid, label, _ in players.lobby().buttons()}
+    assert labels["Add smart AI"].endswith(":lobby:ai")  # the default, as before levels
+    for label in ("Add easy AI", "Add hard AI"):
+        await (await fake_discord.click(ana, players.lobby().id, labels[label])).response()
+    table = players.table()
+    await players.settle(table)
+    assert [(s.name, s.level) for s in table.seats if s.ai] == [("AI 1", "easy"), ("AI 2", "hard")]
+    await until(lambda: "AI 1 · easy AI" in players.lobby().text()
+                and "AI 2 · hard AI" in players.lobby().text(), what="the lobby to show the levels")
+    await players.lobby_click("Ana", "watch")
+    await players.lobby_click("Ana", "start")
+    await until(lambda: table.status == "over", timeout=120, what="the AIs to finish the game")
+    await players.settle(table)
+    by_name = {s.name: seat for seat, s in enumerate(table.seats)}
+    assert played == {(by_name["AI 1"], "easy"), (by_name["AI 2"], "hard")}
+    shown = "\n".join(m.text() for m in players.every_table())
+    assert "easy AI" in shown and "hard AI" in shown  # the header of an AI's turn
+    assert "AI 1 (easy)" in shown and "AI 2 (hard)" in shown  # the players' panel
+    final = players.boards()[-1]
+    again = next(cid for cid, label, _ in final.buttons() if label == "Play again")
+    await (await fake_discord.click(ana, final.id, again)).response()
+    rematch = await until(lambda: (t := players.table()) and t.status == "lobby" and t,
+                          what="the rematch lobby")
+    assert sorted(s.level for s in rematch.seats if s.ai) == ["easy", "hard"]  # the same AIs
+
+
+async def test_a_level_nobody_offers_is_refused_and_changes_nothing(fake_discord, players):
+    await players.open("Ana", "castle")
+    table = players.table()
+    with pytest.raises(IllegalAction, match="There is no 'genius' AI level: choose easy, smart or hard"):
+        await players.bot.service.lobby(table.id, players.users["Ana"], "Ana", "ai.genius")
+    assert [s.name for s in table.seats] == ["Ana"]

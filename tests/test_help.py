@@ -20,7 +20,13 @@ async def test_help_tells_a_newcomer_how_to_start_every_game_and_every_command(
             assert game.title in text and f"/play {game.name}" in text
         for command in fake_discord.commands():
             assert f"/{command['name']}" in text, command["name"]
+        assert "easy, smart or hard" in text and "topic `ai levels`" in text
         assert len(text) <= 4096  # an embed's description
+        ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "rules",
+                                      {"game": "kingdom", "topic": "ai levels"})
+        levels = (await ix.response()).data["content"]
+        assert levels.startswith("**AI levels**") and "**Add easy AI**" in levels
+        assert "- **hard**: thinks ahead" in levels
     finally:
         await harness.stop()
 

@@ -2,13 +2,16 @@
 (hosting passes on, or the lobby closes) or watch a game of AIs only."""
 from __future__ import annotations
 
+import json
+import sqlite3
+
 import pytest
 
 import games
 from bot.clock import FakeClock
 from bot.present import lobby_embed
 from bot.store import Store
-from bot.table import Seat, Table, TableService
+from bot.table import Seat, Table, TableService, ai_level
 from bot.ui import lobby_view
 from games.core import IllegalAction
 from tests.test_table import Recorder
@@ -109,3 +112,36 @@ async def test_a_player_who_leaves_a_running_game_is_named_as_they_were(service)
     assert seat.name == "Bob the Spectator (AI)" and seat.ai
     notices = [text for kind, text in service.publisher.calls if kind == "notice"]
     assert notices == ["Bob the Spectator left the table; an AI plays their seat now."]
+
+
+async def test_an_ais_level_is_stored_with_its_seat_and_older_rows_load_as_smart(tmp_path):
+    """A seat row saved before levels has no "level": such an AI plays smart, as it did then."""
+    path = tmp_path / "levels.db"
+    first = TableService(Store(path), Recorder(), FakeClock(), turn_timeout=60, ai_delay=1)
+    table = await first.open_lobby("castle", 1, 10, 100, "Ana", seed=1)
+    await first.lobby(table.id, 100, "Ana", "ai.easy")
+    await first.lobby(table.id, 100, "Ana", "ai.hard")
+    await first.lobby(table.id, 100, "Ana", "start")
+    rows = (await first.store.game(table.id))["seats"]
+    assert {row["name"]: row["level"] for row in rows if row["ai"]} == {"AI 1": "easy", "AI 2": "hard"}
+    await first.close()
+    await first.store.close()
+    with sqlite3.connect(path) as db:  # as an older release wrote it
+        db.execute("UPDATE games SET seats = ? WHERE id = ?",
+                   (json.dumps([{k: v for k, v in row.items() if k != "level"} for row in rows]), table.id))
+    again = TableService(Store(path), Recorder(), FakeClock(), turn_timeout=60, ai_delay=1)
+    loaded = await again.get(table.id)
+    assert [(s.name, s.level) for s in loaded.seats if s.ai] == [("AI 1", "smart"), ("AI 2", "smart")]
+    assert all(ai_level(loaded, seat) == "smart" for seat in range(len(loaded.seats)))
+    await again.close()
+    await again.store.close()
+
+
+def test_add_ai_offers_each_level_weakest_first_and_the_lobby_names_them():
+    table = lobby_of("castle")
+    table.seats += [Seat("AI 1", ai=True, level="easy"), Seat("AI 2", ai=True)]
+    buttons = [(item.label, item.custom_id.rsplit(":", 1)[1]) for item in lobby_view(table).children
+               if item.custom_id and ":lobby:ai" in item.custom_id]
+    assert buttons == [("Add easy AI", "ai.easy"), ("Add smart AI", "ai"), ("Add hard AI", "ai.hard")]
+    players = {f.name: f.value for f in lobby_embed(table).fields}["Players 3/4 (needs 2-4)"]
+    assert players.splitlines() == ["1. Ana · host", "2. AI 1 · easy AI", "3. AI 2 · smart AI"]

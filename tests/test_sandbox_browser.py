@@ -470,3 +470,24 @@ async def test_typing_a_slash_lists_the_general_commands_first_then_the_game_her
     assert await names.all_inner_texts() == ["/atmosfear fly"]
     await composer.fill("/le")
     assert await names.all_inner_texts() == ["/leave", "/atmosfear leave"]
+
+
+async def test_the_sandbox_lobby_offers_each_ai_level_and_shows_it_beside_the_name(
+        browser, start_sandbox):
+    box = await start_sandbox()
+    me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
+    await me.channel("castle")
+    channel_id = next(c.id for c in box.fake.channels.values() if c.name == "castle" and not c.is_thread)
+    await me.slash("play", game="castle")
+    table = await until(lambda: box.bot.service.in_channel(channel_id), what="the lobby")
+    await settle(box.bot, table)
+    for label, level in (("Add hard AI", "hard"), ("Add easy AI", "easy")):
+        lobby_id, _ = lobby_button(box.fake, channel_id, "ai")
+        await me.message(lobby_id).get_by_role("button", name=label, exact=True).click()
+        await until(lambda: table.seats[-1].level == level and table.seats[-1].ai, what=f"the {level} AI")
+        await settle(box.bot, table)
+    lobby_id, _ = lobby_button(box.fake, channel_id, "ai")
+    lobby = me.message(lobby_id)
+    await expect(lobby.get_by_role("button", name="Add smart AI", exact=True)).to_be_enabled()
+    await expect(lobby).to_contain_text("AI 1 · hard AI")
+    await expect(lobby).to_contain_text("AI 2 · easy AI")

@@ -387,6 +387,7 @@ class AtmosfearGame(Game):
     name = "atmosfear"
     ai = "games.atmosfear.ai:choose"
     ai_view_from_view = "games.atmosfear.ai:view_from_view"
+    easy = "games.atmosfear.easy:choose"
     renderer = "render.atmosfear:render_atmosfear"
     describer = "render.words.atmosfear:describe"
     warm_up = "render.atmosfear:warm_up"

@@ -448,6 +448,7 @@ class CastleGame(Game):
     name = "castle"
     ai = "games.castle.ai:choose"
     ai_view_from_view = "games.castle.ai:view_from_view"
+    easy = "games.castle.easy:choose"
     renderer = "render.castle:render_castle"
     describer = "render.words.castle:describe"
     panel_text = "render.words.castle:panel"

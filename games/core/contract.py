@@ -17,6 +17,9 @@ replays. Engines never read a clock: `now` (seconds) is passed in.
   (tests/test_conformance.py) replays self-play logs through `apply` and checks those claims.
 - `seating` draws who sits where from the seed, on a stream of its own; the AI's dice
   (`ai_rng`, `ai_rngs`) are another, never derived from the game's hidden RNG.
+- AI levels a host picks per seat (`LEVELS`): "easy" is the game's `easy` policy (a new
+  player's mistakes), "smart" its `ai`, "hard" its `searcher` (a search over sampled hidden
+  state); a game without one of them plays "smart" there. "random" serves tests and benchmarks.
 """
 from __future__ import annotations
 
@@ -33,6 +36,13 @@ from .typed import straighten
 from .words import OptionText
 
 
+LEVELS = ("easy", "smart", "hard")  # what a host picks for an AI seat, weakest first
+DEFAULT_LEVEL = "smart"
+SEARCH_BUDGET_S = 0.2  # the time a "hard" decision may take (the searcher stops at it)
+# The `ai_view` level each level's policy reads: easy plays from smart's reading of the table
+# (and hard without a searcher is smart); a searcher reads the seat's whole view instead, from
+# which it samples what the seat cannot see (`level_view`).
+VIEW_LEVEL = {"easy": "smart", "hard": "smart"}
 SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
 _PARTS: dict[str, Callable[..., Any]] = {}  # `Game.hook`'s parts by "module:attribute", once imported
 
@@ -145,8 +155,9 @@ class Game(ABC):
     # True when the first seat (in seat order) with a prompt is always `to_move`'s, so
     # self-play asks that seat alone (the conformance suite checks it along self-play games).
     to_move_acts_first: ClassVar[bool] = False
-    # The AI's levels, its strongest first: `ai_action` and `ai_view` take each of them.
-    ai_levels: ClassVar[tuple[str, ...]] = ("smart", "random")
+    # The game's own policies, its strongest first, which self-play and the engine benchmark run
+    # ("hard", a search, is far slower: see `searcher`).
+    ai_levels: ClassVar[tuple[str, ...]] = ("smart", "easy", "random")
     # Public view keys the board image leaves out (shown in messages instead), so a change in
     # them alone does not redraw the board.
     image_ignores: ClassVar[tuple[str, ...]] = ()
@@ -175,8 +186,12 @@ class Game(ABC):
     # `panel_text(view) -> list[str]` is the public view's player panel as short plain lines (one
     # per player, then the table's facts; the last, a key to the picture's symbols, is shown
     # small): the table's text beside the picture, where a phone reads what a shrunk picture
-    # could not show.
+    # could not show. `easy(view, prompt, rng) -> action` is the "easy" level, reading smart's
+    # view; `searcher(game, view, prompt, rng, budget_s) -> action` the "hard" one, reading the
+    # seat's whole view and deciding within `budget_s` seconds.
     ai: ClassVar[str]
+    easy: ClassVar[str | None] = None
+    searcher: ClassVar[str | None] = None
     ai_view_from_view: ClassVar[str | None] = None
     renderer: ClassVar[str]
     describer: ClassVar[str | None] = None
@@ -240,10 +255,18 @@ class Game(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: a spectator). The public view holds no hidden information."""
 
-    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart") -> str:
-        """The AI's action ("smart" heuristic or "random" legal) from what its seat may know:
-        `ai_view(state, seat, ...)` and `prompt(state, seat)`, never the state: the declared `ai`.
-        Call it via `decide`."""
+    def ai_action(self, view: dict[str, Any], prompt: Prompt, rng: Rng, level: str = "smart",
+                  budget_s: float = SEARCH_BUDGET_S) -> str:
+        """The AI's action at `level` from what its seat may know (`ai_view(state, seat, ...)`,
+        the whole seat view for "hard") and `prompt(state, seat)`, never the state: "easy" by the
+        game's `easy`, "hard" by its `searcher` within `budget_s`, "smart" and "random" by its
+        `ai`; a level the game has no policy for plays "smart". Call it via `decide`."""
+        if level == "hard" and self.searcher is not None:
+            return self.hook("searcher")(self, view, prompt, rng, budget_s)
+        if level == "easy" and self.easy is not None:
+            return self.hook("easy")(view, prompt, rng)
+        if level in ("easy", "hard"):
+            level = "smart"
         choose = _PARTS.get(self.ai) or self.hook("ai")  # `hook` inlined: asked at every decision
         return choose(view, prompt, rng, level)
 
@@ -365,7 +388,15 @@ def decide(game: Game, state: State, seat: int, rng: Rng, level: str = "smart",
         prompt = game.prompt(state, seat)
     if prompt is None:
         raise IllegalAction("That seat has nothing to do.")
-    return game.ai_action(game.ai_view(state, seat, level, prompt), prompt, rng, level)
+    return game.ai_action(level_view(game, state, seat, level, prompt), prompt, rng, level)
+
+
+def level_view(game: Game, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+    """What the AI at `level` reads: the seat's whole view for a search, else `ai_view` at the
+    level whose reading it shares (`VIEW_LEVEL`)."""
+    if level == "hard" and game.searcher is not None:
+        return game.view(state, seat)
+    return game.ai_view(state, seat, VIEW_LEVEL.get(level, level), prompt)
 
 
 def ai_rng(seed: int, version: int) -> Rng:

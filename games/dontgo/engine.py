@@ -502,6 +502,7 @@ def curses_off(bonus: float) -> str:
 class DontGoGame(Game):
     name = "dontgo"
     ai = "games.dontgo.ai:choose"
+    easy = "games.dontgo.easy:choose"
     ai_view_from_view = "games.dontgo.ai:view_from_view"
     renderer = "render.dontgo:render_dontgo"
     describer = "render.words.dontgo:describe"

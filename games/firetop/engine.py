@@ -348,6 +348,7 @@ class FiretopGame(Game):
         "rounds": OptionText("Round limit", "The Warlock wakes after this round and the game ends.",
                              "rounds")}
     ai = "games.firetop.ai:choose"
+    easy = "games.firetop.easy:choose"
     renderer = "render.firetop:render_firetop"
     describer = "render.words.firetop:describe"
     panel_text = "render.words.firetop:panel"

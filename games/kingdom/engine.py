@@ -100,6 +100,7 @@ class KingdomGame(Game):
         "Round limit", "Rounds before the Demon King seals the Kingdom and nobody wins.", "rounds")}
     image_ignores = ("turn", "rolls", "moved")  # shown in the log, not in the picture
     ai = "games.kingdom.ai:choose"
+    easy = "games.kingdom.easy:choose"
     renderer = "render.kingdom:render_kingdom"
     describer = "render.words.kingdom:describe"
     panel_text = "render.words.kingdom:panel"
