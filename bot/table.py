@@ -220,11 +220,6 @@ class Publisher(Protocol):
     async def notice(self, table: Table, text: str) -> None: ...
 
 
-def seat_level(seat: Seat) -> str:
-    """The AI level a seat plays at: "smart" unless the seat says otherwise."""
-    return getattr(seat, "level", None) or "smart"
-
-
 class TableService:
     def __init__(self, store: Store, publisher: Publisher, clock: Clock, *,
                  turn_timeout: float = 600.0, ai_delay: float = 1.0,
@@ -671,7 +666,7 @@ class TableService:
             if info.ai and table.prompts[seat] is not None:
                 timers.append({"timer_id": f"ai:{seat}", "kind": "ai",
                                "due_at": now + self.ai_delay, "payload": {**base, "seat": seat}})
-                if seat_level(info) == "hard":
+                if ai_level(table, seat) == "hard":
                     self.ai_worker.prestart()  # its process starts now, not at its first move
         mover = game.to_move(state)
         if mover is not None and not table.seats[mover].ai and not game.paused(state):
@@ -805,7 +800,8 @@ class TableService:
         buggy AI never leaves a game waiting forever.
         """
         assert table.state is not None
-        if kind == "ai" and seat_level(table.seats[seat]) == "hard":
+        level = ai_level(table, seat)
+        if kind == "ai" and level == "hard":
             try:
                 return await self._search_for(table, seat)
             except (Superseded, Unavailable):
@@ -817,7 +813,8 @@ class TableService:
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], timeouts=seats[seat].timeouts + 1)
         game = table.game
-        level = ai_level(table, seat)
+        if level == "hard":  # the search runs in the worker only: here, smart plays instead
+            level = DEFAULT_LEVEL
         for attempt in range(AI_RETRIES + 1):
             def smart(state: State, attempt: int = attempt) -> str:
                 return decide(game, state, seat, ai_rng(table.id, state.version + 7919 * attempt), level)

@@ -65,9 +65,10 @@ def test_hard_goes_to_the_searcher_with_the_seats_whole_view(monkeypatch):
     assert action == prompt.choices[-1].action
 
 
-def test_without_a_searcher_hard_plays_smart():
+def test_without_a_searcher_hard_plays_smart(monkeypatch):
+    """A game (a plugin, say) that brings no search: its hard seats play smart."""
     game = games.get("castle")
-    assert game.searcher is None
+    monkeypatch.setattr(type(game), "searcher", None)
     state = setup(game, 2, {}, 3)
     seat = game.to_move(state)
     assert decide(game, state, seat, Rng(4), "hard") == decide(game, state, seat, Rng(4), "smart")

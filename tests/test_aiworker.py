@@ -9,7 +9,6 @@ import signal
 import time
 
 import games
-import bot.table
 from bot.aiworker import AiWorker
 from bot.clock import FakeClock
 from bot.simulate import play
@@ -112,7 +111,7 @@ async def test_a_late_or_wrong_answer_gives_way_to_smart(caplog):
     assert wrong.fallbacks == 1
 
 
-async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell, monkeypatch):  # noqa: F811
+async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell):  # noqa: F811
     """A hard seat's move is asked of the AI worker, with the seat's view and prompt (never the
     state), and lands through the table like any AI move."""
     asked = []
@@ -121,12 +120,11 @@ async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell, monkeypat
         asked.append((game_name, view, [c.action for c in prompt.choices]))
         return "ready"
 
-    monkeypatch.setattr(bot.table, "seat_level", lambda seat: "hard" if seat.ai else "smart")
     clock = FakeClock()
     service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=600, ai_delay=1,
                            ai_worker=AiWorker(workers=0, job=job))
     table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
-    await service.lobby(table.id, 100, "Ana", "ai")
+    await service.lobby(table.id, 100, "Ana", "ai.hard")
     await service.lobby(table.id, 100, "Ana", "start")
     ai_seat = next(i for i, s in enumerate(table.seats) if s.ai)
     view = table.game.view(table.state, ai_seat)
@@ -136,14 +134,13 @@ async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell, monkeypat
     assert table.state.data["ready"] == [ai_seat]
 
 
-async def test_a_hard_seat_s_worker_starts_with_its_first_ai_timer_and_stops_with_the_service(tmp_path, bell, monkeypatch):  # noqa: F811
-    monkeypatch.setattr(bot.table, "seat_level", lambda seat: "hard" if seat.ai else "smart")
+async def test_a_hard_seat_s_worker_starts_with_its_first_ai_timer_and_stops_with_the_service(tmp_path, bell):  # noqa: F811
     worker = AiWorker(workers=1)
     service = TableService(Store(tmp_path / "t.db"), Quiet(), FakeClock(), turn_timeout=600, ai_delay=1,
                            ai_worker=worker)
     try:
         table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
-        await service.lobby(table.id, 100, "Ana", "ai")
+        await service.lobby(table.id, 100, "Ana", "ai.hard")
         assert worker.pool is None  # a lobby sets no AI timer
         await service.lobby(table.id, 100, "Ana", "start")
         assert worker.pool is not None and worker.ready is not None

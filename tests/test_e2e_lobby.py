@@ -83,6 +83,14 @@ async def test_the_host_picks_each_ais_level_and_it_plays_at_that_level(fake_dis
         return decide(game, state, seat, rng, level, prompt)
 
     monkeypatch.setattr(bot_table, "decide", spying)
+    worker = players.bot.service.ai_worker
+    searched = worker.decide
+
+    async def searching(game, state, seat, rng):  # a hard seat's search, in the AI worker
+        played.add((seat, "hard"))
+        return await searched(game, state, seat, rng)
+
+    monkeypatch.setattr(worker, "decide", searching)
     ana = players.users["Ana"]
     await players.open("Ana", "dontgo")
     labels = {label: cid for cid, label, _ in players.lobby().buttons()}
