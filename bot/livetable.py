@@ -20,6 +20,8 @@ from typing import Any
 
 import discord
 
+from data.locales import DEFAULT
+
 from . import markup, pace, present, ui
 from .rendering import board_view
 from .table import Table
@@ -326,7 +328,7 @@ def _results(table: Table) -> list[str]:
 
 def _footer(table: Table) -> str:
     if table.status == "running":
-        speed = pace.describe(table.options)
+        speed = pace.describe(table.options, DEFAULT)  # the table's words are still English
         return (f"-# Game #{table.id}{f' · {speed}' if speed else ''} · /hand for your cards · "
                 f"/rules {table.game.name}")
     return f"-# Game #{table.id} · /log for the whole story · /replay to watch it again"

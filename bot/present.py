@@ -5,6 +5,7 @@ from collections import Counter
 
 import discord
 
+from data.locales import text
 from games.core import Event, option_text
 
 from . import pace
@@ -36,48 +37,42 @@ def mention(table: Table, seat: int) -> str:
     return f"<@{user}>" if user is not None and not table.seats[seat].ai else f"**{table.seats[seat].name}**"
 
 
-# What the lobby message says once it is no longer open: nobody is invited to join any more.
-CLOSED_LOBBY = {"cancelled": "This lobby was cancelled.",
-                "running": "The game has started: its table is below.",
-                "over": "This game is over: its final table is below.",
-                "ended": "This game was ended early."}
-
-
-def lobby_embed(table: Table) -> discord.Embed:
-    """The lobby message. Its buttons are the same for everybody, so its words say who each is
-    for: Join for those without a seat (the host is seated from the start, marked in the
-    players' list), Leave for the seated, the rest for the host. Once the game starts (or the
-    lobby closes) it invites nobody."""
+def lobby_embed(table: Table, lang: str) -> discord.Embed:
+    """The lobby message, in the server's language `lang`. Its buttons are the same for
+    everybody, so its words say who each is for: Join for those without a seat (the host is
+    seated from the start, marked in the players' list), Leave for the seated, the rest for the
+    host. Once the game starts (or the lobby closes) it invites nobody."""
     game = table.game
-    embed = discord.Embed(title=f"{game.title}: lobby", description=game.pitch,
+    embed = discord.Embed(title=text(lang, "lobby.title", game=game.title), description=game.pitch,
                           colour=discord.Colour.dark_gold())
-    seats = "\n".join(f"{i + 1}. {s.name}{' · AI' if s.ai else ''}"
-                      f"{' · host' if s.user_id == table.host_id and not s.ai else ''}"
+    ai, host = f" · {text(lang, 'lobby.ai_mark')}", f" · {text(lang, 'lobby.host_mark')}"
+    seats = "\n".join(f"{i + 1}. {s.name}{ai if s.ai else ''}"
+                      f"{host if s.user_id == table.host_id and not s.ai else ''}"
                       for i, s in enumerate(table.seats))
-    embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
-                         f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
-    watching = " (watching)" if table.seat_of(table.host_id) is None else ""
-    embed.add_field(name="Host", value=f"<@{table.host_id}>{watching}")
+    embed.add_field(name=text(lang, "lobby.players", seated=len(table.seats),
+                              fewest=game.min_seats, most=game.max_seats),
+                    value=seats or text(lang, "lobby.nobody"))
+    watching = f" {text(lang, 'lobby.watching')}" if table.seat_of(table.host_id) is None else ""
+    embed.add_field(name=text(lang, "lobby.host"), value=f"<@{table.host_id}>{watching}")
     if table.options:
-        embed.add_field(name="Options", value=option_lines(table), inline=False)
-    if table.status in CLOSED_LOBBY:
-        embed.description = CLOSED_LOBBY[table.status]
+        embed.add_field(name=text(lang, "lobby.options"), value=option_lines(table, lang),
+                        inline=False)
+    if table.status in ("cancelled", "running", "over", "ended"):
+        # no longer open: nobody is invited to join any more
+        embed.description = text(lang, f"lobby.closed.{table.status}")
     else:
-        embed.set_footer(text="Anyone without a seat may Join; Leave gives a seat up. The host "
-                              "fills seats with Add AI, may Watch instead of playing (a game of "
-                              "AIs only) and begins with Start. Colours are dealt when the game "
-                              "starts; who goes first is drawn by lot.")
+        embed.set_footer(text=text(lang, "lobby.footer"))
     return embed
 
 
-def option_lines(table: Table) -> str:
+def option_lines(table: Table, lang: str) -> str:
     """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
     lines = []
-    texts = pace.texts(table.game)
+    texts = pace.texts(table.game, lang)
     for name, value in table.options.items():
-        text = option_text(texts, name)
-        words = pace.value_words(name, value) if name in pace.OPTIONS else text.value(value)
-        lines.append(f"{text.label}: {words}")
+        words = option_text(texts, name)
+        shown = pace.value_words(name, value, lang) if name in pace.OPTIONS else words.value(value)
+        lines.append(text(lang, "lobby.option_line", label=words.label, value=shown))
     return "\n".join(lines)
 
 

@@ -312,8 +312,8 @@ def lobby_shows(players: Players, table) -> bool:
         return False
     channel_id, message_id = players.bot.store.messages(table.id)["lobby"]
     message = players.fake.messages[message_id]
-    return not message.deleted and message.embeds == [present.lobby_embed(table).to_dict()] \
-        and [(c, d) for c, _, d in message.buttons()] == buttons_of(ui.lobby_view(table))
+    return not message.deleted and message.embeds == [present.lobby_embed(table, "en").to_dict()] \
+        and [(c, d) for c, _, d in message.buttons()] == buttons_of(ui.lobby_view(table, "en"))
 
 
 def board_shows(players: Players, table) -> bool:

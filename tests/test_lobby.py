@@ -36,16 +36,16 @@ def test_every_option_has_a_label_and_one_line_of_help(name):
 
 
 def test_the_lobby_shows_options_by_label_with_values_in_words():
-    embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40))
+    embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40), "en")
     (options,) = [f.value for f in embed.fields if f.name == "Options"]
     assert options.splitlines() == ["Double six: on", "Round limit: 40 rounds"]
-    embed = lobby_embed(lobby_of("atmosfear", answer=15))
+    embed = lobby_embed(lobby_of("atmosfear", answer=15), "en")
     (options,) = [f.value for f in embed.fields if f.name == "Options"]
     assert options.splitlines() == ["Game clock: 40 minutes", "Answer window: 15 seconds"]
 
 
 def test_an_option_select_says_what_it_is_once_and_offers_values_in_words():
-    view = lobby_view(lobby_of("atmosfear", minutes=20))
+    view = lobby_view(lobby_of("atmosfear", minutes=20), "en")
     selects = {item.custom_id.rsplit(":", 1)[1]: item for item in view.children
                if hasattr(item, "placeholder") and item.custom_id and ":opt:" in item.custom_id}
     clock = selects["minutes"]
@@ -91,7 +91,7 @@ async def test_the_host_can_watch_a_game_of_ais_only(service):
         await service.lobby(table.id, 101, "Bo", "watch")
     await service.lobby(table.id, 100, "Ana", "watch")
     assert table.seats == [Seat("AI 1", ai=True)] and table.host_id == 100
-    assert {f.name: f.value for f in lobby_embed(table).fields}["Host"] == "<@100> (watching)"
+    assert {f.name: f.value for f in lobby_embed(table, "en").fields}["Host"] == "<@100> (watching)"
     with pytest.raises(IllegalAction, match="already watching"):
         await service.lobby(table.id, 100, "Ana", "watch")
     with pytest.raises(IllegalAction, match="at least 2"):

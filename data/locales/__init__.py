@@ -1,0 +1,124 @@
+"""Every word a player reads, in each language: message ids with parameters, and their catalogs.
+
+Code never writes a player-facing sentence itself: it names a message (`Msg("lobby.title",
+game="Castle")`) and the edge that knows the reader renders it in their language (`render`).
+So an engine, a renderer or the bot can produce words without knowing who reads them, and one
+message reads in English in one channel and in German in another.
+
+- Catalogs: one gettext catalog per language, `data/locales/<language>.po`, read with Babel
+  and compiled in memory on first use (nothing compiled is committed). The English catalog is
+  one of them: ids are names, not English sentences, so no language is privileged.
+- Placeholders are Python's `{name}`. A message with a plural form is rendered with a `count`
+  parameter, which picks the form by the language's plural rule (Babel's, from CLDR) and is
+  written with the language's number format (1,000 / 1.000).
+- A parameter that is itself a `Msg` is rendered in the same language, so a sentence can hold
+  a translated part ("{game} needs at least {players}").
+- Adding a language: its catalog file and its line in `LANGUAGES` (CONTRIBUTING.md).
+- Game terms are translated one way throughout: each game's glossary is
+  `data/locales/glossary/<game>.md`.
+
+May import: data (its parent package).
+"""
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+from data import resource
+
+# Each language we speak -> the Discord locales that read it (the first is the one a slash
+# command's translated name is registered under first). Adding a language is one line here.
+LANGUAGES: dict[str, tuple[str, ...]] = {
+    "en": ("en-US", "en-GB"),
+    "de": ("de",),
+    "es": ("es-ES", "es-419"),
+}
+DEFAULT = "en"
+FOLDER = "locales"
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message to render later, in the reader's language: its id and its parameters."""
+
+    id: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(self, id: str, **params: Any) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "params", tuple(params.items()))
+
+
+def language(tag: str | None) -> str | None:
+    """The language we speak for a Discord locale or language tag ("de", "es-419", "en-GB"),
+    or None when we speak none that fits."""
+    if not tag:
+        return None
+    base = str(tag).replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+@cache
+def messages(lang: str) -> Catalog:
+    """The language's catalog as Babel reads it from its .po file."""
+    with resource(FOLDER, f"{lang}.po").open("rb") as source:
+        return read_po(source, locale=lang)
+
+
+@cache
+def catalog(lang: str) -> gettext.GNUTranslations:
+    """The language's messages as gettext translations, compiled in memory by Babel; ids
+    missing from it fall back to English."""
+    compiled = io.BytesIO()
+    write_mo(compiled, messages(lang))
+    compiled.seek(0)
+    translations = gettext.GNUTranslations(compiled)
+    if lang != DEFAULT:
+        translations.add_fallback(catalog(DEFAULT))
+    return translations
+
+
+@cache
+def ids(lang: str) -> dict[str, bool]:
+    """Every message id of `lang`'s catalog -> whether it has plural forms."""
+    return {m.id[0] if m.pluralizable else m.id: m.pluralizable for m in messages(lang) if m.id}
+
+
+def has(id: str) -> bool:
+    """Is `id` a message of ours (the English catalog holds every one)?"""
+    return id in ids(DEFAULT)
+
+
+def text(lang: str, id: str, **params: Any) -> str:
+    """Message `id` in language `lang`, its placeholders filled (see the module's docstring)."""
+    lang = lang if lang in LANGUAGES else DEFAULT
+    words = catalog(lang)
+    if ids(lang).get(id):
+        count = params["count"]
+        template = words.ngettext(id, id, count)
+        params = {**params, "count": format_decimal(count, locale=lang)}
+    else:
+        template = words.gettext(id)
+    filled = {name: render(lang, value) for name, value in params.items()}
+    return template.format(**filled)
+
+
+def render(lang: str, value: Any) -> Any:
+    """A `Msg` rendered in `lang`; anything else (a name, a number, a ready string) as it is."""
+    if isinstance(value, Msg):
+        return text(lang, value.id, **dict(value.params))
+    return value
+
+
+def placeholders(template: str) -> set[str]:
+    """The `{name}`s a template fills (tests compare them across catalogs)."""
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}

@@ -1,0 +1,224 @@
+"""The bot speaks English, German and Spanish: catalogs complete and alike, plurals by each
+language's rule, the server's language in the channel and the reader's own in private, the
+server language a manager picks (kept across a restart), and slash commands that Discord shows
+translated."""
+from __future__ import annotations
+
+import re
+
+import games
+import pytest
+from babel.messages.plurals import get_plural
+from data import resource
+from fakediscord import FakeDiscordError
+from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
+from bot.ui import TAKE_MY_TURN
+from tests.harness import InThreadHarness, Players
+
+OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT]
+
+
+def forms(lang: str, id: str) -> list[str]:
+    found = messages(lang)[id].string
+    return list(found) if isinstance(found, tuple) else [found]
+
+
+def test_every_catalog_has_every_message_with_the_same_placeholders():
+    english = ids(DEFAULT)
+    for lang in LANGUAGES:
+        assert ids(lang) == english, lang  # the same ids, each plural or not alike
+        for id in english:
+            wanted = set().union(*map(placeholders, forms(DEFAULT, id)))
+            for form in forms(lang, id):
+                assert form.strip(), (lang, id)
+                assert placeholders(form) == wanted, (lang, id, form)
+
+
+def test_plurals_follow_each_languages_rule_for_0_1_2_and_5():
+    expected = {
+        "en": ["0 games", "1 game", "2 games", "5 games"],
+        "de": ["0 Spielen", "1 Spiel", "2 Spielen", "5 Spielen"],
+        "es": ["0 partidas", "1 partida", "2 partidas", "5 partidas"],
+    }
+    for lang, wanted in expected.items():
+        assert [text(lang, "stats.games", count=n) for n in (0, 1, 2, 5)] == wanted
+        rule = get_plural(lang)  # Babel's (CLDR) rule is the one the catalog declares
+        assert messages(lang).plural_forms == rule.plural_forms
+        for id in (i for i, plural in ids(lang).items() if plural):
+            assert len(forms(lang, id)) == rule.num_plurals, (lang, id)
+    assert text("de", "refusal.full", count=1) == "Der Tisch ist voll (1 Platz)."
+    assert text("es", "refusal.full", count=5) == "La mesa está llena (5 asientos)."
+    assert text("en", "refusal.full", count=0) == "The table is full (0 seats)."
+
+
+def test_counts_are_written_in_the_languages_number_format():
+    assert text("en", "stats.games", count=1000000) == "1,000,000 games"
+    assert text("de", "stats.games", count=1000000) == "1.000.000 Spielen"
+    assert text("es", "stats.games", count=1000000) == "1.000.000 de partidas"
+
+
+def test_a_message_inside_a_message_reads_in_the_same_language():
+    assert text("es", "pace.describe", pace=Msg("pace.value.relaxed")) == "ritmo tranquilo"
+    assert text("de", "pace.describe", pace=Msg("pace.value.relaxed")) == "Tempo entspannt"
+
+
+def test_discord_locales_map_to_the_languages_we_speak():
+    assert [language(tag) for tag in ("de", "es-419", "es-ES", "en-GB", "pt-BR", None)] == \
+        ["de", "es", "es", "en", None, None]
+    for lang, tags in LANGUAGES.items():
+        assert all(language(tag) == lang for tag in tags)
+
+
+def test_each_game_has_a_glossary_in_every_language():
+    for game in games.all_games():
+        page = resource("locales", "glossary", f"{game.name}.md").read_text(encoding="utf-8")
+        rows = [line for line in page.splitlines() if line.startswith("|")]
+        header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+        assert header == ["term", *LANGUAGES], game.name
+        terms = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+        assert len(terms) >= 5, game.name
+        assert all(len(row) == len(header) and all(row) for row in terms), game.name
+
+
+# -- through the fake Discord -------------------------------------------------------------------
+def english_only_words(lang: str) -> set[str]:
+    """Words of four letters or more in the bot's English messages that the other language's
+    messages never use: one of them in a German or Spanish answer is English left over."""
+    def words(of: str) -> set[str]:
+        found = set()
+        for id in ids(of):
+            for form in forms(of, id):
+                found |= set(re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", "", form)))
+        return found
+    return words(DEFAULT) - words(lang) - {"Gatekeeper"}
+
+
+def game_words() -> list[str]:
+    """Words the games supply (titles, pitches, option texts) and the live table's button that
+    /help names: they move to the catalogs with the games' and the table's words, so the bot's
+    words are checked without them."""
+    found = [TAKE_MY_TURN]
+    for game in games.all_games():
+        found += [game.title, game.pitch, *(game.verbs or {})]
+        for text_of in game.option_texts.values():
+            found += [text_of.label, text_of.help]
+            found += [text_of.value(v) for v in game.option_choices.get(
+                next(n for n, t in game.option_texts.items() if t is text_of), ())]
+    return sorted(found, key=len, reverse=True)
+
+
+def leftover_english(shown: str, lang: str) -> set[str]:
+    for words in game_words():
+        shown = shown.replace(words, " ")
+    return set(re.findall(r"[A-Za-z]{4,}", shown)) & english_only_words(lang)
+
+
+async def test_german_and_spanish_servers_read_the_lobby_help_and_refusals_in_their_language(
+        fake_discord, tmp_path):
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await harness.start()
+    try:
+        for locale, lang, join in (("de", "de", "Beitreten"), ("es-ES", "es", "Unirse")):
+            players = Players(fake_discord, harness, ["Ana", "Bo"], locale=locale)
+            shown = []
+            ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "help")
+            shown.append((await ix.response()).message.readable())
+            ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "hand")
+            shown.append((await ix.response()).message.readable())  # no game here
+            lobby = await players.open("Ana", "castle")
+            assert join in [label for _, label, _ in lobby.buttons()]
+            ix = await players.lobby_click("Bo", "ai")  # only the host may add AI players
+            shown.append((await ix.wait_followups())[0].readable())
+            shown.append(players.lobby().readable())
+            assert shown[1] == text(lang, "refusal.no_game_here")
+            assert shown[2] == text(lang, "refusal.host_only.ai")
+            for words in shown:
+                assert leftover_english(words, lang) == set(), (lang, words)
+            await fake_discord.slash(players.users["Ana"], players.channel.id, "end")
+    finally:
+        await harness.stop()
+
+
+async def test_what_one_person_reads_is_in_their_language_the_channel_in_the_servers(
+        fake_discord, tmp_path):
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"], locale="es-419")
+        fake_discord.set_locale(players.users["Bo"], "de")
+        fake_discord.set_locale(players.users["Cy"], "ja")  # a language we don't speak
+        lobby = await players.open("Ana", "castle")
+        assert lobby.embeds[0]["title"] == "Keys to the Castle: sala"
+        refusals = []
+        for who in ("Bo", "Cy"):
+            ix = await players.lobby_click(who, "cancel")
+            refusals.append((await ix.wait_followups())[0].content)
+        assert refusals == [text("de", "refusal.host_only.cancel"),
+                            text("es", "refusal.host_only.cancel")]
+    finally:
+        await harness.stop()
+
+
+async def test_a_manager_sets_the_servers_language_and_it_outlives_a_restart(
+        fake_discord, tmp_path):
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Max"])
+        fake_discord.add_member(players.guild.id, players.users["Max"], manage_guild=True)
+        ix = await fake_discord.slash(players.users["Max"], players.channel.id, "language",
+                                      {"language": "de"})
+        assert (await ix.response()).message.content == \
+            "Die Spiele dieses Servers sprechen jetzt Deutsch."
+        await harness.restart()
+        lobby = await players.open("Ana", "castle")
+        assert lobby.embeds[0]["title"] == "Keys to the Castle: Lobby"
+        assert "Beitreten" in [label for _, label, _ in lobby.buttons()]
+        ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "status")
+        assert (await ix.response()).message.content == text("en", "refusal.lobby_above")
+        ix = await fake_discord.slash(players.users["Max"], players.channel.id, "language",
+                                      {"language": "auto"})
+        assert (await ix.response()).message.content == \
+            "This server's games now speak English."
+    finally:
+        await harness.stop()
+
+
+async def test_only_a_manager_may_set_the_language(fake_discord, tmp_path):
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana"], locale="es-ES")
+        command = fake_discord.find_command("language", players.channel.id)
+        assert int(command["default_member_permissions"]) == 1 << 5  # Manage Server
+        with pytest.raises(FakeDiscordError, match="lacks permissions"):
+            await fake_discord.slash(players.users["Ana"], players.channel.id, "language",
+                                     {"language": "de"})
+        lobby = await players.open("Ana", "castle")  # the server's Discord language, unchanged
+        assert lobby.embeds[0]["title"] == "Keys to the Castle: sala"
+    finally:
+        await harness.stop()
+
+
+async def test_slash_commands_are_registered_with_translated_names_and_descriptions(
+        fake_discord, tmp_path):
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await harness.start()
+    try:
+        commands = {c["name"]: c for c in fake_discord.commands()}
+        play = commands["play"]
+        assert play["name_localizations"] == {"de": "spielen", "es-ES": "jugar", "es-419": "jugar"}
+        assert play["description_localizations"]["de"] == text("de", "cmd.play.description")
+        assert play["options"][0]["name_localizations"]["es-ES"] == "juego"
+        since = commands["log"]["options"][0]
+        assert [c["name_localizations"]["de"] for c in since["choices"]] == \
+            ["dem Anfang", "meinem letzten Zug"]
+        castle = commands["castle"]  # a game's group: its description names the game
+        assert castle["description_localizations"]["es-419"] == "Escribir tu jugada en Keys to the Castle"
+        for command in commands.values():
+            if command["type"] == 1 and command["name"] in {n.split(".")[1] for n in ids(DEFAULT)
+                                                            if n.startswith("cmd.")}:
+                assert set(command.get("name_localizations") or {}) >= {"de", "es-ES"}, \
+                    command["name"]
+    finally:
+        await harness.stop()
