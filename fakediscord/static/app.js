@@ -126,6 +126,12 @@ $("#add-user-form").onsubmit = async (event) => {
   }
 };
 $("#switch-user").onclick = showPicker;
+// The tab's Discord language: the bot answers this person in it (a server's channel keeps the
+// server's language).
+$("#language").onchange = async (event) => {
+  const answer = await act("locale", {locale: event.target.value});
+  if (answer) state.world.locale = answer.locale;
+};
 
 // ------------------------------------------------------------------ sidebar
 function renderSidebar() {
@@ -144,6 +150,9 @@ function renderSidebar() {
   }
   list.replaceChildren(...items);
   $("#me-name").textContent = userName(state.me);
+  const language = $("#language");
+  language.replaceChildren(...state.world.locales.map((code) => el("option", {value: code}, code)));
+  language.value = state.world.locale;
   $("#me-avatar").replaceWith(Object.assign(avatar(state.me, userName(state.me)), {id: "me-avatar"}));
 }
 
