@@ -19,7 +19,7 @@ import yarl
 from discord import app_commands
 
 import games
-from data.locales import LANGUAGES, Msg, text
+from data.locales import LANGUAGES, Msg, render, text
 from games.core import IllegalAction
 
 from . import health, helptext, pace, permissions, present, rulebook, ui
@@ -92,15 +92,16 @@ class GatekeeperBot(discord.AutoShardedClient):
                                  refused=lambda *stuck: self.publisher.refused(*stuck))
         self.publisher = DiscordPublisher(self, self.delivery, budget)
         self.dms = DmChannels(self)
-        self.languages = Languages(store, self.guild_locale)
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
                                     shards=settings.shards)
+        self.languages = Languages(store, self.guild_locale, lambda coro: self.service._spawn(coro))
         self.service.on_turn = Notifier(self).turn_came  # DMs for games at a slow pace
         self.loaded_games = 0
         # (game, seat) -> the board click that opened the seat's private panel (panel_origin)
         self.panel_origins: dict[tuple[int, int], discord.Interaction] = {}
-        self.panels = Panels(self.panel_contents, lambda coro: self.service._spawn(coro))
+        self.panels = Panels(self.panel_contents, lambda coro: self.service._spawn(coro),
+                             lambda interaction: self.languages.personal(interaction))
         # Shutdown (close): stop taking interactions, let those in flight finish, then close.
         self.accepting = True
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -180,7 +181,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         guild = self.get_guild(guild_id)
         return guild.preferred_locale.value if guild is not None else None
 
-    def words(self, interaction: discord.Interaction, id: str, **params: Any) -> str:
+    def words(self, interaction: discord.Interaction, id: str, /, **params: Any) -> str:
         """Message `id` in the language of the person behind `interaction`."""
         return text(self.languages.personal(interaction), id, **params)
 
@@ -189,8 +190,10 @@ class GatekeeperBot(discord.AutoShardedClient):
         return self.is_ready() and not self.is_closed() \
             and all(not shard.is_closed() for shard in self.shards.values())
 
-    def _track(self) -> None:
-        """Count the running handler as in flight: close() lets it finish."""
+    def _track(self, interaction: discord.Interaction) -> None:
+        """Count the running handler as in flight: close() lets it finish; and note the
+        language of the person acting."""
+        self.languages.heard(interaction)
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
@@ -202,7 +205,7 @@ class GatekeeperBot(discord.AutoShardedClient):
             if interaction.type is discord.InteractionType.application_command:
                 await reply(interaction, self.words(interaction, "error.restarting"))
             return False
-        self._track()
+        self._track(interaction)
         return True
 
     async def close(self) -> None:
@@ -277,7 +280,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         if not self.accepting:
             await reply(interaction, self.words(interaction, "error.restarting"))
             return
-        self._track()
+        self._track(interaction)
         values = data.get("values")
         if interaction.type is discord.InteractionType.modal_submit:
             values = [ui.modal_text(data)]
@@ -364,7 +367,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         position = walk(prompt.choices, [])
         lang = self.languages.personal(interaction)
         heading = text(lang, "panel.stale", reason=said(lang, exc), prompt=prompt.text)
-        content = panel_text(table, seat, heading, position)
+        content = panel_text(table, seat, heading, position, lang)
         try:
             sent = await interaction.response.send_message(
                 content, view=ui.panel_view(table, seat, position), ephemeral=True)
@@ -374,12 +377,12 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.panels.shown(table, seat, interaction, sent.message_id if sent else None)
         return True
 
-    def panel_contents(self, table: Table, seat: int) -> tuple[str, discord.ui.View]:
+    def panel_contents(self, table: Table, seat: int, lang: str) -> tuple[str, discord.ui.View]:
         """What the seat's panel shows when it opens at its current prompt."""
         prompt = table.prompts[seat]
         assert prompt is not None
         position = walk(prompt.choices, [])
-        return (panel_text(table, seat, prompt.text, position),
+        return (panel_text(table, seat, prompt.text, position, lang),
                 ui.panel_view(table, seat, position))
 
     def catch_up(self, table: Table) -> bool:
@@ -412,7 +415,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                          values: list[str] | None) -> None:
         service, user = self.service, interaction.user
         if op == STORY_OP:  # a /log page button
-            await turn_page(service, interaction, game_id, arg)
+            await turn_page(service, interaction, game_id, arg,
+                            self.languages.personal(interaction))
             return
         if op in ("lobby", "opt"):
             await interaction.response.defer()
@@ -434,8 +438,9 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         if op == "vote":
             await interaction.response.defer(ephemeral=True, thinking=True)
-            text = await service.vote_remove(game_id, user.id, int((values or [arg])[0]))
-            await interaction.followup.send(text, ephemeral=True)
+            told = await service.vote_remove(game_id, user.id, int((values or [arg])[0]))
+            await interaction.followup.send(render(self.languages.personal(interaction), told),
+                                            ephemeral=True)
             return
         if op == "x":
             if issued_to is not None:
@@ -484,7 +489,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         except IndexError:
             raise Stale() from None
         if position.complete is None:
-            content = panel_text(table, seat, prompt.text, position)
+            content = panel_text(table, seat, prompt.text, position,
+                                 self.languages.personal(interaction))
             view = ui.panel_view(table, seat, position)
             if op == "panel":
                 await self.open_panel(interaction, table, seat, content, view)
@@ -547,7 +553,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         prompt = table.prompts[seat] if table.status == "running" else None
         content, view = f"✅ {done}.", None
         if prompt is not None:
-            next_text, view = self.panel_contents(table, seat)
+            next_text, view = self.panel_contents(table, seat,
+                                                  self.languages.personal(interaction))
             content += "\n" + next_text
         if ack is Ack.NONE:
             await by_dm(interaction, self.words(interaction, "done.by_dm",
@@ -636,11 +643,11 @@ def require_seat(table: Table, user_id: int) -> int:
     return seat
 
 
-def panel_text(table: Table, seat: int, heading: str, position: Any) -> str:
+def panel_text(table: Table, seat: int, heading: str, position: Any, lang: str) -> str:
     trail = " → ".join(step.label for step in position.trail)
     hand = table.game.private_text(table.state, seat)
     return "\n".join(p for p in (hand, f"**{heading}**" + (f": {trail} →" if trail else ""),
-                                 "Pick one:") if p)[:2000]
+                                 text(lang, "panel.pick")) if p)[:2000]
 
 
 def hand_text(table: Table, user_id: int, lang: str) -> str:
@@ -649,7 +656,7 @@ def hand_text(table: Table, user_id: int, lang: str) -> str:
         return text(lang, "refusal.not_started")
     if table.status != "running":
         return text(lang, "hand.over", id=table.id, result=present.result_text(table))
-    return present.hand_message(table, seat, [], None) or text(lang, "hand.nothing")
+    return present.hand_message(table, seat, [], None, lang) or text(lang, "hand.nothing")
 
 
 # -- slash commands ---------------------------------------------------------------------------------
@@ -953,7 +960,8 @@ def register_commands(bot: GatekeeperBot) -> None:
     @app_commands.choices(since=[choice("log", "since", "start"), choice("log", "since", "mine")])
     async def log_cmd(interaction: discord.Interaction, since: str = "start") -> None:
         table = await table_or_last(bot, interaction)
-        await show_story(bot.service, interaction, table, since_mine=since == "mine")
+        await show_story(bot.service, interaction, table, since == "mine",
+                         bot.languages.personal(interaction))
 
     @tree.command(**described("replay"))
     @app_commands.rename(game=option("replay", "game", "name"))

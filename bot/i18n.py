@@ -22,7 +22,7 @@ class Refusal(IllegalAction):
     """An IllegalAction in the bot's words: its message is rendered in the reader's language
     (`reason` stays the English one, for logs)."""
 
-    def __init__(self, id: str, **params: Any) -> None:
+    def __init__(self, id: str, /, **params: Any) -> None:
         self.msg = Msg(id, **params)
         super().__init__(text(DEFAULT, id, **params))
 
@@ -35,15 +35,34 @@ def said(lang: str, exc: IllegalAction) -> str:
 
 class Languages:
     """The servers' languages: those chosen with /language (read at start-up and kept in
-    memory, since every channel message asks), and Discord's server locales as the fallback."""
+    memory, since every channel message asks), and Discord's server locales as the fallback;
+    and each person's Discord language as last seen in an interaction, for what they are sent
+    without one (a DM, a panel refreshed after someone else's move)."""
 
-    def __init__(self, store: Any, discord_locale: Callable[[int], Any]) -> None:
+    def __init__(self, store: Any, discord_locale: Callable[[int], Any],
+                 spawn: Callable[[Any], None]) -> None:
         self.store = store
         self.discord_locale = discord_locale  # guild id -> Discord's preferred_locale, or None
+        self.spawn = spawn  # runs a store write in the background
         self.chosen: dict[int, str] = {}
+        self.people: dict[int, str] = {}
 
     async def load(self) -> None:
         self.chosen = await self.store.languages()
+        self.people = await self.store.people_languages()
+
+    def heard(self, interaction: discord.Interaction) -> None:
+        """Remember the language of the person behind `interaction` (stored when it changed)."""
+        lang = language(str(interaction.locale))
+        user_id = interaction.user.id
+        if lang is not None and self.people.get(user_id) != lang:
+            self.people[user_id] = lang
+            self.spawn(self.store.set_person_language(user_id, lang))
+
+    def person(self, user_id: int | None, guild_id: int | None) -> str:
+        """The language of what `user_id` reads alone when no interaction of theirs is at
+        hand: theirs as last seen, else the server's."""
+        return self.people.get(user_id or 0) or self.server(guild_id)
 
     def server(self, guild_id: int | None, hint: Any = None) -> str:
         """The language of a server's channels; `hint` is a locale Discord sent with an
@@ -67,7 +86,7 @@ class Languages:
             self.chosen[guild_id] = lang
 
 
-def command_text(id: str, **params: Any) -> app_commands.locale_str:
+def command_text(id: str, /, **params: Any) -> app_commands.locale_str:
     """A slash command's name or description: English by default, and its message id (and
     parameters), which `CommandWords` looks up for every other language Discord asks about."""
     return app_commands.locale_str(text(DEFAULT, id, **params), id=id, params=params)

@@ -124,18 +124,20 @@ def result_text(table: Table) -> str:
     return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
 
 
-def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None, *,
-                 whole: bool = True) -> str:
-    """A seat's private message (a DM, or /hand): the news addressed to it in `events`, then,
-    with `whole`, its private state. The heading names the turn, so news that recurs in words
-    (a second ghost discarded, a turn later) never reads as the same message again."""
+def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None,
+                 lang: str, *, whole: bool = True) -> str:
+    """A seat's private message (a DM, or /hand) in its reader's language `lang`: the news
+    addressed to it in `events`, then, with `whole`, its private state. The heading names the
+    turn, so news that recurs in words (a second ghost discarded, a turn later) never reads as
+    the same message again."""
     assert table.state is not None
-    turn = f", turn {table.state.turn}" if table.state.turn else ""
+    heading = text(lang, "hand.heading_turn", game=table.game.title, id=table.id,
+                   turn=table.state.turn) if table.state.turn \
+        else text(lang, "hand.heading", game=table.game.title, id=table.id)
     body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
-    parts = [f"**{table.game.title}** (game #{table.id}{turn})", *news_lines(table, seat, events),
-             body]
+    parts = [heading, *news_lines(table, seat, events), body]
     if jump_url:
-        parts.append(f"Back to the table: {jump_url}")
+        parts.append(text(lang, "hand.back", url=jump_url))
     return "\n".join(p for p in parts if p)[:2000]
 
 

@@ -599,7 +599,8 @@ class DiscordPublisher:
 
     async def _dm(self, note: PrivateNote, slot: Slot) -> None:
         table, seat = note.table, note.seat
-        body = present.hand_message(table, seat, note.events, self.jump_url(table),
+        lang = self.bot.languages.person(table.seats[seat].user_id, table.guild_id)
+        body = present.hand_message(table, seat, note.events, self.jump_url(table), lang,
                                     whole=note.whole)
         channel = await self.bot.dms.of(table.seats[seat].user_id)
         try:
@@ -621,7 +622,7 @@ class DiscordPublisher:
             return
         self._told_refused.add(table.id)
         where = f"<#{channel_id}>"
-        lang = self.bot.languages.server(table.guild_id)
+        lang = self.bot.languages.person(table.host_id, table.guild_id)  # a DM to the host
         if gave_up is not None:
             self.delivery.send(("refused", table.id), table.host_id, locales.text(
                 lang, "permission.gave_up", channel=where, why=gave_up, game=table.game.title),
@@ -669,8 +670,10 @@ class DiscordPublisher:
         await self.notice(table, f"⏳ {present.mention(table, seat)}, "
                                  f"{pace.reminder(table.options, table.reminded, deadline, lang)}")
 
-    async def notice(self, table: Table, text: str) -> None:
-        await self.notice_channel(table.channel_id, text, mentions=True)
+    async def notice(self, table: Table, told: str | locales.Msg) -> None:
+        """Tell the game's channel, in the server's language."""
+        await self.notice_channel(table.channel_id, locales.render(
+            self.bot.languages.server(table.guild_id), told), mentions=True)
 
     async def notice_channel(self, channel_id: int, text: str, mentions: bool = False) -> None:
         await self.delivery.deliver(("notice", channel_id, next(self._notices)), channel_id,

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
+from data.locales import Msg
 from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, State, Step, ai_rng,
                         apply, decide, seating, setup)
 
@@ -85,15 +86,15 @@ def prompt_sig(prompt: Prompt | None) -> Any:
     return prompt.text, prompt.private, tuple((c.action, c.input) for c in prompt.choices)
 
 
-def away_notice(name: str, until: float | None, action: str) -> str:
+def away_notice(name: str, until: float | None, action: str) -> Msg:
     """What a game's channel is told when a player goes away (`until`: Unix time, inf) or comes
     back (None). A date is shown as a date, never as a countdown, so the notice stays true."""
     if until is None:
-        return f"👋 {name} is back: their turns wait for them again."
-    when = "until they use /back" if until == float("inf") else f"until <t:{int(until)}:f>"
-    turns = "their turns are skipped where the rules allow a pass (the AI plays the rest)" \
-        if action == "skip" else "the AI plays their turns"
-    return f"💤 {name} is away {when}: meanwhile {turns}."
+        return Msg("notice.back", name=name)
+    when = Msg("notice.away_until_back") if until == float("inf") \
+        else Msg("notice.away_until", when=f"<t:{int(until)}:f>")
+    turns = Msg("notice.away_skip" if action == "skip" else "notice.away_ai")
+    return Msg("notice.away", name=name, when=when, turns=turns)
 
 
 def fill_names(text: str, names: list[str]) -> str:
@@ -758,9 +759,7 @@ class TableService:
             await self._commit(table, {"seats": seats, "reminded": [*table.reminded, "timeout"]})
             self._arm(table)
             self._publish(table, None)
-            self._announce(table, f"⏰ {name} ran out of time. Their turn waits for them; the "
-                                  "others may vote them out (the select under the table), and an "
-                                  "AI takes the seat.")
+            self._announce(table, Msg("notice.timeout_vote", name=name))
         else:
             done = await self._play_for(table, seat, kind, passing=action == "skip")
             if kind == "away":
@@ -768,13 +767,11 @@ class TableService:
             passed = [a for a in done.actions if pace.PASS_WORDS & set(a.split())] \
                 if action == "skip" else []
             if not passed:
-                self._announce(table, f"⏰ {name} ran out of time; the AI played that turn for "
-                                      "them.")
+                self._announce(table, Msg("notice.timeout_ai", name=name))
             elif len(passed) == len(done.actions):
-                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped.")
+                self._announce(table, Msg("notice.timeout_skipped", name=name))
             else:
-                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped where "
-                                      "the rules allow a pass, and the AI played the rest.")
+                self._announce(table, Msg("notice.timeout_partly", name=name))
 
     async def _play_for(self, table: Table, seat: int, kind: str,
                         passing: bool = False) -> ActResult:
@@ -811,8 +808,8 @@ class TableService:
                             attempt, exc)
         raise RuntimeError(f"no action could be played for seat {seat}")
 
-    def _announce(self, table: Table, text: str) -> None:
-        self._spawn(self.publisher.notice(table, text))
+    def _announce(self, table: Table, told: Msg) -> None:
+        self._spawn(self.publisher.notice(table, told))
 
     async def mark_dm_closed(self, table: Table, seat: int) -> None:
         async with table.lock:
@@ -840,10 +837,10 @@ class TableService:
     async def leave(self, game_id: int, user_id: int) -> Seat:
         table = await self.get(game_id)
         async with table.lock:
-            seat = self._running_seat(table, user_id, "You're not playing in this game.")
+            seat = self._running_seat(table, user_id, Refusal("refusal.not_in_game"))
             name = table.seats[seat].name  # before the seat is renamed "<name> (AI)"
             await self._to_ai(table, seat)
-        await self.publisher.notice(table, f"{name} left the table; an AI plays their seat now.")
+        await self.publisher.notice(table, Msg("notice.left", name=name))
         return table.seats[seat]
 
     async def _to_ai(self, table: Table, seat: int) -> None:
@@ -853,7 +850,8 @@ class TableService:
         self._arm(table)
         self._publish(table, None)
 
-    async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> str:
+    async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> Msg:
+        """A vote to hand an absent player's seat to the AI: what the channel is told of it."""
         table = await self.get(game_id)
         async with table.lock:
             voter = self._running_seat(table, voter_id, Refusal("refusal.vote_players"))
@@ -871,14 +869,14 @@ class TableService:
             needed = len(others) // 2 + 1
             if len(votes) >= needed:
                 await self._to_ai(table, seat)
-                text = f"{target.name} was voted out; an AI takes the seat."
+                told = Msg("notice.voted_out", name=target.name)
             else:
                 seats = list(table.seats)
                 seats[seat] = replace(target, votes=votes)
                 await self._commit(table, {"seats": seats})
-                text = f"Vote to remove {target.name}: {len(votes)}/{needed}."
-        await self.publisher.notice(table, text)
-        return text
+                told = Msg("notice.vote", name=target.name, votes=len(votes), needed=needed)
+        await self.publisher.notice(table, told)
+        return told
 
     async def pause(self, game_id: int, user_id: int, can_manage: bool, action: str) -> ActResult:
         """Pause or resume a real-time game: the host or a member with Manage Server."""

@@ -682,7 +682,8 @@ async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once
     table = players.table()
     await converge(players, clock, lambda: players.fake.dms(bo), "Bo's DM")
     assert [m.text() for m in players.fake.dms(bo)] == [
-        present.hand_message(table, table.seat_of(bo), [], players.bot.publisher.jump_url(table))]
+        present.hand_message(table, table.seat_of(bo), [], players.bot.publisher.jump_url(table),
+                             "en")]
     # Bo's DM shows his current hand (Ana's last DM is older: her own move is no news to her)
     assert hand_in(table, table.seat_of(bo)) in players.fake.dms(bo)[-1].text()
     sent = {user: len(players.fake.dms(user)) for user in table.humans()}

@@ -13,6 +13,7 @@ from data import resource
 from fakediscord import FakeDiscordError
 from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
 from bot.ui import TAKE_MY_TURN
+from sandbox.harness import until
 from tests.harness import InThreadHarness, Players
 
 OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT]
@@ -220,5 +221,27 @@ async def test_slash_commands_are_registered_with_translated_names_and_descripti
                                                             if n.startswith("cmd.")}:
                 assert set(command.get("name_localizations") or {}) >= {"de", "es-ES"}, \
                     command["name"]
+    finally:
+        await harness.stop()
+
+
+async def test_a_dm_reads_in_its_readers_language_as_last_seen_also_after_a_restart(
+        fake_discord, tmp_path):
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo"])
+        fake_discord.set_locale(players.users["Bo"], "es-419")
+        table = await players.start_game("Ana", ["Bo"])
+
+        def dm_of(name: str) -> str:
+            dm = fake_discord.dm_channel(players.users[name])
+            return fake_discord.channel_messages(dm.id)[0].content
+        await until(lambda: dm_of("Ana") and dm_of("Bo"), what="the first DMs")
+        assert dm_of("Ana").startswith(f"**Keys to the Castle** (game #{table.id}")
+        assert dm_of("Bo").startswith(f"**Keys to the Castle** (partida #{table.id}")
+        await harness.restart()
+        assert harness.bot.languages.person(players.users["Bo"], players.guild.id) == "es"
+        assert harness.bot.languages.person(players.users["Ana"], players.guild.id) == "en"
     finally:
         await harness.stop()

@@ -37,7 +37,7 @@ class Quiet:
 
 
 MIGRATED = ["0001_initial", "0002_seat_tokens_and_shown_versions", "0003_pace",
-            "0004_guild_language"]
+            "0004_languages"]
 TABLES = ("games", "actions", "timers", "messages", "stats")
 
 

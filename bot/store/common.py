@@ -57,9 +57,11 @@ MIGRATIONS: list[tuple[str, tuple[str, ...] | None]] = [
         "CREATE INDEX timers_due ON timers (due_at)",
         "CREATE INDEX games_channel ON games (channel_id, status)",
     )),
-    # The language a server's manager chose with /language (no row: Discord's server locale).
-    ("0004_guild_language", (
+    # Languages: the one a server's manager chose with /language (no row: Discord's server
+    # locale), and each person's Discord language as last seen, for the DMs they are sent.
+    ("0004_languages", (
         "CREATE TABLE guilds (guild_id BIGINT PRIMARY KEY, language TEXT)",
+        "ALTER TABLE people ADD COLUMN language TEXT",
     )),
 ]
 
@@ -430,6 +432,17 @@ class Store(ABC):
         await self._execute(
             "INSERT INTO guilds (guild_id, language) VALUES (?, ?) ON CONFLICT (guild_id) "
             "DO UPDATE SET language = excluded.language", [guild_id, language])
+
+    async def people_languages(self) -> dict[int, str]:
+        """Each person's Discord language as last seen: user id -> language code."""
+        rows = await self._rows("SELECT user_id, language FROM people WHERE language IS NOT NULL",
+                                [])
+        return {row["user_id"]: row["language"] for row in rows}
+
+    async def set_person_language(self, user_id: int, language: str) -> None:
+        await self._execute(
+            "INSERT INTO people (user_id, language) VALUES (?, ?) ON CONFLICT (user_id) "
+            "DO UPDATE SET language = excluded.language", [user_id, language])
 
     # -- stats: one table for every process, so a server's stats do not depend on its shard ----
     # Written by the save that ends a game (save_game's `results`).

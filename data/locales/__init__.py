@@ -53,7 +53,7 @@ class Msg:
     id: str
     params: tuple[tuple[str, Any], ...] = ()
 
-    def __init__(self, id: str, **params: Any) -> None:
+    def __init__(self, id: str, /, **params: Any) -> None:
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "params", tuple(params.items()))
 
@@ -98,7 +98,7 @@ def has(id: str) -> bool:
     return id in ids(DEFAULT)
 
 
-def text(lang: str, id: str, **params: Any) -> str:
+def text(lang: str, id: str, /, **params: Any) -> str:
     """Message `id` in language `lang`, its placeholders filled (see the module's docstring)."""
     lang = lang if lang in LANGUAGES else DEFAULT
     words = catalog(lang)
