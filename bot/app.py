@@ -370,7 +370,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         content = panel_text(table, seat, heading, position, lang)
         try:
             sent = await interaction.response.send_message(
-                content, view=ui.panel_view(table, seat, position), ephemeral=True)
+                content, view=ui.panel_view(table, seat, position, lang), ephemeral=True)
         except discord.HTTPException as exc:
             log.warning("discord-error what=current-choices status=%s code=%s", exc.status, exc.code)
             return False
@@ -383,7 +383,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         assert prompt is not None
         position = walk(prompt.choices, [])
         return (panel_text(table, seat, prompt.text, position, lang),
-                ui.panel_view(table, seat, position))
+                ui.panel_view(table, seat, position, lang))
 
     def catch_up(self, table: Table) -> bool:
         """Republish the board if the channel shows an older version than the committed one
@@ -489,9 +489,9 @@ class GatekeeperBot(discord.AutoShardedClient):
         except IndexError:
             raise Stale() from None
         if position.complete is None:
-            content = panel_text(table, seat, prompt.text, position,
-                                 self.languages.personal(interaction))
-            view = ui.panel_view(table, seat, position)
+            lang = self.languages.personal(interaction)
+            content = panel_text(table, seat, prompt.text, position, lang)
+            view = ui.panel_view(table, seat, position, lang)
             if op == "panel":
                 await self.open_panel(interaction, table, seat, content, view)
             else:

@@ -229,8 +229,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     return rows
 
 
-def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
-    """One step of a private multi-step choice, with Back and Cancel."""
+def panel_view(table: Table, seat: int, position: Position, lang: str) -> discord.ui.View:
+    """One step of a private multi-step choice, with Back and Cancel (in its reader's `lang`)."""
     view = discord.ui.View(timeout=None)
     options = position.options
     path = position.path
@@ -249,10 +249,12 @@ def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
                          for i, step in enumerate(part)])
             view.add_item(select)
     if path:
-        view.add_item(discord.ui.Button(label="Back", style=discord.ButtonStyle.secondary,
+        view.add_item(discord.ui.Button(label=text(lang, "panel.back"),
+                                        style=discord.ButtonStyle.secondary,
                                         custom_id=button_id(table, "p", format_path(path[:-1]), seat),
                                         row=4))
-    view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
+    view.add_item(discord.ui.Button(label=text(lang, "panel.cancel"),
+                                    style=discord.ButtonStyle.danger,
                                     custom_id=button_id(table, "x", "", seat), row=4))
     return frozen(view)
 
