@@ -655,7 +655,7 @@ def hand_text(table: Table, user_id: int, lang: str) -> str:
     if table.state is None:
         return text(lang, "refusal.not_started")
     if table.status != "running":
-        return text(lang, "hand.over", id=table.id, result=present.result_text(table))
+        return text(lang, "hand.over", id=table.id, result=present.result_text(table, lang))
     return present.hand_message(table, seat, [], None, lang) or text(lang, "hand.nothing")
 
 
@@ -949,7 +949,8 @@ def register_commands(bot: GatekeeperBot) -> None:
         if table.status != "running":
             await reply(interaction, bot.words(interaction, "status.over", id=table.id,
                                                game=table.game.title,
-                                               result=present.result_text(table)))
+                                               result=present.result_text(
+                                                   table, bot.languages.personal(interaction))))
             return
         bot.service.republish(table, fresh_board=True)
         await reply(interaction, bot.words(interaction, "status.posted"))

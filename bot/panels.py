@@ -103,7 +103,7 @@ class Panels:
             if prompt is None:
                 del panels[seat]
                 closed = text(lang, "panel.turn_over") if running \
-                    else text(lang, "panel.game_over", result=present.result_text(table))
+                    else text(lang, "panel.game_over", result=present.result_text(table, lang))
                 self.spawn(_quietly("close", panel.edit(content=closed, view=None)))
                 continue
             panel.token = table.tokens[seat]

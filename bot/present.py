@@ -4,8 +4,9 @@ from __future__ import annotations
 from collections import Counter
 
 import discord
+from babel.lists import format_list
 
-from data.locales import text
+from data.locales import Msg, text
 from games.core import Event, option_text
 
 from . import pace
@@ -113,15 +114,18 @@ def score_table(table: Table) -> str:
     return "\n".join(lines)[:1024]
 
 
-def result_text(table: Table) -> str:
+def result_text(table: Table, lang: str) -> str:
+    """How the game ended, in `lang`: who won (the engine's reason after it), or why nobody."""
     result = table.result or {}
     winners = result.get("winners") or []
     if table.status == "ended":
-        return "The game was ended early; no result is recorded."
+        return text(lang, "result.ended")
     if not winners:
-        return f"No player wins: {result.get('reason') or 'a draw'}."
-    names = " and ".join(table.seats[w].name for w in winners)
-    return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
+        return text(lang, "result.nobody", reason=result.get("reason") or Msg("result.draw"))
+    names = format_list([table.seats[w].name for w in winners], locale=lang)
+    reason = result.get("reason")
+    won = text(lang, "result.won", count=len(winners), names=names)
+    return f"{won} ({reason})" if reason else won
 
 
 def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None,
