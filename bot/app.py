@@ -29,10 +29,11 @@ from .clock import Clock, RealClock
 from .config import Settings
 from .delivery import Delivery, single_retry_layer
 from .dms import DmChannels
-from .i18n import CommandWords, Languages, Refusal, command_text, said
+from .i18n import CommandWords, Languages, command_text
 from .notify import Notifier
 from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
+from .refusal import Refusal, said
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format

@@ -14,23 +14,7 @@ from typing import Any, Callable
 import discord
 from discord import app_commands
 
-from data.locales import DEFAULT, Msg, language, render, text
-from games.core import IllegalAction
-
-
-class Refusal(IllegalAction):
-    """An IllegalAction in the bot's words: its message is rendered in the reader's language
-    (`reason` stays the English one, for logs)."""
-
-    def __init__(self, id: str, /, **params: Any) -> None:
-        self.msg = Msg(id, **params)
-        super().__init__(text(DEFAULT, id, **params))
-
-
-def said(lang: str, exc: IllegalAction) -> str:
-    """A refusal's words for a reader of `lang` (an engine's own refusal is still English)."""
-    msg = getattr(exc, "msg", None)
-    return render(lang, msg) if isinstance(msg, Msg) else exc.reason
+from data.locales import DEFAULT, language, text
 
 
 class Languages:

@@ -25,7 +25,7 @@ from data.locales import text
 from games.core import IllegalAction
 
 from . import markup, present, ui
-from .i18n import Refusal
+from .refusal import Refusal
 from .table import Table, TableService
 
 STORY_OP = "log"

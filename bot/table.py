@@ -46,7 +46,7 @@ from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, Prompt, Stat
 from . import pace
 from .clock import Clock, Handle
 from .feed import Change, Feed, Snapshot, always_ready
-from .i18n import Refusal
+from .refusal import Refusal
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")

@@ -126,6 +126,8 @@ async def test_german_and_spanish_servers_read_the_lobby_help_and_refusals_in_th
             shown.append((await ix.response()).message.readable())
             ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "hand")
             shown.append((await ix.response()).message.readable())  # no game here
+            ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "replay")
+            assert (await ix.response()).message.content == text(lang, "replay.none_here")
             lobby = await players.open("Ana", "castle")
             assert join in [label for _, label, _ in lobby.buttons()]
             ix = await players.lobby_click("Bo", "ai")  # only the host may add AI players
