@@ -33,10 +33,10 @@ from .i18n import CommandWords, Languages, command_text
 from .notify import Notifier
 from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
-from .refusal import Refusal, said
 from .publisher import POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
+from .refusal import Refusal, said
 from .store import Store, Unavailable
 from .story import STORY_OP, show_story, turn_page
 from .table import Seat, Stale, Table, TableService
