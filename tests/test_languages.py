@@ -4,7 +4,9 @@ server language a manager picks (kept across a restart), and slash commands that
 translated."""
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import games
 import pytest
@@ -33,6 +35,35 @@ def test_every_catalog_has_every_message_with_the_same_placeholders():
             for form in forms(lang, id):
                 assert form.strip(), (lang, id)
                 assert placeholders(form) == wanted, (lang, id, form)
+
+
+SAYING = ("text", "Msg", "Refusal", "ReplayError", "words", "command_text")
+
+
+def test_every_message_the_bot_names_exists_and_is_given_its_placeholders():
+    """A message named by a literal id (`text(lang, "lobby.title", game=...)`) must exist and be
+    given every placeholder its English forms fill (and `count` when it has plural forms): a
+    missing one would fail at the moment a player is answered."""
+    root = Path(__file__).resolve().parents[1]
+    wrong = []
+    for path in (root / "bot").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "func", None)
+            name = getattr(name, "id", None) or getattr(name, "attr", None)
+            literal = [a.value for a in getattr(node, "args", []) if isinstance(a, ast.Constant)
+                       and isinstance(a.value, str)] if name in SAYING else []
+            if not literal:
+                continue
+            id, given = literal[0], {k.arg for k in node.keywords}
+            if id not in ids(DEFAULT):
+                wrong.append((path.name, node.lineno, id))
+                continue
+            wanted = set().union(*map(placeholders, forms(DEFAULT, id)))
+            if ids(DEFAULT)[id]:
+                wanted.add("count")
+            if None not in given and not wanted <= given:
+                wrong.append((path.name, node.lineno, id, wanted - given))
+    assert wrong == []
 
 
 def test_plurals_follow_each_languages_rule_for_0_1_2_and_5():
