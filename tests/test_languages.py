@@ -8,17 +8,16 @@ import ast
 import re
 from pathlib import Path
 
-import games
 import pytest
 from babel.messages.plurals import get_plural
-from data import resource
-from fakediscord import FakeDiscordError
-from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
+
+import games
 from bot.ui import TAKE_MY_TURN
+from data import resource
+from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
+from fakediscord import FakeDiscordError
 from sandbox.harness import until
 from tests.harness import InThreadHarness, Players
-
-OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT]
 
 
 def forms(lang: str, id: str) -> list[str]:
@@ -97,8 +96,7 @@ def test_a_message_inside_a_message_reads_in_the_same_language():
 def test_discord_locales_map_to_the_languages_we_speak():
     assert [language(tag) for tag in ("de", "es-419", "es-ES", "en-GB", "pt-BR", None)] == \
         ["de", "es", "es", "en", None, None]
-    for lang, tags in LANGUAGES.items():
-        assert all(language(tag) == lang for tag in tags)
+    assert [language(tag) for tag in ("en-US", "es-ES", "de-AT")] == ["en", "es", "de"]
 
 
 def test_each_game_has_a_glossary_in_every_language():

@@ -13,11 +13,9 @@ message reads in English in one channel and in German in another.
   written with the language's number format (1,000 / 1.000).
 - A parameter that is itself a `Msg` is rendered in the same language, so a sentence can hold
   a translated part ("{game} needs at least {players}").
-- Adding a language: its catalog file and its line in `LANGUAGES` (CONTRIBUTING.md).
+- Adding a language: its catalog file and its entry in `LANGUAGES` (CONTRIBUTING.md).
 - Game terms are translated one way throughout: each game's glossary is
   `data/locales/glossary/<game>.md`.
-
-May import: data (its parent package).
 """
 from __future__ import annotations
 
@@ -35,13 +33,9 @@ from babel.numbers import format_decimal
 
 from data import resource
 
-# Each language we speak -> the Discord locales that read it (the first is the one a slash
-# command's translated name is registered under first). Adding a language is one line here.
-LANGUAGES: dict[str, tuple[str, ...]] = {
-    "en": ("en-US", "en-GB"),
-    "de": ("de",),
-    "es": ("es-ES", "es-419"),
-}
+# The languages we speak. A Discord locale reads the one its language part names ("es-419" and
+# "es-ES": es; "en-GB" and "en-US": en). Adding a language is one entry here.
+LANGUAGES = ("en", "de", "es")
 DEFAULT = "en"
 FOLDER = "locales"
 
