@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import games
 from data.locales import Msg, has, text
 
+from .present import pitch
 from .ui import TAKE_MY_TURN
 
 # the commands a newcomer needs, in the order they need them; the rest follow alphabetically
@@ -24,7 +25,7 @@ def asks_for_help(typed: str) -> bool:
 
 def game_lines(lang: str) -> list[str]:
     return [text(lang, "help.game", title=g.title, play=f"{slash(lang, 'play')} {g.name}",
-                 players=f"{g.min_seats}–{g.max_seats}", pitch=first_sentence(g.pitch))
+                 players=f"{g.min_seats}–{g.max_seats}", pitch=first_sentence(pitch(g, lang)))
             for g in games.all_games()]
 
 

@@ -13,9 +13,10 @@ player whose turn it is.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from data.locales import Msg, text
+from data.locales import Msg, has, text
 from games.core import Choice, Game, OptionText, Prompt
 
 # pace -> seconds a turn lasts; None: the process default (GATEKEEPER_TURN_TIMEOUT).
@@ -47,12 +48,32 @@ def offered(game: Game) -> dict[str, tuple[Any, ...]]:
     return {**game.option_choices, **(OPTIONS if applies(game) else {})}
 
 
+@dataclass(frozen=True)
+class GameOption(OptionText):
+    """A game's lobby option in words from its catalog (`game.<game>.option.<name>.…`), its
+    values too: a number of a unit in the language's plural, or a word per value."""
+
+    key: str = ""  # the option's message ids begin with it
+    lang: str = ""
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, int) and has(f"{self.key}.value"):
+            return text(self.lang, f"{self.key}.value", count=value)
+        word = f"{self.key}.value.{value}"
+        return text(self.lang, word) if has(word) else str(value)
+
+
 def texts(game: Game, lang: str) -> dict[str, OptionText]:
-    """Every lobby option's words: the game's own (English until games' words move to the
-    catalogs), then the bot's in `lang`."""
+    """Every lobby option's words in `lang`: the game's own (from its catalog, or as the game
+    words them when it brings none), then the bot's."""
+    own = {}
+    for name, words in game.option_texts.items():
+        key = f"game.{game.name}.option.{name}"
+        own[name] = GameOption(text(lang, f"{key}.label"), text(lang, f"{key}.help"), key=key,
+                               lang=lang) if has(f"{key}.label") else words
     ours = {name: OptionText(text(lang, f"{name}.label"), text(lang, f"{name}.help"))
             for name in OPTIONS} if applies(game) else {}
-    return {**game.option_texts, **ours}
+    return {**own, **ours}
 
 
 def value_words(name: str, value: Any, lang: str) -> str:

@@ -6,8 +6,8 @@ from collections import Counter
 import discord
 from babel.lists import format_list
 
-from data.locales import Msg, text
-from games.core import Event, option_text
+from data.locales import Msg, has, text
+from games.core import Event, Game, option_text
 
 from . import pace
 from .table import Table
@@ -44,8 +44,8 @@ def lobby_embed(table: Table, lang: str) -> discord.Embed:
     seated from the start, marked in the players' list), Leave for the seated, the rest for the
     host. Once the game starts (or the lobby closes) it invites nobody."""
     game = table.game
-    embed = discord.Embed(title=text(lang, "lobby.title", game=game.title), description=game.pitch,
-                          colour=discord.Colour.dark_gold())
+    embed = discord.Embed(title=text(lang, "lobby.title", game=game.title),
+                          description=pitch(game, lang), colour=discord.Colour.dark_gold())
     ai, host = f" · {text(lang, 'lobby.ai_mark')}", f" · {text(lang, 'lobby.host_mark')}"
     seats = "\n".join(f"{i + 1}. {s.name}{ai if s.ai else ''}"
                       f"{host if s.user_id == table.host_id and not s.ai else ''}"
@@ -64,6 +64,12 @@ def lobby_embed(table: Table, lang: str) -> discord.Embed:
     else:
         embed.set_footer(text=text(lang, "lobby.footer"))
     return embed
+
+
+def pitch(game: Game, lang: str) -> str:
+    """A game's pitch in `lang`, from its catalog (as the game words it when it brings none)."""
+    id = f"game.{game.name}.pitch"
+    return text(lang, id) if has(id) else game.pitch
 
 
 def option_lines(table: Table, lang: str) -> str:

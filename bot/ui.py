@@ -86,7 +86,7 @@ def lobby_view(table: Table, lang: str) -> discord.ui.View | None:
                                         custom_id=button_id(table, "lobby", op)))
     for row, (name, values) in enumerate(table.game.option_choices.items(), start=2):
         current = table.options.get(name, values[0])
-        words = option_text(table.game.option_texts, name)
+        words = option_text(pace.texts(table.game, lang), name)
         # No value is pre-selected, so the placeholder (what the option is, its current value
         # and what it does) always shows; a selected "off" alone would not say what is off.
         view.add_item(discord.ui.Select(

@@ -10,6 +10,7 @@ from bot.present import lobby_embed
 from bot.store import Store
 from bot.table import Seat, Table, TableService
 from bot.ui import lobby_view
+from data.locales import render
 from games.core import IllegalAction
 from tests.test_table import Recorder
 
@@ -42,6 +43,18 @@ def test_the_lobby_shows_options_by_label_with_values_in_words():
     embed = lobby_embed(lobby_of("atmosfear", answer=15), "en")
     (options,) = [f.value for f in embed.fields if f.name == "Options"]
     assert options.splitlines() == ["Game clock: 40 minutes", "Answer window: 15 seconds"]
+
+
+def test_a_german_or_spanish_lobby_reads_the_games_pitch_and_options_in_its_language():
+    embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40), "de")
+    assert embed.title == "The Warlock of Firetop Mountain: Lobby"
+    assert embed.description.startswith("Trotze den Räumen, dem Fluss und dem Labyrinth")
+    (options,) = [f.value for f in embed.fields if f.name == "Optionen"]
+    assert options.splitlines() == ["Doppelsechs: an", "Rundenlimit: 40 Runden"]
+    view = lobby_view(lobby_of("atmosfear", minutes=20), "es")
+    minutes = next(item for item in view.children if item.custom_id.endswith(":opt:minutes"))
+    assert minutes.placeholder.startswith("Reloj de la partida (20 minutos). El tiempo")
+    assert [o.label for o in minutes.options] == ["40 minutos", "20 minutos", "60 minutos"]
 
 
 def test_an_option_select_says_what_it_is_once_and_offers_values_in_words():
@@ -107,5 +120,5 @@ async def test_a_player_who_leaves_a_running_game_is_named_as_they_were(service)
     await service.lobby(table.id, 100, "Ana", "start")
     seat = await service.leave(table.id, 101)
     assert seat.name == "Bob the Spectator (AI)" and seat.ai
-    notices = [text for kind, text in service.publisher.calls if kind == "notice"]
+    notices = [render("en", told) for kind, told in service.publisher.calls if kind == "notice"]
     assert notices == ["Bob the Spectator left the table; an AI plays their seat now."]

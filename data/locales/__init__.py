@@ -14,6 +14,8 @@ message reads in English in one channel and in German in another.
 - A parameter that is itself a `Msg` is rendered in the same language, so a sentence can hold
   a translated part ("{game} needs at least {players}").
 - Adding a language: its catalog file and its entry in `LANGUAGES` (CONTRIBUTING.md).
+- A game brings its own catalogs, `data/<game>/locales/<language>.po` (ids `game.<game>.…`:
+  its pitch and lobby options so far), merged into its language's.
 - Game terms are translated one way throughout: each game's glossary is
   `data/locales/glossary/<game>.md`.
 """
@@ -63,9 +65,21 @@ def language(tag: str | None) -> str | None:
 
 @cache
 def messages(lang: str) -> Catalog:
-    """The language's catalog as Babel reads it from its .po file."""
+    """The language's catalog as Babel reads it: the bot's (data/locales/<lang>.po) and each
+    game's own (data/<game>/locales/<lang>.po, its ids under `game.<game>.`), as one."""
     with resource(FOLDER, f"{lang}.po").open("rb") as source:
-        return read_po(source, locale=lang)
+        merged = read_po(source, locale=lang)
+    for folder in sorted(resource().iterdir(), key=lambda f: f.name):
+        part = folder.joinpath(FOLDER, f"{lang}.po")
+        if folder.name == FOLDER or not part.is_file():
+            continue
+        with part.open("rb") as source:
+            for message in read_po(source, locale=lang):
+                if message.id in merged:
+                    raise ValueError(f"{folder.name}'s catalog repeats the message {message.id!r}")
+                if message.id:
+                    merged[message.id] = message
+    return merged
 
 
 @cache
