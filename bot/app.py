@@ -435,7 +435,8 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         table = await service.get(game_id)
         if op == "hand":
-            await reply(interaction, hand_text(table, user.id, self.languages.personal(interaction)))
+            await reply(interaction, hand_text(table, user.id,
+                                               self.languages.personal(interaction)))
             return
         if op == "vote":
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -578,8 +579,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         """Confirm a move whose message did not change to show it (a modal's, or a click whose
         silent update Discord refused)."""
         if ack is Ack.NONE:
-            await by_dm(interaction, self.words(interaction, "done.by_dm",
-                                                done=self.words(interaction, "done.move", done=done),
+            done_words = self.words(interaction, "done.move", done=done)
+            await by_dm(interaction, self.words(interaction, "done.by_dm", done=done_words,
                                                 game=table.game.title, id=table.id))
         else:
             await interaction.followup.send(self.words(interaction, "done.move", done=done),
@@ -984,7 +985,8 @@ def register_commands(bot: GatekeeperBot) -> None:
         tree.add_command(game_commands(bot, game))
 
     @tree.command(**described("rules"))
-    @app_commands.rename(game=option("rules", "game", "name"), topic=option("rules", "topic", "name"))
+    @app_commands.rename(game=option("rules", "game", "name"),
+                         topic=option("rules", "topic", "name"))
     @app_commands.describe(game=option("rules", "game", "description"),
                            topic=option("rules", "topic", "description"))
     @app_commands.autocomplete(game=complete_game)

@@ -57,7 +57,8 @@ def acting(table: Table, public: dict[str, Any], now: float) -> Acting:
     assert table.state is not None
     game, state = table.game, table.state
     if table.status != "running":
-        return Acting(f"🏁 **Game over.** {present.result_text(table, DEFAULT)}", "Game over", None)
+        return Acting(f"🏁 **Game over.** {present.result_text(table, DEFAULT)}", "Game over",
+                      None)
     interlude = game.interlude(public)
     clock = _clock_line(table, public, interlude, now)
     if interlude is not None:

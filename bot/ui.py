@@ -93,7 +93,8 @@ def lobby_view(table: Table, lang: str) -> discord.ui.View | None:
             custom_id=button_id(table, "opt", name), row=min(row, 4),
             placeholder=text(lang, "lobby.option_placeholder", label=words.label,
                              value=words.value(current), help=words.help).strip()[:150],
-            options=[discord.SelectOption(label=words.value(v)[:100], value=str(v)) for v in values]))
+            options=[discord.SelectOption(label=words.value(v)[:100], value=str(v))
+                     for v in values]))
     choices = pace.select_choices(table.game, lang)
     if choices:  # the bot's own options (pace, deadline action) share one select
         now = "; ".join(text(lang, "lobby.option_line", label=text(lang, f"{name}.label"),

@@ -420,7 +420,7 @@ class Store(ABC):
             "SELECT user_id, away_until FROM people WHERE away_until > ?", [now])
         return {row["user_id"]: row["away_until"] for row in rows}
 
-    # -- guilds: the language a server's manager chose ----------------------------------------------
+    # -- guilds: the language a server's manager chose ------------------------------------------
     async def languages(self) -> dict[int, str]:
         """Every server's chosen language (/language): guild id -> language code."""
         rows = await self._rows("SELECT guild_id, language FROM guilds WHERE language IS NOT NULL",
