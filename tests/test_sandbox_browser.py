@@ -470,3 +470,22 @@ async def test_typing_a_slash_lists_the_general_commands_first_then_the_game_her
     assert await names.all_inner_texts() == ["/atmosfear fly"]
     await composer.fill("/le")
     assert await names.all_inner_texts() == ["/leave", "/atmosfear leave"]
+
+
+async def test_a_tab_in_german_lists_the_commands_in_german_and_is_answered_in_german(
+        browser, start_sandbox):
+    box = await start_sandbox(render_workers=0)  # it draws no board
+    me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
+    await me.page.locator("#language").select_option("de")
+    await until(lambda: box.fake.users[me.user_id].locale == "de", what="the tab's language")
+    await me.channel("general")
+    composer = me.page.locator("#message-input")
+    names = me.page.locator("#command-popup .suggestion .name")
+    await composer.fill("/")
+    assert (await names.all_inner_texts())[:3] == ["/spielen", "/regeln", "/hand"]
+    await composer.fill("/spiele")
+    assert await names.all_inner_texts() == ["/spielen", "/spiele"]
+    await composer.fill("")
+    await me.slash("hand")
+    await expect(me.page.locator("#messages")).to_contain_text(
+        "In diesem Kanal läuft kein Spiel. Starte eins mit /spielen.")
