@@ -173,6 +173,8 @@ async def test_german_and_spanish_servers_read_the_lobby_help_and_refusals_in_th
             shown = []
             ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "help")
             shown.append((await ix.response()).message.readable())
+            assert len(shown[0]) <= 4096  # an embed's description
+            assert f"/{text(lang, 'cmd.play.name')} castle" in shown[0]  # as Discord shows it
             ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "hand")
             shown.append((await ix.response()).message.readable())  # no game here
             ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "replay")
