@@ -19,7 +19,8 @@ import yarl
 from discord import app_commands
 
 import games
-from games.core import DEFAULT_LEVEL, IllegalAction, count
+from data.locales import LANGUAGES, Msg, render, text
+from games.core import DEFAULT_LEVEL, IllegalAction
 
 from . import health, helptext, levels, pace, permissions, present, rulebook, ui
 from .answers import Ack, acknowledge, by_dm, reply
@@ -28,19 +29,20 @@ from .clock import Clock, RealClock
 from .config import Settings
 from .delivery import Delivery, single_retry_layer
 from .dms import DmChannels
+from .i18n import CommandWords, Languages, command_text
 from .notify import Notifier
 from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import OWED, POSTING, DiscordPublisher
 from .rendering import Renderer
 from .replay import Replays, describe, replay_alt, replay_format
+from .refusal import Refusal, said
 from .store import Store, Unavailable
 from .story import STORY_OP, show_story, turn_page
 from .table import Seat, Stale, Table, TableService
 
 log = logging.getLogger("gatekeeper.bot")
 
-RESTARTING = "Gatekeeper is restarting; try again in a moment."
 # Shutdown: how long in-flight clicks and timers may take to finish, and Discord to say goodbye.
 DRAIN_SECONDS = 4.0
 PANEL_ORIGIN_LIFE = datetime.timedelta(minutes=14)  # an interaction token lives 15 minutes
@@ -94,11 +96,13 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.service = TableService(store, self.publisher, clock,
                                     turn_timeout=settings.turn_timeout, ai_delay=settings.ai_delay,
                                     shards=settings.shards)
+        self.languages = Languages(store, self.guild_locale, lambda coro: self.service._spawn(coro))
         self.service.on_turn = Notifier(self).turn_came  # DMs for games at a slow pace
         self.loaded_games = 0
         # (game, seat) -> the board click that opened the seat's private panel (panel_origin)
         self.panel_origins: dict[tuple[int, int], discord.Interaction] = {}
-        self.panels = Panels(self.panel_contents, lambda coro: self.service._spawn(coro))
+        self.panels = Panels(self.panel_contents, lambda coro: self.service._spawn(coro),
+                             lambda interaction: self.languages.personal(interaction))
         # Shutdown (close): stop taking interactions, let those in flight finish, then close.
         self.accepting = True
         self._inflight: set[asyncio.Task[Any]] = set()
@@ -111,6 +115,7 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         self.loaded_games = await self.service.load()
+        await self.languages.load()
         log.info("loaded games=%d quarantined=%d", self.loaded_games, len(self.service.quarantined))
         if self.freeze_heap:
             gc.collect()
@@ -118,6 +123,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         self.renderer.warm()
         self._heartbeat = asyncio.create_task(health.beat(self.heartbeat_path, self.connected,
                                                           self.wait_until_ready))
+        await self.tree.set_translator(CommandWords())
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -145,10 +151,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         for game_id, problem in list(self.service.quarantined.items()):
             row = await self.store.game(game_id)
             self.service.quarantined.pop(game_id)
-            await self.publisher.notice_channel(row["channel_id"], (
-                f"⚠️ Game #{game_id} is suspended: after an update it could not be loaded, so it "
-                "has been set aside unchanged. The operator's log has the details; start a new "
-                "game with /play."))
+            await self.publisher.notice_channel(row["channel_id"], text(
+                self.languages.server(row["guild_id"]), "error.suspended", game=game_id))
             log.warning("suspended game=%s told its channel problem=%s", game_id, problem)
 
     async def _catch_up_after_restart(self, table: Table, behind: bool) -> None:
@@ -175,13 +179,24 @@ class GatekeeperBot(discord.AutoShardedClient):
         await self.service.mark_dm_closed(table, seat)
         await self.publisher.tell_dms_closed(table, seat)
 
+    def guild_locale(self, guild_id: int) -> str | None:
+        """Discord's locale of a server we are in (a Community server's language), if known."""
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale.value if guild is not None else None
+
+    def words(self, interaction: discord.Interaction, id: str, /, **params: Any) -> str:
+        """Message `id` in the language of the person behind `interaction`."""
+        return text(self.languages.personal(interaction), id, **params)
+
     def connected(self) -> bool:
         """Ready, and every shard's gateway connection open (what the heartbeat vouches for)."""
         return self.is_ready() and not self.is_closed() \
             and all(not shard.is_closed() for shard in self.shards.values())
 
-    def _track(self) -> None:
-        """Count the running handler as in flight: close() lets it finish."""
+    def _track(self, interaction: discord.Interaction) -> None:
+        """Count the running handler as in flight: close() lets it finish; and note the
+        language of the person acting."""
+        self.languages.heard(interaction)
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
@@ -191,9 +206,9 @@ class GatekeeperBot(discord.AutoShardedClient):
         """The command tree's gate for slash commands and autocomplete."""
         if not self.accepting:
             if interaction.type is discord.InteractionType.application_command:
-                await reply(interaction, RESTARTING)
+                await reply(interaction, self.words(interaction, "error.restarting"))
             return False
-        self._track()
+        self._track(interaction)
         return True
 
     async def close(self) -> None:
@@ -235,14 +250,14 @@ class GatekeeperBot(discord.AutoShardedClient):
                                error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, IllegalAction):
-            await reply(interaction, original.reason)
+            await reply(interaction, said(self.languages.personal(interaction), original))
             return
         if isinstance(original, Unavailable):
-            await reply(interaction, Unavailable.REPLY)
+            await reply(interaction, self.words(interaction, "error.store"))
             return
         log.error("command failed command=%s", interaction.command and interaction.command.name,
                   exc_info=original)
-        await reply(interaction, "Something went wrong on my side; the game is unchanged.")
+        await reply(interaction, self.words(interaction, "error.unexpected"))
 
     # -- routing for buttons and selects ------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -266,9 +281,9 @@ class GatekeeperBot(discord.AutoShardedClient):
             if match is None:
                 return
         if not self.accepting:
-            await reply(interaction, RESTARTING)
+            await reply(interaction, self.words(interaction, "error.restarting"))
             return
-        self._track()
+        self._track(interaction)
         values = data.get("values")
         if interaction.type is discord.InteractionType.modal_submit:
             values = [ui.modal_text(data)]
@@ -303,7 +318,8 @@ class GatekeeperBot(discord.AutoShardedClient):
     async def answer_help(self, message: discord.Message) -> None:
         """A short public answer, as a reply to the question (it cannot be private)."""
         try:
-            await message.reply(helptext.short_help(), mention_author=False)
+            lang = self.languages.server(message.guild.id if message.guild else None)
+            await message.reply(helptext.short_help(lang), mention_author=False)
         except discord.HTTPException as exc:
             log.warning("discord-error what=help status=%s code=%s", exc.status, exc.code)
 
@@ -317,19 +333,23 @@ class GatekeeperBot(discord.AutoShardedClient):
         except IllegalAction as exc:
             if isinstance(exc, Stale) and await self.current_choices(interaction, game_id, exc):
                 return
-            text = self.stale_reason(game_id, exc) if isinstance(exc, Stale) else exc.reason
-            await reply(interaction, text + written_back(interaction, values))
+            lang = self.languages.personal(interaction)
+            answer = self.stale_reason(game_id, exc, lang) if isinstance(exc, Stale) \
+                else said(lang, exc)
+            await reply(interaction, answer + written_back(interaction, values, lang))
         except Unavailable as exc:
             log.warning("component refused game=%s op=%s: %s", game_id, op, exc)
-            await reply(interaction, Unavailable.REPLY + written_back(interaction, values))
+            lang = self.languages.personal(interaction)
+            await reply(interaction, text(lang, "error.store")
+                        + written_back(interaction, values, lang))
         except Exception:
             log.exception("component failed game=%s op=%s", game_id, op)
+            lang = self.languages.personal(interaction)
             if await self.store.interaction_seen(interaction.id):
-                await reply(interaction, "Your move counted, but I could not finish answering; "
-                                         "the board will catch up.")
+                await reply(interaction, text(lang, "error.counted_unanswered"))
             else:
-                await reply(interaction, "Something went wrong on my side; the game is unchanged."
-                            + written_back(interaction, values))
+                await reply(interaction, text(lang, "error.unexpected")
+                            + written_back(interaction, values, lang))
 
     async def current_choices(self, interaction: discord.Interaction, game_id: int,
                               exc: IllegalAction) -> bool:
@@ -348,24 +368,25 @@ class GatekeeperBot(discord.AutoShardedClient):
             return False
         self.catch_up(table)
         position = walk(prompt.choices, [])
-        text = panel_text(table, seat, f"{exc.reason} Here is what you can do now.\n"
-                                       f"{prompt.text}", position)
+        lang = self.languages.personal(interaction)
+        heading = text(lang, "panel.stale", reason=said(lang, exc), prompt=prompt.text)
+        content = panel_text(table, seat, heading, position, lang)
         try:
             sent = await interaction.response.send_message(
-                text, view=ui.panel_view(table, seat, position), ephemeral=True)
+                content, view=ui.panel_view(table, seat, position, lang), ephemeral=True)
         except discord.HTTPException as exc:
             log.warning("discord-error what=current-choices status=%s code=%s", exc.status, exc.code)
             return False
         self.panels.shown(table, seat, interaction, sent.message_id if sent else None)
         return True
 
-    def panel_contents(self, table: Table, seat: int) -> tuple[str, discord.ui.View]:
+    def panel_contents(self, table: Table, seat: int, lang: str) -> tuple[str, discord.ui.View]:
         """What the seat's panel shows when it opens at its current prompt."""
         prompt = table.prompts[seat]
         assert prompt is not None
         position = walk(prompt.choices, [])
-        return (panel_text(table, seat, prompt.text, position),
-                ui.panel_view(table, seat, position))
+        return (panel_text(table, seat, prompt.text, position, lang),
+                ui.panel_view(table, seat, position, lang))
 
     def catch_up(self, table: Table) -> bool:
         """Republish the board if the channel shows an older version than the committed one
@@ -375,15 +396,16 @@ class GatekeeperBot(discord.AutoShardedClient):
             self.service.republish(table)
         return behind
 
-    def stale_reason(self, game_id: int, exc: IllegalAction) -> str:
+    def stale_reason(self, game_id: int, exc: IllegalAction, lang: str) -> str:
         """A stale click: say so, link the newest board, and republish it if the channel is behind."""
         table = self.service.tables.get(game_id)
         if table is None:
-            return "That game has finished or no longer exists."
+            return text(lang, "refusal.no_game")
         if self.catch_up(table):
-            return f"{exc.reason} The board is catching up; the newest one is on its way."
+            return text(lang, "stale.catching_up", reason=said(lang, exc))
         url = self.publisher.jump_url(table)
-        return f"{exc.reason} The newest board: {url}" if url else exc.reason
+        return text(lang, "stale.newest", reason=said(lang, exc), url=url) if url \
+            else said(lang, exc)
 
     def lobby_catch_up(self, game_id: int) -> None:
         """Republish a lobby whose message shows an older lobby than the committed one."""
@@ -396,7 +418,8 @@ class GatekeeperBot(discord.AutoShardedClient):
                          values: list[str] | None) -> None:
         service, user = self.service, interaction.user
         if op == STORY_OP:  # a /log page button
-            await turn_page(service, interaction, game_id, arg)
+            await turn_page(service, interaction, game_id, arg,
+                            self.languages.personal(interaction))
             return
         if op in ("lobby", "opt"):
             await interaction.response.defer()
@@ -414,18 +437,20 @@ class GatekeeperBot(discord.AutoShardedClient):
             return
         table = await service.get(game_id)
         if op == "hand":
-            await reply(interaction, hand_text(table, user.id))
+            await reply(interaction, hand_text(table, user.id,
+                                               self.languages.personal(interaction)))
             return
         if op == "vote":
             await interaction.response.defer(ephemeral=True, thinking=True)
-            text = await service.vote_remove(game_id, user.id, int((values or [arg])[0]))
-            await interaction.followup.send(text, ephemeral=True)
+            told = await service.vote_remove(game_id, user.id, int((values or [arg])[0]))
+            await interaction.followup.send(render(self.languages.personal(interaction), told),
+                                            ephemeral=True)
             return
         if op == "x":
             if issued_to is not None:
                 self.panels.take(game_id, issued_to)
-            await interaction.response.edit_message(content="Cancelled; nothing was played.",
-                                                    view=None)
+            await interaction.response.edit_message(
+                content=self.words(interaction, "panel.cancelled"), view=None)
             return
         seat, prompt = service.turn_of(table, user.id, token, issued_to)
         if op in ("c", "m"):
@@ -455,7 +480,7 @@ class GatekeeperBot(discord.AutoShardedClient):
                 await self.tell_done(interaction, table, choice.path[-1].label, ack)
             return
         if op not in ("panel", "p"):
-            raise IllegalAction("That button is not one I know.")
+            raise Refusal("refusal.unknown_button")
         if op == "panel" and len(prompt.choices) == 1 and prompt.choices[0].input == "text":
             # one thing to write (a fear): the text box at once, not a panel first
             await interaction.response.send_modal(ui.text_modal(table, seat, 0, prompt.choices[0]))
@@ -468,8 +493,9 @@ class GatekeeperBot(discord.AutoShardedClient):
         except IndexError:
             raise Stale() from None
         if position.complete is None:
-            content = panel_text(table, seat, prompt.text, position)
-            view = ui.panel_view(table, seat, position)
+            lang = self.languages.personal(interaction)
+            content = panel_text(table, seat, prompt.text, position, lang)
+            view = ui.panel_view(table, seat, position, lang)
             if op == "panel":
                 await self.open_panel(interaction, table, seat, content, view)
             else:
@@ -494,8 +520,8 @@ class GatekeeperBot(discord.AutoShardedClient):
         choice lands, which spends none of the channel's edits."""
         ack = await acknowledge(interaction)
         if ack is Ack.NONE:
-            await by_dm(interaction, "Discord did not let me open your panel in time; click "
-                                     "“Take my turn” again.")
+            await by_dm(interaction, self.words(interaction, "panel.too_late",
+                                                take_turn=ui.TAKE_MY_TURN))
             return
         if ack is Ack.UPDATE:
             self.panel_origins[(table.id, seat)] = interaction
@@ -531,11 +557,13 @@ class GatekeeperBot(discord.AutoShardedClient):
         prompt = table.prompts[seat] if table.status == "running" else None
         content, view = f"✅ {done}.", None
         if prompt is not None:
-            next_text, view = self.panel_contents(table, seat)
+            next_text, view = self.panel_contents(table, seat,
+                                                  self.languages.personal(interaction))
             content += "\n" + next_text
         if ack is Ack.NONE:
-            await by_dm(interaction, f"{content.splitlines()[0]} ({table.game.title}, game "
-                                     f"#{table.id})")
+            await by_dm(interaction, self.words(interaction, "done.by_dm",
+                                                done=content.splitlines()[0],
+                                                game=table.game.title, id=table.id))
             return
         if ack is Ack.UPDATE:
             await interaction.edit_original_response(content=content, view=view)
@@ -553,14 +581,17 @@ class GatekeeperBot(discord.AutoShardedClient):
         """Confirm a move whose message did not change to show it (a modal's, or a click whose
         silent update Discord refused)."""
         if ack is Ack.NONE:
-            await by_dm(interaction, f"✅ {done}: done ({table.game.title}, game #{table.id}).")
+            done_words = self.words(interaction, "done.move", done=done)
+            await by_dm(interaction, self.words(interaction, "done.by_dm", done=done_words,
+                                                game=table.game.title, id=table.id))
         else:
-            await interaction.followup.send(f"✅ {done}: done.", ephemeral=True)
+            await interaction.followup.send(self.words(interaction, "done.move", done=done),
+                                            ephemeral=True)
 
     async def play_again(self, interaction: discord.Interaction, game_id: int) -> None:
         row = await self.store.game(game_id)
         if interaction.user.id not in [s["user_id"] for s in row["seats"]] + [row["host_id"]]:
-            raise IllegalAction("Only the players or the host of that game can start a rematch.")
+            raise Refusal("refusal.rematch")
         seats = [Seat(name=s["name"], user_id=s["user_id"]) for s in row["seats"] if not s["ai"]]
         seats += [Seat(name=f"AI {n + 1}", ai=True, level=seat.get("level", DEFAULT_LEVEL))
                   for n, seat in enumerate(seat for seat in row["seats"] if seat["ai"])]
@@ -601,65 +632,66 @@ def is_private(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-def written_back(interaction: discord.Interaction, values: list[str] | None) -> str:
+def written_back(interaction: discord.Interaction, values: list[str] | None, lang: str) -> str:
     """For a modal submit that could not be applied: the player's own words, so nothing typed
     is lost."""
     if interaction.type is discord.InteractionType.modal_submit and values and values[0]:
-        return f"\nWhat you wrote, so it is not lost:\n>>> {values[0][:1500]}"
+        return "\n" + text(lang, "modal.written_back", words=values[0][:1500])
     return ""
 
 
 def require_seat(table: Table, user_id: int) -> int:
     seat = table.seat_of(user_id)
     if seat is None:
-        raise IllegalAction(f"You're not playing in this game; you can watch. "
-                            f"Players: {', '.join(table.names())}.")
+        raise Refusal("refusal.not_playing", players=", ".join(table.names()))
     return seat
 
 
-def panel_text(table: Table, seat: int, heading: str, position: Any) -> str:
+def panel_text(table: Table, seat: int, heading: str, position: Any, lang: str) -> str:
     trail = " → ".join(step.label for step in position.trail)
     hand = table.game.private_text(table.state, seat)
     return "\n".join(p for p in (hand, f"**{heading}**" + (f": {trail} →" if trail else ""),
-                                 "Pick one:") if p)[:2000]
+                                 text(lang, "panel.pick")) if p)[:2000]
 
 
-def hand_text(table: Table, user_id: int) -> str:
+def hand_text(table: Table, user_id: int, lang: str) -> str:
     seat = require_seat(table, user_id)
     if table.state is None:
-        return "The game hasn't started yet."
+        return text(lang, "refusal.not_started")
     if table.status != "running":
-        return f"Game #{table.id} is over: {present.result_text(table)} `/log` tells its story."
-    return present.hand_message(table, seat, [], None) or "You hold nothing secret right now."
+        return text(lang, "hand.over", id=table.id, result=present.result_text(table, lang))
+    return present.hand_message(table, seat, [], None, lang) or text(lang, "hand.nothing")
 
 
 # -- slash commands ---------------------------------------------------------------------------------
 async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_name: str, *,
                      seats: list[Seat] | None = None, host_id: int | None = None) -> None:
     if interaction.guild_id is None:
-        raise IllegalAction("Games are played in server channels, not in DMs.")
+        raise Refusal("refusal.play_in_dm")
     user = interaction.user
     game = game_named(game_name)
     channel_id = interaction.channel_id
     busy = await bot.service.here(channel_id) is not None
     if busy and not isinstance(interaction.channel, discord.TextChannel):
-        raise IllegalAction("A game is already running here; start yours in another channel.")
+        raise Refusal("refusal.channel_busy")
     lacking = permissions.missing(interaction.app_permissions, in_thread=busy)
     if lacking:
-        raise IllegalAction("I can't run a game here yet. " + permissions.how_to_grant(
-            lacking, f"<#{channel_id}>"))
+        raise Refusal("refusal.permissions", how=permissions.how_to_grant(
+            lacking, f"<#{channel_id}>", bot.languages.personal(interaction)))
     await interaction.response.defer(thinking=True)
     if busy:
         channel = interaction.channel
-        thread = await channel.create_thread(name=f"{game.title}: {user.display_name}'s table"[:100],
+        server = bot.languages.server(interaction.guild_id, interaction.guild_locale)
+        thread = await channel.create_thread(name=text(server, "lobby.thread", game=game.title,
+                                                       host=user.display_name)[:100],
                                              type=discord.ChannelType.public_thread)
         channel_id = thread.id
     table = await bot.service.open_lobby(game.name, interaction.guild_id, channel_id,
                                          host_id or user.id, user.display_name, seats=seats)
     if channel_id != interaction.channel_id:
         await bot.publisher.lobby_changed(table)  # posted in the thread (and retried if need be)
-        await interaction.followup.send(f"This channel already has a game, so the lobby for "
-                                        f"{game.title} is in <#{channel_id}>.")
+        await interaction.followup.send(text(server, "lobby.in_thread", game=game.title,
+                                             thread=f"<#{channel_id}>"))
         return
     await bot.publisher.lobby_changed(table, answering=interaction)
 
@@ -671,7 +703,7 @@ def game_named(name: str) -> Any:
         if wanted in (game.name, game.title.lower()):
             return game
     listing = ", ".join(f"{g.title} (`{g.name}`)" for g in games.all_games())
-    raise IllegalAction(f"There is no game called {name!r}. Games: {listing}.")
+    raise Refusal("refusal.no_such_game", name=name, games=listing)
 
 
 async def complete_game(interaction: discord.Interaction,
@@ -681,15 +713,15 @@ async def complete_game(interaction: discord.Interaction,
             if needle in g.name or needle in g.title.lower()][:25]
 
 
-def rules_sections(game_name: str) -> dict[str, str]:
+def rules_sections(game_name: str, lang: str) -> dict[str, str]:
     """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case
     heading, their paragraphs unwrapped for Discord (`bot.rulebook`), and for a turn-based game
     the bot's own "pace" topic."""
     game = games.get(game_name)
     sections = rulebook.sections(game.rules_text())
     if pace.applies(game):
-        sections["pace"] = pace.RULES
-    sections[levels.RULES_TOPIC] = levels.RULES
+        sections["pace"] = text(lang, "pace.rules")
+    sections[levels.topic(lang)] = levels.rules(lang)
     return sections
 
 
@@ -705,14 +737,13 @@ def parse_until(text: str, now: float) -> float:
     try:
         day = datetime.datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=datetime.timezone.utc)
     except ValueError:
-        raise IllegalAction(f"I can't read {text!r} as a date: write 2026-12-24, 3d (days), "
-                            "12h (hours) or back.") from None
+        raise Refusal("refusal.bad_date", typed=text) from None
     if day.timestamp() <= now:
-        raise IllegalAction("That date has passed; pick one still to come.")
+        raise Refusal("refusal.past_date")
     return day.timestamp()
 
 
-async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int) -> list[str]:
+async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int, lang: str) -> list[str]:
     """/games: the server's lobbies and running games, those waiting on `user_id` first, each
     with its pace, whose turn it is, the deadline and a link; read from the store, so a game
     not in memory is listed without being loaded."""
@@ -722,15 +753,17 @@ async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int) -> list[s
     lines = []
     for row in rows[:20]:
         title = titles.get(row["game"], row["game"])
-        speed = pace.describe(row["options"] or {})
+        speed = pace.describe(row["options"] or {}, lang)
         waiting = row["waiting"] or []
         if row["status"] == "lobby":
-            who = "lobby open"
+            who = text(lang, "games.lobby")
         elif user_id in waiting:
-            who = "**your turn**"
+            who = text(lang, "games.your_turn")
         else:
-            who = "waiting on " + (", ".join(f"<@{u}>" for u in waiting) or "the AI")
-        deadline = f", ends <t:{int(row['deadline'])}:R>" if row["deadline"] else ""
+            who = text(lang, "games.waiting_on", who=", ".join(f"<@{u}>" for u in waiting)
+                       or Msg("games.the_ai"))
+        deadline = text(lang, "games.ends", when=f"<t:{int(row['deadline'])}:R>") \
+            if row["deadline"] else ""
         # A game in memory has the newest ids (a store may write them behind); a resting one's
         # are those stored.
         board = bot.store.messages(row["id"]).get("board") if row["id"] in bot.service.tables \
@@ -745,7 +778,7 @@ async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int) -> list[s
 async def table_here(bot: GatekeeperBot, interaction: discord.Interaction) -> Table:
     table = await bot.service.here(interaction.channel_id or 0)
     if table is None:
-        raise IllegalAction("No game is running in this channel. Start one with /play.")
+        raise Refusal("refusal.no_game_here")
     return table
 
 
@@ -756,7 +789,7 @@ async def table_or_last(bot: GatekeeperBot, interaction: discord.Interaction) ->
     if table is None and interaction.guild_id is not None:
         table = await bot.service.last_finished(interaction.guild_id, interaction.channel_id or 0)
     if table is None:
-        raise IllegalAction("No game is running in this channel. Start one with /play.")
+        raise Refusal("refusal.no_game_here")
     return table
 
 
@@ -776,7 +809,7 @@ async def typed_move(bot: GatekeeperBot, interaction: discord.Interaction, actio
         except discord.HTTPException as exc:  # the move goes on; its board will show it
             log.warning("discord-error what=defer status=%s code=%s", exc.status, exc.code)
     await acting
-    answer = await reply(interaction, f"Done: `{action}`.")
+    answer = await reply(interaction, bot.words(interaction, "done.typed", action=action))
     seat = table.seat_of(interaction.user.id)
     if seat is not None and table.status == "running":  # one private message a turn
         bot.panels.shown(table, seat, interaction, answer, live=False, turn=turn)
@@ -820,7 +853,8 @@ def verb_command(bot: GatekeeperBot, verb: str, help_text: str) -> app_commands.
 
 def game_commands(bot: GatekeeperBot, game: Any) -> app_commands.Group:
     """/<game> <verb> [choice]: typed moves, one subcommand per verb the game declares."""
-    group = app_commands.Group(name=game.name, description=f"Type your move in {game.title}")
+    group = app_commands.Group(name=game.name,
+                               description=command_text("cmd.game.description", game=game.title))
     for verb, help_text in game.verbs.items():
         group.add_command(verb_command(bot, verb, help_text))
     return group
@@ -835,7 +869,7 @@ async def pause_or_resume(bot: GatekeeperBot, interaction: discord.Interaction, 
     table = await table_here(bot, interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await bot.service.pause(table.id, interaction.user.id, can_manage(interaction), action)
-    await interaction.followup.send(f"Game {action}d.", ephemeral=True)
+    await interaction.followup.send(bot.words(interaction, f"done.{action}"), ephemeral=True)
 
 
 async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
@@ -843,22 +877,23 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
     """Draw a finished game's replay in the render pool and post it in this channel. Refusals
     (no such game here, still running) come before the defer, so they stay ephemeral."""
     if interaction.guild_id is None:
-        raise IllegalAction("Replays are of games played in server channels; ask in one.")
+        raise Refusal("refusal.replay_in_dm")
     row = await bot.replays.choose(interaction.guild_id, interaction.channel_id or 0, game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     fmt = replay_format()
     data = await bot.replays.build(row, fmt)
     try:
         await bot.get_partial_messageable(interaction.channel_id or 0).send(
-            f"🎬 Replay of game {describe(row)}, for {interaction.user.display_name}.",
+            text(bot.languages.server(interaction.guild_id, interaction.guild_locale),
+                 "replay.posted", game=describe(row), who=interaction.user.display_name),
             file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}",
                               description=replay_alt(row, len(await bot.store.actions(row["id"])))))
     except discord.HTTPException as exc:
         log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
                     exc.code)
-        raise IllegalAction(f"Discord refused the replay of game #{row['id']} "
-                            f"({exc.status}: {exc.text or 'no reason given'}).") from None
-    await interaction.followup.send(f"Posted the replay of game #{row['id']} below.",
+        raise Refusal("refusal.replay_refused", id=row["id"], status=exc.status,
+                      why=exc.text or "-") from None
+    await interaction.followup.send(bot.words(interaction, "replay.done", id=row["id"]),
                                     ephemeral=True)
 
 
@@ -873,56 +908,78 @@ def finished_completions(bot: GatekeeperBot):
     return complete
 
 
+def described(name: str) -> dict[str, app_commands.locale_str]:
+    """A slash command's name and description, each with its message id (bot.i18n)."""
+    return {"name": command_text(f"cmd.{name}.name"),
+            "description": command_text(f"cmd.{name}.description")}
+
+
+def option(command: str, param: str, suffix: str) -> app_commands.locale_str:
+    """An option's name, description or choice of a slash command, with its message id."""
+    return command_text(f"cmd.{command}.{param}.{suffix}")
+
+
+def choice(command: str, param: str, value: str) -> app_commands.Choice[str]:
+    return app_commands.Choice(name=option(command, param, value), value=value)
+
+
 def register_commands(bot: GatekeeperBot) -> None:
     tree = bot.tree
 
-    @tree.command(name="play", description="Open a lobby for a game in this channel")
-    @app_commands.describe(game="Which game")
+    @tree.command(**described("play"))
+    @app_commands.rename(game=option("play", "game", "name"))
+    @app_commands.describe(game=option("play", "game", "description"))
     @app_commands.autocomplete(game=complete_game)
     async def play(interaction: discord.Interaction, game: str) -> None:
         await open_lobby(bot, interaction, game)
 
-    @tree.command(name="help", description="What Gatekeeper is, how to start a game, the commands")
+    @tree.command(**described("help"))
     async def help_cmd(interaction: discord.Interaction) -> None:
-        embed = discord.Embed(description=helptext.full_help(tree.get_commands()),
+        lang = bot.languages.personal(interaction)
+        embed = discord.Embed(description=helptext.full_help(tree.get_commands(), lang),
                               colour=discord.Colour.dark_gold())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @tree.command(name="hand", description="See your private cards (only you see the answer)")
+    @tree.command(**described("hand"))
     async def hand(interaction: discord.Interaction) -> None:
         table = await table_or_last(bot, interaction)
-        await reply(interaction, hand_text(table, interaction.user.id))
+        await reply(interaction, hand_text(table, interaction.user.id,
+                                           bot.languages.personal(interaction)))
 
-    @tree.command(name="status", description="Post the live board again, with its buttons")
+    @tree.command(**described("status"))
     async def status(interaction: discord.Interaction) -> None:
         table = await table_or_last(bot, interaction)
         if table.state is None:
-            raise IllegalAction("The game hasn't started yet; the lobby is above.")
+            raise Refusal("refusal.lobby_above")
         if table.status != "running":
-            await reply(interaction, f"Game #{table.id} of {table.game.title} is over: "
-                                     f"{present.result_text(table)} `/log` tells its story, "
-                                     "`/replay` shows it again.")
+            await reply(interaction, bot.words(interaction, "status.over", id=table.id,
+                                               game=table.game.title,
+                                               result=present.result_text(
+                                                   table, bot.languages.personal(interaction))))
             return
         bot.service.republish(table, fresh_board=True)
-        await reply(interaction, "Here it comes: the live board is posted below.")
+        await reply(interaction, bot.words(interaction, "status.posted"))
 
-    @tree.command(name="log", description="The public log of the game here")
-    @app_commands.describe(since="From the start (default), or since your last turn")
-    @app_commands.choices(since=[app_commands.Choice(name="the start", value="start"),
-                                 app_commands.Choice(name="my last turn", value="mine")])
+    @tree.command(**described("log"))
+    @app_commands.rename(since=option("log", "since", "name"))
+    @app_commands.describe(since=option("log", "since", "description"))
+    @app_commands.choices(since=[choice("log", "since", "start"), choice("log", "since", "mine")])
     async def log_cmd(interaction: discord.Interaction, since: str = "start") -> None:
         table = await table_or_last(bot, interaction)
-        await show_story(bot.service, interaction, table, since_mine=since == "mine")
+        await show_story(bot.service, interaction, table, since == "mine",
+                         bot.languages.personal(interaction))
 
-    @tree.command(name="replay", description="Post an animated replay of a finished game")
-    @app_commands.describe(game="A finished game of this server (default: the latest one here)")
+    @tree.command(**described("replay"))
+    @app_commands.rename(game=option("replay", "game", "name"))
+    @app_commands.describe(game=option("replay", "game", "description"))
     async def replay(interaction: discord.Interaction, game: int | None = None) -> None:
         await post_replay(bot, interaction, game)
 
     replay.autocomplete("game")(finished_completions(bot))
 
-    @tree.command(name="move", description="Type your move instead of clicking")
-    @app_commands.describe(action="Your move; start typing to see the legal ones")
+    @tree.command(**described("move"))
+    @app_commands.rename(action=option("move", "action", "name"))
+    @app_commands.describe(action=option("move", "action", "description"))
     async def move(interaction: discord.Interaction, action: str) -> None:
         await typed_move(bot, interaction, action)
 
@@ -930,103 +987,132 @@ def register_commands(bot: GatekeeperBot) -> None:
     for game in games.all_games():
         tree.add_command(game_commands(bot, game))
 
-    @tree.command(name="rules", description="Explain a game's rules")
-    @app_commands.describe(game="Which game", topic="A topic, e.g. cards, moving, winning")
+    @tree.command(**described("rules"))
+    @app_commands.rename(game=option("rules", "game", "name"),
+                         topic=option("rules", "topic", "name"))
+    @app_commands.describe(game=option("rules", "game", "description"),
+                           topic=option("rules", "topic", "description"))
     @app_commands.autocomplete(game=complete_game)
     async def rules(interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
         name = game_named(game).name
-        sections = rules_sections(name)
+        lang = bot.languages.personal(interaction)
+        sections = rules_sections(name, lang)
         if topic is None:
             first = next(iter(sections.values()), "")
-            text = f"{first}\n\nTopics: {', '.join(sections)}. Try `/rules {name} <topic>`."
+            answer = text(lang, "rules.first", first=first, topics=", ".join(sections),
+                          example=f"/{text(lang, 'cmd.rules.name')} {name}")
         else:
             key = next((k for k in sections if topic.lower() in k), None)
             if key is None:
-                raise IllegalAction(f"No topic {topic!r}. Topics: {', '.join(sections)}.")
-            text = sections[key]
-        await reply(interaction, text)
+                raise Refusal("refusal.no_topic", topic=topic, topics=", ".join(sections))
+            answer = sections[key]
+        await reply(interaction, answer)
 
     @rules.autocomplete("topic")
     async def rules_topics(interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
         try:
-            names = list(rules_sections(game_named(interaction.namespace.game or "").name))
+            names = list(rules_sections(game_named(interaction.namespace.game or "").name,
+                                        bot.languages.personal(interaction)))
         except (OSError, IllegalAction):
             return []
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
-    @tree.command(name="games", description="This server's games: those waiting on you first")
+    @tree.command(**described("games"))
     async def games_cmd(interaction: discord.Interaction) -> None:
-        lines = await games_lines(bot, interaction.guild_id or 0, interaction.user.id)
+        lines = await games_lines(bot, interaction.guild_id or 0, interaction.user.id,
+                                  bot.languages.personal(interaction))
         await reply(interaction, "\n".join(lines) if lines else
-                    "No games are running in this server. Start one with /play.")
+                    bot.words(interaction, "games.none"))
 
-    @tree.command(name="notify", description="Turn the DMs that tell you your turn came on or off")
-    @app_commands.describe(setting="on (the default) or off")
-    @app_commands.choices(setting=[app_commands.Choice(name="on", value="on"),
-                                   app_commands.Choice(name="off", value="off")])
+    @tree.command(**described("notify"))
+    @app_commands.rename(setting=option("notify", "setting", "name"))
+    @app_commands.describe(setting=option("notify", "setting", "description"))
+    @app_commands.choices(setting=[choice("notify", "setting", "on"),
+                                   choice("notify", "setting", "off")])
     async def notify(interaction: discord.Interaction, setting: str) -> None:
         await bot.store.set_notify(interaction.user.id, setting == "on")
-        await reply(interaction, "I'll DM you when your turn comes in a relaxed or "
-                                 "correspondence game." if setting == "on" else
-                    "No more turn DMs; the table still pings you in the channel.")
+        await reply(interaction, bot.words(interaction, f"notify.{setting}"))
 
-    @tree.command(name="away", description="Away for a while: your turns are played or skipped")
-    @app_commands.describe(until="A date (2026-12-24), 3d, 12h, or back (until /back)")
+    @tree.command(**described("away"))
+    @app_commands.rename(until=option("away", "until", "name"))
+    @app_commands.describe(until=option("away", "until", "description"))
     async def away(interaction: discord.Interaction, until: str = "back") -> None:
         ends = parse_until(until, bot.service.clock.now())
         await interaction.response.defer(ephemeral=True, thinking=True)
         touched = await bot.service.set_away(interaction.user.id, ends)
-        when = "until you use /back" if ends == float("inf") else f"until <t:{int(ends)}>"
+        when = Msg("away.until_back") if ends == float("inf") \
+            else Msg("away.until", when=f"<t:{int(ends)}>")
         await interaction.followup.send(
-            f"You're away {when}: in your {count(touched, 'game')} each of your turns goes to "
-            "the game's deadline action at once (the AI plays it, or it is skipped).",
-            ephemeral=True)
+            bot.words(interaction, "away.set", when=when, count=touched), ephemeral=True)
 
-    @tree.command(name="back", description="Back from /away: your turns wait for you again")
+    @tree.command(**described("back"))
     async def back(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await bot.service.set_away(interaction.user.id, None)
-        await interaction.followup.send("Welcome back: your turns wait for you again.",
-                                        ephemeral=True)
+        await interaction.followup.send(bot.words(interaction, "away.back"), ephemeral=True)
 
-    @tree.command(name="end", description="End the game in this channel (host or Manage Server)")
+    @tree.command(**described("end"))
     async def end(interaction: discord.Interaction) -> None:
         table = await table_here(bot, interaction)
         if interaction.user.id != table.host_id and not can_manage(interaction):
-            raise IllegalAction("Only the host or a member with Manage Server can end a game.")
+            raise Refusal("refusal.end_host")
         await interaction.response.defer(thinking=True)
         await bot.service.end(table.id, interaction.user.id, can_manage(interaction))
-        await interaction.followup.send(f"Game #{table.id} was ended by {interaction.user.display_name}.")
+        server = bot.languages.server(interaction.guild_id, interaction.guild_locale)
+        await interaction.followup.send(text(server, "end.done", id=table.id,
+                                             who=interaction.user.display_name))
 
-    @tree.command(name="pause", description="Pause a real-time game (host or Manage Server)")
+    @tree.command(**described("pause"))
     async def pause(interaction: discord.Interaction) -> None:
         await pause_or_resume(bot, interaction, "pause")
 
-    @tree.command(name="resume", description="Resume a paused game (host or Manage Server)")
+    @tree.command(**described("resume"))
     async def resume(interaction: discord.Interaction) -> None:
         await pause_or_resume(bot, interaction, "resume")
 
-    @tree.command(name="leave", description="Leave the game or lobby here; an AI takes your seat")
+    @tree.command(**described("leave"))
     async def leave(interaction: discord.Interaction) -> None:
         table = await table_here(bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         if table.status == "lobby":  # a host who leaves hands the lobby on (see TableService.lobby)
             await bot.service.lobby(table.id, interaction.user.id, interaction.user.display_name,
                                     "leave")
-            await interaction.followup.send("You left the lobby.", ephemeral=True)
+            await interaction.followup.send(bot.words(interaction, "leave.lobby"), ephemeral=True)
             return
         await bot.service.leave(table.id, interaction.user.id)
-        await interaction.followup.send("You left; an AI plays your seat now.", ephemeral=True)
+        await interaction.followup.send(bot.words(interaction, "leave.game"), ephemeral=True)
 
-    @tree.command(name="stats", description="Games played and won in this server")
+    @tree.command(**described("stats"))
     async def stats(interaction: discord.Interaction) -> None:
         rows = await bot.store.stats(interaction.guild_id or 0, interaction.user.id)
         board = await bot.store.leaderboard(interaction.guild_id or 0)
         titles = {g.name: g.title for g in games.all_games()}
-        mine = "\n".join(f"{titles.get(r['game'], r['game'])}: {r['won']} won of {r['played']}"
-                         for r in rows) or "You haven't finished a game here yet."
-        top = "\n".join(f"{i + 1}. <@{r['user_id']}>: {count(r['won'], 'win')} in "
-                        f"{count(r['played'], 'game')}"
-                        for i, r in enumerate(r for r in board if r["won"])) or "No wins yet."
-        await reply(interaction, f"**Your games**\n{mine}\n\n**Top players**\n{top}")
+        lang = bot.languages.personal(interaction)
+        mine = "\n".join(text(lang, "stats.mine", game=titles.get(r["game"], r["game"]),
+                              won=r["won"], count=r["played"]) for r in rows) \
+            or text(lang, "stats.none_mine")
+        top = "\n".join(text(lang, "stats.top", place=i + 1, who=f"<@{r['user_id']}>",
+                             wins=Msg("stats.wins", count=r["won"]),
+                             games=Msg("stats.games", count=r["played"]))
+                        for i, r in enumerate(r for r in board if r["won"])) \
+            or text(lang, "stats.no_wins")
+        await reply(interaction, text(lang, "stats.answer", mine=mine, top=top))
+
+    @tree.command(**described("language"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(chosen=option("language", "language", "name"))
+    @app_commands.describe(chosen=option("language", "language", "description"))
+    @app_commands.choices(chosen=[
+        *(app_commands.Choice(name=command_text(f"language.name.{lang}"), value=lang)
+          for lang in LANGUAGES),
+        choice("language", "language", "auto")])
+    async def language_cmd(interaction: discord.Interaction, chosen: str) -> None:
+        if interaction.guild_id is None:
+            raise Refusal("refusal.language_in_dm")
+        if not can_manage(interaction):
+            raise Refusal("refusal.language_manager")
+        await bot.languages.choose(interaction.guild_id, None if chosen == "auto" else chosen)
+        server = bot.languages.server(interaction.guild_id, interaction.guild_locale)
+        await reply(interaction, text(server, "language.set",
+                                      language=Msg(f"language.name.{server}")))

@@ -20,6 +20,8 @@ from typing import Any
 
 import discord
 
+from data.locales import DEFAULT
+
 from . import levels, markup, pace, present, ui
 from .rendering import board_view
 from .table import Table
@@ -55,7 +57,8 @@ def acting(table: Table, public: dict[str, Any], now: float) -> Acting:
     assert table.state is not None
     game, state = table.game, table.state
     if table.status != "running":
-        return Acting(f"🏁 **Game over.** {present.result_text(table)}", "Game over", None)
+        return Acting(f"🏁 **Game over.** {present.result_text(table, DEFAULT)}", "Game over",
+                      None)
     interlude = game.interlude(public)
     clock = _clock_line(table, public, interlude, now)
     if interlude is not None:
@@ -327,7 +330,7 @@ def _results(table: Table) -> list[str]:
 
 def _footer(table: Table) -> str:
     if table.status == "running":
-        speed = pace.describe(table.options)
+        speed = pace.describe(table.options, DEFAULT)  # the table's words are still English
         return (f"-# Game #{table.id}{f' · {speed}' if speed else ''} · /hand for your cards · "
                 f"/rules {table.game.name}")
     return f"-# Game #{table.id} · /log for the whole story · /replay to watch it again"

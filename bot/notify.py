@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from data.locales import text
 from games.core import Event, Game, State, apply, setup
 
 from . import present
@@ -78,14 +79,13 @@ def table_link(table: Table, board: tuple[int, int] | None) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{board[0]}/{board[1]}"
 
 
-def turn_text(table: Table, seat: int, lines: list[str], link: str, news: list[str]) -> str:
-    heading = (f"🎲 Your turn in **{table.game.title}** (game #{table.id}) in "
-               f"<#{table.channel_id}>: {link}")
-    parts = [heading]
+def turn_text(table: Table, lines: list[str], link: str, news: list[str], lang: str) -> str:
+    parts = [text(lang, "notify.turn", game=table.game.title, id=table.id,
+                  channel=f"<#{table.channel_id}>", link=link)]
     if lines:
-        parts += ["**Since your last turn:**", *lines]
+        parts += [text(lang, "notify.since"), *lines]
     if news:
-        parts += ["**For you alone:**", *news]
+        parts += [text(lang, "notify.alone"), *news]
     return "\n".join(parts)[:2000]
 
 
@@ -109,15 +109,16 @@ class Notifier:
         public, private = await since_last_turn(store, table, seat)
         news = present.news_lines(table, seat, private)
         link = table_link(table, store.messages(table.id).get("board"))
+        lang = self.bot.languages.person(slot.channel_id, table.guild_id)
         if (await store.person(slot.channel_id))["notify"]:
-            text = turn_text(table, seat, catch_up(table, public), link, news)
+            told = turn_text(table, catch_up(table, public), link, news, lang)
         elif news:  # turn DMs off: the news alone, which no other DM carries at this pace
-            text = present.hand_message(table, seat, private, link, whole=False)
+            told = present.hand_message(table, seat, private, link, lang, whole=False)
         else:
             return
         channel = await self.bot.dms.of(slot.channel_id)
         try:
-            await channel.send(text, nonce=slot.nonce)
+            await channel.send(told, nonce=slot.nonce)
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED:
                 raise

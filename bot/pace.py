@@ -13,8 +13,10 @@ player whose turn it is.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from data.locales import Msg, has, text
 from games.core import Choice, Game, OptionText, Prompt
 
 # pace -> seconds a turn lasts; None: the process default (GATEKEEPER_TURN_TIMEOUT).
@@ -32,31 +34,6 @@ HOUR = 3600.0
 PASS_WORDS = frozenset({"pass", "skip", "stay"})
 
 OPTIONS: dict[str, tuple[str, ...]] = {"pace": tuple(PACES), "deadline": DEADLINE_ACTIONS}
-TEXTS = {
-    "pace": OptionText("Pace", "How long each turn may last: live 2 minutes, standard 10, "
-                               "relaxed an hour, correspondence a day."),
-    "deadline": OptionText("At the deadline", "What happens to a turn left too long: the AI "
-                                              "plays it, it is skipped, or a vote opens."),
-}
-VALUE_WORDS = {"ai": "the AI plays", "skip": "the turn is skipped", "vote": "the others may vote"}
-# /rules <game> pace: how pace works, in the bot's words (every turn-based game has the topic).
-RULES = (
-    "**Pace.** The host picks it in the lobby: live (2 minutes a turn), standard (10 minutes, "
-    "or what the server's operator set), relaxed (an hour) or correspondence (a day). The table "
-    "shows when your turn ends.\n\n"
-    "**Reminders.** Half way through your turn you are pinged in the channel; in a "
-    "correspondence game also an hour before the end.\n\n"
-    "**At the deadline.** Also the host's choice: the AI plays your turn, your turn is skipped "
-    "(where the game lets you pass; if not, the AI plays), or your turn waits while the others "
-    "may vote you out (an AI then takes your seat).\n\n"
-    "**Long games.** In relaxed and correspondence games I DM you when your turn comes, with a "
-    "link to the table and what happened since your last turn (`/notify off` stops the DMs). "
-    "`/log since: my last turn` shows the same in the channel, and `/games` lists this server's "
-    "games, those waiting on you first.\n\n"
-    "**Away.** `/away until: 2026-12-24` (or `3d`, `12h`, or `back`) hands your turns to the "
-    "deadline action at once (the AI plays them, or they are skipped) until then or until "
-    "`/back`."
-)
 # The lobby has room for three selects; both of these share one.
 SELECT = "pace"
 
@@ -71,18 +48,42 @@ def offered(game: Game) -> dict[str, tuple[Any, ...]]:
     return {**game.option_choices, **(OPTIONS if applies(game) else {})}
 
 
-def texts(game: Game) -> dict[str, OptionText]:
-    return {**game.option_texts, **(TEXTS if applies(game) else {})}
+@dataclass(frozen=True)
+class GameOption(OptionText):
+    """A game's lobby option in words from its catalog (`game.<game>.option.<name>.…`), its
+    values too: a number of a unit in the language's plural, or a word per value."""
+
+    key: str = ""  # the option's message ids begin with it
+    lang: str = ""
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, int) and has(f"{self.key}.value"):
+            return text(self.lang, f"{self.key}.value", count=value)
+        word = f"{self.key}.value.{value}"
+        return text(self.lang, word) if has(word) else str(value)
 
 
-def value_words(name: str, value: Any) -> str:
+def texts(game: Game, lang: str) -> dict[str, OptionText]:
+    """Every lobby option's words in `lang`: the game's own (from its catalog, or as the game
+    words them when it brings none), then the bot's."""
+    own = {}
+    for name, words in game.option_texts.items():
+        key = f"game.{game.name}.option.{name}"
+        own[name] = GameOption(text(lang, f"{key}.label"), text(lang, f"{key}.help"), key=key,
+                               lang=lang) if has(f"{key}.label") else words
+    ours = {name: OptionText(text(lang, f"{name}.label"), text(lang, f"{name}.help"))
+            for name in OPTIONS} if applies(game) else {}
+    return {**own, **ours}
+
+
+def value_words(name: str, value: Any, lang: str) -> str:
     """A bot option's value as the lobby reads it ("relaxed", "the AI plays")."""
-    return VALUE_WORDS.get(value, str(value)) if name == "deadline" else str(value)
+    return text(lang, f"{name}.value.{value}") if value in OPTIONS.get(name, ()) else str(value)
 
 
-def select_choices(game: Game) -> list[tuple[str, str]]:
+def select_choices(game: Game, lang: str) -> list[tuple[str, str]]:
     """The shared select's entries, (label, value): each value is `name=value`."""
-    return [(f"{TEXTS[name].label}: {value_words(name, value)}", f"{name}={value}")
+    return [(f"{text(lang, f'{name}.label')}: {value_words(name, value, lang)}", f"{name}={value}")
             for name, values in OPTIONS.items() for value in values] if applies(game) else []
 
 
@@ -133,17 +134,16 @@ def pass_choice(prompt: Prompt | None) -> Choice | None:
                  if not c.input and PASS_WORDS & set(c.action.split())), None)
 
 
-def describe(options: dict[str, Any]) -> str:
+def describe(options: dict[str, Any], lang: str) -> str:
     """The pace in a few words for the table and /games ("relaxed pace"); "" without one."""
     pace = pace_of(options)
-    return f"{pace} pace" if pace else ""
+    return text(lang, "pace.describe", pace=Msg(f"pace.value.{pace}")) if pace else ""
 
 
-def reminder(options: dict[str, Any], reminded: list[str], deadline: str) -> str:
+def reminder(options: dict[str, Any], reminded: list[str], deadline: str, lang: str) -> str:
     """A reminder's words after the player's mention: which one it is (the last sent,
     `reminded[-1]`) and what the deadline (`deadline`, a Discord timestamp) will bring."""
-    which = "one hour left" if reminded and reminded[-1] == "warn:hour" \
-        else "half your time is gone"
-    then = {"ai": "the AI plays for you", "skip": "your turn is skipped",
-            "vote": "the others may vote you out"}[deadline_action(options)]
-    return f"{which}: {then} {deadline}."
+    which = "pace.reminder.hour" if reminded and reminded[-1] == "warn:hour" \
+        else "pace.reminder.half"
+    return text(lang, "pace.reminder", which=Msg(which), deadline=deadline,
+                then=Msg(f"pace.then.{deadline_action(options)}"))

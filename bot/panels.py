@@ -20,15 +20,15 @@ from typing import Any, Callable
 import aiohttp
 import discord
 
+from data.locales import text
+
 from . import present
 from .table import Table
 
 log = logging.getLogger("gatekeeper.discord")
 EDITABLE_FOR = datetime.timedelta(minutes=14)  # an interaction token lives 15 minutes
-TURN_OVER = "Your turn is over; this panel is closed."
-
-# (table, seat) -> what the seat's panel shows now: its text and its buttons
-Contents = Callable[[Table, int], tuple[str, discord.ui.View]]
+# (table, seat, language) -> what the seat's panel shows now: its text and its buttons
+Contents = Callable[[Table, int, str], tuple[str, discord.ui.View]]
 
 
 @dataclass
@@ -58,9 +58,11 @@ class Panel:
 
 
 class Panels:
-    def __init__(self, contents: Contents, spawn: Callable[[Any], None]) -> None:
+    def __init__(self, contents: Contents, spawn: Callable[[Any], None],
+                 language_of: Callable[[discord.Interaction], str]) -> None:
         self.contents = contents
         self.spawn = spawn
+        self.language_of = language_of  # a panel reads in the language of whoever opened it
         self.open: dict[int, dict[int, Panel]] = {}  # game -> seat -> its panel
 
     def shown(self, table: Table, seat: int, interaction: discord.Interaction,
@@ -95,16 +97,17 @@ class Panels:
                 continue
             prompt = table.prompts[seat] if running else None
             panel.version = table.version
+            lang = self.language_of(panel.interaction)
             if prompt is not None and table.tokens[seat] == panel.token:
                 continue  # the seat's choices are what the panel shows
             if prompt is None:
                 del panels[seat]
-                text = TURN_OVER if running \
-                    else f"This game is over. {present.result_text(table)}"
-                self.spawn(_quietly("close", panel.edit(content=text, view=None)))
+                closed = text(lang, "panel.turn_over") if running \
+                    else text(lang, "panel.game_over", result=present.result_text(table, lang))
+                self.spawn(_quietly("close", panel.edit(content=closed, view=None)))
                 continue
             panel.token = table.tokens[seat]
-            content, view = self.contents(table, seat)
+            content, view = self.contents(table, seat, lang)
             self.spawn(_quietly("refresh", panel.edit(content=content, view=view)))
         if not panels:
             self.open.pop(table.id, None)

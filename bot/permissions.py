@@ -9,32 +9,25 @@ from __future__ import annotations
 
 import discord
 
+from data.locales import text
+
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refused write
 
-# (attribute of discord.Permissions, the name Discord's settings show)
-FOR_A_GAME = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-    ("read_message_history", "Read Message History"),
-)
-FOR_A_THREAD = (
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
-)
+# attributes of discord.Permissions; their names as Discord's settings show them are messages
+# (`permission.<attribute>`), in the language of whoever reads them
+FOR_A_GAME = ("view_channel", "send_messages", "embed_links", "attach_files",
+              "read_message_history")
+FOR_A_THREAD = ("create_public_threads", "send_messages_in_threads")
 
 
 def missing(permissions: discord.Permissions, in_thread: bool = False) -> list[str]:
-    """The names of the permissions a game needs that `permissions` lacks."""
+    """The permissions (attributes) a game needs that `permissions` lacks."""
     needed = FOR_A_GAME + (FOR_A_THREAD if in_thread else ())
-    return [name for attribute, name in needed if not getattr(permissions, attribute)]
+    return [attribute for attribute in needed if not getattr(permissions, attribute)]
 
 
-def how_to_grant(names: list[str], channel_mention: str) -> str:
+def how_to_grant(attributes: list[str], channel_mention: str, lang: str) -> str:
     """A host-facing sentence: what is missing and where to grant it."""
-    listed = ", ".join(f"**{name}**" for name in names)
-    plural = "these permissions" if len(names) > 1 else "this permission"
-    return (f"I'm missing {plural} in {channel_mention}: {listed}. Someone who can manage the "
-            "channel can grant it there: Edit Channel → Permissions → Gatekeeper (or give it "
-            "to the Gatekeeper role in Server Settings → Roles).")
+    listed = ", ".join(f"**{text(lang, f'permission.{name}')}**" for name in attributes)
+    return text(lang, "permission.missing", count=len(attributes), channel=channel_mention,
+                listed=listed)

@@ -4,8 +4,10 @@ from __future__ import annotations
 from collections import Counter
 
 import discord
+from babel.lists import format_list
 
-from games.core import Event, option_text
+from data.locales import Msg, has, text
+from games.core import Event, Game, option_text
 
 from . import levels, pace
 from .table import Table
@@ -36,49 +38,48 @@ def mention(table: Table, seat: int) -> str:
     return f"<@{user}>" if user is not None and not table.seats[seat].ai else f"**{table.seats[seat].name}**"
 
 
-# What the lobby message says once it is no longer open: nobody is invited to join any more.
-CLOSED_LOBBY = {"cancelled": "This lobby was cancelled.",
-                "running": "The game has started: its table is below.",
-                "over": "This game is over: its final table is below.",
-                "ended": "This game was ended early."}
-
-
-def lobby_embed(table: Table) -> discord.Embed:
-    """The lobby message. Its buttons are the same for everybody, so its words say who each is
-    for: Join for those without a seat (the host is seated from the start, marked in the
-    players' list), Leave for the seated, the rest for the host. Once the game starts (or the
-    lobby closes) it invites nobody."""
+def lobby_embed(table: Table, lang: str) -> discord.Embed:
+    """The lobby message, in the server's language `lang`. Its buttons are the same for
+    everybody, so its words say who each is for: Join for those without a seat (the host is
+    seated from the start, marked in the players' list), Leave for the seated, the rest for the
+    host. Once the game starts (or the lobby closes) it invites nobody."""
     game = table.game
-    embed = discord.Embed(title=f"{game.title}: lobby", description=game.pitch,
-                          colour=discord.Colour.dark_gold())
-    seats = "\n".join(f"{i + 1}. {s.name}{levels.tag(s.ai, s.level)}"
-                      f"{' · host' if s.user_id == table.host_id and not s.ai else ''}"
+    embed = discord.Embed(title=text(lang, "lobby.title", game=game.title),
+                          description=pitch(game, lang), colour=discord.Colour.dark_gold())
+    host = f" · {text(lang, 'lobby.host_mark')}"
+    seats = "\n".join(f"{i + 1}. {s.name}{levels.tag(s.ai, s.level, lang)}"
+                      f"{host if s.user_id == table.host_id and not s.ai else ''}"
                       for i, s in enumerate(table.seats))
-    embed.add_field(name=f"Players {len(table.seats)}/{game.max_seats} "
-                         f"(needs {game.min_seats}-{game.max_seats})", value=seats or "nobody yet")
-    watching = " (watching)" if table.seat_of(table.host_id) is None else ""
-    embed.add_field(name="Host", value=f"<@{table.host_id}>{watching}")
+    embed.add_field(name=text(lang, "lobby.players", seated=len(table.seats),
+                              fewest=game.min_seats, most=game.max_seats),
+                    value=seats or text(lang, "lobby.nobody"))
+    watching = f" {text(lang, 'lobby.watching')}" if table.seat_of(table.host_id) is None else ""
+    embed.add_field(name=text(lang, "lobby.host"), value=f"<@{table.host_id}>{watching}")
     if table.options:
-        embed.add_field(name="Options", value=option_lines(table), inline=False)
-    if table.status in CLOSED_LOBBY:
-        embed.description = CLOSED_LOBBY[table.status]
+        embed.add_field(name=text(lang, "lobby.options"), value=option_lines(table, lang),
+                        inline=False)
+    if table.status in ("cancelled", "running", "over", "ended"):
+        # no longer open: nobody is invited to join any more
+        embed.description = text(lang, f"lobby.closed.{table.status}")
     else:
-        embed.set_footer(text="Anyone without a seat may Join; Leave gives a seat up. The host "
-                              "fills seats with AI players (easy, smart or hard: /rules says "
-                              "how each plays), may Watch instead of playing (a game of AIs "
-                              "only) and begins with Start. Colours are dealt when the game "
-                              "starts; who goes first is drawn by lot.")
+        embed.set_footer(text=text(lang, "lobby.footer"))
     return embed
 
 
-def option_lines(table: Table) -> str:
+def pitch(game: Game, lang: str) -> str:
+    """A game's pitch in `lang`, from its catalog (as the game words it when it brings none)."""
+    id = f"game.{game.name}.pitch"
+    return text(lang, id) if has(id) else game.pitch
+
+
+def option_lines(table: Table, lang: str) -> str:
     """The lobby's options in words, one a line: "Double six: off", "Game clock: 40 minutes"."""
     lines = []
-    texts = pace.texts(table.game)
+    texts = pace.texts(table.game, lang)
     for name, value in table.options.items():
-        text = option_text(texts, name)
-        words = pace.value_words(name, value) if name in pace.OPTIONS else text.value(value)
-        lines.append(f"{text.label}: {words}")
+        words = option_text(texts, name)
+        shown = pace.value_words(name, value, lang) if name in pace.OPTIONS else words.value(value)
+        lines.append(text(lang, "lobby.option_line", label=words.label, value=shown))
     return "\n".join(lines)
 
 
@@ -119,29 +120,34 @@ def score_table(table: Table) -> str:
     return "\n".join(lines)[:1024]
 
 
-def result_text(table: Table) -> str:
+def result_text(table: Table, lang: str) -> str:
+    """How the game ended, in `lang`: who won (the engine's reason after it), or why nobody."""
     result = table.result or {}
     winners = result.get("winners") or []
     if table.status == "ended":
-        return "The game was ended early; no result is recorded."
+        return text(lang, "result.ended")
     if not winners:
-        return f"No player wins: {result.get('reason') or 'a draw'}."
-    names = " and ".join(table.seats[w].name for w in winners)
-    return f"🏆 {names} win{'s' if len(winners) == 1 else ''}! ({result.get('reason', '')})".replace(" ()", "")
+        return text(lang, "result.nobody", reason=result.get("reason") or Msg("result.draw"))
+    names = format_list([table.seats[w].name for w in winners], locale=lang)
+    reason = result.get("reason")
+    won = text(lang, "result.won", count=len(winners), names=names)
+    return f"{won} ({reason})" if reason else won
 
 
-def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None, *,
-                 whole: bool = True) -> str:
-    """A seat's private message (a DM, or /hand): the news addressed to it in `events`, then,
-    with `whole`, its private state. The heading names the turn, so news that recurs in words
-    (a second ghost discarded, a turn later) never reads as the same message again."""
+def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | None,
+                 lang: str, *, whole: bool = True) -> str:
+    """A seat's private message (a DM, or /hand) in its reader's language `lang`: the news
+    addressed to it in `events`, then, with `whole`, its private state. The heading names the
+    turn, so news that recurs in words (a second ghost discarded, a turn later) never reads as
+    the same message again."""
     assert table.state is not None
-    turn = f", turn {table.state.turn}" if table.state.turn else ""
+    heading = text(lang, "hand.heading_turn", game=table.game.title, id=table.id,
+                   turn=table.state.turn) if table.state.turn \
+        else text(lang, "hand.heading", game=table.game.title, id=table.id)
     body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
-    parts = [f"**{table.game.title}** (game #{table.id}{turn})", *news_lines(table, seat, events),
-             body]
+    parts = [heading, *news_lines(table, seat, events), body]
     if jump_url:
-        parts.append(f"Back to the table: {jump_url}")
+        parts.append(text(lang, "hand.back", url=jump_url))
     return "\n".join(p for p in parts if p)[:2000]
 
 

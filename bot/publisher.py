@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from data import locales
+
 from . import livetable, pace, permissions, present, ui
 from games.core import Event
 
@@ -128,7 +130,8 @@ class DiscordPublisher:
                           slot: Slot) -> None:
         table, answering = lobby
         ids = self.bot.store.messages(table.id).get("lobby")
-        embed, view = present.lobby_embed(table), ui.lobby_view(table)
+        lang = self.bot.languages.server(table.guild_id)
+        embed, view = present.lobby_embed(table, lang), ui.lobby_view(table, lang)
         if ids is None and answering is not None:
             ids = await self._answered(answering, embed=embed, view=view)
         elif ids is not None and not await self._edited(
@@ -606,7 +609,8 @@ class DiscordPublisher:
 
     async def _dm(self, note: PrivateNote, slot: Slot) -> None:
         table, seat = note.table, note.seat
-        body = present.hand_message(table, seat, note.events, self.jump_url(table),
+        lang = self.bot.languages.person(table.seats[seat].user_id, table.guild_id)
+        body = present.hand_message(table, seat, note.events, self.jump_url(table), lang,
                                     whole=note.whole)
         channel = await self.bot.dms.of(table.seats[seat].user_id)
         try:
@@ -628,22 +632,21 @@ class DiscordPublisher:
             return
         self._told_refused.add(table.id)
         where = f"<#{channel_id}>"
+        lang = self.bot.languages.person(table.host_id, table.guild_id)  # a DM to the host
         if gave_up is not None:
-            self.delivery.send(("refused", table.id), table.host_id, (
-                f"⚠️ Discord has not taken my messages in {where} for a while ({gave_up}), so "
-                f"your game of {table.game.title} may look stuck there. Nothing is lost: the "
-                "next move, or /status, shows it again."), self._dm_host)
+            self.delivery.send(("refused", table.id), table.host_id, locales.text(
+                lang, "permission.gave_up", channel=where, why=gave_up, game=table.game.title),
+                self._dm_host)
             return
         channel = self.bot.get_channel(channel_id)
         guild = getattr(channel, "guild", None)
         names = permissions.missing(channel.permissions_for(guild.me),  # type: ignore[union-attr]
                                     in_thread=isinstance(channel, discord.Thread)) \
             if guild is not None and guild.me is not None else []
-        why = permissions.how_to_grant(names, where) if names else (
-            f"Discord refuses my messages in {where} for a missing permission.")
-        text = (f"⚠️ Your game of {table.game.title} is waiting. {why} The game goes on by "
-                "itself as soon as it is granted.")
-        self.delivery.send(("refused", table.id), table.host_id, text, self._dm_host)
+        why = permissions.how_to_grant(names, where, lang) if names else \
+            locales.text(lang, "permission.refused", channel=where)
+        told = locales.text(lang, "permission.waiting", game=table.game.title, why=why)
+        self.delivery.send(("refused", table.id), table.host_id, told, self._dm_host)
 
     async def _dm_host(self, text: str, slot: Slot) -> None:
         channel = await self.bot.dms.of(slot.channel_id)
@@ -671,12 +674,16 @@ class DiscordPublisher:
         self.bot.store.set_message(game_id, dms_closed_kind(seat), sent.channel.id, sent.id)
 
     async def timeout_warning(self, table: Table, seat: int) -> None:
-        deadline = f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
+        lang = self.bot.languages.server(table.guild_id)
+        deadline = f"<t:{int(table.deadline)}:R>" if table.deadline \
+            else locales.text(lang, "pace.soon")
         await self.notice(table, f"⏳ {present.mention(table, seat)}, "
-                                 f"{pace.reminder(table.options, table.reminded, deadline)}")
+                                 f"{pace.reminder(table.options, table.reminded, deadline, lang)}")
 
-    async def notice(self, table: Table, text: str) -> None:
-        await self.notice_channel(table.channel_id, text, mentions=True)
+    async def notice(self, table: Table, told: str | locales.Msg) -> None:
+        """Tell the game's channel, in the server's language."""
+        await self.notice_channel(table.channel_id, locales.render(
+            self.bot.languages.server(table.guild_id), told), mentions=True)
 
     async def notice_channel(self, channel_id: int, text: str, mentions: bool = False) -> None:
         await self.delivery.deliver(("notice", channel_id, next(self._notices)), channel_id,

@@ -48,6 +48,7 @@ from render.replay import (
     webp_part,
 )
 
+from .refusal import Refusal
 from .rendering import Renderer, RenderFailed, board_view, draw
 from .store import Store
 from .table import fill_names, upgrade
@@ -62,8 +63,16 @@ FORMATS = ("webp", "gif")
 _NO_GLYPH = re.compile("[\U00010000-\U0010FFFF\uFE0F\u200D]")
 
 
-class ReplayError(IllegalAction):
+class ReplayError(Refusal):
     """A replay that cannot be made; the reason is safe to show whoever asked."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its message (raised in a render worker, it is told in the main process)."""
+        return (replay_error, (self.msg.id, dict(self.msg.params)))
+
+
+def replay_error(id: str, params: dict[str, Any]) -> ReplayError:
+    return ReplayError(id, **params)
 
 
 @dataclass(frozen=True)
@@ -83,12 +92,11 @@ def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
     """Every public board of a finished game, one per move, from its row and action log."""
     require_finished(row)
     if not row["state"]:
-        raise ReplayError(f"Game #{row['id']} never started, so there is nothing to replay.")
+        raise ReplayError("replay.never_started", id=row["id"])
     try:
         game = games.get(row["game"])
     except games.UnknownGame:
-        raise ReplayError(f"Game #{row['id']} is {row['game']!r}, a game this bot no longer "
-                          "has, so it cannot be replayed.") from None
+        raise ReplayError("replay.unknown_game", id=row["id"], game=row["game"]) from None
     names = [seat["name"] for seat in row["seats"]]
     state = setup(game, len(names), row["options"], row["seed"])
     shots = [Scene(board_view(game, state, names), f"{game.title} · game #{row['id']} · the start")]
@@ -98,10 +106,8 @@ def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
         try:
             outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
         except IllegalAction as exc:
-            raise ReplayError(
-                f"Game #{row['id']} cannot be replayed: its move {number} ({entry['action']!r}) "
-                f"is refused by the rules of this version ({exc.reason}). It was played under "
-                "an older release.") from None
+            raise ReplayError("replay.refused_move", id=row["id"], number=number,
+                              action=entry["action"], reason=exc.reason) from None
         state = outcome.state
         lines += [fill_names(e.text, names) for e in outcome.events
                   if e.public and e.kind not in game.speakers]
@@ -121,11 +127,10 @@ def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
 def require_finished(row: dict[str, Any]) -> None:
     status = row["status"]
     if status == "running":
-        raise ReplayError(f"Game #{row['id']} is still running: its replay can be made once "
-                          "it has ended.")
+        raise ReplayError("replay.running", id=row["id"])
     if status not in FINISHED:
-        why = {"lobby": "hasn't started yet"}.get(status, f"was {status}")
-        raise ReplayError(f"Game #{row['id']} {why}, so there is no finished game to replay.")
+        raise ReplayError("replay.lobby" if status == "lobby" else "replay.unfinished",
+                          id=row["id"], status=status)
 
 
 def _caption(number: int, lines: list[str]) -> str:
@@ -145,9 +150,7 @@ def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None
     """The replay must reproduce the stored final state, or it would show a different game."""
     stored = upgrade(game, State.from_json(row["state"]), row.get("state_format") or 1)
     if replayed.to_json() != stored.to_json():
-        raise ReplayError(f"Game #{row['id']} cannot be replayed: its moves no longer lead to "
-                          "the position it ended in (it was played under an older release "
-                          "whose rules have changed since).")
+        raise ReplayError("replay.diverged", id=row["id"])
 
 
 @dataclass(frozen=True)
@@ -246,8 +249,8 @@ async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run
         if len(data) <= ATTACHMENT_LIMIT:
             return data
         size = len(data)
-    raise ReplayError(f"Game #{row['id']} is too long for one Discord attachment: its "
-                      f"{frames} frames make {size:,} bytes even at {WIDTHS[-1]} px.")
+    raise ReplayError("replay.too_long", id=row["id"], frames=frames, count=size,
+                      width=WIDTHS[-1])
 
 
 async def here(fn: Callable[..., Any], *args: Any) -> Any:
@@ -283,16 +286,14 @@ class Replays:
         if game_id is None:
             latest = await self.store.finished_games(guild_id, channel_id, limit=1)
             if not latest:
-                raise ReplayError("No game has finished in this channel yet. Pick one with the "
-                                  "`game` option, or finish one first.")
+                raise ReplayError("replay.none_here")
             game_id = latest[0]["id"]
         try:
             row = await self.store.game(game_id)
         except LookupError:
             row = None
         if row is None or row["guild_id"] != guild_id:
-            raise ReplayError(f"There is no game #{game_id} in this server. Start typing in "
-                              "the `game` option to see the finished ones.")
+            raise ReplayError("replay.no_such_game", id=game_id)
         require_finished(row)
         return row
 
@@ -303,14 +304,12 @@ class Replays:
         """The replay file, drawn in a render worker; ReplayError if it cannot be made."""
         game_id = row["id"]
         if game_id in self.building:
-            raise ReplayError(f"The replay of game #{game_id} is being drawn already; it will "
-                              "appear in a moment.")
+            raise ReplayError("replay.drawing", id=game_id)
         self.building.add(game_id)
         try:
             return await make(row, await self.store.actions(game_id), fmt, self._job)
         except RenderFailed:
-            raise ReplayError(f"The replay of game #{game_id} could not be drawn; the error is "
-                              "in the bot's log.") from None
+            raise ReplayError("replay.failed", id=game_id) from None
         finally:
             self.building.discard(game_id)
 

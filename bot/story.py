@@ -21,9 +21,11 @@ import io
 
 import discord
 
+from data.locales import text
 from games.core import IllegalAction
 
 from . import markup, present, ui
+from .refusal import Refusal
 from .table import Table, TableService
 
 STORY_OP = "log"
@@ -40,8 +42,7 @@ async def lines_of(service: TableService, table: Table, since: str, user_id: int
     if since == SINCE_MINE:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise IllegalAction("You're not playing in this game, so you have no last turn: "
-                                "`/log` alone tells the whole story.")
+            raise Refusal("refusal.no_last_turn")
     return present.public_lines(table, await service.public_events(table, since_seat=seat))
 
 
@@ -61,44 +62,42 @@ def pages(lines: list[str]) -> list[list[str]]:
 
 
 async def show_story(service: TableService, interaction: discord.Interaction, table: Table,
-                     since_mine: bool) -> None:
-    """Answer /log: the story as text, its first page, or its file."""
+                     since_mine: bool, lang: str) -> None:
+    """Answer /log in the reader's language `lang`: the story as text, its first page, or its
+    file."""
     since = SINCE_MINE if since_mine else FROM_START
     lines = await lines_of(service, table, since, interaction.user.id)
-    text = "\n".join(lines)
-    if not lines:
-        text = "Nothing has happened since your last turn." if since == SINCE_MINE \
-            else "Nothing has happened yet."
-    if len(text) <= MESSAGE_CHARS:
-        await interaction.response.send_message(text, ephemeral=True)
+    told = "\n".join(lines) or text(lang, f"story.nothing.{since}")
+    if len(told) <= MESSAGE_CHARS:
+        await interaction.response.send_message(told, ephemeral=True)
         return
     book = pages(lines)
     if len(book) > MAX_PAGES:
         await interaction.response.send_message(
-            f"{heading(table, since)} is {len(lines)} lines long, too long to page through: "
-            f"here it is as a file.", file=story_file(table, since, lines), ephemeral=True)
+            text(lang, "story.as_file", heading=heading(table, since, lang), count=len(lines)),
+            file=story_file(table, since, lines, lang), ephemeral=True)
         return
     await interaction.response.send_message(
-        page_text(table, since, book, 1), view=page_view(table, since, 1, len(book)),
+        page_text(table, since, book, 1, lang), view=page_view(table, since, 1, len(book), lang),
         ephemeral=True)
 
 
 async def turn_page(service: TableService, interaction: discord.Interaction, game_id: int,
-                    arg: str) -> None:
+                    arg: str, lang: str) -> None:
     """A page button: show the page asked for in place, or send the story as a file."""
     since, _, page = arg.partition(".")
     if since not in (FROM_START, SINCE_MINE) or not (page == AS_FILE or page.isdigit()):
-        raise IllegalAction("That button is not one I know.")
+        raise Refusal("refusal.unknown_button")
     table = await told_game(service, interaction, game_id)
     lines = await lines_of(service, table, since, interaction.user.id)
     if page == AS_FILE:
-        await interaction.response.send_message(file=story_file(table, since, lines),
+        await interaction.response.send_message(file=story_file(table, since, lines, lang),
                                                 ephemeral=True)
         return
     book = pages(lines)
     number = min(max(1, int(page)), len(book))  # a story since a turn may have shrunk since
-    await interaction.response.edit_message(content=page_text(table, since, book, number),
-                                            view=page_view(table, since, number, len(book)))
+    await interaction.response.edit_message(content=page_text(table, since, book, number, lang),
+                                            view=page_view(table, since, number, len(book), lang))
 
 
 async def told_game(service: TableService, interaction: discord.Interaction,
@@ -110,35 +109,34 @@ async def told_game(service: TableService, interaction: discord.Interaction,
     except IllegalAction:  # not running
         table = await service.last_finished(interaction.guild_id or 0, interaction.channel_id or 0)
     if table is None or table.id != game_id:
-        raise IllegalAction("That story is no longer at hand: `/log` tells the story of the "
-                            "game here.")
+        raise Refusal("refusal.story_gone")
     return table
 
 
-def heading(table: Table, since: str) -> str:
-    told = "since your last turn" if since == SINCE_MINE else "from the start"
-    return f"The story of game #{table.id} ({table.game.title}) {told}"
+def heading(table: Table, since: str, lang: str) -> str:
+    return text(lang, f"story.heading.{since}", id=table.id, game=table.game.title)
 
 
-def page_text(table: Table, since: str, book: list[list[str]], number: int) -> str:
-    return f"**{heading(table, since)}** · page {number} of {len(book)}\n" \
-        + "\n".join(book[number - 1])
+def page_text(table: Table, since: str, book: list[list[str]], number: int, lang: str) -> str:
+    return text(lang, "story.page", heading=heading(table, since, lang), number=number,
+                pages=len(book)) + "\n" + "\n".join(book[number - 1])
 
 
-def page_view(table: Table, since: str, number: int, count: int) -> discord.ui.View:
+def page_view(table: Table, since: str, number: int, count: int, lang: str) -> discord.ui.View:
     """Previous / Next (each naming the page it shows) and "Download as text"."""
     view = discord.ui.View(timeout=None)
-    for label, target, disabled in (("◀ Previous", number - 1, number <= 1),
-                                    ("Next ▶", number + 1, number >= count)):
+    for label, target, disabled in (("story.previous", number - 1, number <= 1),
+                                    ("story.next", number + 1, number >= count)):
         view.add_item(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+            label=text(lang, label), style=discord.ButtonStyle.secondary, disabled=disabled,
             custom_id=ui.button_id(table, STORY_OP, f"{since}.{target}")))
-    view.add_item(discord.ui.Button(label="Download as text", style=discord.ButtonStyle.primary,
+    view.add_item(discord.ui.Button(label=text(lang, "story.download"),
+                                    style=discord.ButtonStyle.primary,
                                     custom_id=ui.button_id(table, STORY_OP, f"{since}.{AS_FILE}")))
     return ui.frozen(view)
 
 
-def story_file(table: Table, since: str, lines: list[str]) -> discord.File:
+def story_file(table: Table, since: str, lines: list[str], lang: str) -> discord.File:
     """The story as story.txt: a heading, then every line as the channel wrote it."""
-    text = "\n".join([heading(table, since), "", *lines]) + "\n"
-    return discord.File(io.BytesIO(text.encode("utf-8")), filename=FILE_NAME)
+    told = "\n".join([heading(table, since, lang), "", *lines]) + "\n"
+    return discord.File(io.BytesIO(told.encode("utf-8")), filename=FILE_NAME)

@@ -39,13 +39,15 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
+from data.locales import Msg
 from games.core import (DEFAULT_LEVEL, LEVELS, SYSTEM, Choice, Event, Game, IllegalAction, Prompt,
-                        State, Step, ai_rng, apply, count, decide, seating, setup)
+                        State, Step, ai_rng, apply, decide, seating, setup)
 
 from . import levels, pace
 from .clock import Clock, Handle
 from .aiworker import AiWorker
 from .feed import Change, Feed, Snapshot, always_ready
+from .refusal import Refusal
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
@@ -63,19 +65,19 @@ LOAD_AHEAD = 600.0  # games with a timer due or activity within this many second
 SWEEP_EVERY = 120.0  # how often games coming due are loaded and idle ones let go
 
 
-class Superseded(IllegalAction):
+class Superseded(Refusal):
     """Another bot process saved this game first (its copy here was stale and is dropped; the
     next interaction loads the saved one)."""
 
     def __init__(self) -> None:
-        super().__init__("This game was just changed elsewhere; look at the board and try again.")
+        super().__init__("refusal.superseded")
 
 
-class Stale(IllegalAction):
+class Stale(Refusal):
     """A button made for a prompt that its seat no longer has (the Discord layer adds a link)."""
 
     def __init__(self) -> None:
-        super().__init__("That button is out of date: the game has moved on since it was drawn.")
+        super().__init__("refusal.stale")
 
 
 def prompt_sig(prompt: Prompt | None) -> Any:
@@ -85,15 +87,15 @@ def prompt_sig(prompt: Prompt | None) -> Any:
     return prompt.text, prompt.private, tuple((c.action, c.input) for c in prompt.choices)
 
 
-def away_notice(name: str, until: float | None, action: str) -> str:
+def away_notice(name: str, until: float | None, action: str) -> Msg:
     """What a game's channel is told when a player goes away (`until`: Unix time, inf) or comes
     back (None). A date is shown as a date, never as a countdown, so the notice stays true."""
     if until is None:
-        return f"👋 {name} is back: their turns wait for them again."
-    when = "until they use /back" if until == float("inf") else f"until <t:{int(until)}:f>"
-    turns = "their turns are skipped where the rules allow a pass (the AI plays the rest)" \
-        if action == "skip" else "the AI plays their turns"
-    return f"💤 {name} is away {when}: meanwhile {turns}."
+        return Msg("notice.back", name=name)
+    when = Msg("notice.away_until_back") if until == float("inf") \
+        else Msg("notice.away_until", when=f"<t:{int(until)}:f>")
+    turns = Msg("notice.away_skip" if action == "skip" else "notice.away_ai")
+    return Msg("notice.away", name=name, when=when, turns=turns)
 
 
 def fill_names(text: str, names: list[str]) -> str:
@@ -264,7 +266,7 @@ class TableService:
             raise Unavailable(f"game {game_id} waits for the store to answer again", unsent=True)
         table = self.tables.get(game_id) or await self._fetch(game_id)
         if table is None:
-            raise IllegalAction("That game has finished or no longer exists.")
+            raise Refusal("refusal.no_game")
         return table
 
     async def _fetch(self, game_id: int) -> Table | None:
@@ -312,7 +314,7 @@ class TableService:
                    host_name: str, options: dict[str, Any] | None = None,
                    seats: list[Seat] | None = None, seed: int | None = None) -> Table:
         if await self.here(channel_id):
-            raise IllegalAction("A game is already running here.")
+            raise Refusal("refusal.game_here")
         game = games.get(game_name)
         defaults = {name: values[0] for name, values in pace.offered(game).items()}
         table = Table(id=0, guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
@@ -333,51 +335,49 @@ class TableService:
         table = await self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
-                raise IllegalAction("This lobby has already started or closed.")
+                raise Refusal("refusal.lobby_closed")
             game = table.game
             seats = list(table.seats)
             changes: dict[str, Any] = {}
             op, level = levels.parse(op)
             if level is not None and (op != "ai" or level not in LEVELS):
-                raise IllegalAction(f"There is no {level!r} AI level: choose "
-                                    f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}.")
+                raise Refusal("refusal.no_level", level=level, levels=Msg("level.either"))
             if op == "join":
                 if table.seat_of(user_id) is not None:
-                    raise IllegalAction("You're already seated; Leave to give up your seat.")
+                    raise Refusal("refusal.seated")
                 if len(seats) >= game.max_seats:
-                    raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
+                    raise Refusal("refusal.full", count=game.max_seats)
                 seats.append(Seat(name=user_name, user_id=user_id))
             elif op == "leave":
                 seat = table.seat_of(user_id)
                 if seat is None and user_id != table.host_id:
-                    raise IllegalAction("You are not in this lobby.")
+                    raise Refusal("refusal.not_in_lobby")
                 if seat is not None:
                     del seats[seat]
                 if user_id == table.host_id:
                     changes.update(self._host_left(seats, seat or 0))
             elif op == "watch":
-                self._require_host(table, user_id, "watch instead of playing")
+                self._require_host(table, user_id, "watch")
                 seat = table.seat_of(user_id)
                 if seat is None:
-                    raise IllegalAction("You are already watching; Join to take a seat again.")
+                    raise Refusal("refusal.watching")
                 del seats[seat]
             elif op == "ai":
-                self._require_host(table, user_id, "add AI players")
+                self._require_host(table, user_id, "ai")
                 if len(seats) >= game.max_seats:
-                    raise IllegalAction(f"The table is full ({count(game.max_seats, 'seat')}).")
+                    raise Refusal("refusal.full", count=game.max_seats)
                 number = sum(1 for s in seats if s.ai) + 1
                 seats.append(Seat(name=f"AI {number}", ai=True, level=level or DEFAULT_LEVEL))
             elif op == "cancel":
-                self._require_host(table, user_id, "cancel the game")
+                self._require_host(table, user_id, "cancel")
                 changes["status"] = "cancelled"
             elif op == "start":
-                self._require_host(table, user_id, "start the game")
+                self._require_host(table, user_id, "start")
                 if len(seats) < game.min_seats:
-                    raise IllegalAction(f"{game.title} needs at least {count(game.min_seats, 'player')}; "
-                                        "invite someone or Add AI.")
+                    raise Refusal("refusal.too_few", game=game.title, count=game.min_seats)
                 changes.update(self._started(table, seats))
             else:
-                raise IllegalAction(f"Unknown lobby action {op!r}.")
+                raise Refusal("refusal.unknown_button")
             changes["seats"] = seats
             await self._commit(table, changes)
             if table.status == "cancelled":
@@ -407,12 +407,13 @@ class TableService:
         table = await self.get(game_id)
         async with table.lock:
             if table.status != "lobby":
-                raise IllegalAction("Options can only change before the game starts.")
-            self._require_host(table, user_id, "change the options")
+                raise Refusal("refusal.options_started")
+            self._require_host(table, user_id, "options")
             allowed = pace.offered(table.game).get(name)
             match = next((v for v in allowed or () if str(v) == value), None)
             if match is None:
-                raise IllegalAction(f"{name} must be one of {', '.join(map(str, allowed or ()))}.")
+                raise Refusal("refusal.option_value", name=name,
+                              allowed=", ".join(map(str, allowed or ())))
             await self._commit(table, {"options": {**table.options, name: match}})
             await self.publisher.lobby_changed(table)
         return table
@@ -429,8 +430,9 @@ class TableService:
 
     @staticmethod
     def _require_host(table: Table, user_id: int, what: str) -> None:
+        """Only the host may do `what` (a lobby button, or "options")."""
         if user_id != table.host_id:
-            raise IllegalAction(f"Only the host can {what}.")
+            raise Refusal(f"refusal.host_only.{what}")
 
     # -- the one code path --------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: str, token: int | None, *,
@@ -444,28 +446,28 @@ class TableService:
         table = await self.get(game_id)
         async with table.lock:
             if interaction_id is not None and interaction_id in self.handled:
-                raise IllegalAction("That click was already handled.")
+                raise Refusal("refusal.handled")
             mine, _ = self.turn_of(table, user_id, token, seat)
             seats = list(table.seats)
             seats[mine] = replace(seats[mine], timeouts=0, votes=[])  # they are back
             return await self._run(table, mine, [action], source, user_id, interaction_id,
                                    seats=seats, origin=origin)
 
-    def _running_seat(self, table: Table, user_id: int, refusal: str) -> int:
-        """The user's seat in a running game, or IllegalAction(refusal)."""
+    def _running_seat(self, table: Table, user_id: int, refusal: Refusal) -> int:
+        """The user's seat in a running game, or `refusal`."""
         self._require_running(table)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise IllegalAction(refusal)
+            raise refusal
         return seat
 
     def _require_running(self, table: Table) -> None:
         if not self.accepting:
-            raise IllegalAction("The bot is restarting; try again in a moment.")
+            raise Refusal("error.restarting")
         if table.status == "lobby":
-            raise IllegalAction("The game hasn't started yet.")
+            raise Refusal("refusal.not_started")
         if table.status != "running":
-            raise IllegalAction("This game is over.")
+            raise Refusal("refusal.over")
 
     def turn_of(self, table: Table, user_id: int, token: int | None,
                 issued_to: int | None = None) -> tuple[int, Prompt]:
@@ -479,20 +481,20 @@ class TableService:
             self._require_running(table)
             owner = table.seats[issued_to].name
             if table.seat_of(user_id) is None:
-                raise IllegalAction(f"This button is {owner}'s. You're not playing in this game; "
-                                    f"you can watch. Players: {', '.join(table.names())}.")
-            raise IllegalAction(f"It's {owner}'s turn: this button is theirs. Yours appear when "
-                                "you have something to do.")
-        seat = self._running_seat(table, user_id, "You're not playing in this game; you can "
-                                                  f"watch. Players: {', '.join(table.names())}.")
+                raise Refusal("refusal.button_of_watching", owner=owner,
+                              players=", ".join(table.names()))
+            raise Refusal("refusal.button_of", owner=owner)
+        seat = self._running_seat(table, user_id, Refusal("refusal.not_playing",
+                                                          players=", ".join(table.names())))
         if token is not None and token != table.tokens[seat]:
             raise Stale()
         prompt = table.prompts[seat]
         if prompt is None:
             assert table.state is not None
             mover = table.game.to_move(table.state)
-            who = table.seats[mover].name if mover is not None else "someone else"
-            raise IllegalAction(f"It's {who}'s turn, not yours. Wait for your turn.")
+            if mover is None:
+                raise Refusal("refusal.not_your_turn")
+            raise Refusal("refusal.turn_of", who=table.seats[mover].name)
         return seat, prompt
 
     async def _run(self, table: Table, seat: int, actions: list[str], source: str,
@@ -612,7 +614,7 @@ class TableService:
                                        expect_version=table.version, actions=actions or (),
                                        timers=timers, results=self._results(table, staged))
         except Duplicate:
-            raise IllegalAction("That click was already handled.") from None
+            raise Refusal("refusal.handled") from None
         except Conflict:
             log.warning("superseded game=%s version=%s: dropped, reloaded on next use", table.id,
                         table.version)
@@ -773,9 +775,7 @@ class TableService:
             await self._commit(table, {"seats": seats, "reminded": [*table.reminded, "timeout"]})
             self._arm(table)
             self._publish(table, None)
-            self._announce(table, f"⏰ {name} ran out of time. Their turn waits for them; the "
-                                  "others may vote them out (the select under the table), and an "
-                                  "AI takes the seat.")
+            self._announce(table, Msg("notice.timeout_vote", name=name))
         else:
             done = await self._play_for(table, seat, kind, passing=action == "skip")
             if kind == "away":
@@ -783,13 +783,11 @@ class TableService:
             passed = [a for a in done.actions if pace.PASS_WORDS & set(a.split())] \
                 if action == "skip" else []
             if not passed:
-                self._announce(table, f"⏰ {name} ran out of time; the AI played that turn for "
-                                      "them.")
+                self._announce(table, Msg("notice.timeout_ai", name=name))
             elif len(passed) == len(done.actions):
-                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped.")
+                self._announce(table, Msg("notice.timeout_skipped", name=name))
             else:
-                self._announce(table, f"⏭️ {name} ran out of time; their turn was skipped where "
-                                      "the rules allow a pass, and the AI played the rest.")
+                self._announce(table, Msg("notice.timeout_partly", name=name))
 
     async def _play_for(self, table: Table, seat: int, kind: str,
                         passing: bool = False) -> ActResult:
@@ -836,8 +834,8 @@ class TableService:
                             attempt, exc)
         raise RuntimeError(f"no action could be played for seat {seat}")
 
-    def _announce(self, table: Table, text: str) -> None:
-        self._spawn(self.publisher.notice(table, text))
+    def _announce(self, table: Table, told: Msg) -> None:
+        self._spawn(self.publisher.notice(table, told))
 
     async def mark_dm_closed(self, table: Table, seat: int) -> None:
         async with table.lock:
@@ -865,10 +863,10 @@ class TableService:
     async def leave(self, game_id: int, user_id: int) -> Seat:
         table = await self.get(game_id)
         async with table.lock:
-            seat = self._running_seat(table, user_id, "You're not playing in this game.")
+            seat = self._running_seat(table, user_id, Refusal("refusal.not_in_game"))
             name = table.seats[seat].name  # before the seat is renamed "<name> (AI)"
             await self._to_ai(table, seat)
-        await self.publisher.notice(table, f"{name} left the table; an AI plays their seat now.")
+        await self.publisher.notice(table, Msg("notice.left", name=name))
         return table.seats[seat]
 
     async def _to_ai(self, table: Table, seat: int) -> None:
@@ -878,32 +876,33 @@ class TableService:
         self._arm(table)
         self._publish(table, None)
 
-    async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> str:
+    async def vote_remove(self, game_id: int, voter_id: int, seat: int) -> Msg:
+        """A vote to hand an absent player's seat to the AI: what the channel is told of it."""
         table = await self.get(game_id)
         async with table.lock:
-            voter = self._running_seat(table, voter_id, "Only players in this game can vote.")
+            voter = self._running_seat(table, voter_id, Refusal("refusal.vote_players"))
             if not 0 <= seat < len(table.seats) or table.seats[seat].ai:
-                raise IllegalAction("That seat is already played by the AI.")
+                raise Refusal("refusal.vote_ai")
             if voter == seat:
-                raise IllegalAction("You can't vote yourself out; use /leave.")
+                raise Refusal("refusal.vote_self")
             target = table.seats[seat]
             if target.timeouts < pace.votes_after(table.options):
-                raise IllegalAction(f"{target.name} hasn't missed enough turns to be voted out.")
+                raise Refusal("refusal.vote_early", name=target.name)
             if voter_id in target.votes:
-                raise IllegalAction("You have already voted.")
+                raise Refusal("refusal.voted")
             votes = [*target.votes, voter_id]
             others = [u for u in table.humans() if u != target.user_id]
             needed = len(others) // 2 + 1
             if len(votes) >= needed:
                 await self._to_ai(table, seat)
-                text = f"{target.name} was voted out; an AI takes the seat."
+                told = Msg("notice.voted_out", name=target.name)
             else:
                 seats = list(table.seats)
                 seats[seat] = replace(target, votes=votes)
                 await self._commit(table, {"seats": seats})
-                text = f"Vote to remove {target.name}: {len(votes)}/{needed}."
-        await self.publisher.notice(table, text)
-        return text
+                told = Msg("notice.vote", name=target.name, votes=len(votes), needed=needed)
+        await self.publisher.notice(table, told)
+        return told
 
     async def pause(self, game_id: int, user_id: int, can_manage: bool, action: str) -> ActResult:
         """Pause or resume a real-time game: the host or a member with Manage Server."""
@@ -911,16 +910,16 @@ class TableService:
         async with table.lock:
             self._require_running(table)
             if not table.game.pausable:
-                raise IllegalAction(f"{table.game.title} has no clock to pause; turns simply wait.")
+                raise Refusal("refusal.no_clock", game=table.game.title)
             if user_id != table.host_id and not can_manage:
-                raise IllegalAction(f"Only the host or a member with Manage Server can {action}.")
+                raise Refusal(f"refusal.{action}_host")
             return await self._run(table, SYSTEM, [action], "command", user_id, None)
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> Table:
         table = await self.get(game_id)
         async with table.lock:
             if user_id != table.host_id and not can_manage:
-                raise IllegalAction("Only the host or a member with Manage Server can end a game.")
+                raise Refusal("refusal.end_host")
             await self._commit(table, {"status": "ended",
                                  "result": {"winners": [], "reason": "ended early", "scores": None}})
             await self._after_commit(table, None)

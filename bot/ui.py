@@ -12,6 +12,7 @@ import re
 
 import discord
 
+from data.locales import text
 from games.core import LEVELS, Choice, Step, option_text
 
 from . import levels, pace
@@ -64,7 +65,8 @@ def modal_text(data: dict) -> str:
     return ""
 
 
-def lobby_view(table: Table) -> discord.ui.View | None:
+def lobby_view(table: Table, lang: str) -> discord.ui.View | None:
+    """The lobby's buttons and option selects, in the server's language `lang`."""
     if table.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
@@ -72,35 +74,39 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     # "Watch": the host gives their seat up and keeps hosting, to start a game of AIs only.
     host_seated = table.seat_of(table.host_id) is not None
     for row, buttons in enumerate((
-        (("join", "Join", discord.ButtonStyle.success, full),
-         ("leave", "Leave", discord.ButtonStyle.secondary, False),
-         ("watch", "Watch (host)", discord.ButtonStyle.secondary, not host_seated),
-         ("start", "Start", discord.ButtonStyle.primary, len(table.seats) < table.game.min_seats),
-         ("cancel", "Cancel", discord.ButtonStyle.danger, False)),
+        tuple((op, text(lang, f"lobby.button.{op}"), style, disabled) for op, style, disabled in (
+            ("join", discord.ButtonStyle.success, full),
+            ("leave", discord.ButtonStyle.secondary, False),
+            ("watch", discord.ButtonStyle.secondary, not host_seated),
+            ("start", discord.ButtonStyle.primary, len(table.seats) < table.game.min_seats),
+            ("cancel", discord.ButtonStyle.danger, False))),
         # one button per AI level, weakest first: the host picks the level as the seat is added
-        tuple((levels.ai_op(level), levels.button_label(level), discord.ButtonStyle.secondary, full)
-              for level in LEVELS),
+        tuple((levels.ai_op(level), levels.button_label(level, lang),
+               discord.ButtonStyle.secondary, full) for level in LEVELS),
     )):
         for op, label, style, disabled in buttons:
             view.add_item(discord.ui.Button(label=label, style=style, disabled=disabled, row=row,
                                             custom_id=button_id(table, "lobby", op)))
     for row, (name, values) in enumerate(table.game.option_choices.items(), start=2):
         current = table.options.get(name, values[0])
-        text = option_text(table.game.option_texts, name)
+        words = option_text(pace.texts(table.game, lang), name)
         # No value is pre-selected, so the placeholder (what the option is, its current value
         # and what it does) always shows; a selected "off" alone would not say what is off.
         view.add_item(discord.ui.Select(
             custom_id=button_id(table, "opt", name), row=min(row, 4),
-            placeholder=f"{text.label} ({text.value(current)}). {text.help}".strip()[:150],
-            options=[discord.SelectOption(label=text.value(v)[:100], value=str(v)) for v in values]))
-    choices = pace.select_choices(table.game)
+            placeholder=text(lang, "lobby.option_placeholder", label=words.label,
+                             value=words.value(current), help=words.help).strip()[:150],
+            options=[discord.SelectOption(label=words.value(v)[:100], value=str(v))
+                     for v in values]))
+    choices = pace.select_choices(table.game, lang)
     if choices:  # the bot's own options (pace, deadline action) share one select
-        now = "; ".join(f"{pace.TEXTS[name].label}: {pace.value_words(name, table.options.get(name))}"
+        now = "; ".join(text(lang, "lobby.option_line", label=text(lang, f"{name}.label"),
+                             value=pace.value_words(name, table.options.get(name), lang))
                         for name in pace.OPTIONS)
         view.add_item(discord.ui.Select(
             custom_id=button_id(table, "opt", pace.SELECT),
             row=min(2 + len(table.game.option_choices), 4),
-            placeholder=f"{now}. Pick a pace or a deadline action."[:150],
+            placeholder=text(lang, "lobby.pace_placeholder", now=now)[:150],
             options=[discord.SelectOption(label=label[:100], value=value)
                      for label, value in choices]))
     return frozen(view)
@@ -166,6 +172,11 @@ def kind_select(table: Table, seat: int, run: list[int]) -> discord.ui.Select:
                              names)[:100], value=str(i)) for i in run[:MAX_SELECT]])
 
 
+# The live table's panel button (the table's words move to the catalogs with the table; /help
+# names the button as it reads).
+TAKE_MY_TURN = "Take my turn"
+
+
 def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     """The rows of controls on the live table, for every person with something to do, each
     button issued to their seat.
@@ -202,7 +213,7 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
                              else labels[index], f"c:{index}", seat) for index in run]
     else:
         for seat, _ in waiting[:room]:
-            label = f"{table.seats[seat].name}: take my turn" if several else "Take my turn"
+            label = f"{table.seats[seat].name}: take my turn" if several else TAKE_MY_TURN
             buttons.append((label, "panel:", seat))
     rows: list[discord.ui.ActionRow] = []
     for start in range(0, len(buttons), 5):
@@ -222,8 +233,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     return rows
 
 
-def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
-    """One step of a private multi-step choice, with Back and Cancel."""
+def panel_view(table: Table, seat: int, position: Position, lang: str) -> discord.ui.View:
+    """One step of a private multi-step choice, with Back and Cancel (in its reader's `lang`)."""
     view = discord.ui.View(timeout=None)
     options = position.options
     path = position.path
@@ -242,10 +253,12 @@ def panel_view(table: Table, seat: int, position: Position) -> discord.ui.View:
                          for i, step in enumerate(part)])
             view.add_item(select)
     if path:
-        view.add_item(discord.ui.Button(label="Back", style=discord.ButtonStyle.secondary,
+        view.add_item(discord.ui.Button(label=text(lang, "panel.back"),
+                                        style=discord.ButtonStyle.secondary,
                                         custom_id=button_id(table, "p", format_path(path[:-1]), seat),
                                         row=4))
-    view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
+    view.add_item(discord.ui.Button(label=text(lang, "panel.cancel"),
+                                    style=discord.ButtonStyle.danger,
                                     custom_id=button_id(table, "x", "", seat), row=4))
     return frozen(view)
 

@@ -93,6 +93,7 @@ class User:
     bot: bool = False
     dms_open: bool = True
     dm_channel_id: Optional[int] = None
+    locale: str = 'en-US'  # the language of the user's Discord client, sent with each interaction
 
     def payload(self) -> Dict[str, Any]:
         d = {
@@ -151,6 +152,7 @@ class Guild:
     roles: Dict[int, Role] = field(default_factory=dict)
     members: Dict[int, Member] = field(default_factory=dict)
     channel_ids: List[int] = field(default_factory=list)
+    locale: str = 'en-US'  # the server's preferred locale (a Community server's language)
 
 
 @dataclass

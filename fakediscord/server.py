@@ -61,6 +61,36 @@ OPT_ATTACHMENT = 11
 HEARTBEAT_ACK_DELAY = 0.1
 
 
+# Discord's locales (https://discord.com/developers/docs/reference#locales).
+LOCALES = frozenset('id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el '
+                    'bg ru uk hi th zh-CN ja zh-TW ko'.split())
+# A slash command's or option's name, and each of its localizations: letters of any script,
+# digits, - and _, 1-32 characters, lower case where the script has case.
+COMMAND_NAME = re.compile(r'^[-_\w]{1,32}$')
+
+
+def _check_locale(locale: str) -> None:
+    if locale not in LOCALES:
+        raise FakeDiscordError(f'{locale!r} is not a Discord locale: {sorted(LOCALES)}')
+
+
+def _check_localizations(item: Dict[str, Any], where: str, is_choice: bool = False) -> None:
+    """A command's (or option's, or choice's) name and description localizations follow the
+    rules of the names and descriptions they translate, under Discord's locales only."""
+    for field, name_like in (('name_localizations', not is_choice), ('description_localizations', False)):
+        for locale, value in (item.get(field) or {}).items():
+            if locale not in LOCALES:
+                raise _form_error(field, 'LOCALE_INVALID', f'{where}: {locale!r} is not a Discord locale')
+            if name_like and (not COMMAND_NAME.match(value) or value != value.lower()):
+                raise _form_error(field, 'APPLICATION_COMMAND_INVALID_NAME', f'{where}: invalid {locale} name {value!r}')
+            if not 1 <= len(value) <= 100:
+                raise _form_error(field, 'BASE_TYPE_BAD_LENGTH', f'{where}: {locale} text must be 1-100 chars')
+    for option in item.get('options') or []:
+        _check_localizations(option, f"{where} {option.get('name')}")
+    for choice in item.get('choices') or []:
+        _check_localizations(choice, f"{where} choice {choice.get('name')}", is_choice=True)
+
+
 class FakeDiscordError(Exception):
     """Raised by the control API when a test asks for something a real user could not do."""
 
@@ -350,17 +380,21 @@ class FakeDiscord:
         return list(self.global_commands if guild_id is None else self.guild_commands.get(guild_id, []))
 
     # ------------------------------------------------------------------ world building
-    def add_user(self, name: str, dms_open: bool = True) -> User:
-        u = User(id=self._snow(), name=name, dms_open=dms_open)
+    def add_user(self, name: str, dms_open: bool = True, locale: str = 'en-US') -> User:
+        """A user whose Discord client speaks `locale` (sent as each interaction's `locale`)."""
+        _check_locale(locale)
+        u = User(id=self._snow(), name=name, dms_open=dms_open, locale=locale)
         self.users[u.id] = u
         return u
 
-    def add_guild(self, name: str, id: Optional[int] = None) -> Guild:
+    def add_guild(self, name: str, id: Optional[int] = None, locale: str = 'en-US') -> Guild:
         """A guild with @everyone, a 'Game Master' role (MANAGE_GUILD) and the bot (+ its managed role).
 
-        Pass ``id`` to control shard placement ((id >> 22) % shard_count)."""
+        Pass ``id`` to control shard placement ((id >> 22) % shard_count); ``locale`` is its
+        preferred locale (GUILD_CREATE's preferred_locale, interactions' guild_locale)."""
+        _check_locale(locale)
         gid = id if id is not None else self._snow()
-        g = Guild(id=gid, name=name, owner_id=self.owner_user.id)
+        g = Guild(id=gid, name=name, owner_id=self.owner_user.id, locale=locale)
         g.roles[gid] = Role(id=gid, guild_id=gid, name='@everyone', permissions=EVERYONE_PERMISSIONS)
         mgr = Role(id=self._snow(), guild_id=gid, name='Game Master', permissions=MANAGE_GUILD, position=1)
         bot_role = Role(
@@ -375,6 +409,11 @@ class FakeDiscord:
         if self._sessions:
             self._spawn(self._dispatch('GUILD_CREATE', self._guild_payload(g), gid))
         return g
+
+    def set_locale(self, user_id: int, locale: str) -> None:
+        """The user switches their Discord client's language (the sandbox's language picker)."""
+        _check_locale(locale)
+        self.users[user_id].locale = locale
 
     def manager_role_id(self, guild_id: int) -> int:
         return next(r.id for r in self.guilds[guild_id].roles.values() if r.name == 'Game Master')
@@ -562,7 +601,7 @@ class FakeDiscord:
             'vanity_url_code': None,
             'premium_tier': 0,
             'premium_subscription_count': 0,
-            'preferred_locale': 'en-US',
+            'preferred_locale': g.locale,
             'nsfw_level': 0,
             'premium_progress_bar_enabled': False,
             'max_members': 500000,
@@ -1328,6 +1367,8 @@ class FakeDiscord:
                 raise _form_error('name', 'APPLICATION_COMMAND_INVALID_NAME', f'Command name is invalid: {name!r}')
             if ctype == 1 and not (1 <= len(c.get('description') or '') <= 100):
                 raise _form_error('description', 'BASE_TYPE_BAD_LENGTH', f'Description of {name!r} must be 1-100 chars')
+            if ctype == 1:
+                _check_localizations(c, name)
             if len(c.get('options') or []) > 25:
                 raise _form_error('options', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.')
             key = (guild_id, ctype, name)
@@ -1802,8 +1843,8 @@ class FakeDiscord:
             if m is None:
                 raise FakeDiscordError(f'user {user_id} is not a member of guild {g.name!r} (use add_member)')
             ctx['guild_id'] = str(g.id)
-            ctx['guild'] = {'id': str(g.id), 'locale': 'en-US', 'features': []}
-            ctx['guild_locale'] = 'en-US'
+            ctx['guild'] = {'id': str(g.id), 'locale': g.locale, 'features': []}
+            ctx['guild_locale'] = g.locale
             ctx['member'] = {**self._member_payload(m), 'permissions': str(self.permissions(g.id, user_id))}
             ctx['context'] = 0
             ctx['authorizing_integration_owners'] = {'0': str(g.id)}
@@ -1824,7 +1865,7 @@ class FakeDiscord:
             'data': data,
             'token': token,
             'version': 1,
-            'locale': 'en-US',
+            'locale': self.users[user_id].locale,
             'entitlements': [],
             'entitlement_sku_ids': [],
             'attachment_size_limit': 10 * 1024 * 1024,

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable
 from aiohttp import WSCloseCode, web
 
 from .models import Channel, Interaction, Message
-from .server import FakeDiscord, FakeDiscordError
+from .server import LOCALES, FakeDiscord, FakeDiscordError
 
 # What static/ holds, by kind: the page, and the emoji font it ships (emoji.css) so emoji are
 # never empty boxes on a machine without a colour emoji font of its own.
@@ -67,7 +67,7 @@ class WebClient:
         for name, handler in (("users", self.add_user), ("say", self.say),
                               ("slash", self.slash), ("autocomplete", self.autocomplete),
                               ("click", self.click), ("select", self.select),
-                              ("modal", self.modal)):
+                              ("modal", self.modal), ("locale", self.locale)):
             app.router.add_post(f"/sandbox/{name}", self._api(handler))
         app.on_startup.append(self._start_watching)
         app.on_shutdown.append(self._close_sockets)
@@ -183,6 +183,9 @@ class WebClient:
             "me": str(user_id) if user_id is not None else None,
             "players": [str(uid) for uid in self._players()],
             "users": {str(uid): users[uid].name for uid in users},
+            # the language of this tab's Discord client, and those Discord offers
+            "locale": users[user_id].locale if user_id is not None else None,
+            "locales": sorted(LOCALES),
             "channels": [self._channel(c) for c in self._channels_for(user_id)],
             "commands": self._commands() if user_id is not None else [],
         }
@@ -259,6 +262,13 @@ class WebClient:
         user = self.fake.add_user(name)
         self.fake.add_member(self.guild_id, user.id)
         return {"id": str(user.id), "name": user.name}
+
+    async def locale(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The tab's person switches their Discord client's language: their next interactions
+        carry it, as Discord's would."""
+        user_id = self._user(body)
+        self.fake.set_locale(user_id, str(body["locale"]))
+        return {"locale": self.fake.users[user_id].locale}
 
     async def say(self, body: dict[str, Any]) -> dict[str, Any]:
         content = str(body.get("content", "")).strip()

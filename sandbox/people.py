@@ -25,14 +25,15 @@ class Players:
     default_game = ""  # what /play opens when no game is named (the tests set one)
 
     def __init__(self, fake: FakeDiscord, harness: BotHarness, names: list[str],
-                 dms_open: dict[str, bool] | None = None) -> None:
+                 dms_open: dict[str, bool] | None = None, locale: str = "en-US") -> None:
+        """`locale`: the Discord language of the server and of everyone's client."""
         self.fake = fake
         self.harness = harness
-        self.guild = fake.add_guild("Board Games")
+        self.guild = fake.add_guild("Board Games", locale=locale)
         self.channel = fake.add_channel(self.guild.id, "games")
         self.users = {}
         for name in names:
-            user = fake.add_user(name, dms_open=(dms_open or {}).get(name, True))
+            user = fake.add_user(name, dms_open=(dms_open or {}).get(name, True), locale=locale)
             fake.add_member(self.guild.id, user.id)
             self.users[name] = user.id
 

@@ -150,5 +150,5 @@ def test_buttons_and_panels_name_players_as_events_do():
                   prompts=[named, None], tokens=[0, 0])
     labels = [item.label for row in turn_rows(table) for item in row.children]
     assert labels[:2] == ["Confer with Bo", "Attack Bo"]
-    panel = panel_view(table, 0, walk(named.choices, []))
+    panel = panel_view(table, 0, walk(named.choices, []), "en")
     assert [item.label for item in panel.children][:2] == ["Confer with Bo", "Attack Bo"]

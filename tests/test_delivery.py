@@ -312,8 +312,8 @@ def lobby_shows(players: Players, table) -> bool:
         return False
     channel_id, message_id = players.bot.store.messages(table.id)["lobby"]
     message = players.fake.messages[message_id]
-    return not message.deleted and message.embeds == [present.lobby_embed(table).to_dict()] \
-        and [(c, d) for c, _, d in message.buttons()] == buttons_of(ui.lobby_view(table))
+    return not message.deleted and message.embeds == [present.lobby_embed(table, "en").to_dict()] \
+        and [(c, d) for c, _, d in message.buttons()] == buttons_of(ui.lobby_view(table, "en"))
 
 
 def board_shows(players: Players, table) -> bool:
@@ -682,7 +682,8 @@ async def test_after_a_restart_a_dm_that_was_waiting_shows_the_current_hand_once
     table = players.table()
     await converge(players, clock, lambda: players.fake.dms(bo), "Bo's DM")
     assert [m.text() for m in players.fake.dms(bo)] == [
-        present.hand_message(table, table.seat_of(bo), [], players.bot.publisher.jump_url(table))]
+        present.hand_message(table, table.seat_of(bo), [], players.bot.publisher.jump_url(table),
+                             "en")]
     # Bo's DM shows his current hand (Ana's last DM is older: her own move is no news to her)
     assert hand_in(table, table.seat_of(bo)) in players.fake.dms(bo)[-1].text()
     sent = {user: len(players.fake.dms(user)) for user in table.humans()}

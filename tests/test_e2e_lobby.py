@@ -122,6 +122,6 @@ async def test_the_host_picks_each_ais_level_and_it_plays_at_that_level(fake_dis
 async def test_a_level_nobody_offers_is_refused_and_changes_nothing(fake_discord, players):
     await players.open("Ana", "castle")
     table = players.table()
-    with pytest.raises(IllegalAction, match="There is no 'genius' AI level: choose easy, smart or hard"):
+    with pytest.raises(IllegalAction, match="There is no AI level called genius: choose easy, smart or hard"):
         await players.bot.service.lobby(table.id, players.users["Ana"], "Ana", "ai.genius")
     assert [s.name for s in table.seats] == ["Ana"]

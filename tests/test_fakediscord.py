@@ -490,3 +490,29 @@ async def test_injected_discord_refusals_carry_their_codes(env):
         assert caught.value.status == status and ix.callback is None
         if status < 500:
             assert caught.value.code == code
+
+
+async def test_command_localizations_follow_discords_rules_for_names_and_locales(
+        fake_discord: FakeDiscord):
+    """Like Discord: a localized name obeys the name's rules (lower case, no spaces, 1-32
+    characters), a localized description 1-100 characters, and only Discord's locales count."""
+    fake = fake_discord
+    url = f"{fake.api_base}/applications/{fake.application_id}/commands"
+    headers = {"Authorization": f"Bot {fake.token}"}
+
+    def command(**localized):
+        return [{"name": "play", "description": "Open a lobby", "type": 1,
+                 "options": [{"name": "game", "description": "Which game", "type": 3,
+                              "choices": [{"name": "The Castle", "value": "castle",
+                                           "name_localizations": {"de": "Die Burg"}}]}],
+                 **localized}]
+    async with discord.http.aiohttp.ClientSession() as s:
+        for localized, accepted in (
+                ({"name_localizations": {"de": "spielen", "es-ES": "jugar"}}, True),
+                ({"name_localizations": {"de": "Spielen"}}, False),  # upper case
+                ({"name_localizations": {"de": "spiel starten"}}, False),  # a space
+                ({"name_localizations": {"xx": "spielen"}}, False),  # not a Discord locale
+                ({"description_localizations": {"de": "x" * 101}}, False)):
+            async with s.put(url, json=command(**localized), headers=headers) as response:
+                assert (response.status == 200) == accepted, (localized, await response.text())
+    assert fake.commands()[0]["name_localizations"] == {"de": "spielen", "es-ES": "jugar"}

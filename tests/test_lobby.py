@@ -13,6 +13,7 @@ from bot.present import lobby_embed
 from bot.store import Store
 from bot.table import Seat, Table, TableService, ai_level
 from bot.ui import lobby_view
+from data.locales import render
 from games.core import IllegalAction
 from tests.test_table import Recorder
 
@@ -39,16 +40,28 @@ def test_every_option_has_a_label_and_one_line_of_help(name):
 
 
 def test_the_lobby_shows_options_by_label_with_values_in_words():
-    embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40))
+    embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40), "en")
     (options,) = [f.value for f in embed.fields if f.name == "Options"]
     assert options.splitlines() == ["Double six: on", "Round limit: 40 rounds"]
-    embed = lobby_embed(lobby_of("atmosfear", answer=15))
+    embed = lobby_embed(lobby_of("atmosfear", answer=15), "en")
     (options,) = [f.value for f in embed.fields if f.name == "Options"]
     assert options.splitlines() == ["Game clock: 40 minutes", "Answer window: 15 seconds"]
 
 
+def test_a_german_or_spanish_lobby_reads_the_games_pitch_and_options_in_its_language():
+    embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40), "de")
+    assert embed.title == "The Warlock of Firetop Mountain: Lobby"
+    assert embed.description.startswith("Trotze den Räumen, dem Fluss und dem Labyrinth")
+    (options,) = [f.value for f in embed.fields if f.name == "Optionen"]
+    assert options.splitlines() == ["Doppelsechs: an", "Rundenlimit: 40 Runden"]
+    view = lobby_view(lobby_of("atmosfear", minutes=20), "es")
+    minutes = next(item for item in view.children if item.custom_id.endswith(":opt:minutes"))
+    assert minutes.placeholder.startswith("Reloj de la partida (20 minutos). El tiempo")
+    assert [o.label for o in minutes.options] == ["40 minutos", "20 minutos", "60 minutos"]
+
+
 def test_an_option_select_says_what_it_is_once_and_offers_values_in_words():
-    view = lobby_view(lobby_of("atmosfear", minutes=20))
+    view = lobby_view(lobby_of("atmosfear", minutes=20), "en")
     selects = {item.custom_id.rsplit(":", 1)[1]: item for item in view.children
                if hasattr(item, "placeholder") and item.custom_id and ":opt:" in item.custom_id}
     clock = selects["minutes"]
@@ -94,7 +107,7 @@ async def test_the_host_can_watch_a_game_of_ais_only(service):
         await service.lobby(table.id, 101, "Bo", "watch")
     await service.lobby(table.id, 100, "Ana", "watch")
     assert table.seats == [Seat("AI 1", ai=True)] and table.host_id == 100
-    assert {f.name: f.value for f in lobby_embed(table).fields}["Host"] == "<@100> (watching)"
+    assert {f.name: f.value for f in lobby_embed(table, "en").fields}["Host"] == "<@100> (watching)"
     with pytest.raises(IllegalAction, match="already watching"):
         await service.lobby(table.id, 100, "Ana", "watch")
     with pytest.raises(IllegalAction, match="at least 2"):
@@ -110,7 +123,7 @@ async def test_a_player_who_leaves_a_running_game_is_named_as_they_were(service)
     await service.lobby(table.id, 100, "Ana", "start")
     seat = await service.leave(table.id, 101)
     assert seat.name == "Bob the Spectator (AI)" and seat.ai
-    notices = [text for kind, text in service.publisher.calls if kind == "notice"]
+    notices = [render("en", told) for kind, told in service.publisher.calls if kind == "notice"]
     assert notices == ["Bob the Spectator left the table; an AI plays their seat now."]
 
 
@@ -140,8 +153,8 @@ async def test_an_ais_level_is_stored_with_its_seat_and_older_rows_load_as_smart
 def test_add_ai_offers_each_level_weakest_first_and_the_lobby_names_them():
     table = lobby_of("castle")
     table.seats += [Seat("AI 1", ai=True, level="easy"), Seat("AI 2", ai=True)]
-    buttons = [(item.label, item.custom_id.rsplit(":", 1)[1]) for item in lobby_view(table).children
+    buttons = [(item.label, item.custom_id.rsplit(":", 1)[1]) for item in lobby_view(table, "en").children
                if item.custom_id and ":lobby:ai" in item.custom_id]
     assert buttons == [("Add easy AI", "ai.easy"), ("Add smart AI", "ai"), ("Add hard AI", "ai.hard")]
-    players = {f.name: f.value for f in lobby_embed(table).fields}["Players 3/4 (needs 2-4)"]
+    players = {f.name: f.value for f in lobby_embed(table, "en").fields}["Players 3/4 (needs 2-4)"]
     assert players.splitlines() == ["1. Ana · host", "2. AI 1 · easy AI", "3. AI 2 · smart AI"]

@@ -40,7 +40,7 @@ def test_only_turn_based_games_offer_a_pace_and_it_shares_one_select():
         assert ("pace" in offered) == (not game.pausable)
         assert set(game.option_choices) <= set(offered)
     castle = games.get("castle")
-    values = [value for _, value in pace.select_choices(castle)]
+    values = [value for _, value in pace.select_choices(castle, "en")]
     assert "pace=correspondence" in values and "deadline=vote" in values
     assert pace.parse_select("deadline=skip") == ("deadline", "skip")
 
@@ -49,7 +49,7 @@ async def test_the_lobby_has_room_for_every_select(tmp_path):
     service = TableService(Store(tmp_path / "s.db"), Recorder(), FakeClock())
     for channel, game in enumerate(games.all_games()):
         table = await service.open_lobby(game.name, 1, channel, 5, "Ana")
-        view = lobby_view(table)
+        view = lobby_view(table, "en")
         rows = [item.row for item in view.children if hasattr(item, "placeholder")]
         assert len(rows) == len(set(rows)) and max(rows, default=0) <= 4  # one select a row
         assert len(rows) == len(game.option_choices) + (not game.pausable)
@@ -66,9 +66,9 @@ def test_a_pass_is_a_choice_named_pass_skip_or_stay():
 
 
 def test_a_reminder_says_which_it_is_and_what_the_deadline_brings():
-    assert pace.reminder({"deadline": "skip"}, ["warn"], "<t:1:R>") == \
+    assert pace.reminder({"deadline": "skip"}, ["warn"], "<t:1:R>", "en") == \
         "half your time is gone: your turn is skipped <t:1:R>."
-    assert pace.reminder({"deadline": "vote"}, ["warn", "warn:hour"], "<t:1:R>") == \
+    assert pace.reminder({"deadline": "vote"}, ["warn", "warn:hour"], "<t:1:R>", "en") == \
         "one hour left: the others may vote you out <t:1:R>."
 
 
@@ -87,9 +87,9 @@ def test_away_reads_dates_spans_and_back():
 
 def test_rules_have_a_pace_topic_for_turn_based_games():
     for game in games.all_games():
-        sections = rules_sections(game.name)
+        sections = rules_sections(game.name, "en")
         assert ("pace" in sections) == (not game.pausable)
-    assert "correspondence" in rules_sections("castle")["pace"]
+    assert "correspondence" in rules_sections("castle", "en")["pace"]
 
 
 async def correspondence_games(service: TableService, n: int) -> list[int]:

@@ -122,15 +122,19 @@ def test_rules_and_data_are_read_from_the_package(installed: Installed):
         "from bot.app import rules_sections\n"
         "from data import load_toml, resource\n"
         "for game in ('castle', 'dontgo', 'atmosfear'):\n"
-        "    print(game, len(rules_sections(game)))\n"
-        "print(rules_sections('castle')['winning'])\n"
+        "    print(game, len(rules_sections(game, 'en')))\n"
+        "print(rules_sections('castle', 'en')['winning'])\n"
         "print('font', resource('fonts', 'DejaVuSans.ttf').is_file())\n"
-        "print('toml', bool(load_toml('castle', 'castle.toml')))"))
+        "print('toml', bool(load_toml('castle', 'castle.toml')))\n"
+        "from data.locales import text\n"
+        "print('catalog', text('de', 'lobby.button.join'), text('es', 'stats.games', count=2),\n"
+        "      text('es', 'game.firetop.option.rounds.value', count=3))"))
     counts = dict(re.findall(r"^(castle|dontgo|atmosfear) (\d+)$", out, re.M))
     assert set(counts) == {"castle", "dontgo", "atmosfear"}
     assert all(int(n) >= 3 for n in counts.values()), counts
     assert "**Winning**" in out
     assert "font True" in out and "toml True" in out
+    assert "catalog Beitreten 2 partidas 3 rondas" in out  # the catalogs ship in the wheel
 
 
 def test_bench_smoke_runs_through_the_packaged_fake_discord(installed: Installed):

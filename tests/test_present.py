@@ -26,7 +26,7 @@ def test_final_scores_read_one_player_a_line_on_a_phone():
                                  "**Ana** · Total 14", "-# curses 12, ghosts 5, penalty 2"]
     assert "```" not in text and "|" not in text
     assert all(len(visible(line)) <= 40 for line in text.splitlines())
-    assert "Bo wins" in result_text(table)
+    assert "Bo wins" in result_text(table, "en")
 
 
 def test_score_table_shows_names_of_32_characters_whole():
@@ -40,7 +40,9 @@ def test_score_table_shows_names_of_32_characters_whole():
 def test_no_scores_no_table_and_shared_victory():
     table = table_with({"winners": [0, 1], "reason": "tie", "scores": None})
     assert score_table(table) == ""
-    assert "Ana and Bo win!" in result_text(table)
+    assert "Ana and Bo win!" in result_text(table, "en")
+    assert result_text(table, "de") == "🏆 Ana und Bo gewinnen! (tie)"
+    assert result_text(table, "es") == "🏆 ¡Ganan Ana y Bo! (tie)"
 
 
 def test_private_events_never_reach_the_channel():

@@ -36,7 +36,7 @@ def test_flowing_joins_wrapped_lines_and_keeps_blocks():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_rules_section_breaks_a_sentence(name):
-    sections = rules_sections(name)
+    sections = rules_sections(name, "en")
     assert sections
     for heading, text in sections.items():
         assert broken_lines(text) == [], heading

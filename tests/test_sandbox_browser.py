@@ -491,3 +491,22 @@ async def test_the_sandbox_lobby_offers_each_ai_level_and_shows_it_beside_the_na
     await expect(lobby.get_by_role("button", name="Add smart AI", exact=True)).to_be_enabled()
     await expect(lobby).to_contain_text("AI 1 · hard AI")
     await expect(lobby).to_contain_text("AI 2 · easy AI")
+
+
+async def test_a_tab_in_german_lists_the_commands_in_german_and_is_answered_in_german(
+        browser, start_sandbox):
+    box = await start_sandbox(render_workers=0)  # it draws no board
+    me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
+    await me.page.locator("#language").select_option("de")
+    await until(lambda: box.fake.users[me.user_id].locale == "de", what="the tab's language")
+    await me.channel("general")
+    composer = me.page.locator("#message-input")
+    names = me.page.locator("#command-popup .suggestion .name")
+    await composer.fill("/")
+    assert (await names.all_inner_texts())[:3] == ["/spielen", "/regeln", "/hand"]
+    await composer.fill("/spiele")
+    assert await names.all_inner_texts() == ["/spielen", "/spiele"]
+    await composer.fill("")
+    await me.slash("hand")
+    await expect(me.page.locator("#messages")).to_contain_text(
+        "In diesem Kanal läuft kein Spiel. Starte eins mit /spielen.")

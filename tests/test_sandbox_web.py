@@ -128,3 +128,21 @@ async def test_a_tab_is_told_which_game_each_channel_is_playing(box):
                     if games["castle"] == "castle":
                         break
     assert games == {**{name: None for name in games}, "castle": "castle"}
+
+
+async def test_a_tab_picks_its_language_and_the_bot_answers_it_in_that_language(box):
+    me = box.first_user.id
+    general = box.channels["general"]
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(f"{box.url}sandbox/live?user={me}") as ws:
+            hello = await ws.receive_json()
+        assert hello["locale"] == "en-US" and {"de", "es-ES", "es-419"} <= set(hello["locales"])
+        assert await post(session, box, "locale", {"user": me, "locale": "de"}) == \
+            (200, {"locale": "de"})
+        status, answer = await post(session, box, "locale", {"user": me, "locale": "xx"})
+        assert status == 400 and "not a Discord locale" in answer["error"]
+        assert await post(session, box, "slash", {"user": me, "channel": general,
+                                                  "name": "hand"}) == (200, {"ok": True})
+    answer = await until(lambda: [m for m in box.fake.messages.values() if m.ephemeral])
+    assert answer[-1].content == "In diesem Kanal läuft kein Spiel. Starte eins mit /spielen."
+    assert box.fake.users[me].locale == "de"

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.app import RESTARTING, GatekeeperBot
+from bot.app import GatekeeperBot
+from data.locales import text
 from fakediscord import FakeDiscord
 from sandbox.harness import BotHarness, until
 from bot.rendering import Renderer
@@ -183,11 +184,11 @@ async def test_close_finishes_the_click_in_flight_and_turns_new_ones_away(
         other = next(name for name in players.users if name != mover)
         command = await fake.slash(players.users[other], players.channel.id, "hand", {})
         answer = await command.response()
-        assert answer.ephemeral and answer.message.content == RESTARTING
+        assert answer.ephemeral and answer.message.content == text("en", "error.restarting")
         button = next(cid for cid, _, _ in board.buttons())
         click = await fake.click(players.users[other], board.id, button, force=True)
         answer = await click.response()
-        assert answer.ephemeral and answer.message.content == RESTARTING
+        assert answer.ephemeral and answer.message.content == text("en", "error.restarting")
         assert not closing.done()  # still waiting for the move in flight
 
         release.set()

@@ -89,9 +89,8 @@ async def test_a_postgresql_outage_mid_game_is_survived(server):
         server.halt()
         # every store call is bounded by the store's own deadline, inside Discord's 3 s
         assert service.store.answer_within < DISCORD_ANSWER
-        with pytest.raises(Unavailable) as refused:  # a click while the server is away
+        with pytest.raises(Unavailable):  # a click while the server is away
             await click(service, clicked.id, next(ids))
-        assert refused.value.REPLY == "The game store is not answering; try again in a moment."
         assert clicked.id not in service.tables  # dropped: the store will say what counted
         armed = dict(ai_due.handles)
         clock.advance(service.ai_delay)  # the AI's timer falls due during the outage

@@ -8,6 +8,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.store import Store
 from bot.table import Stale, TableService, VOTE_AFTER_TIMEOUTS
+from data.locales import render
 from games.core import IllegalAction, Rng, decide, seating
 
 
@@ -140,8 +141,8 @@ async def test_timeout_warns_then_ai_plays_then_vote(service):
         assert table.version > version  # the AI played the turn
     assert table.seats[lazy].timeouts >= VOTE_AFTER_TIMEOUTS
     voter = table.seats[1 - lazy].user_id
-    text = await service.vote_remove(table.id, voter, lazy)
-    assert "voted out" in text and table.seats[lazy].ai
+    told = await service.vote_remove(table.id, voter, lazy)
+    assert "voted out" in render("en", told) and table.seats[lazy].ai
 
 
 async def _drain(service):

@@ -57,6 +57,12 @@ MIGRATIONS: list[tuple[str, tuple[str, ...] | None]] = [
         "CREATE INDEX timers_due ON timers (due_at)",
         "CREATE INDEX games_channel ON games (channel_id, status)",
     )),
+    # Languages: the one a server's manager chose with /language (no row: Discord's server
+    # locale), and each person's Discord language as last seen, for the DMs they are sent.
+    ("0004_languages", (
+        "CREATE TABLE guilds (guild_id BIGINT PRIMARY KEY, language TEXT)",
+        "ALTER TABLE people ADD COLUMN language TEXT",
+    )),
 ]
 
 
@@ -79,8 +85,6 @@ class Unavailable(StoreError):
     """The database did not answer in time (down, restarting, overloaded). `unsent`: the call
     never got a connection, so nothing was written; otherwise a save's outcome is unknown and
     the caller reloads that game from the store once it answers again."""
-
-    REPLY = "The game store is not answering; try again in a moment."
 
     def __init__(self, message: str, unsent: bool = False) -> None:
         super().__init__(message)
@@ -415,6 +419,30 @@ class Store(ABC):
         rows = await self._rows(
             "SELECT user_id, away_until FROM people WHERE away_until > ?", [now])
         return {row["user_id"]: row["away_until"] for row in rows}
+
+    # -- guilds: the language a server's manager chose ------------------------------------------
+    async def languages(self) -> dict[int, str]:
+        """Every server's chosen language (/language): guild id -> language code."""
+        rows = await self._rows("SELECT guild_id, language FROM guilds WHERE language IS NOT NULL",
+                                [])
+        return {row["guild_id"]: row["language"] for row in rows}
+
+    async def set_language(self, guild_id: int, language: str | None) -> None:
+        """A server's language, or None: back to Discord's server locale."""
+        await self._execute(
+            "INSERT INTO guilds (guild_id, language) VALUES (?, ?) ON CONFLICT (guild_id) "
+            "DO UPDATE SET language = excluded.language", [guild_id, language])
+
+    async def people_languages(self) -> dict[int, str]:
+        """Each person's Discord language as last seen: user id -> language code."""
+        rows = await self._rows("SELECT user_id, language FROM people WHERE language IS NOT NULL",
+                                [])
+        return {row["user_id"]: row["language"] for row in rows}
+
+    async def set_person_language(self, user_id: int, language: str) -> None:
+        await self._execute(
+            "INSERT INTO people (user_id, language) VALUES (?, ?) ON CONFLICT (user_id) "
+            "DO UPDATE SET language = excluded.language", [user_id, language])
 
     # -- stats: one table for every process, so a server's stats do not depend on its shard ----
     # Written by the save that ends a game (save_game's `results`).

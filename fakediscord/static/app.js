@@ -126,6 +126,12 @@ $("#add-user-form").onsubmit = async (event) => {
   }
 };
 $("#switch-user").onclick = showPicker;
+// The tab's Discord language: the bot answers this person in it (a server's channel keeps the
+// server's language).
+$("#language").onchange = async (event) => {
+  const answer = await act("locale", {locale: event.target.value});
+  if (answer) state.world.locale = answer.locale;
+};
 
 // ------------------------------------------------------------------ sidebar
 function renderSidebar() {
@@ -144,6 +150,9 @@ function renderSidebar() {
   }
   list.replaceChildren(...items);
   $("#me-name").textContent = userName(state.me);
+  const language = $("#language");
+  language.replaceChildren(...state.world.locales.map((code) => el("option", {value: code}, code)));
+  language.value = state.world.locale;
   $("#me-avatar").replaceWith(Object.assign(avatar(state.me, userName(state.me)), {id: "me-avatar"}));
 }
 
@@ -591,18 +600,22 @@ function openModal(modal, interaction) {
 $("#modal-cancel").onclick = () => { $("#modal").hidden = true; };
 
 // ------------------------------------------------------------------ composer: messages and slash commands
+// A command's, option's or choice's name or description as this tab's Discord language shows
+// it (the bot registers translations), else as registered.
+const localized = (item, field) => item[`${field}_localizations`]?.[state.world.locale] || item[field];
+
 function commandEntries() {
   // every runnable form: "/play", "/castle move", "/config group sub"
   const out = [];
   for (const cmd of state.world.commands) {
     const subs = (cmd.options || []).filter((o) => o.type === 1 || o.type === 2);
-    if (!subs.length) { out.push({cmd, path: [], options: cmd.options || [], description: cmd.description}); continue; }
+    if (!subs.length) { out.push({cmd, path: [], options: cmd.options || [], description: localized(cmd, "description")}); continue; }
     for (const s of subs) {
-      if (s.type === 1) out.push({cmd, path: [s.name], subcommand: s.name, options: s.options || [], description: s.description});
-      else for (const t of s.options || []) out.push({cmd, path: [s.name, t.name], group: s.name, subcommand: t.name, options: t.options || [], description: t.description});
+      if (s.type === 1) out.push({cmd, path: [s], subcommand: s.name, options: s.options || [], description: localized(s, "description")});
+      else for (const t of s.options || []) out.push({cmd, path: [s, t], group: s.name, subcommand: t.name, options: t.options || [], description: localized(t, "description")});
     }
   }
-  return out.map((e) => ({...e, label: `/${[e.cmd.name, ...e.path].join(" ")}`}));
+  return out.map((e) => ({...e, label: `/${[e.cmd, ...e.path].map((c) => localized(c, "name")).join(" ")}`}));
 }
 
 const input = $("#message-input");
@@ -634,14 +647,14 @@ function suggest(typed, game) {
     .sort((a, b) => rank(a) - rank(b) || a.label.localeCompare(b.label));
   const grouped = entries.filter((e) => e.path.length);
   const matches = (e) => e.label.slice(1).startsWith(typed) || e.label.slice(1) === typed.trimEnd();
-  const here = (e) => e.cmd.name === game && (typed === "" || e.path.join(" ").startsWith(typed));
+  const here = (e) => e.cmd.name === game && (typed === "" || e.path.map((c) => c.name).join(" ").startsWith(typed));
   const out = general.filter(matches);
   out.push(...grouped.filter((e) => here(e) || (typed !== "" && matches(e))));
   if (typed === "") {
     for (const name of [...new Set(grouped.map((e) => e.cmd.name))].filter((n) => n !== game).sort()) {
       const commands = grouped.filter((e) => e.cmd.name === name);
       out.push({label: `/${name} …`, more: name,
-        description: `${commands[0].cmd.description} (${commands.length} commands)`});
+        description: `${localized(commands[0].cmd, "description")} (${commands.length} commands)`});
     }
   }
   return out;
@@ -701,7 +714,7 @@ function startCommand(entry) {
 function optionField(o, entry) {
   let control;
   if (o.choices?.length) {
-    control = el("select", {}, el("option", {value: ""}, ""), ...o.choices.map((c) => el("option", {value: String(c.value)}, c.name)));
+    control = el("select", {}, el("option", {value: ""}, ""), ...o.choices.map((c) => el("option", {value: String(c.value)}, localized(c, "name"))));
   } else if (o.type === 5) {
     control = el("select", {}, el("option", {value: ""}, ""), el("option", {value: "true"}, "True"), el("option", {value: "false"}, "False"));
   } else if (o.type === 6 || o.type === 9) {
@@ -711,7 +724,7 @@ function optionField(o, entry) {
   }
   control.dataset.option = o.name;
   control.dataset.type = o.type;
-  control.setAttribute("aria-label", o.name);
+  control.setAttribute("aria-label", localized(o, "name"));
   control.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !$("#autocomplete-popup").querySelector(".active")) { event.preventDefault(); sendCommand(); }
     if (event.key === "Escape") closeCommand();
@@ -723,7 +736,7 @@ function optionField(o, entry) {
     control.addEventListener("focus", ask);
     control.addEventListener("blur", () => setTimeout(() => { $("#autocomplete-popup").hidden = true; }, 150));
   }
-  return el("span", {className: "option"}, el("label", {className: o.required ? "required" : ""}, `${o.name}:`), control);
+  return el("span", {className: "option"}, el("label", {className: o.required ? "required" : ""}, `${localized(o, "name")}:`), control);
 }
 
 function optionValues() {
@@ -770,7 +783,7 @@ async function autocomplete(entry, option, control) {
 async function sendCommand() {
   const entry = state.command;
   const missing = entry.options.filter((o) => o.required && !(o.name in optionValues()));
-  if (missing.length) { toast(`Fill in ${missing.map((o) => o.name).join(", ")} first.`); return; }
+  if (missing.length) { toast(`Fill in ${missing.map((o) => localized(o, "name")).join(", ")} first.`); return; }
   const body = {channel: state.current, name: entry.cmd.name, options: optionValues(),
     subcommand: entry.subcommand, group: entry.group};
   closeCommand();
