@@ -86,12 +86,12 @@ def test_the_demon_king_can_go_the_full_count_of_every_throw_from_anywhere_on_hi
                 assert ends and set(ends) <= BOARD.demon, (start, throw, fold)
 
 
-def test_with_two_players_the_second_seat_is_dealt_more_equipment():
-    """Seat balance (house rule, data): the first to move wins more two-player games without it."""
+def test_every_seat_is_dealt_the_same_equipment_at_every_count():
+    """The board needs no seat balance (the first to move no longer wins more two-player games):
+    nobody is dealt extra Equipment (it was 3 more for seat 2 with two players)."""
     from games.core import setup
     from games.kingdom import GAME
     from games.kingdom.stock import SETUP
-    extra = SETUP["seat_balance"]["equipment_extra"]["2"]
-    two = setup(GAME, 2, {}, 3).data["players"]
-    assert [len(p["equip"]) for p in two] == [SETUP["equipment_each"] + e for e in extra] and extra[1] > 0
-    assert [len(p["equip"]) for p in setup(GAME, 3, {}, 3).data["players"]] == [SETUP["equipment_each"]] * 3
+    for seats in (2, 3, 4):
+        dealt = [len(p["equip"]) for p in setup(GAME, seats, {}, 3).data["players"]]
+        assert dealt == [SETUP["equipment_each"]] * seats, seats
