@@ -242,3 +242,21 @@ def test_a_space_a_rival_can_reach_with_one_throw_is_exposed():
     put(st, 1, "h4")
     view = GAME.view(st, 0)
     assert ai.exposed("h6", view, 0) and not ai.exposed("castle", view, 0)
+
+
+def test_one_lost_piece_of_its_own_equipment_puts_the_wizard_among_its_goals():
+    """The Wizard returns everything one has lost: a single lost piece already makes the trip pay
+    (it took two before), a lost Treasure holder makes it pay sooner, the Cobra alone does not."""
+    from games.kingdom import ai
+    from games.kingdom.board import BOARD
+    st = fresh(2)
+    put(st, 0, "e6")
+    st.data["fold"]["west"] = "out"
+    assert st.data["lost_treasure"] == ["cobra"]
+    assert BOARD.wizard not in dict(ai.goals(GAME.view(st, 0), 0))
+    st.data["lost_equip"] = [{"item": "rope", "owner": 0}]
+    assert BOARD.wizard in dict(ai.goals(GAME.view(st, 0), 0))
+    me(st)["wizard_used"] = True
+    assert BOARD.wizard not in dict(ai.goals(GAME.view(st, 0), 0))
+    assert ai.wizard_cost(0, 1) < ai.wizard_cost(1, 0) < ai.wizard_cost(0, 0)
+

@@ -10,7 +10,10 @@ from the hazard's own step table), fights with the equipment the monster fears m
 King onto rivals and away from itself, stays off the Demon King's ground when it can, runs off a
 folding panel, and uses Deep Magic when the fold would catch it or carry a rival with Treasure.
 It leaves a Key Location to a rival who is nearer to it (so the adventurers spread out), and one
-carrying Treasure keeps out of a rival's next throw where it can (so steals stay occasional).
+carrying Treasure keeps out of a rival's next throw where it can (so steals stay occasional). The
+Wizard is worth a trip once anything of its own or a Treasure holder is lost (the more, the sooner).
+It does not go to the Ring just for Deep Magic: measured against the previous AI, carriers who did
+won fewer games (the roll for a card costs turns a fold seldom takes back).
 
 The board and the hazard tables are public, so reading them is fair; everything about the game in
 progress comes from the view (positions, equipment, how many holders each seat carries, the seat's
@@ -28,7 +31,7 @@ from games.core import Prompt, Rng
 
 from .board import BOARD
 from .hazards import HAZARDS
-from .stock import DIE, MONSTERS
+from .stock import DIE, MONSTERS, SETUP
 
 PREFS: dict[str, Any] = load_toml("kingdom", "ai.toml")
 STEP = PREFS["step"]        # turns per space of track (an average throw is 4.5)
@@ -184,14 +187,28 @@ def goals(view: dict[str, Any], seat: int) -> list[tuple[str, float]]:
             continue
         bonus = 0.0 if knows == s else (1.0 if "key" in hand else 1.5)
         out.append((other["at"], bonus))
-    if view["lost_treasures"] >= 2:
+    holders = lost_holders(view)
+    if holders:
         out.append(("ring", 2.5))
     lost_mine = sum(1 for e in view["lost_equipment"] if e["owner"] == seat)
-    if not me["wizard_used"] and (lost_mine >= 2 or view["lost_treasures"] >= 2):
-        out.append((BOARD.wizard, PREFS["wizard"]))  # he gives back what was lost
+    if not me["wizard_used"] and (lost_mine or holders):
+        out.append((BOARD.wizard, wizard_cost(lost_mine, holders)))
     if not out:
         out.append(("ring", 2.0))
     return out
+
+
+def lost_holders(view: dict[str, Any]) -> int:
+    """Lost Treasure holders that may hold a Treasure: the Cobra lies among them (cards.toml)."""
+    return max(0, view["lost_treasures"] - SETUP["cobra_in_lost"])
+
+
+def wizard_cost(lost_mine: int, holders: int) -> float:
+    """Extra turns a trip to the Wizard is thought to cost, less what he would give back: every
+    lost piece of one's own equipment and every lost Treasure holder make the trip pay sooner. It is
+    never thought cheaper than a fight for a Treasure."""
+    payoff = PREFS["wizard_item"] * lost_mine + PREFS["wizard_holder"] * holders
+    return max(FIGHT, PREFS["wizard"] - payoff)
 
 
 def cost_of(player: dict[str, Any], fold: dict[str, str]) -> Any:
@@ -295,7 +312,7 @@ class Smart:
             return "fight"
         if "visit" in actions:
             mine = [e for e in self.view["lost_equipment"] if e["owner"] == self.seat]
-            if mine or self.view["lost_treasures"] >= 2:
+            if mine or lost_holders(self.view):
                 return "visit"
         at = self.me["at"]
         here = self.here_cost(at)
@@ -343,8 +360,7 @@ class Smart:
     def ring(self, actions: list[str]) -> str:
         if "use roll" in actions:
             return "use roll"
-        lost = self.view["lost_treasures"]
-        if "use cards" in actions and (lost >= 2 or len(self.view["lost_equipment"]) >= 2):
+        if "use cards" in actions and (lost_holders(self.view) or len(self.view["lost_equipment"]) >= 2):
             return "use cards"
         if "use deep" in actions:
             return "use deep"

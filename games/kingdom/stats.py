@@ -6,7 +6,8 @@ is tuned by are counted here, from the same games (same seeds, same AI streams, 
     python -m games.kingdom.stats --games 400 --players 4 [--seed 0]
 
 prints, over the games: the share of games in which each hazard was attempted, how often a panel
-opened out and folded back in, dungeon trips per game, and wins by seat.
+opened out and folded back in, dungeon trips and steals per game, where the first Treasure was
+taken, and wins by seat.
 """
 from __future__ import annotations
 
@@ -29,11 +30,17 @@ class Tally:
         self.hazards: set[str] = set()
         self.folds: Counter[str] = Counter()   # "out" / "in": which way a panel turned
         self.dungeon = 0
+        self.steals = 0
+        self.first: str | None = None          # the Key Location the first Treasure came from
 
     def watch(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
         verb, _, arg = action.partition(" ")
         if verb == "cross":
             self.hazards.add(arg)
+        self.steals += verb == "steal"
+        if self.first is None:
+            self.first = next((loc for loc, tid in before["locations"].items()
+                               if tid is not None and after["locations"][loc] is None), None)
         for panel, face in after["fold"].items():
             if before["fold"][panel] != face:
                 self.folds[face] += 1
@@ -53,7 +60,8 @@ def watched_game(seats: int, seed: int, level: str = "smart") -> tuple[State, Ta
             break
         seat, prompt = next((s, pr) for s in range(seats) if (pr := GAME.prompt(state, s)) is not None)
         action = decide(GAME, state, seat, ai_rng(state.version), level, prompt)
-        shot = {"fold": dict(state.data["fold"]), "players": [dict(spot=pl["spot"]) for pl in state.data["players"]]}
+        shot = {"fold": dict(state.data["fold"]), "locations": dict(state.data["locations"]),
+                "players": [dict(spot=pl["spot"]) for pl in state.data["players"]]}
         advance(GAME, state, seat, action, 0.0, rng)
         tally.watch(shot, action, state.data)
     return state, tally
@@ -62,19 +70,23 @@ def watched_game(seats: int, seed: int, level: str = "smart") -> tuple[State, Ta
 def survey(count: int, seats: int, seed: int = 0) -> dict[str, Any]:
     attempted: Counter[str] = Counter()
     folds: Counter[str] = Counter()
-    dungeon = decided = 0
+    first: Counter[str] = Counter()
+    dungeon = decided = steals = 0
     wins: Counter[int] = Counter()
     for index in range(count):
         state, tally = watched_game(seats, seed + index)
         attempted.update(tally.hazards)
         folds.update(tally.folds)
         dungeon += tally.dungeon
+        steals += tally.steals
+        first[tally.first or "none"] += 1
         for w in (state.result or {}).get("winners") or []:
             wins[w] += 1
             decided += 1
     return {"games": count, "seats": seats,
             "hazards": {h: attempted[h] / count for h in sorted(BOARD.hazards)},
             "folds_out": folds["out"], "folds_in": folds["in"], "dungeon_per_game": dungeon / count,
+            "steals_per_game": steals / count, "first_treasure": {loc: n / count for loc, n in first.items()},
             "win_share": {s: wins[s] / decided if decided else 0.0 for s in range(seats)},
             "decided": decided}
 
@@ -90,7 +102,9 @@ def main(argv: list[str] | None = None) -> None:
     for h, share in sorted(r["hazards"].items(), key=lambda kv: kv[1]):
         print(f"  {h:20} attempted in {share:6.1%} of games")
     print(f"  folds: {r['folds_out']} out, {r['folds_in']} back in")
-    print(f"  dungeon trips per game: {r['dungeon_per_game']:.2f}")
+    print(f"  dungeon trips per game: {r['dungeon_per_game']:.2f}; steals per game: {r['steals_per_game']:.2f}")
+    print("  first Treasure from: " + ", ".join(f"{loc} {share:.0%}" for loc, share in
+                                                 sorted(r["first_treasure"].items(), key=lambda kv: -kv[1])))
     print("  win share by seat: " + ", ".join(f"seat {s}: {v:.1%}" for s, v in r["win_share"].items()))
 
 
