@@ -87,7 +87,7 @@ def step(players: Players, table: Table, texts: dict[str, str]) -> Step:
                        if p is not None and not table.seats[s].ai)
     public = table.game.view(table.state, None)
     interlude = table.game.interlude(public)
-    who = livetable.acting(table, public, players.bot.service.clock.now())
+    who = livetable.acting(table, public, players.bot.service.clock.now(), "en")
     return Step(
         header=header_of(live) if live is not None else None,
         buttons=tuple(live.buttons()) if live is not None else (),
