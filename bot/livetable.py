@@ -228,7 +228,7 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     elif board is not None:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
             f"attachment://{board.filename}", description=board.alt[:1024])))
-    panel = panel_text(table) if said is None else ""
+    panel = panel_text(table, lang) if said is None else ""
     if panel:
         box.add_item(discord.ui.TextDisplay(panel))
     footer = _footer(table, lang)
@@ -262,15 +262,15 @@ def opening_text(table: Table, room: int, lang: str) -> str:
     return markup.clip("\n".join([text(lang, "table.opening.house_rules"), *rules]), room)
 
 
-def panel_text(table: Table) -> str:
+def panel_text(table: Table, lang: str) -> str:
     """The game's player panel (`Game.panel_text`) of the public view as the table's text: a
     line per player and the table's facts, then the picture's legend in small print. Empty for
-    a game without one."""
+    a game without one. (The game writes its lines; an AI's level reads in `lang`.)"""
     assert table.state is not None
     lines = table.game.hook("panel_text")
     if lines is None:
         return ""
-    names = levels.named(table.seats)  # the players as the panel lists them: an AI with its level
+    names = levels.named(table.seats, lang)  # as the panel lists them: an AI with its level
     said = [discord.utils.escape_markdown(line) for line in lines(board_view(table.game, table.state, names))]
     if len(said) > 1:
         said[-1] = f"-# {said[-1]}"

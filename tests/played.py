@@ -99,7 +99,7 @@ def step(players: Players, table: Table, texts: dict[str, str]) -> Step:
         acting_header=who.header, acting_plain=who.plain,
         drawn=players.bot.publisher._drawn.get(table.id),
         channel=tuple(texts.setdefault(m.text(), m.text()) for m in players.channel_messages()),
-        panel=livetable.panel_text(table) if table.game.panel_text is not None else None,
+        panel=livetable.panel_text(table, "en") if table.game.panel_text is not None else None,
         texts=texts_of(live), names=tuple(table.names()))
 
 

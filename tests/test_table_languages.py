@@ -90,7 +90,7 @@ async def test_a_game_on_a_german_or_spanish_server_reads_in_its_language(
         locale, lang, fake_discord, tmp_path, monkeypatch):
     monkeypatch.setattr(present, "public_lines", lambda table, events: [
         ENGINE_LINE for event in events if event.public])
-    monkeypatch.setattr(livetable, "panel_text", lambda table: ENGINE_PANEL)
+    monkeypatch.setattr(livetable, "panel_text", lambda table, lang: ENGINE_PANEL)
     clock = FakeClock()
     harness = InThreadHarness(fake_discord, tmp_path / "gk.db", clock=clock,
                               turn_timeout=100_000.0)
@@ -160,3 +160,29 @@ class _Shown:
 
     def __init__(self, part: dict) -> None:
         self.id, self.content, self.children = part["id"], part["content"], []
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_tables_controls_read_in_the_servers_language(lang):
+    """Two people asked at once (each a "take my turn" naming them), a vote on an absent
+    player, "My hand", and "Play again" once the game is over: all in `lang`."""
+    import games
+    from bot.table import Seat, Table
+    from bot.ui import turn_rows
+    from games.core import Choice, Prompt, Step
+    asked = Prompt(0, "", [Choice("roll", (Step("roll", "Roll"),))], private=True)
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("castle"), host_id=1, seed=1,
+                  options={"deadline": "vote"}, status="running", prompts=[asked, asked, None],
+                  seats=[Seat("Ana", 1), Seat("Bo", 2), Seat("Cy", 3, timeouts=1)],
+                  tokens=[0, 0, 0])
+    shown = [(getattr(item, "label", None), getattr(item, "placeholder", None),
+              [o.label for o in getattr(item, "options", [])])
+             for row in turn_rows(table, lang) for item in row.children]
+    assert shown == [
+        (text(lang, "table.button.take_turn_of", name="Ana"), None, []),
+        (text(lang, "table.button.take_turn_of", name="Bo"), None, []),
+        (None, text(lang, "table.vote.placeholder"), [text(lang, "table.vote.option", name="Cy")]),
+        (text(lang, "table.button.hand"), None, [])]
+    table.status = "over"
+    assert [item.label for row in turn_rows(table, lang) for item in row.children] == \
+        [text(lang, "table.button.again")]
