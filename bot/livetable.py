@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from dataclasses import dataclass, field
 from functools import cache
-import string
 from typing import Any
 
 import discord
-
 from babel.lists import format_list
 
 from data.locales import LANGUAGES, messages, text
@@ -73,8 +72,10 @@ def acting(table: Table, public: dict[str, Any], now: float, lang: str) -> Actin
         if called is not None:
             when = countdown(interlude["until"]) if interlude.get("until") \
                 else text(lang, "table.now")
-            return Acting(f"🗝️ {text(lang, 'table.calls', name=f'**{name}**', who=present.mention(table, called), when=when)}",
-                          text(lang, "table.calls.plain", name=name, who=table.seats[called].name),
+            calls = text(lang, "table.calls", name=f"**{name}**",
+                         who=present.mention(table, called), when=when)
+            return Acting(f"🗝️ {calls}", text(lang, "table.calls.plain", name=name,
+                                               who=table.seats[called].name),
                           called, interlude, clock)
         return Acting(f"🗝️ {text(lang, 'table.speaks', name=f'**{name}**')}",
                       text(lang, "table.speaks", name=name), None, interlude, clock)
@@ -238,7 +239,8 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     room = MAX_TEXT - len(trail) - len(header) - len(panel) - len(footer) - sum(map(len, extra)) - 200
     shown = [line for line in lines if said is None or said not in line]
     if table.status == "running" and not shown and not carried and table.state.version == 0:
-        box.add_item(discord.ui.TextDisplay(opening_text(table, max(200, room), lang), id=OPENING_ID))
+        box.add_item(discord.ui.TextDisplay(opening_text(table, max(200, room), lang),
+                                            id=OPENING_ID))
     told = "\n".join(present.fitting(shown, lang, max(200, room)))
     if told:
         box.add_item(discord.ui.TextDisplay(told, id=LINES_ID))
@@ -380,5 +382,5 @@ def _footer(table: Table, lang: str) -> str:
 
 
 def _command(lang: str, name: str) -> str:
-    """A slash command as Discord lists it in `lang`: "/hand", "/karten"."""
+    """A slash command as Discord lists it in `lang`: "/log", "/verlauf"."""
     return f"/{text(lang, f'cmd.{name}.name')}"

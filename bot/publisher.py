@@ -525,8 +525,9 @@ class DiscordPublisher:
         """Retire the previous table message: delete it (its summary went on to the new one),
         or, at the end of a chapter, shrink it to the chapter's summaries. Through the click
         that moved on from it when there is one (not a channel write)."""
-        fields = {"view": livetable.chapter_layout(
-            chapter, self.bot.languages.server(table.guild_id)), "attachments": []} if chapter else {}
+        lang = self.bot.languages.server(table.guild_id)
+        fields = {"view": livetable.chapter_layout(chapter, lang), "attachments": []} \
+            if chapter else {}
         if can_edit_through(origin, ids):
             try:
                 if chapter:

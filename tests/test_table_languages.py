@@ -5,8 +5,8 @@ story (/log); its labels fit Discord's limits; its turn summaries, read back fro
 after each restart, tell each turn once under its own number, in the server's language.
 
 The engines' words (event lines, the players' panel, house rules, choice labels, the result's
-reason, the board's description) are a later stage's: the test replaces the lines and the panel by a mark
-that has no letters, and leaves the rest out of what it scans."""
+reason, the board's description) are a later stage's: the test replaces the lines and the
+panel by a mark that has no letters, and leaves the rest out of what it scans."""
 from __future__ import annotations
 
 import re
