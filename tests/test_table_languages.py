@@ -1,7 +1,7 @@
 """The live table speaks the server's language: a game of Keys to the Castle played to its end
 through the fake Discord on a German and on a Spanish server, the bot restarting now and then,
-shows no English of the bot's own in any version of any message of its channel, nor in its
-story (/log); its labels fit Discord's limits; its turn summaries, read back from the message
+shows no English of the bot's own in any version of any message of its channel (a /status
+copy of the table included), nor in its story (/log); its labels fit Discord's limits; its turn summaries, read back from the message
 after each restart, tell each turn once under its own number, in the server's language.
 
 The engines' words (event lines, the players' panel, house rules, choice labels, the result's
@@ -102,6 +102,10 @@ async def test_a_game_on_a_german_or_spanish_server_reads_in_its_language(
         told: dict[str, list[int]] = {}
 
         async def restart_now_and_then(step: int, table):
+            if step == 3:  # /status posts the table anew, in the server's language too
+                ix = await fake_discord.slash(players.users["Bo"], players.channel.id, "status")
+                assert (await ix.response()).message.content == text(lang, "status.posted")
+                await players.settle(table)
             if step % 7 == 0 and table.status == "running":
                 await harness.restart()
                 table = await players.bot.service.get(table.id)
