@@ -109,9 +109,9 @@ class Notifier:
         table, seat = turn
         store = self.bot.store
         public, private = await since_last_turn(store, table, seat)
-        news = present.news_lines(table, seat, private)
-        link = table_link(table, store.messages(table.id).get("board"))
         lang = self.bot.languages.person(slot.channel_id, table.guild_id)
+        news = present.news_lines(table, seat, private, lang)
+        link = table_link(table, store.messages(table.id).get("board"))
         if (await store.person(slot.channel_id))["notify"]:
             told = turn_text(table, catch_up(table, public, lang), link, news, lang)
         elif news:  # turn DMs off: the news alone, which no other DM carries at this pace

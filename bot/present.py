@@ -161,15 +161,15 @@ def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | N
                    turn=table.state.turn) if table.state.turn \
         else text(lang, "hand.heading", game=table.game.title, id=table.id)
     body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
-    parts = [heading, *news_lines(table, seat, events), body]
+    parts = [heading, *news_lines(table, seat, events, lang), body]
     if jump_url:
         parts.append(text(lang, "hand.back", url=jump_url))
     return "\n".join(p for p in parts if p)[:2000]
 
 
-def news_lines(table: Table, seat: int, events: list[Event]) -> list[str]:
+def news_lines(table: Table, seat: int, events: list[Event], lang: str) -> list[str]:
     """The events addressed to `seat`, each line once: a line that came several times says so
-    ("You discard a ghost. (twice)")."""
+    ("You discard a ghost. (twice)", in its reader's `lang`)."""
     seen = Counter(table.fill(e.text) for e in events if e.to is not None and seat in e.to)
-    return [line if n == 1 else f"{line} ({'twice' if n == 2 else f'{n} times'})"
-            for line, n in seen.items()]
+    return [line if n == 1 else text(lang, "hand.twice", line=line) if n == 2
+            else text(lang, "hand.times", line=line, count=n) for line, n in seen.items()]

@@ -747,7 +747,9 @@ class PrivateNote:
         the same news is not sent twice in a row (a secret seen again changes nothing; a
         second ghost lost does), and start-up knows whether a seat was ever told."""
         assert self.table.state is not None
-        return fingerprint([present.news_lines(self.table, self.seat, self.events), self.whole,
+        # (what it tells, whatever the language it is told in)
+        return fingerprint([present.news_lines(self.table, self.seat, self.events,
+                                               locales.DEFAULT), self.whole,
                             self.table.game.private_text(self.table.state, self.seat)])
 
     @staticmethod

@@ -190,3 +190,16 @@ def test_the_tables_controls_read_in_the_servers_language(lang):
     table.status = "over"
     assert [item.label for row in turn_rows(table, lang) for item in row.children] == \
         [text(lang, "table.button.again")]
+
+
+def test_news_that_came_several_times_says_so_in_its_readers_language():
+    import games
+    from bot.table import Seat, Table
+    from games.core import Event
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("castle"), host_id=1, seed=1,
+                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2)], status="running")
+    events = [Event("You draw a key.", to=(0,))] * 2 + [Event("You lose a door.", to=(0,))] * 3
+    assert present.news_lines(table, 0, events, "de") == [
+        "You draw a key. (zweimal)", "You lose a door. (3-mal)"]
+    assert present.news_lines(table, 0, events, "en") == [
+        "You draw a key. (twice)", "You lose a door. (3 times)"]
