@@ -1,8 +1,9 @@
 """The live table speaks the server's language: a game of Keys to the Castle played to its end
 through the fake Discord on a German and on a Spanish server, the bot restarting now and then,
 shows no English of the bot's own in any version of any message of its channel (a /status
-copy of the table included), nor in its story (/log); its labels fit Discord's limits; its turn summaries, read back from the message
-after each restart, tell each turn once under its own number, in the server's language.
+copy of the table included), nor in its story (/log); its labels fit Discord's limits; its
+turn summaries, read back from the message after each restart, tell each turn once under its
+own number, in the server's language.
 
 The engines' words (event lines, the players' panel, house rules, choice labels, the result's
 reason, the board's description) are a later stage's: the test replaces the lines and the
@@ -203,3 +204,23 @@ def test_news_that_came_several_times_says_so_in_its_readers_language():
         "You draw a key. (zweimal)", "You lose a door. (3-mal)"]
     assert present.news_lines(table, 0, events, "en") == [
         "You draw a key. (twice)", "You lose a door. (3 times)"]
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_gatekeepers_visit_and_the_game_clock_read_in_the_servers_language(lang):
+    from tests.test_nothing_stale import visiting_gatekeeper
+    table, now = visiting_gatekeeper()
+    game, state = table.game, table.state
+    leaves = min(t["due"] for t in game.timers(state))
+    shown = []
+    for end in (leaves, leaves + 60):
+        state.data["clock"]["end"] = end
+        who = livetable.acting(table, game.view(state, None), now, lang)
+        shown += [who.header, who.plain, who.clock]
+    assert shown[2] == f"⏳ {text(lang, 'table.clock.during_visit', name='THE GATEKEEPER')}"
+    when = livetable.countdown(leaves + 60)
+    assert shown[5] == f"⏳ {text(lang, 'table.clock.runs_out', when=when)}"
+    state.data["clock"]["paused_at"] = now
+    shown.append(livetable.acting(table, game.view(state, None), now, lang).clock)
+    assert shown[-1] == f"⏸️ {text(lang, 'table.clock.paused')}"
+    assert all(leftover_english(words, lang) == set() for words in shown), shown
