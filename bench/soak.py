@@ -227,7 +227,7 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
         sent.append(await fake.click(user, board.id, direct[0]))
         await answered(sent[-1])
         return sent
-    opener = next((cid for cid, label in mine if label.lower().endswith("take my turn")), None)
+    opener = next((cid for cid, _ in mine if cid.split(":")[4] == "panel"), None)
     if opener is None:  # the board changed since it was read
         raise LookupError(f"no button for {action!r} on message {board.id}")
     sent.append(await fake.click(user, board.id, opener))

@@ -521,7 +521,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         ack = await acknowledge(interaction)
         if ack is Ack.NONE:
             await by_dm(interaction, self.words(interaction, "panel.too_late",
-                                                take_turn=ui.TAKE_MY_TURN))
+                                                take_turn=Msg("table.button.take_turn")))
             return
         if ack is Ack.UPDATE:
             self.panel_origins[(table.id, seat)] = interaction

@@ -11,7 +11,6 @@ import games
 from data.locales import Msg, has, text
 
 from .present import pitch
-from .ui import TAKE_MY_TURN
 
 from . import levels
 
@@ -50,7 +49,7 @@ def full_help(commands: Iterable[Any], lang: str) -> str:
     return "\n".join([
         text(lang, "help.intro"),
         text(lang, "help.start", play=slash(lang, "play"), join=Msg("lobby.button.join"),
-             start=Msg("lobby.button.start"), take_turn=TAKE_MY_TURN),
+             start=Msg("lobby.button.start"), take_turn=Msg("table.button.take_turn")),
         "",
         text(lang, "help.games"),
         *game_lines(lang),

@@ -15,12 +15,16 @@ after), a countdown to the answer's deadline, and the answer button.
 from __future__ import annotations
 
 import math
+import re
+import string
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import discord
+from babel.lists import format_list
 
-from data.locales import DEFAULT
+from data.locales import LANGUAGES, messages, text
 
 from . import levels, markup, pace, present, ui
 from .rendering import board_view
@@ -51,40 +55,45 @@ class Acting:
     clock: str = ""  # the game clock's line under the header, if the game has one
 
 
-def acting(table: Table, public: dict[str, Any], now: float) -> Acting:
-    """Who acts now: from the seats' prompts (the buttons' source) and the game's interlude in
-    the `public` view, with every deadline as it stands at `now`, when the table is shown."""
+def acting(table: Table, public: dict[str, Any], now: float, lang: str) -> Acting:
+    """Who acts now, in the server's language `lang`: from the seats' prompts (the buttons'
+    source) and the game's interlude in the `public` view, with every deadline as it stands at
+    `now`, when the table is shown."""
     assert table.state is not None
     game, state = table.game, table.state
     if table.status != "running":
-        return Acting(f"🏁 **Game over.** {present.result_text(table, DEFAULT)}", "Game over",
-                      None)
+        over = text(lang, "table.game_over")
+        return Acting(f"🏁 **{over}.** {present.result_text(table, lang)}", over, None)
     interlude = game.interlude(public)
-    clock = _clock_line(table, public, interlude, now)
+    clock = _clock_line(table, public, interlude, now, lang)
     if interlude is not None:
         name = game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
         called = interlude.get("calls")
         if called is not None:
-            until = f" {countdown(interlude['until'])}" if interlude.get("until") else " now"
-            return Acting(f"🗝️ **{name}** calls {present.mention(table, called)}: answer him{until}!",
-                          f"{name} calls {table.seats[called].name}: answer him now", called,
-                          interlude, clock)
-        return Acting(f"🗝️ **{name}** speaks: nobody moves.", f"{name} speaks: nobody moves",
-                      None, interlude, clock)
+            when = countdown(interlude["until"]) if interlude.get("until") \
+                else text(lang, "table.now")
+            calls = text(lang, "table.calls", name=f"**{name}**",
+                         who=present.mention(table, called), when=when)
+            return Acting(f"🗝️ {calls}", text(lang, "table.calls.plain", name=name,
+                                               who=table.seats[called].name),
+                          called, interlude, clock)
+        return Acting(f"🗝️ {text(lang, 'table.speaks', name=f'**{name}**')}",
+                      text(lang, "table.speaks", name=name), None, interlude, clock)
     deadline = _turn_deadline(table, public)
     deadline = f" · {countdown(deadline)}" if deadline else ""
     waiting = [s for s, p in enumerate(table.prompts) if p is not None]
     mover = game.to_move(state)
     if len(waiting) > 1:
-        people = " and ".join(_who(table, s) for s in waiting)
-        names = " and ".join(table.seats[s].name for s in waiting)
-        return Acting(f"➡️ Waiting for {people}{deadline}", f"Waiting for {names}",
+        people = format_list([_who(table, s, lang) for s in waiting], locale=lang)
+        names = format_list([table.seats[s].name for s in waiting], locale=lang)
+        return Acting(f"➡️ {text(lang, 'table.waiting', people=people)}{deadline}",
+                      text(lang, "table.waiting", people=names),
                       mover if mover in waiting else None, clock=clock)
     seat = waiting[0] if waiting else mover
     if seat is None:
-        return Acting("⏳ The game goes on by itself…", "", None, clock=clock)
-    return Acting(f"➡️ {_who(table, seat)} to move{deadline}", f"{table.seats[seat].name} to move",
-                  seat, clock=clock)
+        return Acting(f"⏳ {text(lang, 'table.by_itself')}", "", None, clock=clock)
+    return Acting(f"➡️ {text(lang, 'table.to_move', who=_who(table, seat, lang))}{deadline}",
+                  text(lang, "table.to_move", who=table.seats[seat].name), seat, clock=clock)
 
 
 def countdown(when: float) -> str:
@@ -100,13 +109,9 @@ def _turn_deadline(table: Table, public: dict[str, Any]) -> float | None:
     return table.deadline
 
 
-def _who(table: Table, seat: int) -> str:
+def _who(table: Table, seat: int, lang: str) -> str:
     """A seat as the header names it: colour mark, mention (or bold name for an AI), colour."""
-    colours = table.game.colours
-    colour = colours[seat] if seat < len(colours) else ""
-    mark = f"{present.SQUARES.get(colour, '')}{present.SEAT_SHAPES[seat % len(present.SEAT_SHAPES)]}"
-    tag = levels.tag(table.seats[seat].ai, table.seats[seat].level)
-    return f"{mark} {present.mention(table, seat)} ({colour}{tag})".replace(" ()", "")
+    return present.seat_label(table, seat, lang, present.mention(table, seat))
 
 
 @dataclass
@@ -133,8 +138,11 @@ class Trail:
         """The turn after the last one its summaries tell: where the live table carrying them
         began (read back after a restart, when that is not in memory)."""
         label = self.carried[-1].removeprefix("**").partition("**")[0] if self.carried else ""
-        last = label.rpartition(" ")[2].rpartition("–")[2]  # "Turn 7", "Turns 3–7"
-        return int(last) + 1 if label.startswith("Turn") and last.isdigit() else None
+        for pattern in _turn_labels():  # "Turn 7", "Turns 3–7", "Zug 7", "Turnos 3–7"…
+            told = pattern.fullmatch(label)
+            if told:
+                return int(told["last"]) + 1
+        return None
 
     def closes_chapter(self, summary: str) -> bool:
         """Is the message retiring with `summary` the last of its chapter?"""
@@ -143,42 +151,63 @@ class Trail:
             or len(_carried_text(chapter)) + len("\n-# ") + SUMMARY_CHARS > CHAPTER_CHARS
 
 
-def turn_summary(first_turn: int, last_turn: int, lines: list[str]) -> str:
-    """One line of at most SUMMARY_CHARS for a retired turn message: its turns and what
-    happened in them. Whole events only (those that do not fit are counted: "… and 3 more"),
-    and never a marker left open (`markup`): a cut inside `**…**` would make the rest of the
-    chapter bold."""
-    turns = f"Turn {first_turn}" if first_turn >= last_turn else f"Turns {first_turn}–{last_turn}"
+@cache
+def _turn_labels() -> list[re.Pattern[str]]:
+    """A summary's turn label ("Turn 7", "Turns 3–7") as every language writes it, the last
+    turn it tells as `last`: read back from a message after a restart, whatever language the
+    server spoke when it was written."""
+    found = []
+    for lang in LANGUAGES:
+        for id, last in (("table.summary.turn", "turn"), ("table.summary.turns", "last")):
+            template = messages(lang)[id].string
+            found.append(re.compile("".join(
+                re.escape(literal) + ("" if field is None else
+                                      r"(?P<last>\d+)" if field == last else r"\d+")
+                for literal, field, _, _ in string.Formatter().parse(template))))
+    return found
+
+
+def turn_summary(first_turn: int, last_turn: int, lines: list[str], lang: str) -> str:
+    """One line of at most SUMMARY_CHARS for a retired turn message, in the server's language
+    `lang`: its turns and what happened in them. Whole events only (those that do not fit are
+    counted: "… and 3 more"), and never a marker left open (`markup`): a cut inside `**…**`
+    would make the rest of the chapter bold."""
+    turns = text(lang, "table.summary.turn", turn=first_turn) if first_turn >= last_turn \
+        else text(lang, "table.summary.turns", first=first_turn, last=last_turn)
     head = f"**{turns}**: "
     events = [markup.balanced(line.replace("\n", " ")) for line in lines if line]
-    return head + (_fitting_events(events, SUMMARY_CHARS - len(head)) if events else "no moves")
+    return head + (_fitting_events(events, SUMMARY_CHARS - len(head), lang) if events
+                   else text(lang, "table.summary.none"))
 
 
-def _fitting_events(events: list[str], room: int) -> str:
+def _fitting_events(events: list[str], room: int, lang: str) -> str:
     """The first events that fit in `room` characters, joined, and how many more there were;
     the first event shortened (`markup.clip`) when even it alone does not fit."""
+    def more(left: int) -> str:
+        return f" {text(lang, 'table.summary.more', count=left)}" if left else ""
     for shown in range(len(events), 0, -1):
-        more = f" … and {len(events) - shown} more" if shown < len(events) else ""
         body = " · ".join(events[:shown])
-        if len(body) + len(more) <= room:
-            return body + more
-    more = f" … and {len(events) - 1} more" if len(events) > 1 else ""
-    return markup.clip(events[0], room - len(more)) + more
+        if len(body) + len(more(len(events) - shown)) <= room:
+            return body + more(len(events) - shown)
+    rest = more(len(events) - 1)
+    return markup.clip(events[0], room - len(rest)) + rest
 
 
 def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str],
-                 board: Picture | None, speaker: Picture | None,
+                 board: Picture | None, speaker: Picture | None, lang: str,
                  began: int | None = None) -> discord.ui.LayoutView:
-    """The live table message for `table` as committed. `began`, the turn it began at, is
-    kept in the container's id, so after a restart its turn's summary keeps its number."""
+    """The live table message for `table` as committed, in the server's language `lang`.
+    `began`, the turn it began at, is kept in the container's id, so after a restart its
+    turn's summary keeps its number."""
     assert table.state is not None
     game = table.game
     view = discord.ui.LayoutView(timeout=None)
     trail = _carried_text(carried)
     if trail:
         view.add_item(discord.ui.TextDisplay(trail, id=CARRIED_ID))
-    title = f"### {game.title} · turn {table.state.turn}" if table.status == "running" \
-        else f"### {game.title} · game over"
+    title = "### " + (text(lang, "table.title.turn", game=game.title, turn=table.state.turn)
+                      if table.status == "running" else text(lang, "table.title.over",
+                                                              game=game.title))
     header = "\n".join(part for part in (title, who.header, who.clock) if part)
     colour = SPEAKER_COLOUR if who.interlude and who.seat is None else (
         discord.Colour.gold() if table.status != "running" else present.colour_of(table, who.seat))
@@ -200,23 +229,24 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     elif board is not None:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
             f"attachment://{board.filename}", description=board.alt[:1024])))
-    panel = panel_text(table) if said is None else ""
+    panel = panel_text(table, lang) if said is None else ""
     if panel:
         box.add_item(discord.ui.TextDisplay(panel))
-    footer = _footer(table)
+    footer = _footer(table, lang)
     if board is None and speaker is None:
-        footer += " · (the board picture could not be drawn)"
-    extra = [] if table.status == "running" else _results(table)
+        footer += f" · {text(lang, 'table.picture_failed')}"
+    extra = [] if table.status == "running" else _results(table, lang)
     room = MAX_TEXT - len(trail) - len(header) - len(panel) - len(footer) - sum(map(len, extra)) - 200
     shown = [line for line in lines if said is None or said not in line]
     if table.status == "running" and not shown and not carried and table.state.version == 0:
-        box.add_item(discord.ui.TextDisplay(opening_text(table, max(200, room)), id=OPENING_ID))
-    text = "\n".join(present.fitting(shown, max(200, room)))
-    if text:
-        box.add_item(discord.ui.TextDisplay(text, id=LINES_ID))
+        box.add_item(discord.ui.TextDisplay(opening_text(table, max(200, room), lang),
+                                            id=OPENING_ID))
+    told = "\n".join(present.fitting(shown, lang, max(200, room)))
+    if told:
+        box.add_item(discord.ui.TextDisplay(told, id=LINES_ID))
     for part in extra:
         box.add_item(discord.ui.TextDisplay(part))
-    for row in ui.turn_rows(table):
+    for row in ui.turn_rows(table, lang):
         box.add_item(row)
     box.add_item(discord.ui.TextDisplay(footer))
     view.add_item(box)
@@ -224,35 +254,36 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     return view
 
 
-def opening_text(table: Table, room: int) -> str:
+def opening_text(table: Table, room: int, lang: str) -> str:
     """What the game's first table says before anyone moves: that it begins, and the house rules
     that change play at this table (`Game.opening`), so players hear them before they act."""
     assert table.state is not None
     rules = [f"- {table.fill(line)}" for line in table.game.opening(table.state)]
     if not rules:
-        return "The game begins!"
-    return markup.clip("\n".join(["The game begins! House rules at this table:", *rules]), room)
+        return text(lang, "table.opening")
+    return markup.clip("\n".join([text(lang, "table.opening.house_rules"), *rules]), room)
 
 
-def panel_text(table: Table) -> str:
+def panel_text(table: Table, lang: str) -> str:
     """The game's player panel (`Game.panel_text`) of the public view as the table's text: a
     line per player and the table's facts, then the picture's legend in small print. Empty for
-    a game without one."""
+    a game without one. (The game writes its lines; an AI's level reads in `lang`.)"""
     assert table.state is not None
     lines = table.game.hook("panel_text")
     if lines is None:
         return ""
-    names = levels.named(table.seats)  # the players as the panel lists them: an AI with its level
+    names = levels.named(table.seats, lang)  # as the panel lists them: an AI with its level
     said = [discord.utils.escape_markdown(line) for line in lines(board_view(table.game, table.state, names))]
     if len(said) > 1:
         said[-1] = f"-# {said[-1]}"
     return markup.clip("\n".join(said), PANEL_CHARS)
 
 
-def chapter_layout(summaries: list[str]) -> discord.ui.LayoutView:
+def chapter_layout(summaries: list[str], lang: str) -> discord.ui.LayoutView:
     """A retired table message: the summaries of its chapter's turns, nothing live."""
     view = discord.ui.LayoutView(timeout=None)
-    view.add_item(discord.ui.TextDisplay(_carried_text(summaries) or "-# (no moves)"))
+    view.add_item(discord.ui.TextDisplay(_carried_text(summaries)
+                                         or f"-# ({text(lang, 'table.summary.none')})"))
     view.stop()
     return view
 
@@ -273,10 +304,18 @@ def carried_from(components: list[Any]) -> list[str]:
 
 
 def lines_from(components: list[Any]) -> list[str]:
-    """The current turn's lines a table message shows, read back likewise (a first table of
-    an older release still shows "The game begins!" among them: not a move)."""
+    """The current turn's lines a table message shows, read back likewise: not the pointer
+    to /log over lines left out, nor, on a first table of an older release, "The game
+    begins!" (in whatever language the message was written: no move)."""
     return [line for line in _text_of(components, LINES_ID).split("\n")
-            if line and line != "The game begins!"]
+            if line and line not in _not_moves()]
+
+
+@cache
+def _not_moves() -> frozenset[str]:
+    """The lines of a table's turn text that tell no move, in every language."""
+    return frozenset(said for lang in LANGUAGES
+                     for said in (text(lang, "table.opening"), present.earlier_lines(lang)))
 
 
 def began_from(components: list[Any]) -> int | None:
@@ -301,13 +340,13 @@ def _text_of(components: list[Any], wanted: int) -> str:
 
 
 def _clock_line(table: Table, public: dict[str, Any], interlude: dict[str, Any] | None,
-                now: float) -> str:
+                now: float, lang: str) -> str:
     """The game clock under the header. While a speaking character holds the floor, what falls
     due waits until he leaves (the game's own timers are then his alone): a clock that runs out
     before that says so rather than count down past zero."""
     clock = public.get("clock") or {}
     if clock.get("paused_at"):
-        return "⏸️ The game is paused."
+        return f"⏸️ {text(lang, 'table.clock.paused')}"
     end = clock.get("end")
     if not end:
         return ""
@@ -316,21 +355,32 @@ def _clock_line(table: Table, public: dict[str, Any], interlude: dict[str, Any] 
         leaves = min((t["due"] for t in table.game.timers(table.state)), default=None)
         if leaves is not None and end <= leaves:
             name = table.game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
-            return f"⏳ The game clock runs out during this visit: time is up as {name} leaves."
+            return f"⏳ {text(lang, 'table.clock.during_visit', name=name)}"
     if end <= now:
-        return "⏳ The game clock has run out."
-    return f"⏳ The game clock runs out {countdown(end)}."
+        return f"⏳ {text(lang, 'table.clock.out')}"
+    return f"⏳ {text(lang, 'table.clock.runs_out', when=countdown(end))}"
 
 
-def _results(table: Table) -> list[str]:
-    players = "\n".join(present.seat_label(table, i) for i in range(len(table.seats)))
+def _results(table: Table, lang: str) -> list[str]:
+    players = "\n".join(present.seat_label(table, i, lang) for i in range(len(table.seats)))
     scores = present.score_table(table)
-    return [f"**Players**\n{players}"] + ([f"**Final scores**\n{scores}"] if scores else [])
+    return [f"**{text(lang, 'table.players')}**\n{players}"] + (
+        [f"**{text(lang, 'table.final_scores')}**\n{scores}"] if scores else [])
 
 
-def _footer(table: Table) -> str:
+def _footer(table: Table, lang: str) -> str:
+    """The table's last line: the game's number and the commands that help at this point,
+    named as Discord shows them to the server's language."""
+    game = text(lang, "table.footer.game", id=table.id)
     if table.status == "running":
-        speed = pace.describe(table.options, DEFAULT)  # the table's words are still English
-        return (f"-# Game #{table.id}{f' · {speed}' if speed else ''} · /hand for your cards · "
-                f"/rules {table.game.name}")
-    return f"-# Game #{table.id} · /log for the whole story · /replay to watch it again"
+        speed = pace.describe(table.options, lang)
+        parts = [game, speed, text(lang, "table.footer.hand", command=_command(lang, "hand")),
+                 f"{_command(lang, 'rules')} {table.game.name}"]
+        return "-# " + " · ".join(part for part in parts if part)
+    return f"-# {game} · " + text(lang, "table.footer.over", log=_command(lang, "log"),
+                                  replay=_command(lang, "replay"))
+
+
+def _command(lang: str, name: str) -> str:
+    """A slash command as Discord lists it in `lang`: "/log", "/verlauf"."""
+    return f"/{text(lang, f'cmd.{name}.name')}"

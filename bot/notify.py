@@ -66,10 +66,12 @@ def turn_changed(game: Game, before: State, after: State) -> bool:
     return after.turn != before.turn or after.over or game.to_move(after) != game.to_move(before)
 
 
-def catch_up(table: Table, events: list[Event], limit: int = CATCH_UP_CHARACTERS) -> list[str]:
-    """The public `events` as lines, the newest kept within `limit`."""
+def catch_up(table: Table, events: list[Event], lang: str,
+             limit: int = CATCH_UP_CHARACTERS) -> list[str]:
+    """The public `events` as lines, the newest kept within `limit` (the pointer to the rest
+    in the reader's `lang`)."""
     lines = present.public_lines(table, events)
-    return present.fitting(lines, limit) if lines else []
+    return present.fitting(lines, lang, limit) if lines else []
 
 
 def table_link(table: Table, board: tuple[int, int] | None) -> str:
@@ -107,11 +109,11 @@ class Notifier:
         table, seat = turn
         store = self.bot.store
         public, private = await since_last_turn(store, table, seat)
-        news = present.news_lines(table, seat, private)
-        link = table_link(table, store.messages(table.id).get("board"))
         lang = self.bot.languages.person(slot.channel_id, table.guild_id)
+        news = present.news_lines(table, seat, private, lang)
+        link = table_link(table, store.messages(table.id).get("board"))
         if (await store.person(slot.channel_id))["notify"]:
-            told = turn_text(table, catch_up(table, public), link, news, lang)
+            told = turn_text(table, catch_up(table, public, lang), link, news, lang)
         elif news:  # turn DMs off: the news alone, which no other DM carries at this pace
             told = present.hand_message(table, seat, private, link, lang, whole=False)
         else:

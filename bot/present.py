@@ -19,12 +19,22 @@ SEAT_SHAPES = ("●", "■", "▲", "◆", "★", "✚", "⬟", "⬢")
 MAX_LOG_LINES = 12
 
 
-def seat_label(table: Table, seat: int) -> str:
+def seat_label(table: Table, seat: int, lang: str, who: str | None = None) -> str:
+    """A seat as the table names it, in the server's language `lang`: its colour's mark and
+    shape, `who` (its bold name unless told: the header mentions), its colour and AI level."""
     colours = table.game.colours
     colour = colours[seat] if seat < len(colours) else ""
-    tag = levels.tag(table.seats[seat].ai, table.seats[seat].level)
+    tag = levels.tag(table.seats[seat].ai, table.seats[seat].level, lang)
     mark = f"{SQUARES.get(colour, '')}{SEAT_SHAPES[seat % len(SEAT_SHAPES)]}"
-    return f"{mark} **{table.seats[seat].name}** ({colour}{tag})".replace(" ()", "")
+    who = who or f"**{table.seats[seat].name}**"
+    return f"{mark} {who} ({colour_name(table.game, colour, lang)}{tag})".replace(" ()", "")
+
+
+def colour_name(game: Game, colour: str, lang: str) -> str:
+    """A seat colour's name in `lang`, from the game's catalog (as the game names it when
+    its catalog does not)."""
+    id = f"game.{game.name}.colour.{colour}"
+    return text(lang, id) if colour and has(id) else colour
 
 
 def colour_of(table: Table, seat: int | None) -> discord.Colour:
@@ -90,16 +100,22 @@ def public_lines(table: Table, events: list[Event]) -> list[str]:
             else table.fill(e.text) for e in events if e.public]
 
 
-def fitting(lines: list[str], limit: int = 3500) -> list[str]:
-    """The newest lines that fit in `limit` characters, with a pointer to /log if some don't."""
+def fitting(lines: list[str], lang: str, limit: int = 3500) -> list[str]:
+    """The newest lines that fit in `limit` characters, with a pointer to /log (in `lang`) if
+    some don't."""
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
         size += len(line) + 1
         if size > limit or len(kept) == MAX_LOG_LINES * 3:
-            return ["…earlier lines: `/log`", *reversed(kept)]
+            return [earlier_lines(lang), *reversed(kept)]
         kept.append(line)
     return list(reversed(kept))
+
+
+def earlier_lines(lang: str) -> str:
+    """The pointer to /log over lines left out, with the command as `lang` names it."""
+    return text(lang, "table.earlier", command=f"/{text(lang, 'cmd.log.name')}")
 
 
 def score_table(table: Table) -> str:
@@ -145,15 +161,15 @@ def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | N
                    turn=table.state.turn) if table.state.turn \
         else text(lang, "hand.heading", game=table.game.title, id=table.id)
     body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
-    parts = [heading, *news_lines(table, seat, events), body]
+    parts = [heading, *news_lines(table, seat, events, lang), body]
     if jump_url:
         parts.append(text(lang, "hand.back", url=jump_url))
     return "\n".join(p for p in parts if p)[:2000]
 
 
-def news_lines(table: Table, seat: int, events: list[Event]) -> list[str]:
+def news_lines(table: Table, seat: int, events: list[Event], lang: str) -> list[str]:
     """The events addressed to `seat`, each line once: a line that came several times says so
-    ("You discard a ghost. (twice)")."""
+    ("You discard a ghost. (twice)", in its reader's `lang`)."""
     seen = Counter(table.fill(e.text) for e in events if e.to is not None and seat in e.to)
-    return [line if n == 1 else f"{line} ({'twice' if n == 2 else f'{n} times'})"
-            for line, n in seen.items()]
+    return [line if n == 1 else text(lang, "hand.twice", line=line) if n == 2
+            else text(lang, "hand.times", line=line, count=n) for line, n in seen.items()]

@@ -275,7 +275,8 @@ class DiscordPublisher:
                 lines = lines if ending else []
                 if happened:  # a turn cut short before anything happened in it leaves no summary
                     summary = livetable.turn_summary(
-                        first, max(first, table.state.turn - 1), happened)
+                        first, max(first, table.state.turn - 1), happened,
+                        self.bot.languages.server(table.guild_id))
                     if trail.closes_chapter(summary):
                         chapter, carried = carried + [summary], []
                     else:
@@ -386,19 +387,20 @@ class DiscordPublisher:
         assert table.state is not None
         game = table.game
         public = game.view(table.state, None)
-        who = livetable.acting(table, public, self.bot.service.clock.now())
+        lang = self.bot.languages.server(table.guild_id)  # what the channel shows
+        who = livetable.acting(table, public, self.bot.service.clock.now(), lang)
         interlude = who.interlude
         view = board_view(game, table.state, table.names(), who.plain, public)
         said = None
         if interlude is not None and game.speaker is not None:
             said = table.fill(interlude["line"])
-            picture = Picture(livetable.SPEAKER_FILE, speaker_alt_text(game, said))
+            picture = Picture(livetable.SPEAKER_FILE, speaker_alt_text(game, said, lang))
             drawn = json.dumps(["speaker", said])
         else:
-            picture = Picture(livetable.BOARD_FILE, board_alt(table, view))
+            picture = Picture(livetable.BOARD_FILE, board_alt(table, view, lang))
             drawn = json.dumps(view, sort_keys=True)
         return Draft(table, who, lines, carried, view, picture, drawn, said,
-                     table.state.turn if began is None else began)
+                     table.state.turn if began is None else began, lang)
 
     async def post_board(self, table: Table, lines: list[str], carried: list[str],
                          slot: Slot) -> tuple[int, int]:
@@ -523,7 +525,9 @@ class DiscordPublisher:
         """Retire the previous table message: delete it (its summary went on to the new one),
         or, at the end of a chapter, shrink it to the chapter's summaries. Through the click
         that moved on from it when there is one (not a channel write)."""
-        fields = {"view": livetable.chapter_layout(chapter), "attachments": []} if chapter else {}
+        lang = self.bot.languages.server(table.guild_id)
+        fields = {"view": livetable.chapter_layout(chapter, lang), "attachments": []} \
+            if chapter else {}
         if can_edit_through(origin, ids):
             try:
                 if chapter:
@@ -656,8 +660,9 @@ class DiscordPublisher:
         """Tell a player in the channel that their DMs are closed, so they use /hand. Unlike
         other notices this one lasts (no DM will come), so its delivery is recorded: start-up
         tells a seat whose notice never landed."""
-        text = (f"<@{table.seats[seat].user_id}> I can't DM you (your DMs are closed); use "
-                "`/hand` in this channel to see your cards.")
+        lang = self.bot.languages.server(table.guild_id)
+        text = locales.text(lang, "table.dms_closed", who=f"<@{table.seats[seat].user_id}>",
+                            command=f"/{locales.text(lang, 'cmd.hand.name')}")
         await self.delivery.deliver(("dms closed", table.id, seat), table.channel_id,
                                     (table.id, seat, text), self._dms_closed_notice)
 
@@ -710,18 +715,20 @@ class Draft:
     drawn: str
     said: str | None
     began: int  # the turn the live table began at: kept in the message, for after a restart
+    lang: str  # the server's language, which the channel reads
 
     def layout(self, with_picture: bool) -> discord.ui.LayoutView:
         picture = self.picture if with_picture else None
         return livetable.table_layout(
             self.table, self.who, self.lines, self.carried,
             board=picture if self.said is None else None,
-            speaker=picture if self.said is not None else None, began=self.began)
+            speaker=picture if self.said is not None else None, lang=self.lang,
+            began=self.began)
 
 
-def board_alt(table: Table, view: dict[str, Any]) -> str:
+def board_alt(table: Table, view: dict[str, Any], lang: str) -> str:
     """The board picture's alt text: the public state in words."""
-    return alt_text(table.game, view)
+    return alt_text(table.game, view, lang)
 
 
 @dataclass
@@ -740,7 +747,9 @@ class PrivateNote:
         the same news is not sent twice in a row (a secret seen again changes nothing; a
         second ghost lost does), and start-up knows whether a seat was ever told."""
         assert self.table.state is not None
-        return fingerprint([present.news_lines(self.table, self.seat, self.events), self.whole,
+        # (what it tells, whatever the language it is told in)
+        return fingerprint([present.news_lines(self.table, self.seat, self.events,
+                                               locales.DEFAULT), self.whole,
                             self.table.game.private_text(self.table.state, self.seat)])
 
     @staticmethod

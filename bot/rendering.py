@@ -25,9 +25,12 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from typing import Any, Callable
 
+from babel.lists import format_list
+
 import games
+from data.locales import text
 from games.core import Game, State
-from render.words import acting, clamp, fit, joined, name_of
+from render.words import acting, clamp, fit, name_of
 
 log = logging.getLogger("gatekeeper.render")
 
@@ -47,27 +50,31 @@ def board_view(game: Game, state: State, names: list[str], who: str | None = Non
     return view
 
 
-def alt_text(game: Game, view: dict[str, Any]) -> str:
+def alt_text(game: Game, view: dict[str, Any], lang: str) -> str:
     """The board picture of `view` (from `board_view`) in words, for its media description:
-    the game's `describer`, or, for a game without one, its title, who acts and who plays.
-    Either way at most 1024 characters, cut at a sentence."""
+    the game's `describer`, or, for a game without one, its title, who acts and who plays, in
+    the server's language `lang` (who acts: the view's "acting", already in it). Either way at
+    most 1024 characters, cut at a sentence."""
     describe = game.hook("describer")
     if describe is not None:
         return clamp(describe(view))
     names = [name_of(view, seat) for seat in range(len(view.get("names") or []))]
     current = view.get("current")
-    now = f"{name_of(view, current)} to play" if isinstance(current, int) else "Nobody is to play"
-    return fit([f"{game.title} board.", acting(view, now), f"Players: {joined(names)}."])
+    now = text(lang, "alt.to_play", who=name_of(view, current)) if isinstance(current, int) \
+        else text(lang, "alt.nobody")
+    return fit([text(lang, "alt.board", game=game.title), acting(view, now),
+                text(lang, "alt.players", names=format_list(names, locale=lang))])
 
 
-def speaker_alt_text(game: Game, line: str) -> str:
+def speaker_alt_text(game: Game, line: str, lang: str) -> str:
     """The speaking character's picture with `line` (`speak`) in words: the game's
-    `speaker_describer`, or the character's name and the line."""
+    `speaker_describer`, or the character's name and the line (in `lang`)."""
     describe = game.hook("speaker_describer")
     if describe is not None:
         return clamp(describe(line))
-    who = next((name.title() for name in game.speakers.values()), "A character")
-    return clamp(f"{who}, speaking: {' '.join(line.split())}")
+    who = next((name.title() for name in game.speakers.values()), None) \
+        or text(lang, "alt.a_character")
+    return clamp(text(lang, "alt.speaking", who=who, line=" ".join(line.split())))
 
 
 def draw(view: dict[str, Any]) -> bytes:

@@ -157,29 +157,25 @@ def slots(choices: list[Choice], grouped: bool) -> int:
                for run in runs_of_a_kind(choices))
 
 
-def kind_select(table: Table, seat: int, run: list[int]) -> discord.ui.Select:
-    """One select for choices of one kind: its placeholder names the kind, each option what
-    differs; the value is the choice's index (op "c", as a button's)."""
+def kind_select(table: Table, seat: int, run: list[int], lang: str) -> discord.ui.Select:
+    """One select for choices of one kind: its placeholder names the kind (in the server's
+    `lang`), each option what differs; the value is the choice's index (op "c", as a
+    button's)."""
     prompt = table.prompts[seat]
     assert prompt is not None
     names = table.names()
     kind = prompt.choices[run[0]].path[0].label
     return discord.ui.Select(
         custom_id=button_id(table, "c", f"kind{run[0]}", seat),
-        placeholder=fill_names(f"{kind}: pick one…", names)[:150],
+        placeholder=fill_names(text(lang, "table.pick_one", kind=kind), names)[:150],
         options=[discord.SelectOption(
             label=fill_names(" → ".join(step.label for step in prompt.choices[i].path[1:]),
                              names)[:100], value=str(i)) for i in run[:MAX_SELECT]])
 
 
-# The live table's panel button (the table's words move to the catalogs with the table; /help
-# names the button as it reads).
-TAKE_MY_TURN = "Take my turn"
-
-
-def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
-    """The rows of controls on the live table, for every person with something to do, each
-    button issued to their seat.
+def turn_rows(table: Table, lang: str) -> list[discord.ui.ActionRow]:
+    """The rows of controls on the live table, in the server's language `lang`, for every
+    person with something to do, each button issued to their seat.
 
     One person to move: their choices as buttons. Several at once (fears, votes, answers to a
     challenge): each button names its seat. Private or too many choices go behind a per-seat
@@ -189,7 +185,7 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
     if table.status != "running":
         if table.status == "over":
             return [discord.ui.ActionRow(discord.ui.Button(
-                label="Play again", style=discord.ButtonStyle.success,
+                label=text(lang, "table.button.again"), style=discord.ButtonStyle.success,
                 custom_id=button_id(table, "again")))]
         return []
     votes_after = pace.votes_after(table.options)
@@ -213,7 +209,8 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
                              else labels[index], f"c:{index}", seat) for index in run]
     else:
         for seat, _ in waiting[:room]:
-            label = f"{table.seats[seat].name}: take my turn" if several else TAKE_MY_TURN
+            label = text(lang, "table.button.take_turn_of", name=table.seats[seat].name) \
+                if several else text(lang, "table.button.take_turn")
             buttons.append((label, "panel:", seat))
     rows: list[discord.ui.ActionRow] = []
     for start in range(0, len(buttons), 5):
@@ -222,14 +219,17 @@ def turn_rows(table: Table) -> list[discord.ui.ActionRow]:
                               custom_id=button_id(table, *op_arg.split(":"), seat=seat))
             for label, op_arg, seat in buttons[start:start + 5])))
     for seat, run in kinds:
-        rows.append(discord.ui.ActionRow(kind_select(table, seat, run)))
+        rows.append(discord.ui.ActionRow(kind_select(table, seat, run, lang)))
     if voters:
         rows.append(discord.ui.ActionRow(discord.ui.Select(
-            custom_id=button_id(table, "vote"), placeholder="Vote out an absent player…",
-            options=[discord.SelectOption(label=f"Vote out {table.seats[i].name}"[:100], value=str(i))
-                     for i in voters])))
+            custom_id=button_id(table, "vote"),
+            placeholder=text(lang, "table.vote.placeholder")[:150],
+            options=[discord.SelectOption(
+                label=text(lang, "table.vote.option", name=table.seats[i].name)[:100],
+                value=str(i)) for i in voters])))
     rows.append(discord.ui.ActionRow(discord.ui.Button(
-        label="My hand", style=discord.ButtonStyle.secondary, custom_id=button_id(table, "hand"))))
+        label=text(lang, "table.button.hand"), style=discord.ButtonStyle.secondary,
+        custom_id=button_id(table, "hand"))))
     return rows
 
 

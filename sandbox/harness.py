@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bot.app import GatekeeperBot
+from bot.livetable import BEGAN_ID
 from bot.config import Settings
 from bot.store import Store
 
 from fakediscord import FakeDiscord, Message
+from fakediscord.models import walk_components
 
 # The fake sends READY and every GUILD_CREATE in one burst: no need for discord.py's 2 s wait
 # for late guilds (Settings.guild_ready_timeout) before the bot is ready.
@@ -25,9 +27,9 @@ GUILD_READY_TIMEOUT = 0.1
 
 
 def is_board(message: Message) -> bool:
-    """A table message (live or final): its footer names the game. A retired turn message,
-    shrunk to its summary, is not one."""
-    return "-# Game #" in message.text()
+    """A table message (live or final), in any language: its container's id says the turn it
+    began at. A retired turn message, shrunk to its summary, is not one."""
+    return any((part.get("id") or 0) >= BEGAN_ID for part in walk_components(message.components))
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:

@@ -177,9 +177,8 @@ class Players:
                          stale_client: bool = False):
         """Click the seat's "Take my turn" on `board`; the interaction (its answer is the
         panel, or a text box for a lone text choice)."""
-        panel_id = next(cid for cid, label, _ in board.buttons()
-                        if cid and cid.split(":")[2] == str(seat)
-                        and label.lower().endswith("take my turn"))
+        panel_id = next(cid for cid, _, _ in board.buttons()  # op "panel", in any language
+                        if cid and cid.split(":")[2] == str(seat) and cid.split(":")[4] == "panel")
         return await self.fake.click(user, board.id, panel_id, force=stale_client)
 
     async def panel_of(self, ix) -> Message:

@@ -87,7 +87,7 @@ def step(players: Players, table: Table, texts: dict[str, str]) -> Step:
                        if p is not None and not table.seats[s].ai)
     public = table.game.view(table.state, None)
     interlude = table.game.interlude(public)
-    who = livetable.acting(table, public, players.bot.service.clock.now())
+    who = livetable.acting(table, public, players.bot.service.clock.now(), "en")
     return Step(
         header=header_of(live) if live is not None else None,
         buttons=tuple(live.buttons()) if live is not None else (),
@@ -99,7 +99,7 @@ def step(players: Players, table: Table, texts: dict[str, str]) -> Step:
         acting_header=who.header, acting_plain=who.plain,
         drawn=players.bot.publisher._drawn.get(table.id),
         channel=tuple(texts.setdefault(m.text(), m.text()) for m in players.channel_messages()),
-        panel=livetable.panel_text(table) if table.game.panel_text is not None else None,
+        panel=livetable.panel_text(table, "en") if table.game.panel_text is not None else None,
         texts=texts_of(live), names=tuple(table.names()))
 
 

@@ -154,7 +154,7 @@ def test_every_board_is_described_within_the_limit_naming_every_seat_and_who_act
             names = NAMES[:seats]
             for state in states(name, seats, seed):
                 view = board_view(game, state, names)
-                text = alt_text(game, view)
+                text = alt_text(game, view, "en")
                 where = (seats, seed, state.version)
                 assert 0 < len(text) <= LIMIT, where
                 assert all(player in text for player in names), (where, text)
@@ -180,10 +180,10 @@ def test_alt_text_reads_nothing_a_seat_alone_sees_and_leaks_no_secret(name):
         for seed in SEEDS:
             for state in states(name, seats, seed):
                 public = board_view(game, state, NAMES[:seats])
-                text = alt_text(game, public)
+                text = alt_text(game, public, "en")
                 unnamed = without(text, terms)
                 for seat in range(seats):
-                    assert alt_text(game, seat_view(game, state, seat)) == text, (seats, seed, seat)
+                    assert alt_text(game, seat_view(game, state, seat), "en") == text, (seats, seed, seat)
                     hidden = secrets(game, state, seat, public)
                     assert [s for s in hidden if s in unnamed] == [], (seats, seed, seat, text)
                     checked += len(hidden)
@@ -197,17 +197,17 @@ def test_the_secret_check_finds_a_fear_copied_into_the_text():
     public = board_view(game, state, NAMES[:3])
     fear = game.view(state, 0)["fear"]["text"]
     assert fear in secrets(game, state, 0, public)
-    assert fear not in alt_text(game, public)
+    assert fear not in alt_text(game, public, "en")
 
 
 def test_the_bot_s_own_words_for_who_acts_come_first_but_never_hide_the_result():
     game = games.get("castle")
     state = play("castle", 2, seed=5, max_actions=6)
     view = board_view(game, state, NAMES[:2]) | {"acting": "Bo Marsh and Ana Quill must answer"}
-    assert alt_text(game, view).split(". ")[1] == "Bo Marsh and Ana Quill must answer"
+    assert alt_text(game, view, "en").split(". ")[1] == "Bo Marsh and Ana Quill must answer"
     over = play("castle", 2, seed=5)
     final = board_view(game, over, NAMES[:2]) | {"acting": "Ana Quill to move"}
-    assert over.over and "Game over: " in alt_text(game, final) and "to move" not in alt_text(game, final)
+    assert over.over and "Game over: " in alt_text(game, final, "en") and "to move" not in alt_text(game, final, "en")
 
 
 def test_long_descriptions_stop_at_a_whole_sentence():
@@ -225,21 +225,21 @@ def test_a_game_without_a_describer_gets_its_title_who_acts_and_the_players(keyp
     assert keypile.describer is None
     state = play("keypile", 2, seed=4, max_actions=3)
     view = board_view(keypile, state, NAMES[:2])
-    text = alt_text(keypile, view)
+    text = alt_text(keypile, view, "en")
     current = NAMES[keypile.to_move(state)]
     assert text == f"{keypile.title} board. {current} to play. Players: Ana Quill and Bo Marsh."
 
 
 def test_the_gatekeeper_s_picture_is_described_with_his_line():
     atmosfear = games.get("atmosfear")
-    text = speaker_alt_text(atmosfear, "Who dares   wake me?")
+    text = speaker_alt_text(atmosfear, "Who dares   wake me?", "en")
     assert text.startswith("The Gatekeeper, a hooded figure")
     assert text.endswith("speaking: Who dares wake me?")
-    assert len(speaker_alt_text(atmosfear, "Beware. " * 300)) <= LIMIT
+    assert len(speaker_alt_text(atmosfear, "Beware. " * 300, "en")) <= LIMIT
 
 
 def test_a_speaker_without_a_describer_is_named_with_the_line(keypile):
-    assert speaker_alt_text(keypile, "Hello  there.") == "A character, speaking: Hello there."
+    assert speaker_alt_text(keypile, "Hello  there.", "en") == "A character, speaking: Hello there."
 
 
 def test_a_replay_is_described_by_game_players_moves_and_winner():

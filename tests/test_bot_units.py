@@ -148,7 +148,7 @@ def test_buttons_and_panels_name_players_as_events_do():
     table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
                   options={}, seats=[Seat("Ana", 1), Seat("Bo", 2)], status="running",
                   prompts=[named, None], tokens=[0, 0])
-    labels = [item.label for row in turn_rows(table) for item in row.children]
+    labels = [item.label for row in turn_rows(table, "en") for item in row.children]
     assert labels[:2] == ["Confer with Bo", "Attack Bo"]
     panel = panel_view(table, 0, walk(named.choices, []), "en")
     assert [item.label for item in panel.children][:2] == ["Confer with Bo", "Attack Bo"]

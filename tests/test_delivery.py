@@ -303,7 +303,7 @@ def buttons_of(view: discord.ui.View | None) -> list[tuple[str, bool]]:
 
 def table_buttons(table) -> list[tuple[str, bool]]:
     """The buttons the live table of `table` should carry, in order."""
-    return [(b.custom_id, b.disabled) for row in ui.turn_rows(table) for b in row.children
+    return [(b.custom_id, b.disabled) for row in ui.turn_rows(table, "en") for b in row.children
             if isinstance(b, discord.ui.Button)]
 
 

@@ -187,7 +187,7 @@ def test_the_key_challenge_is_one_select_on_the_live_table():
                   status="running")
     table.prompts = [GAME.prompt(st, seat) for seat in range(3)]
     table.tokens = [0, 0, 0]
-    rows = ui.turn_rows(table)
+    rows = ui.turn_rows(table, "en")
     selects = [item for row in rows for item in row.children if isinstance(item, ui.discord.ui.Select)
                and ":c:kind" in item.custom_id]
     assert len(selects) == 1 and selects[0].placeholder.startswith("Key Challenge")

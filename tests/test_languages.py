@@ -13,7 +13,6 @@ from babel.messages.plurals import get_plural
 
 import games
 from bot import pace
-from bot.ui import TAKE_MY_TURN
 from data import resource
 from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
 from fakediscord import FakeDiscordError
@@ -149,9 +148,8 @@ def english_only_words(lang: str) -> set[str]:
 
 def game_words() -> list[str]:
     """Names the games keep in every language (titles, the ids typed after /play and the
-    moves' subcommands) and the live table's button that /help names (the table's words move
-    to the catalogs with the table)."""
-    found = [TAKE_MY_TURN]
+    moves' subcommands)."""
+    found = []
     for game in games.all_games():
         found += [game.title, game.name, *(game.verbs or {})]
     return sorted(found, key=len, reverse=True)

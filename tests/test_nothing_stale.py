@@ -235,13 +235,13 @@ def test_a_clock_running_out_while_the_gatekeeper_is_on_screen_counts_down_to_no
     leaves = min(t["due"] for t in game.timers(state))
     for end in (now + 1, leaves, now - 30):  # before he leaves, as he leaves, already past
         state.data["clock"]["end"] = end
-        who = livetable.acting(table, game.view(state, None), now)
+        who = livetable.acting(table, game.view(state, None), now, "en")
         assert who.interlude is not None and "<t:" not in who.clock, who.clock
         assert "time is up as THE GATEKEEPER leaves" in who.clock
     state.data["clock"]["end"] = leaves + 60  # after he leaves: the countdown stands
-    who = livetable.acting(table, game.view(state, None), now)
+    who = livetable.acting(table, game.view(state, None), now, "en")
     assert who.clock == f"⏳ The game clock runs out {livetable.countdown(leaves + 60)}."
     state.data["gk"]["on"] = False  # he left, and the clock's end is overdue for a moment
     state.data["clock"]["end"] = now - 1
-    assert livetable.acting(table, game.view(state, None), now).clock \
+    assert livetable.acting(table, game.view(state, None), now, "en").clock \
         == "⏳ The game clock has run out."

@@ -133,13 +133,13 @@ def texts(view) -> dict[int | None, str]:
 def test_the_first_table_tells_them_by_name_and_a_restart_does_not_take_them_for_moves(name):
     game = games.get(name)
     table = first_table(name, 3, {})
-    who = livetable.acting(table, game.view(table.state, None), 0.0)
-    view = livetable.table_layout(table, who, [], [], None, None, began=table.state.turn)
+    who = livetable.acting(table, game.view(table.state, None), 0.0, "en")
+    view = livetable.table_layout(table, who, [], [], None, None, "en", began=table.state.turn)
     opening = texts(view)[livetable.OPENING_ID]
     assert opening.startswith("The game begins! House rules at this table:\n")
     for line in game.opening(table.state):
         assert f"- {table.fill(line)}" in opening
     assert "{p" not in opening
     assert livetable.lines_from(view.children) == []
-    later = livetable.table_layout(table, who, ["Ana moves."], [], None, None)
+    later = livetable.table_layout(table, who, ["Ana moves."], [], None, None, "en")
     assert livetable.OPENING_ID not in texts(later) and livetable.lines_from(later.children) == ["Ana moves."]

@@ -57,6 +57,6 @@ def test_final_table_results_have_no_grid_and_short_lines():
     table = table_with({"winners": [1], "reason": "fewest curses",
                         "scores": {"header": ["Curses", "Ghosts", "Penalty", "Bonus", "Total"],
                                    "rows": [[1, 9, 2, 0, 1, 8], [0, 12, 5, 2, 0, 14]]}})
-    text = "\n".join(_results(table))
+    text = "\n".join(_results(table, "en"))
     assert "```" not in text and "Total 14" in text
     assert all(len(visible(line)) <= 40 for line in text.splitlines())

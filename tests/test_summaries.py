@@ -97,7 +97,7 @@ def shown_events(summary: str, lines: list[str]) -> None:
 @settings(max_examples=300, deadline=None)
 def test_a_summary_fits_keeps_whole_events_and_leaves_nothing_open(lines, turn, more_turns):
     lines = [line for line in lines if line] or ["a"]
-    summary = livetable.turn_summary(turn, turn + more_turns, lines)
+    summary = livetable.turn_summary(turn, turn + more_turns, lines, "en")
     assert len(summary) <= SUMMARY_CHARS
     assert open_markers(summary) == [], summary
     assert summary.startswith(f"**Turn {turn}**: " if not more_turns
@@ -107,7 +107,7 @@ def test_a_summary_fits_keeps_whole_events_and_leaves_nothing_open(lines, turn, 
 
 def test_a_long_turn_drops_whole_events_and_says_how_many():
     lines = [f"Player {n % 3 + 1} rolls **{n} 1 2**: {n} ghosts." for n in range(1, 20)]
-    summary = livetable.turn_summary(22, 22, lines)
+    summary = livetable.turn_summary(22, 22, lines, "en")
     hidden = int(re.search(r"and (\d+) more$", summary)[1])
     last = 19 - hidden
     assert summary.endswith(f"rolls **{last} 1 2**: {last} ghosts. … and {hidden} more")
@@ -122,7 +122,7 @@ def test_chapters_hold_whole_summaries_within_their_size(turns):
     keeps whole summaries, under CHAPTER_CHARS, nothing open."""
     trail = Trail()
     for number, lines in enumerate(turns, start=1):
-        summary = livetable.turn_summary(number, number, lines)
+        summary = livetable.turn_summary(number, number, lines, "en")
         if trail.closes_chapter(summary):
             chapter = livetable._carried_text(trail.carried + [summary])
             assert len(chapter) <= livetable.CHAPTER_CHARS
@@ -137,6 +137,6 @@ def test_chapters_hold_whole_summaries_within_their_size(turns):
 def test_a_trail_knows_the_turn_after_its_summaries():
     """After a restart the live table's first turn is read from what it carries."""
     assert Trail().next_turn() is None
-    assert Trail([livetable.turn_summary(3, 3, ["**Turn 9**: a trap"])]).next_turn() == 4
-    assert Trail([livetable.turn_summary(1, 2, ["a"]),
-                  livetable.turn_summary(3, 7, ["b", "c"])]).next_turn() == 8
+    assert Trail([livetable.turn_summary(3, 3, ["**Turn 9**: a trap"], "en")]).next_turn() == 4
+    assert Trail([livetable.turn_summary(1, 2, ["a"], "en"),
+                  livetable.turn_summary(3, 7, ["b", "c"], "en")]).next_turn() == 8
