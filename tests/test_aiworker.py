@@ -111,6 +111,21 @@ async def test_a_late_or_wrong_answer_gives_way_to_smart(caplog):
     assert wrong.fallbacks == 1
 
 
+async def one_ai_move(tmp_path, job, add_ai: str):
+    """A game of bell with one AI seat (added by the lobby op `add_ai`) whose AI worker runs
+    `job` in-process, after the AI's first timer: the table, and the AI seat's view before."""
+    clock = FakeClock()
+    service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=600, ai_delay=1,
+                           ai_worker=AiWorker(workers=0, job=job))
+    table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
+    await service.lobby(table.id, 100, "Ana", add_ai)
+    await service.lobby(table.id, 100, "Ana", "start")
+    view = table.game.view(table.state, next(i for i, s in enumerate(table.seats) if s.ai))
+    clock.advance(1)
+    await drain(service)
+    return table, view
+
+
 async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell):  # noqa: F811
     """A hard seat's move is asked of the AI worker, with the seat's view and prompt (never the
     state), and lands through the table like any AI move."""
@@ -120,16 +135,8 @@ async def test_a_hard_ai_seat_plays_through_the_worker(tmp_path, bell):  # noqa:
         asked.append((game_name, view, [c.action for c in prompt.choices]))
         return "ready"
 
-    clock = FakeClock()
-    service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=600, ai_delay=1,
-                           ai_worker=AiWorker(workers=0, job=job))
-    table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
-    await service.lobby(table.id, 100, "Ana", "ai.hard")
-    await service.lobby(table.id, 100, "Ana", "start")
+    table, view = await one_ai_move(tmp_path, job, "ai.hard")
     ai_seat = next(i for i, s in enumerate(table.seats) if s.ai)
-    view = table.game.view(table.state, ai_seat)
-    clock.advance(1)
-    await drain(service)
     assert asked == [("bell", view, ["ready"])]
     assert table.state.data["ready"] == [ai_seat]
 
@@ -153,12 +160,5 @@ async def test_other_ai_seats_do_not_ask_the_worker(tmp_path, bell):  # noqa: F8
     def job(*args):
         raise AssertionError("only hard seats search")
 
-    clock = FakeClock()
-    service = TableService(Store(tmp_path / "t.db"), Quiet(), clock, turn_timeout=600, ai_delay=1,
-                           ai_worker=AiWorker(workers=0, job=job))
-    table = await service.open_lobby("bell", 1, 10, 100, "Ana", seed=1)
-    await service.lobby(table.id, 100, "Ana", "ai")
-    await service.lobby(table.id, 100, "Ana", "start")
-    clock.advance(1)
-    await drain(service)
+    table, _ = await one_ai_move(tmp_path, job, "ai")
     assert len(table.state.data["ready"]) == 1

@@ -161,138 +161,117 @@ def leftover_english(shown: str, lang: str) -> set[str]:
     return set(re.findall(r"[A-Za-z]{4,}", shown)) & english_only_words(lang)
 
 
-async def test_german_and_spanish_servers_read_the_lobby_help_and_refusals_in_their_language(
-        fake_discord, tmp_path):
+@pytest.fixture
+async def harness(fake_discord, tmp_path):
+    """A bot on the fake Discord, stopped after the test."""
     harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
     await harness.start()
-    try:
-        for locale, lang, join in (("de", "de", "Beitreten"), ("es-ES", "es", "Unirse")):
-            players = Players(fake_discord, harness, ["Ana", "Bo"], locale=locale)
-            shown = []
-            ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "help")
-            shown.append((await ix.response()).message.readable())
-            assert len(shown[0]) <= 4096  # an embed's description
-            assert f"/{text(lang, 'cmd.play.name')} castle" in shown[0]  # as Discord shows it
-            ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "hand")
-            shown.append((await ix.response()).message.readable())  # no game here
-            ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "replay")
-            assert (await ix.response()).message.content == text(lang, "replay.none_here")
-            lobby = await players.open("Ana", "castle")
-            assert join in [label for _, label, _ in lobby.buttons()]
-            ix = await players.lobby_click("Bo", "ai")  # only the host may add AI players
-            shown.append((await ix.wait_followups())[0].readable())
-            shown.append(players.lobby().readable())
-            assert shown[1] == text(lang, "refusal.no_game_here")
-            assert shown[2] == text(lang, "refusal.host_only.ai")
-            for words in shown:
-                assert leftover_english(words, lang) == set(), (lang, words)
-            await fake_discord.slash(players.users["Ana"], players.channel.id, "end")
-    finally:
-        await harness.stop()
+    yield harness
+    await harness.stop()
+
+
+async def test_german_and_spanish_servers_read_the_lobby_help_and_refusals_in_their_language(
+        fake_discord, harness):
+    for locale, lang, join in (("de", "de", "Beitreten"), ("es-ES", "es", "Unirse")):
+        players = Players(fake_discord, harness, ["Ana", "Bo"], locale=locale)
+        shown = []
+        ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "help")
+        shown.append((await ix.response()).message.readable())
+        assert len(shown[0]) <= 4096  # an embed's description
+        assert f"/{text(lang, 'cmd.play.name')} castle" in shown[0]  # as Discord shows it
+        ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "hand")
+        shown.append((await ix.response()).message.readable())  # no game here
+        ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "replay")
+        assert (await ix.response()).message.content == text(lang, "replay.none_here")
+        lobby = await players.open("Ana", "castle")
+        assert join in [label for _, label, _ in lobby.buttons()]
+        ix = await players.lobby_click("Bo", "ai")  # only the host may add AI players
+        shown.append((await ix.wait_followups())[0].readable())
+        shown.append(players.lobby().readable())
+        assert shown[1] == text(lang, "refusal.no_game_here")
+        assert shown[2] == text(lang, "refusal.host_only.ai")
+        for words in shown:
+            assert leftover_english(words, lang) == set(), (lang, words)
+        await fake_discord.slash(players.users["Ana"], players.channel.id, "end")
 
 
 async def test_what_one_person_reads_is_in_their_language_the_channel_in_the_servers(
-        fake_discord, tmp_path):
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    try:
-        players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"], locale="es-419")
-        fake_discord.set_locale(players.users["Bo"], "de")
-        fake_discord.set_locale(players.users["Cy"], "ja")  # a language we don't speak
-        lobby = await players.open("Ana", "castle")
-        assert lobby.embeds[0]["title"] == "Keys to the Castle: sala"
-        refusals = []
-        for who in ("Bo", "Cy"):
-            ix = await players.lobby_click(who, "cancel")
-            refusals.append((await ix.wait_followups())[0].content)
-        assert refusals == [text("de", "refusal.host_only.cancel"),
-                            text("es", "refusal.host_only.cancel")]
-    finally:
-        await harness.stop()
+        fake_discord, harness):
+    players = Players(fake_discord, harness, ["Ana", "Bo", "Cy"], locale="es-419")
+    fake_discord.set_locale(players.users["Bo"], "de")
+    fake_discord.set_locale(players.users["Cy"], "ja")  # a language we don't speak
+    lobby = await players.open("Ana", "castle")
+    assert lobby.embeds[0]["title"] == "Keys to the Castle: sala"
+    refusals = []
+    for who in ("Bo", "Cy"):
+        ix = await players.lobby_click(who, "cancel")
+        refusals.append((await ix.wait_followups())[0].content)
+    assert refusals == [text("de", "refusal.host_only.cancel"),
+                        text("es", "refusal.host_only.cancel")]
 
 
 async def test_a_manager_sets_the_servers_language_and_it_outlives_a_restart(
-        fake_discord, tmp_path):
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    try:
-        players = Players(fake_discord, harness, ["Ana", "Max"])
-        fake_discord.add_member(players.guild.id, players.users["Max"], manage_guild=True)
-        ix = await fake_discord.slash(players.users["Max"], players.channel.id, "language",
-                                      {"language": "de"})
-        assert (await ix.response()).message.content == \
-            "Die Spiele dieses Servers sprechen jetzt Deutsch."
-        await harness.restart()
-        lobby = await players.open("Ana", "castle")
-        assert lobby.embeds[0]["title"] == "Keys to the Castle: Lobby"
-        assert "Beitreten" in [label for _, label, _ in lobby.buttons()]
-        ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "status")
-        assert (await ix.response()).message.content == text("en", "refusal.lobby_above")
-        ix = await fake_discord.slash(players.users["Max"], players.channel.id, "language",
-                                      {"language": "auto"})
-        assert (await ix.response()).message.content == \
-            "This server's games now speak English."
-    finally:
-        await harness.stop()
+        fake_discord, harness):
+    players = Players(fake_discord, harness, ["Ana", "Max"])
+    fake_discord.add_member(players.guild.id, players.users["Max"], manage_guild=True)
+    ix = await fake_discord.slash(players.users["Max"], players.channel.id, "language",
+                                  {"language": "de"})
+    assert (await ix.response()).message.content == \
+        "Die Spiele dieses Servers sprechen jetzt Deutsch."
+    await harness.restart()
+    lobby = await players.open("Ana", "castle")
+    assert lobby.embeds[0]["title"] == "Keys to the Castle: Lobby"
+    assert "Beitreten" in [label for _, label, _ in lobby.buttons()]
+    ix = await fake_discord.slash(players.users["Ana"], players.channel.id, "status")
+    assert (await ix.response()).message.content == text("en", "refusal.lobby_above")
+    ix = await fake_discord.slash(players.users["Max"], players.channel.id, "language",
+                                  {"language": "auto"})
+    assert (await ix.response()).message.content == \
+        "This server's games now speak English."
 
 
-async def test_only_a_manager_may_set_the_language(fake_discord, tmp_path):
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    try:
-        players = Players(fake_discord, harness, ["Ana"], locale="es-ES")
-        command = fake_discord.find_command("language", players.channel.id)
-        assert int(command["default_member_permissions"]) == 1 << 5  # Manage Server
-        with pytest.raises(FakeDiscordError, match="lacks permissions"):
-            await fake_discord.slash(players.users["Ana"], players.channel.id, "language",
-                                     {"language": "de"})
-        lobby = await players.open("Ana", "castle")  # the server's Discord language, unchanged
-        assert lobby.embeds[0]["title"] == "Keys to the Castle: sala"
-    finally:
-        await harness.stop()
+async def test_only_a_manager_may_set_the_language(fake_discord, harness):
+    players = Players(fake_discord, harness, ["Ana"], locale="es-ES")
+    command = fake_discord.find_command("language", players.channel.id)
+    assert int(command["default_member_permissions"]) == 1 << 5  # Manage Server
+    with pytest.raises(FakeDiscordError, match="lacks permissions"):
+        await fake_discord.slash(players.users["Ana"], players.channel.id, "language",
+                                 {"language": "de"})
+    lobby = await players.open("Ana", "castle")  # the server's Discord language, unchanged
+    assert lobby.embeds[0]["title"] == "Keys to the Castle: sala"
 
 
 async def test_slash_commands_are_registered_with_translated_names_and_descriptions(
-        fake_discord, tmp_path):
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    try:
-        commands = {c["name"]: c for c in fake_discord.commands()}
-        play = commands["play"]
-        assert play["name_localizations"] == {"de": "spielen", "es-ES": "jugar", "es-419": "jugar"}
-        assert play["description_localizations"]["de"] == text("de", "cmd.play.description")
-        assert play["options"][0]["name_localizations"]["es-ES"] == "juego"
-        since = commands["log"]["options"][0]
-        assert [c["name_localizations"]["de"] for c in since["choices"]] == \
-            ["dem Anfang", "meinem letzten Zug"]
-        castle = commands["castle"]  # a game's group: its description names the game
-        assert castle["description_localizations"]["es-419"] == "Escribir tu jugada en Keys to the Castle"
-        for command in commands.values():
-            if command["type"] == 1 and command["name"] in {n.split(".")[1] for n in ids(DEFAULT)
-                                                            if n.startswith("cmd.")}:
-                assert set(command.get("name_localizations") or {}) >= {"de", "es-ES"}, \
-                    command["name"]
-    finally:
-        await harness.stop()
+        fake_discord, harness):
+    commands = {c["name"]: c for c in fake_discord.commands()}
+    play = commands["play"]
+    assert play["name_localizations"] == {"de": "spielen", "es-ES": "jugar", "es-419": "jugar"}
+    assert play["description_localizations"]["de"] == text("de", "cmd.play.description")
+    assert play["options"][0]["name_localizations"]["es-ES"] == "juego"
+    since = commands["log"]["options"][0]
+    assert [c["name_localizations"]["de"] for c in since["choices"]] == \
+        ["dem Anfang", "meinem letzten Zug"]
+    castle = commands["castle"]  # a game's group: its description names the game
+    assert castle["description_localizations"]["es-419"] == "Escribir tu jugada en Keys to the Castle"
+    for command in commands.values():
+        if command["type"] == 1 and command["name"] in {n.split(".")[1] for n in ids(DEFAULT)
+                                                        if n.startswith("cmd.")}:
+            assert set(command.get("name_localizations") or {}) >= {"de", "es-ES"}, \
+                command["name"]
 
 
 async def test_a_dm_reads_in_its_readers_language_as_last_seen_also_after_a_restart(
-        fake_discord, tmp_path):
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    try:
-        players = Players(fake_discord, harness, ["Ana", "Bo"])
-        fake_discord.set_locale(players.users["Bo"], "es-419")
-        table = await players.start_game("Ana", ["Bo"])
+        fake_discord, harness):
+    players = Players(fake_discord, harness, ["Ana", "Bo"])
+    fake_discord.set_locale(players.users["Bo"], "es-419")
+    table = await players.start_game("Ana", ["Bo"])
 
-        def dm_of(name: str) -> str:
-            dm = fake_discord.dm_channel(players.users[name])
-            return fake_discord.channel_messages(dm.id)[0].content
-        await until(lambda: dm_of("Ana") and dm_of("Bo"), what="the first DMs")
-        assert dm_of("Ana").startswith(f"**Keys to the Castle** (game #{table.id}")
-        assert dm_of("Bo").startswith(f"**Keys to the Castle** (partida #{table.id}")
-        await harness.restart()
-        assert harness.bot.languages.person(players.users["Bo"], players.guild.id) == "es"
-        assert harness.bot.languages.person(players.users["Ana"], players.guild.id) == "en"
-    finally:
-        await harness.stop()
+    def dm_of(name: str) -> str:
+        dm = fake_discord.dm_channel(players.users[name])
+        return fake_discord.channel_messages(dm.id)[0].content
+    await until(lambda: dm_of("Ana") and dm_of("Bo"), what="the first DMs")
+    assert dm_of("Ana").startswith(f"**Keys to the Castle** (game #{table.id}")
+    assert dm_of("Bo").startswith(f"**Keys to the Castle** (partida #{table.id}")
+    await harness.restart()
+    assert harness.bot.languages.person(players.users["Bo"], players.guild.id) == "es"
+    assert harness.bot.languages.person(players.users["Ana"], players.guild.id) == "en"
