@@ -26,8 +26,7 @@ def duel_game(levels: list[str], seed: int) -> State:
 
 
 def test_smart_beats_random_clearly():
-    """Random never wins; smart wins at least three games in four (a duel against a random
-    player that wanders off with key cards may reach the round limit: issue 38's stalemates)."""
+    """Random never wins; smart wins at least four games in five."""
     smart_wins = random_wins = 0
     games = 16
     for seed in range(games):
@@ -35,7 +34,35 @@ def test_smart_beats_random_clearly():
         state = duel_game(levels, seed)
         smart_wins += state.result["winners"] == [levels.index("smart")]
         random_wins += state.result["winners"] == [levels.index("random")]
-    assert random_wins == 0 and smart_wins >= games * 0.75
+    assert random_wins == 0 and smart_wins >= games * 0.8
+
+
+def test_two_smart_adventurers_open_the_chest_before_the_warlock_wakes():
+    """Issue 38: with the default round limit at most 1% of games may end with nobody winning
+    (120 two-player games, the table size that stalled most)."""
+    from bot.simulate import simulate
+    report = simulate("firetop", 120, seed=1001, players=2)
+    assert report["errors"] == [] and report["no_winner"] <= 1
+
+
+def test_a_penniless_adventurer_plans_no_route_over_the_ferry():
+    """The ferry takes 3 Gold: without it (and with the Maze seen blocked) the way north is the
+    bridge, east of the ferry. Planning over the ferry kept the penniless pacing the south bank."""
+    from tests.test_firetop_rules import fresh, player, put, rolled_to, turn_of
+
+    def at_the_ferry(gold: int) -> State:
+        st = fresh(2)
+        d = st.data
+        d["maze_seen"] = {space: "dead" for space in BOARD.maze_spaces}
+        for rid, room in d["rooms"].items():
+            if rid not in ("library", "study", "treasure"):
+                room["treasure"] = None  # what is left to find lies north of the river
+        put(st, 0, "F8")
+        turn_of(st, 0)
+        player(st, 0)["gold"] = gold
+        return st
+    assert decide(GAME, at_the_ferry(3), 0, Rng(1), "smart") == "cross"
+    assert decide(GAME, rolled_to(at_the_ferry(0), 0, 2), 0, Rng(1), "smart") == "move H8"
 
 
 def test_smart_games_end_with_a_winner():
