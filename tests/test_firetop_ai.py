@@ -214,14 +214,34 @@ def test_an_adventurer_with_nothing_to_lose_is_not_put_off_by_a_monster():
 
 
 def test_smart_escapes_a_monster_it_will_likely_lose_to_even_unhurt():
+    """...when it carries something to lose; with nothing, it fights on (an escape heals the
+    monster, so fleeing and coming back never gets past it)."""
     from tests.test_firetop_rules import fresh, in_battle, act
-    st = fresh(2)
-    st.data["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20)
-    st = in_battle(st, 0, card="troll")  # Cave Troll: Skill 12 against our 9 (+0 sword)
-    st.data["battle"]["round"] = 1
-    prompt = GAME.prompt(st, 0)
-    if "escape" not in [c.action for c in prompt.choices]:  # the first round must be fought
-        st, _ = act(st, 0, "attack")
+    for items, choice in ((["goblet"], "escape"), ([], "attack")):
+        st = fresh(2)
+        st.data["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20, items=items)
+        st = in_battle(st, 0, card="troll")  # Cave Troll: Skill 12 against our 9 (+0 sword)
+        st.data["battle"]["round"] = 1
         prompt = GAME.prompt(st, 0)
-    assert "escape" in [c.action for c in prompt.choices]
-    assert decide(GAME, st, 0, Rng(1), "smart", prompt) == "escape"
+        if "escape" not in [c.action for c in prompt.choices]:  # the first round must be fought
+            st, _ = act(st, 0, "attack")
+            prompt = GAME.prompt(st, 0)
+        assert "escape" in [c.action for c in prompt.choices]
+        assert decide(GAME, st, 0, Rng(1), "smart", prompt) == choice, items
+
+
+def test_a_monster_the_table_has_seen_and_we_would_flee_again_is_not_a_target():
+    """A room whose monster we fled from, healed since, is left alone until we are stronger (or
+    have nothing to lose): two adventurers died and fled in the same room for a whole game."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    turn_of(st, 0)
+    d["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20, items=["goblet"])
+    room = d["rooms"]["armoury"]
+    room.update(encounter="troll", seen="troll", fixed=None)
+    assert GAME.view(st, 0)["rooms"]["armoury"]["waiting"]
+    assert "armoury" not in dict(Smart(GAME.view(st, 0), ["roll"], Rng(1)).targets())
+    d["players"][0].update(skill=12, skill0=12)  # strong enough now: worth another try
+    assert "armoury" in dict(Smart(GAME.view(st, 0), ["roll"], Rng(1)).targets())

@@ -171,7 +171,7 @@ class Smart:
             out.append(("spring", 18.0 * (1 - hurt)))
         need = bool(self.needed())
         for rid, room in rooms.items():
-            if room["looted"] or room["barred"] == seat or rid in ("study", "treasure"):
+            if room["looted"] or room["barred"] == seat or rid in ("study", "treasure") or self.walled(rid):
                 continue
             value = 12.0 if need else 5.0
             if room["waiting"] or (room["fixed"] and rid == "guardroom"):
@@ -180,6 +180,8 @@ class Smart:
                 value -= 6.0
             out.append((rid, value))
         for pile in view["piles"]:
+            if self.walled(pile["node"]):
+                continue
             if pile["owner"] == seat or pile["owner"] is None and not self.leftovers_likely():
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
         if self.hunting():
@@ -278,9 +280,8 @@ class Smart:
         room = self.view["rooms"][node]
         if room["barred"] == self.seat:
             return 50.0
-        monster = MONSTER_BY_NAME.get(room["waiting"] or "")
-        if monster and self.nerve() < 1.0 and self.foe_strength(monster["skill"], monster["stamina"]) < 0.25:
-            return 20.0  # fled from once, healed since: going back in loses turn after turn
+        if self.walled(node):
+            return 20.0
         if (room["waiting"] or (room["fixed"] and node == "guardroom")) and self.nerve() < 0.5:
             return 15.0
         return 0.0
@@ -372,12 +373,24 @@ class Smart:
         return battle_odds(max(-4, min(4, diff)), -(-me["stamina"] // WOUND), -(-stamina // WOUND))
 
     def should_escape(self) -> bool:
+        """Escape a monster we will likely lose to, unless dying would cost nothing (see `nerve`):
+        an escape heals it, so fleeing again and again never gets past it."""
         b = self.view["battle"]
-        if b is None or b["kind"] != "monster":
+        if b is None or b["kind"] != "monster" or self.nothing_to_lose():
             return False
         if self.me["stamina"] <= 2:
             return False  # a parting blow would kill
         return self.foe_strength(b["skill"], b["stamina"]) < 0.3
+
+    def walled(self, node: str) -> bool:
+        """A room whose monster the table has seen (a Fixed Encounter, or a card someone fled
+        from) and that we would flee from again: its wounds heal at every escape, so going back
+        in only costs turns, until we are stronger or have nothing to lose."""
+        room = self.view["rooms"].get(node)
+        monster = room and MONSTER_BY_NAME.get(room["waiting"] or room["fixed"] or "")
+        if not monster or self.nothing_to_lose():
+            return False
+        return self.foe_strength(monster["skill"], monster["stamina"]) < 0.3
 
     def should_escape_duel(self) -> bool:
         """As the one attacked: escape only a fight we will likely lose. Escaping hands the
@@ -511,9 +524,13 @@ class Smart:
         """How bold to be with monsters: our Stamina left (a share of its start), or full nerve when
         dying would cost nothing: no treasure card carried, and a new adventurer starts fresh at
         the Entrance (hurt adventurers with empty rucksacks otherwise never went back for keys)."""
-        if not self.secret["items"] and all(s == "sword" for s in self.secret["swords"]):
+        if self.nothing_to_lose():
             return 1.0
         return self.me["stamina"] / max(1, self.me["stamina0"])
+
+    def nothing_to_lose(self) -> bool:
+        """No treasure card carried (a found sword is one): dying costs only the walk back."""
+        return not self.secret["items"] and all(s == "sword" for s in self.secret["swords"])
 
     def leftovers_likely(self) -> bool:
         """Whether a pile nobody owns is most likely swords left behind (ours among them): we carry
