@@ -9,10 +9,11 @@
   goes to the Treasure Room once a likely triple is covered by the Bunches of Keys it carries;
 - moving: it walks towards the best target (the Treasure Room when ready, the Warlock's orb, unexplored
   rooms, treasure left lying about, the healing spring when hurt), weighing the value of each
-  target against its walking cost over the board's route graph (crossings, passages, the Maze);
-- fights when it should (escapes a battle it will likely lose, attacks adventurers who may carry
-  the keys it lacks once those are to be had only from them), eats when hurt, confers with anyone
-  it shares a square with.
+  target against its walking cost over the board's route graph (crossings it can pay for,
+  passages, the Maze), and leaves alone a room whose monster it would flee from again;
+- fights when it should (escapes a battle it will likely lose, attacks adventurers likely to carry
+  a Bunch of Keys it lacks, counting the Bunches nobody has seen as spread over every unseen
+  treasure card), eats when hurt, confers with anyone it shares a square with.
 """
 from __future__ import annotations
 
