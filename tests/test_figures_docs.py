@@ -21,7 +21,7 @@ FIGURES = ROOT / "tests" / "data" / "figures"
 PAGES = {
     "seats-castle.txt": "castle", "seats-dontgo.txt": "dontgo", "seats-kingdom.txt": "kingdom",
     "seats-atmosfear.txt": "atmosfear", "kingdom.txt": "kingdom", "firetop.txt": "firetop",
-    "atmosfear.txt": "atmosfear",
+    "atmosfear.txt": "atmosfear", "seats-firetop.txt": "firetop",
 }
 
 

@@ -26,8 +26,7 @@ def duel_game(levels: list[str], seed: int) -> State:
 
 
 def test_smart_beats_random_clearly():
-    """Random never wins; smart wins at least three games in four (a duel against a random
-    player that wanders off with key cards may reach the round limit: issue 38's stalemates)."""
+    """Random never wins; smart wins at least four games in five."""
     smart_wins = random_wins = 0
     games = 16
     for seed in range(games):
@@ -35,7 +34,35 @@ def test_smart_beats_random_clearly():
         state = duel_game(levels, seed)
         smart_wins += state.result["winners"] == [levels.index("smart")]
         random_wins += state.result["winners"] == [levels.index("random")]
-    assert random_wins == 0 and smart_wins >= games * 0.75
+    assert random_wins == 0 and smart_wins >= games * 0.8
+
+
+def test_two_smart_adventurers_open_the_chest_before_the_warlock_wakes():
+    """Issue 38: with the default round limit at most 1% of games may end with nobody winning
+    (120 two-player games, the table size that stalled most)."""
+    from bot.simulate import simulate
+    report = simulate("firetop", 120, seed=1001, players=2)
+    assert report["errors"] == [] and report["no_winner"] <= 1
+
+
+def test_a_penniless_adventurer_plans_no_route_over_the_ferry():
+    """The ferry takes 3 Gold: without it (and with the Maze seen blocked) the way north is the
+    bridge, east of the ferry. Planning over the ferry kept the penniless pacing the south bank."""
+    from tests.test_firetop_rules import fresh, player, put, rolled_to, turn_of
+
+    def at_the_ferry(gold: int) -> State:
+        st = fresh(2)
+        d = st.data
+        d["maze_seen"] = {space: "dead" for space in BOARD.maze_spaces}
+        for rid, room in d["rooms"].items():
+            if rid not in ("library", "study", "treasure"):
+                room["treasure"] = None  # what is left to find lies north of the river
+        put(st, 0, "F8")
+        turn_of(st, 0)
+        player(st, 0)["gold"] = gold
+        return st
+    assert decide(GAME, at_the_ferry(3), 0, Rng(1), "smart") == "cross"
+    assert decide(GAME, rolled_to(at_the_ferry(0), 0, 2), 0, Rng(1), "smart") == "move H8"
 
 
 def test_smart_games_end_with_a_winner():
@@ -187,14 +214,34 @@ def test_an_adventurer_with_nothing_to_lose_is_not_put_off_by_a_monster():
 
 
 def test_smart_escapes_a_monster_it_will_likely_lose_to_even_unhurt():
+    """...when it carries something to lose; with nothing, it fights on (an escape heals the
+    monster, so fleeing and coming back never gets past it)."""
     from tests.test_firetop_rules import fresh, in_battle, act
-    st = fresh(2)
-    st.data["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20)
-    st = in_battle(st, 0, card="troll")  # Cave Troll: Skill 12 against our 9 (+0 sword)
-    st.data["battle"]["round"] = 1
-    prompt = GAME.prompt(st, 0)
-    if "escape" not in [c.action for c in prompt.choices]:  # the first round must be fought
-        st, _ = act(st, 0, "attack")
+    for items, choice in ((["goblet"], "escape"), ([], "attack")):
+        st = fresh(2)
+        st.data["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20, items=items)
+        st = in_battle(st, 0, card="troll")  # Cave Troll: Skill 12 against our 9 (+0 sword)
+        st.data["battle"]["round"] = 1
         prompt = GAME.prompt(st, 0)
-    assert "escape" in [c.action for c in prompt.choices]
-    assert decide(GAME, st, 0, Rng(1), "smart", prompt) == "escape"
+        if "escape" not in [c.action for c in prompt.choices]:  # the first round must be fought
+            st, _ = act(st, 0, "attack")
+            prompt = GAME.prompt(st, 0)
+        assert "escape" in [c.action for c in prompt.choices]
+        assert decide(GAME, st, 0, Rng(1), "smart", prompt) == choice, items
+
+
+def test_a_monster_the_table_has_seen_and_we_would_flee_again_is_not_a_target():
+    """A room whose monster we fled from, healed since, is left alone until we are stronger (or
+    have nothing to lose): two adventurers died and fled in the same room for a whole game."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    turn_of(st, 0)
+    d["players"][0].update(skill=9, skill0=9, stamina=20, stamina0=20, items=["goblet"])
+    room = d["rooms"]["armoury"]
+    room.update(encounter="troll", seen="troll", fixed=None)
+    assert GAME.view(st, 0)["rooms"]["armoury"]["waiting"]
+    assert "armoury" not in dict(Smart(GAME.view(st, 0), ["roll"], Rng(1)).targets())
+    d["players"][0].update(skill=12, skill0=12)  # strong enough now: worth another try
+    assert "armoury" in dict(Smart(GAME.view(st, 0), ["roll"], Rng(1)).targets())

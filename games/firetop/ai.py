@@ -9,10 +9,11 @@
   goes to the Treasure Room once a likely triple is covered by the Bunches of Keys it carries;
 - moving: it walks towards the best target (the Treasure Room when ready, the Warlock's orb, unexplored
   rooms, treasure left lying about, the healing spring when hurt), weighing the value of each
-  target against its walking cost over the board's route graph (crossings, passages, the Maze);
-- fights when it should (escapes a battle it will likely lose, attacks adventurers who may carry
-  the keys it lacks once those are to be had only from them), eats when hurt, confers with anyone
-  it shares a square with.
+  target against its walking cost over the board's route graph (crossings it can pay for,
+  passages, the Maze), and leaves alone a room whose monster it would flee from again;
+- fights when it should (escapes a battle it will likely lose, attacks adventurers likely to carry
+  a Bunch of Keys it lacks, counting the Bunches nobody has seen as spread over every unseen
+  treasure card), eats when hurt, confers with anyone it shares a square with.
 """
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ from typing import Any
 from games.core import Prompt, Rng
 
 from .board import BOARD, route_costs
-from .content import CHEST_KEYS, NUMBERS, RUCKSACK, TREASURES, WARES, WOUND
+from .content import CARDS, CHEST_KEYS, FERRY_GOLD, FIXED, NUMBERS, RUCKSACK, TREASURES, WARES, WOUND
 
 SWORD_BY_NAME = {c["name"]: c["attack"] for c in TREASURES.values() if c["kind"] == "sword"}
+BUNCHES = {cid: frozenset(c["keys"]) for cid, c in TREASURES.items() if c["kind"] == "keys"}
+MONSTER_BY_NAME = {c["name"]: c for c in (*CARDS.values(), *FIXED.values()) if "skill" in c}
 ALL_TRIPLES = [frozenset(t) for t in combinations(range(1, NUMBERS + 1), CHEST_KEYS)]
 HUNT_FROM = 0.5  # share of the round limit after which missing keys are hunted from other adventurers
 
@@ -53,8 +56,8 @@ def battle_odds(diff: int, mine: int, theirs: int) -> float:
 
 
 @lru_cache(maxsize=None)
-def cost_to(target: str, maze: bool = True) -> dict[str, float]:
-    return route_costs(target, maze)
+def cost_to(target: str, maze: bool = True, ferry: bool = True) -> dict[str, float]:
+    return route_costs(target, maze, ferry)
 
 
 def rucksack_cards(other: dict[str, Any]) -> int:
@@ -119,6 +122,39 @@ class Smart:
         """Key numbers we still lack for the likeliest triples."""
         return {n for t in self.candidates for n in t} - self.keys_carried
 
+    def useful(self, cid: str) -> bool:
+        """A Bunch of Keys carrying a number we lack."""
+        return cid in BUNCHES and bool(BUNCHES[cid] & self.needed())
+
+    @staticmethod
+    def hidden_cards(other: dict[str, Any]) -> int:
+        """Rucksack cards of another adventurer that the table has not seen."""
+        shown = sum(1 for cid in other["shown_ids"] if cid in TREASURES and TREASURES[cid]["kind"] != "sword")
+        return max(0, rucksack_cards(other) - shown)
+
+    def slot_odds(self) -> float:
+        """Chance that one treasure card nobody has seen (in a room not yet looted, in a pile, in a
+        rival's rucksack) is a Bunch of Keys we can use: the useful Bunches not seen anywhere
+        spread evenly over every such card."""
+        if not hasattr(self, "_slot_odds"):
+            seen = set(self.secret["items"]) | {cid for q in self.view["players"] for cid in q["shown_ids"]}
+            unseen = [cid for cid in BUNCHES if cid not in seen and self.useful(cid)]
+            slots = self.room_slots() + sum(p["count"] for p in self.view["piles"] if p["owner"] != self.seat) \
+                + sum(self.hidden_cards(q) for q in self.rivals())
+            self._slot_odds = min(1.0, len(unseen) / slots) if slots else 0.0
+        return self._slot_odds
+
+    def room_slots(self) -> int:
+        return sum(1 for rid, r in self.view["rooms"].items() if not r["looted"] and rid not in ("study", "treasure"))
+
+    def rivals(self) -> list[dict[str, Any]]:
+        return [q for q in self.view["players"] if q["seat"] != self.seat]
+
+    def keys_on(self, other: dict[str, Any]) -> float:
+        """How many Bunches we can use `other` likely carries: those seen, and a share of the unseen."""
+        seen = sum(1 for cid in other["shown_ids"] if self.useful(cid))
+        return seen + self.hidden_cards(other) * self.slot_odds()
+
     # ------------------------------------------------------------ places
     def targets(self) -> list[tuple[str, float]]:
         view, me, seat = self.view, self.me, self.seat
@@ -136,7 +172,7 @@ class Smart:
             out.append(("spring", 18.0 * (1 - hurt)))
         need = bool(self.needed())
         for rid, room in rooms.items():
-            if room["looted"] or room["barred"] == seat or rid in ("study", "treasure"):
+            if room["looted"] or room["barred"] == seat or rid in ("study", "treasure") or self.walled(rid):
                 continue
             value = 12.0 if need else 5.0
             if room["waiting"] or (room["fixed"] and rid == "guardroom"):
@@ -145,17 +181,17 @@ class Smart:
                 value -= 6.0
             out.append((rid, value))
         for pile in view["piles"]:
+            if self.walled(pile["node"]):
+                continue
             if pile["owner"] == seat or pile["owner"] is None and not self.leftovers_likely():
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
         if self.hunting():
-            for other in view["players"]:
-                if other["seat"] != seat and rucksack_cards(other) and not other["creating"] \
-                        and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
-                        and other["left_room"] and me["left_room"]:
-                    # rooms still unexplored hold keys for sure: a rival only maybe
-                    base = 10.0 if self.rooms_exhausted() else 4.0
-                    out.append((other["pos"], base + 3 * rucksack_cards(other)
-                                + (8.0 if self.holds_needed(other) else 0.0)))
+            for other in self.rivals():
+                if self.robbable(other) and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj:
+                    gain = self.keys_on(other)
+                    if gain >= 0.3:
+                        out.append((other["pos"], 6.0 + 14.0 * min(gain, 1.0)
+                                    + (8.0 if self.holds_needed(other) else 0.0)))
         if not out:
             out.append(("treasure", 1.0))
         return out
@@ -163,11 +199,17 @@ class Smart:
     def potential(self, node: str, targets: list[tuple[str, float]]) -> float:
         best = float("inf")
         for target, value in targets:
-            cost = cost_to(target, not self.maze_blocked()).get(node)
+            cost = self.costs(target).get(node)
             if cost is None:
                 continue
             best = min(best, cost - value)
         return best
+
+    def costs(self, target: str) -> dict[str, float]:
+        """Walking costs to `target` by the ways open to us: not through a Maze the table has seen
+        blocked, not by the ferry without its fare (planning over it left the penniless pacing the
+        south bank for the rest of the game)."""
+        return cost_to(target, not self.maze_blocked(), self.me["gold"] >= FERRY_GOLD)
 
     def where(self) -> str:
         """The node the next move starts from."""
@@ -239,6 +281,8 @@ class Smart:
         room = self.view["rooms"][node]
         if room["barred"] == self.seat:
             return 50.0
+        if self.walled(node):
+            return 20.0
         if (room["waiting"] or (room["fixed"] and node == "guardroom")) and self.nerve() < 0.5:
             return 15.0
         return 0.0
@@ -330,29 +374,43 @@ class Smart:
         return battle_odds(max(-4, min(4, diff)), -(-me["stamina"] // WOUND), -(-stamina // WOUND))
 
     def should_escape(self) -> bool:
+        """Escape a monster we will likely lose to, unless dying would cost nothing (see `nerve`):
+        an escape heals it, so fleeing again and again never gets past it."""
         b = self.view["battle"]
-        if b is None or b["kind"] != "monster":
+        if b is None or b["kind"] != "monster" or self.nothing_to_lose():
             return False
         if self.me["stamina"] <= 2:
             return False  # a parting blow would kill
         return self.foe_strength(b["skill"], b["stamina"]) < 0.3
 
+    def walled(self, node: str) -> bool:
+        """A room whose monster the table has seen (a Fixed Encounter, or a card someone fled
+        from) and that we would flee from again: its wounds heal at every escape, so going back
+        in only costs turns, until we are stronger or have nothing to lose."""
+        room = self.view["rooms"].get(node)
+        monster = room and MONSTER_BY_NAME.get(room["waiting"] or room["fixed"] or "")
+        if not monster or self.nothing_to_lose():
+            return False
+        return self.foe_strength(monster["skill"], monster["stamina"]) < 0.3
+
     def should_escape_duel(self) -> bool:
-        b = self.view["battle"]
-        if b is None:
-            return False
-        other = self.view["players"][b["seat"] if b["seat"] != self.seat else b["foe"]]
-        if self.me["stamina"] <= 2:
-            return False
-        return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.4
+        """As the one attacked: escape only a fight we will likely lose. Escaping hands the
+        attacker every Bunch of Keys we carry, so with keys we fight on at worse odds."""
+        return self.duel_odds() < (0.2 if self.keys_carried else 0.4)
 
     def losing_duel(self) -> bool:
-        """As the attacker: the fight has turned against us (as a monster fight going badly would)."""
+        """As the attacker: the fight has turned against us. Escaping gives the one attacked our
+        Bunches of Keys, so with keys we hold on longer."""
+        return self.duel_odds() < (0.2 if self.keys_carried else 0.3)
+
+    def duel_odds(self) -> float:
+        """Our chance of winning the fight between adventurers we are in; 1.0 when a parting blow
+        would kill us (an escape costs Stamina)."""
         b = self.view["battle"]
-        other = self.view["players"][b["foe"]]
-        if self.me["stamina"] <= 2:
-            return False  # a parting blow would kill
-        return self.foe_strength(self.fighting_skill(other), other["stamina"]) < 0.25 and self.me["stamina"] <= 8
+        if b is None or self.me["stamina"] <= 2:
+            return 1.0
+        other = self.view["players"][b["seat"] if b["seat"] != self.seat else b["foe"]]
+        return self.foe_strength(self.fighting_skill(other), other["stamina"])
 
     @staticmethod
     def fighting_skill(other: dict[str, Any]) -> int:
@@ -367,7 +425,7 @@ class Smart:
         if not options:
             return "pass" if "pass" in self.actions else self.actions[0]
         targets = self.targets()
-        north_goal = min(targets, key=lambda t: cost_to(t[0], not self.maze_blocked()).get(self.me["pos"], 99)
+        north_goal = min(targets, key=lambda t: self.costs(t[0]).get(self.me["pos"], 99)
                          - t[1])[0]
         north = BOARD.side(north_goal) == "north"
 
@@ -452,10 +510,11 @@ class Smart:
         for action in self.by_verb.get("fight", []):
             colour = action.split()[1]
             other = next(q for q in self.view["players"] if q["colour"] == colour)
-            if not rucksack_cards(other):
+            gain = self.keys_on(other)
+            if gain < 0.3:
                 continue
             win = self.foe_strength(self.fighting_skill(other), other["stamina"])
-            if win > (0.25 if self.holds_needed(other) or self.late() else 0.35):
+            if win > (0.25 if self.holds_needed(other) or self.late() or gain >= 0.7 else 0.35):
                 best = action
         return best
 
@@ -466,9 +525,13 @@ class Smart:
         """How bold to be with monsters: our Stamina left (a share of its start), or full nerve when
         dying would cost nothing: no treasure card carried, and a new adventurer starts fresh at
         the Entrance (hurt adventurers with empty rucksacks otherwise never went back for keys)."""
-        if not self.secret["items"] and all(s == "sword" for s in self.secret["swords"]):
+        if self.nothing_to_lose():
             return 1.0
         return self.me["stamina"] / max(1, self.me["stamina0"])
+
+    def nothing_to_lose(self) -> bool:
+        """No treasure card carried (a found sword is one): dying costs only the walk back."""
+        return not self.secret["items"] and all(s == "sword" for s in self.secret["swords"])
 
     def leftovers_likely(self) -> bool:
         """Whether a pile nobody owns is most likely swords left behind (ours among them): we carry
@@ -485,7 +548,15 @@ class Smart:
     def hunting(self) -> bool:
         """We lack key numbers and they are to be had only (or soonest) from other adventurers: the
         rooms are bare, or time is running out. Then we go after whoever carries treasure."""
-        return bool(self.needed()) and (self.rooms_exhausted() or self.late())
+        if not self.needed():
+            return False
+        if self.rooms_exhausted() or self.late():
+            return True
+        return any(self.holds_needed(q) and self.robbable(q) for q in self.rivals())
+
+    def robbable(self, other: dict[str, Any]) -> bool:
+        """Another adventurer we may fight (now or when we meet): in play and out of a room once."""
+        return not other["creating"] and other["left_room"] and self.me["left_room"]
 
     def holds_needed(self, other: dict[str, Any]) -> bool:
         """The table has seen `other` carry a number we lack: a Bunch of Keys shown, or named at

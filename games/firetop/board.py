@@ -241,9 +241,10 @@ def route_graph(maze: bool = True) -> dict[str, list[tuple[str, float]]]:
 ROUTES = {True: route_graph(True), False: route_graph(False)}
 
 
-def route_costs(target: str, maze: bool = True) -> dict[str, float]:
+def route_costs(target: str, maze: bool = True, ferry: bool = True) -> dict[str, float]:
     """Dijkstra over ROUTES (symmetric) from `target`: the cost of getting there from anywhere
-    (`maze` False: with no way through the Maze)."""
+    (`maze` False: with no way through the Maze; `ferry` False: no Gold for the ferryman)."""
+    banks = {BOARD.crossings["ferry"]["south"], BOARD.crossings["ferry"]["north"]}
     dist = {target: 0.0}
     heap = [(0.0, target)]
     while heap:
@@ -253,6 +254,8 @@ def route_costs(target: str, maze: bool = True) -> dict[str, float]:
         # a room stops a move: walking through one on the way costs about a turn
         extra = 3.0 if node in BOARD.rooms and node != target else 0.0
         for nb, w in ROUTES[maze].get(node, []):
+            if not ferry and node in banks and nb in banks:
+                continue
             new = cost + w + extra
             if new < dist.get(nb, float("inf")):
                 dist[nb] = new

@@ -372,9 +372,6 @@ class FiretopGame(Game):
         each, spare = divmod(len(rest), n)
         for seat in range(n):
             players[seat]["keys"] = sorted(rest[seat * each:(seat + 1) * each])
-        lowest = sorted(range(n), key=lambda s: (players[s]["skill"], s))
-        for i, seat in enumerate(lowest[:spare]):
-            players[seat]["keys"] = sorted(players[seat]["keys"] + [rest[n * each + i]])
         treasure_rooms = [rid for rid, r in BOARD.rooms.items() if r["kind"] == "room"]
         others = list(OTHER_TREASURES)
         rng.shuffle(others)
@@ -392,6 +389,13 @@ class FiretopGame(Game):
                     rooms[rid]["encounter"] = deck.pop()
         maze = list(MAZE_CARDS)
         rng.shuffle(maze)
+        # house rule: ties for the lowest Skill are settled by lot (the earlier seat won them, and
+        # seat 1 went first in half of all three-player games)
+        lot = list(range(n))
+        rng.shuffle(lot)
+        lowest = sorted(range(n), key=lambda s: (players[s]["skill"], lot.index(s)))
+        for i, seat in enumerate(lowest[:spare]):
+            players[seat]["keys"] = sorted(players[seat]["keys"] + [rest[n * each + i]])
         first = lowest[0]
         state.data = {
             "phase": "create", "current": first, "first": first, "round": 1, "step": "start",
@@ -1446,8 +1450,10 @@ class FiretopGame(Game):
             d["phase"] = "play"
             d["current"] = d["first"]
             d["players"][d["first"]]["turns"] = 1
+            tied = sum(1 for q in d["players"] if q["skill0"] == d["players"][d["first"]]["skill0"]) > 1
+            lot = " (drawn by lot among those tied)" if tied else ""
             ctx.events.append(Event(f"All adventurers stand at the Entrance of Firetop Mountain. {p(d['first'])}, "
-                                    "with the lowest Skill, goes first.", kind="start"))
+                                    f"with the lowest Skill, goes first{lot}.", kind="start"))
 
     def _do_roll(self, ctx: Ctx, _: Any) -> None:
         d = ctx.d
