@@ -13,7 +13,9 @@ policy's own pick only for one that beats it clearly in those paired games.
 
 A prompt's choices are whole actions (a multi-step choice's path is only how a UI builds it:
 card, then target), so each candidate is one complete action, the smart pick among them; with
-more than CANDIDATES, the others weighed are drawn at random.
+more than CANDIDATES, the others weighed are those the game's evaluation scores best one action
+on in the first sample (a Castle turn may offer ninety plays, most of them idle), or, for a game
+without one, drawn at random.
 
 A decision is anytime: it stops at its time budget (`budget_s`), or, for tests and strength runs
 that must replay from a seed, after a fixed number of iterations (`iterations`). A sample whose
@@ -144,7 +146,7 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     state = _consistent_sample(game, sample, view, prompt, rng)
     if state is None:
         return smart
-    tallies = [Tally(a) for a in candidates(actions, smart, rng)]
+    tallies = [Tally(a) for a in candidates(game, state, seat, actions, smart, rng, horizon)]
     clock = Clock(start + (budget_s or 0.0) - RESERVE_S, iterations)
     while clock.another_round():
         seed = rng.next64()
@@ -173,13 +175,32 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     return best.action if best.clearly_better() else smart
 
 
-def candidates(actions: list[str], smart: str, rng: Rng) -> list[str]:
-    """The actions weighed against the smart pick: all the others when few, else a random few
-    (the prompt's order would favour the same kind of action every time)."""
+def candidates(game: Game, state: State, seat: int, actions: list[str], smart: str, rng: Rng,
+               horizon: Horizon | None = None) -> list[str]:
+    """The actions weighed against the smart pick: all the others when few, else the few the
+    evaluation likes best just after them in `state`, or, with none, a random few (the prompt's
+    order would favour the same kind of action every time)."""
     others = [a for a in dict.fromkeys(actions) if a != smart]
-    if len(others) >= CANDIDATES:
-        rng.shuffle(others)
+    if len(others) < CANDIDATES:
+        return others
+    if horizon is not None:
+        start = start_time(game, state)
+        return sorted(others, key=lambda a: -glance(game, state, seat, a, start, horizon))[:CANDIDATES - 1]
+    rng.shuffle(others)
     return others[:CANDIDATES - 1]
+
+
+def glance(game: Game, state: State, seat: int, action: str, now: float, horizon: Horizon) -> float:
+    """The evaluation of (a copy of) `state` just after `seat` plays `action` (a win: 1)."""
+    board = state.copy()
+    try:
+        advance(game, board, seat, action, now)
+    except Exception:  # noqa: BLE001 - as in a rollout, a sample may trip the engine: not a candidate
+        return -1.0
+    if board.over:
+        winners = (board.result or {}).get("winners") or []
+        return 1.0 / len(winners) if seat in winners else 0.0
+    return horizon.evaluate(board, seat)
 
 
 def score(game: Game, state: State, seat: int, action: str, seed: int,
