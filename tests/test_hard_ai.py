@@ -257,7 +257,7 @@ def test_words_to_write_are_the_smart_policy_s():
     assert action == decide(game, state, 0, Rng(2), "smart") and action.startswith("fear ")
 
 
-EVALUATED = ["castle", "firetop", "kingdom"]
+EVALUATED = ["atmosfear", "castle", "firetop", "kingdom"]
 
 
 def evaluation(name: str):
@@ -285,22 +285,23 @@ def test_the_evaluation_shares_the_win_and_favours_the_winner_late(name):
     rated above an even share far more often than not."""
     game = games.get(name)
     evaluate = evaluation(name).evaluate
+    seats = max(game.min_seats, 2)
     ahead = total = 0
     for seed in range(6):
         log: list[tuple[int, str, float]] = []
-        final = play(name, 2, seed, max_actions=2000, log=log)
+        final = play(name, seats, seed, max_actions=2000, log=log)
         winners = (final.result or {}).get("winners") or []
-        state = setup(game, 2, {}, seed)
+        state = setup(game, seats, {}, seed)
         states = []
         for seat, action, now in log:
             state = apply(game, state, seat, action, now).state
             states.append(state)
         for state in states[:-1]:
-            assert sum(evaluate(state, s) for s in range(2)) == pytest.approx(1.0)
+            assert sum(evaluate(state, s) for s in range(seats)) == pytest.approx(1.0)
         if len(winners) == 1:
             for state in states[int(len(states) * 0.8):-1]:
                 total += 1
-                ahead += evaluate(state, winners[0]) > 0.5
+                ahead += evaluate(state, winners[0]) > 1 / seats
     assert total and ahead >= 0.7 * total, (ahead, total)
 
 

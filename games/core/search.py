@@ -46,6 +46,8 @@ ROLLOUT_ACTIONS = 4000  # a rollout that runs longer counts as nobody's win
 THINK_SECONDS = 4.0  # simulated time per action in a rollout, as self-play uses
 MARGIN = 1.0  # standard errors of the paired difference an action must beat the smart pick by
 MIN_PAIRS = 3  # paired games an action needs before it may replace the smart pick
+MIN_GAIN = 0.02  # share of the win an action must add on average: an evaluation's steady hair of
+# a difference is no reason to leave the smart pick
 DEADLINE_EVERY = 16  # rollout actions between looks at the clock
 SAMPLE_TRIES = 4  # samples drawn in a row before giving up on a sampler that cannot match
 
@@ -73,10 +75,10 @@ class Tally:
         return self.total / self.n if self.n else 0.0
 
     def clearly_better(self) -> bool:
-        """Ahead of the smart pick by more than MARGIN standard errors (and by something)."""
-        if self.n < MIN_PAIRS or self.total <= 0:
-            return False
+        """Ahead of the smart pick by more than MARGIN standard errors and by MIN_GAIN."""
         mean = self.mean()
+        if self.n < MIN_PAIRS or mean < MIN_GAIN:
+            return False
         variance = max(self.squares / self.n - mean * mean, 0.0)
         return mean > MARGIN * sqrt(variance / (self.n - 1))
 
