@@ -164,9 +164,12 @@ def main(argv: list[str] | None = None) -> None:
     publish(args.out, SECTION, [
         "## The hard AI",
         f"`{command}` · {produced_by(command).split(' · ', 1)[1]}. Strength: hard (samples: per "
-        "decision) against smart, players rotating through the seats; wins: the share of games won, "
-        "a shared win split, hard's with its 95% interval. Time: a hard decision asked of the AI worker process at its 0.2 s "
-        "budget, at positions along a smart game. " + budget("p95 <= 200 ms, every game", met),
+        "decision, about what its 0.2 s buys here) against smart, players rotating through the "
+        "seats; wins: the share of games won, a shared win split, hard's with its 95% interval. "
+        "A sample's rollouts stop after a few actions and are scored by the game's evaluation "
+        "(games/<game>/evaluate.py), Don't Go In There's (1 ms a game) play to the end. Time: a hard "
+        "decision asked of the AI worker process at its 0.2 s budget, at positions along a smart "
+        "game. " + budget("p95 <= 200 ms, every game", met),
         *HEADER, *(rows[name] for name in sorted(rows))])
 
 
