@@ -17,7 +17,8 @@ from .ai import FIGHT, cost, kit_of
 from .board import BOARD
 
 TURN_SCALE = 2.0  # a lead of two turns is worth e to 1 in the odds
-STEAL = 3.0  # turns to catch a rival and rob the Key from its holders
+STEAL = 8.0  # turns to catch a rival on the move and rob the Key from its holders: seldom done
+STUCK = 3.0  # turns to get out of the Demon King's dungeon or a folded panel's hole, onto the Gate
 LOST = 2.5  # turns to have the Wizard hand back the lost Treasure
 FAR = 60.0  # the turns counted for an adventurer with no way there
 HORIZON = 16  # actions a rollout plays before the position is scored: a few turns each of two
@@ -30,20 +31,24 @@ def turns_to_escape(d: dict[str, Any], seat: int) -> float:
     kit, fold, hand = kit_of(pl["equip"]), d["fold"], pl["hand"]
 
     def leg(start: str | None, target: str) -> float:
+        if start is None:  # held in a dungeon or hole: out onto the Gate, a few turns on
+            return min(STUCK + cost(BOARD.start, fold, target, kit), FAR)
         return min(cost(start, fold, target, kit), FAR)
     full = [loc for loc, t in d["locations"].items() if t is not None]
     others = [t for t in hand if t != "key"]
 
-    def then_treasure(start: str | None) -> float:
-        """From `start` on: another Treasure if it still needs one, then the Gate."""
+    def then_treasure(start: str | None, key_at: str | None = None) -> float:
+        """From `start` on: another Treasure if it still needs one (not the Key's Location's),
+        then the Gate."""
         if others:
             return leg(start, BOARD.start)
-        return min((leg(start, loc) + FIGHT + leg(loc, BOARD.start) for loc in full), default=FAR)
+        return min((leg(start, loc) + FIGHT + leg(loc, BOARD.start) for loc in full if loc != key_at),
+                   default=FAR)
     if "key" in hand:
         return then_treasure(pl["at"])
     key_at = next((loc for loc, t in d["locations"].items() if t == "key"), None)
     if key_at is not None:
-        return leg(pl["at"], key_at) + FIGHT + then_treasure(key_at)
+        return leg(pl["at"], key_at) + FIGHT + then_treasure(key_at, key_at)
     holder = next((o for o in d["players"] if "key" in o["hand"]), None)
     if holder is not None:
         return leg(pl["at"], holder["at"] or BOARD.start) + STEAL + then_treasure(holder["at"])
