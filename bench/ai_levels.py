@@ -154,7 +154,8 @@ def main(argv: list[str] | None = None) -> None:
         shares = ["-", "-"]
         if args.count:
             low, high = interval(wins[0], args.count)
-            shares = [f"{wins[0] / args.count:.0%} ({low:.0%}-{high:.0%})", f"{max(wins[1:]) / args.count:.0%}"]
+            shares = [f"{wins[0] / args.count:.0%} ({low:.0%}-{high:.0%})",
+                      f"{max(wins[1:]) / args.count:.0%}"]
         samples = args.iterations if args.count else "-"
         rows[name] = (f"| {name} | {len(wins)} | {args.count} | {samples} | {shares[0]} | {shares[1]} | "
                       f"{len(times)} | {pct(times, 50) * 1000:.0f} | {pct(times, 95) * 1000:.0f} | "

@@ -7,9 +7,10 @@ random among what the seat has not seen), then plays every candidate action in i
 policy in every seat: to the end, or, for a game with an evaluation, for a horizon of a few
 actions, after which the game's `evaluate(state, seat)` scores the position (the seat's estimated
 share of the win). A short rollout costs a fraction of a whole game, so the same budget buys
-several times the samples, and a graded score is far less noisy than a win or a loss. The same sample and the same dice serve every candidate
-(common random numbers), so candidates are compared on equal luck, and the AI leaves the smart
-policy's own pick only for one that beats it clearly in those paired games.
+several times the samples, and a graded score is far less noisy than a win or a loss. The same
+sample and the same dice serve every candidate (common random numbers), so candidates are
+compared on equal luck, and the AI leaves the smart policy's own pick only for one that beats it
+clearly in those paired games.
 
 A prompt's choices are whole actions (a multi-step choice's path is only how a UI builds it:
 card, then target), so each candidate is one complete action, the smart pick among them; with
