@@ -224,7 +224,8 @@ def test_with_no_sample_to_search_the_smart_pick_stands():
 
 
 def test_an_action_must_beat_the_smart_pick_clearly():
-    """Paired results: a small lead over few samples, or a lead buried in noise, is not enough."""
+    """Paired results: a small lead over few samples, a lead buried in noise, or a steady hair of
+    a lead is not enough."""
     few = Tally("a")
     for difference in (1.0, 1.0):
         few.add(difference)
@@ -235,6 +236,10 @@ def test_an_action_must_beat_the_smart_pick_clearly():
     for difference in (1.0, 0.0, 1.0, 1.0, 0.0, 1.0):
         steady.add(difference)
     assert not few.clearly_better() and not noisy.clearly_better() and steady.clearly_better()
+    hair = Tally("d")  # an evaluation's steady but negligible preference
+    for difference in (0.005, 0.006, 0.005, 0.007, 0.005, 0.006):
+        hair.add(difference)
+    assert not hair.clearly_better()
 
 
 def test_a_single_choice_is_played_without_a_search():
