@@ -21,7 +21,7 @@ STEAL = 8.0  # turns to catch a rival on the move and rob the Key from its holde
 STUCK = 3.0  # turns to get out of the Demon King's dungeon or a folded panel's hole, onto the Gate
 LOST = 2.5  # turns to have the Wizard hand back the lost Treasure
 FAR = 60.0  # the turns counted for an adventurer with no way there
-HORIZON = 16  # actions a rollout plays before the position is scored: a few turns each of two
+HORIZON = 40  # actions a rollout plays before the position is scored: long enough to settle a fight
 
 
 def turns_to_escape(d: dict[str, Any], seat: int) -> float:
