@@ -192,8 +192,9 @@ def _talk(view: dict[str, Any], players: list[dict[str, Any]], rng: Rng) -> dict
     seat = view["current"]
     here = players[seat]["pos"]
     offered = {o["to"] for o in view["offers"] if o["from"] == seat}
-    partners = [s for s, pl in enumerate(players) if s != seat and pl["pos"] == here
-                and s not in view["conferred"] and s not in offered] or [seat]
+    others = [s for s in range(len(players)) if s != seat]
+    partners = [s for s in others if players[s]["pos"] == here
+                and s not in view["conferred"] and s not in offered] or others
     return {"confer_with": partners[rng.below(len(partners))],
             "back": "start" if view["roll"] is None else "stop"}
 
