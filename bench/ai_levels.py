@@ -3,7 +3,8 @@
 Strength: games of hard against one smart player (two where the game needs three seats), the
 players rotating through the seats from game to game (game i puts player k in seat (k + i) % n),
 so no level keeps a seat's advantage. Hard searches a fixed number of samples per decision
-(`--iterations`), so a run replays from its seed whatever the machine's load.
+(`--iterations`), so a run replays from its seed whatever the machine's load; hard's share comes
+with its 95% interval (Wilson's, a shared win counted as its part).
 Speed: hard decisions as the bot asks them, of the AI worker process at the 0.2 s budget, at
 `--decisions` positions spread along a smart self-play game.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from math import sqrt
 from pathlib import Path
 from typing import Callable
 
@@ -111,6 +113,14 @@ async def speed(name: str, count: int, seed: int) -> list[float]:
     return times
 
 
+def interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval for a share won of `games` games."""
+    share = wins / games
+    middle = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z / (1 + z * z / games) * sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+    return max(middle - half, 0.0), min(middle + half, 1.0)
+
+
 SECTION = "ai-hard"
 HEADER = ["| game | players | games | samples | hard wins | best smart wins | decisions | p50 ms | p95 ms "
           "| max ms |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -141,7 +151,11 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:
         wins = strength(name, args.count, args.seed, args.iterations)
         times = asyncio.run(speed(name, args.decisions, args.seed))
-        shares = [f"{w / args.count:.0%}" for w in (wins[0], max(wins[1:]))] if args.count else ["-", "-"]
+        shares = ["-", "-"]
+        if args.count:
+            low, high = interval(wins[0], args.count)
+            shares = [f"{wins[0] / args.count:.0%} ({low:.0%}-{high:.0%})",
+                      f"{max(wins[1:]) / args.count:.0%}"]
         samples = args.iterations if args.count else "-"
         rows[name] = (f"| {name} | {len(wins)} | {args.count} | {samples} | {shares[0]} | {shares[1]} | "
                       f"{len(times)} | {pct(times, 50) * 1000:.0f} | {pct(times, 95) * 1000:.0f} | "
@@ -151,9 +165,12 @@ def main(argv: list[str] | None = None) -> None:
     publish(args.out, SECTION, [
         "## The hard AI",
         f"`{command}` · {produced_by(command).split(' · ', 1)[1]}. Strength: hard (samples: per "
-        "decision) against smart, players rotating through the seats; wins: the share of games won, "
-        "a shared win split. Time: a hard decision asked of the AI worker process at its 0.2 s "
-        "budget, at positions along a smart game. " + budget("p95 <= 200 ms, every game", met),
+        "decision, about what its 0.2 s buys here) against smart, players rotating through the "
+        "seats; wins: the share of games won, a shared win split, hard's with its 95% interval. "
+        "A sample's rollouts stop after a few actions and are scored by the game's evaluation "
+        "(games/<game>/evaluate.py), Don't Go In There's (1 ms a game) play to the end. Time: a hard "
+        "decision asked of the AI worker process at its 0.2 s budget, at positions along a smart "
+        "game. " + budget("p95 <= 200 ms, every game", met),
         *HEADER, *(rows[name] for name in sorted(rows))])
 
 

@@ -1,8 +1,12 @@
 """The hard AI's benchmark (bench/ai_levels.py) runs and writes its section of the report."""
 from __future__ import annotations
 
+import re
+
+import pytest
+
 import bench.ai_levels
-from bench.ai_levels import main, strength
+from bench.ai_levels import interval, main, strength
 from games.core import State
 
 
@@ -30,3 +34,14 @@ def test_players_rotate_through_the_seats(monkeypatch):
     monkeypatch.setattr(bench.ai_levels, "self_play", seat_zero_wins)
     assert strength("dontgo", 4, seed=7, iterations=0) == [2.0, 2.0]
     assert strength("atmosfear", 6, seed=7, iterations=0) == [2.0, 2.0, 2.0]
+
+
+def test_hard_s_share_comes_with_its_95_percent_interval(tmp_path):
+    """60% of 400 games tells hard from an even match; 60% of 20 does not."""
+    assert interval(240, 400) == pytest.approx((0.551, 0.647), abs=0.001)
+    low, high = interval(12, 20)
+    assert low < 0.5 < high
+    out = tmp_path / "perf.md"
+    main(["dontgo", "--games", "2", "--iterations", "1", "--decisions", "1", "--out", str(out)])
+    row = next(line for line in out.read_text().splitlines() if line.startswith("| dontgo |"))
+    assert re.fullmatch(r"\d+% \(\d+%-\d+%\)", row.strip("|").split("|")[4].strip()), row

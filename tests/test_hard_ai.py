@@ -10,7 +10,8 @@ import pytest
 import games
 from bot.simulate import play
 from games.core import SYSTEM, Choice, Prompt, Rng, State, Step, apply, decide, setup
-from games.core.search import Tally, decide_by_search
+from games.core.search import (CANDIDATES, Horizon, Tally, candidates, decide_by_search, glance, score,
+                               start_time)
 
 NAMES = ["atmosfear", "castle", "dontgo", "firetop", "kingdom"]
 ITERATIONS = 2  # samples per decision: enough to move off smart's pick, cheap enough for a test
@@ -223,7 +224,8 @@ def test_with_no_sample_to_search_the_smart_pick_stands():
 
 
 def test_an_action_must_beat_the_smart_pick_clearly():
-    """Paired results: a small lead over few samples, or a lead buried in noise, is not enough."""
+    """Paired results: a small lead over few samples, a lead buried in noise, or a steady hair of
+    a lead is not enough."""
     few = Tally("a")
     for difference in (1.0, 1.0):
         few.add(difference)
@@ -234,6 +236,10 @@ def test_an_action_must_beat_the_smart_pick_clearly():
     for difference in (1.0, 0.0, 1.0, 1.0, 0.0, 1.0):
         steady.add(difference)
     assert not few.clearly_better() and not noisy.clearly_better() and steady.clearly_better()
+    hair = Tally("d")  # an evaluation's steady but negligible preference
+    for difference in (0.005, 0.006, 0.005, 0.007, 0.005, 0.006):
+        hair.add(difference)
+    assert not hair.clearly_better()
 
 
 def test_a_single_choice_is_played_without_a_search():
@@ -254,3 +260,81 @@ def test_words_to_write_are_the_smart_policy_s():
     assert prompt.choices[0].input == "text"
     action = game.hook("searcher")(game, game.view(state, 0), prompt, Rng(2), None, iterations=1)
     assert action == decide(game, state, 0, Rng(2), "smart") and action.startswith("fear ")
+
+
+EVALUATED = ["atmosfear", "castle", "firetop", "kingdom"]
+
+
+def evaluation(name: str):
+    return import_module(f"games.{name}.evaluate")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_choice_plays_out_from_a_sample(name):
+    """A sample is a game the engine can play on: every choice of the seat's, rolled out from it
+    (to the horizon where the game has one), raises nothing (a round that raised would be dropped,
+    leaving the decision to smart)."""
+    game = games.get(name)
+    horizon = None
+    if name in EVALUATED:
+        horizon = Horizon(evaluation(name).evaluate, evaluation(name).HORIZON)
+    for k, (state, seat) in enumerate(positions(name, max(game.min_seats, 2), seed=17, count=30)):
+        board = sampler(name)(game.view(state, seat), seat, Rng(k))
+        for choice in game.prompt(board, seat).choices[:4]:
+            assert 0.0 <= score(game, board, seat, choice.action, seed=k, horizon=horizon) <= 1.0
+
+
+@pytest.mark.parametrize("name", EVALUATED)
+def test_the_evaluation_shares_the_win_and_favours_the_winner_late(name):
+    """Shares of the win add up to one; near the end of a game the seat that goes on to win is
+    rated above an even share far more often than not."""
+    game = games.get(name)
+    evaluate = evaluation(name).evaluate
+    seats = max(game.min_seats, 2)
+    ahead = total = 0
+    for seed in range(6):
+        log: list[tuple[int, str, float]] = []
+        final = play(name, seats, seed, max_actions=2000, log=log)
+        winners = (final.result or {}).get("winners") or []
+        state = setup(game, seats, {}, seed)
+        states = []
+        for seat, action, now in log:
+            state = apply(game, state, seat, action, now).state
+            states.append(state)
+        for state in states[:-1]:
+            assert sum(evaluate(state, s) for s in range(seats)) == pytest.approx(1.0)
+        if len(winners) == 1:
+            for state in states[int(len(states) * 0.8):-1]:
+                total += 1
+                ahead += evaluate(state, winners[0]) > 1 / seats
+    assert total and ahead >= 0.7 * total, (ahead, total)
+
+
+def test_a_rollout_stops_at_its_horizon_and_the_evaluation_scores_it():
+    game = games.get("kingdom")
+    state, seat = positions("kingdom", 2, seed=3, count=1)[0]
+    action = game.prompt(state, seat).choices[0].action
+    seen = []
+
+    def fixed(board, who):
+        seen.append(board.version - state.version)
+        return 0.37
+    assert score(game, state, seat, action, seed=1, horizon=Horizon(fixed, 5)) == 0.37
+    assert seen == [6]  # the seat's action, then five more
+
+
+def test_with_many_choices_the_evaluation_picks_the_candidates():
+    """Past CANDIDATES choices, those weighed are the ones the evaluation rates best just after
+    them (in the sample searched), not a random few."""
+    game = games.get("castle")
+    horizon = Horizon(evaluation("castle").evaluate, 1)
+    state, seat = next((s, seat) for s, seat in positions("castle", 2, seed=2, count=30)
+                       if len(game.prompt(s, seat).choices) > 20)
+    actions = [c.action for c in game.prompt(state, seat).choices]
+    smart = decide(game, state, seat, Rng(1), "smart")
+    picked = candidates(game, state, seat, actions, smart, Rng(1), horizon)
+    assert len(picked) == CANDIDATES - 1 and smart not in picked
+    value = {a: glance(game, state, seat, a, start_time(game, state), horizon) for a in actions}
+    left = [a for a in actions if a not in picked and a != smart]
+    assert min(value[a] for a in picked) >= max(value[a] for a in left)
+    assert len({value[a] for a in actions}) > 2  # the evaluation does tell the plays apart

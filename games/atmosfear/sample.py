@@ -24,6 +24,7 @@ from games.core.search import searcher
 
 from .engine import (AI_FEARS, BRANCHES, COLOURS, FATE, GK, INNER, KEYS_PER, KIND, RULES, TIME, WELL,
                      own_fears)
+from .evaluate import HORIZON, evaluate
 
 TURN_SECONDS = 20.0  # the time a turn is taken to last, to place "now" on the game's clock
 LANDING_STEPS = {"key": "key", "flight": "flight", "duel": "duel"}  # a stone's kind -> its question
@@ -141,4 +142,4 @@ def _gatekeeper(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
     return out
 
 
-search = searcher(sample)
+search = searcher(sample, evaluate, HORIZON)

@@ -16,6 +16,7 @@ from games.core import Rng, State
 from games.core.search import searcher
 
 from .engine import all_tiles, full_deck
+from .evaluate import HORIZON, evaluate
 
 
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
@@ -85,4 +86,4 @@ def _take(pool: list[str], n: int, rng: Rng) -> list[str]:
     return out
 
 
-search = searcher(sample)
+search = searcher(sample, evaluate, HORIZON)

@@ -3,14 +3,20 @@
 It sees what the smart AI sees, its seat's view and prompt, and never the state. Each iteration
 asks the game's sampler (`games/<game>/sample.py`: `sample(view, seat, rng) -> State`) for one
 complete state consistent with that view (others' hands, face-down cards, deck order drawn at
-random among what the seat has not seen), then plays every candidate action in it to the end
-with the smart policy in every seat. The same sample and the same dice serve every candidate
-(common random numbers), so candidates are compared on equal luck, and the AI leaves the smart
-policy's own pick only for one that beats it clearly in those paired games.
+random among what the seat has not seen), then plays every candidate action in it with the smart
+policy in every seat: to the end, or, for a game with an evaluation, for a horizon of a few
+actions, after which the game's `evaluate(state, seat)` scores the position (the seat's estimated
+share of the win). A short rollout costs a fraction of a whole game, so the same budget buys
+several times the samples, and a graded score is far less noisy than a win or a loss. The same
+sample and the same dice serve every candidate (common random numbers), so candidates are
+compared on equal luck, and the AI leaves the smart policy's own pick only for one that beats it
+clearly in those paired games.
 
 A prompt's choices are whole actions (a multi-step choice's path is only how a UI builds it:
 card, then target), so each candidate is one complete action, the smart pick among them; with
-more than CANDIDATES, the others weighed are drawn at random.
+more than CANDIDATES, the others weighed are those the game's evaluation scores best one action
+on in the first sample (a Castle turn may offer ninety plays, most of them idle), or, for a game
+without one, drawn at random.
 
 A decision is anytime: it stops at its time budget (`budget_s`), or, for tests and strength runs
 that must replay from a seed, after a fixed number of iterations (`iterations`). A sample whose
@@ -18,7 +24,7 @@ prompt for the seat differs from the real one (a sampler that could not rebuild 
 detail) is thrown away; with no usable sample the smart policy decides alone.
 
 A game opts in with `searcher = "games.<game>.sample:search"`, where its sample module sets
-`search = searcher(sample)`.
+`search = searcher(sample)`, or `searcher(sample, evaluate, horizon)` with an evaluation.
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ from .contract import Game, IllegalAction, Prompt, State, advance, ai_rngs, deci
 from .rng import MASK, Rng
 
 Sampler = Callable[[dict[str, Any], int, Rng], State]
+Evaluation = Callable[[State, int], float]
 Search = Callable[..., str]
 
 BUDGET_S = 0.2  # a decision's default time budget: the issue's p95 limit
@@ -40,6 +47,8 @@ ROLLOUT_ACTIONS = 4000  # a rollout that runs longer counts as nobody's win
 THINK_SECONDS = 4.0  # simulated time per action in a rollout, as self-play uses
 MARGIN = 1.0  # standard errors of the paired difference an action must beat the smart pick by
 MIN_PAIRS = 3  # paired games an action needs before it may replace the smart pick
+MIN_GAIN = 0.02  # share of the win an action must add on average: an evaluation's steady hair of
+# a difference is no reason to leave the smart pick
 DEADLINE_EVERY = 16  # rollout actions between looks at the clock
 SAMPLE_TRIES = 4  # samples drawn in a row before giving up on a sampler that cannot match
 
@@ -67,10 +76,10 @@ class Tally:
         return self.total / self.n if self.n else 0.0
 
     def clearly_better(self) -> bool:
-        """Ahead of the smart pick by more than MARGIN standard errors (and by something)."""
-        if self.n < MIN_PAIRS or self.total <= 0:
-            return False
+        """Ahead of the smart pick by more than MARGIN standard errors and by MIN_GAIN."""
         mean = self.mean()
+        if self.n < MIN_PAIRS or mean < MIN_GAIN:
+            return False
         variance = max(self.squares / self.n - mean * mean, 0.0)
         return mean > MARGIN * sqrt(variance / (self.n - 1))
 
@@ -103,18 +112,31 @@ class Clock:
         return result
 
 
-def searcher(sample: Sampler) -> Search:
-    """The game's `searcher` hook, built on its sampler."""
+@dataclass(frozen=True)
+class Horizon:
+    """Where a rollout stops short of the game's end: after `actions` actions (timers included),
+    the position scored by `evaluate`."""
+
+    evaluate: Evaluation
+    actions: int
+
+
+def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int = 0) -> Search:
+    """The game's `searcher` hook, built on its sampler, and, with `evaluate`, rollouts cut at
+    `horizon` actions."""
+    cut = Horizon(evaluate, horizon) if evaluate is not None else None
+
     def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
                budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
-        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations)
+        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations, cut)
     return search
 
 
 def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
-                     budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
+                     budget_s: float | None = BUDGET_S, iterations: int | None = None,
+                     horizon: Horizon | None = None) -> str:
     """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
-    other candidate wins clearly more of the paired rollouts. `iterations` (samples) fixes the
+    other candidate scores clearly better in the paired rollouts. `iterations` (samples) fixes the
     work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
     start = time.perf_counter()
     seat = prompt.seat
@@ -127,17 +149,19 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     state = _consistent_sample(game, sample, view, prompt, rng)
     if state is None:
         return smart
-    tallies = [Tally(a) for a in candidates(actions, smart, rng)]
+    tallies = [Tally(a) for a in candidates(game, state, seat, actions, smart, rng, horizon)]
     clock = Clock(start + (budget_s or 0.0) - RESERVE_S, iterations)
     while clock.another_round():
         seed = rng.next64()
         try:
-            base = clock.timed(score, game, state, seat, smart, seed, clock.hard_stop)
+            base = clock.timed(score, game, state, seat, smart, seed, clock.hard_stop,
+                              horizon)
             results = []
             for tally in tallies:
                 if clock.out_of_time():
                     break
-                result = clock.timed(score, game, state, seat, tally.action, seed, clock.hard_stop)
+                result = clock.timed(score, game, state, seat, tally.action, seed,
+                                    clock.hard_stop, horizon)
                 results.append(result - base)
         except OutOfTime:
             break
@@ -154,37 +178,62 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     return best.action if best.clearly_better() else smart
 
 
-def candidates(actions: list[str], smart: str, rng: Rng) -> list[str]:
-    """The actions weighed against the smart pick: all the others when few, else a random few
-    (the prompt's order would favour the same kind of action every time)."""
+def candidates(game: Game, state: State, seat: int, actions: list[str], smart: str, rng: Rng,
+               horizon: Horizon | None = None) -> list[str]:
+    """The actions weighed against the smart pick: all the others when few, else the few the
+    evaluation likes best just after them in `state`, or, with none, a random few (the prompt's
+    order would favour the same kind of action every time)."""
     others = [a for a in dict.fromkeys(actions) if a != smart]
-    if len(others) >= CANDIDATES:
-        rng.shuffle(others)
+    if len(others) < CANDIDATES:
+        return others
+    if horizon is not None:
+        start = start_time(game, state)
+        return sorted(others, key=lambda a: -glance(game, state, seat, a, start, horizon))[:CANDIDATES - 1]
+    rng.shuffle(others)
     return others[:CANDIDATES - 1]
 
 
+def glance(game: Game, state: State, seat: int, action: str, now: float, horizon: Horizon) -> float:
+    """The evaluation of (a copy of) `state` just after `seat` plays `action` (a win: 1)."""
+    board = state.copy()
+    try:
+        advance(game, board, seat, action, now)
+    except Exception:  # noqa: BLE001 - as in a rollout, a sample may trip the engine: not a candidate
+        return -1.0
+    if board.over:
+        winners = (board.result or {}).get("winners") or []
+        return 1.0 / len(winners) if seat in winners else 0.0
+    return horizon.evaluate(board, seat)
+
+
 def score(game: Game, state: State, seat: int, action: str, seed: int,
-          deadline: float | None = None) -> float:
+          deadline: float | None = None, horizon: Horizon | None = None) -> float:
     """`seat`'s share of the win when it plays `action` in (a copy of) `state` and the smart
-    policy plays every seat after: 1 alone, 1/k shared by k winners, 0 otherwise."""
+    policy plays every seat after: 1 alone, 1/k shared by k winners, 0 otherwise; or, with a
+    `horizon` the rollout stops at, its evaluation of the position there."""
     board = state.copy()
     try:
         now = start_time(game, board)
         advance(game, board, seat, action, now)
-        rollout(game, board, seed, now + THINK_SECONDS, deadline)
+        rollout(game, board, seed, now + THINK_SECONDS, deadline,
+                horizon.actions if horizon is not None else ROLLOUT_ACTIONS)
     except IllegalAction:
         return 0.0
+    if horizon is not None and not board.over:
+        return horizon.evaluate(board, seat)
     winners = (board.result or {}).get("winners") or [] if board.over else []
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def rollout(game: Game, state: State, seed: int, now: float, deadline: float | None = None) -> None:
-    """Self-play by the smart policy from `state` (in place), timers firing when due; OutOfTime
-    once `deadline` (perf_counter seconds) has passed, looked at every DEADLINE_EVERY actions."""
+def rollout(game: Game, state: State, seed: int, now: float, deadline: float | None = None,
+            actions: int = ROLLOUT_ACTIONS) -> None:
+    """Self-play by the smart policy from `state` (in place) for at most `actions` actions,
+    timers firing when due; OutOfTime once `deadline` (perf_counter seconds) has passed, looked
+    at every DEADLINE_EVERY actions."""
     timed = type(game).timers is not Game.timers
     dice = ai_rngs(seed & MASK)
     seats = range(state.seats)
-    for step in range(ROLLOUT_ACTIONS):
+    for step in range(actions):
         if state.over:
             return
         if deadline is not None and step % DEADLINE_EVERY == 0 and time.perf_counter() > deadline:

@@ -9,7 +9,11 @@ those it saw them hold), the treasure of every unlooted room and in every unseen
 (the key treasures first: all of them were laid in rooms), the encounters behind unvisited doors
 and the Maze cards not yet turned up. Public bookkeeping the view leaves out (an effect half run,
 a fight's hidden dice) starts empty: where that changes the seat's question, the search leaves
-it to the smart policy (its sample asks another question, so it is not used).
+it to the smart policy (its sample asks another question, so it is not used). A talk in progress
+(the seat choosing a Key card to show) is rebuilt: with the adventurer here it has not yet
+talked to, and back to before its move or after it, as the view's die says. So is a fight with
+a monster under way: the encounter it came from (the room's, or the river's crocodile), to end
+once the monster is slain or escaped (what the encounter does after its fight is left out).
 """
 from __future__ import annotations
 
@@ -20,8 +24,9 @@ from games.core import Rng, State
 from games.core.search import searcher
 
 from .board import BOARD
-from .content import CARDS, CHEST_KEYS, KEY_TREASURES, MAZE_CARDS, NUMBERS, TREASURES
+from .content import CARDS, CHEST_KEYS, KEY_TREASURES, MAZE_CARDS, NUMBERS, TREASURES, effect
 from .engine import new_tally
+from .evaluate import HORIZON, evaluate
 
 CARD_BY_NAME = {card["name"]: cid for cid, card in CARDS.items()}
 # What every adventurer's sheet shows the table, as the state keeps it.
@@ -52,6 +57,10 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "attempts": [dict(a) for a in view["attempts"]], "last": view["last"], "dice": view["dice"],
         "winner": view["winner"], "limit": view["limit"], "double6": view["double6"], "tally": new_tally(),
     }
+    if data["battle"] is not None and data["battle"]["kind"] == "monster":
+        data["task"] = _monster_task(players[data["battle"]["seat"]]["pos"], rooms)
+    if view["step"] == "offer":
+        data.update(_talk(view, players, rng))
     options = {"rounds": view["limit"], "double6": "on" if view["double6"] else "off"}
     return State(game="firetop", seats=len(players), seed=0, options=options, rng=rng.next64(),
                  turn=view["turn"], data=data)
@@ -159,8 +168,39 @@ def _battle(b: dict[str, Any] | None) -> dict[str, Any] | None:
             "waiting": b["waiting"], "due": 0.0 if b["waiting"] else None, "last": b["last"], "held": False}
 
 
+def _monster_task(pos: str, rooms: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The encounter a monster fight at `pos` belongs to, from its last step on: the room's card
+    or fixed monster (the room looted after), or the crocodile of a river crossing."""
+    room = rooms.get(pos)
+    if room is not None:
+        ident = room["fixed"] or room["seen"] or room["encounter"]
+        if ident is None:
+            return None
+        source = ("fixed:" if room["fixed"] else "card:") + ident
+        return {"effect": source, "at": "end", "name": effect(source)["name"], "room": pos, "then": "loot"}
+    if pos not in BOARD.crossing_at:
+        return None
+    crossing = BOARD.crossings[BOARD.crossing_at[pos]]
+    far = crossing["north"] if pos == crossing["south"] else crossing["south"]
+    return {"effect": "fixed:crocodile", "at": "end", "name": effect("fixed:crocodile")["name"],
+            "then": "far_bank", "far": far}
+
+
+def _talk(view: dict[str, Any], players: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
+    """The bookkeeping of a talk the player to move has begun: whom with (one here it has not
+    talked to or offered a card to yet; a guess when there are several) and the step to go back to."""
+    seat = view["current"]
+    here = players[seat]["pos"]
+    offered = {o["to"] for o in view["offers"] if o["from"] == seat}
+    others = [s for s in range(len(players)) if s != seat]
+    partners = [s for s in others if players[s]["pos"] == here
+                and s not in view["conferred"] and s not in offered] or others
+    return {"confer_with": partners[rng.below(len(partners))],
+            "back": "start" if view["roll"] is None else "stop"}
+
+
 def _any(keys: list[int], rng: Rng) -> int | None:
     return keys[rng.below(len(keys))] if keys else None
 
 
-search = searcher(sample)
+search = searcher(sample, evaluate, HORIZON)

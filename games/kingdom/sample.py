@@ -17,6 +17,7 @@ from typing import Any
 from games.core import Rng, State
 from games.core.search import searcher
 
+from .evaluate import HORIZON, evaluate
 from .stock import COBRA, ITEM_COPIES, MONSTERS, TREASURES
 
 
@@ -100,4 +101,4 @@ def _fold_job(job: dict[str, Any] | None) -> dict[str, Any] | None:
             "runners": {k: dict(v) for k, v in job["runners"].items()}, "caught": []}
 
 
-search = searcher(sample)
+search = searcher(sample, evaluate, HORIZON)
