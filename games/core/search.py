@@ -15,7 +15,7 @@ clearly in those paired games.
 A prompt's choices are whole actions (a multi-step choice's path is only how a UI builds it:
 card, then target), so each candidate is one complete action, the smart pick among them; with
 more than CANDIDATES, the others weighed are those the game's evaluation scores best one action
-on in the first sample (a Castle turn may offer ninety plays, most of them idle), or, for a game
+on in the first sample (a turn may offer ninety plays, most of them idle), or, for a game
 without one, drawn at random.
 
 A decision is anytime: it stops at its time budget (`budget_s`), or, for tests and strength runs
