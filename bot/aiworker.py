@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import threading
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
@@ -24,7 +23,7 @@ import games
 from games.core import Game, Prompt, Rng, State, decide
 from games.core.search import BUDGET_S
 
-from .rendering import quiet_worker
+from .rendering import quiet_worker, stop_pool
 
 log = logging.getLogger("gatekeeper.ai")
 
@@ -130,16 +129,7 @@ class AiWorker:
         pool, self.pool, self.ready = self.pool, None, None
         if pool is None:
             return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        closer = threading.Thread(target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True},
-                                  name="ai-pool-shutdown", daemon=True)
-        closer.start()
-        closer.join(timeout)
-        if closer.is_alive():
-            for process in processes:
-                if process.is_alive():
-                    process.kill()
-            closer.join(2.0)
+        stop_pool(pool, timeout, "ai")
 
 
 class NotReady(Exception):

@@ -187,17 +187,24 @@ class Renderer:
         pool, self.pool = self.pool, None
         if pool is None:
             return
-        # CPython keeps the worker processes in _processes; shutdown() forgets them, so look first.
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        closer = threading.Thread(target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True},
-                                  name="render-pool-shutdown", daemon=True)
-        closer.start()
-        closer.join(timeout)
-        for stop in ("terminate", "kill"):
-            if not closer.is_alive():
-                break
-            log.warning("render workers still busy after %.0f s: %s", timeout, stop)
-            for process in processes:
-                if process.is_alive():
-                    getattr(process, stop)()
-            closer.join(2.0)
+        stop_pool(pool, timeout, "render")
+
+
+def stop_pool(pool: ProcessPoolExecutor, timeout: float, name: str) -> None:
+    """Shut a process pool down: queued jobs are cancelled, its workers finish the job at hand
+    and exit; one still busy after `timeout` seconds is terminated, then killed. Blocks until
+    they are gone (the render and AI pools; call it through asyncio.to_thread from the loop)."""
+    # CPython keeps the worker processes in _processes; shutdown() forgets them, so look first.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    closer = threading.Thread(target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True},
+                              name=f"{name}-pool-shutdown", daemon=True)
+    closer.start()
+    closer.join(timeout)
+    for stop in ("terminate", "kill"):
+        if not closer.is_alive():
+            break
+        log.warning("%s workers still busy after %.0f s: %s", name, timeout, stop)
+        for process in processes:
+            if process.is_alive():
+                getattr(process, stop)()
+        closer.join(2.0)
