@@ -19,7 +19,7 @@ import yarl
 from discord import app_commands
 
 import games
-from data.locales import LANGUAGES, Msg, render, text
+from data.locales import DEFAULT, LANGUAGES, Msg, render, text
 from games.core import DEFAULT_LEVEL, IllegalAction
 
 from . import health, helptext, levels, pace, permissions, present, rulebook, ui
@@ -304,9 +304,14 @@ class GatekeeperBot(discord.AutoShardedClient):
         seat = table.seat_of(message.author.id) if table and table.status == "running" else None
         if table is None or seat is None or table.state is None:
             return
-        prompt = table.prompts[seat]
         typed = spoken(message.content)
-        matches = [c for c in prompt.choices if spoken(c.label) == typed] if prompt else []
+        guild_id = message.guild.id if message.guild else None
+        matches = []  # the typed words in the player's language, else in English
+        for lang in dict.fromkeys((self.languages.person(message.author.id, guild_id), DEFAULT)):
+            prompt = table.prompt(seat, lang)
+            matches = [c for c in prompt.choices if spoken(c.label) == typed] if prompt else []
+            if matches:
+                break
         if len(matches) != 1:
             return  # table talk, not a move
         try:
@@ -363,12 +368,12 @@ class GatekeeperBot(discord.AutoShardedClient):
         if table is None or seat is None or interaction.type is not \
                 discord.InteractionType.component or interaction.response.is_done():
             return False
-        prompt = table.prompts[seat]
+        lang = self.languages.personal(interaction)
+        prompt = table.prompt(seat, lang)
         if prompt is None:
             return False
         self.catch_up(table)
         position = walk(prompt.choices, [])
-        lang = self.languages.personal(interaction)
         heading = text(lang, "panel.stale", reason=said(lang, exc), prompt=prompt.text)
         content = panel_text(table, seat, heading, position, lang)
         try:
@@ -382,7 +387,7 @@ class GatekeeperBot(discord.AutoShardedClient):
 
     def panel_contents(self, table: Table, seat: int, lang: str) -> tuple[str, discord.ui.View]:
         """What the seat's panel shows when it opens at its current prompt."""
-        prompt = table.prompts[seat]
+        prompt = table.prompt(seat, lang)
         assert prompt is not None
         position = walk(prompt.choices, [])
         return (panel_text(table, seat, prompt.text, position, lang),
@@ -453,6 +458,7 @@ class GatekeeperBot(discord.AutoShardedClient):
                 content=self.words(interaction, "panel.cancelled"), view=None)
             return
         seat, prompt = service.turn_of(table, user.id, token, issued_to)
+        prompt = table.prompt(seat, self.languages.personal(interaction)) or prompt
         if op in ("c", "m"):
             try:
                 index = int(values[0] if op == "c" and values else arg)  # a select's: its value
@@ -649,7 +655,7 @@ def require_seat(table: Table, user_id: int) -> int:
 
 def panel_text(table: Table, seat: int, heading: str, position: Any, lang: str) -> str:
     trail = " → ".join(step.label for step in position.trail)
-    hand = table.game.private_text(table.state, seat)
+    hand = table.fill(table.game.private_text(table.state, seat), lang)
     return "\n".join(p for p in (hand, f"**{heading}**" + (f": {trail} →" if trail else ""),
                                  text(lang, "panel.pick")) if p)[:2000]
 
@@ -824,7 +830,7 @@ def legal_completions(bot: GatekeeperBot, verb: str):
         seat = table.seat_of(interaction.user.id) if table else None
         if table is None or seat is None or table.state is None or table.status != "running":
             return []
-        prompt = table.prompts[seat]
+        prompt = table.prompt(seat, bot.languages.personal(interaction))
         if prompt is None:
             return []
         needle = current.lower()

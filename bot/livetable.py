@@ -27,7 +27,7 @@ from babel.lists import format_list
 from data.locales import LANGUAGES, messages, text
 
 from . import levels, markup, pace, present, ui
-from .rendering import board_view
+from .rendering import board_view, speaker_name
 from .table import Table
 
 BOARD_FILE = "board.png"
@@ -67,7 +67,7 @@ def acting(table: Table, public: dict[str, Any], now: float, lang: str) -> Actin
     interlude = game.interlude(public)
     clock = _clock_line(table, public, interlude, now, lang)
     if interlude is not None:
-        name = game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
+        name = speaker_name(game, interlude["speaker"], lang).upper()
         called = interlude.get("calls")
         if called is not None:
             when = countdown(interlude["until"]) if interlude.get("until") \
@@ -216,8 +216,8 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     box.add_item(discord.ui.TextDisplay(header))
     said = None
     if who.interlude is not None and speaker is not None:
-        name = game.speakers.get(who.interlude["speaker"], who.interlude["speaker"]).upper()
-        said = table.fill(who.interlude["line"])
+        name = speaker_name(game, who.interlude["speaker"], lang).upper()
+        said = table.fill(who.interlude["line"], lang)
         words = f"**{name}:** “{said}”"
         if who.interlude.get("first"):
             box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
@@ -258,7 +258,7 @@ def opening_text(table: Table, room: int, lang: str) -> str:
     """What the game's first table says before anyone moves: that it begins, and the house rules
     that change play at this table (`Game.opening`), so players hear them before they act."""
     assert table.state is not None
-    rules = [f"- {table.fill(line)}" for line in table.game.opening(table.state)]
+    rules = [f"- {table.fill(line, lang)}" for line in table.game.opening(table.state)]
     if not rules:
         return text(lang, "table.opening")
     return markup.clip("\n".join([text(lang, "table.opening.house_rules"), *rules]), room)
@@ -354,7 +354,7 @@ def _clock_line(table: Table, public: dict[str, Any], interlude: dict[str, Any] 
         assert table.state is not None
         leaves = min((t["due"] for t in table.game.timers(table.state)), default=None)
         if leaves is not None and end <= leaves:
-            name = table.game.speakers.get(interlude["speaker"], interlude["speaker"]).upper()
+            name = speaker_name(table.game, interlude["speaker"], lang).upper()
             return f"⏳ {text(lang, 'table.clock.during_visit', name=name)}"
     if end <= now:
         return f"⏳ {text(lang, 'table.clock.out')}"

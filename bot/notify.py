@@ -70,7 +70,7 @@ def catch_up(table: Table, events: list[Event], lang: str,
              limit: int = CATCH_UP_CHARACTERS) -> list[str]:
     """The public `events` as lines, the newest kept within `limit` (the pointer to the rest
     in the reader's `lang`)."""
-    lines = present.public_lines(table, events)
+    lines = present.public_lines(table, events, lang)
     return present.fitting(lines, lang, limit) if lines else []
 
 

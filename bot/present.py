@@ -6,10 +6,11 @@ from collections import Counter
 import discord
 from babel.lists import format_list
 
-from data.locales import Msg, has, text
+from data.locales import DEFAULT, Msg, has, text
 from games.core import Event, Game, option_text
 
 from . import levels, pace
+from .rendering import speaker_name
 from .table import Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
@@ -93,11 +94,12 @@ def option_lines(table: Table, lang: str) -> str:
     return "\n".join(lines)
 
 
-def public_lines(table: Table, events: list[Event]) -> list[str]:
-    """The public events as lines; a speaking character's words are marked as theirs."""
+def public_lines(table: Table, events: list[Event], lang: str = DEFAULT) -> list[str]:
+    """The public events as lines in `lang`; a speaking character's words are marked as
+    theirs."""
     speakers = table.game.speakers
-    return [f"**{speakers[e.kind].upper()}:** “{table.fill(e.text)}”" if e.kind in speakers
-            else table.fill(e.text) for e in events if e.public]
+    return [f"**{speaker_name(table.game, e.kind, lang).upper()}:** “{table.fill(e.text, lang)}”"
+            if e.kind in speakers else table.fill(e.text, lang) for e in events if e.public]
 
 
 def fitting(lines: list[str], lang: str, limit: int = 3500) -> list[str]:
@@ -160,7 +162,7 @@ def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | N
     heading = text(lang, "hand.heading_turn", game=table.game.title, id=table.id,
                    turn=table.state.turn) if table.state.turn \
         else text(lang, "hand.heading", game=table.game.title, id=table.id)
-    body = table.fill(table.game.private_text(table.state, seat)) if whole else ""
+    body = table.fill(table.game.private_text(table.state, seat), lang) if whole else ""
     parts = [heading, *news_lines(table, seat, events, lang), body]
     if jump_url:
         parts.append(text(lang, "hand.back", url=jump_url))
@@ -170,6 +172,6 @@ def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | N
 def news_lines(table: Table, seat: int, events: list[Event], lang: str) -> list[str]:
     """The events addressed to `seat`, each line once: a line that came several times says so
     ("You discard a ghost. (twice)", in its reader's `lang`)."""
-    seen = Counter(table.fill(e.text) for e in events if e.to is not None and seat in e.to)
+    seen = Counter(table.fill(e.text, lang) for e in events if e.to is not None and seat in e.to)
     return [line if n == 1 else text(lang, "hand.twice", line=line) if n == 2
             else text(lang, "hand.times", line=line, count=n) for line, n in seen.items()]

@@ -248,7 +248,8 @@ class DiscordPublisher:
         table, change = snapshot.table, snapshot.change
         old = self.bot.store.messages(table.id).get("board")
         new_board = self._new_board(snapshot, old)
-        lines = present.public_lines(table, change.events) if change else []
+        lines = present.public_lines(table, change.events,
+                                     self.bot.languages.server(table.guild_id)) if change else []
         if old is not None and self._editable(snapshot, old) and (
                 not new_board or self._post_wait(snapshot, old) > SHORT_WAIT):
             kept = (self._lines.get(table.id, []) + lines)[-MAX_TURN_LINES:]
@@ -309,15 +310,15 @@ class DiscordPublisher:
         if table.status != "running":
             self.forget(table)
 
-    @staticmethod
-    def _floor_words(table: Table) -> str | None:
+    def _floor_words(self, table: Table) -> str | None:
         """The words of a character now holding the floor, if any: the new table shows them
         beside his picture, so the summary above it leaves them out."""
         assert table.state is not None
         if table.status != "running":
             return None
         interlude = table.game.interlude(table.game.view(table.state, None))
-        return table.fill(interlude["line"]) if interlude is not None else None
+        return table.fill(interlude["line"], self.bot.languages.server(table.guild_id)) \
+            if interlude is not None else None
 
     async def _trail_of(self, table: Table, live: tuple[int, int]) -> Trail:
         """The summaries the live table carries: remembered, or after a restart read back from
@@ -393,7 +394,7 @@ class DiscordPublisher:
         view = board_view(game, table.state, table.names(), who.plain, public)
         said = None
         if interlude is not None and game.speaker is not None:
-            said = table.fill(interlude["line"])
+            said = table.fill(interlude["line"], lang)
             picture = Picture(livetable.SPEAKER_FILE, speaker_alt_text(game, said, lang))
             drawn = json.dumps(["speaker", said])
         else:

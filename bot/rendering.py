@@ -28,7 +28,7 @@ from typing import Any, Callable
 from babel.lists import format_list
 
 import games
-from data.locales import text
+from data.locales import has, text
 from games.core import Game, State
 from render.words import acting, clamp, fit, name_of
 
@@ -66,13 +66,20 @@ def alt_text(game: Game, view: dict[str, Any], lang: str) -> str:
                 text(lang, "alt.players", names=format_list(names, locale=lang))])
 
 
+def speaker_name(game: Game, kind: str, lang: str) -> str:
+    """A speaking character's name (`Game.speakers`) in `lang`: the game's catalog's
+    `game.<game>.speaker.<kind>` where it has one, else as the game wrote it."""
+    id = f"game.{game.name}.speaker.{kind}"
+    return text(lang, id) if has(id) else game.speakers.get(kind, kind)
+
+
 def speaker_alt_text(game: Game, line: str, lang: str) -> str:
     """The speaking character's picture with `line` (`speak`) in words: the game's
     `speaker_describer`, or the character's name and the line (in `lang`)."""
     describe = game.hook("speaker_describer")
     if describe is not None:
         return clamp(describe(line))
-    who = next((name.title() for name in game.speakers.values()), None) \
+    who = next((speaker_name(game, kind, lang).title() for kind in game.speakers), None) \
         or text(lang, "alt.a_character")
     return clamp(text(lang, "alt.speaking", who=who, line=" ".join(line.split())))
 

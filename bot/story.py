@@ -36,14 +36,15 @@ FILE_NAME = "story.txt"
 FROM_START, SINCE_MINE, AS_FILE = "s", "m", "f"
 
 
-async def lines_of(service: TableService, table: Table, since: str, user_id: int) -> list[str]:
-    """The story's lines: from the start, or since the user's seat last acted."""
+async def lines_of(service: TableService, table: Table, since: str, user_id: int,
+                   lang: str) -> list[str]:
+    """The story's lines in `lang`: from the start, or since the user's seat last acted."""
     seat = None
     if since == SINCE_MINE:
         seat = table.seat_of(user_id)
         if seat is None:
             raise Refusal("refusal.no_last_turn")
-    return present.public_lines(table, await service.public_events(table, since_seat=seat))
+    return present.public_lines(table, await service.public_events(table, since_seat=seat), lang)
 
 
 def pages(lines: list[str]) -> list[list[str]]:
@@ -66,7 +67,7 @@ async def show_story(service: TableService, interaction: discord.Interaction, ta
     """Answer /log in the reader's language `lang`: the story as text, its first page, or its
     file."""
     since = SINCE_MINE if since_mine else FROM_START
-    lines = await lines_of(service, table, since, interaction.user.id)
+    lines = await lines_of(service, table, since, interaction.user.id, lang)
     told = "\n".join(lines) or text(lang, f"story.nothing.{since}")
     if len(told) <= MESSAGE_CHARS:
         await interaction.response.send_message(told, ephemeral=True)
@@ -89,7 +90,7 @@ async def turn_page(service: TableService, interaction: discord.Interaction, gam
     if since not in (FROM_START, SINCE_MINE) or not (page == AS_FILE or page.isdigit()):
         raise Refusal("refusal.unknown_button")
     table = await told_game(service, interaction, game_id)
-    lines = await lines_of(service, table, since, interaction.user.id)
+    lines = await lines_of(service, table, since, interaction.user.id, lang)
     if page == AS_FILE:
         await interaction.response.send_message(file=story_file(table, since, lines, lang),
                                                 ephemeral=True)

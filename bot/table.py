@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import games
-from data.locales import Msg
+from data.locales import DEFAULT, Msg, render
 from games.core import (DEFAULT_LEVEL, LEVELS, SYSTEM, Choice, Event, Game, IllegalAction, Prompt,
                         State, Step, ai_rng, apply, decide, seating, setup)
 
@@ -98,23 +98,31 @@ def away_notice(name: str, until: float | None, action: str) -> Msg:
     return Msg("notice.away", name=name, when=when, turns=turns)
 
 
-def fill_names(text: str, names: list[str]) -> str:
-    """Replace {p0}.. placeholders in engine text with seat names."""
+def fill_names(words: str | Msg | dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
+    """Engine words as a reader of `lang` reads them: a message (or a stored one) rendered in
+    `lang`, then the {p0}.. placeholders replaced with seat names (an engine knows seats, not
+    names)."""
+    text = words if isinstance(words, str) else render(lang, words)
     for index, name in enumerate(names):
         text = text.replace(f"{{p{index}}}", name)
     return text
 
 
-def named_prompt(prompt: Prompt | None, names: list[str]) -> Prompt | None:
-    """`prompt` with its players named: an engine knows seats, so its choices say "Attack {p1}"
-    as its events do, and every reader of `Table.prompts` (buttons, panels, typed moves,
-    autocomplete) shows "Attack Bo". The prompt itself when it names nobody."""
-    if prompt is None or ("{p" not in prompt.text and not any(
-            "{p" in step.label for choice in prompt.choices for step in choice.path)):
+def _plain(words: str | Msg) -> bool:
+    return isinstance(words, str) and "{p" not in words
+
+
+def named_prompt(prompt: Prompt | None, names: list[str], lang: str = DEFAULT) -> Prompt | None:
+    """`prompt` in words a reader of `lang` reads, its players named: an engine knows seats
+    and message ids, so its choices say Msg("…attack", who="{p1}") and every reader (buttons,
+    panels, typed moves, autocomplete) shows "Attack Bo" or "Bo angreifen". The prompt itself
+    when it has nothing to render."""
+    if prompt is None or (_plain(prompt.text) and all(
+            _plain(step.label) for choice in prompt.choices for step in choice.path)):
         return prompt
-    choices = [Choice(c.action, tuple(Step(s.key, fill_names(s.label, names)) for s in c.path),
-                      c.input) for c in prompt.choices]
-    return Prompt(prompt.seat, fill_names(prompt.text, names), choices, prompt.private)
+    choices = [Choice(c.action, tuple(Step(s.key, fill_names(s.label, names, lang))
+                                      for s in c.path), c.input) for c in prompt.choices]
+    return Prompt(prompt.seat, fill_names(prompt.text, names, lang), choices, prompt.private)
 
 
 @dataclass
@@ -154,8 +162,11 @@ class Table:
     touched: float = 0.0  # when this process last loaded or changed it (idle games are let go)
     # Per seat: a counter bumped whenever that seat's prompt changes (part of every button id).
     tokens: list[int] = field(default_factory=list)
-    # of `state`, cached, players named (`named_prompt`)
+    # of `state`, cached, as the engine words them (`prompt` gives them in a reader's words)
     prompts: list[Prompt | None] = field(default_factory=list, repr=False)
+    # (seat, language) -> (the engine's prompt, the same in words): `prompt`'s cache
+    spoken: dict[tuple[int, str], tuple[Prompt, Prompt]] = field(default_factory=dict,
+                                                                 repr=False)
     timers: list[dict[str, Any]] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     feed: Feed | None = field(default=None, repr=False)
@@ -173,8 +184,21 @@ class Table:
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None and not s.ai]
 
-    def fill(self, text: str) -> str:
-        return fill_names(text, self.names())
+    def fill(self, words: str | Msg | dict[str, Any], lang: str = DEFAULT) -> str:
+        return fill_names(words, self.names(), lang)
+
+    def prompt(self, seat: int, lang: str = DEFAULT) -> Prompt | None:
+        """What `seat` may do, in the words of `lang`, players named: what buttons, panels,
+        typed moves and autocomplete show and match (`prompts` holds the engine's own)."""
+        raw = self.prompts[seat]
+        if raw is None:
+            return None
+        kept = self.spoken.get((seat, lang))
+        if kept is not None and kept[0] is raw:
+            return kept[1]
+        worded = named_prompt(raw, self.names(), lang)
+        self.spoken[(seat, lang)] = (raw, worded)
+        return worded
 
     @property
     def version(self) -> int:
@@ -425,8 +449,7 @@ class TableService:
         log.info("start game=%s seats=%d", table.id, len(seats))
         return {"state": state, "status": "running", "turn_started": self.clock.now(),
                 "tokens": [0] * len(seats),
-                "prompts": [named_prompt(table.game.prompt(state, s), [seat.name for seat in seats])
-                            for s in range(len(seats))]}
+                "prompts": [table.game.prompt(state, s) for s in range(len(seats))]}
 
     @staticmethod
     def _require_host(table: Table, user_id: int, what: str) -> None:
@@ -528,7 +551,7 @@ class TableService:
             if follow is not None and not state.over and state.turn == turn_before \
                     and game.prompt(state, seat) is not None:
                 queue.append(follow(state))  # the AI keeps the move until its turn ends
-        prompts = [named_prompt(game.prompt(state, s), table.names()) for s in range(state.seats)]
+        prompts = [game.prompt(state, s) for s in range(state.seats)]
         tokens = [token + (prompt_sig(new) != prompt_sig(old))
                   for token, new, old in zip(table.tokens, prompts, table.prompts)]
         # The turn passes when the game says so, or when someone else is now to move (a game
@@ -1059,8 +1082,7 @@ class TableService:
             turn_started=row.get("turn_started") or 0.0,
             tokens=row.get("tokens") or [0] * len(seats), reminded=row.get("reminded") or [])
         if state is not None:
-            table.prompts = [named_prompt(game.prompt(state, s), table.names())
-                             for s in range(state.seats)]
+            table.prompts = [game.prompt(state, s) for s in range(state.seats)]
         return table
 
     def _reload_when_back(self, game_id: int) -> None:

@@ -161,7 +161,7 @@ def kind_select(table: Table, seat: int, run: list[int], lang: str) -> discord.u
     """One select for choices of one kind: its placeholder names the kind (in the server's
     `lang`), each option what differs; the value is the choice's index (op "c", as a
     button's)."""
-    prompt = table.prompts[seat]
+    prompt = table.prompt(seat, lang)
     assert prompt is not None
     names = table.names()
     kind = prompt.choices[run[0]].path[0].label
@@ -191,7 +191,8 @@ def turn_rows(table: Table, lang: str) -> list[discord.ui.ActionRow]:
     votes_after = pace.votes_after(table.options)
     voters = [i for i, s in enumerate(table.seats) if not s.ai and s.timeouts >= votes_after]
     room = MAX_BUTTONS - (5 if voters else 0)
-    waiting = [(seat, prompt) for seat, prompt in enumerate(table.prompts)
+    waiting = [(seat, prompt) for seat, prompt in enumerate(
+        table.prompt(seat, lang) for seat in range(len(table.prompts)))
                if prompt is not None and not table.seats[seat].ai]
     several = len(waiting) > 1
     buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat

@@ -152,3 +152,35 @@ def test_buttons_and_panels_name_players_as_events_do():
     assert labels[:2] == ["Confer with Bo", "Attack Bo"]
     panel = panel_view(table, 0, walk(named.choices, []), "en")
     assert [item.label for item in panel.children][:2] == ["Confer with Bo", "Attack Bo"]
+
+
+def test_engine_words_given_as_message_ids_read_in_each_readers_language():
+    """An engine may word its prompts and events as message ids (`Msg`), players as {p1}:
+    each reader gets them in their language with names filled, the table keeps the engine's
+    own prompt (what the AI and the buttons' tokens read), and a message kept in a game's JSON
+    state (`Msg.stored`) reads the same."""
+    import json
+
+    import games
+    from bot.table import Seat, Table, fill_names
+    from data.locales import Msg
+    from games.core import Choice, Prompt, Step
+    back = Msg("notice.back", name="{p1}")
+    raw = Prompt(0, back, [Choice("wait", (Step("wait", back),))])
+    table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
+                  options={}, seats=[Seat("Ana", 1), Seat("Bo", 2)], status="running",
+                  prompts=[raw, None], tokens=[0, 0])
+    english, german = table.prompt(0, "en"), table.prompt(0, "de")
+    assert english.text == "👋 Bo is back: their turns wait for them again."
+    assert german.text == "👋 Bo ist zurück und spielt wieder selbst."
+    assert german.choices[0].label == german.text and german.choices[0].action == "wait"
+    assert table.prompt(0, "de") is german and table.prompts[0] is raw  # cached; raw kept
+    table.prompts = [Prompt(0, "Your turn", []), None]
+    assert table.prompt(0, "de").text == "Your turn"  # a new prompt is worded anew
+    assert table.prompt(1, "de") is None
+    stored = json.loads(json.dumps(Msg("notice.away", name="{p0}", when=Msg(
+        "notice.away_until_back"), turns=Msg("notice.away_ai")).stored()))
+    assert fill_names(stored, ["Ana", "Bo"], "de") == fill_names(Msg(
+        "notice.away", name="{p0}", when=Msg("notice.away_until_back"),
+        turns=Msg("notice.away_ai")), ["Ana", "Bo"], "de")
+    assert "Ana" in fill_names(stored, ["Ana", "Bo"], "de")

@@ -89,7 +89,7 @@ def within_limits(message: Message) -> list[str]:
 @pytest.mark.parametrize("locale, lang", [("de", "de"), ("es-ES", "es")])
 async def test_a_game_on_a_german_or_spanish_server_reads_in_its_language(
         locale, lang, fake_discord, tmp_path, monkeypatch):
-    monkeypatch.setattr(present, "public_lines", lambda table, events: [
+    monkeypatch.setattr(present, "public_lines", lambda table, events, lang="en": [
         ENGINE_LINE for event in events if event.public])
     monkeypatch.setattr(livetable, "panel_text", lambda table, lang: ENGINE_PANEL)
     clock = FakeClock()

@@ -13,6 +13,8 @@ message reads in English in one channel and in German in another.
   written with the language's number format (1,000 / 1.000).
 - A parameter that is itself a `Msg` is rendered in the same language, so a sentence can hold
   a translated part ("{game} needs at least {players}").
+- A message kept in a game's JSON state (a speaking character's line) is stored as a dict,
+  `msg.stored()` -> {"msg": id, **params}; `render` reads that form too.
 - Adding a language: its catalog file and its entry in `LANGUAGES` (CONTRIBUTING.md).
 - A game brings its own catalogs, `data/<game>/locales/<language>.po` (ids `game.<game>.…`:
   its pitch and lobby options so far), merged into its language's.
@@ -52,6 +54,11 @@ class Msg:
     def __init__(self, id: str, /, **params: Any) -> None:
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "params", tuple(params.items()))
+
+    def stored(self) -> dict[str, Any]:
+        """The message as JSON can hold it (in a game's state): {"msg": id, **params}."""
+        return {"msg": self.id, **{name: value.stored() if isinstance(value, Msg) else value
+                                   for name, value in self.params}}
 
 
 def language(tag: str | None) -> str | None:
@@ -121,9 +128,12 @@ def text(lang: str, id: str, /, **params: Any) -> str:
 
 
 def render(lang: str, value: Any) -> Any:
-    """A `Msg` rendered in `lang`; anything else (a name, a number, a ready string) as it is."""
+    """A `Msg` (or a stored one, `Msg.stored`) rendered in `lang`; anything else (a name, a
+    number, a ready string) as it is."""
     if isinstance(value, Msg):
         return text(lang, value.id, **dict(value.params))
+    if isinstance(value, dict) and "msg" in value:
+        return text(lang, value["msg"], **{k: v for k, v in value.items() if k != "msg"})
     return value
 
 
