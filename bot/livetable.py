@@ -273,7 +273,8 @@ def panel_text(table: Table, lang: str) -> str:
     if lines is None:
         return ""
     names = levels.named(table.seats, lang)  # as the panel lists them: an AI with its level
-    said = [discord.utils.escape_markdown(line) for line in lines(board_view(table.game, table.state, names))]
+    said = [discord.utils.escape_markdown(line)
+            for line in lines(board_view(table.game, table.state, names, lang=lang))]
     if len(said) > 1:
         said[-1] = f"-# {said[-1]}"
     return markup.clip("\n".join(said), PANEL_CHARS)

@@ -391,7 +391,7 @@ class DiscordPublisher:
         lang = self.bot.languages.server(table.guild_id)  # what the channel shows
         who = livetable.acting(table, public, self.bot.service.clock.now(), lang)
         interlude = who.interlude
-        view = board_view(game, table.state, table.names(), who.plain, public)
+        view = board_view(game, table.state, table.names(), who.plain, public, lang)
         said = None
         if interlude is not None and game.speaker is not None:
             said = table.fill(interlude["line"], lang)

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from babel.lists import format_list
 
 import games
-from data.locales import has, text
+from data.locales import DEFAULT, has, text
 from games.core import Game, State
 from render.words import acting, clamp, fit, name_of
 
@@ -36,15 +36,17 @@ log = logging.getLogger("gatekeeper.render")
 
 
 def board_view(game: Game, state: State, names: list[str], who: str | None = None,
-               public: dict[str, Any] | None = None) -> dict[str, Any]:
+               public: dict[str, Any] | None = None, lang: str = DEFAULT) -> dict[str, Any]:
     """The public view a board image is drawn from: the spectator's view (`public`, if the
     caller has it), minus what only the message text shows (`image_ignores`), plus the seat
-    names and who acts now in words (`who`, kept as "acting": the picture's header says what
-    the message's header says)."""
+    names, the language of the words drawn and described ("lang": the channel's) and who acts
+    now in words (`who`, kept as "acting": the picture's header says what the message's
+    header says)."""
     view = dict(public) if public is not None else game.view(state, None)
     for key in game.image_ignores:
         view.pop(key, None)
     view["names"] = names
+    view["lang"] = lang
     if who:
         view["acting"] = who
     return view
