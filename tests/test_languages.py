@@ -275,3 +275,16 @@ async def test_a_dm_reads_in_its_readers_language_as_last_seen_also_after_a_rest
     await harness.restart()
     assert harness.bot.languages.person(players.users["Bo"], players.guild.id) == "es"
     assert harness.bot.languages.person(players.users["Ana"], players.guild.id) == "en"
+
+
+def test_a_list_parameter_reads_as_each_language_lists():
+    """Engines pass several things as a tuple (cards, keys, players): each item is rendered
+    in the reader's language and the whole written as that language lists it."""
+    from data.locales import Msg, render
+    keys = ("{p0}", Msg("level.easy"), "7")
+    said = {lang: render(lang, Msg("notice.back", name=keys)) for lang in ("en", "de", "es")}
+    assert said["en"].startswith("👋 {p0}, " + render("en", Msg("level.easy")) + ", and 7 ")
+    assert said["de"].startswith("👋 {p0}, " + render("de", Msg("level.easy")) + " und 7 ")
+    assert said["es"].startswith("👋 {p0}, " + render("es", Msg("level.easy")) + " y 7 ")
+    stored = Msg("notice.back", name=keys).stored()
+    assert all(render(lang, stored) == said[lang] for lang in said)

@@ -13,6 +13,8 @@ message reads in English in one channel and in German in another.
   written with the language's number format (1,000 / 1.000).
 - A parameter that is itself a `Msg` is rendered in the same language, so a sentence can hold
   a translated part ("{game} needs at least {players}").
+- A parameter that is a tuple or list is rendered item by item and written as the language
+  lists ("a, b and c" / "a, b und c"; Babel's `format_list`).
 - A message kept in a game's JSON state (a speaking character's line) is stored as a dict,
   `msg.stored()` -> {"msg": id, **params}; `render` reads that form too.
 - Adding a language: its catalog file and its entry in `LANGUAGES` (CONTRIBUTING.md).
@@ -33,6 +35,7 @@ from typing import Any
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from data import resource
@@ -57,8 +60,15 @@ class Msg:
 
     def stored(self) -> dict[str, Any]:
         """The message as JSON can hold it (in a game's state): {"msg": id, **params}."""
-        return {"msg": self.id, **{name: value.stored() if isinstance(value, Msg) else value
-                                   for name, value in self.params}}
+        return {"msg": self.id, **{name: _stored(value) for name, value in self.params}}
+
+
+def _stored(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.stored()
+    if isinstance(value, (tuple, list)):
+        return [_stored(item) for item in value]
+    return value
 
 
 def language(tag: str | None) -> str | None:
@@ -134,6 +144,8 @@ def render(lang: str, value: Any) -> Any:
         return text(lang, value.id, **dict(value.params))
     if isinstance(value, dict) and "msg" in value:
         return text(lang, value["msg"], **{k: v for k, v in value.items() if k != "msg"})
+    if isinstance(value, (tuple, list)):
+        return format_list([str(render(lang, item)) for item in value], locale=lang)
     return value
 
 
