@@ -19,7 +19,7 @@ import yarl
 from discord import app_commands
 
 import games
-from data.locales import DEFAULT, LANGUAGES, Msg, render, text
+from data.locales import DEFAULT, LANGUAGES, Msg, has, language, render, text
 from games.core import DEFAULT_LEVEL, IllegalAction
 
 from . import health, helptext, levels, pace, permissions, present, rulebook, ui
@@ -34,7 +34,7 @@ from .notify import Notifier
 from .panels import Panels
 from .ratelimits import Budget, answer_before_waiting
 from .publisher import OWED, POSTING, DiscordPublisher
-from .rendering import Renderer
+from .rendering import Renderer, title_of, titled
 from .replay import Replays, describe, replay_alt, replay_format
 from .refusal import Refusal, said
 from .store import Store, Unavailable
@@ -569,7 +569,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         if ack is Ack.NONE:
             await by_dm(interaction, self.words(interaction, "done.by_dm",
                                                 done=content.splitlines()[0],
-                                                game=table.game.title, id=table.id))
+                                                game=title_of(table.game), id=table.id))
             return
         if ack is Ack.UPDATE:
             await interaction.edit_original_response(content=content, view=view)
@@ -589,7 +589,7 @@ class GatekeeperBot(discord.AutoShardedClient):
         if ack is Ack.NONE:
             done_words = self.words(interaction, "done.move", done=done)
             await by_dm(interaction, self.words(interaction, "done.by_dm", done=done_words,
-                                                game=table.game.title, id=table.id))
+                                                game=title_of(table.game), id=table.id))
         else:
             await interaction.followup.send(self.words(interaction, "done.move", done=done),
                                             ephemeral=True)
@@ -688,7 +688,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
     if busy:
         channel = interaction.channel
         server = bot.languages.server(interaction.guild_id, interaction.guild_locale)
-        thread = await channel.create_thread(name=text(server, "lobby.thread", game=game.title,
+        thread = await channel.create_thread(name=text(server, "lobby.thread", game=title_of(game),
                                                        host=user.display_name)[:100],
                                              type=discord.ChannelType.public_thread)
         channel_id = thread.id
@@ -696,7 +696,7 @@ async def open_lobby(bot: GatekeeperBot, interaction: discord.Interaction, game_
                                          host_id or user.id, user.display_name, seats=seats)
     if channel_id != interaction.channel_id:
         await bot.publisher.lobby_changed(table)  # posted in the thread (and retried if need be)
-        await interaction.followup.send(text(server, "lobby.in_thread", game=game.title,
+        await interaction.followup.send(text(server, "lobby.in_thread", game=title_of(game),
                                              thread=f"<#{channel_id}>"))
         return
     await bot.publisher.lobby_changed(table, answering=interaction)
@@ -706,17 +706,19 @@ def game_named(name: str) -> Any:
     """The game a player named (by id or title, any case), or a refusal listing the games."""
     wanted = name.strip().lower()
     for game in games.all_games():
-        if wanted in (game.name, game.title.lower()):
+        if wanted in (game.name, *(titled(game, lang).lower() for lang in LANGUAGES)):
             return game
-    listing = ", ".join(f"{g.title} (`{g.name}`)" for g in games.all_games())
+    listing = tuple(Msg("games.title_and_name", title=title_of(g), name=g.name)
+                    for g in games.all_games())
     raise Refusal("refusal.no_such_game", name=name, games=listing)
 
 
 async def complete_game(interaction: discord.Interaction,
                         current: str) -> list[app_commands.Choice[str]]:
     needle = current.lower()
-    return [app_commands.Choice(name=g.title, value=g.name) for g in games.all_games()
-            if needle in g.name or needle in g.title.lower()][:25]
+    lang = language(str(interaction.locale)) or DEFAULT
+    return [app_commands.Choice(name=titled(g, lang), value=g.name) for g in games.all_games()
+            if needle in g.name or needle in titled(g, lang).lower()][:25]
 
 
 def rules_sections(game_name: str, lang: str) -> dict[str, str]:
@@ -755,7 +757,7 @@ async def games_lines(bot: GatekeeperBot, guild_id: int, user_id: int, lang: str
     not in memory is listed without being loaded."""
     rows = await bot.store.running_in_guild(guild_id)
     rows.sort(key=lambda row: user_id not in (row["waiting"] or []))
-    titles = {g.name: g.title for g in games.all_games()}
+    titles = {g.name: titled(g, lang) for g in games.all_games()}
     lines = []
     for row in rows[:20]:
         title = titles.get(row["game"], row["game"])
@@ -842,17 +844,31 @@ def legal_completions(bot: GatekeeperBot, verb: str):
     return complete
 
 
-def verb_command(bot: GatekeeperBot, verb: str, help_text: str) -> app_commands.Command:
+def verb_words(game: Any, verb: str, part: str, english: str) -> app_commands.locale_str | str:
+    """A move subcommand's name, description or choice help in every language the game's
+    catalogs word it in (`game.<game>.verb.<verb>.<part>`), else as the game wrote it."""
+    id = f"game.{game.name}.verb.{verb}.{part}"
+    return command_text(id) if has(id) else english
+
+
+def verb_command(bot: GatekeeperBot, game: Any, verb: str, help_text: str) -> app_commands.Command:
+    """/<game> <verb>: its name is the verb each language types (Discord shows the reader's),
+    while the move it sends is the game's own verb."""
+    name = verb_words(game, verb, "name", verb)
     if not help_text:
         async def bare(interaction: discord.Interaction) -> None:
             await typed_move(bot, interaction, verb)
-        return app_commands.Command(name=verb, description=verb.capitalize(), callback=bare)
+        return app_commands.Command(
+            name=name, description=verb_words(game, verb, "description", verb.capitalize()),
+            callback=bare)
 
-    @app_commands.describe(choice=help_text[:100])
+    @app_commands.describe(choice=verb_words(game, verb, "choice", help_text[:100]))
+    @app_commands.rename(choice=command_text("cmd.move.choice.name"))
     async def with_choice(interaction: discord.Interaction, choice: str) -> None:
         await typed_move(bot, interaction, f"{verb} {choice}")
-    command = app_commands.Command(name=verb, description=f"{verb.capitalize()}: {help_text}"[:100],
-                                   callback=with_choice)
+    command = app_commands.Command(
+        name=name, callback=with_choice, description=verb_words(
+            game, verb, "description", f"{verb.capitalize()}: {help_text}"[:100]))
     command.autocomplete("choice")(legal_completions(bot, f"{verb} "))
     return command
 
@@ -860,9 +876,9 @@ def verb_command(bot: GatekeeperBot, verb: str, help_text: str) -> app_commands.
 def game_commands(bot: GatekeeperBot, game: Any) -> app_commands.Group:
     """/<game> <verb> [choice]: typed moves, one subcommand per verb the game declares."""
     group = app_commands.Group(name=game.name,
-                               description=command_text("cmd.game.description", game=game.title))
+                               description=command_text("cmd.game.description", game=title_of(game)))
     for verb, help_text in game.verbs.items():
-        group.add_command(verb_command(bot, verb, help_text))
+        group.add_command(verb_command(bot, game, verb, help_text))
     return group
 
 
@@ -959,7 +975,7 @@ def register_commands(bot: GatekeeperBot) -> None:
             raise Refusal("refusal.lobby_above")
         if table.status != "running":
             await reply(interaction, bot.words(interaction, "status.over", id=table.id,
-                                               game=table.game.title,
+                                               game=title_of(table.game),
                                                result=present.result_text(
                                                    table, bot.languages.personal(interaction))))
             return
@@ -1093,8 +1109,8 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def stats(interaction: discord.Interaction) -> None:
         rows = await bot.store.stats(interaction.guild_id or 0, interaction.user.id)
         board = await bot.store.leaderboard(interaction.guild_id or 0)
-        titles = {g.name: g.title for g in games.all_games()}
         lang = bot.languages.personal(interaction)
+        titles = {g.name: titled(g, lang) for g in games.all_games()}
         mine = "\n".join(text(lang, "stats.mine", game=titles.get(r["game"], r["game"]),
                               won=r["won"], count=r["played"]) for r in rows) \
             or text(lang, "stats.none_mine")

@@ -11,6 +11,7 @@ import games
 from data.locales import Msg, has, text
 
 from .present import pitch
+from .rendering import title_of
 
 from . import levels
 
@@ -25,7 +26,7 @@ def asks_for_help(typed: str) -> bool:
 
 
 def game_lines(lang: str) -> list[str]:
-    return [text(lang, "help.game", title=g.title, play=f"{slash(lang, 'play')} {g.name}",
+    return [text(lang, "help.game", title=title_of(g), play=f"{slash(lang, 'play')} {g.name}",
                  players=f"{g.min_seats}–{g.max_seats}", pitch=first_sentence(pitch(g, lang)))
             for g in games.all_games()]
 

@@ -27,7 +27,7 @@ from babel.lists import format_list
 from data.locales import LANGUAGES, messages, text
 
 from . import levels, markup, pace, present, ui
-from .rendering import board_view, speaker_name
+from .rendering import board_view, speaker_name, title_of
 from .table import Table
 
 BOARD_FILE = "board.png"
@@ -205,9 +205,9 @@ def table_layout(table: Table, who: Acting, lines: list[str], carried: list[str]
     trail = _carried_text(carried)
     if trail:
         view.add_item(discord.ui.TextDisplay(trail, id=CARRIED_ID))
-    title = "### " + (text(lang, "table.title.turn", game=game.title, turn=table.state.turn)
+    title = "### " + (text(lang, "table.title.turn", game=title_of(game), turn=table.state.turn)
                       if table.status == "running" else text(lang, "table.title.over",
-                                                              game=game.title))
+                                                              game=title_of(game)))
     header = "\n".join(part for part in (title, who.header, who.clock) if part)
     colour = SPEAKER_COLOUR if who.interlude and who.seat is None else (
         discord.Colour.gold() if table.status != "running" else present.colour_of(table, who.seat))

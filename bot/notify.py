@@ -20,6 +20,7 @@ from data.locales import text
 from games.core import Event, Game, State, apply, setup
 
 from . import present
+from .rendering import title_of
 from .delivery import Slot
 from .store import Store
 from .table import Table
@@ -82,7 +83,7 @@ def table_link(table: Table, board: tuple[int, int] | None) -> str:
 
 
 def turn_text(table: Table, lines: list[str], link: str, news: list[str], lang: str) -> str:
-    parts = [text(lang, "notify.turn", game=table.game.title, id=table.id,
+    parts = [text(lang, "notify.turn", game=title_of(table.game), id=table.id,
                   channel=f"<#{table.channel_id}>", link=link)]
     if lines:
         parts += [text(lang, "notify.since"), *lines]

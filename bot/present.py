@@ -10,7 +10,7 @@ from data.locales import DEFAULT, Msg, has, text
 from games.core import Event, Game, option_text
 
 from . import levels, pace
-from .rendering import speaker_name
+from .rendering import speaker_name, title_of
 from .table import Table
 
 SQUARES = {"red": "🟥", "blue": "🟦", "green": "🟩", "yellow": "🟨", "purple": "🟪",
@@ -55,7 +55,7 @@ def lobby_embed(table: Table, lang: str) -> discord.Embed:
     seated from the start, marked in the players' list), Leave for the seated, the rest for the
     host. Once the game starts (or the lobby closes) it invites nobody."""
     game = table.game
-    embed = discord.Embed(title=text(lang, "lobby.title", game=game.title),
+    embed = discord.Embed(title=text(lang, "lobby.title", game=title_of(game)),
                           description=pitch(game, lang), colour=discord.Colour.dark_gold())
     host = f" · {text(lang, 'lobby.host_mark')}"
     seats = "\n".join(f"{i + 1}. {s.name}{levels.tag(s.ai, s.level, lang)}"
@@ -159,9 +159,9 @@ def hand_message(table: Table, seat: int, events: list[Event], jump_url: str | N
     turn, so news that recurs in words (a second ghost discarded, a turn later) never reads as
     the same message again."""
     assert table.state is not None
-    heading = text(lang, "hand.heading_turn", game=table.game.title, id=table.id,
+    heading = text(lang, "hand.heading_turn", game=title_of(table.game), id=table.id,
                    turn=table.state.turn) if table.state.turn \
-        else text(lang, "hand.heading", game=table.game.title, id=table.id)
+        else text(lang, "hand.heading", game=title_of(table.game), id=table.id)
     body = table.fill(table.game.private_text(table.state, seat), lang) if whole else ""
     parts = [heading, *news_lines(table, seat, events, lang), body]
     if jump_url:

@@ -45,7 +45,7 @@ from .delivery import Delivery, ServerError, Slot
 from .feed import Change, Snapshot, coalesce
 from .ratelimits import Budget
 from .livetable import Acting, Picture, Trail
-from .rendering import RenderFailed, alt_text, board_view, speaker_alt_text
+from .rendering import RenderFailed, alt_text, board_view, speaker_alt_text, title_of
 from .table import Table
 
 if TYPE_CHECKING:
@@ -640,7 +640,7 @@ class DiscordPublisher:
         lang = self.bot.languages.person(table.host_id, table.guild_id)  # a DM to the host
         if gave_up is not None:
             self.delivery.send(("refused", table.id), table.host_id, locales.text(
-                lang, "permission.gave_up", channel=where, why=gave_up, game=table.game.title),
+                lang, "permission.gave_up", channel=where, why=gave_up, game=title_of(table.game)),
                 self._dm_host)
             return
         channel = self.bot.get_channel(channel_id)
@@ -650,7 +650,7 @@ class DiscordPublisher:
             if guild is not None and guild.me is not None else []
         why = permissions.how_to_grant(names, where, lang) if names else \
             locales.text(lang, "permission.refused", channel=where)
-        told = locales.text(lang, "permission.waiting", game=table.game.title, why=why)
+        told = locales.text(lang, "permission.waiting", game=title_of(table.game), why=why)
         self.delivery.send(("refused", table.id), table.host_id, told, self._dm_host)
 
     async def _dm_host(self, text: str, slot: Slot) -> None:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from babel.lists import format_list
 
 import games
-from data.locales import DEFAULT, has, text
+from data.locales import DEFAULT, Msg, has, render, text
 from games.core import Game, State
 from render.words import acting, clamp, fit, name_of
 
@@ -64,8 +64,21 @@ def alt_text(game: Game, view: dict[str, Any], lang: str) -> str:
     current = view.get("current")
     now = text(lang, "alt.to_play", who=name_of(view, current)) if isinstance(current, int) \
         else text(lang, "alt.nobody")
-    return fit([text(lang, "alt.board", game=game.title), acting(view, now),
+    return fit([text(lang, "alt.board", game=title_of(game)), acting(view, now),
                 text(lang, "alt.players", names=format_list(names, locale=lang))])
+
+
+def title_of(game: Game) -> Msg | str:
+    """The game's title in its reader's language, rendered with the message it is put in:
+    the game's catalog's `game.<game>.title` where it has one (a published edition's), else
+    the game's own (a game of our own keeps one title everywhere)."""
+    id = f"game.{game.name}.title"
+    return Msg(id) if has(id) else game.title
+
+
+def titled(game: Game, lang: str) -> str:
+    """The game's title as a reader of `lang` reads it (`title_of`)."""
+    return render(lang, title_of(game))
 
 
 def speaker_name(game: Game, kind: str, lang: str) -> str:

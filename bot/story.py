@@ -26,6 +26,7 @@ from games.core import IllegalAction
 
 from . import markup, present, ui
 from .refusal import Refusal
+from .rendering import title_of
 from .table import Table, TableService
 
 STORY_OP = "log"
@@ -115,7 +116,7 @@ async def told_game(service: TableService, interaction: discord.Interaction,
 
 
 def heading(table: Table, since: str, lang: str) -> str:
-    return text(lang, f"story.heading.{since}", id=table.id, game=table.game.title)
+    return text(lang, f"story.heading.{since}", id=table.id, game=title_of(table.game))
 
 
 def page_text(table: Table, since: str, book: list[list[str]], number: int, lang: str) -> str:

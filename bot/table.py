@@ -48,6 +48,7 @@ from .clock import Clock, Handle
 from .aiworker import AiWorker
 from .feed import Change, Feed, Snapshot, always_ready
 from .refusal import Refusal
+from .rendering import title_of
 from .store import ACTIVE, Conflict, Duplicate, Result, Shards, Store, Unavailable
 
 log = logging.getLogger("gatekeeper.table")
@@ -398,7 +399,7 @@ class TableService:
             elif op == "start":
                 self._require_host(table, user_id, "start")
                 if len(seats) < game.min_seats:
-                    raise Refusal("refusal.too_few", game=game.title, count=game.min_seats)
+                    raise Refusal("refusal.too_few", game=title_of(game), count=game.min_seats)
                 changes.update(self._started(table, seats))
             else:
                 raise Refusal("refusal.unknown_button")
@@ -933,7 +934,7 @@ class TableService:
         async with table.lock:
             self._require_running(table)
             if not table.game.pausable:
-                raise Refusal("refusal.no_clock", game=table.game.title)
+                raise Refusal("refusal.no_clock", game=title_of(table.game))
             if user_id != table.host_id and not can_manage:
                 raise Refusal(f"refusal.{action}_host")
             return await self._run(table, SYSTEM, [action], "command", user_id, None)

@@ -13,6 +13,7 @@ from babel.messages.plurals import get_plural
 
 import games
 from bot import pace
+from bot.refusal import Refusal, said
 from data import resource
 from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
 from fakediscord import FakeDiscordError
@@ -105,10 +106,15 @@ def test_a_message_inside_a_message_reads_in_the_same_language():
 
 
 def test_each_game_brings_its_pitch_and_options_and_its_english_is_the_games_own():
-    """Until the engines name messages themselves, their English words and their English
-    catalog say the same (so a change to one without the other fails here)."""
+    """Where a game's plugin words itself (its pitch, options, move subcommands' help), its
+    English words and its English catalog say the same (so a change to one without the other
+    fails here)."""
     for game in games.all_games():
         assert text("en", f"game.{game.name}.pitch") == game.pitch
+        for verb, help_text in game.verbs.items():
+            assert text("en", f"game.{game.name}.verb.{verb}.name") == verb
+            if help_text:
+                assert text("en", f"game.{game.name}.verb.{verb}.choice") == help_text[:100]
         worded = pace.texts(game, "en")
         for name, words in game.option_texts.items():
             assert (worded[name].label, worded[name].help) == (words.label, words.help)
@@ -253,6 +259,20 @@ async def test_slash_commands_are_registered_with_translated_names_and_descripti
         ["dem Anfang", "meinem letzten Zug"]
     castle = commands["castle"]  # a game's group: its description names the game
     assert castle["description_localizations"]["es-419"] == "Escribir tu jugada en Keys to the Castle"
+    firetop = commands["firetop"]
+    assert firetop["description_localizations"]["de"] == \
+        "Deinen Zug in Der Hexenmeister vom flammenden Berg eintippen"
+    for game in games.all_games():  # every move subcommand in every language, its option too
+        for sub in commands[game.name]["options"]:
+            assert set(sub["name_localizations"]) >= {"de", "es-ES", "es-419"}, sub["name"]
+            assert set(sub["description_localizations"]) >= {"de", "es-ES"}, sub["name"]
+            for option in sub.get("options", []):
+                assert option["name_localizations"]["de"] == "auswahl", sub["name"]
+                assert option["description_localizations"]["es-ES"] == text(
+                    "es", f"game.{game.name}.verb.{sub['name']}.choice")
+    move = next(sub for sub in commands["castle"]["options"] if sub["name"] == "move")
+    assert (move["name_localizations"]["de"], move["name_localizations"]["es-ES"]) == \
+        ("ziehen", "mover")
     for command in commands.values():
         if command["type"] == 1 and command["name"] in {n.split(".")[1] for n in ids(DEFAULT)
                                                         if n.startswith("cmd.")}:
@@ -288,3 +308,19 @@ def test_a_list_parameter_reads_as_each_language_lists():
     assert said["es"].startswith("👋 {p0}, " + render("es", Msg("level.easy")) + " y 7 ")
     stored = Msg("notice.back", name=keys).stored()
     assert all(render(lang, stored) == said[lang] for lang in said)
+
+
+def test_a_game_is_found_and_listed_by_its_title_in_every_language():
+    """A published edition's title (Firetop's, in German and Spanish) names the game in the
+    reader's language everywhere the bot writes it, and finds it when typed."""
+    from bot.app import game_named
+    from bot.rendering import titled
+    firetop = games.get("firetop")
+    assert [titled(firetop, lang) for lang in ("en", "de", "es")] == [
+        "The Warlock of Firetop Mountain", "Der Hexenmeister vom flammenden Berg",
+        "El Brujo de la Montaña de Fuego"]
+    assert titled(games.get("castle"), "de") == "Keys to the Castle"  # no edition: kept
+    assert game_named("el brujo de la montaña de fuego") is firetop
+    with pytest.raises(Refusal) as refused:
+        game_named("chess")
+    assert "Der Hexenmeister vom flammenden Berg (`firetop`)" in said("de", refused.value)
