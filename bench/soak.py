@@ -52,7 +52,7 @@ from sandbox.people import kind_select
 from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
-from bot.table import Seat, TableService, fill_names
+from bot.table import Seat, TableService, fill_names, named_prompt
 from games.core import Game, Rng, State, apply, decide, setup
 
 from . import scenarios
@@ -215,7 +215,8 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     mine = [(cid, label) for cid, label, _ in board.buttons()
             if cid and cid.split(":")[2] == str(seat)]
     names = [s["name"] for s in saved.row["seats"]]  # labels call players by name, as shown
-    shown = ui.choice_labels(prompt.choices, names)[prompt.choices.index(choice)]
+    labels = ui.choice_labels(named_prompt(prompt, names).choices, names)
+    shown = labels[prompt.choices.index(choice)]
     direct = [cid for cid, label in mine if label == shown]
     index = str(prompt.choices.index(choice))
     kind = kind_select(board, seat, index)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from data.locales import DEFAULT, Msg, render, text
-from games.core import IllegalAction
+from data.locales import Msg, render
+from games.core import IllegalAction, name_seats
 
 
 class Refusal(IllegalAction):
@@ -16,11 +16,11 @@ class Refusal(IllegalAction):
     (`reason` stays the English one, for logs)."""
 
     def __init__(self, id: str, /, **params: Any) -> None:
-        self.msg = Msg(id, **params)
-        super().__init__(text(DEFAULT, id, **params))
+        super().__init__(Msg(id, **params))
 
 
 def said(lang: str, exc: IllegalAction) -> str:
-    """A refusal's words for a reader of `lang` (an engine's own refusal is still English)."""
-    msg = getattr(exc, "msg", None)
-    return render(lang, msg) if isinstance(msg, Msg) else exc.reason
+    """A refusal's words for a reader of `lang`, its players named (an engine's refusal in
+    plain words reads as written)."""
+    words = render(lang, exc.msg) if exc.msg is not None else exc.reason
+    return name_seats(words, exc.names)

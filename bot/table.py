@@ -41,7 +41,7 @@ from typing import Any, Callable, Protocol
 import games
 from data.locales import DEFAULT, Msg, render
 from games.core import (DEFAULT_LEVEL, LEVELS, SYSTEM, Choice, Event, Game, IllegalAction, Prompt,
-                        State, Step, ai_rng, apply, decide, seating, setup)
+                        State, Step, ai_rng, apply, decide, name_seats, seating, setup)
 
 from . import levels, pace
 from .clock import Clock, Handle
@@ -103,10 +103,7 @@ def fill_names(words: str | Msg | dict[str, Any], names: list[str], lang: str = 
     """Engine words as a reader of `lang` reads them: a message (or a stored one) rendered in
     `lang`, then the {p0}.. placeholders replaced with seat names (an engine knows seats, not
     names)."""
-    text = words if isinstance(words, str) else render(lang, words)
-    for index, name in enumerate(names):
-        text = text.replace(f"{{p{index}}}", name)
-    return text
+    return name_seats(words if isinstance(words, str) else render(lang, words), names)
 
 
 def _plain(words: str | Msg) -> bool:
@@ -542,6 +539,7 @@ class TableService:
             except IllegalAction as exc:
                 log.info("refused game=%s seat=%s source=%s reason=%r", table.id, seat, source,
                          exc.reason)
+                exc.names = table.names()  # an engine's refusal may name seats
                 raise
             state = outcome.state
             events += outcome.events

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import logging
 from importlib.metadata import EntryPoint, entry_points
+from importlib.resources import files
 from typing import Iterable
+
+from data.locales import add_catalogs
 
 from .core import Game
 
@@ -41,6 +44,8 @@ def discover(found: Iterable[EntryPoint] | None = None) -> tuple[dict[str, Game]
             broken[point.name] = "a second game with this name"
         else:
             games[game.name] = game
+            if game.catalogs is not None:  # a plugin's words, in its own package
+                add_catalogs(files(game.catalogs[0]).joinpath(game.catalogs[1]))
     for name, reason in broken.items():
         log.error("game plugin %s not loaded: %s", name, reason)
     return games, broken

@@ -100,3 +100,43 @@ async def test_an_unknown_game_gets_the_list_of_games(fake_discord, harness):
     await ix.response()
     reply = fake_discord.ephemerals(players.users["Ana"])[-1].text()
     assert "no game called 'chess'" in reply and "Keys to the Castle (`castle`)" in reply
+
+
+def test_a_plugin_brings_its_own_catalogs(keypile):
+    """Key Pile words itself in message ids and ships catalogs in its own package
+    (`Game.catalogs`): discovery adds them, so its prompts, events, refusals and result read
+    in each reader's language, and its catalogs agree with each other as ours must."""
+    from bot.refusal import said
+    from bot.table import Seat, Table, fill_names
+    from data.locales import ids, messages, placeholders
+    from games.core import IllegalAction, apply, setup
+    mine = {lang: {m.id if isinstance(m.id, str) else m.id[0]: m for m in messages(lang)
+                   if str(m.id).startswith("game.keypile") or (
+                       isinstance(m.id, tuple) and m.id[0].startswith("game.keypile"))}
+            for lang in ("en", "de", "es")}
+    assert len(mine["en"]) == 11 and mine["en"].keys() == mine["de"].keys() == mine["es"].keys()
+    for id, message in mine["en"].items():
+        english = message.string if isinstance(message.string, str) else message.string[1]
+        for lang in ("de", "es"):
+            other = mine[lang][id].string
+            assert placeholders(english) == placeholders(
+                other if isinstance(other, str) else other[1]), (lang, id)
+    assert ids("de")["game.keypile.left"]  # a plural, by the language's rule
+    state = setup(keypile, 2, {}, seed=3)
+    table = Table(id=1, guild_id=1, channel_id=1, game=keypile, host_id=1, seed=3, options={},
+                  seats=[Seat("Ana", 1), Seat("Bo", 2)], status="running", state=state,
+                  prompts=[keypile.prompt(state, s) for s in range(2)], tokens=[0, 0])
+    german = table.prompt(0, "de")
+    assert german.text == "Wie fühlst du dich?"
+    assert [c.label for c in german.choices] == ["Mutig", "Vorsichtig"]
+    outcome = apply(keypile, state, 0, "feel bold")
+    assert [fill_names(e.text, ["Ana", "Bo"], "es") for e in outcome.events] == ["Ana está listo."]
+    with pytest.raises(IllegalAction) as refused:
+        apply(keypile, outcome.state, 0, "feel careful")
+    assert said("es", refused.value) == "No es tu turno."
+    assert refused.value.reason == "It is not your turn."  # the English, for logs
+    state = outcome.state
+    for seat, action in ((1, "feel bold"), *[(i % 2, "take 1") for i in range(9)]):
+        state = apply(keypile, state, seat, action).state
+    assert state.over and fill_names(state.result["reason"], ["Ana", "Bo"], "de") == \
+        "hat den letzten Schlüssel genommen"

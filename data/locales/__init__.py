@@ -18,8 +18,9 @@ message reads in English in one channel and in German in another.
 - A message kept in a game's JSON state (a speaking character's line) is stored as a dict,
   `msg.stored()` -> {"msg": id, **params}; `render` reads that form too.
 - Adding a language: its catalog file and its entry in `LANGUAGES` (CONTRIBUTING.md).
-- A game brings its own catalogs, `data/<game>/locales/<language>.po` (ids `game.<game>.…`:
-  its pitch and lobby options so far), merged into its language's.
+- A game brings its own catalogs (ids `game.<game>.…`), merged into its language's: a built-in
+  game's are `data/<game>/locales/<language>.po`; a plugin's, in its own package, are named by
+  its `Game.catalogs` and added at discovery (`add_catalogs`).
 - Game terms are translated one way throughout: each game's glossary is
   `data/locales/glossary/<game>.md`.
 """
@@ -30,12 +31,13 @@ import io
 import string
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources.abc import Traversable
 from typing import Any
 
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from data import resource
@@ -80,20 +82,35 @@ def language(tag: str | None) -> str | None:
     return base if base in LANGUAGES else None
 
 
+_PLUGINS: list[Traversable] = []  # plugin games' catalog folders (`add_catalogs`)
+
+
+def add_catalogs(folder: Traversable) -> None:
+    """A plugin game's catalogs, `<language>.po` files in `folder`, merged from now on."""
+    if folder not in _PLUGINS:
+        _PLUGINS.append(folder)
+        for cached in (messages, catalog, ids):
+            cached.cache_clear()
+
+
 @cache
 def messages(lang: str) -> Catalog:
     """The language's catalog as Babel reads it: the bot's (data/locales/<lang>.po) and each
-    game's own (data/<game>/locales/<lang>.po, its ids under `game.<game>.`), as one."""
+    game's own (data/<game>/locales/<lang>.po, or a plugin's `add_catalogs` folder; its ids
+    under `game.<game>.`), as one."""
     with resource(FOLDER, f"{lang}.po").open("rb") as source:
         merged = read_po(source, locale=lang)
-    for folder in sorted(resource().iterdir(), key=lambda f: f.name):
-        part = folder.joinpath(FOLDER, f"{lang}.po")
-        if folder.name == FOLDER or not part.is_file():
+    built_in = [folder.joinpath(FOLDER) for folder in sorted(resource().iterdir(),
+                                                             key=lambda f: f.name)
+                if folder.name != FOLDER]
+    for folder in built_in + _PLUGINS:
+        part = folder.joinpath(f"{lang}.po")
+        if not part.is_file():
             continue
         with part.open("rb") as source:
             for message in read_po(source, locale=lang):
                 if message.id in merged:
-                    raise ValueError(f"{folder.name}'s catalog repeats the message {message.id!r}")
+                    raise ValueError(f"{part}'s catalog repeats the message {message.id!r}")
                 if message.id:
                     merged[message.id] = message
     return merged

@@ -31,6 +31,8 @@ from importlib.resources import files
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
+from data.locales import DEFAULT, Msg, render
+
 from .rng import MASK, Rng
 from .typed import straighten
 from .words import OptionText
@@ -48,11 +50,15 @@ _PARTS: dict[str, Callable[..., Any]] = {}  # `Game.hook`'s parts by "module:att
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse. `reason` is safe to show the player who tried it."""
+    """An action the rules refuse, in words safe to show the player who tried it: a message
+    (`msg`, rendered in the reader's language) or plain words; `reason` is its English, for
+    logs. Seats are {p0}.. as in events; `names`, once the bot knows them, name them."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Msg) -> None:
+        self.msg = reason if isinstance(reason, Msg) else None
+        self.reason = reason if isinstance(reason, str) else render(DEFAULT, reason)
+        self.names: list[str] = []
+        super().__init__(self.reason)
 
 
 @dataclass
@@ -102,7 +108,8 @@ class Choice:
 
     @property
     def label(self) -> str:
-        return " → ".join(step.label for step in self.path)
+        """The steps' labels in one line (in English: readers get theirs from the bot)."""
+        return " → ".join(render(DEFAULT, step.label) for step in self.path)
 
 
 @dataclass(slots=True)
@@ -179,7 +186,8 @@ class Game(ABC):
     # out from the whole view (the conformance suite checks the two agree). `renderer(view) ->
     # PNG bytes` draws the public board; `warm_up()` pays its one-off costs in a render worker;
     # `speaker(line) -> PNG` pictures a character whose events (kinds in `speakers`: kind -> name
-    # shown) get messages of their own; `rules_page` is (package, resource path) of the rules.
+    # shown) get messages of their own; `rules_page` is (package, resource path) of the rules;
+    # `catalogs`, for a game outside data/, (package, folder) of its `<language>.po` catalogs.
     # Optional, for screen readers: `describer(view) -> str` says the renderer's view in words
     # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line)
     # -> str` the speaker's picture; without them the bot falls back to generic words.
@@ -201,6 +209,7 @@ class Game(ABC):
     panel_text: ClassVar[str | None] = None
     speakers: ClassVar[dict[str, str]] = {}
     rules_page: ClassVar[tuple[str, str]]
+    catalogs: ClassVar[tuple[str, str] | None] = None
 
     def hook(self, attribute: str) -> Callable[..., Any] | None:
         """The plugin part named by `attribute` (e.g. "renderer"), imported on first use and

@@ -6,6 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 
+def name_seats(text: str, names: list[str]) -> str:
+    """`text` with the seats an engine wrote as {p0}, {p1}.. replaced by the players' `names`
+    (an engine knows seats, the bot knows who sits in them)."""
+    for index, name in enumerate(names):
+        text = text.replace(f"{{p{index}}}", name)
+    return text
+
+
 def plural(n: int, noun: str, many: str | None = None) -> str:
     """`noun` in the form that agrees with `n`: the given plural, or the noun plus "s".
     Only the noun: `count` is the usual door; this one serves "won of 3 games"-style phrases."""

@@ -3,13 +3,18 @@
 Nothing in bot/, games/ or render/ names it: the tests advertise it through an entry point in a
 generated *.dist-info folder, exactly as an installed distribution would, and play it through
 the fake Discord. Everyone first says how bold they feel (all at once, a prompt per seat), then
-players take 1 or 2 keys from a pile in turn; whoever takes the last key wins.
+players take 1 or 2 keys from a pile in turn; whoever takes the last key wins. Its words are
+message ids in catalogs of its own (locales/<language>.po), as a plugin brings them.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from data.locales import Msg
 from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+FEEL = Msg("game.keypile.feel")
+MOODS = {m: Msg(f"game.keypile.mood.{m}") for m in ("bold", "careful")}
 
 
 class KeyPile(Game):
@@ -25,6 +30,7 @@ class KeyPile(Game):
     ai = "gk_keypile:choose"
     renderer = "gk_keypile.draw:draw"
     rules_page = ("gk_keypile", "rules.md")
+    catalogs = ("gk_keypile", "locales")
 
     def setup_data(self, state: State, rng: Rng) -> None:
         state.data = {"pile": int(state.options.get("keys", 9)), "current": 0,
@@ -37,34 +43,36 @@ class KeyPile(Game):
         if None in d["moods"]:
             if d["moods"][seat] is not None:
                 return None
-            return Prompt(seat, "How do you feel?", [Choice(f"feel {m}", (Step(m, m.capitalize()),))
-                                                    for m in ("bold", "careful")])
+            return Prompt(seat, FEEL, [Choice(f"feel {m}", (Step(m, words),))
+                                       for m, words in MOODS.items()])
         if d["current"] != seat:
             return None
         counts = (1, 2) if d["pile"] >= 2 else (1,)
-        return Prompt(seat, f"{d['pile']} keys left. Take some:",
-                      [Choice(f"take {n}", (Step(str(n), f"Take {n}"),)) for n in counts])
+        return Prompt(seat, Msg("game.keypile.left", count=d["pile"]),
+                      [Choice(f"take {n}", (Step(str(n), Msg("game.keypile.take", count=n)),))
+                       for n in counts])
 
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         prompt = self.prompt(state, seat)
         if prompt is None:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(Msg("game.keypile.not_your_turn"))
         if action not in [c.action for c in prompt.choices]:
-            raise IllegalAction(f"You can't {action!r} now; try one of: "
-                                + ", ".join(c.action for c in prompt.choices) + ".")
+            raise IllegalAction(Msg("game.keypile.cannot", action=action,
+                                    actions=tuple(c.action for c in prompt.choices)))
         verb, arg = action.split()
         if verb == "feel":
             d["moods"][seat] = arg
-            return [Event(f"{{p{seat}}} is ready.")]
+            return [Event(Msg("game.keypile.ready", who=f"{{p{seat}}}"))]
         taken = int(arg)
         d["pile"] -= taken
         d["taken"][seat] += taken
         state.turn += 1
-        events = [Event(f"{{p{seat}}} takes {taken}; {d['pile']} left.")]
+        events = [Event(Msg("game.keypile.took", who=f"{{p{seat}}}", taken=taken,
+                            count=d["pile"]))]
         if d["pile"] == 0:
             state.over = True
-            state.result = {"winners": [seat], "reason": "took the last key"}
+            state.result = {"winners": [seat], "reason": Msg("game.keypile.last_key").stored()}
         else:
             d["current"] = (seat + 1) % state.seats
         return events
