@@ -33,6 +33,12 @@ GAMES = 300
 SEED = 1
 CHECK = 4  # games in a file's small run, played again by the test
 Tally = dict[str, list[int]]  # kind -> [offered, chosen]
+HEADER = """\
+# The order of {game}'s choices on the table and in panels (bot/order.py). rank: kinds
+# of action (an action's first word), the most often chosen when offered first, from tally:
+# kind = [offered, chosen] at smart self-play's decisions between two kinds or more. last:
+# kept by hand, the kinds that do nothing, always shown last. Made by
+# .venv/bin/python -m tests.choice_order {game} --write"""
 
 
 def tally(game_name: str, seed: int, count: int, check: int = 0) -> tuple[Tally, Tally]:
@@ -94,11 +100,7 @@ def file_text(game: Game, last: list[str], seed: int, count: int, counted: Tally
                 for name, (offered, chosen) in counted.items()]
 
     return "\n".join([
-        f"# The order of {game.title}'s choices on the live table and in panels (bot/order.py),",
-        f"# made by `.venv/bin/python -m tests.choice_order {game.name} --write` (tests/choice_order.py).",
-        "# rank: kinds of action (an action's first word), the most often chosen when offered first,",
-        "# from `tally`, kind = [offered, chosen] at smart self-play's decisions between two kinds or",
-        "# more. last: kept by hand, the kinds that do nothing, always shown last.",
+        *HEADER.format(game=game.name).splitlines(),
         f"last = {listed(last)}",
         f"rank = {listed(rank(counted, last))}",
         f"seed = {seed}",
@@ -107,7 +109,7 @@ def file_text(game: Game, last: list[str], seed: int, count: int, counted: Tally
         "[tally]",
         *table(counted),
         "",
-        f"[check]  # the same over the first {CHECK} games, played again by tests/test_choice_order.py",
+        f"[check]  # the same over the first {CHECK} games, played again by the tests",
         *table(small),
         "",
     ])
@@ -121,7 +123,8 @@ def made(game_name: str, seed: int, count: int) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.choice_order", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.choice_order",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("games", nargs="*", help="games (default: every game)")
     parser.add_argument("--games", dest="count", type=int, default=GAMES)
     parser.add_argument("--seed", type=int, default=SEED)
