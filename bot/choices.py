@@ -1,7 +1,9 @@
 """Walking a prompt's multi-step choices (card, then target) by index paths.
 
 Button custom_ids carry a path of indices ("2.0") instead of action text: short, within Discord's
-100 characters, and meaningless without the game's current prompt, so they leak nothing.
+100 characters, and meaningless without the game's current prompt, so they leak nothing. An index
+is always the engine's (options in the order the prompt first names them), whatever order the
+panel shows them in (`bot.order`), so a click on an older panel means what it meant.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ class Position:
     trail: list[Step]  # the steps chosen so far
     options: list[Step]  # distinct options at the next step (empty when complete)
     complete: Choice | None
+    remaining: list[Choice]  # the choices the path still allows
 
 
 def parse_path(text: str) -> list[int]:
@@ -54,5 +57,5 @@ def walk(choices: list[Choice], path: list[int]) -> Position:
         remaining = [c for c in remaining if len(c.path) > depth and c.path[depth].key == step.key]
         done = [c for c in remaining if len(c.path) == depth + 1]
         if done and len(remaining) == 1:
-            return Position(list(path[: depth + 1]), trail, [], done[0])
-    return Position(list(path), trail, _distinct(remaining, len(path)), None)
+            return Position(list(path[: depth + 1]), trail, [], done[0], remaining)
+    return Position(list(path), trail, _distinct(remaining, len(path)), None, remaining)

@@ -13,9 +13,9 @@ import re
 import discord
 
 from data.locales import text
-from games.core import LEVELS, Choice, Step, option_text
+from games.core import LEVELS, Choice, Prompt, option_text
 
-from . import levels, pace
+from . import levels, order, pace
 from .choices import Position, format_path
 from .table import Table, fill_names
 
@@ -150,13 +150,6 @@ def runs_of_a_kind(choices: list[Choice]) -> list[list[int]]:
     return runs
 
 
-def slots(choices: list[Choice], grouped: bool) -> int:
-    """Button places the live table needs for one person's choices: with `grouped`, a select
-    of one kind takes a row."""
-    return sum(5 if grouped and len(run) >= SELECT_FROM else len(run)
-               for run in runs_of_a_kind(choices))
-
-
 def kind_select(table: Table, seat: int, run: list[int], lang: str) -> discord.ui.Select:
     """One select for choices of one kind: its placeholder names the kind (in the server's
     `lang`), each option what differs; the value is the choice's index (op "c", as a
@@ -173,11 +166,38 @@ def kind_select(table: Table, seat: int, run: list[int], lang: str) -> discord.u
                              names)[:100], value=str(i)) for i in run[:MAX_SELECT]])
 
 
+Button = tuple[str, str, int]  # label, "op:arg", the seat it is issued to
+Row = list[Button] | tuple[int, list[int]]  # buttons, or a seat's select of one kind (its run)
+
+
+def choice_rows(table: Table, waiting: list[tuple[int, Prompt]], several: bool) -> list[Row]:
+    """The rows the `waiting` seats' choices take on the live table, each seat's likeliest kind
+    first (`bot.order`): buttons share rows of five; one person's choices of one kind, when
+    there are `SELECT_FROM` or more, share a select, in a row of its own. Several people's
+    buttons name their seat, and take no selects. A button's id holds the engine's index."""
+    rows: list[Row] = []
+    for seat, prompt in waiting:
+        labels = choice_labels(prompt.choices, table.names())
+        for run in order.runs_in_order(table.game, prompt.choices, runs_of_a_kind(prompt.choices)):
+            if not several and len(run) >= SELECT_FROM:
+                rows.append((seat, run))
+                continue
+            for index in run:
+                last = rows[-1] if rows else None
+                if not isinstance(last, list) or len(last) == 5:
+                    last = []
+                    rows.append(last)
+                last.append((seat_prefixed(table.seats[seat].name, labels[index]) if several
+                             else labels[index], f"c:{index}", seat))
+    return rows
+
+
 def turn_rows(table: Table, lang: str) -> list[discord.ui.ActionRow]:
     """The rows of controls on the live table, in the server's language `lang`, for every
     person with something to do, each button issued to their seat.
 
-    One person to move: their choices as buttons. Several at once (fears, votes, answers to a
+    One person to move: their choices as buttons (and selects), the likeliest kind first
+    (`choice_rows`). Several at once (fears, votes, answers to a
     challenge): each button names its seat. Private or too many choices go behind a per-seat
     "Take my turn" panel. The last row holds "My hand" and a select to vote out absent players.
     A finished game offers Play again; a game ended early offers nothing.
@@ -195,32 +215,22 @@ def turn_rows(table: Table, lang: str) -> list[discord.ui.ActionRow]:
         table.prompt(seat, lang) for seat in range(len(table.prompts)))
                if prompt is not None and not table.seats[seat].ai]
     several = len(waiting) > 1
-    buttons: list[tuple[str, str, int]] = []  # label, op:arg, seat
-    kinds: list[tuple[int, list[int]]] = []  # one person's choices of one kind: a select
-    grouped = not several  # several people's buttons each name their seat: no selects
-    if not any(p.private for _, p in waiting) \
-            and sum(slots(p.choices, grouped) for _, p in waiting) <= room:
-        for seat, prompt in waiting:
-            labels = choice_labels(prompt.choices, table.names())
-            for run in runs_of_a_kind(prompt.choices):
-                if grouped and len(run) >= SELECT_FROM:
-                    kinds.append((seat, run))
-                    continue
-                buttons += [(seat_prefixed(table.seats[seat].name, labels[index]) if several
-                             else labels[index], f"c:{index}", seat) for index in run]
-    else:
-        for seat, _ in waiting[:room]:
-            label = text(lang, "table.button.take_turn_of", name=table.seats[seat].name) \
-                if several else text(lang, "table.button.take_turn")
-            buttons.append((label, "panel:", seat))
+    laid = None if any(p.private for _, p in waiting) else choice_rows(table, waiting, several)
+    if laid is None or len(laid) > room // 5:
+        # private or too many choices: a "Take my turn" button per person, rows of five
+        takes = [(text(lang, "table.button.take_turn_of", name=table.seats[seat].name)
+                  if several else text(lang, "table.button.take_turn"), "panel:", seat)
+                 for seat, _ in waiting[:room]]
+        laid = [takes[start:start + 5] for start in range(0, len(takes), 5)]
     rows: list[discord.ui.ActionRow] = []
-    for start in range(0, len(buttons), 5):
+    for row in laid:
+        if isinstance(row, tuple):
+            rows.append(discord.ui.ActionRow(kind_select(table, *row, lang)))
+            continue
         rows.append(discord.ui.ActionRow(*(
             discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
                               custom_id=button_id(table, *op_arg.split(":"), seat=seat))
-            for label, op_arg, seat in buttons[start:start + 5])))
-    for seat, run in kinds:
-        rows.append(discord.ui.ActionRow(kind_select(table, seat, run, lang)))
+            for label, op_arg, seat in row)))
     if voters:
         rows.append(discord.ui.ActionRow(discord.ui.Select(
             custom_id=button_id(table, "vote"),
@@ -237,21 +247,23 @@ def turn_rows(table: Table, lang: str) -> list[discord.ui.ActionRow]:
 def panel_view(table: Table, seat: int, position: Position, lang: str) -> discord.ui.View:
     """One step of a private multi-step choice, with Back and Cancel (in its reader's `lang`)."""
     view = discord.ui.View(timeout=None)
-    options = position.options
     path = position.path
-    if len(options) <= MAX_BUTTONS:
-        for index, step in enumerate(options):
+    # shown the likeliest kind first; each id and value keeps the engine's index (`bot.choices`)
+    shown = [(index, position.options[index])
+             for index in order.options_in_order(table.game, position)]
+    if len(shown) <= MAX_BUTTONS:
+        for place, (index, step) in enumerate(shown):
             view.add_item(discord.ui.Button(
                 label=step.label[:80], style=discord.ButtonStyle.primary,
-                custom_id=button_id(table, "p", format_path(path + [index]), seat), row=index // 5))
+                custom_id=button_id(table, "p", format_path(path + [index]), seat), row=place // 5))
     else:
-        for chunk, start in enumerate(range(0, min(len(options), 4 * MAX_SELECT), MAX_SELECT)):
-            part: list[Step] = options[start:start + MAX_SELECT]
+        for chunk, start in enumerate(range(0, min(len(shown), 4 * MAX_SELECT), MAX_SELECT)):
+            part = shown[start:start + MAX_SELECT]
             select = discord.ui.Select(
                 custom_id=button_id(table, "p", f"{format_path(path)}~{chunk}", seat),
-                placeholder=f"{part[0].label} … {part[-1].label}"[:150], row=chunk,
-                options=[discord.SelectOption(label=step.label[:100], value=str(start + i))
-                         for i, step in enumerate(part)])
+                placeholder=f"{part[0][1].label} … {part[-1][1].label}"[:150], row=chunk,
+                options=[discord.SelectOption(label=step.label[:100], value=str(index))
+                         for index, step in part])
             view.add_item(select)
     if path:
         view.add_item(discord.ui.Button(label=text(lang, "panel.back"),
