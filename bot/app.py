@@ -722,15 +722,25 @@ async def complete_game(interaction: discord.Interaction,
 
 
 def rules_sections(game_name: str, lang: str) -> dict[str, str]:
-    """`## ` sections of the game's rules page (docs/games/<game>.md), keyed by lower-case
-    heading, their paragraphs unwrapped for Discord (`bot.rulebook`), and for a turn-based game
-    the bot's own "pace" topic."""
+    """`## ` sections of the game's rules page in `lang` (English when the game has no page in
+    it), keyed by lower-case heading, their paragraphs unwrapped for Discord (`bot.rulebook`),
+    and for a turn-based game the bot's own "pace" topic."""
     game = games.get(game_name)
-    sections = rulebook.sections(game.rules_text())
+    sections = rulebook.sections(game.rules_text(lang))
     if pace.applies(game):
         sections["pace"] = text(lang, "pace.rules")
     sections[levels.topic(lang)] = levels.rules(lang)
     return sections
+
+
+def topics_named(game_name: str, lang: str, typed: str) -> list[str]:
+    """The topics of the game's rules in `lang` that `typed` (part of a topic, any case) names:
+    those whose heading in `lang` holds it, then those whose English heading does."""
+    wanted = typed.lower()
+    game = games.get(game_name)
+    english = rulebook.english_topics(game.rules_text(lang), game.rules_text())
+    mine = [k for k in rules_sections(game_name, lang) if wanted in k]
+    return mine + [k for theirs, k in english.items() if wanted in theirs and k not in mine]
 
 
 def parse_until(text: str, now: float) -> float:
@@ -1024,7 +1034,7 @@ def register_commands(bot: GatekeeperBot) -> None:
             answer = text(lang, "rules.first", first=first, topics=", ".join(sections),
                           example=f"/{text(lang, 'cmd.rules.name')} {name}")
         else:
-            key = next((k for k in sections if topic.lower() in k), None)
+            key = next(iter(topics_named(name, lang, topic)), None)
             if key is None:
                 raise Refusal("refusal.no_topic", topic=topic, topics=", ".join(sections))
             answer = sections[key]
@@ -1034,11 +1044,11 @@ def register_commands(bot: GatekeeperBot) -> None:
     async def rules_topics(interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
         try:
-            names = list(rules_sections(game_named(interaction.namespace.game or "").name,
-                                        bot.languages.personal(interaction)))
+            names = topics_named(game_named(interaction.namespace.game or "").name,
+                                 bot.languages.personal(interaction), current)
         except (OSError, IllegalAction):
             return []
-        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+        return [app_commands.Choice(name=n, value=n) for n in names][:25]
 
     @tree.command(**described("games"))
     async def games_cmd(interaction: discord.Interaction) -> None:

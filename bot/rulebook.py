@@ -1,4 +1,5 @@
-"""A game's rules page as /rules sends it: its `## ` sections, with paragraphs that flow.
+"""A game's rules page as /rules sends it: its `## ` sections, with paragraphs that flow, and
+the English names of a translated page's topics.
 
 The pages are Markdown wrapped at about 100 columns for reading in an editor; Discord keeps every
 newline, so a wrapped page would break its sentences mid-line on a phone. Lines that continue a
@@ -39,3 +40,10 @@ def sections(markdown: str) -> dict[str, str]:
         heading, _, body = chunk.partition("\n")
         found[heading.strip().lower()] = f"**{heading.strip()}**\n{body.strip()}"
     return found
+
+
+def english_topics(page: str, english: str) -> dict[str, str]:
+    """Each topic of the `english` page -> the same topic of the translated `page`: a translation
+    keeps the headings in the same order, so a reader who types a topic in English (or from a
+    help written in English) still finds its section."""
+    return dict(zip(sections(english), sections(page)))

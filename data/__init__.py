@@ -2,7 +2,7 @@
 
 Read through importlib.resources, so it works the same from a clone, an editable install, a
 wheel or a zip. Each game's folder (data/<game>/) holds its TOML and its rules page
-(rules.md, which docs/games/<game>.md links to).
+(rules.md, which docs/games/<game>.md links to; rules.<language>.md in each other language).
 
 May import: nothing of the project.
 """

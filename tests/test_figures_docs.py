@@ -2,7 +2,8 @@
 
 The big samples (2,000 games a seed for seat balance, a few hundred for the rest) take minutes,
 too long for a test, so the command stores its lines (`--write tests/data/figures/<file>`) and
-this test checks that every page shows the row each stored line gives (`tests.figures.rows`).
+this test checks that every page shows the row each stored line gives (`tests.figures.rows`),
+and every translated page (rules.<lang>.md) the same numbers in its own words.
 That the stored lines come from today's code is checked cheaply: `check.txt` holds small runs of
 the same command (`--check`), stored with the big ones, and the test runs them again: a change to a
 game or its AI that moves the figures fails here until the figures are made again (the commands
@@ -14,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from data.locales import DEFAULT, LANGUAGES
 from tests.figures import rows, run
+from tests.page_numbers import numbers, table_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "tests" / "data" / "figures"
@@ -33,6 +36,17 @@ def stored(name: str) -> list[str]:
 def test_the_page_shows_every_stored_figure(name):
     page = (ROOT / "data" / PAGES[name] / "rules.md").read_text(encoding="utf-8")
     missing = [r for r in rows(stored(name)) if r not in page]
+    assert stored(name) and not missing, missing
+
+
+@pytest.mark.parametrize("name, lang", [pytest.param(name, lang, id=f"{name}-{lang}")
+                                        for name in sorted(PAGES) for lang in LANGUAGES
+                                        if lang != DEFAULT])
+def test_the_translated_page_shows_every_stored_figure(name, lang):
+    """A translation writes the rows in its own words and number format: each English row's
+    numbers, in order, are a row of its table."""
+    page = (ROOT / "data" / PAGES[name] / f"rules.{lang}.md").read_text(encoding="utf-8")
+    missing = [r for r in rows(stored(name)) if numbers(r, DEFAULT) not in table_rows(page, lang)]
     assert stored(name) and not missing, missing
 
 

@@ -186,8 +186,10 @@ class Game(ABC):
     # out from the whole view (the conformance suite checks the two agree). `renderer(view) ->
     # PNG bytes` draws the public board; `warm_up()` pays its one-off costs in a render worker;
     # `speaker(line) -> PNG` pictures a character whose events (kinds in `speakers`: kind -> name
-    # shown) get messages of their own; `rules_page` is (package, resource path) of the rules;
-    # `catalogs`, for a game outside data/, (package, folder) of its `<language>.po` catalogs.
+    # shown) get messages of their own; `rules_page` is (package, resource path) of the rules
+    # page in English; beside it, the same name with the language before `.md` (rules.de.md)
+    # is the page in that language; `catalogs`, for a game outside data/, (package, folder) of
+    # its `<language>.po` catalogs.
     # Optional, for screen readers: `describer(view) -> str` says the renderer's view in words
     # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line)
     # -> str` the speaker's picture; without them the bot falls back to generic words.
@@ -223,8 +225,14 @@ class Game(ABC):
             part = _PARTS[target] = getattr(import_module(module), name)
         return part
 
-    def rules_text(self) -> str:
+    def rules_text(self, lang: str | None = None) -> str:
+        """The rules page in language `lang` ("de"): the page beside the English one with the
+        language before `.md` (rules.de.md) when the game ships it, else the English page."""
         package, path = self.rules_page
+        if lang:
+            translated = files(package).joinpath(path.removesuffix(".md") + f".{lang}.md")
+            if translated.is_file():
+                return translated.read_text(encoding="utf-8")
         return files(package).joinpath(path).read_text(encoding="utf-8")
 
     def opening(self, state: State) -> list[str]:
