@@ -50,7 +50,7 @@ def test_the_lobby_shows_options_by_label_with_values_in_words():
 
 def test_a_german_or_spanish_lobby_reads_the_games_pitch_and_options_in_its_language():
     embed = lobby_embed(lobby_of("firetop", double6="on", rounds=40), "de")
-    assert embed.title == "The Warlock of Firetop Mountain: Lobby"
+    assert embed.title == "Der Hexenmeister vom flammenden Berg: Lobby"  # its German edition
     assert embed.description.startswith("Trotze den Räumen, dem Fluss und dem Labyrinth")
     (options,) = [f.value for f in embed.fields if f.name == "Optionen"]
     assert options.splitlines() == ["Doppelsechs: an", "Rundenlimit: 40 Runden"]
