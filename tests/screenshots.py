@@ -1,10 +1,16 @@
-"""Screenshots of the sandbox's page for the docs: `python -m tests.screenshots docs/`.
+"""Screenshots of the sandbox's page for the docs: `python -m tests.screenshots docs/`, and
+each language's (`python -m tests.screenshots --languages docs/languages/`).
 
 Plays in headless Chromium (Debian's /usr/bin/chromium, through Playwright: the test extra) on
 a throwaway sandbox with fixed seeds and a fake clock, so the pictures come out the same:
   sandbox-castle.png      a Keys to the Castle turn against an AI, with the private move panel
   sandbox-dm.png          the player's DMs from the bot (their private cards)
   sandbox-atmosfear.png   THE GATEKEEPER calling on the player, answered in time
+With --languages, for each language we speak, on a server set to it and a player whose
+Discord speaks it (the same castle game):
+  table-<lang>.png        the live table in the channel
+  panel-<lang>.png        the player's private panel
+  board-<lang>.png        the board as drawn
 """
 from __future__ import annotations
 
@@ -18,6 +24,9 @@ from playwright.async_api import async_playwright, expect
 
 from bot.clock import FakeClock
 from bot.config import SandboxSettings, Settings
+from bot.table import Table
+from data.locales import LANGUAGES, text
+from fakediscord.models import Message
 from sandbox.harness import settle, until
 from sandbox.serve import FIRST_USER, Sandbox
 from tests.browser import (
@@ -31,6 +40,8 @@ from tests.browser import (
 
 CASTLE_TURNS = 4
 VIEWPORT = {"width": 1280, "height": 1080}  # the whole board and the panel under it
+TALL = {"width": 1280, "height": 2000}
+LOCALES = {"en": "en-US", "de": "de", "es": "es-ES"}  # a Discord locale of each language
 
 
 async def shoot(out: Path) -> list[Path]:
@@ -57,22 +68,32 @@ async def shoot(out: Path) -> list[Path]:
             os.chdir(home)
 
 
-async def castle(box: Sandbox, me: Tab, clock: FakeClock, out: Path) -> list[Path]:
+async def castle_panel(box: Sandbox, me: Tab, clock: FakeClock,
+                       lang: str = "en") -> tuple[Table, Message, Message]:
+    """A castle game against an AI, a few turns in, the player's panel open: (the table, its
+    board message, the panel)."""
     table = await open_game(box.bot, me, "castle", "castle", ais=1)
     for turn in range(CASTLE_TURNS + 1):
         while human_to_move(table) is None:  # the AI moves when its (fake) time comes
             clock.advance(1)
             await settle(box.bot, table)
         if turn < CASTLE_TURNS:
-            await play_turn(me, box.bot, table, human_to_move(table))
+            await play_turn(me, box.bot, table, human_to_move(table), lang=lang)
     board = board_message(box.fake, box.bot, table)
-    take = next(cid for cid, label, _ in board.buttons() if label and label.lower().endswith("take my turn"))
-    panels = len(box.fake.ephemerals(me.user_id))
+    take_turn = text(lang, "table.button.take_turn").lower()
+    take = next(cid for cid, label, _ in board.buttons() if label and label.lower().endswith(take_turn))
+    before = {m.id for m in box.fake.ephemerals(me.user_id)}  # a new panel deletes the older
     await me.click(board.id, take)
-    panel = (await until(lambda: box.fake.ephemerals(me.user_id)[panels:], what="the panel"))[-1]
+    panel = (await until(lambda: [m for m in box.fake.ephemerals(me.user_id)
+                                  if m.id not in before], what="the panel"))[-1]
     await expect(me.message(panel.id)).to_be_visible()
     await me.message(panel.id).scroll_into_view_if_needed()
     await images_loaded(me)
+    return table, board, panel
+
+
+async def castle(box: Sandbox, me: Tab, clock: FakeClock, out: Path) -> list[Path]:
+    await castle_panel(box, me, clock)
     castle_png = out / "sandbox-castle.png"
     await me.page.screenshot(path=castle_png)
     await me.dms()
@@ -113,6 +134,42 @@ async def atmosfear(box: Sandbox, me: Tab, clock: FakeClock, out: Path) -> Path:
     return path
 
 
+async def languages(out: Path) -> list[Path]:
+    """Each language's table, panel and board (see the module's docstring)."""
+    out = out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    home, shots = os.getcwd(), []
+    for lang in LANGUAGES:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chdir(tmp)
+            clock = FakeClock()
+            box = Sandbox(Settings(token=""), SandboxSettings(),
+                          clock=clock, seed=7, ai_delay=0.0, turn_timeout=600.0, render_workers=0)
+            await box.start()
+            try:
+                async with async_playwright() as playwright:
+                    browser = await launch(playwright)
+                    try:
+                        me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
+                        await me.page.set_viewport_size(TALL)  # the whole table in view
+                        box.fake.set_locale(me.user_id, LOCALES[lang])  # the player's Discord's
+                        guild = next(iter(box.fake.guilds))
+                        await box.bot.languages.choose(guild, lang)  # as /language sets it
+                        _, board, panel = await castle_panel(box, me, clock, lang)
+                        table_png, panel_png, board_png = (
+                            out / f"{part}-{lang}.png" for part in ("table", "panel", "board"))
+                        await me.message(board.id).screenshot(path=table_png)
+                        await me.message(panel.id).screenshot(path=panel_png)
+                        board_png.write_bytes(box.fake.messages[board.id].attachments[0][1])
+                        shots += [table_png, panel_png, board_png]
+                    finally:
+                        await browser.close()
+            finally:
+                await box.stop()
+                os.chdir(home)
+    return shots
+
+
 async def images_loaded(tab: Tab) -> None:
     await tab.page.wait_for_function("[...document.images].every(img => img.complete)")
 
@@ -120,7 +177,10 @@ async def images_loaded(tab: Tab) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder for the PNGs (e.g. docs/)")
-    for path in asyncio.run(shoot(parser.parse_args().out)):
+    parser.add_argument("--languages", action="store_true",
+                        help="each language's table, panel and board instead")
+    args = parser.parse_args()
+    for path in asyncio.run((languages if args.languages else shoot)(args.out)):
         print(f"wrote {path}")
 
 
