@@ -149,7 +149,7 @@ class Players:
         `stale_client` still shows `board` after it was deleted, and clicks it."""
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
-        prompt = table.game.prompt(table.state, seat)
+        prompt = table.prompt(seat)  # in words, as the buttons show it
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
