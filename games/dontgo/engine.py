@@ -119,13 +119,14 @@ def card_label(cid: int) -> Msg:
     if c["amulet"] is not None:
         return Msg("game.dontgo.card.amulet_label", type=type_name(c["type"]), value=c["amulet"],
                    details=_card_details(cid))
-    return CARD_TEXTS[cid]
+    return Msg("game.dontgo.card.label", type=type_name(c["type"]), details=_card_details(cid))
 
 
 def _card_details(cid: int) -> Msg:
-    """A card's curses and dice: "2 curses, 1 die"."""
+    """A card's curses and dice as a button says them: "2 curses, 1 die" (a language whose
+    word for curses is long shortens it there, to fit a phone's button)."""
     c = CARDS[cid]
-    return say("card.details", curses=counted("curse", c["curse"]), dice=counted("die", c["dice"]))
+    return say("card.details", curses=counted("curse_short", c["curse"]), dice=counted("die", c["dice"]))
 
 
 CARD_TEXTS: tuple[Msg, ...] = tuple(_card_text(c["id"]) for c in CARDS)
@@ -459,7 +460,7 @@ def card_choice(verb: str, cid: int) -> Choice:
 def tome_choice(ctype: str, n: int, cursed: int) -> Choice:
     """The tomes dispelling every card of type `ctype`: `n` face-up cards worth `cursed` curses."""
     return Choice(f"tome {ctype}", (Step(ctype, say("step.tome", type=type_name(ctype), cards=counted("card", n),
-                                                    curses=counted("curse", cursed))),))
+                                                    curses=counted("curse_short", cursed))),))
 
 
 REROLL_CHOICES = (Choice("reroll", (Step("reroll", say("step.reroll")),)),
