@@ -754,7 +754,7 @@ def _calibration_views() -> list[dict[str, Any]]:
             "game": "dontgo", "turn": 9, "current": None if over else 2, "phase": "over" if over else "place",
             "rooms": rooms, "deck": 20,
             "dice": {"slot": k, "faces": [0, 1, 2, 1], "rerolled": True, "changed": True},
-            "players": players, "last": {"seat": 1, "slot": 1, "text": "P2 placed a meeple in the Attic"},
+            "players": players, "last": {"seat": 1, "slot": 1},
             "scores": [{"seat": s, "curses": 3 * s, "ghosts": s, "penalty": 0, "total": 4 * s} for s in range(5)]
             if over else None,
             "winners": [0] if over else None,

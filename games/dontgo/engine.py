@@ -15,7 +15,8 @@ State lives in `state.data` (JSON-native):
     pending            queued decisions [{"seat", "kind": dispel|save|tome, "type", "count"}]
     ending             True once every room is gone (game-end effects are being applied)
     clocks             the seat that claimed the clocks effect, or None
-    last, scores, winners
+    last               the last move's seat and room {"seat", "slot"} (the board frames that room)
+    scores, winners
 
 Cards are ints 0-95; `CARDS[id]` holds their printed values (data/dontgo/dontgo.toml).
 Actions are canonical strings; see `parse` for the grammar.
@@ -194,11 +195,9 @@ def resolve_event(seat: int, name: str) -> Event:
 COLOURS = ("red", "blue", "green", "yellow", "purple")  # the seats' colours, in seat order
 
 
-def take_move(cid: int, seat: int) -> tuple[Event, dict[str, Any]]:
-    """`seat` taking card `cid`: the event, and the last-move line (stored in the state)."""
-    card = CARD_TEXTS[cid]
-    return (public_event("event.take", who=p(seat), card=card),
-            say("last.take", who=p(seat), card=card).stored())
+def take_move(cid: int, seat: int) -> Event:
+    """`seat` taking card `cid`."""
+    return public_event("event.take", who=p(seat), card=CARD_TEXTS[cid])
 
 
 TAKE_MOVES = tuple(tuple(take_move(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
@@ -434,14 +433,11 @@ def place_notes(d: dict[str, Any]) -> Msg | None:
 
 
 @lru_cache(maxsize=None)
-def place_move(name: str, space: int, seat: int) -> tuple[Event, dict[str, Any]]:
-    """`seat` placing on `space` (from 1) of room `name`: the event, and the last-move line
-    (stored in the state)."""
-    room = room_word(name)
+def place_move(name: str, space: int, seat: int) -> Event:
+    """`seat` placing on `space` (from 1) of room `name`."""
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (public_event("event.place", who=p(seat), room=room, space=space,
-                         lights=counted("flashlight", lights)),
-            say("last.place", who=p(seat), room=room, space=space).stored())
+    return public_event("event.place", who=p(seat), room=room_word(name), space=space,
+                        lights=counted("flashlight", lights))
 
 
 @lru_cache(maxsize=None)
@@ -507,6 +503,14 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "scores": [{**r, "bonus": 0} for r in data["scores"]]}
 
 
+def upgrade_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 2 -> 3: the last move keeps its seat and room, not an English line (nobody read
+    it; each reader's language words a move from its events)."""
+    if not data.get("last"):
+        return dict(data)
+    return {**data, "last": {"seat": data["last"]["seat"], "slot": data["last"]["slot"]}}
+
+
 def curses_off(bonus: float) -> Msg:
     """A seat bonus in words: 0.5 is "half a curse", 1.5 "1½ curses"."""
     whole, half = int(bonus), bonus % 1 == 0.5
@@ -540,8 +544,8 @@ class DontGoGame(Game):
     max_seats = 5
     colours = COLOURS
     to_move_acts_first = True  # only the current seat is ever prompted
-    state_format = 2
-    upgrades = {1: upgrade_1}
+    state_format = 3
+    upgrades = {1: upgrade_1, 2: upgrade_2}
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
              "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
@@ -671,9 +675,8 @@ class DontGoGame(Game):
         room = d["rooms"][slot]
         d["players"][seat]["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        said, last = place_move(name, space, seat)
-        events.append(said)
-        d["last"] = {"seat": seat, "slot": slot, "text": last}
+        events.append(place_move(name, space, seat))
+        d["last"] = {"seat": seat, "slot": slot}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
             events.append(public_event("event.attic_top", who=p(seat)))
@@ -782,9 +785,8 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = TAKE_MOVES[seat][cid]
-        events.append(said)
-        d["last"] = {"seat": seat, "slot": slot, "text": last}
+        events.append(TAKE_MOVES[seat][cid])
+        d["last"] = {"seat": seat, "slot": slot}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
