@@ -148,6 +148,17 @@ def private_event(seat: int, name: str, **params: Any) -> Event:
     return Event(Msg("game.dontgo." + name, **params), to=(seat,), kind="private")
 
 
+def told(name: str, **params: Any) -> Event:
+    """The public event saying message `name`, made anew: its parameters are messages (a card,
+    a count), which a cache would hash at a greater cost than making the event."""
+    return Event(Msg("game.dontgo." + name, **params))
+
+
+def told_to(seat: int, name: str, **params: Any) -> Event:
+    """`told`, seen by `seat` alone."""
+    return Event(Msg("game.dontgo." + name, **params), to=(seat,), kind="private")
+
+
 @lru_cache(maxsize=None)
 def mask_events(seat: int, right: int, n: int, k: int) -> tuple[Event, ...]:
     """`seat`, holding `n` masks, passing `k` ghosts to `right`."""
@@ -397,39 +408,43 @@ def place_choices(name: str) -> tuple[Choice, ...]:
 
 # The spaces that move a ghost when a meeple is placed on them (room -> space from the top, -1
 # the bottom one; what happens), told in the placing prompt's text.
-GHOST_SPACES = {"attic": (1, say("note.attic")), "nursery": (-1, say("note.nursery"))}
-LIB_NOTES = ("note.library_left", "note.library_right")  # the Library's leftmost, rightmost card
+GHOST_SPACES = {"attic": 1, "nursery": -1}
+LIB_NOTES = ("library_left", "library_right")  # the Library's leftmost, rightmost card
 
 
-def notes(said: list[Msg]) -> Msg | None:
-    """Notes for a prompt, one after another ("…; …"), or None."""
-    if not said:
-        return None
-    return said[0] if len(said) == 1 else say("notes", first=said[0], second=said[1])
-
-
-def lib_notes(d: dict[str, Any]) -> Msg | None:
-    """What the Library's outer cards do besides, for the picking prompt: "card 1 also gives you
-    a ghost; card 3 discards one of yours" (None elsewhere)."""
+def lib_notes(d: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """What the Library's outer cards do besides, for the picking prompt ("card 1 also gives you
+    a ghost; card 3 discards one of yours"): each note and the card's place ( () elsewhere)."""
     room = d["rooms"][d["res"]["slot"]]
     if not room["lib"]:
-        return None
-    return notes([say(note, card=room["cards"].index(cid) + 1)
-                  for cid, note in zip(room["lib"], LIB_NOTES) if cid in room["cards"]])
+        return ()
+    return tuple((note, room["cards"].index(cid) + 1) for cid, note in zip(room["lib"], LIB_NOTES)
+                 if cid in room["cards"])
 
 
-def place_notes(d: dict[str, Any]) -> Msg | None:
-    """What the free ghost spaces of the rooms in play do, for the placing prompt: "the Attic's
-    top space gives you a ghost; the Nursery's bottom space discards one of yours" (None when
-    none is free)."""
-    said = []
+def place_notes(d: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """What the free ghost spaces of the rooms in play do, for the placing prompt ("the Attic's
+    top space gives you a ghost; the Nursery's bottom space discards one of yours"): each
+    room's note ( () when none is free)."""
+    said: tuple[tuple[str, int], ...] = ()
     for slot, room in enumerate(d["rooms"]):
         name = BOARDS[slot][room["side"]]
         if not room["removed"] and name in GHOST_SPACES:
-            space, words = GHOST_SPACES[name]
+            space = GHOST_SPACES[name]
             if room["spaces"][space - 1 if space > 0 else space] is None:
-                said.append(words)
-    return notes(said)
+                said += ((name, 0),)
+    return said
+
+
+@lru_cache(maxsize=None)
+def noted(phase: str, notes: tuple[tuple[str, int], ...]) -> Msg:
+    """A phase's prompt with what its spaces or cards do besides (`place_notes`, `lib_notes`):
+    made once per phase and notes, as strings and numbers key it (cheaper than messages)."""
+    said = [say(f"note.{note}", card=place) if place else say(f"note.{note}") for note, place in notes]
+    if not said:
+        return PROMPT_TEXTS[phase]
+    told = said[0] if len(said) == 1 else say("notes", first=said[0], second=said[1])
+    return say("prompt.noted", text=PROMPT_TEXTS[phase], notes=told)
 
 
 @lru_cache(maxsize=None)
@@ -489,6 +504,17 @@ PICKS = tuple(tuple(pick_choice(i, cid) for cid in range(len(CARDS))) for i in r
 # What each phase's prompt says, and the kinds of action it takes ("choose" depends on what is
 # pending).
 PROMPT_TEXTS = {phase: say(f"prompt.{phase}") for phase in ("place", "reroll", "change", "pick")}
+
+
+@lru_cache(maxsize=None)
+def choose_prompt(kind: str, ctype: str, n: int) -> Msg:
+    """The prompt for a pending decision: the tomes' type, the cat to keep, or `n` cards of type
+    `ctype` to dispel."""
+    if kind != "dispel":
+        return say(f"prompt.{kind}")
+    return say("prompt.dispel", cards=Msg("game.dontgo.n.type_card", count=n, type=type_name(ctype)))
+
+
 PHASE_KINDS = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("change", "keep"),
                "pick": ("pick",)}
 
@@ -691,7 +717,7 @@ class DontGoGame(Game):
             if seat not in room["seen"]:
                 room["seen"].append(seat)
             events.append(public_event("event.peek", who=p(seat)))
-            events.append(private_event(seat, "event.peeked", card=CARD_TEXTS[room["cards"][2]]))
+            events.append(told_to(seat, "event.peeked", card=CARD_TEXTS[room["cards"][2]]))
         self._next_turn(state, events)
 
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -701,7 +727,7 @@ class DontGoGame(Game):
         events.append(resolve_event(seat, name))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
-            events.append(public_event("event.revealed", card=CARD_TEXTS[room["cards"][2]]))
+            events.append(told("event.revealed", card=CARD_TEXTS[room["cards"][2]]))
         n = sum(map(DICE.__getitem__, room["cards"]))
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         events.append(roll_event(tuple(self._roll(d, slot, n, rng))))
@@ -725,7 +751,7 @@ class DontGoGame(Game):
         d = state.data
         self._roll(d, d["res"]["slot"], len(d["dice"]["faces"]), rng)
         d["dice"]["rerolled"] = True
-        events.append(public_event("event.reroll", who=p(seat), roll=self._roll_text(d)))
+        events.append(told("event.reroll", who=p(seat), roll=self._roll_text(d)))
         self._haunt(state, events)
 
     def _do_keep(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
@@ -744,7 +770,7 @@ class DontGoGame(Game):
             raise refusal("refusal.same_face", die=die, face=face)
         faces[die - 1] = face
         d["dice"]["changed"] = True
-        events.append(public_event("event.change", who=p(seat), die=die, face=face,
+        events.append(told("event.change", who=p(seat), die=die, face=face,
                                    ghosts=counted("ghost", sum(faces))))
         self._haunt(state, events)
 
@@ -824,12 +850,12 @@ class DontGoGame(Game):
                          if c["id"] != cid and CARDS[c["id"]]["curse"] == CARDS[cid]["curse"]), None)
             if mate is not None:
                 dispel(pl, [mate, cid])
-                events.append(public_event("event.twins", who=who, curses=counted("curse", CURSES[cid])))
+                events.append(told("event.twins", who=who, curses=counted("curse", CURSES[cid])))
         elif ctype == "doll":
             ids = doll_set(pl, cid)
             if ids:
                 dispel(pl, ids)
-                events.append(public_event("event.dolls", who=who, sum=SETS["doll_sum"],
+                events.append(told("event.dolls", who=who, sum=SETS["doll_sum"],
                                            dolls=counted("doll", len(ids))))
         elif ctype == "clocks":
             if d["clocks"] is None and curses(pl, "clocks") >= SETS["clocks_sum"]:
@@ -847,7 +873,7 @@ class DontGoGame(Game):
                 if ctype == "holywater":
                     k = take_ghosts(d, seat, ghosts(pl) // 2)
                     events.append(public_event("event.holywater", who=who))
-                    events.append(private_event(seat, "event.holywater_you", ghosts=counted("ghost", k),
+                    events.append(told_to(seat, "event.holywater_you", ghosts=counted("ghost", k),
                                                 left=ghosts(pl)))
                 else:
                     events.append(public_event("event.tomes", who=who))
@@ -895,7 +921,7 @@ class DontGoGame(Game):
             ids = cands[:pend["count"]]
             dispel(d["players"][seat], ids)
             d["pending"].pop(0)
-            events.append(public_event("event.dispels", who=p(seat), cards=names(ids)))
+            events.append(told("event.dispels", who=p(seat), cards=names(ids)))
             return True
         return False
 
@@ -913,7 +939,7 @@ class DontGoGame(Game):
                           cards=", ".join(map(str, cands)))
         dispel(d["players"][seat], [cid])
         pend["count"] -= 1
-        events.append(public_event("event.dispels", who=p(seat), cards=CARD_TEXTS[cid]))
+        events.append(told("event.dispels", who=p(seat), cards=CARD_TEXTS[cid]))
         if pend["count"] <= 0:
             d["pending"].pop(0)
 
@@ -928,7 +954,7 @@ class DontGoGame(Game):
         dispel(d["players"][seat], others)
         d["pending"].pop(0)
         if others:
-            events.append(public_event("event.save", who=p(seat), card=card_text(cid), cards=names(others)))
+            events.append(told("event.save", who=p(seat), card=card_text(cid), cards=names(others)))
 
     def _do_tome(self, state: State, seat: int, ctype: str, rng: Rng | None,
                  events: list[Event]) -> None:
@@ -943,7 +969,7 @@ class DontGoGame(Game):
             raise refusal("refusal.tome_none", type=type_name(ctype), types=", ".join(held))
         dispel(pl, ids)
         d["pending"].pop(0)
-        events.append(public_event("event.tome", who=p(seat), type=type_name(ctype),
+        events.append(told("event.tome", who=p(seat), type=type_name(ctype),
                                    cards=counted("card", len(ids))))
 
     # ------------------------------------------------------------ flow
@@ -1000,7 +1026,7 @@ class DontGoGame(Game):
         if not d["deck"]:
             room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
                         seen=[], lib=None)
-            events.append(public_event("event.room_removed", room=old))
+            events.append(told("event.room_removed", room=old))
             return
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
@@ -1008,7 +1034,7 @@ class DontGoGame(Game):
         shown = list(map(CARD_TEXTS.__getitem__, room["cards"]))
         if room["hidden"]:
             shown[2] = FACE_DOWN
-        events.append(Event(say("event.room_flips", old=old, new=new, cards=tuple(shown))))
+        events.append(told("event.room_flips", old=old, new=new, cards=tuple(shown)))
 
     def _next_turn(self, state: State, events: list[Event]) -> None:
         d = state.data
@@ -1036,7 +1062,7 @@ class DontGoGame(Game):
                 gone += targets[:naming]
             if gone:
                 dispel(pl, gone)
-                events.append(public_event("event.amulets", who=p(seat), cards=names(sorted(gone))))
+                events.append(told("event.amulets", who=p(seat), cards=names(sorted(gone))))
         boxes = [curses(pl, "musicbox") for pl in d["players"]]
         top = max(boxes)
         order = [(d["active"] + i) % state.seats for i in range(state.seats)]
@@ -1074,12 +1100,12 @@ class DontGoGame(Game):
         for r in rows:
             worded = {"who": p(r["seat"]), "ghosts": counted("ghost", r["ghosts"]),
                       "curses": counted("curse", r["curses"]), "penalty": r["penalty"], "total": r["total"]}
-            said = say("event.score_bonus", bonus=r["bonus"], **worded) if r["bonus"] \
-                else say("event.score", **worded)
+            said = Msg("game.dontgo.event.score_bonus", bonus=r["bonus"], **worded) if r["bonus"] \
+                else Msg("game.dontgo.event.score", **worded)
             events.append(Event(said, kind="end"))
         won = "event.wins" if len(winners) == 1 else "event.share"
-        events.append(Event(say(won, who=tuple(p(s) for s in winners), curses=curses_worth(best[0])),
-                            kind="end"))
+        events.append(Event(Msg("game.dontgo." + won, who=tuple(p(s) for s in winners),
+                                 curses=curses_worth(best[0])), kind="end"))
 
     # Each kind of action's rule, looked up once per action (not by name).
     doers: ClassVar[dict[str, Any]] = {
@@ -1125,13 +1151,17 @@ class DontGoGame(Game):
         d = state.data
         if state.over or d["current"] != seat:
             return None
-        text = PROMPT_TEXTS.get(d["phase"])
-        if text is None:
+        phase = d["phase"]
+        if phase == "place":
+            text = noted(phase, place_notes(d))
+        elif phase == "pick":
+            text = noted(phase, lib_notes(d))
+        elif phase == "choose":
             pend = d["pending"][0]
-            text = say("prompt.dispel", cards=self._to_dispel(pend)) if pend["kind"] == "dispel" \
-                else say(f"prompt.{pend['kind']}")
-        said = place_notes(d) if d["phase"] == "place" else lib_notes(d) if d["phase"] == "pick" else None
-        return Prompt(seat, say("prompt.noted", text=text, notes=said) if said else text, self.choices(d, seat))
+            text = choose_prompt(pend["kind"], pend["type"], pend["count"])
+        else:
+            text = PROMPT_TEXTS[phase]
+        return Prompt(seat, text, self.choices(d, seat))
 
     # ------------------------------------------------------------ view
     def card_view(self, cid: int) -> dict[str, Any]:
