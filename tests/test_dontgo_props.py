@@ -7,10 +7,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from data.locales import render
+from data.locales import LANGUAGES, render, text
 from games.core import IllegalAction, Rng, State, apply, decide, replay, setup
 from games.dontgo import GAME
-from games.dontgo.engine import CARDS, CONFIG, TOKEN_VALUE, TYPE_LABELS, card_text, ghosts, pool_value
+from games.dontgo.engine import CARDS, CONFIG, TOKEN_VALUE, card_text, ghosts, pool_value
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -256,4 +256,7 @@ def test_ai_decides_from_what_its_seat_can_see(seats, seed):
 
 
 def test_labels_are_human():
-    assert set(TYPE_LABELS) == {c["type"] for c in CARDS}
+    """Every card type has a name in every language, and English names it as its card does."""
+    for ctype in {c["type"] for c in CARDS}:
+        assert text("en", f"game.dontgo.type.{ctype}") == CONFIG["types"][ctype]["label"]
+        assert all(text(lang, f"game.dontgo.type.{ctype}").strip() for lang in LANGUAGES)

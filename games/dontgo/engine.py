@@ -36,7 +36,6 @@ from .words import counted, lines, refusal, room_name as room_word, say, type_na
 CONFIG: dict[str, Any] = load_toml("dontgo", "dontgo.toml")
 
 TYPES: tuple[str, ...] = tuple(CONFIG["type_order"])
-TYPE_LABELS = {t: CONFIG["types"][t]["label"] for t in TYPES}
 TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
@@ -407,7 +406,7 @@ def place_choices(name: str) -> tuple[Choice, ...]:
 
 
 # The spaces that move a ghost when a meeple is placed on them (room -> space from the top, -1
-# the bottom one; what happens), told in the placing prompt's text.
+# the bottom one), told in the placing prompt's text (message note.<room>).
 GHOST_SPACES = {"attic": 1, "nursery": -1}
 LIB_NOTES = ("library_left", "library_right")  # the Library's leftmost, rightmost card
 
@@ -443,8 +442,8 @@ def noted(phase: str, notes: tuple[tuple[str, int], ...]) -> Msg:
     said = [say(f"note.{note}", card=place) if place else say(f"note.{note}") for note, place in notes]
     if not said:
         return PROMPT_TEXTS[phase]
-    told = said[0] if len(said) == 1 else say("notes", first=said[0], second=said[1])
-    return say("prompt.noted", text=PROMPT_TEXTS[phase], notes=told)
+    joined = said[0] if len(said) == 1 else say("notes", first=said[0], second=said[1])
+    return say("prompt.noted", text=PROMPT_TEXTS[phase], notes=joined)
 
 
 @lru_cache(maxsize=None)
