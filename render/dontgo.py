@@ -614,8 +614,8 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
         m = sprites.meeple(MEEPLE, colour_of.get(current), current)
         im.paste(m, (x, low - m.height // 2), m)
         x += m.width + 8
-        fb, lines = core.fit_phrase(say(view, "board.to_move", name=_name(view, current)), core.seat_names(view), 26, right - x,
-                                    height, smallest=FLOOR)
+        to_move = say(view, "board.to_move", name=_name(view, current))
+        fb, lines = core.fit_phrase(to_move, core.seat_names(view), 26, right - x, height, smallest=FLOOR)
         core.draw_lines(d, x, low, lines, fb, core.TEXT, align="l")
     elif phase == "over":
         d.text((x, low), say(view, "board.over"), font=font(26, True), fill=core.TEXT, anchor="lm")
