@@ -34,8 +34,11 @@ from typing import Any, Callable
 
 from PIL import Image, ImageDraw
 
+from data.locales import DEFAULT
+
 from . import core
 from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, text_length, tint
+from .words.dontgo import room_word, say
 
 # --------------------------------------------------------------------------
 # geometry
@@ -94,10 +97,7 @@ TYPE_TINTS: dict[str, core.RGB] = {
     "holywater": (170, 226, 236), "tome": (214, 176, 176), "mask": (226, 210, 236), "twin": (186, 230, 190),
 }
 TYPE_DEFAULT_TINT: core.RGB = (210, 210, 214)
-PHASES = {
-    "place": "place a meeple", "reroll": "re-roll?", "change": "change a die?", "pick": "pick a card",
-    "choose": "choose", "over": "game over",
-}
+PHASES = ("place", "reroll", "change", "pick", "choose", "over")  # the phases the header names
 
 
 def column_x(slot: int) -> int:
@@ -372,8 +372,8 @@ def build_card(kind: str, curse: int, dice: int, amulet: int | None) -> Image.Im
     return im
 
 
-def build_card_back() -> Image.Image:
-    """The face-down (Secret Passage) card."""
+def build_card_back(lang: str = DEFAULT) -> Image.Image:
+    """The face-down (Secret Passage) card, its "hidden" in `lang`."""
     u, v = CARD_W * SS, CARD_H * SS
     im = Image.new("RGBA", (u, v), (0, 0, 0, 0))
     d = core.Draw(im)
@@ -384,7 +384,8 @@ def build_card_back() -> Image.Image:
     im = _down(im, (CARD_W, CARD_H))
     d = core.Draw(im)
     d.text((CARD_W / 2, 0.3 * CARD_H), "?", font=font(52, True), fill=core.GOLD, anchor="mm")
-    d.text((CARD_W / 2, 0.87 * CARD_H), "hidden", font=font(FLOOR), fill=WHITE, anchor="mm")
+    f_hidden, hidden = core.fit_font(say({"lang": lang}, "board.hidden"), FLOOR, CARD_W - 8, smallest=FLOOR)
+    d.text((CARD_W / 2, 0.87 * CARD_H), hidden, font=f_hidden, fill=WHITE, anchor="mm")
     return im
 
 
@@ -413,14 +414,14 @@ def _space_geometry(n: int) -> tuple[float, float]:
     return (ROOM_BODY_H - sh * n) / 2, sh
 
 
-def build_room(name: str, flashlights: tuple[int, ...]) -> Image.Image:
-    """An open room without meeples: name bar, spaces with flashlights, empty spots."""
+def build_room(name: str, flashlights: tuple[int, ...], lang: str = DEFAULT) -> Image.Image:
+    """An open room without meeples: name bar (in `lang`), spaces with flashlights, empty spots."""
     tint_rgb = ROOM_TINTS.get(name, ROOM_DEFAULT)
     im = Image.new("RGB", (COL_W, ROOM_H), shade(tint_rgb, 0.55))
     d = core.Draw(im)
     d.rectangle((0, 0, COL_W - 1, ROOM_NAME_H - 1), fill=shade(tint_rgb, 0.7))
     d.rectangle((0, 0, COL_W - 1, ROOM_H - 1), outline=BLACK, width=2)
-    f_name, shown = core.fit_font(name, 26, COL_W - 24, True, smallest=FLOOR)
+    f_name, shown = core.fit_font(room_word({"lang": lang}, name), 26, COL_W - 24, True, smallest=FLOOR)
     d.text((12, ROOM_NAME_H / 2), shown, font=f_name, fill=WHITE, anchor="lm")
     off, sh = _space_geometry(len(flashlights))
     light = build_icon("flashlight", 30)
@@ -440,8 +441,8 @@ def build_room(name: str, flashlights: tuple[int, ...]) -> Image.Image:
     return im
 
 
-def build_closed_room(name: str) -> Image.Image:
-    """A removed room: greyed and boarded up."""
+def build_closed_room(name: str, lang: str = DEFAULT) -> Image.Image:
+    """A removed room: greyed and boarded up, its name and "Room closed" in `lang`."""
     u, v = COL_W * SS, ROOM_H * SS
     im = Image.new("RGB", (u, v), CLOSED)
     d = core.Draw(im)
@@ -460,14 +461,15 @@ def build_closed_room(name: str) -> Image.Image:
     im = _down(im, (COL_W, ROOM_H))
     d = core.Draw(im)
     d.rectangle((0, 0, COL_W - 1, ROOM_H - 1), outline=BLACK, width=2)
-    f_name, shown = core.fit_font(name, 26, COL_W - 24, True, smallest=FLOOR)
+    words = {"lang": lang}
+    f_name, shown = core.fit_font(room_word(words, name), 26, COL_W - 24, True, smallest=FLOOR)
     d.text((12, ROOM_NAME_H / 2), shown, font=f_name, fill=(200, 200, 204), anchor="lm")
     cy = ROOM_NAME_H + ROOM_BODY_H / 2
-    fb = font(30, True)
-    tw = text_length(fb, "Room closed")
+    fb, closed = core.fit_font(say(words, "board.closed"), 30, COL_W - 40, True, smallest=FLOOR)
+    tw = text_length(fb, closed)
     d.rounded_rectangle((COL_W / 2 - tw / 2 - 16, cy - 26, COL_W / 2 + tw / 2 + 16, cy + 26), radius=8,
                         fill=(236, 232, 220), outline=BLACK, width=3)
-    d.text((COL_W / 2, cy), "Room closed", font=fb, fill=BLACK, anchor="mm")
+    d.text((COL_W / 2, cy), closed, font=fb, fill=BLACK, anchor="mm")
     return im
 
 
@@ -485,9 +487,9 @@ def _card_on_wall(kind: str, curse: int, dice: int, amulet: int | None) -> Image
     return _on_wall(build_card(kind, curse, dice, amulet))
 
 
-@lru_cache(maxsize=1)
-def _card_back_on_wall() -> Image.Image:
-    return _on_wall(build_card_back())
+@lru_cache(maxsize=4)
+def _card_back_on_wall(lang: str = DEFAULT) -> Image.Image:
+    return _on_wall(build_card_back(lang))
 
 
 # cached sprite factories (the naive renderer calls the builders directly)
@@ -574,10 +576,10 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
         names = [_name(view, s) for s in winners]
-        verb = " wins!" if len(names) == 1 else " win!"
         n_icons = min(len(winners), 5)
         step = sprites.meeple(MEEPLE, None, 0).width + 4
-        f, lines = core.fit_phrase(" & ".join(names) + verb, core.seat_names(view), 36,
+        won = say(view, "board.wins", count=len(names), names=" & ".join(names))
+        f, lines = core.fit_phrase(won, core.seat_names(view), 36,
                                    WIDTH - 2 * PAD - 50 - n_icons * step - 10, HEADER_H - 8, smallest=FLOOR)
         total = max(text_length(f, line) for line in lines) + n_icons * step + 10
         x = (WIDTH - total) / 2 + 25
@@ -597,7 +599,8 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
     right = WIDTH - PAD - 4
     phase = view.get("phase")
     room = right - (PAD + 52 + text_length(title_font, TITLE) + 12)
-    f_tail, tail = core.fit_font(f"turn {_int(view.get('turn'))} · {PHASES.get(phase, str(phase or ''))}", 24,
+    named = say(view, f"board.phase.{phase}") if phase in PHASES else str(phase or "")
+    f_tail, tail = core.fit_font(say(view, "board.turn", turn=_int(view.get("turn")), phase=named), 24,
                                  room, smallest=FLOOR)
     d.text((right, top), tail, font=f_tail, fill=core.TEXT_DIM, anchor="rm")
     x = PAD + 4
@@ -611,11 +614,11 @@ def _draw_header(im, d, view, sprites, colour_of) -> None:
         m = sprites.meeple(MEEPLE, colour_of.get(current), current)
         im.paste(m, (x, low - m.height // 2), m)
         x += m.width + 8
-        fb, lines = core.fit_phrase(f"{_name(view, current)} to move", core.seat_names(view), 26, right - x,
-                                    height, smallest=FLOOR)
+        to_move = say(view, "board.to_move", name=_name(view, current))
+        fb, lines = core.fit_phrase(to_move, core.seat_names(view), 26, right - x, height, smallest=FLOOR)
         core.draw_lines(d, x, low, lines, fb, core.TEXT, align="l")
     elif phase == "over":
-        d.text((x, low), "Game over", font=font(26, True), fill=core.TEXT, anchor="lm")
+        d.text((x, low), say(view, "board.over"), font=font(26, True), fill=core.TEXT, anchor="lm")
 
 
 def _draw_house(im, d, view, sprites, colour_of) -> None:
@@ -626,6 +629,7 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
             rooms[slot] = room
     dice = view.get("dice") if isinstance(view.get("dice"), dict) else None
     last = view.get("last") if isinstance(view.get("last"), dict) else {}
+    lang = str(view.get("lang") or DEFAULT)
     for slot in range(3):
         x = column_x(slot)
         room = rooms.get(slot)
@@ -638,7 +642,7 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
         for i, card in enumerate((room.get("cards") or [])[:3]):
             cx = x + i * (CARD_W + CARD_GAP)
             if card.get("hidden"):
-                sp = sprites.card_back()
+                sp = sprites.card_back(lang)
             else:
                 amulet = card.get("amulet")
                 sp = sprites.card(str(card.get("type")), _int(card.get("curse")), _int(card.get("dice")),
@@ -646,11 +650,11 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
             im.paste(sp, (cx, CARDS_Y), sp if sp.mode == "RGBA" else None)
         # room panel + meeples
         if room.get("removed"):
-            im.paste(sprites.closed(name), (x, ROOM_Y))
+            im.paste(sprites.closed(name, lang), (x, ROOM_Y))
         else:
             spaces = room.get("spaces") or []
             lights = tuple(max(0, min(_int(s.get("flashlights")), 9)) for s in spaces)
-            im.paste(sprites.room(name, lights), (x, ROOM_Y))
+            im.paste(sprites.room(name, lights, lang), (x, ROOM_Y))
             off, sh = _space_geometry(len(spaces))
             mh = int(min(MEEPLE, sh - 6))
             for i, space in enumerate(spaces):
@@ -668,11 +672,12 @@ def _draw_house(im, d, view, sprites, colour_of) -> None:
             d.rounded_rectangle(box, radius=10, outline=core.HIGHLIGHT, width=5)
             # the tag sits on the frame's top edge, clear of the dice row and its flags
             f = font(FLOOR, True)
-            tw = text_length(f, "last move")
+            tag = say(view, "board.last_move")
+            tw = text_length(f, tag)
             tx = x + (COL_W - tw) / 2
             d.rounded_rectangle((tx - 8, HOUSE_TOP - 17, tx + tw + 8, HOUSE_TOP + 11), radius=8,
                                 fill=core.HIGHLIGHT)
-            d.text((tx, HOUSE_TOP - 3), "last move", font=f, fill=BLACK, anchor="lm")
+            d.text((tx, HOUSE_TOP - 3), tag, font=f, fill=BLACK, anchor="lm")
 
 
 def _draw_dice(im, d, x, dice, sprites) -> None:
@@ -749,7 +754,7 @@ def _calibration_views() -> list[dict[str, Any]]:
             "game": "dontgo", "turn": 9, "current": None if over else 2, "phase": "over" if over else "place",
             "rooms": rooms, "deck": 20,
             "dice": {"slot": k, "faces": [0, 1, 2, 1], "rerolled": True, "changed": True},
-            "players": players, "last": {"seat": 1, "slot": 1, "text": "P2 placed a meeple in the Attic"},
+            "players": players, "last": {"seat": 1, "slot": 1},
             "scores": [{"seat": s, "curses": 3 * s, "ghosts": s, "penalty": 0, "total": 4 * s} for s in range(5)]
             if over else None,
             "winners": [0] if over else None,

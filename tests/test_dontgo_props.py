@@ -7,9 +7,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
+from data.locales import LANGUAGES, render, text
 from games.core import IllegalAction, Rng, State, apply, decide, replay, setup
 from games.dontgo import GAME
-from games.dontgo.engine import CARDS, CONFIG, TOKEN_VALUE, TYPE_LABELS, card_text, ghosts, pool_value
+from games.dontgo.engine import CARDS, CONFIG, TOKEN_VALUE, card_text, ghosts, pool_value
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -67,23 +68,28 @@ def check_secrecy(state: State) -> None:
         assert strip == {k: pub[k] for k in pub if k not in ("secret", "players")}
 
 
+def en(words) -> str:
+    """Engine words (message ids) as an English reader reads them."""
+    return render("en", words)
+
+
 def check_events(state_before: State, events) -> None:
     d = state_before.data
     visible = [c["id"] for pl in d["players"] for c in pl["cards"]]
     visible += [c for r in d["rooms"] for i, c in enumerate(r["cards"]) if not (r["hidden"] and i == 2)]
     # a hidden card's text must not appear, unless an identical-looking card is public
-    secret = {card_text(i) for i in hidden_ids(state_before)} - {card_text(i) for i in visible}
-    revealed = any("revealed" in e.text for e in events if e.public)
+    secret = {en(card_text(i)) for i in hidden_ids(state_before)} - {en(card_text(i)) for i in visible}
+    revealed = any("revealed" in en(e.text) for e in events if e.public)
     for e in events:
         if not e.public:
             assert e.to is not None and len(e.to) == 1
             continue
         if not revealed:
             for s in secret:
-                assert s not in e.text or "flips" in e.text, e.text
+                assert s not in en(e.text) or "flips" in en(e.text), en(e.text)
         if e.kind != "end":
             # never a running total: no "has N ghosts", "keeps N", "discards N"
-            assert not re.search(r"(has|keeps?|discards?|left with) \d+ ghosts?", e.text), e.text
+            assert not re.search(r"(has|keeps?|discards?|left with) \d+ ghosts?", en(e.text)), en(e.text)
 
 
 def play_game(seats: int, seed: int, levels: list[str], checks: bool = True, use_apply: bool = False):
@@ -250,4 +256,7 @@ def test_ai_decides_from_what_its_seat_can_see(seats, seed):
 
 
 def test_labels_are_human():
-    assert set(TYPE_LABELS) == {c["type"] for c in CARDS}
+    """Every card type has a name in every language, and English names it as its card does."""
+    for ctype in {c["type"] for c in CARDS}:
+        assert text("en", f"game.dontgo.type.{ctype}") == CONFIG["types"][ctype]["label"]
+        assert all(text(lang, f"game.dontgo.type.{ctype}").strip() for lang in LANGUAGES)

@@ -7,6 +7,7 @@ import pytest
 
 from tests import rules_helpers
 
+from data.locales import render
 from games.core import IllegalAction, Rng, apply, decide, setup
 from games.dontgo import GAME
 from games.dontgo.engine import (SEAT_BONUS, BOARDS, CARDS, CONFIG, DIE, ROOMS, TOKEN_VALUE, TYPES, ghosts,
@@ -97,8 +98,18 @@ def turn_to(st, seat):
     st.data["phase"] = "place"
 
 
+def en(words) -> str:
+    """Engine words (message ids) as an English reader reads them."""
+    return render("en", words)
+
+
+def label(choice) -> str:
+    """A choice's label as an English reader reads it."""
+    return " → ".join(en(step.label) for step in choice.path)
+
+
 def public_text(events) -> str:
-    return " | ".join(e.text for e in events if e.public)
+    return " | ".join(en(e.text) for e in events if e.public)
 
 
 # ------------------------------------------------------------------ setup
@@ -232,7 +243,7 @@ def test_nursery_bottom_space_discards_a_ghost():
     st.data["rooms"][SLOT["nursery"]]["spaces"][3] = None
     st, ev = act(st, 1, "place nursery 4")  # nothing to discard: still 0
     assert g(st, 1) == 0
-    assert any("no ghost" in e.text and e.to == (1,) for e in ev)
+    assert any("no ghost" in en(e.text) and e.to == (1,) for e in ev)
 
 
 def test_secret_passage_card_is_seen_only_by_placers_then_revealed():
@@ -244,10 +255,10 @@ def test_secret_passage_card_is_seen_only_by_placers_then_revealed():
     st, ev = act(st, 0, "place secret 1")
     assert GAME.view(st, 0)["secret"] == {"slot": slot, "card": GAME.card_view(secret)}
     assert GAME.view(st, 1)["secret"] is None and GAME.view(st, None)["secret"] is None
-    assert any(e.to == (0,) and "Ring" in e.text for e in ev)
+    assert any(e.to == (0,) and "Ring" in en(e.text) for e in ev)
     assert "Ring" not in public_text(ev)
     assert f'"id": {secret}' not in json.dumps(GAME.view(st, 1)["rooms"][slot])
-    assert "Ring" in GAME.private_text(st, 0) and "Ring" not in GAME.private_text(st, 1)
+    assert "Ring" in en(GAME.private_text(st, 0)) and "Ring" not in en(GAME.private_text(st, 1))
     st, ev = act(st, 1, "place secret 2")
     assert GAME.view(st, 1)["secret"]["card"]["id"] == secret
     st, ev = act(st, 2, "place passage 3")  # third meeple: revealed to all
@@ -398,8 +409,8 @@ def test_library_leftmost_takes_and_rightmost_discards_a_ghost():
     haunt(st, 2, 2)
     st, _ = act(st, 0, "place library 4")
     prompt = GAME.prompt(st, 1)
-    assert "card 1 also gives you a ghost; card 3 discards one of yours" in prompt.text
-    assert not any("ghost" in ch.label for ch in prompt.choices)
+    assert "card 1 also gives you a ghost; card 3 discards one of yours" in en(prompt.text)
+    assert not any("ghost" in label(ch) for ch in prompt.choices)
     st, _ = act(st, 1, "pick 1")  # leftmost
     assert g(st, 1) == 1
     st, _ = act(st, 2, "pick 2")  # the rightmost card, now second of two
@@ -525,7 +536,7 @@ def test_holy_water_pair_discards_half_and_repeats():
     st, ev = take(st, 0, h[4])
     assert g(st, 0) == 5
     assert "5" not in public_text(ev) and "4 ghosts" not in public_text(ev)
-    assert any(e.to == (0,) and "4 ghosts" in e.text for e in ev)
+    assert any(e.to == (0,) and "4 ghosts" in en(e.text) for e in ev)
     st, _ = take(st, 0, h[7])  # third: no pair yet
     assert g(st, 0) == 5
     st, _ = take(st, 0, h[1])
@@ -576,7 +587,7 @@ def test_mask_passes_ghosts_to_the_right():
     st, ev = take(st, 1, quiet_masks[0])  # 2 masks: pass 2 to seat 0 (on seat 1's right)
     assert g(st, 1) == 3 and g(st, 0) == 2 and g(st, 2) == 0
     assert "2 masks" in public_text(ev) and "3 ghosts" not in public_text(ev)
-    assert any(e.to == (0,) and "passes you 2 ghosts" in e.text for e in ev)
+    assert any(e.to == (0,) and "passes you 2 ghosts" in en(e.text) for e in ev)
     st = fresh(3)
     haunt(st, 0, 1)
     hold(st, 0, mk[0], mk[1])
@@ -791,7 +802,7 @@ def test_every_prompt_choice_is_labelled_and_legal():
     st = fresh(4, 9)
     p = GAME.prompt(st, 0)
     assert p and all(len(c.path) == 2 for c in p.choices)
-    assert all("flashlight" in c.label for c in p.choices)
+    assert all("flashlight" in label(c) for c in p.choices)
     for c in p.choices:
         apply(GAME, st, 0, c.action)
     assert GAME.prompt(st, 1) is None
@@ -859,7 +870,7 @@ def test_deck_order_is_unknown_to_every_seat():
                     assert GAME.private_text(other, s) == GAME.private_text(st, s)
             action = decide(GAME, st, seat, rng, "random")
             a, b = apply(GAME, st, seat, action), apply(GAME, other, seat, action)
-            assert [(e.text, e.to, e.kind) for e in a.events] == [(e.text, e.to, e.kind) for e in b.events]
+            assert [(en(e.text), e.to, e.kind) for e in a.events] == [(en(e.text), e.to, e.kind) for e in b.events]
             st = a.state
 
 
@@ -884,7 +895,7 @@ def test_secret_passage_card_turns_up_on_the_third_meeple_before_the_roll():
     hidden = ids("mirror", 1, 2)[0]  # two dice icons, face down
     slot = room(st, "secret", [quiet("cat"), quiet("doll"), hidden], {1: 1, 2: 2}, hidden=True)
     st, ev = act(st, 0, "place secret 3")
-    texts = [e.text for e in ev if e.public]
+    texts = [en(e.text) for e in ev if e.public]
     revealed = next(i for i, t in enumerate(texts) if "revealed" in t)
     rolled = next(i for i, t in enumerate(texts) if "roll" in t and "ghost" in t)
     assert revealed < rolled
@@ -930,7 +941,7 @@ def test_a_flipped_room_uses_its_new_sides_effect(old, new):
         assert st.data["phase"] == ("reroll" if new == "basement" else "change")
     elif new == "secret":
         st, ev = act(st, seat, "place secret 1")
-        assert any(e.to == (seat,) and "face-down card is" in e.text for e in ev)
+        assert any(e.to == (seat,) and "face-down card is" in en(e.text) for e in ev)
 
 
 def test_library_and_secret_passage_lay_their_cards_at_setup_too():

@@ -20,3 +20,14 @@ def test_a_finished_format_1_game_upgrades_and_shows_its_scores():
     # a game still running has no scores to upgrade
     running = {**raw["data"], "scores": None}
     assert GAME.upgrades[1](running) == running
+
+
+def test_the_last_move_keeps_its_room_not_its_english_line():
+    """Format 3 words the last move from its events in each reader's language: the state keeps
+    only whose move it was and the room the board frames."""
+    raw, state = saved_and_upgraded(GAME, SAVED)
+    assert raw["data"]["last"]["text"] == "Green took Mirror (4 curses, 0 dice)."
+    assert state.data["last"] == {"seat": 2, "slot": 2}
+    assert GAME.view(state, None)["last"] == {"seat": 2, "slot": 2}
+    fresh = {**raw["data"], "last": None}  # no move yet
+    assert GAME.upgrades[2](fresh) == fresh

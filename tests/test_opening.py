@@ -14,19 +14,21 @@ import games
 from bot import livetable
 from bot.table import Seat, Table
 from data import load_toml
+from data.locales import DEFAULT, render
 from games.core import count, setup
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fay"]
 
 
 def tables(name: str):
-    """(seats, options, opening lines) for every seat count and every mix of lobby options."""
+    """(seats, options, opening lines in English) for every seat count and every mix of lobby
+    options."""
     game = games.get(name)
     options = game.option_choices
     for seats in range(game.min_seats, game.max_seats + 1):
         for values in itertools.product(*options.values()):
             chosen = dict(zip(options, values))
-            yield seats, chosen, game.opening(setup(game, seats, chosen, 1))
+            yield seats, chosen, [render(DEFAULT, line) for line in game.opening(setup(game, seats, chosen, 1))]
 
 
 def step(points: list, x: float):
@@ -51,7 +53,8 @@ def test_dontgo_tells_each_later_seat_its_bonus_from_the_data():
         assert said and all(part in lines[0] for part in said), (bonus, lines)
         assert "{p0}" not in lines[0]
         faces = toml["ghosts"]["die"]
-        assert lines[1] == f"The ghost die's faces show {', '.join(map(str, faces[:-1]))} and {faces[-1]} ghosts."
+        # listed as English lists (data.locales: Babel's, with a comma before "and")
+        assert lines[1] == f"The ghost die's faces show {', '.join(map(str, faces[:-1]))}, and {faces[-1]} ghosts."
 
 
 def test_castle_tells_which_seats_start_with_open_doors_from_the_data():

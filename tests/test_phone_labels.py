@@ -13,7 +13,7 @@ import pytest
 
 import games
 from bot.simulate import play
-from bot.table import fill_names
+from bot.table import fill_names, named_prompt
 from bot.ui import choice_labels
 from games.core import advance, setup
 
@@ -36,7 +36,7 @@ def offered_labels(name: str, seats: int, seed: int) -> set[str]:
         for seat in range(seats):
             prompt = game.prompt(state, seat)
             if prompt is not None:
-                seen.update(choice_labels(prompt.choices, names))
+                seen.update(choice_labels(named_prompt(prompt, names).choices, names))
                 seen.update(fill_names(step.label, names) for c in prompt.choices for step in c.path)
         if index < len(log):
             advance(game, state, *log[index])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bench import table_volume
 from bot.clock import FakeClock
+from data.locales import DEFAULT, render
 from sandbox.people import Players as People
 from games.castle.engine import a_card, drawn_this_turn
 from tests.harness import InThreadHarness, Players
@@ -96,10 +97,10 @@ async def test_dont_go_private_text_names_cards_without_numbers_or_a_repeated_to
     pl = state.data["players"][0]
     one_curse = next(c["id"] for c in CARDS if c["curse"] == 1)
     pl["cards"] = [{"id": one_curse, "dispelled": False}]
-    text = game.private_text(state, 0)
+    text = render(DEFAULT, game.private_text(state, 0))
     assert "#" not in text and text.count("1 curse") == 1, text
     pl["cards"] = [{"id": one_curse, "dispelled": False}, {"id": one_curse + 1, "dispelled": True}]
-    text = game.private_text(state, 0)
+    text = render(DEFAULT, game.private_text(state, 0))
     assert "#" not in text and "Dispelled: " in text, text
 
 

@@ -15,7 +15,8 @@ State lives in `state.data` (JSON-native):
     pending            queued decisions [{"seat", "kind": dispel|save|tome, "type", "count"}]
     ending             True once every room is gone (game-end effects are being applied)
     clocks             the seat that claimed the clocks effect, or None
-    last, scores, winners
+    last               the last move's seat and room {"seat", "slot"} (the board frames that room)
+    scores, winners
 
 Cards are ints 0-95; `CARDS[id]` holds their printed values (data/dontgo/dontgo.toml).
 Actions are canonical strings; see `parse` for the grammar.
@@ -27,12 +28,14 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from data import load_toml
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step, count
+from data.locales import Msg
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+from .words import counted, lines, refusal, room_name as room_word, say, type_name
 
 CONFIG: dict[str, Any] = load_toml("dontgo", "dontgo.toml")
 
 TYPES: tuple[str, ...] = tuple(CONFIG["type_order"])
-TYPE_LABELS = {t: CONFIG["types"][t]["label"] for t in TYPES}
 TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 SETUP = {int(k): tuple(v) for k, v in CONFIG["setup"].items() if k.isdigit()}
 MEEPLES: int = CONFIG["setup"]["meeples"]
@@ -90,8 +93,7 @@ PAIRED = ("holywater", "tome")  # the types whose cards are used up in pairs (a 
 IN_PLAY = {seats: n_types * len(TYPE_CARDS[TYPES[0]]) - n_removed
            for seats, (n_types, n_removed) in SETUP.items()}
 ID_TUPLES = tuple((cid,) for cid in range(len(CARDS)))  # (cid,) for every card, made once
-SYNTAX = ("Try 'place attic 2', 'reroll', 'keep', 'change 3 to 0', 'pick 2', 'dispel 17', "
-          "'save 17' or 'tome mirror'.")
+SYNTAX = say("refusal.syntax")
 
 
 # How texts name a seat ("{p0}"): the bot puts each player's name in its place.
@@ -99,71 +101,93 @@ SEAT_TAGS: tuple[str, ...] = tuple("{p%d}" % seat for seat in range(5))
 p = SEAT_TAGS.__getitem__  # p(seat), a table look-up: texts name seats on every move
 
 
-def _card_text(cid: int) -> str:
+def _card_text(cid: int) -> Msg:
+    """A card in a sentence: "Mirror (2 curses, 1 die)", an amulet with the value it names:
+    "Amulet (1 curse, 2 dice, names 3)"."""
     c = CARDS[cid]
-    extra = f", names {c['amulet']}" if c["amulet"] is not None else ""
-    return f"{TYPE_LABELS[c['type']]} ({count(c['curse'], 'curse')}, {count(c['dice'], 'die', 'dice')}{extra})"
+    worded = {"type": type_name(c["type"]), "curses": counted("curse", c["curse"]),
+              "dice": counted("die", c["dice"])}
+    if c["amulet"] is not None:
+        return Msg("game.dontgo.card.amulet", value=c["amulet"], **worded)
+    return Msg("game.dontgo.card", **worded)
 
 
-def card_label(cid: int) -> str:
+def card_label(cid: int) -> Msg:
     """A card as a button names it, shorter than `card_text`: "Mirror (2 curses, 1 die)", an
     amulet with the value it names as its card shows it: "Amulet 3 (1 curse, 2 dice)"."""
     c = CARDS[cid]
-    named = f" {c['amulet']}" if c["amulet"] is not None else ""
-    return f"{TYPE_LABELS[c['type']]}{named} ({_card_details(cid)})"
+    if c["amulet"] is not None:
+        return Msg("game.dontgo.card.amulet_label", type=type_name(c["type"]), value=c["amulet"],
+                   details=_card_details(cid))
+    return Msg("game.dontgo.card.label", type=type_name(c["type"]), details=_card_details(cid))
 
 
-def _card_details(cid: int) -> str:
-    """A card's curses and dice: "2 curses, 1 die"."""
+def _card_details(cid: int) -> Msg:
+    """A card's curses and dice as a button says them: "2 curses, 1 die" (a language whose
+    word for curses is long shortens it there, to fit a phone's button)."""
     c = CARDS[cid]
-    return f"{count(c['curse'], 'curse')}, {count(c['dice'], 'die', 'dice')}"
+    return say("card.details", curses=counted("curse_short", c["curse"]), dice=counted("die", c["dice"]))
 
 
-CARD_TEXTS: tuple[str, ...] = tuple(_card_text(c["id"]) for c in CARDS)
+CARD_TEXTS: tuple[Msg, ...] = tuple(_card_text(c["id"]) for c in CARDS)
 
 
 # The events that come back all game are made once and shared (Events are read-only values).
 
 @lru_cache(maxsize=None)
-def public_event(text: str, *args: Any) -> Event:
-    """The public event `text.format(*args)`: its arguments are seats' tags, card texts and small
-    numbers, so each one recurs from game to game."""
-    return Event(text.format(*args))
+def public_event(name: str, **params: Any) -> Event:
+    """The public event saying message `name`: its parameters are seats' tags, card texts and
+    small numbers, so each one recurs from game to game."""
+    return Event(Msg("game.dontgo." + name, **params))
 
 
 @lru_cache(maxsize=None)
-def private_event(seat: int, text: str, *args: Any) -> Event:
+def private_event(seat: int, name: str, **params: Any) -> Event:
     """`public_event`, seen by `seat` alone."""
-    return Event(text.format(*args), to=(seat,), kind="private")
+    return Event(Msg("game.dontgo." + name, **params), to=(seat,), kind="private")
+
+
+def told(name: str, **params: Any) -> Event:
+    """The public event saying message `name`, made anew: its parameters are messages (a card,
+    a count), which a cache would hash at a greater cost than making the event."""
+    return Event(Msg("game.dontgo." + name, **params))
+
+
+def told_to(seat: int, name: str, **params: Any) -> Event:
+    """`told`, seen by `seat` alone."""
+    return Event(Msg("game.dontgo." + name, **params), to=(seat,), kind="private")
 
 
 @lru_cache(maxsize=None)
 def mask_events(seat: int, right: int, n: int, k: int) -> tuple[Event, ...]:
     """`seat`, holding `n` masks, passing `k` ghosts to `right`."""
-    out = (Event(f"{p(seat)} holds {count(n, 'mask')} and passes up to "
-                 f"{count(n, 'ghost')} to {p(right)}, on their right."),
-           Event(f"Mask: you pass {count(k, 'ghost')} to {p(right)}.", to=(seat,), kind="private"))
+    out = (public_event("event.mask", who=p(seat), masks=counted("mask", n),
+                        ghosts=counted("ghost", n), right=p(right)),
+           private_event(seat, "event.mask_you_pass", ghosts=counted("ghost", k), right=p(right)))
     if right != seat:
-        out += (Event(f"Mask: {p(seat)} passes you {count(k, 'ghost')}.", to=(right,), kind="private"),)
+        out += (private_event(right, "event.mask_passed_you", who=p(seat), ghosts=counted("ghost", k)),)
     return out
 
 
-DISCARDED = ("You had no ghost to discard.", "You discard a ghost.")  # by ghosts discarded (0/1)
+# A seat's private word on a discard it owed, by seat and ghosts discarded (0/1).
+DISCARDS = tuple((private_event(seat, "event.discarded_none"), private_event(seat, "event.discarded_one"))
+                 for seat in range(5))
+FACE_DOWN = say("event.face_down")  # the Secret Passage's third card, as a new room is laid out
 
 
 @lru_cache(maxsize=None)
 def haunt_event(seat: int, space: int, k: int) -> Event:
     """A haunting: `seat` takes `k` ghosts for its meeple on `space` (from 0)."""
-    return Event(f"{p(seat)} (space {space + 1}) takes {count(k, 'ghost')}.")
+    return public_event("event.haunt", who=p(seat), space=space + 1, ghosts=counted("ghost", k))
 
 
 @lru_cache(maxsize=4096)
-def roll_text(faces: tuple[int, ...]) -> str:
+def roll_text(faces: tuple[int, ...]) -> Msg:
     """What a roll of the ghost dice says."""
     if not faces:
-        return "No ghost dice in this room: no ghosts appear."
-    return (f"{count(len(faces), 'ghost die', 'ghost dice')} roll {' '.join(map(str, faces))}: "
-            f"{count(sum(faces), 'ghost')}.")
+        return say("event.roll_none")
+    return say("event.roll", dice=counted("ghost_die", len(faces)), faces=" ".join(map(str, faces)),
+               ghosts=counted("ghost", sum(faces)))
 
 
 @lru_cache(maxsize=4096)
@@ -175,23 +199,21 @@ def roll_event(faces: tuple[int, ...]) -> Event:
 @lru_cache(maxsize=None)
 def resolve_event(seat: int, name: str) -> Event:
     """`seat` placing the third meeple in room `name`."""
-    return Event(f"{p(seat)} placed the third meeple: the {ROOM_LABELS[name]} resolves and {p(seat)} "
-                 f"takes the planchette.")
+    return public_event("event.resolve", who=p(seat), room=room_word(name))
 
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")  # the seats' colours, in seat order
 
 
-def take_move(cid: int, seat: int) -> tuple[Event, str]:
-    """`seat` taking card `cid`: the event, and the last-move line."""
-    text = CARD_TEXTS[cid]
-    return Event(f"{p(seat)} takes {text}."), f"{COLOURS[seat].capitalize()} took {text}."
+def take_move(cid: int, seat: int) -> Event:
+    """`seat` taking card `cid`."""
+    return public_event("event.take", who=p(seat), card=CARD_TEXTS[cid])
 
 
 TAKE_MOVES = tuple(tuple(take_move(cid, seat) for cid in range(len(CARDS))) for seat in range(len(COLOURS)))
 
 
-def card_text(cid: int) -> str:
+def card_text(cid: int) -> Msg:
     return CARD_TEXTS[cid]
 
 
@@ -281,9 +303,9 @@ def dispel(pl: dict[str, Any], ids: list[int]) -> None:
             c["dispelled"] = True
 
 
-def names(ids: list[int]) -> str:
-    parts = [card_text(i) for i in ids]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def names(ids: list[int]) -> tuple[Msg, ...]:
+    """Cards as a list in a sentence ("A, B and C", as the reader's language lists)."""
+    return tuple(map(CARD_TEXTS.__getitem__, ids))
 
 
 def doll_set(pl: dict[str, Any], new: int) -> list[int] | None:
@@ -327,40 +349,36 @@ def parse(action: str) -> tuple[str, Any]:
     payloads are immutable."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
-        raise IllegalAction(f"That action is empty. {SYNTAX}")
+        raise refusal("refusal.empty", syntax=SYNTAX)
     verb, rest = tokens[0], tokens[1:]
     if verb in ("reroll", "re-roll", "keep") and not rest:
         return ("reroll" if verb != "keep" else "keep"), None
     if verb == "place" and rest:
         space = number(rest[-1])
         if space is None or len(rest) < 2:
-            raise IllegalAction("Say which room and which space, counted from the top: 'place attic 2'.")
+            raise refusal("refusal.place_syntax")
         room = "".join(rest[:-1])
         room = ROOM_ALIASES.get(room, room)
         if room not in ROOMS:
-            raise IllegalAction(f"'{quoted(rest[:-1])}' is not a room. Rooms: "
-                                f"{', '.join(sorted(ROOMS))}.")
+            raise refusal("refusal.not_room", typed=quoted(rest[:-1]), rooms=", ".join(sorted(ROOMS)))
         return "place", (room, space)
     if verb == "change":
         nums = [number(x) for x in rest if x != "to"]
         if len(nums) == 2 and None not in nums:
             return "change", (nums[0], nums[1])
-        raise IllegalAction("Say which die and its new face: 'change 3 to 0' sets die 3 to 0 ghosts.")
+        raise refusal("refusal.change_syntax")
     if verb in ("pick", "dispel", "save"):
         n = number(rest[0]) if len(rest) == 1 else None
         if n is not None:
             return verb, n
-        example = {"pick": "'pick 2' takes the 2nd card from the left",
-                   "dispel": "'dispel 17' dispels your card number 17",
-                   "save": "'save 17' keeps cat number 17 and dispels your other cats"}[verb]
-        raise IllegalAction(f"Give one number: {example}.")
+        raise refusal(f"refusal.{verb}_syntax")
     if verb == "tome" and rest:
         t = "".join(rest)
         t = TYPE_ALIASES.get(t, t)
         if t not in TYPES:
-            raise IllegalAction(f"'{quoted(rest)}' is not a card type. Types: {', '.join(TYPES)}.")
+            raise refusal("refusal.not_type", typed=quoted(rest), types=", ".join(TYPES))
         return "tome", t
-    raise IllegalAction(f"I don't understand '{quoted(tokens)}'. {SYNTAX}")
+    raise refusal("refusal.unknown", typed=quoted(tokens), syntax=SYNTAX)
 
 
 def canonical(kind: str, payload: Any) -> str:
@@ -381,51 +399,59 @@ def place_choices(name: str) -> tuple[Choice, ...]:
     """A placement on each space of room `name`, top first: "Attic → 1 (2 flashlights)", the
     space by the number the board shows on it (what a space does besides, the prompt says:
     `place_notes`)."""
-    rstep = Step(name, ROOM_LABELS[name])
-    return tuple(Choice(f"place {name} {i + 1}", (rstep, Step(str(i + 1), f"{i + 1} ({count(lights, 'flashlight')})")))
+    rstep = Step(name, room_word(name))
+    return tuple(Choice(f"place {name} {i + 1}", (rstep, Step(str(i + 1), say(
+        "step.space", space=i + 1, lights=counted("flashlight", lights)))))
                  for i, lights in enumerate(ROOMS[name]["flashlights"]))
 
 
 # The spaces that move a ghost when a meeple is placed on them (room -> space from the top, -1
-# the bottom one; what happens), told in the placing prompt's text.
-GHOST_SPACES = {"attic": (1, "the Attic's top space gives you a ghost"),
-                "nursery": (-1, "the Nursery's bottom space discards one of yours")}
+# the bottom one), told in the placing prompt's text (message note.<room>).
+GHOST_SPACES = {"attic": 1, "nursery": -1}
+LIB_NOTES = ("library_left", "library_right")  # the Library's leftmost, rightmost card
 
 
-def lib_notes(d: dict[str, Any]) -> str:
-    """What the Library's outer cards do besides, for the picking prompt: "card 1 also gives you
-    a ghost; card 3 discards one of yours" ("" elsewhere)."""
+def lib_notes(d: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """What the Library's outer cards do besides, for the picking prompt ("card 1 also gives you
+    a ghost; card 3 discards one of yours"): each note and the card's place ( () elsewhere)."""
     room = d["rooms"][d["res"]["slot"]]
     if not room["lib"]:
-        return ""
-    said = []
-    for cid, words in zip(room["lib"], ("also gives you a ghost", "discards one of yours")):
-        if cid in room["cards"]:
-            said.append(f"card {room['cards'].index(cid) + 1} {words}")
-    return "; ".join(said)
+        return ()
+    return tuple((note, room["cards"].index(cid) + 1) for cid, note in zip(room["lib"], LIB_NOTES)
+                 if cid in room["cards"])
 
 
-def place_notes(d: dict[str, Any]) -> str:
-    """What the free ghost spaces of the rooms in play do, for the placing prompt: "the Attic's
-    top space gives you a ghost; the Nursery's bottom space discards one of yours" ("" when
-    none is free)."""
-    said = []
+def place_notes(d: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """What the free ghost spaces of the rooms in play do, for the placing prompt ("the Attic's
+    top space gives you a ghost; the Nursery's bottom space discards one of yours"): each
+    room's note ( () when none is free)."""
+    said: tuple[tuple[str, int], ...] = ()
     for slot, room in enumerate(d["rooms"]):
         name = BOARDS[slot][room["side"]]
         if not room["removed"] and name in GHOST_SPACES:
-            space, words = GHOST_SPACES[name]
+            space = GHOST_SPACES[name]
             if room["spaces"][space - 1 if space > 0 else space] is None:
-                said.append(words)
-    return "; ".join(said)
+                said += ((name, 0),)
+    return said
 
 
 @lru_cache(maxsize=None)
-def place_move(name: str, space: int, seat: int) -> tuple[Event, str]:
-    """`seat` placing on `space` (from 1) of room `name`: the event, and the last-move line."""
-    label = ROOM_LABELS[name]
+def noted(phase: str, notes: tuple[tuple[str, int], ...]) -> Msg:
+    """A phase's prompt with what its spaces or cards do besides (`place_notes`, `lib_notes`):
+    made once per phase and notes, as strings and numbers key it (cheaper than messages)."""
+    said = [say(f"note.{note}", card=place) if place else say(f"note.{note}") for note, place in notes]
+    if not said:
+        return PROMPT_TEXTS[phase]
+    joined = said[0] if len(said) == 1 else say("notes", first=said[0], second=said[1])
+    return say("prompt.noted", text=PROMPT_TEXTS[phase], notes=joined)
+
+
+@lru_cache(maxsize=None)
+def place_move(name: str, space: int, seat: int) -> Event:
+    """`seat` placing on `space` (from 1) of room `name`."""
     lights = ROOMS[name]["flashlights"][space - 1]
-    return (Event(f"{p(seat)} places a meeple in the {label}, space {space} ({count(lights, 'flashlight')})."),
-            f"{COLOURS[seat].capitalize()} placed a meeple in the {label}, space {space}.")
+    return public_event("event.place", who=p(seat), room=room_word(name), space=space,
+                        lights=counted("flashlight", lights))
 
 
 @lru_cache(maxsize=None)
@@ -437,19 +463,18 @@ def free_places(name: str, *spaces: int | None) -> tuple[Choice, ...]:
 @lru_cache(maxsize=None)
 def card_choice(verb: str, cid: int) -> Choice:
     """Dispelling ("dispel") or keeping ("save") card `cid`."""
-    what = "Dispel" if verb == "dispel" else "Keep"
-    return Choice(f"{verb} {cid}", (Step(str(cid), f"{what} #{cid} ({_card_details(cid)})"),))
+    return Choice(f"{verb} {cid}", (Step(str(cid), say(f"step.{verb}", card=cid, details=_card_details(cid))),))
 
 
 @lru_cache(maxsize=None)
 def tome_choice(ctype: str, n: int, cursed: int) -> Choice:
     """The tomes dispelling every card of type `ctype`: `n` face-up cards worth `cursed` curses."""
-    return Choice(f"tome {ctype}", (Step(ctype, f"{TYPE_LABELS[ctype]} ({count(n, 'card')}, "
-                                                f"{count(cursed, 'curse')})"),))
+    return Choice(f"tome {ctype}", (Step(ctype, say("step.tome", type=type_name(ctype), cards=counted("card", n),
+                                                    curses=counted("curse_short", cursed))),))
 
 
-REROLL_CHOICES = (Choice("reroll", (Step("reroll", "Re-roll all dice"),)),
-                  Choice("keep", (Step("keep", "Keep this roll"),)))
+REROLL_CHOICES = (Choice("reroll", (Step("reroll", say("step.reroll")),)),
+                  Choice("keep", (Step("keep", say("step.keep")),)))
 
 
 @lru_cache(maxsize=4096)
@@ -457,17 +482,19 @@ def change_choices(faces: tuple[int, ...]) -> tuple[Choice, ...]:
     """Every single-die change of a Hallway roll, then keeping it."""
     out = []
     for i, f in enumerate(faces):
-        dstep = Step(str(i + 1), f"Die {i + 1} (shows {f})")
+        dstep = Step(str(i + 1), say("step.die", die=i + 1, face=f))
         for g in sorted(set(DIE)):
             if g != f:
-                out.append(Choice(f"change {i + 1} to {g}", (dstep, Step(str(g), f"Make it {count(g, 'ghost')}"))))
+                out.append(Choice(f"change {i + 1} to {g}", (dstep, Step(str(g), say(
+                    "step.face", ghosts=counted("ghost", g))))))
     out.append(REROLL_CHOICES[1])
     return tuple(out)
 
 
 def pick_choice(index: int, cid: int) -> Choice:
     """Taking card `cid` at `index` (what the Library's outer cards do besides, the prompt says)."""
-    return Choice(f"pick {index + 1}", (Step(str(index + 1), f"{index + 1}: {card_label(cid)}"),))
+    return Choice(f"pick {index + 1}", (Step(str(index + 1), say("step.pick", place=index + 1,
+                                                                 card=card_label(cid))),))
 
 
 # Taking each card from each of a room's three places.
@@ -475,8 +502,18 @@ PICKS = tuple(tuple(pick_choice(i, cid) for cid in range(len(CARDS))) for i in r
 
 # What each phase's prompt says, and the kinds of action it takes ("choose" depends on what is
 # pending).
-PROMPT_TEXTS = {"place": "Place a meeple", "reroll": "Basement: re-roll all the dice once?",
-                "change": "Hallway: change one die?", "pick": "Pick a cursed card"}
+PROMPT_TEXTS = {phase: say(f"prompt.{phase}") for phase in ("place", "reroll", "change", "pick")}
+
+
+@lru_cache(maxsize=None)
+def choose_prompt(kind: str, ctype: str, n: int) -> Msg:
+    """The prompt for a pending decision: the tomes' type, the cat to keep, or `n` cards of type
+    `ctype` to dispel."""
+    if kind != "dispel":
+        return say(f"prompt.{kind}")
+    return say("prompt.dispel", cards=Msg("game.dontgo.n.type_card", count=n, type=type_name(ctype)))
+
+
 PHASE_KINDS = {"place": ("place",), "reroll": ("reroll", "keep"), "change": ("change", "keep"),
                "pick": ("pick",)}
 
@@ -491,12 +528,27 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "scores": [{**r, "bonus": 0} for r in data["scores"]]}
 
 
-def curses_off(bonus: float) -> str:
+def upgrade_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 2 -> 3: the last move keeps its seat and room, not an English line (nobody read
+    it; each reader's language words a move from its events)."""
+    if not data.get("last"):
+        return dict(data)
+    return {**data, "last": {"seat": data["last"]["seat"], "slot": data["last"]["slot"]}}
+
+
+def curses_off(bonus: float) -> Msg:
     """A seat bonus in words: 0.5 is "half a curse", 1.5 "1½ curses"."""
     whole, half = int(bonus), bonus % 1 == 0.5
     if not whole:
-        return "half a curse"
-    return f"{whole}{'½' if half else ''} {'curse' if bonus == 1 else 'curses'}"
+        return say("bonus.half")
+    return say("bonus.and_half", whole=whole) if half else counted("curse", whole)
+
+
+def curses_worth(total: float) -> Msg:
+    """A score in curses: "3 curses", or "2.5 curses" once a seat bonus has halved one."""
+    if total % 1:
+        return say("n.curses_fraction", value=total)
+    return counted("curse", int(total))
 
 
 class DontGoGame(Game):
@@ -517,8 +569,8 @@ class DontGoGame(Game):
     max_seats = 5
     colours = COLOURS
     to_move_acts_first = True  # only the current seat is ever prompted
-    state_format = 2
-    upgrades = {1: upgrade_1}
+    state_format = 3
+    upgrades = {1: upgrade_1, 2: upgrade_2}
     colour_rgb = ((220, 40, 40), (40, 100, 230), (30, 160, 70), (240, 200, 20), (150, 60, 200))
     verbs = {"place": "room and space from the top, e.g. attic 2", "reroll": "", "keep": "",
              "change": "die and new face, e.g. 3 to 0", "pick": "card position from the left, e.g. 2",
@@ -573,18 +625,17 @@ class DontGoGame(Game):
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if state.over or d["phase"] == "over":
-            raise IllegalAction("This game is over.")
+            raise refusal("refusal.over")
         kind, payload = parse(action)
         if seat != d["current"]:
-            raise IllegalAction(f"It's not your move: waiting for {p(d['current'])} to "
-                                f"{self._doing(d)}.")
+            raise refusal("refusal.not_your_move", who=p(d["current"]), doing=self._doing(d))
         phase = d["phase"]
         if phase == "choose":
             wanted: tuple[str, ...] = (d["pending"][0]["kind"],) if d["pending"] else ()
         else:
             wanted = PHASE_KINDS[phase]
         if kind not in wanted:
-            raise IllegalAction(f"Now you must {self._doing(d)}: {self._hint(d)}")
+            raise refusal("refusal.now_you_must", doing=self._doing(d), hint=self._hint(d))
         return self._run(state, seat, kind, payload, rng, self.doers)
 
     def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
@@ -603,37 +654,23 @@ class DontGoGame(Game):
         self._advance(state, rng, events)
         return events
 
-    def _doing(self, d: dict[str, Any]) -> str:
+    def _doing(self, d: dict[str, Any]) -> Msg:
+        """What the player to move must do, as a phrase that follows "must" ("place a meeple")."""
         phase = d["phase"]
-        if phase == "place":
-            return "place a meeple"
-        if phase == "reroll":
-            return "decide whether to re-roll the Basement dice"
-        if phase == "change":
-            return "decide whether to change one Hallway die"
-        if phase == "pick":
-            return "pick a card"
+        if phase != "choose":
+            return say(f"doing.{phase}")
         pend = d["pending"][0]
-        if pend["kind"] == "tome":
-            return "choose a card type for the tomes"
-        if pend["kind"] == "save":
-            return "choose the cat to keep"
-        return f"choose {count(pend['count'], TYPE_LABELS[pend['type']] + ' card')} to dispel"
+        if pend["kind"] != "dispel":
+            return say(f"doing.{pend['kind']}")
+        return say("doing.dispel", cards=self._to_dispel(pend))
 
-    def _hint(self, d: dict[str, Any]) -> str:
+    def _to_dispel(self, pend: dict[str, Any]) -> Msg:
+        """The cards a pending dispel asks for: "2 Clocks cards"."""
+        return Msg("game.dontgo.n.type_card", count=pend["count"], type=type_name(pend["type"]))
+
+    def _hint(self, d: dict[str, Any]) -> Msg:
         phase = d["phase"]
-        if phase == "place":
-            return "'place <room> <space>', e.g. 'place attic 2' (spaces count from the top)."
-        if phase == "reroll":
-            return "'reroll' to roll every die again, or 'keep'."
-        if phase == "change":
-            return "'change <die> to <ghosts>', e.g. 'change 2 to 0', or 'keep'."
-        if phase == "pick":
-            return "'pick <n>', the card's position from the left, e.g. 'pick 1'."
-        kind = d["pending"][0]["kind"]
-        return {"dispel": "'dispel <card number>', e.g. 'dispel 17' (numbers are in your card list).",
-                "save": "'save <card number>': that cat stays face up, the others are dispelled.",
-                "tome": "'tome <type>', e.g. 'tome mirror' (any type but tome)."}[kind]
+        return say(f"hint.{phase if phase != 'choose' else d['pending'][0]['kind']}")
 
     # ------------------------------------------------------------ placing
     def _do_place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
@@ -642,18 +679,17 @@ class DontGoGame(Game):
         slot = ROOM_SLOTS[name]
         if d["rooms"][slot]["removed"] or room_name(d, slot) != name:
             on = ", ".join(room_name(d, s) for s in range(len(BOARDS)) if not d["rooms"][s]["removed"])
-            raise IllegalAction(f"The {ROOM_LABELS[name]} isn't in play right now; rooms in play: {on}.")
+            raise refusal("refusal.room_not_in_play", room=room_word(name), rooms=on)
         room = d["rooms"][slot]
-        label = ROOM_LABELS[name]
+        label = room_word(name)
         if not 1 <= space <= len(room["spaces"]):
-            raise IllegalAction(f"The {label} has spaces 1-{len(room['spaces'])} (1 is the top), "
-                                f"not {space}.")
+            raise refusal("refusal.no_such_space", room=label, count=len(room["spaces"]), space=space)
         if room["spaces"][space - 1] is not None:
-            free = [str(i + 1) for i, s in enumerate(room["spaces"]) if s is None]
-            raise IllegalAction(f"Space {space} of the {label} is taken by {p(room['spaces'][space - 1])}; "
-                                f"free spaces: {', '.join(free)}.")
+            free = ", ".join(str(i + 1) for i, s in enumerate(room["spaces"]) if s is None)
+            raise refusal("refusal.space_taken", space=space, room=label, who=p(room["spaces"][space - 1]),
+                          free=free)
         if d["players"][seat]["meeples"] <= 0:  # can't happen: seats without meeples are skipped
-            raise IllegalAction("You have no meeple left in your supply.")
+            raise refusal("refusal.no_meeple")
         self._place(state, seat, payload, rng, events)
 
     def _place(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
@@ -664,25 +700,23 @@ class DontGoGame(Game):
         room = d["rooms"][slot]
         d["players"][seat]["meeples"] -= 1
         room["spaces"][space - 1] = seat
-        said, last = place_move(name, space, seat)
-        events.append(said)
-        d["last"] = {"seat": seat, "slot": slot, "text": last}
+        events.append(place_move(name, space, seat))
+        d["last"] = {"seat": seat, "slot": slot}
         if name == "attic" and space == 1:
             give_ghosts(d, seat, 1)
-            events.append(public_event("{0} took the Attic's top space and takes a ghost.", p(seat)))
+            events.append(public_event("event.attic_top", who=p(seat)))
         if name == "nursery" and space == len(room["spaces"]):
             gone = take_ghosts(d, seat, 1)
-            events.append(public_event("{0} took the Nursery's bottom space and discards a ghost "
-                                       "if they have one.", p(seat)))
-            events.append(private_event(seat, DISCARDED[gone]))
+            events.append(public_event("event.nursery_bottom", who=p(seat)))
+            events.append(DISCARDS[seat][gone])
         if len(room["spaces"]) - room["spaces"].count(None) >= 3:
             self._resolve(state, slot, seat, rng, events)
             return
         if room["hidden"]:
             if seat not in room["seen"]:
                 room["seen"].append(seat)
-            events.append(public_event("{0} peeks at the face-down card in the Secret Passage.", p(seat)))
-            events.append(private_event(seat, "The face-down card is {0}.", CARD_TEXTS[room["cards"][2]]))
+            events.append(public_event("event.peek", who=p(seat)))
+            events.append(told_to(seat, "event.peeked", card=CARD_TEXTS[room["cards"][2]]))
         self._next_turn(state, events)
 
     def _resolve(self, state: State, slot: int, seat: int, rng: Rng, events: list[Event]) -> None:
@@ -692,7 +726,7 @@ class DontGoGame(Game):
         events.append(resolve_event(seat, name))
         if room["hidden"]:
             room["hidden"], room["seen"] = False, []
-            events.append(public_event("The face-down card is revealed: {0}.", CARD_TEXTS[room["cards"][2]]))
+            events.append(told("event.revealed", card=CARD_TEXTS[room["cards"][2]]))
         n = sum(map(DICE.__getitem__, room["cards"]))
         d["res"] = {"slot": slot, "seat": seat, "stage": "pick"}
         events.append(roll_event(tuple(self._roll(d, slot, n, rng))))
@@ -709,18 +743,18 @@ class DontGoGame(Game):
         d["dice"] = {"slot": slot, "faces": faces, "rerolled": False, "changed": False}
         return faces
 
-    def _roll_text(self, d: dict[str, Any]) -> str:
+    def _roll_text(self, d: dict[str, Any]) -> Msg:
         return roll_text(tuple(d["dice"]["faces"]))
 
     def _do_reroll(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
         d = state.data
         self._roll(d, d["res"]["slot"], len(d["dice"]["faces"]), rng)
         d["dice"]["rerolled"] = True
-        events.append(Event(f"{p(seat)} re-rolls the Basement dice. " + self._roll_text(d)))
+        events.append(told("event.reroll", who=p(seat), roll=self._roll_text(d)))
         self._haunt(state, events)
 
     def _do_keep(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
-        events.append(public_event("{0} keeps the roll.", p(seat)))
+        events.append(public_event("event.keep", who=p(seat)))
         self._haunt(state, events)
 
     def _do_change(self, state: State, seat: int, payload: Any, rng: Rng, events: list[Event]) -> None:
@@ -728,17 +762,15 @@ class DontGoGame(Game):
         die, face = payload
         faces = d["dice"]["faces"]
         if not 1 <= die <= len(faces):
-            raise IllegalAction(f"There {'is' if len(faces) == 1 else 'are'} "
-                                f"{count(len(faces), 'die', 'dice')}: choose die 1-{len(faces)}.")
+            raise refusal("refusal.no_such_die", count=len(faces))
         if face not in DIE:
-            raise IllegalAction(f"A ghost die shows {', '.join(map(str, sorted(set(DIE))))} ghosts, "
-                                f"not {face}.")
+            raise refusal("refusal.no_such_face", faces=tuple(sorted(set(DIE))), face=face)
         if faces[die - 1] == face:
-            raise IllegalAction(f"Die {die} already shows {face}; pick another face, or 'keep'.")
+            raise refusal("refusal.same_face", die=die, face=face)
         faces[die - 1] = face
         d["dice"]["changed"] = True
-        events.append(Event(f"{p(seat)} turns die {die} to {face}: now "
-                            f"{count(sum(faces), 'ghost')}."))
+        events.append(told("event.change", who=p(seat), die=die, face=face,
+                                   ghosts=counted("ghost", sum(faces))))
         self._haunt(state, events)
 
     def _haunt(self, state: State, events: list[Event]) -> None:
@@ -763,8 +795,7 @@ class DontGoGame(Game):
         room = d["rooms"][d["res"]["slot"]]
         n = len(room["cards"])
         if not 1 <= payload <= n:
-            raise IllegalAction(f"There {'is' if n == 1 else 'are'} {count(n, 'card')} left: "
-                                f"pick 1-{n}, counted from the left.")
+            raise refusal("refusal.no_such_card", count=n)
         self._take_card(state, seat, payload - 1, events)
 
     def _take_card(self, state: State, seat: int, index: int, events: list[Event]) -> None:
@@ -779,19 +810,16 @@ class DontGoGame(Game):
         spaces[top] = None
         pl = d["players"][seat]
         pl["meeples"] += 1
-        said, last = TAKE_MOVES[seat][cid]
-        events.append(said)
-        d["last"] = {"seat": seat, "slot": slot, "text": last}
+        events.append(TAKE_MOVES[seat][cid])
+        d["last"] = {"seat": seat, "slot": slot}
         if room["lib"]:
             if cid == room["lib"][0]:
                 give_ghosts(d, seat, 1)
-                events.append(public_event("{0} took the Library's leftmost card and first takes a ghost.",
-                                           p(seat)))
+                events.append(public_event("event.library_left", who=p(seat)))
             elif cid == room["lib"][1]:
                 gone = take_ghosts(d, seat, 1)
-                events.append(public_event("{0} took the Library's rightmost card and first discards a "
-                                           "ghost if they have one.", p(seat)))
-                events.append(private_event(seat, DISCARDED[gone]))
+                events.append(public_event("event.library_right", who=p(seat)))
+                events.append(DISCARDS[seat][gone])
         pl["cards"].append({"id": cid, "dispelled": False, "used": False})
         self._effect(state, seat, cid, events)
 
@@ -805,34 +833,34 @@ class DontGoGame(Game):
         who = p(seat)
         if ctype == "mirror":
             give_ghosts(d, seat, 1)
-            events.append(public_event("{0} takes a ghost for the mirror.", who))
+            events.append(public_event("event.mirror", who=who))
             ups = face_up(pl, "mirror")
             if len(ups) >= SETS["mirror"]:
                 ids = [c["id"] for c in ups[:SETS["mirror"]]]
                 dispel(pl, ids)
-                events.append(Event(f"{who} completes a set of {SETS['mirror']} mirrors and dispels them."))
+                events.append(public_event("event.mirror_set", who=who, size=SETS["mirror"]))
         elif ctype == "ring":
             ups = face_up(pl, "ring")
             if len(ups) >= SETS["ring"]:
                 dispel(pl, [c["id"] for c in ups[:SETS["ring"]]])
-                events.append(Event(f"{who} completes a set of {SETS['ring']} rings and dispels them."))
+                events.append(public_event("event.ring_set", who=who, size=SETS["ring"]))
         elif ctype == "twin":
             mate = next((c["id"] for c in face_up(pl, "twin")
                          if c["id"] != cid and CARDS[c["id"]]["curse"] == CARDS[cid]["curse"]), None)
             if mate is not None:
                 dispel(pl, [mate, cid])
-                events.append(Event(f"{who} pairs two twins worth {CARDS[cid]['curse']} and dispels both."))
+                events.append(told("event.twins", who=who, curses=counted("curse", CURSES[cid])))
         elif ctype == "doll":
             ids = doll_set(pl, cid)
             if ids:
                 dispel(pl, ids)
-                events.append(Event(f"{who}'s dolls add up to exactly {SETS['doll_sum']}: "
-                                    f"{count(len(ids), 'doll')} dispelled."))
+                events.append(told("event.dolls", who=who, sum=SETS["doll_sum"],
+                                           dolls=counted("doll", len(ids))))
         elif ctype == "clocks":
             if d["clocks"] is None and curses(pl, "clocks") >= SETS["clocks_sum"]:
                 d["clocks"] = seat
-                events.append(Event(f"{who} is the first to gather clocks worth {SETS['clocks_sum']} or "
-                                    f"more and dispels {SETS['clocks_dispel']} of them."))
+                events.append(public_event("event.clocks", who=who, sum=SETS["clocks_sum"],
+                                           dispels=SETS["clocks_dispel"]))
                 d["pending"].append({"seat": seat, "kind": "dispel", "type": "clocks",
                                      "count": SETS["clocks_dispel"]})
         elif ctype in PAIRED:
@@ -843,13 +871,11 @@ class DontGoGame(Game):
                     c["used"] = True
                 if ctype == "holywater":
                     k = take_ghosts(d, seat, ghosts(pl) // 2)
-                    events.append(public_event("{0} completes a pair of holy water and discards half "
-                                               "their ghosts, rounded down.", who))
-                    events.append(private_event(seat, "Holy water: you discard {0} and keep {1}.",
-                                                count(k, 'ghost'), ghosts(pl)))
+                    events.append(public_event("event.holywater", who=who))
+                    events.append(told_to(seat, "event.holywater_you", ghosts=counted("ghost", k),
+                                                left=ghosts(pl)))
                 else:
-                    events.append(public_event("{0} completes a pair of tomes and will dispel every card "
-                                               "of one type.", who))
+                    events.append(public_event("event.tomes", who=who))
                     d["pending"].append({"seat": seat, "kind": "tome", "type": "tome", "count": 1})
         elif ctype == "mask":
             n = len(face_up(pl, "mask"))
@@ -875,7 +901,7 @@ class DontGoGame(Game):
         if pend["kind"] == "tome":
             if len(cands) == 0:
                 d["pending"].pop(0)
-                events.append(Event(f"{p(seat)} has no other cards for the tomes to dispel."))
+                events.append(public_event("event.tomes_nothing", who=p(seat)))
                 return True
             if len(cands) == 1:
                 self._do_tome(state, seat, TYPES[cands[0]], None, events)
@@ -894,7 +920,7 @@ class DontGoGame(Game):
             ids = cands[:pend["count"]]
             dispel(d["players"][seat], ids)
             d["pending"].pop(0)
-            events.append(Event(f"{p(seat)} dispels {names(ids)}."))
+            events.append(told("event.dispels", who=p(seat), cards=names(ids)))
             return True
         return False
 
@@ -907,13 +933,12 @@ class DontGoGame(Game):
         d = state.data
         pend = self._check_pending(d, seat, "dispel")
         cands = self._candidates(d, pend)
-        label = TYPE_LABELS[pend["type"]]
         if cid not in cands:
-            raise IllegalAction(f"Card {cid} is not one of your face-up {label} cards; choose from "
-                                f"{', '.join(map(str, cands))}.")
+            raise refusal("refusal.not_your_card", card=cid, type=type_name(pend["type"]),
+                          cards=", ".join(map(str, cands)))
         dispel(d["players"][seat], [cid])
         pend["count"] -= 1
-        events.append(public_event("{0} dispels {1}.", p(seat), CARD_TEXTS[cid]))
+        events.append(told("event.dispels", who=p(seat), cards=CARD_TEXTS[cid]))
         if pend["count"] <= 0:
             d["pending"].pop(0)
 
@@ -923,14 +948,12 @@ class DontGoGame(Game):
         pend = self._check_pending(d, seat, "save")
         cands = self._candidates(d, pend)
         if cid is not None and cid not in cands:
-            raise IllegalAction(f"Card {cid} is not one of your face-up cats; choose from "
-                                f"{', '.join(map(str, cands))}.")
+            raise refusal("refusal.not_your_cat", card=cid, cards=", ".join(map(str, cands)))
         others = [i for i in cands if i != cid]
         dispel(d["players"][seat], others)
         d["pending"].pop(0)
         if others:
-            events.append(Event(f"{p(seat)} keeps {card_text(cid)} and dispels their other cats "
-                                f"({names(others)})."))
+            events.append(told("event.save", who=p(seat), card=card_text(cid), cards=names(others)))
 
     def _do_tome(self, state: State, seat: int, ctype: str, rng: Rng | None,
                  events: list[Event]) -> None:
@@ -938,16 +961,15 @@ class DontGoGame(Game):
         self._check_pending(d, seat, "tome")
         pl = d["players"][seat]
         if ctype == "tome":
-            raise IllegalAction("The tomes can't dispel tomes: choose another type.")
+            raise refusal("refusal.tome_tome")
         ids = [c["id"] for c in face_up(pl, ctype)]
         if not ids:
             held = sorted({CARDS[c["id"]]["type"] for c in face_up(pl)} - {"tome"})
-            raise IllegalAction(f"You have no face-up {TYPE_LABELS[ctype]} cards; choose one of: "
-                                f"{', '.join(held)}.")
+            raise refusal("refusal.tome_none", type=type_name(ctype), types=", ".join(held))
         dispel(pl, ids)
         d["pending"].pop(0)
-        events.append(Event(f"{p(seat)}'s tomes dispel all their {TYPE_LABELS[ctype]} cards "
-                            f"({count(len(ids), 'card')})."))
+        events.append(told("event.tome", who=p(seat), type=type_name(ctype),
+                                   cards=counted("card", len(ids))))
 
     # ------------------------------------------------------------ flow
     def _advance(self, state: State, rng: Rng, events: list[Event]) -> None:
@@ -980,7 +1002,7 @@ class DontGoGame(Game):
                         top = room["spaces"].index(picker)
                         room["spaces"][top] = None
                         d["players"][picker]["meeples"] += 1
-                        events.append(Event(f"No card is left for {p(picker)}."))
+                        events.append(public_event("event.no_card_left", who=p(picker)))
                     continue
                 self._finish_room(state, events)
                 # Rooms go only once the deck is empty: while it holds cards, none is gone for good.
@@ -998,20 +1020,20 @@ class DontGoGame(Game):
         d = state.data
         slot = d["res"]["slot"]
         room = d["rooms"][slot]
-        old = ROOM_LABELS[BOARDS[slot][room["side"]]]
+        old = room_word(BOARDS[slot][room["side"]])
         d["res"] = None
         if not d["deck"]:
             room.update(removed=True, cards=[], spaces=[None] * len(room["spaces"]), hidden=False,
                         seen=[], lib=None)
-            events.append(public_event("The deck is empty, so the {0} is removed from the house.", old))
+            events.append(told("event.room_removed", room=old))
             return
         room["side"] = 1 - room["side"]
         self._deal(d, slot)
-        new = ROOM_LABELS[BOARDS[slot][room["side"]]]
+        new = room_word(BOARDS[slot][room["side"]])
         shown = list(map(CARD_TEXTS.__getitem__, room["cards"]))
         if room["hidden"]:
-            shown[2] = "one card face down"
-        events.append(Event(f"The {old} flips over to reveal the {new}, with {', '.join(shown)}."))
+            shown[2] = FACE_DOWN
+        events.append(told("event.room_flips", old=old, new=new, cards=tuple(shown)))
 
     def _next_turn(self, state: State, events: list[Event]) -> None:
         d = state.data
@@ -1020,7 +1042,7 @@ class DontGoGame(Game):
             seat = (seat + 1) % state.seats
             if d["players"][seat]["meeples"] > 0:
                 break
-            events.append(public_event("{0} has no meeple in their supply and skips placing.", p(seat)))
+            events.append(public_event("event.skip", who=p(seat)))
         d["active"] = d["current"] = seat
         d["phase"] = "place"
         state.turn += 1
@@ -1029,7 +1051,7 @@ class DontGoGame(Game):
         d = state.data
         d["ending"] = True
         d["phase"] = "choose"
-        events.append(Event("Every cursed card has been taken: game-end effects.", kind="end"))
+        events.append(Event(say("event.end"), kind="end"))
         for seat, pl in enumerate(d["players"]):  # amulets act together
             ups = face_up(pl, "amulet")
             gone: list[int] = []
@@ -1039,7 +1061,7 @@ class DontGoGame(Game):
                 gone += targets[:naming]
             if gone:
                 dispel(pl, gone)
-                events.append(Event(f"{p(seat)}'s amulets dispel {names(sorted(gone))}."))
+                events.append(told("event.amulets", who=p(seat), cards=names(sorted(gone))))
         boxes = [curses(pl, "musicbox") for pl in d["players"]]
         top = max(boxes)
         order = [(d["active"] + i) % state.seats for i in range(state.seats)]
@@ -1075,13 +1097,14 @@ class DontGoGame(Game):
                                    "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["bonus"],
                                              r["total"]] for r in rows]}}
         for r in rows:
-            bonus = f" - {r['bonus']} seat bonus" if r["bonus"] else ""
-            events.append(Event(f"{p(r['seat'])} reveals {count(r['ghosts'], 'ghost')}: "
-                                f"{count(r['curses'], 'curse')} + {r['penalty']} ghost penalty{bonus} = {r['total']}.",
-                                kind="end"))
-        who = " and ".join(p(s) for s in winners)
-        verb = "wins" if len(winners) == 1 else "share the victory"
-        events.append(Event(f"{who} {verb} with {count(best[0], 'curse')}!", kind="end"))
+            worded = {"who": p(r["seat"]), "ghosts": counted("ghost", r["ghosts"]),
+                      "curses": counted("curse", r["curses"]), "penalty": r["penalty"], "total": r["total"]}
+            said = Msg("game.dontgo.event.score_bonus", bonus=r["bonus"], **worded) if r["bonus"] \
+                else Msg("game.dontgo.event.score", **worded)
+            events.append(Event(said, kind="end"))
+        won = "event.wins" if len(winners) == 1 else "event.share"
+        events.append(Event(Msg("game.dontgo." + won, who=tuple(p(s) for s in winners),
+                                 curses=curses_worth(best[0])), kind="end"))
 
     # Each kind of action's rule, looked up once per action (not by name).
     doers: ClassVar[dict[str, Any]] = {
@@ -1127,12 +1150,17 @@ class DontGoGame(Game):
         d = state.data
         if state.over or d["current"] != seat:
             return None
-        text = PROMPT_TEXTS.get(d["phase"])
-        if text is None:
-            doing = self._doing(d)
-            text = doing[0].upper() + doing[1:]
-        notes = place_notes(d) if d["phase"] == "place" else lib_notes(d) if d["phase"] == "pick" else ""
-        return Prompt(seat, f"{text} ({notes})" if notes else text, self.choices(d, seat))
+        phase = d["phase"]
+        if phase == "place":
+            text = noted(phase, place_notes(d))
+        elif phase == "pick":
+            text = noted(phase, lib_notes(d))
+        elif phase == "choose":
+            pend = d["pending"][0]
+            text = choose_prompt(pend["kind"], pend["type"], pend["count"])
+        else:
+            text = PROMPT_TEXTS[phase]
+        return Prompt(seat, text, self.choices(d, seat))
 
     # ------------------------------------------------------------ view
     def card_view(self, cid: int) -> dict[str, Any]:
@@ -1233,42 +1261,42 @@ class DontGoGame(Game):
         return (d["phase"], d["clocks"], roll, held, IN_PLAY[state.seats], up, fresh, ghosts(me),
                 tuple(rooms), secret)
 
-    def opening(self, state: State) -> list[str]:
+    def opening(self, state: State) -> list[Msg]:
         """The seat bonus for this many players and the ghost die's faces: house rules (dontgo.toml)."""
         seat_bonus = SEAT_BONUS[state.seats]
-        bonuses = [f"{p(seat)} {curses_off(bonus)}" for seat, bonus in enumerate(seat_bonus) if bonus]
-        lines = []
+        bonuses = tuple(say("opening.bonus", who=p(seat), off=curses_off(bonus))
+                        for seat, bonus in enumerate(seat_bonus) if bonus)
+        said = []
         if bonuses:
-            listed = ", ".join(bonuses[:-1]) + " and " + bonuses[-1] if len(bonuses) > 1 else bonuses[0]
-            tie = " (a half breaks a tie)" if any(bonus % 1 for bonus in seat_bonus) else ""
-            lines.append(f"Seat bonus: at the end, later seats get curses off their score: {listed}{tie}.")
-        faces = ", ".join(map(str, DIE[:-1])) + f" and {DIE[-1]}"
-        return lines + [f"The ghost die's faces show {faces} ghosts."]
+            tie = any(bonus % 1 for bonus in seat_bonus)
+            said.append(say("opening.seat_bonus_tie" if tie else "opening.seat_bonus", bonuses=bonuses))
+        return said + [say("opening.die", faces=DIE)]
 
-    def private_text(self, state: State, seat: int) -> str:
+    def private_text(self, state: State, seat: int) -> dict[str, Any]:
+        """What `seat` alone knows (its ghosts, a peeked card) and holds, as a stored message:
+        JSON-native, as the bot keeps a fingerprint of it."""
         d = state.data
         pl = d["players"][seat]
         t = pl["tokens"]
-        tokens = ", ".join(f"{t[k]}×{k}" for k in ("1", "2", "5") if t[k])
+        tokens = tuple(f"{t[k]}×{k}" for k in ("1", "2", "5") if t[k])
         if t["sub"]:
-            tokens = (tokens + ", " if tokens else "") + f"{t['sub']} substitute"
-        lines = [f"You are {self.colours[seat]}. 👻 Ghosts behind your screen: **{ghosts(pl)}**"
-                 + (f" ({tokens})" if tokens else "") + f". Meeples in supply: {pl['meeples']}."]
+            tokens += (counted("substitute", t["sub"]),)
+        worded = {"colour": say(f"colour.{self.colours[seat]}"), "ghosts": ghosts(pl), "meeples": pl["meeples"]}
+        said = [say("private.you_tokens", tokens=tokens, **worded) if tokens else say("private.you", **worded)]
         for slot, room in enumerate(d["rooms"]):
             if room["hidden"] and seat in room["seen"]:
-                lines.append(f"🕯️ Secret Passage face-down card: **{card_text(room['cards'][2])}**.")
+                said.append(say("private.secret", card=card_text(room["cards"][2])))
         ups = [c["id"] for c in pl["cards"] if not c["dispelled"]]
         downs = [c["id"] for c in pl["cards"] if c["dispelled"]]
         if len(ups) > 1:  # each card says its curses; the total, where there is one to add
-            lines.append(f"Your face-up cards, {count(curses(pl), 'curse')} in all: "
-                         + "; ".join(card_text(i) for i in ups) + ".")
+            said.append(say("private.cards", curses=counted("curse", curses(pl)), cards=names(ups)))
         elif ups:
-            lines.append(f"Your face-up card: {card_text(ups[0])}.")
+            said.append(say("private.card", card=card_text(ups[0])))
         else:
-            lines.append("You have no face-up cards.")
+            said.append(say("private.no_cards"))
         if downs:
-            lines.append("Dispelled: " + ", ".join(TYPE_LABELS[CARDS[i]["type"]] for i in downs) + ".")
-        return "\n".join(lines)
+            said.append(say("private.dispelled", types=tuple(type_name(CARD_TYPES[i]) for i in downs)))
+        return lines(*said).stored()
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:
