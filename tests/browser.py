@@ -16,7 +16,7 @@ from bot.app import GatekeeperBot
 from sandbox.harness import settle, until
 from fakediscord.models import Message
 from fakediscord.server import FakeDiscord
-from bot.table import Table, fill_names
+from bot.table import Table, fill_names, named_prompt
 from bot.ui import choice_labels
 from games.core import Rng, decide
 
@@ -125,7 +125,7 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
     fake = tab.fake
     await settle(bot, table)
     action = decide(table.game, table.state, seat, Rng(table.state.version + 11), level)
-    prompt = table.game.prompt(table.state, seat)
+    prompt = named_prompt(table.game.prompt(table.state, seat), table.names())  # in the page's words
     choice = next(c for c in prompt.choices if c.action == action
                   or (c.input and action.startswith(c.action + " ")))
     board = board_message(fake, bot, table)
