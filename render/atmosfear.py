@@ -937,8 +937,9 @@ GK_FIG_Y = GK_SIZE - GK_FIG_H  # the robe reaches the bottom edge
 
 
 def build_gatekeeper() -> Image.Image:
-    """The hooded figure on a blood-red vignette under his title; ~40 ms, cached. No words of
-    his: the table prints them beside the picture, where a phone can read them."""
+    """The hooded figure on a blood-red vignette under his name (the same in every language, so
+    one picture serves every table); ~40 ms, cached. No words of his: the table prints them
+    beside the picture, where a phone can read them."""
     W = H = GK_SIZE
     top = GK_FIG_Y
     im = Image.new("RGB", (W, H), (10, 0, 2))
@@ -994,7 +995,7 @@ def build_gatekeeper() -> Image.Image:
     im.paste(Image.new("RGB", (W, H), (255, 235, 150)), (0, 0), eyes)
     # his title, large enough to read in a thumbnail
     d2 = core.Draw(im)
-    d2.text((W / 2, 70), "THE GATEKEEPER", font=font(44, True), fill=(230, 50, 50), anchor="mm", stroke_width=2,
+    d2.text((W / 2, 70), "GATEKEEPER", font=font(44, True), fill=(230, 50, 50), anchor="mm", stroke_width=2,
             stroke_fill=BLACK)
     return im
 
