@@ -265,7 +265,8 @@ def public_text(message: Message) -> str:
 def private_strings(game: Game, state: State, seat: int) -> set[str]:
     """What only `seat` may read: the bold parts of its private text (a hand, a key rack),
     those long enough to mean something."""
-    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", render(DEFAULT, game.private_text(state, seat)))
+    text = render(DEFAULT, game.private_text(state, seat))  # a game may give it as a message
+    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", text)
             if len(bold) >= 4 and not bold.isdigit()}
 
 

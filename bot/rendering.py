@@ -93,7 +93,7 @@ def speaker_alt_text(game: Game, line: str, lang: str) -> str:
     `speaker_describer`, or the character's name and the line (in `lang`)."""
     describe = game.hook("speaker_describer")
     if describe is not None:
-        return clamp(describe(line))
+        return clamp(describe(line, lang=lang))
     who = next((speaker_name(game, kind, lang).title() for kind in game.speakers), None) \
         or text(lang, "alt.a_character")
     return clamp(text(lang, "alt.speaking", who=who, line=" ".join(line.split())))

@@ -33,6 +33,8 @@ from typing import Any, Callable
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from data.locales import DEFAULT, text
+
 from . import core
 from .core import BLACK, WHITE, fit_text, font, shade, text_length, tint
 
@@ -68,8 +70,7 @@ BONE = (236, 230, 214)
 STEEL = (60, 64, 74)
 HOLE_PURPLE = (120, 60, 190)
 KINDS = ("plain", "headstone", "key", "black_key", "black_hole", "duel", "flight", "fate", "time", "branch")
-PHASES = {"fears": "writing fears", "play": "play", "gatekeeper": "Gatekeeper speaks", "paused": "paused",
-          "over": "game over"}
+PHASES = ("fears", "play", "gatekeeper", "paused", "over")  # game.atmosfear.board.phase.<phase>
 
 
 def rgb(colour: str | None) -> core.RGB:
@@ -136,10 +137,17 @@ def board_spec(view: dict) -> Spec:
                   for s in board.get("outer") or [])
     radials = tuple(tuple(str(i) for i in r) for r in board.get("radials") or [])
     inner = tuple(str(i) for i in board.get("inner") or [])
-    realms = tuple((int(r.get("index", k)), str(r.get("harbinger") or ""), r.get("colour"))
-                   for k, r in enumerate(view.get("realms") or []))
+    lang = view.get("lang") or DEFAULT
+    realms = tuple((index, str(r.get("harbinger") or said(lang, "realm", number=index + 1)), r.get("colour"))
+                   for index, r in ((int(r.get("index", k)), r) for k, r in enumerate(view.get("realms") or [])))
     marks = tuple((str(s.get("id")), str(s["mark"])) for s in board.get("outer") or [] if s.get("mark"))
-    return outer, radials, inner, str(board.get("well") or "WELL"), realms, marks
+    drawn = tuple(said(lang, key) for key in ("well", "fears", "wait"))  # the board's own words
+    return outer, radials, inner, str(board.get("well") or "WELL"), realms, marks, drawn
+
+
+def said(lang: str, key: str, /, **params: Any) -> str:
+    """The board's words in the view's language (`game.atmosfear.board.<key>`)."""
+    return text(lang, "game.atmosfear.board." + key, **params)
 
 
 def _realm_colours(spec: Spec) -> dict[int, str | None]:
@@ -193,7 +201,7 @@ def _rects_overlap(p, q, margin: float = 0) -> bool:
 
 
 def build_geometry(spec: Spec) -> Geometry:
-    outer, radials, inner, well, realms, _marks = spec
+    outer, radials, inner, well, realms, _marks, _drawn = spec
     n = max(1, len(outer))
     L = track_length()
     pitch = L / n
@@ -259,7 +267,7 @@ def build_geometry(spec: Spec) -> Geometry:
     inset = HALF - d / 2 - 14
     placed: list[tuple[float, float, float, float]] = []
     for idx, harb, _ in realms:
-        lw = label_width(harb or f"Realm {idx + 1}")
+        lw = label_width(harb)
         members = [i for i, o in enumerate(outer) if o[1] == idx]
         if not members:
             continue
@@ -547,7 +555,7 @@ UNCACHED = _Sprites(build_stone, build_piece, build_icon, build_die)
 
 def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image, Geometry]:
     geo = build_geometry(spec)
-    outer, radials, inner, well, realms, marks = spec
+    outer, radials, inner, well, realms, marks, (well_word, fears_word, wait_word) = spec
     realm_col = _realm_colours(spec)
     im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = core.Draw(im)
@@ -607,12 +615,12 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
         r = WELL_R - k * 12
         d.ellipse((CX - r, CY - r, CX + r, CY + r), fill=col)
     d.ellipse((CX - WELL_R, CY - WELL_R, CX + WELL_R, CY + WELL_R), outline=(190, 30, 40), width=4)
-    d.text((CX, CY - 40), "WELL", font=font(22, True), fill=(235, 200, 200), anchor="mm")
-    d.text((CX, CY + 42), "fears", font=font(22), fill=(235, 200, 200), anchor="mm")
+    d.text((CX, CY - 40), well_word, font=font(22, True), fill=(235, 200, 200), anchor="mm")
+    d.text((CX, CY + 42), fears_word, font=font(22), fill=(235, 200, 200), anchor="mm")
     # waiting stone
     d.rounded_rectangle((CX - 40, WAIT_Y - 18, CX + 40, WAIT_Y + 18), radius=12, fill=(90, 84, 76), outline=BLACK,
                         width=3)
-    d.text((CX, WAIT_Y), "WAIT", font=font(22, True), fill=core.TEXT, anchor="mm")
+    d.text((CX, WAIT_Y), wait_word, font=font(22, True), fill=core.TEXT, anchor="mm")
     # stones
     for i, (sid, realm, kind, colour) in enumerate(outer):
         _paste_stone(im, geo, sid, kind, colour or realm_col.get(realm), sprites)
@@ -639,7 +647,7 @@ def build_static(spec: Spec, sprites: _Sprites = UNCACHED) -> tuple[Image.Image,
         d.rounded_rectangle(badge, radius=6, fill=rgb(colour), outline=BLACK, width=2)
         d.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), letter(colour), font=fn, fill=ink(colour),
                anchor="mm")
-        f, name = core.fit_font(harb or f"Realm {idx + 1}", REALM_FONT, r - l - LABEL_TEXT_X - 8, True,
+        f, name = core.fit_font(harb, REALM_FONT, r - l - LABEL_TEXT_X - 8, True,
                                 smallest=FLOOR)
         d.text((l + LABEL_TEXT_X, t + 24), name, font=f, fill=core.TEXT, anchor="lm")
     return im, geo
@@ -724,6 +732,7 @@ def _offsets(k: int) -> list[tuple[float, float]]:
 
 
 def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image.Image, Geometry]]) -> Image.Image:
+    lang = view.get("lang") or DEFAULT
     spec = board_spec(view)
     base, geo = static(spec)
     im = core.board(base)
@@ -749,8 +758,9 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image
             continue
         l, t, r, b = box
         n_left = max(0, int(realm.get("keys_left") or 0))
-        d.text((l + 10, t + 59), f"keys left {n_left}", font=fr, fill=core.TEXT, anchor="lm")
-        x = l + 10 + int(text_length(fr, f"keys left {n_left}")) + 6
+        left = said(lang, "keys_left", n=n_left)
+        d.text((l + 10, t + 59), left, font=fr, fill=core.TEXT, anchor="lm")
+        x = l + 10 + int(text_length(fr, left)) + 6
         step = min(22, (r - 4 - x - 26) / max(1, n_left - 1)) if n_left > 1 else 0
         for j in range(n_left):
             im.paste(key_icon, (int(x + j * step), t + 46), key_icon)
@@ -804,10 +814,11 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[[Spec], tuple[Image
 
 def _draw_header(im, d, view, sprites) -> None:
     mid = HEADER_H // 2
+    lang = view.get("lang") or DEFAULT
     if view.get("gatekeeper_won"):
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=GK_RED)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
-        d.text((WIDTH / 2, mid - 2), "THE GATEKEEPER WINS", font=font(40, True), fill=WHITE, anchor="mm",
+        d.text((WIDTH / 2, mid - 2), said(lang, "gatekeeper_wins"), font=font(40, True), fill=WHITE, anchor="mm",
                stroke_width=2, stroke_fill=BLACK)
         return
     winner = view.get("winner")
@@ -816,7 +827,8 @@ def _draw_header(im, d, view, sprites) -> None:
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
         p = _player(view, winner) or {}
         f = font(38, True)
-        text = fit_text(_name(view, winner), f, WIDTH - 300 - text_length(f, " wins!")) + " wins!"
+        around = said(lang, "wins", name="")  # the words the name sits in, given room first
+        text = said(lang, "wins", name=fit_text(_name(view, winner), f, WIDTH - 300 - text_length(f, around)))
         tw = text_length(f, text)
         x = (WIDTH - tw) / 2 + 26
         pc = sprites.piece(24, p.get("colour"), int(p.get("number") or winner + 1), False)
@@ -827,10 +839,10 @@ def _draw_header(im, d, view, sprites) -> None:
     title_font = font(28, True)
     d.text((PAD + 4, top), TITLE, font=title_font, fill=(230, 60, 60), anchor="lm")
     turn = view.get("turn", 0)
-    phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
+    phase = said(lang, "phase." + view["phase"]) if view.get("phase") in PHASES else str(view.get("phase") or "")
     right = WIDTH - PAD - 4
     room = right - (PAD + 4 + text_length(title_font, TITLE) + 12)
-    f_tail, tail = core.fit_font(f"turn {turn} · {phase}", 22, room, smallest=FLOOR)
+    f_tail, tail = core.fit_font(said(lang, "turn", turn=turn, phase=phase), 22, room, smallest=FLOOR)
     d.text((right, top), tail, font=f_tail, fill=core.TEXT_DIM, anchor="rm")
     x = PAD + 4
     current = view.get("current")
@@ -844,8 +856,8 @@ def _draw_header(im, d, view, sprites) -> None:
         pc = sprites.piece(20, p.get("colour"), int(p.get("number") or current + 1), False)
         im.paste(pc, (x, low - pc.height // 2), pc)
         x += pc.width + 10
-        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26, right - x,
-                                   height, smallest=FLOOR)
+        f, lines = core.fit_phrase(said(lang, "to_play", name=_name(view, current)), core.seat_names(view), 26,
+                                   right - x, height, smallest=FLOOR)
         core.draw_lines(d, x, low, lines, f, core.TEXT, align="l")
 
 
@@ -925,8 +937,9 @@ GK_FIG_Y = GK_SIZE - GK_FIG_H  # the robe reaches the bottom edge
 
 
 def build_gatekeeper() -> Image.Image:
-    """The hooded figure on a blood-red vignette under his title; ~40 ms, cached. No words of
-    his: the table prints them beside the picture, where a phone can read them."""
+    """The hooded figure on a blood-red vignette under his name (the same in every language, so
+    one picture serves every table); ~40 ms, cached. No words of his: the table prints them
+    beside the picture, where a phone can read them."""
     W = H = GK_SIZE
     top = GK_FIG_Y
     im = Image.new("RGB", (W, H), (10, 0, 2))
@@ -982,7 +995,7 @@ def build_gatekeeper() -> Image.Image:
     im.paste(Image.new("RGB", (W, H), (255, 235, 150)), (0, 0), eyes)
     # his title, large enough to read in a thumbnail
     d2 = core.Draw(im)
-    d2.text((W / 2, 70), "THE GATEKEEPER", font=font(44, True), fill=(230, 50, 50), anchor="mm", stroke_width=2,
+    d2.text((W / 2, 70), "GATEKEEPER", font=font(44, True), fill=(230, 50, 50), anchor="mm", stroke_width=2,
             stroke_fill=BLACK)
     return im
 

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 import games
 from bot.simulate import lobby_options, play, simulate
+from data.locales import DEFAULT, render
 from games.core import Event, Rng, State, advance, setup
 
 Watcher = Callable[[State, int, str, list[Event], State], None]
@@ -127,7 +128,7 @@ def atmosfear_figures(players: int, seed: int, count: int, options: dict[str, An
     for index in range(count):
         held: dict[str, int] = {}
         for before, seat, action, events, after in replayed("atmosfear", players, seed + index, options):
-            said = " ".join(e.text for e in events if e.kind == "time" and not e.to)
+            said = " ".join(render(DEFAULT, e.text) for e in events if e.kind == "time" and not e.to)
             if "keeps it hidden" in said:
                 tally["kept"] += 1
             elif "no Time card left" in said or "deck is empty" in said:

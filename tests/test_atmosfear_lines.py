@@ -5,8 +5,9 @@ import re
 
 import pytest
 
+from data.locales import LANGUAGES, catalog, render
 from games.atmosfear import GAME
-from games.atmosfear.engine import LINES, ORDERS, PUNISHMENTS, RULES, TAUNTS
+from games.atmosfear.engine import DICE_WORDS, LINES, ORDERS, PUNISHMENTS, RULES, TAUNTS
 from games.core import Rng, apply, decide, setup
 
 LONG_NAME = "Elizabeth Bathory the Second"  # longer than any Harbinger's name
@@ -31,7 +32,7 @@ def spoken(seats: int, seed: int, minutes: int, sleepy: int | None) -> list[str]
             now += 4.0
         out = apply(GAME, state, seat, action, now)
         state = out.state
-        said += [e.text for e in out.events if e.kind == "gatekeeper"]
+        said += [render("en", e.text) for e in out.events if e.kind == "gatekeeper"]
     return said
 
 
@@ -48,13 +49,16 @@ def test_no_line_repeats_in_a_60_minute_game(seats, seed, sleepy):
 
 
 def test_every_line_reads_at_a_glance():
-    for group, lines in LINES.items():
-        assert len(lines) == len(set(lines)) and len(lines) < 64, group  # gk.said is a bit mask
-        for line in lines:
-            filled = line.replace("{name}", LONG_NAME).replace("{minutes}", "60").replace(
-                "{number}", "6").replace("{dice}", "both dice")
-            assert len(filled) <= 140, line
-            assert set(re.findall(r"{(\w*)}", line)) <= {"name", "minutes", "number", "dice"}, line
+    for lang in LANGUAGES:
+        both = render(lang, DICE_WORDS[2])
+        for group, ids in LINES.items():
+            lines = [catalog(lang).gettext(id) for id in ids]
+            assert len(lines) == len(set(lines)) and len(lines) < 64, group  # gk.said is a bit mask
+            for line in lines:
+                filled = line.replace("{name}", LONG_NAME).replace("{minutes}", "60").replace(
+                    "{number}", "6").replace("{dice}", both)
+                assert len(filled) <= 140, line
+                assert set(re.findall(r"{(\w*)}", line)) <= {"name", "minutes", "number", "dice"}, line
 
 
 def test_enough_lines_for_every_visit_in_an_hour():

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
+from data.locales import LANGUAGES, catalog, render
 from games.atmosfear import GAME
-from games.atmosfear.engine import (COLOURS, FATE, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
+from games.atmosfear.engine import (COLOURS, DECOYS, FATE, FATE_TEXT, FLIGHTS, GK, HEADSTONES, HOLES, LINES, NAMES, ORDERS,
                                     TIME, WELL, nearest_hole, order_weights, time_band)
 from games.core import SYSTEM, IllegalAction, Rng, apply, setup
 from tests import rules_helpers
@@ -44,7 +45,7 @@ def quiet(st):
 
 
 def texts(events):
-    return " ".join(e.text for e in events)
+    return " ".join(render("en", e.text) for e in events)
 
 
 def refused(st, seat, action, *fragments):
@@ -68,7 +69,7 @@ def test_fears_are_private_text_choices_and_start_the_clock():
     assert "being eaten" not in json.dumps(GAME.view(st, None)) + texts(ev)
     assert "being eaten" not in json.dumps(GAME.view(st, 1))
     assert GAME.view(st, 0)["fear"] == {"text": "being eaten", "in_well": True}
-    assert "being eaten" in GAME.private_text(st, 0)
+    assert "being eaten" in render("en", GAME.private_text(st, 0))
     with pytest.raises(IllegalAction):
         act(st, 0, "fear again")
     assert GAME.timers(st) == [] and GAME.view(st, None)["clock"]["end"] is None
@@ -87,7 +88,7 @@ def test_clock_end_means_the_gatekeeper_wins():
     with pytest.raises(IllegalAction):
         act(st, SYSTEM, "clock end", end - 1)
     st2, ev = act(st, SYSTEM, "clock end", end + 5)
-    assert st2.over and st2.result["winners"] == [] and st2.result["reason"] == "The Gatekeeper wins"
+    assert st2.over and st2.result["winners"] == [] and render("en", st2.result["reason"]) == "The Gatekeeper wins"
     v = GAME.view(st2, None)
     assert v["gatekeeper_won"] and v["phase"] == "over"
     # a move made after the clock ran out also ends the game instead
@@ -184,7 +185,7 @@ def test_key_stone_take_or_skip_and_empty_realm():
     a, ev = act(st, 0, "take")
     assert a.data["players"][0]["rack"] == ["green"] and a.data["realm_keys"][2] == 5
     assert GAME.view(a, 0)["rack"] == {"green": 1} and "rack" not in GAME.view(a, None)
-    assert all("green" not in e.text for e in ev if e.public)
+    assert all("green" not in render("en", e.text) for e in ev if e.public)
     b, _ = act(st, 0, "skip")
     assert b.data["players"][0]["rack"] == [] and b.data["current"] == 1
     st = quiet(started())
@@ -576,7 +577,7 @@ def test_fate_stone_draws_and_returns_card_to_bottom():
     top = st.data["fate"][0]
     force(st, 2)
     st, ev = act(st, 0, "roll 1")
-    assert st.data["fate"][-1] == top and FATE[top]["text"] in texts(ev)
+    assert st.data["fate"][-1] == top and render("en", FATE_TEXT[top]) in texts(ev)
 
 
 def test_time_cards_are_private_fire_on_the_clock_and_expire():
@@ -589,7 +590,7 @@ def test_time_cards_are_private_fire_on_the_clock_and_expire():
     st, ev = act(st, 0, "roll 1", T0 + 10)
     st, ev = act(st, 0, "outside", T0 + 10)  # O6 is a time stone: T06 (20:00 left of 40) is kept
     assert st.data["players"][0]["time_cards"] == ["T06"]
-    assert all("T06" not in e.text for e in ev if e.public)
+    assert all("T06" not in render("en", e.text) for e in ev if e.public)
     assert "time_cards" not in GAME.view(st, None) and GAME.view(st, 0)["time_cards"][0]["id"] == "T06"
     assert "T06" not in json.dumps(GAME.view(st, 1))
     due = st.data["clock"]["end"] - 20 * 60
@@ -621,14 +622,14 @@ def test_time_cards_follow_the_clock_and_are_set_aside_once_spent():
     d = st.data
     end = d["clock"]["end"]
     assert GAME.time_due(d, "T01") == end - 55 * 20  # 55:00 of an hour is 18:20 of 20 minutes
-    assert "18:20" in GAME.time_text(d, "T01") and "55:00" not in GAME.time_text(d, "T01")
+    assert "18:20" in render("en", GAME.time_text(d, "T01")) and "55:00" not in render("en", GAME.time_text(d, "T01"))
     d["time"] = ["T14", "T01", "T02"]
     d["players"][0]["pos"] = "O5"
     force(st, 1)
     st, _ = act(st, 0, "roll 1", end - 19 * 60)
     st, ev = act(st, 0, "outside", end - 19 * 60)  # 19:00 left: T14 (00:40) is kept
     assert st.data["players"][0]["time_cards"] == ["T14"] and st.data["time"] == ["T01", "T02"]
-    assert any("00:40" in e.text for e in ev if not e.public)
+    assert any("00:40" in render("en", e.text) for e in ev if not e.public)
     st, _ = act(st, SYSTEM, "time T14", end - 40)
     assert "T14" not in st.data["time"]  # spent: not back under the deck
     st.data["current"] = 1
@@ -918,7 +919,8 @@ def test_the_gatekeeper_or_fate_can_impose_the_number_of_dice():
     st, _ = appear(st, "dice")
     seat = st.data["gk"]["calling"]
     n = st.data["gk"]["order"]["number"]
-    assert "{dice}" not in st.data["gk"]["line"] and ("one die" if n == 1 else "both dice") in st.data["gk"]["line"]
+    line = render("en", st.data["gk"]["line"])
+    assert "{dice}" not in line and ("one die" if n == 1 else "both dice") in line
     st, _ = act(st, seat, "yes", st.data["gk"]["deadline"] - 1)
     st.data["gk"].update(on=False, leave_at=None, next=T0 + 10**6)
     st.data["current"] = seat
@@ -1037,8 +1039,10 @@ def test_the_gatekeeper_fills_the_well_with_his_own_fears():
 def test_he_has_enough_fears_of_his_own_and_they_fit_the_well():
     from games.atmosfear.engine import RULES
     most = max(n for _, n in RULES["well_fears"]) - GAME.min_seats
-    assert len(set(GK["decoy_fears"])) >= most
-    assert all(0 < len(f) <= RULES["fear_max_chars"] for f in GK["decoy_fears"])
+    for lang in LANGUAGES:
+        fears = [render(lang, f) for f in DECOYS]
+        assert len(set(fears)) >= most
+        assert all(0 < len(f) <= RULES["fear_max_chars"] for f in fears), lang
 
 
 def test_a_miss_at_the_well_waits_there_when_time_is_short():
@@ -1113,10 +1117,11 @@ def test_well_other_fear_is_discarded_and_player_sent_home():
 
 def test_gatekeeper_lines_are_many_varied_and_well_formed():
     allowed = {"name", "minutes", "number", "dice"}
-    every = [line for group in LINES.values() for line in group]
-    assert len(set(every)) >= 60
-    for line in every:
-        assert set(re.findall(r"{(\w*)}", line)) <= allowed, line
+    for lang in LANGUAGES:
+        every = [catalog(lang).gettext(id) for group in LINES.values() for id in group]
+        assert len(set(every)) >= 60
+        for line in every:
+            assert set(re.findall(r"{(\w*)}", line)) <= allowed, line
     for order in ORDERS:
         if order != "taunt":
             assert LINES[order]

@@ -11,6 +11,7 @@ import pytest
 import games
 from bot.simulate import play
 from bot.table import named_prompt
+from data.locales import LANGUAGES
 from games.core import Game, State, apply, setup
 from games.core.marks import mark_label, marked, marker
 from render.atmosfear import draw_atmosfear
@@ -19,6 +20,7 @@ from render.kingdom import draw_kingdom
 from tests.drawn_text import record_drawn_text
 
 BUTTON_LABEL = 80  # Discord's limit on a button's label (a select option's is 100)
+NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fay"]  # seat names, for labels that name players
 
 
 def positions(name: str, seats: int, seed: int, actions: int = 600) -> Iterator[State]:
@@ -147,7 +149,7 @@ def test_every_label_fits_a_button(name):
     seats = max(game.min_seats, min(4, game.max_seats))
     for seed in (1, 2):
         for state in positions(name, seats, seed, actions=800):
-            for prompt in prompts(game, state):
+            for prompt in (named_prompt(raw, NAMES, lang) for raw in prompts(game, state) for lang in LANGUAGES):
                 for choice in prompt.choices:
                     assert len(choice.label) <= BUTTON_LABEL, choice.label
                     assert all(len(step.label) <= BUTTON_LABEL for step in choice.path), choice.label

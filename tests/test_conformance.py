@@ -144,11 +144,11 @@ def test_private_events_stay_private(name):
         for seat, action, now in log:
             outcome = apply(game, state, seat, action, now)
             state = outcome.state
-            public = {e.text for e in outcome.events if e.to is None}
+            public = {render(DEFAULT, e.text) for e in outcome.events if e.to is None}
             for event in outcome.events:
                 if event.to is not None:
                     assert all(0 <= s < seats for s in event.to)
-                    assert event.text not in public, event.text
+                    assert render(DEFAULT, event.text) not in public, event.text
 
 
 @pytest.mark.parametrize("name", NAMES)

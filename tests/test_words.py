@@ -12,6 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from babel.messages.pofile import read_po
 import pytest
 
 import games
@@ -83,6 +84,11 @@ def test_no_text_of_the_games_calls_a_player_he():
     for path in sorted((ROOT / "data").rglob("*.toml")):
         texts = toml_texts(tomllib.loads(path.read_text(encoding="utf-8")))
         found += [f"{path.relative_to(ROOT)}: {text}" for text in texts if gendered(text)]
+    for path in sorted((ROOT / "data").glob("*/locales/en.po")):  # a game's words, in English
+        with path.open("rb") as source:
+            for message in read_po(source):
+                said = message.string if isinstance(message.string, tuple) else (message.string,)
+                found += [f"{path.relative_to(ROOT)}: {text}" for text in said if gendered(text)]
     assert found == []
 
 
@@ -99,7 +105,7 @@ def shown_texts(name: str, seats: int, seed: int):
         for who in range(seats):
             prompt = named_prompt(game.prompt(state, who), [])  # in English, players as {pN}
             if prompt is not None:
-                yield prompt.text
+                yield render(DEFAULT, prompt.text)
                 yield from (choice.label for choice in prompt.choices)
             if seat != SYSTEM and who == seat:
                 yield render(DEFAULT, game.private_text(state, who))

@@ -32,8 +32,8 @@ from operator import itemgetter
 from typing import Any
 
 from data import load_toml
-from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
-                        Step, count, plural, with_article)
+from data.locales import DEFAULT, Msg, ids
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 
 from .questions import situation
 
@@ -42,13 +42,40 @@ def _load(name: str) -> dict[str, Any]:
     return load_toml("atmosfear", name)
 
 
+def say(key: str, /, **params: Any) -> Msg:
+    """Words a player reads, as a message of this game's catalogs (data/atmosfear/locales/*.po,
+    ids `game.atmosfear.<key>`): the bot renders it in each reader's language."""
+    return Msg("game.atmosfear." + key, **params)
+
+
+def numbered(prefix: str) -> dict[str, tuple[str, ...]]:
+    """The catalog's numbered messages `game.atmosfear.<prefix>.<group>.<n>` (the Gatekeeper's
+    lines, his own fears), by group, in order: a group is as long as the catalogs make it."""
+    head = f"game.atmosfear.{prefix}."
+    found: dict[str, list[tuple[int, str]]] = {}
+    for id in ids(DEFAULT):
+        if id.startswith(head):
+            group, _, n = id[len(head):].rpartition(".")
+            found.setdefault(group, []).append((int(n), id))
+    return {group: tuple(id for _, id in sorted(numbers)) for group, numbers in sorted(found.items())}
+
+
+def stacked(lines: list[Msg]) -> Msg:
+    """Several messages as one, a line each (`game.atmosfear.lines`: "{line}\n{rest}")."""
+    out = lines[-1]
+    for line in reversed(lines[:-1]):
+        out = say("lines", line=line, rest=out)
+    return out
+
+
 BOARD_FILE = _load("board.toml")
 GK = _load("gatekeeper.toml")
 FATE = {c["id"]: c for c in _load("fate.toml")["card"]}
 TIME_FILE = _load("time.toml")
 TIME = {c["id"]: c for c in TIME_FILE["card"]}
 TIME_DECK = TIME_FILE["deck"]
-AI_FEARS: list[str] = _load("fears.toml")["fears"]
+AI_FEARS: list[str] = _load("fears.toml")["fears"]  # typed by AI seats, as a player types theirs
+DECOYS = tuple(Msg(id).stored() for id in numbered("fear")["decoy"])  # the Gatekeeper's own fears
 
 HARBINGERS = BOARD_FILE["harbinger"]
 NAMES = tuple(h["name"] for h in HARBINGERS)
@@ -71,8 +98,9 @@ HEADSTONES = [next(s["id"] for s in OUTER if s["realm"] == r and s["kind"] == "h
 HOLES = [s["id"] for s in OUTER if s["kind"] == "black_hole"]
 FLIGHTS = [s["id"] for s in OUTER if s["kind"] == "flight"]
 KEYS_PER = RULES["keys_per_colour"]
-LINES: dict[str, list[str]] = GK["lines"]
+LINES = numbered("gk")  # his lines, by group (gatekeeper.toml says when he says which)
 ORDERS: dict[str, dict[str, Any]] = GK["orders"]
+GATEKEEPER_WINS = say("result.gatekeeper_wins").stored()
 TAUNTS = ("greeting", "time_left", "black_key", "black_hole_taunt", "leader")
 ALL_SAID = {group: (1 << len(lines)) - 1 for group, lines in LINES.items()}  # gk.said when all are said
 PUNISHMENTS: list[dict[str, Any]] = GK["punishment"]
@@ -121,17 +149,18 @@ ALL_STONES = set(OUTER_IDS) | set(INNER) | set(RADIAL_OF) | {WELL}
 FLIGHT_MARKS = {f: str(OUTER_INDEX[f]) for f in FLIGHTS}
 
 
-def _stone_name(sid: str) -> str:
-    """A stone as players read it (board.toml [names]), never its id."""
-    words = BOARD_FILE["names"]
+def _stone_name(sid: str) -> Msg:
+    """A stone as players read it (`game.atmosfear.stone.*`), never its id."""
     if sid == WELL:
-        return words["well"]
+        return say("stone.well")
     if sid in INNER:
-        return words["inner"]
+        return say("stone.inner")
     if sid in RADIAL_OF:
-        return words["radial"].format(realm=NAMES[RADIAL_OF[sid]])
+        return say("stone.radial", realm=NAMES[RADIAL_OF[sid]])
     stone = STONE[sid]
-    return words["kinds"][stone["kind"]].format(realm=NAMES[stone["realm"]], mark=FLIGHT_MARKS.get(sid, ""))
+    if stone["kind"] == "flight":
+        return say("stone.flight", mark=FLIGHT_MARKS[sid])
+    return say("stone." + stone["kind"], realm=NAMES[stone["realm"]])
 
 
 STONE_NAMES = {sid: _stone_name(sid) for sid in ALL_STONES}
@@ -141,7 +170,7 @@ OUTER_VIEW = tuple({"id": s["id"], "realm": s["realm"], "kind": s["kind"], "colo
                     "mark": FLIGHT_MARKS.get(s["id"])}
                    for s in OUTER)
 
-DICE_WORDS = {1: "one die", 2: "both dice"}
+DICE_WORDS = {1: say("dice.one"), 2: say("dice.both")}
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 TIMER_ORDER = itemgetter("due", "id")
 # Per clock (minutes) and Time card: its timer's id and action, and how long before the clock's
@@ -152,14 +181,17 @@ TIME_TIMERS = {minutes: {cid: (f"time-{cid}", f"time {cid}", card["at"] * 60 * m
 TIME_BEFORE = {minutes: {cid: before for cid, (_, _, before) in timers.items()}
                for minutes, timers in TIME_TIMERS.items()}
 # Per clock and Time card, the card's text with its time on that clock (mm:ss left).
-TIME_TEXT = {minutes: {cid: TIME[cid]["text"].replace("{time}", "%02d:%02d" % divmod(round(before), 60))
+TIME_TEXT = {minutes: {cid: say("time." + cid, time="%02d:%02d" % divmod(round(before), 60))
                        for cid, before in befores.items()} for minutes, befores in TIME_BEFORE.items()}
+FATE_TEXT = {cid: say("fate." + cid) for cid in FATE}
 # What each outer stone does when landed on ("plain": no effect; inside stones are all plain).
 KIND = {s["id"]: s["kind"] for s in OUTER}
 LANDING_EFFECTS = frozenset(("black_key", "black_hole", "time", "headstone"))  # see _land_simple
 
-SYNTAX = ("Try 'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', 'fly 30', "
-          "'duel 2', 'pass 2', 'try', 'read', 'leave' or 'yes'.")
+# The typed moves (protocol: the same in every language), offered when one is not understood.
+SYNTAX = say("refusal.syntax", moves="'roll 1', 'roll 2', 'inside', 'outside', 'cw', 'ccw', 'take', 'skip', "
+                                     "'fly 30', 'duel 2', 'pass 2', 'try', 'read', 'leave'", last="'yes'")
+EMPTY = say("refusal.empty", syntax=SYNTAX)
 
 
 def echo(text: str, limit: int = 24) -> str:
@@ -179,8 +211,10 @@ def clean_fear(text: str) -> str:
 p: Callable[[int], str] = {seat: "{p%d}" % seat for seat in range(6)}.__getitem__
 
 
-def roll_text(seat: int, dice: tuple[int, ...]) -> str:
-    return f"{p(seat)} rolls {' + '.join(map(str, dice))}" + (f" = {sum(dice)}." if len(dice) == 2 else ".")
+def roll_text(seat: int, dice: tuple[int, ...]) -> Msg:
+    if len(dice) == 2:
+        return say("roll.two", who=p(seat), a=dice[0], b=dice[1], total=sum(dice))
+    return say("roll.one", who=p(seat), die=dice[0])
 
 
 # The events every turn has, made once per seat (and dice, stone or way) and handed out again:
@@ -188,24 +222,25 @@ def roll_text(seat: int, dice: tuple[int, ...]) -> str:
 ROLLS_OF = [(a,) for a in range(1, 7)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]
 ROLL_EVENTS = [{dice: (Event(roll_text(s, dice)), sum(dice)) for dice in ROLLS_OF} for s in range(6)]  # and total
 DICE_COUNT = {"1": 1, "2": 2}  # a roll's argument, as offered
-BRANCH_EVENTS = [{"inside": Event(f"{p(s)} turns onto the inside track."),
-                  "outside": Event(f"{p(s)} keeps to the outer track.")} for s in range(6)]
-MOVE_EVENTS = [{sid: Event(f"{p(s)} moves to {STONE_NAMES[sid]}.") for sid in ALL_STONES} for s in range(6)]
-DUEL_EVENTS = [[[[Event(f"Duel! {p(s)} rolls {a}, {p(o)} rolls {b}." + (" A tie: roll again." if a == b else ""))
+# A key of each colour as a sentence's object: "a red key", "your red key".
+A_KEY = {c: say("key.a." + c) for c in COLOURS}
+YOUR_KEY = {c: say("key.your." + c) for c in COLOURS}
+COLOUR_WORD = {c: say("colour." + c) for c in COLOURS}
+BRANCH_EVENTS = [{"inside": Event(say("event.inside", who=p(s))),
+                  "outside": Event(say("event.outside", who=p(s)))} for s in range(6)]
+MOVE_EVENTS = [{sid: Event(say("event.moves", who=p(s), stone=STONE_NAMES[sid])) for sid in ALL_STONES}
+               for s in range(6)]
+DUEL_EVENTS = [[[[Event(say("event.duel_tie" if a == b else "event.duel", who=p(s), other=p(o), a=a, b=b))
                   for b in DIE_FACES] for a in DIE_FACES] for o in range(6)] for s in range(6)]  # [seat][other][a-1][b-1]
-BLIND_EVENTS = [[{c: (Event(f"{p(w)} takes a key, unseen, from {p(lo)}."),  # [winner][loser][colour]
-                      Event(f"You took {with_article(c)} key from {p(lo)}.", to=(w,), kind="private"),
-                      Event(f"{p(w)} took your {c} key.", to=(lo,), kind="private")) for c in COLOURS}
+BLIND_EVENTS = [[{c: (Event(say("event.blind", who=p(w), other=p(lo))),  # [winner][loser][colour]
+                      Event(say("private.blind_took", key=A_KEY[c], other=p(lo)), to=(w,), kind="private"),
+                      Event(say("private.blind_lost", who=p(w), key=YOUR_KEY[c]), to=(lo,), kind="private"))
+                  for c in COLOURS}
                  for lo in range(6)] for w in range(6)]
-TAKE_EVENTS = [[(Event(f"{p(s)} takes a key from {NAMES[r]}'s realm."),  # public, then the taker's own
-                 Event(f"You took {with_article(COLOURS[r])} key.", to=(s,), kind="private")) for r in range(6)] for s in range(6)]
-
-
-def fill(text: str, seat: int | None = None, public: bool = True, **kw: Any) -> str:
-    name = "" if seat is None else (p(seat) if public else NAMES[seat])
-    for k, v in kw.items():
-        text = text.replace("{%s}" % k, str(v))
-    return text.replace("{name}", name)
+TAKE_EVENTS = [[(Event(say("event.takes", who=p(s), realm=NAMES[r])),  # public, then the taker's own
+                 Event(say("private.took", key=A_KEY[COLOURS[r]]), to=(s,), kind="private")) for r in range(6)]
+               for s in range(6)]
+NOTHING = Event(say("event.nothing"))
 
 
 def step_table(points: list[list[Any]], x: float) -> Any:
@@ -216,7 +251,7 @@ def step_table(points: list[list[Any]], x: float) -> Any:
 def own_fears(per_player: float, seats: int) -> int:
     """The fears of his own the Gatekeeper puts in the Well at the start (house rule: `well_fears`
     fills it up to a number that follows the minutes each)."""
-    return min(len(GK["decoy_fears"]), max(0, step_table(RULES["well_fears"], per_player) - seats))
+    return min(len(DECOYS), max(0, step_table(RULES["well_fears"], per_player) - seats))
 
 
 # ---------------------------------------------------------------- geometry
@@ -313,25 +348,24 @@ def _two(action: str, first: tuple[str, str], label: str) -> Choice:
     return Choice(action, (Step(*first), Step(key, label)))
 
 
+# The Gatekeeper's call is answered in these words in every language (the rules pages say so).
+ANSWER = "YES! MY GATEKEEPER!"
 FIXED = {a: _one(a, label) for a, label in (
-    ("read", "Have a fear drawn from the Well"), ("leave", "Go back to your headstone"),
-    ("yes", "YES! MY GATEKEEPER!"), ("roll 1", "Roll one die"), ("roll 2", "Roll two dice"),
-    ("inside", "Go inside, toward the Well"), ("outside", "Stay on the outer track"),
-    ("cw", "Clockwise round the Inner Ring"), ("ccw", "Anticlockwise round the Inner Ring"))}
-FEAR = Choice("fear", (Step("fear", "Write your fear"),), input="text")
+    ("read", say("choice.read")), ("leave", say("choice.leave")),
+    ("yes", ANSWER), ("roll 1", say("choice.roll_one")), ("roll 2", say("choice.roll_two")),
+    ("inside", say("choice.inside")), ("outside", say("choice.outside")),
+    ("cw", say("choice.cw")), ("ccw", say("choice.ccw")))}
+FEAR = Choice("fear", (Step("fear", say("choice.fear")),), input="text")
 ROLLS = {None: (FIXED["roll 1"], FIXED["roll 2"]), 1: (FIXED["roll 1"],), 2: (FIXED["roll 2"],)}
 PAIRS = {"branch": (FIXED["inside"], FIXED["outside"]), "ring": (FIXED["cw"], FIXED["ccw"])}
-SKIPS = {"key": _one("skip", "Leave it"), "flight": _one("skip", "Stay here"),
-         "duel": _one("skip", "No duel"), "pass": _one("skip", "Keep the Black Key")}
-TRY_HOLE = [_one("try", f"Roll a {s + 1} to leave the Black Hole") for s in range(6)]
-TRY_NUMBER = {n: _one("try", f"Roll the {n} the Gatekeeper demands") for n in range(1, 7)}
-TAKE = [_one("take", f"Take {with_article(c)} key") for c in COLOURS]
-FLY = {f: _two(f"fly {f}", ("fly", "Fly"), STONE_NAMES[f]) for f in FLIGHTS}
-DUEL = [_two(f"duel {s + 1}", ("duel", "Call a duel"), NAMES[s]) for s in range(6)]
-PASS = [_two(f"pass {s + 1}", ("pass", "Pass the key"), NAMES[s]) for s in range(6)]
-STEP_LABELS = {"turn": "Your turn", "branch": "A way inside: take it?", "ring": "Which way round the Inner Ring?",
-               "key": "A key stone", "flight": "A Flight stone: fly?", "duel": "A duel stone: call a duel?",
-               "pass": "Pass the Black Key?"}
+SKIPS = {step: _one("skip", say("choice.skip." + step)) for step in ("key", "flight", "duel", "pass")}
+TRY_HOLE = [_one("try", say("choice.try_hole", number=s + 1)) for s in range(6)]
+TRY_NUMBER = {n: _one("try", say("choice.try_number", number=n)) for n in range(1, 7)}
+TAKE = [_one("take", say("choice.take." + c)) for c in COLOURS]
+FLY = {f: _two(f"fly {f}", ("fly", say("choice.fly")), STONE_NAMES[f]) for f in FLIGHTS}
+DUEL = [_two(f"duel {s + 1}", ("duel", say("choice.duel")), NAMES[s]) for s in range(6)]
+PASS = [_two(f"pass {s + 1}", ("pass", say("choice.pass")), NAMES[s]) for s in range(6)]
+STEP_LABELS = {step: say("step." + step) for step in ("turn", "branch", "ring", "key", "flight", "duel", "pass")}
 # The prompts most steps ask, made once per seat and handed out again (prompts are read-only
 # values, games.core.Prompt): a turn's (see turn_prompt), the branch and ring questions, the
 # Gatekeeper's call and a key stone's (per seat and realm).
@@ -341,10 +375,9 @@ HOLE_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [TRY_HOLE[s]]) for s in range(6)]
 NUMBER_PROMPTS = [{n: Prompt(s, STEP_LABELS["turn"], [choice]) for n, choice in TRY_NUMBER.items()} for s in range(6)]
 READ_PROMPTS = [Prompt(s, STEP_LABELS["turn"], [FIXED["read"]]) for s in range(6)]
 # The Chosen One's (or their left neighbour's) duty: draw the fear of the player at the Well.
-DRAW_PROMPTS = [Prompt(s, "A Harbinger waits at the Well: draw a fear for them, as the Chosen One",
-                       [FIXED["read"]]) for s in range(6)]
+DRAW_PROMPTS = [Prompt(s, say("step.draw"), [FIXED["read"]]) for s in range(6)]
 PAIR_PROMPTS = [{step: Prompt(s, STEP_LABELS[step], list(pair)) for step, pair in PAIRS.items()} for s in range(6)]
-CALL_PROMPTS = [Prompt(s, "The Gatekeeper calls your name! Answer him!", [FIXED["yes"]]) for s in range(6)]
+CALL_PROMPTS = [Prompt(s, say("step.called"), [FIXED["yes"]]) for s in range(6)]
 KEY_PROMPTS = [[Prompt(s, STEP_LABELS["key"], [TAKE[r], SKIPS["key"]]) for r in range(6)] for s in range(6)]
 OPTION_PROMPTS: dict[tuple[int, str, Any], Prompt] = {}  # see AtmosfearGame.step_prompt
 
@@ -425,17 +458,18 @@ class AtmosfearGame(Game):
     def setup_data(self, state: State, rng: Rng) -> None:
         minutes = state.options.get("minutes", RULES["minutes_default"])
         if minutes not in RULES["minutes_allowed"]:
-            raise IllegalAction(f"minutes must be one of {RULES['minutes_allowed']}, not {minutes}.")
+            raise IllegalAction(say("refusal.minutes", allowed=", ".join(map(str, RULES["minutes_allowed"])),
+                                    minutes=minutes))
         if self.answer_seconds(state) not in RULES["gk_answer_seconds"]:
-            allowed = ", ".join(map(str, RULES["gk_answer_seconds"]))
-            raise IllegalAction(f"The answer window must be one of {allowed} seconds.")
+            raise IllegalAction(say("refusal.answer_window",
+                                    allowed=", ".join(map(str, RULES["gk_answer_seconds"]))))
         fate = sorted(FATE)
         rng.shuffle(fate)
         time = sorted(TIME)
         rng.shuffle(time)
         time.sort(key=time_band)  # house rule: stacked by time, shuffled within each band
         per_player = minutes / state.seats
-        decoys = list(GK["decoy_fears"])
+        decoys = list(DECOYS)
         rng.shuffle(decoys)
         decoys = decoys[:own_fears(per_player, state.seats)]
         head = step_table(RULES["head_start"], per_player)
@@ -507,7 +541,8 @@ class AtmosfearGame(Game):
             realm = seat
         colour = COLOURS[realm]
         if d["realm_keys"][realm] <= 0:
-            events.append(Event(f"{p(seat)} finds no {colour} key left in {NAMES[realm]}'s realm."))
+            events.append(Event(say("event.no_key_found", who=p(seat), colour=COLOUR_WORD[colour],
+                                    realm=NAMES[realm])))
             return False
         d["realm_keys"][realm] -= 1
         d["players"][seat]["rack"].append(colour)
@@ -519,13 +554,12 @@ class AtmosfearGame(Game):
         rack = d["players"][loser]["rack"]
         pool = list(rack) + (["black"] if d["black_key"]["holder"] == loser else [])
         if not pool:
-            events.append(Event(f"{p(loser)} has no key to give up."))
+            events.append(Event(say("event.no_key_to_give", who=p(loser))))
             return
         pick = pool[rng.below(len(pool))]
         if pick == "black":
             self._give_black(d, winner, events, quiet=True)
-            events.append(Event(f"{p(winner)} draws the Black Key from {p(loser)}'s rack! "
-                                f"{p(winner)} is now cursed."))
+            events.append(Event(say("event.blind_black_key", who=p(winner), other=p(loser))))
         else:
             rack.remove(pick)
             d["players"][winner]["rack"].append(pick)
@@ -535,25 +569,26 @@ class AtmosfearGame(Game):
         bk = d["black_key"]
         bk["holder"], bk["on_board"] = seat, False
         if not quiet:
-            events.append(Event(f"{p(seat)} now holds the cursed Black Key."))
+            events.append(Event(say("event.holds_black_key", who=p(seat))))
         if d["players"][seat]["pos"] == WELL:
             d["players"][seat]["must_move"] = True
-            events.append(Event(f"{p(seat)} must leave the Well of Fears and move on next turn."))
+            events.append(Event(say("event.must_leave_well", who=p(seat))))
 
     def _lose_key(self, d: dict[str, Any], seat: int, rng: Rng, events: list[Event],
                   remove: bool = False) -> None:
         rack = d["players"][seat]["rack"]
         if not rack:
-            events.append(Event(f"{p(seat)} has no coloured key to lose."))
+            events.append(Event(say("event.no_key_to_lose", who=p(seat))))
             return
         colour = rack.pop(rng.below(len(rack)))
         if remove:
             d["removed"][colour] += 1
-            events.append(Event(f"One of {p(seat)}'s keys is removed from the game."))
-            events.append(Event(f"Your {colour} key is gone from the game.", to=(seat,), kind="private"))
+            events.append(Event(say("event.key_removed", who=p(seat))))
+            events.append(Event(say("private.key_removed", key=YOUR_KEY[colour]), to=(seat,), kind="private"))
         else:
             d["realm_keys"][COLOURS.index(colour)] += 1
-            events.append(Event(f"{p(seat)} returns {with_article(colour)} key to {NAMES[COLOURS.index(colour)]}'s realm."))
+            events.append(Event(say("event.key_returned", who=p(seat), key=A_KEY[colour],
+                                    realm=NAMES[COLOURS.index(colour)])))
 
     def _fall(self, pl: dict[str, Any], hole: str) -> None:
         """Into a Black Hole: an extra turn won earlier is lost with the rest of the game, and
@@ -564,31 +599,30 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         hole = nearest_hole(pl["pos"])
         self._fall(pl, hole)
-        events.append(Event(f"{p(seat)} is cast into {STONE_NAMES[hole]} and is out of the game "
-                            f"until released."))
+        events.append(Event(say("event.cast_into_hole", who=p(seat), hole=STONE_NAMES[hole])))
 
-    def _release(self, d: dict[str, Any], seat: int, events: list[Event], why: str) -> None:
+    def _release(self, d: dict[str, Any], seat: int, events: list[Event], why: str, **params: Any) -> None:
+        """Free `seat` from a Black Hole, saying how (`why`: the `event.released.<why>` message)."""
         pl = d["players"][seat]
         if pl["hole"] and not pl["waited"]:
-            events.append(Event(f"{p(seat)} fell into the Black Hole too recently: they wait there for "
-                                f"their next turn before anything can free them."))
+            events.append(Event(say("event.fell_too_recently", who=p(seat))))
         elif pl["hole"]:
             pl["hole"] = False
-            events.append(Event(f"{p(seat)} is released from the Black Hole{why}."))
+            events.append(Event(say("event.released." + why, who=p(seat), **params)))
 
     def _impose_dice(self, d: dict[str, Any], seat: int, n: int, events: list[Event]) -> None:
         """The Gatekeeper or Fate picks how many dice `seat` rolls next time they move."""
         d["players"][seat]["must_dice"] = n
-        events.append(Event(f"{p(seat)} must roll {DICE_WORDS[n]} on their next move."))
+        events.append(Event(say("event.must_dice", who=p(seat), dice=DICE_WORDS[n])))
 
     def _to_headstone(self, d: dict[str, Any], seat: int, events: list[Event]) -> None:
         """Back home (not a landing). A player in a Black Hole is out of the game: they stay."""
         pl = d["players"][seat]
         if pl["hole"]:
-            events.append(Event(f"{p(seat)} is in a Black Hole and stays there."))
+            events.append(Event(say("event.stays_in_hole", who=p(seat))))
             return
         pl["pos"] = HEADSTONES[seat]
-        events.append(Event(f"{p(seat)} goes back to their headstone."))
+        events.append(Event(say("event.to_headstone", who=p(seat))))
 
     # ------------------------------------------------------------ the clock
     def _start_clock(self, state: State, now: float, rng: Rng, events: list[Event]) -> None:
@@ -598,20 +632,19 @@ class AtmosfearGame(Game):
         d["gk"]["next"] = now + lo + rng.random() * (hi - lo)
         d["phase"], d["current"], d["step"] = "play", RULES["first_seat"], "turn"
         state.turn = 1
-        events.append(Event(f"Every fear is in the Well. The clock is running: "
-                            f"{d['clock']['minutes']} minutes. {p(d['current'])} goes first."))
+        events.append(Event(say("event.clock_starts", count=d["clock"]["minutes"], who=p(d["current"]))))
         self._begin_turn(d, d["current"], events)
 
     def _end_game_clock(self, state: State, events: list[Event], rng: Rng) -> None:
         d = state.data
         state.over = True
-        state.result = {"winners": [], "scores": None, "reason": "The Gatekeeper wins"}
+        state.result = {"winners": [], "scores": None, "reason": GATEKEEPER_WINS}
         d["phase"], d["current"] = "over", None
         d["gk"].update(on=True, calling=None, deadline=None, leave_at=None)
         line = self._say(d, "lose", rng)
         d["gk"]["line"] = line
         events.append(Event(line, kind="gatekeeper"))
-        events.append(Event("Time is up: nobody conquered their fear. The Gatekeeper wins.", kind="end"))
+        events.append(Event(say("event.time_up"), kind="end"))
 
     def minutes_left(self, d: dict[str, Any], now: float) -> int:
         end = d["clock"]["end"]
@@ -627,38 +660,39 @@ class AtmosfearGame(Game):
         step's choices already, so only a move from outside is checked against them."""
         d = state.data
         if state.over or d["phase"] == "over":
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(say("refusal.over"))
         verb, arg = split_action(action)
         if not verb:
-            raise IllegalAction(f"That action is empty. {SYNTAX}")
+            raise IllegalAction(EMPTY)
         d["now"] = now
         if seat == SYSTEM:
             return self._system(state, verb, arg, now, rng)
         clock = d["clock"]
         if clock["paused_at"] is not None:
-            raise IllegalAction("The game is paused; wait until it resumes.")
+            raise IllegalAction(say("refusal.paused"))
         if d["phase"] == "fears":
             if verb != "fear":
-                raise IllegalAction("First write your greatest fear for the Well: 'fear <your fear>'.")
+                raise IllegalAction(say("refusal.fear_first"))
             return self._fear(state, seat, arg, now, rng)
         gk = d["gk"]
         if gk["on"]:
             if verb == "yes" and not arg and gk["calling"] == seat:
                 return self._answer(state, seat, now, rng)
             lines = LINES["silence"]
-            raise IllegalAction(fill(lines[(state.version + seat) % len(lines)], seat, public=False))
+            raise IllegalAction(Msg(lines[(state.version + seat) % len(lines)], name=NAMES[seat]))
         if clock["end"] is not None and now >= clock["end"]:
             events: list[Event] = []
             self._end_game_clock(state, events, rng)
             return events
         if not offered:  # an offered move is the current seat's, and one of the step's choices
             if verb == "yes":
-                raise IllegalAction("The Gatekeeper has not called on you; only answer when he calls your name.")
+                raise IllegalAction(say("refusal.not_called"))
             if verb == "fear":
-                raise IllegalAction("Your fear is already in the Well.")
+                raise IllegalAction(say("refusal.fear_in_well"))
             drawer = self.drawer(d)
             if seat != d["current"] and seat != drawer:
-                raise IllegalAction(f"It's {NAMES[d['current'] if drawer is None else drawer]}'s turn.")
+                raise IllegalAction(say("refusal.not_your_turn",
+                                        harbinger=NAMES[d["current"] if drawer is None else drawer]))
             canon = canonical_action(verb, arg)
             allowed = [c.action for c in self.choices(state, seat)]
             if canon not in allowed:
@@ -671,16 +705,16 @@ class AtmosfearGame(Game):
     def _fear(self, state: State, seat: int, text: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if d["fears"][seat] is not None:
-            raise IllegalAction("Your fear is already in the Well; wait for the others.")
+            raise IllegalAction(say("refusal.fear_wait"))
         text = clean_fear(text)
         if not text:
-            raise IllegalAction("Write your fear after the word: 'fear being buried alive'.")
+            raise IllegalAction(say("refusal.fear_empty"))
         max_c = RULES["fear_max_chars"]
         if len(text) > max_c:
-            raise IllegalAction(f"Your fear is {len(text)} characters long; keep it to {max_c}.")
+            raise IllegalAction(say("refusal.fear_long", count=len(text), most=max_c))
         d["fears"][seat] = text
         d["well"].append(seat)
-        events = [Event(f"{p(seat)} drops a fear into the Well.")]
+        events = [Event(say("event.fear_dropped", who=p(seat)))]
         if all(f is not None for f in d["fears"]):
             self._start_clock(state, now, rng, events)
         return events
@@ -692,12 +726,12 @@ class AtmosfearGame(Game):
         events: list[Event] = []
         if verb == "pause" and not arg:
             if clock["paused_at"] is not None:
-                raise IllegalAction("The game is already paused.")
+                raise IllegalAction(say("refusal.already_paused"))
             clock["paused_at"] = now
-            return [Event("The game is paused. Nothing moves, and the clock stands still.")]
+            return [Event(say("event.paused"))]
         if verb == "resume" and not arg:
             if clock["paused_at"] is None:
-                raise IllegalAction("The game is not paused.")
+                raise IllegalAction(say("refusal.not_paused"))
             delta = max(0.0, now - clock["paused_at"])
             clock["paused_at"] = None
             if clock["end"] is not None:
@@ -705,29 +739,29 @@ class AtmosfearGame(Game):
             for k in ("next", "deadline", "leave_at"):
                 if gk[k] is not None:
                     gk[k] += delta
-            return [Event("The game resumes. The clock is running again.")]
+            return [Event(say("event.resumed"))]
         if clock["paused_at"] is not None:
-            raise IllegalAction("The game is paused; timers wait until it resumes.")
+            raise IllegalAction(say("refusal.timers_paused"))
         if clock["end"] is None:
-            raise IllegalAction("The clock has not started: the Well is still waiting for fears.")
+            raise IllegalAction(say("refusal.clock_not_started"))
         if gk["on"] and verb not in ("gk", "pause", "resume"):
-            raise IllegalAction("The Gatekeeper is on screen: everything waits until he leaves.")
+            raise IllegalAction(say("refusal.gatekeeper_on"))
         if verb == "clock" and arg == "end":
             if now < clock["end"]:
-                raise IllegalAction("The clock has not run out yet.")
+                raise IllegalAction(say("refusal.clock_running"))
             self._end_game_clock(state, events, rng)
             return events
         if verb == "gk" and arg == "appear":
             if gk["on"] or gk["next"] is None or now < gk["next"]:
-                raise IllegalAction("The Gatekeeper is not due yet.")
+                raise IllegalAction(say("refusal.gatekeeper_not_due"))
             return self._appear(state, now, rng)
         if verb == "gk" and arg == "late":
             if not gk["on"] or gk["calling"] is None or now < gk["deadline"]:
-                raise IllegalAction("Nobody is late answering the Gatekeeper.")
+                raise IllegalAction(say("refusal.nobody_late"))
             return self._late(state, now, rng)
         if verb == "gk" and arg == "leave":
             if not gk["on"] or gk["calling"] is not None or now < gk["leave_at"]:
-                raise IllegalAction("The Gatekeeper is not leaving yet.")
+                raise IllegalAction(say("refusal.gatekeeper_stays"))
             line = self._say(d, "leave", rng)
             lo, hi = RULES["gk_gap"]
             state.turn += 1  # a fresh turn timer for whoever plays on (see _appear)
@@ -739,15 +773,15 @@ class AtmosfearGame(Game):
             for s, pl in enumerate(d["players"]):
                 if cid in pl["time_cards"]:
                     if now < self.time_due(d, cid):
-                        raise IllegalAction(f"Time card {cid} is not due yet.")
+                        raise IllegalAction(say("refusal.time_card_not_due", card=cid))
                     pl["time_cards"].remove(cid)  # spent: set aside, never drawn again
                     card = TIME[cid]
-                    events.append(Event(f"The clock strikes for {p(s)}'s Time card: {self.time_text(d, cid)}",
+                    events.append(Event(say("event.time_strikes", who=p(s), card=self.time_text(d, cid)),
                                         kind="time"))
                     self._interrupt(state, events, lambda: self._strike(state, s, card, rng, events))
                     return events
-            raise IllegalAction(f"Nobody holds Time card {echo(cid)}.")
-        raise IllegalAction(f"'{echo((verb + ' ' + arg).strip())}' is not a system action.")
+            raise IllegalAction(say("refusal.time_card_unheld", card=echo(cid)))
+        raise IllegalAction(say("refusal.not_system", action=echo((verb + ' ' + arg).strip())))
 
     def _strike(self, state: State, seat: int, card: dict[str, Any], rng: Rng, events: list[Event]) -> None:
         """A Time card acts. One that would change nothing acts as the deck's `otherwise` effects
@@ -766,7 +800,7 @@ class AtmosfearGame(Game):
     def time_due(self, d: dict[str, Any], cid: str) -> float:
         return d["clock"]["end"] - TIME_BEFORE[d["clock"]["minutes"]][cid]
 
-    def time_text(self, d: dict[str, Any], cid: str) -> str:
+    def time_text(self, d: dict[str, Any], cid: str) -> Msg:
         """Time card `cid`'s text, with its time on this game's clock."""
         return TIME_TEXT[d["clock"]["minutes"]][cid]
 
@@ -823,7 +857,10 @@ class AtmosfearGame(Game):
             target = self._victim(d, o.get("target", "random"), rng)
             if order in ("must_roll", "dice"):
                 args["number"] = rng.choice(GK[order + "_numbers"])
-            line = self._say(d, order, rng, target, dice=DICE_WORDS.get(args.get("number")), **args)
+            if order == "dice":
+                line = self._say(d, order, rng, target, dice=DICE_WORDS[args["number"]])
+            else:
+                line = self._say(d, order, rng, target, **args)
         elif order == "taunt":
             line = self._taunt(d, now, rng)
         else:
@@ -857,7 +894,7 @@ class AtmosfearGame(Game):
         return [s for s in self.active(d) if inside(players[s]["pos"])
                 and not EVERY_COLOUR.issubset(players[s]["rack"])]
 
-    def _taunt(self, d: dict[str, Any], now: float, rng: Rng) -> str:
+    def _taunt(self, d: dict[str, Any], now: float, rng: Rng) -> dict[str, Any]:
         """A taunt fitted to the moment: the clock, the Black Key, the void, or the leader."""
         options: list[tuple[str, int | None]] = [("greeting", None), ("time_left", None)]
         holder = d["black_key"]["holder"]
@@ -870,15 +907,19 @@ class AtmosfearGame(Game):
         if lead is not None and d["players"][lead]["rack"]:
             options.append(("leader", lead))
         group, who = rng.choice([o for o in options if self._fresh(d, o[0])] or options[:1])
-        return self._say(d, group, rng, who, minutes=self.minutes_left(d, now))
+        if group == "time_left":
+            return self._say(d, group, rng, minutes=self.minutes_left(d, now))
+        return self._say(d, group, rng, who)
 
     def _fresh(self, d: dict[str, Any], group: str) -> bool:
         """Has he a line of `group` left that he has not said in this game?"""
         return d["gk"]["said"].get(group, 0) != ALL_SAID[group]
 
-    def _say(self, d: dict[str, Any], group: str, rng: Rng, seat: int | None = None, **kw: Any) -> str:
+    def _say(self, d: dict[str, Any], group: str, rng: Rng, seat: int | None = None,
+             **params: Any) -> dict[str, Any]:
         """A line of `group` not said yet in this game, remembered in gk.said as a bit mask
-        (a used-up group starts over, which the weights make rare)."""
+        (a used-up group starts over, which the weights make rare); as the state keeps it (a
+        stored message), naming `seat` ({name}) if he addresses one."""
         said = d["gk"]["said"]
         used = said.get(group, 0)
         if used == ALL_SAID[group]:
@@ -889,14 +930,16 @@ class AtmosfearGame(Game):
             unsaid &= unsaid - 1
         index = (unsaid & -unsaid).bit_length() - 1
         said[group] = used | 1 << index
-        return fill(LINES[group][index], seat, **kw)
+        if seat is not None:
+            params["name"] = p(seat)
+        return Msg(LINES[group][index], **params).stored()
 
     def _answer(self, state: State, seat: int, now: float, rng: Rng) -> list[Event]:
         d = state.data
         gk = d["gk"]
         if now >= gk["deadline"]:
             return self._late(state, now, rng)
-        events = [Event(f"{p(seat)}: YES! MY GATEKEEPER!"),
+        events = [Event(f"{p(seat)}: {ANSWER}"),
                   Event(self._say(d, "answered", rng, seat), kind="gatekeeper")]
         order = gk["order"]
         self._interrupt(state, events, lambda: self._carry_out(state, order["kind"], seat, order, rng, events))
@@ -922,8 +965,7 @@ class AtmosfearGame(Game):
         players = d["players"]
         if kind == "must_roll":
             players[seat]["must_roll"] = order["number"]
-            events.append(Event(f"{p(seat)} must roll {with_article(str(order['number']))} before playing again "
-                                f"(one try each turn)."))
+            events.append(Event(say("event.must_roll_order", who=p(seat), number=order["number"])))
         elif kind == "dice":
             self._impose_dice(d, seat, order["number"], events)
         elif kind == "take_key":
@@ -941,12 +983,12 @@ class AtmosfearGame(Game):
                 self._to_headstone(d, s, events)
         elif kind == "release":
             for s in range(len(players)):
-                self._release(d, s, events, " by the Gatekeeper")
+                self._release(d, s, events, "gatekeeper")
         elif kind == "fate":
             self._draw_fate(state, seat, rng, events, on_turn=False)
         elif kind == "chosen":
             d["chosen"] = seat
-            events.append(Event(f"{p(seat)} is now the Chosen One."))
+            events.append(Event(say("event.chosen", who=p(seat))))
 
     def _interrupt(self, state: State, events: list[Event], fn: Any) -> None:
         """Run an off-turn effect (the Gatekeeper, a Time card), then tidy up the current turn: a
@@ -976,7 +1018,7 @@ class AtmosfearGame(Game):
         if pl["hole"]:
             pl["waited"] = True  # their turn has come round in the Black Hole
         if pl["hole"] and COLOURS[seat] in pl["rack"]:
-            self._release(d, seat, events, f" by the {COLOURS[seat]} key of their own realm")
+            self._release(d, seat, events, "own_key", colour=COLOUR_WORD[COLOURS[seat]])
 
     def _end_turn(self, state: State, events: list[Event], force: bool = False) -> None:
         d = state.data
@@ -985,7 +1027,7 @@ class AtmosfearGame(Game):
         d["move"] = None
         if pl["extra"] and not pl["hole"]:
             pl["extra"] = False
-            events.append(Event(f"{p(seat)} takes another turn."))
+            events.append(Event(say("event.another_turn", who=p(seat))))
             self._begin_turn(d, seat, events)
             return
         nxt = (seat + 1) % state.seats
@@ -1015,18 +1057,17 @@ class AtmosfearGame(Game):
             if pl["hole"]:
                 if die == seat + 1:
                     pl["hole"] = False
-                    events.append(Event(f"{p(seat)} rolls {with_article(str(die))}, their own number, and is released "
-                                        f"from the Black Hole. They play again next turn."))
+                    events.append(Event(say("event.hole_escape", who=p(seat), number=die)))
                 else:
-                    events.append(Event(f"{p(seat)} rolls {with_article(str(die))} and stays in the Black Hole."))
+                    events.append(Event(say("event.hole_stays", who=p(seat), number=die)))
                 self._end_turn(state, events)
                 return events
             need = pl["must_roll"]
             if die == need:
                 pl["must_roll"] = None
-                events.append(Event(f"{p(seat)} rolls the {die} the Gatekeeper demanded and may play on."))
+                events.append(Event(say("event.demanded_rolled", who=p(seat), number=die)))
                 return events
-            events.append(Event(f"{p(seat)} rolls {with_article(str(die))}, not the {need} the Gatekeeper demanded."))
+            events.append(Event(say("event.demanded_missed", who=p(seat), number=die, need=need)))
             self._end_turn(state, events)
             return events
         if verb == "read":  # the player at the Well asks: the Chosen One draws, or the Gatekeeper
@@ -1034,8 +1075,7 @@ class AtmosfearGame(Game):
             if drawer is None:
                 return self._read(state, seat, rng)
             d["step"] = "draw"
-            return [Event(f"{p(seat)} asks for a fear to be drawn from the Well. The Chosen One, "
-                          f"{p(drawer)}, must draw it.")]
+            return [Event(say("event.asks_chosen", who=p(seat), chosen=p(drawer)))]
         if verb == "leave":
             self._to_headstone(d, seat, events)
             d["last"] = {"seat": seat, "path": [pl["pos"]]}
@@ -1067,7 +1107,7 @@ class AtmosfearGame(Game):
         if verb == "take":
             self._take_from_realm(d, seat, realm_of(d["players"][seat]["pos"]), events)
         else:
-            events.append(Event(f"{p(seat)} leaves the key where it is."))
+            events.append(Event(say("event.leaves_key", who=p(seat))))
         self._after_landing(state, seat, events)
         return events
 
@@ -1078,7 +1118,7 @@ class AtmosfearGame(Game):
             dest = canonical_action(verb, arg).split()[1]
             d["players"][seat]["pos"] = dest
             d["last"]["path"].append(dest)
-            events.append(Event(f"{p(seat)} flies to {STONE_NAMES[dest]}."))
+            events.append(Event(say("event.flies", who=p(seat), stone=STONE_NAMES[dest])))
         self._after_landing(state, seat, events, done=("flight",))
         return events
 
@@ -1099,7 +1139,7 @@ class AtmosfearGame(Game):
 
     def _pass(self, d: dict[str, Any], seat: int, canon: str, events: list[Event]) -> None:
         to = int(canon.split()[1]) - 1
-        events.append(Event(f"{p(seat)} hands the Black Key to {p(to)}: {p(to)} is now cursed."))
+        events.append(Event(say("event.passes_black_key", who=p(seat), other=p(to))))
         self._give_black(d, to, events, quiet=True)
 
     def _duel(self, d: dict[str, Any], seat: int, other: int, rng: Rng, events: list[Event]) -> None:
@@ -1177,8 +1217,7 @@ class AtmosfearGame(Game):
         pl = d["players"][seat]
         here = pl["pos"]
         if here == WELL:
-            events.append(Event(f"{p(seat)} reaches the Well of Fears with a key of every colour and "
-                                f"waits for a fear to be read."))
+            events.append(Event(say("event.at_well", who=p(seat))))
             self._after_landing(state, seat, events, done=("flight", "duel"))
             return
         kind = KIND.get(here, "plain")
@@ -1187,7 +1226,7 @@ class AtmosfearGame(Game):
             if d["realm_keys"][realm] > 0:
                 d["step"] = "key"
                 return
-            events.append(Event(f"No {COLOURS[realm]} keys are left in {NAMES[realm]}'s realm."))
+            events.append(Event(say("event.realm_empty", colour=COLOUR_WORD[COLOURS[realm]], realm=NAMES[realm])))
         elif kind == "fate":
             self._draw_fate(state, seat, rng, events, on_turn=True)
             if pl["hole"]:
@@ -1209,12 +1248,11 @@ class AtmosfearGame(Game):
         here = pl["pos"]
         kind = KIND.get(here, "plain")
         if kind == "black_key" and d["black_key"]["on_board"]:
-            events.append(Event(f"{p(seat)} must pick up the cursed Black Key!"))
+            events.append(Event(say("event.picks_black_key", who=p(seat))))
             self._give_black(d, seat, events, quiet=True)
         elif kind == "black_hole":
             self._fall(pl, here)
-            events.append(Event(f"{p(seat)} falls into {STONE_NAMES[here]} and is out of the game "
-                                f"until released."))
+            events.append(Event(say("event.falls_into_hole", who=p(seat), hole=STONE_NAMES[here])))
         elif kind == "time":
             self._draw_time(state, seat, events)
         elif kind == "headstone":
@@ -1222,19 +1260,17 @@ class AtmosfearGame(Game):
             die = rng.die()
             if owner == seat:
                 if die == seat + 1:
-                    events.append(Event(f"{p(seat)} is home and rolls {with_article(str(die))}, their own number!"))
+                    events.append(Event(say("event.home_lucky", who=p(seat), number=die)))
                     self._take_from_realm(d, seat, seat, events)
                 else:
-                    events.append(Event(f"{p(seat)} is home and rolls {with_article(str(die))}: no key."))
+                    events.append(Event(say("event.home_unlucky", who=p(seat), number=die)))
             elif owner < state.seats and not d["players"][owner]["hole"]:
                 # the owner rolls for the visitor's number, not their own
                 if die == seat + 1:
-                    events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
-                                        f"rolls {with_article(str(die))}, {p(seat)}'s number!"))
+                    events.append(Event(say("event.trespass_caught", who=p(seat), owner=p(owner), number=die)))
                     self._blind(d, seat, owner, rng, events)
                 else:
-                    events.append(Event(f"{p(seat)} trespasses on {p(owner)}'s headstone; {p(owner)} "
-                                        f"rolls {with_article(str(die))}: nothing happens."))
+                    events.append(Event(say("event.trespass_safe", who=p(seat), owner=p(owner), number=die)))
 
     def _after_landing(self, state: State, seat: int, events: list[Event], done: tuple[str, ...] = ()) -> None:
         """The optional steps that follow a landing: flight, duel, passing the Black Key."""
@@ -1270,7 +1306,7 @@ class AtmosfearGame(Game):
         cid = d["fate"].pop(0)
         d["fate"].append(cid)
         card = FATE[cid]
-        events.append(Event(f"{p(seat)} draws a Fate card: {card['text']}", kind="fate"))
+        events.append(Event(say("event.fate", who=p(seat), card=FATE_TEXT[cid]), kind="fate"))
         self._effect(state, seat, card, rng, events, on_turn=on_turn)
 
     def _draw_time(self, state: State, seat: int, events: list[Event]) -> None:
@@ -1283,22 +1319,20 @@ class AtmosfearGame(Game):
             cid = d["time"].pop(0)
             if d["clock"]["end"] is not None and self.time_due(d, cid) > self._now_hint(d):
                 if passed:
-                    events.append(Event(f"{p(seat)} sets aside {count(passed, 'Time card')} whose time has "
-                                        f"already passed.", kind="time"))
+                    events.append(Event(say("event.time_passed", who=p(seat), count=passed), kind="time"))
                 d["players"][seat]["time_cards"].append(cid)
-                events.append(Event(f"{p(seat)} draws a Time card and keeps it hidden.", kind="time"))
-                events.append(Event(f"Your Time card: {self.time_text(d, cid)}", to=(seat,), kind="private"))
+                events.append(Event(say("event.time_drawn", who=p(seat)), kind="time"))
+                events.append(Event(say("private.time_card", card=self.time_text(d, cid)), to=(seat,),
+                                    kind="private"))
                 return
             passed += 1
             if not TIME_DECK["skip_passed"]:
-                events.append(Event(f"{p(seat)} draws a Time card whose time has already passed; it is "
-                                    f"useless and set aside.", kind="time"))
+                events.append(Event(say("event.time_useless", who=p(seat)), kind="time"))
                 return
         if passed:
-            events.append(Event(f"{p(seat)} sets aside {count(passed, 'Time card')} whose time has already "
-                                f"passed, and the deck is empty.", kind="time"))
+            events.append(Event(say("event.time_passed_empty", who=p(seat), count=passed), kind="time"))
         else:
-            events.append(Event(f"There is no Time card left for {p(seat)} to draw.", kind="time"))
+            events.append(Event(say("event.time_empty", who=p(seat)), kind="time"))
 
     def _now_hint(self, d: dict[str, Any]) -> float:
         return d.get("now", 0.0)
@@ -1310,7 +1344,7 @@ class AtmosfearGame(Game):
         pl = players[seat]
         e = card["effect"]
         tgt = self.target(d, seat, card.get("target", "leader"), rng)
-        nothing = Event("Nothing happens.")
+        nothing = NOTHING
         if e == "take_key":
             self._take_from_realm(d, seat, realm_of(pl["pos"]), events)
         elif e == "steal":
@@ -1331,51 +1365,51 @@ class AtmosfearGame(Game):
                 self._to_hole(d, tgt, events)
         elif e == "release":
             if pl["hole"]:
-                self._release(d, seat, events, " by a Time card")
+                self._release(d, seat, events, "time_card")
             else:
                 events.append(nothing)
         elif e == "release_all":
             if not any(x["hole"] for x in players):
                 events.append(nothing)
             for s in range(len(players)):
-                self._release(d, s, events, "")
+                self._release(d, s, events, "plain")
         elif e == "swap":
             if tgt is None or pl["hole"] or not self.may_stand(d, seat, players[tgt]["pos"]) \
                     or not self.may_stand(d, tgt, pl["pos"]):
                 events.append(nothing)
             else:
                 pl["pos"], players[tgt]["pos"] = players[tgt]["pos"], pl["pos"]
-                events.append(Event(f"{p(seat)} and {p(tgt)} swap places."))
+                events.append(Event(say("event.swap", who=p(seat), other=p(tgt))))
         elif e == "move":
             if inside(pl["pos"]) or pl["hole"]:
-                events.append(Event(f"{p(seat)} is off the outer track: nothing happens."))
+                events.append(Event(say("event.off_track", who=p(seat))))
             else:
                 i = (outer_index(pl["pos"]) + card["n"]) % N_OUTER
                 pl["pos"] = OUTER_IDS[i]
-                events.append(Event(f"{p(seat)} is moved to {STONE_NAMES[pl['pos']]}."))
+                events.append(Event(say("event.moved", who=p(seat), stone=STONE_NAMES[pl["pos"]])))
                 self._land_simple(state, seat, rng, events)
         elif e == "fly":
             if inside(pl["pos"]) or pl["hole"]:
-                events.append(Event(f"{p(seat)} is off the outer track: nothing happens."))
+                events.append(Event(say("event.off_track", who=p(seat))))
             else:
                 i = outer_index(pl["pos"])
                 dest = min(FLIGHTS, key=lambda f: (outer_index(f) - i - 1) % N_OUTER)
                 pl["pos"] = dest
-                events.append(Event(f"{p(seat)} flies to {STONE_NAMES[dest]}."))
+                events.append(Event(say("event.flies", who=p(seat), stone=STONE_NAMES[dest])))
         elif e == "roll_again":
             pl["extra"] = True
-            events.append(Event(f"{p(seat)} will take another turn."))
+            events.append(Event(say("event.will_play_again", who=p(seat))))
         elif e == "black_key_give":
             if d["black_key"]["holder"] != seat or tgt is None:
                 events.append(nothing)
             else:
-                events.append(Event(f"{p(seat)} hands the Black Key to {p(tgt)}."))
+                events.append(Event(say("event.gives_black_key", who=p(seat), other=p(tgt))))
                 self._give_black(d, tgt, events, quiet=True)
         elif e == "black_key_take":
             if d["black_key"]["holder"] == seat:
                 events.append(nothing)
             else:
-                events.append(Event(f"The Black Key flies to {p(seat)}!"))
+                events.append(Event(say("event.black_key_flies", who=p(seat))))
                 self._give_black(d, seat, events, quiet=True)
         elif e == "headstone":
             self._to_headstone(d, seat, events)
@@ -1386,10 +1420,10 @@ class AtmosfearGame(Game):
             self._impose_dice(d, seat, card["n"], events)
         elif e == "must_roll":
             pl["must_roll"] = card["n"]
-            events.append(Event(f"{p(seat)} must roll {with_article(str(card['n']))} before playing again."))
+            events.append(Event(say("event.must_roll_card", who=p(seat), number=card["n"])))
         elif e == "chosen":
             d["chosen"] = seat
-            events.append(Event(f"{p(seat)} is now the Chosen One."))
+            events.append(Event(say("event.chosen", who=p(seat))))
         elif e == "duel":
             if tgt is None or pl["hole"] or self.keys_count(d, tgt) == 0 and self.keys_count(d, seat) == 0:
                 events.append(nothing)
@@ -1401,9 +1435,9 @@ class AtmosfearGame(Game):
             else:
                 colour = pl["rack"].pop(rng.below(len(pl["rack"])))
                 players[tgt]["rack"].append(colour)
-                events.append(Event(f"{p(seat)} gives a key, unseen, to {p(tgt)}."))
-                events.append(Event(f"You gave your {colour} key.", to=(seat,), kind="private"))
-                events.append(Event(f"You received {with_article(colour)} key.", to=(tgt,), kind="private"))
+                events.append(Event(say("event.gives_key", who=p(seat), other=p(tgt))))
+                events.append(Event(say("private.gave", key=YOUR_KEY[colour]), to=(seat,), kind="private"))
+                events.append(Event(say("private.received", key=A_KEY[colour]), to=(tgt,), kind="private"))
         elif e == "everyone_lose":
             for s in range(len(players)):
                 if s != seat and players[s]["rack"]:
@@ -1438,24 +1472,24 @@ class AtmosfearGame(Game):
         owner = d["well"].pop(rng.below(len(d["well"])))
         text = d["fears"][owner]
         d["read"].append(text)
-        who = "The Gatekeeper himself" if reader is None else f"The Chosen One, {p(reader)},"
-        if d["chosen"] == seat and reader is not None:
-            who = f"{p(reader)}, on the Chosen One's left,"
-        events = [Event(f"{who} draws a fear from the Well and reads: “{text}”")]
+        if reader is None:
+            events = [Event(say("event.read.gatekeeper", fear=text))]
+        elif d["chosen"] == seat:
+            events = [Event(say("event.read.left_of_chosen", reader=p(reader), fear=text))]
+        else:
+            events = [Event(say("event.read.chosen", reader=p(reader), fear=text))]
         if owner == seat:
             state.over = True
             d["winner"], d["phase"], d["current"] = seat, "over", None
             state.result = {"winners": [seat], "scores": None,
-                            "reason": f"{NAMES[seat]} faced their own fear at the Well of Fears"}
+                            "reason": say("result.won", harbinger=NAMES[seat]).stored()}
             events.append(Event(self._say(d, "win", rng, seat), kind="gatekeeper"))
-            events.append(Event(f"It is {p(seat)}'s own fear! {p(seat)} conquers it and wins!", kind="end"))
+            events.append(Event(say("event.won", who=p(seat)), kind="end"))
             return events
         if owner >= state.seats:
-            events.append(Event(f"It is one of the Gatekeeper's own fears, hidden in the Well to trick "
-                                f"{p(seat)}. It is cast away."))
+            events.append(Event(say("event.decoy_read", who=p(seat))))
         else:
-            events.append(Event(f"It is not {p(seat)}'s fear. It is cast away, and its owner can no "
-                                f"longer escape through the Well."))
+            events.append(Event(say("event.other_fear_read", who=p(seat))))
         if step_table(RULES["well_miss"], d["clock"]["minutes"] / state.seats) == "headstone":
             self._to_headstone(d, seat, events)
         d["last"] = {"seat": seat, "path": [d["players"][seat]["pos"]]}
@@ -1463,32 +1497,30 @@ class AtmosfearGame(Game):
         return events
 
     # ------------------------------------------------------------ parsing and choices
-    def _why(self, d: dict[str, Any], seat: int, verb: str, canon: str, allowed: list[str]) -> str:
-        opts = ", ".join(f"'{a}'" for a in allowed)
+    def _why(self, d: dict[str, Any], seat: int, verb: str, canon: str, allowed: list[str]) -> Msg:
+        opts = ", ".join(f"'{a}'" for a in allowed)  # typed moves: the same in every language
         step = d["step"]
         pl = d["players"][seat]
         if verb == "duel" and step == "duel":
-            return f"You can't duel that Harbinger: they need a key and must not be in a Black Hole. Choose from {opts}."
+            return say("refusal.duel_target", moves=opts)
         if verb == "fly" and step == "flight":
-            return f"'{echo(canon[4:])}' is not another Flight stone. Choose from {opts}."
+            return say("refusal.fly_target", typed=echo(canon[4:]), moves=opts)
         drawer = self.drawer(d)
         if drawer is not None and seat != drawer:
-            return f"{NAMES[drawer]} draws the fear from the Well now: wait for them."
+            return say("refusal.drawer", harbinger=NAMES[drawer])
         if step == "turn" and pl["pos"] == WELL and self.moves_on(d, seat) and verb != "roll":
-            return (f"You were handed the Black Key at the Well: you must roll and move on this turn. "
-                    f"You may: {opts}.")
+            return say("refusal.handed_at_well", moves=opts)
         if verb == "pass":
-            return ("You can only hand the Black Key to a Harbinger on your stone who is not in a "
-                    f"Black Hole. Choose from {opts}.")
+            return say("refusal.pass_target", moves=opts)
         if step == "turn" and pl["hole"]:
-            return f"You are in a Black Hole: 'try' to roll your own number ({seat + 1}) to get out."
+            return say("refusal.in_hole", number=seat + 1)
         if step == "turn" and pl["must_roll"]:
-            return f"The Gatekeeper wants {with_article(str(pl['must_roll']))} first: 'try' to roll it."
+            return say("refusal.must_roll", number=pl["must_roll"])
         if verb == "roll" and step == "turn" and pl["must_dice"]:
-            return f"You were told to roll {DICE_WORDS[pl['must_dice']]} this time: 'roll {pl['must_dice']}'."
+            return say("refusal.must_dice", dice=DICE_WORDS[pl["must_dice"]], n=pl["must_dice"])
         if verb == "roll":
-            return f"Roll one or two dice: 'roll 1' or 'roll 2'. Now you may: {opts}."
-        return f"You can't do that now. You may: {opts}."
+            return say("refusal.roll", moves=opts)
+        return say("refusal.cannot", moves=opts)
 
     def choices(self, state: State, seat: int) -> list[Choice]:
         """Every legal action of `seat` at the current step (shared, immutable Choice objects)."""
@@ -1509,7 +1541,7 @@ class AtmosfearGame(Game):
         if d["phase"] == "fears":
             if d["fears"][seat] is not None:
                 return None
-            return Prompt(seat, "Write your greatest fear. It goes into the Well, unseen.", [FEAR], private=True)
+            return Prompt(seat, say("step.fear"), [FEAR], private=True)
         gk = d["gk"]
         if gk["on"]:
             if gk["calling"] == seat:
@@ -1717,7 +1749,8 @@ class AtmosfearGame(Game):
         """What only `seat` sees: its rack, its Time cards, its fear."""
         return {"rack": self._rack_view(d, seat),
                 "time_cards": [{"id": cid, "at": TIME_BEFORE[d["clock"]["minutes"]][cid] / 60,
-                                "text": self.time_text(d, cid)} for cid in d["players"][seat]["time_cards"]],
+                                "text": self.time_text(d, cid).stored()}
+                               for cid in d["players"][seat]["time_cards"]],
                 "fear": self._fear_view(d, seat)}
 
     def _rack_view(self, d: dict[str, Any], seat: int) -> dict[str, int]:
@@ -1742,7 +1775,7 @@ class AtmosfearGame(Game):
         facts = AI_FACTS.get(kind)
         return kind, answer, facts(self, state.data, seat) if facts else None
 
-    def opening(self, state: State) -> list[str]:
+    def opening(self, state: State) -> list[Msg]:
         """This table's house rules (board.toml, time.toml): the head start and the Well's own
         fears for its minutes each, what a wrong fear at the Well does, the stacked Time deck."""
         minutes = state.data["clock"]["minutes"]
@@ -1750,47 +1783,46 @@ class AtmosfearGame(Game):
         head, fears = step_table(RULES["head_start"], per_player), own_fears(per_player, state.seats)
         gifts = []
         if head:
-            gifts.append(f"you each start with {count(head, 'key')} from the {plural(head, 'realm')} "
-                         "to your left")
+            gifts.append(say("opening.head_start", count=head))
         if fears:
-            gifts.append(f"the Gatekeeper puts {count(fears, 'fear')} of his own in the Well")
-        lines = [f"With {minutes} minutes for {state.seats} players, {' and '.join(gifts)}."] if gifts else []
-        lines.append("A wrong fear read at the Well leaves you there to read again next turn."
-                     if step_table(RULES["well_miss"], per_player) == "stay"
-                     else "A wrong fear read at the Well sends you back to your headstone.")
+            gifts.append(say("opening.decoys", count=fears))
+        lines = [say("opening.gifts", minutes=minutes, seats=state.seats, gifts=tuple(gifts))] if gifts else []
+        lines.append(say("opening.well_miss." + step_table(RULES["well_miss"], per_player)))
         if TIME_DECK["skip_passed"]:
-            lines.append("Time cards are stacked, earliest on top; one whose time has passed is set "
-                         "aside and the next one drawn.")
+            lines.append(say("opening.stacked"))
         return lines
 
-    def private_text(self, state: State, seat: int) -> str:
+    def private_text(self, state: State, seat: int) -> dict[str, Any]:
+        """The seat's sheet: who they are, their rack, the Black Key, Time cards, orders on
+        them, their fear; as a stored message (JSON: the bot fingerprints it)."""
         d = state.data
         pl = d["players"][seat]
-        counts = {c: pl["rack"].count(c) for c in COLOURS if c in pl["rack"]}
-        rack = ", ".join(f"{n} {c}" for c, n in counts.items()) or "no coloured keys"
-        missing = [c for c in COLOURS if c not in pl["rack"]]
-        lines = [f"You are **{NAMES[seat]}** (number {seat + 1}, {COLOURS[seat]}).",
-                 f"🔑 Your rack: **{rack}**." + (f" Still missing: {', '.join(missing)}." if missing else
-                                                 " You have every colour!")]
+        rack = tuple(say("private.rack_item", n=pl["rack"].count(c), colour=COLOUR_WORD[c])
+                     for c in COLOURS if c in pl["rack"])
+        missing = tuple(COLOUR_WORD[c] for c in COLOURS if c not in pl["rack"])
+        lines = [say("private.who", harbinger=NAMES[seat], number=seat + 1, colour=COLOUR_WORD[COLOURS[seat]]),
+                 say("private.rack", rack=rack) if rack else say("private.rack_empty")]
+        lines[-1] = say("private.rack_missing", rack=lines[-1], missing=missing) if missing \
+            else say("private.rack_complete", rack=lines[-1])
         if d["black_key"]["holder"] == seat:
-            lines.append("🗝️ You hold the cursed **Black Key**: you can't win while you have it.")
+            lines.append(say("private.black_key"))
         for cid in pl["time_cards"]:
-            lines.append(f"⏳ Time card: {self.time_text(d, cid)}")
+            lines.append(say("private.time_card_held", card=self.time_text(d, cid)))
         if pl["must_roll"]:
-            lines.append(f"🎲 You must roll {with_article(str(pl['must_roll']))} before you play again.")
+            lines.append(say("private.must_roll", number=pl["must_roll"]))
         if pl["must_dice"]:
-            lines.append(f"🎲 You must roll {DICE_WORDS[pl['must_dice']]} on your next move.")
+            lines.append(say("private.must_dice", dice=DICE_WORDS[pl["must_dice"]]))
         if pl["hole"]:
-            lines.append("🕳️ You are in a Black Hole.")
+            lines.append(say("private.in_hole"))
         if d["fears"][seat] is not None:
-            lines.append(f"😱 Your fear: “{d['fears'][seat]}”"
-                         + ("" if seat in d["well"] else " (it has been cast out of the Well)"))
-        return "\n".join(lines)
+            lines.append(say("private.fear" if seat in d["well"] else "private.fear_cast_out",
+                             fear=d["fears"][seat]))
+        return stacked(lines).stored()
 
     def canonical(self, state: State, action: str) -> str:
         verb, arg = split_action(action)
         if not verb:
-            raise IllegalAction(f"That action is empty. {SYNTAX}")
+            raise IllegalAction(EMPTY)
         if verb == "fear":
             return f"fear {clean_fear(arg)}"
         return canonical_action(verb, arg)

@@ -22,7 +22,7 @@ from typing import Any
 from games.core import Rng, State
 from games.core.search import searcher
 
-from .engine import (AI_FEARS, BRANCHES, COLOURS, FATE, GK, INNER, KEYS_PER, KIND, RULES, TIME, WELL,
+from .engine import (AI_FEARS, BRANCHES, COLOURS, DECOYS, FATE, INNER, KEYS_PER, KIND, RULES, TIME, WELL,
                      own_fears)
 from .evaluate import HORIZON, evaluate
 
@@ -87,7 +87,7 @@ def _fears(view: dict[str, Any], seat: int, seats: int, minutes: int,
     and which are still in the Well: the seat's if it is, the rest drawn to the Well's count."""
     mine = view["fear"]
     fears: list[str | None] = [mine["text"] if s == seat else rng.choice(AI_FEARS) for s in range(seats)]
-    fears += list(GK["decoy_fears"][:own_fears(minutes / seats, seats)])
+    fears += list(DECOYS[:own_fears(minutes / seats, seats)])
     well = [seat] if mine["in_well"] else []
     others = [i for i in range(len(fears)) if i != seat]
     rng.shuffle(others)

@@ -191,8 +191,8 @@ class Game(ABC):
     # is the page in that language; `catalogs`, for a game outside data/, (package, folder) of
     # its `<language>.po` catalogs.
     # Optional, for screen readers: `describer(view) -> str` says the renderer's view in words
-    # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line)
-    # -> str` the speaker's picture; without them the bot falls back to generic words.
+    # (the board's alt text, at most 1024 characters: Discord's limit), `speaker_describer(line,
+    # lang) -> str` the speaker's picture; without them the bot falls back to generic words.
     # `panel_text(view) -> list[str]` is the public view's player panel as short plain lines (one
     # per player, then the table's facts; the last, a key to the picture's symbols, is shown
     # small): the table's text beside the picture, where a phone reads what a shrunk picture
@@ -294,8 +294,9 @@ class Game(ABC):
         is a part, and an AI that reads a key left out fails there."""
         return self.view(state, seat)
 
-    def private_text(self, state: State, seat: int) -> str:
-        """What only `seat` knows (a hand, a key rack), as short Markdown for DMs and /hand."""
+    def private_text(self, state: State, seat: int) -> str | Msg | dict[str, Any]:
+        """What only `seat` knows (a hand, a key rack), as short Markdown for DMs and /hand: plain
+        words, or a message (a `Msg`, or a stored one) each reader gets in their language."""
         return ""
 
     def to_move(self, state: State) -> int | None:
