@@ -364,7 +364,7 @@ def _clock_line(table: Table, public: dict[str, Any], interlude: dict[str, Any] 
 
 def _results(table: Table, lang: str) -> list[str]:
     players = "\n".join(present.seat_label(table, i, lang) for i in range(len(table.seats)))
-    scores = present.score_table(table)
+    scores = present.score_table(table, lang)
     return [f"**{text(lang, 'table.players')}**\n{players}"] + (
         [f"**{text(lang, 'table.final_scores')}**\n{scores}"] if scores else [])
 

@@ -5,6 +5,7 @@ from collections import Counter
 
 import discord
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
 from data.locales import DEFAULT, Msg, has, text
 from games.core import Event, Game, option_text
@@ -120,19 +121,21 @@ def earlier_lines(lang: str) -> str:
     return text(lang, "table.earlier", command=f"/{text(lang, 'cmd.log.name')}")
 
 
-def score_table(table: Table) -> str:
-    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}) to read on a phone:
-    no columns to wrap, but a line per player, the name first and the last figure (the total)
-    after it, then the figures that made it, small and short (zeros left out)."""
+def score_table(table: Table, lang: str = DEFAULT) -> str:
+    """A game's final scores ({"header": [...], "rows": [[seat, ...], ...]}; a column's name
+    may be a stored message) to read on a phone, in `lang`: no columns to wrap, but a line per
+    player, the name first and the last figure (the total) after it, then the figures that made
+    it, small and short (zeros left out), numbers as the language writes them (1,5)."""
     scores = (table.result or {}).get("scores")
     if not isinstance(scores, dict) or not scores.get("rows"):
         return ""
-    *parts, total = scores["header"]
+    *parts, total = [table.fill(name, lang) for name in scores["header"]]
     lines = []
     for seat, *figures in scores["rows"]:
-        lines.append(f"**{table.seats[seat].name}** · {total} {figures[-1]}")
-        made_of = ", ".join(f"{name.lower()} {value}" for name, value in zip(parts, figures)
-                            if value)
+        shown = [format_decimal(value, locale=lang) for value in figures]
+        lines.append(f"**{table.seats[seat].name}** · {total} {shown[-1]}")
+        made_of = ", ".join(f"{name.lower()} {value}" for name, value, figure
+                            in zip(parts, shown, figures) if figure)
         if made_of:
             lines.append(f"-# {made_of}")
     return "\n".join(lines)[:1024]

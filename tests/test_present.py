@@ -60,3 +60,22 @@ def test_final_table_results_have_no_grid_and_short_lines():
     text = "\n".join(_results(table, "en"))
     assert "```" not in text and "Total 14" in text
     assert all(len(visible(line)) <= 40 for line in text.splitlines())
+
+
+def test_final_scores_and_reason_read_in_the_readers_language():
+    """Don't Go In There keeps its columns and reason as messages: a German table reads them in
+    German, a half curse as 1,5."""
+    game = games.get("dontgo")
+    from data.locales import Msg
+    header = [Msg(f"game.dontgo.score.{c}").stored()
+              for c in ("curses", "ghosts", "penalty", "bonus", "total")]
+    table = Table(id=1, guild_id=1, channel_id=1, game=game, host_id=1, seed=1, options={},
+                  seats=[Seat("Ana", 1), Seat("Bo", 2)], status="over",
+                  result={"winners": [1], "reason": Msg("game.dontgo.result.fewest_curses").stored(),
+                          "scores": {"header": header, "rows": [[1, 9, 2, 0, 1.5, 7.5],
+                                                               [0, 12, 5, 2, 0, 14]]}})
+    assert score_table(table, "de").splitlines() == [
+        "**Bo** · Summe 7,5", "-# flüche 9, geister 2, bonus 1,5",
+        "**Ana** · Summe 14", "-# flüche 12, geister 5, strafe 2"]
+    assert result_text(table, "es") == "🏆 ¡Gana Bo! (menos maldiciones)"
+    assert score_table(table).splitlines()[0] == "**Bo** · Total 7.5"

@@ -173,6 +173,10 @@ def mask_events(seat: int, right: int, n: int, k: int) -> tuple[Event, ...]:
 DISCARDS = tuple((private_event(seat, "event.discarded_none"), private_event(seat, "event.discarded_one"))
                  for seat in range(5))
 FACE_DOWN = say("event.face_down")  # the Secret Passage's third card, as a new room is laid out
+# the result's words, kept in the JSON state as stored messages (read in each reader's language)
+FEWEST_CURSES = say("result.fewest_curses").stored()
+SCORE_HEADER = [say(f"score.{column}").stored()
+                for column in ("curses", "ghosts", "penalty", "bonus", "total")]
 
 
 @lru_cache(maxsize=None)
@@ -1092,8 +1096,8 @@ class DontGoGame(Game):
         d["scores"], d["winners"] = rows, winners
         d["phase"], d["current"], d["res"], d["ending"] = "over", None, None, False
         state.over = True
-        state.result = {"winners": winners, "reason": "fewest curses",
-                        "scores": {"header": ["Curses", "Ghosts", "Penalty", "Bonus", "Total"],
+        state.result = {"winners": winners, "reason": FEWEST_CURSES,
+                        "scores": {"header": SCORE_HEADER,
                                    "rows": [[r["seat"], r["curses"], r["ghosts"], r["penalty"], r["bonus"],
                                              r["total"]] for r in rows]}}
         for r in rows:
