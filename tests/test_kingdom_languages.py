@@ -1,0 +1,145 @@
+"""Key to the Kingdom speaks German and Spanish: every word its engine writes is a message id.
+
+Seeded games of the smart AI at every seat count are replayed; every event (public and
+private), every prompt's text and button, the refusals a player can provoke, every seat's
+private text and the opening lines are rendered in German and Spanish. None may keep a word
+that only the English catalog uses, and every button fits a phone. The hazards' English is
+hazards.toml's own: the English catalog says exactly what the TOML says.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+import pytest
+
+import games
+from bot.simulate import play
+from bot.table import fill_names
+from data import load_toml
+from data.locales import DEFAULT, messages, render
+from games.core import IllegalAction, State, apply, setup
+from games.kingdom.board import BOARD
+from tests.test_phone_labels import LONGEST
+
+GAME = games.get("kingdom")
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+SEEDS = (1, 2)
+OTHERS = ("de", "es")
+WORD = re.compile(r"[A-Za-z]{4,}")
+# What a refusal quotes back: the player's own typing ('…') and the typed forms (`…`), which
+# are the moves' syntax in every language.
+QUOTED = re.compile(r"'[^']*'|`[^`]*`")
+TYPED = ("dance", "move nowhere", "use banana")  # moves no game state accepts
+
+
+def catalog_words(lang: str) -> set[str]:
+    """The words of four letters or more of every message of `lang`'s catalog."""
+    found: set[str] = set()
+    for message in messages(lang):
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for form in forms:
+            found |= set(WORD.findall(re.sub(r"\{\w+\}", "", form or "")))
+    return found
+
+
+def played(seats: int, seed: int) -> Iterator[tuple[str, Any]]:
+    """(what, words) for everything the engine writes along one AI game: events, prompts and
+    their buttons, refusals, private texts and the opening."""
+    log: list[tuple[int, str, float]] = []
+    play("kingdom", seats, seed, log=log, max_actions=600)
+    state = setup(GAME, seats, None, seed)
+    yield from (("opening", line) for line in GAME.opening(state))
+    for index, (seat, action, now) in enumerate(log):
+        yield from asked(state)
+        if index % 25 == 0:
+            yield from refusals(state, seat)
+        out = apply(GAME, state, seat, action, now)
+        state = out.state
+        yield from (("event", event.text) for event in out.events)
+    yield from asked(state)
+
+
+def asked(state: State) -> Iterator[tuple[str, Any]]:
+    for seat in range(state.seats):
+        yield "private", GAME.private_text(state, seat)
+        prompt = GAME.prompt(state, seat)
+        if prompt is not None:
+            yield "prompt", prompt.text
+            yield from (("button", step.label) for choice in prompt.choices for step in choice.path)
+
+
+def refusals(state: State, seat: int) -> Iterator[tuple[str, Any]]:
+    """The refusals a player meets: a move the game can't read, a turn that is someone else's
+    (a finished game's refusal is the platform's, games/core's, not the game's)."""
+    if state.over:
+        return
+    for who in {seat, (seat + 1) % state.seats}:
+        for typed in TYPED:
+            try:
+                apply(GAME, state, who, typed, 0.0)
+            except IllegalAction as refusal:
+                yield "refusal", refusal.reason
+
+
+@pytest.fixture(scope="module")
+def written() -> list[tuple[str, Any]]:
+    said: dict[str, tuple[str, Any]] = {}
+    for seats in range(GAME.min_seats, GAME.max_seats + 1):
+        for seed in SEEDS:
+            for what, words in played(seats, seed):
+                said.setdefault(repr((what, words)), (what, words))
+    return list(said.values())
+
+
+def test_every_kind_of_word_is_met(written):
+    kinds = {what for what, _ in written}
+    assert kinds == {"opening", "event", "private", "prompt", "button", "refusal"}, kinds
+    assert sum(what == "event" for what, _ in written) > 300
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_no_english_is_left_in_german_or_spanish(written, lang):
+    english_only = catalog_words(DEFAULT) - catalog_words(lang)
+    keep = set(WORD.findall(" ".join(NAMES + [GAME.title])))
+    left: dict[str, str] = {}
+    for what, words in written:
+        shown = QUOTED.sub(" ", fill_names(words, NAMES, lang))
+        for word in set(WORD.findall(shown)) & english_only - keep:
+            left.setdefault(word, f"{what}: {shown}")
+    assert not left, "\n".join(f"{word!r} in {where}" for word, where in sorted(left.items()))
+
+
+@pytest.mark.parametrize("lang", (DEFAULT, *OTHERS))
+def test_every_button_fits_a_phone_and_every_text_discord(written, lang):
+    too_long = [(what, text) for what, words in written
+                if len(text := fill_names(words, NAMES, lang)) > (LONGEST if what == "button" else 2000)]
+    assert not too_long, too_long[:5]
+
+
+def test_the_english_catalog_says_what_the_data_says():
+    """hazards.toml, board.toml and cards.toml keep the English they are written in: the
+    catalog's English of each hazard step, place and card is theirs."""
+    hazards = load_toml("kingdom", "hazards.toml")
+    cards = load_toml("kingdom", "cards.toml")
+    en = lambda key: render(DEFAULT, {"msg": f"game.kingdom.{key}", "who": "{p}", "item": "{item}"})
+    for hid, hazard in hazards.items():
+        assert en(f"hazard.{hid}") == hazard["name"]
+        for step in hazard["steps"]:
+            base = f"hazard.{hid}.{step['id']}"
+            for part in ("say", "show"):
+                if part in step:
+                    assert en(f"{base}.{part}") == step[part], (base, part)
+            if "verb" in step:
+                assert en(f"{base}.verb") == f"{{p}} {step['verb']} {{item}}."
+            for option in step.get("options", ()):
+                assert en(f"{base}.{option['key']}") == option["label"]
+    for space, name in {**{k: v for k, v in BOARD.names.items() if isinstance(v, str)},
+                        **BOARD.locations}.items():
+        assert en(f"place.{space}") == name
+    for spot, spec in BOARD.spots.items():
+        assert en(f"spot.{spot}") == spec["name"]
+    for item, (label, _) in cards["equipment"].items():
+        assert en(f"item.{item}") == label
+    for monster, spec in cards["monsters"].items():
+        assert en(f"monster.{monster}") == spec["name"]
