@@ -14,13 +14,17 @@ from typing import Any, Iterator
 import pytest
 
 import games
+from bot.rendering import alt_text, board_view
 from bot.simulate import play
 from bot.table import fill_names
 from data import load_toml
 from data.locales import DEFAULT, messages, render
 from games.core import IllegalAction, State, apply, setup
 from games.kingdom.board import BOARD
+from render.textrecord import TextRecorder
+from render.words.kingdom import panel
 from tests.test_phone_labels import LONGEST
+from tests.test_render_text_fit import AREAS, NAME_SETS, drawn, game_views, problems
 
 GAME = games.get("kingdom")
 NAMES = ["Ana", "Bo", "Cy", "Di"]
@@ -45,7 +49,7 @@ def catalog_words(lang: str) -> set[str]:
 
 def played(seats: int, seed: int) -> Iterator[tuple[str, Any]]:
     """(what, words) for everything the engine writes along one AI game: events, prompts and
-    their buttons, refusals, private texts and the opening."""
+    their buttons, refusals, private texts, the opening, and board views ("board") now and then."""
     log: list[tuple[int, str, float]] = []
     play("kingdom", seats, seed, log=log, max_actions=600)
     state = setup(GAME, seats, None, seed)
@@ -54,10 +58,12 @@ def played(seats: int, seed: int) -> Iterator[tuple[str, Any]]:
         yield from asked(state)
         if index % 25 == 0:
             yield from refusals(state, seat)
+            yield "board", board_view(GAME, state, NAMES[:seats])
         out = apply(GAME, state, seat, action, now)
         state = out.state
         yield from (("event", event.text) for event in out.events)
     yield from asked(state)
+    yield "board", board_view(GAME, state, NAMES[:seats])
 
 
 def asked(state: State) -> Iterator[tuple[str, Any]]:
@@ -92,28 +98,44 @@ def written() -> list[tuple[str, Any]]:
     return list(said.values())
 
 
+def shown(what: str, words: Any, lang: str) -> list[tuple[str, str]]:
+    """(what, text) as a reader of `lang` reads it: engine words with names filled; a board
+    view as its alt text and its panel's lines (in the view's language, as the bot draws it)."""
+    if what != "board":
+        return [(what, fill_names(words, NAMES, lang))]
+    view = dict(words, lang=lang)
+    return [("alt", alt_text(GAME, view, lang)), *(("panel", line) for line in panel(view))]
+
+
 def test_every_kind_of_word_is_met(written):
     kinds = {what for what, _ in written}
-    assert kinds == {"opening", "event", "private", "prompt", "button", "refusal"}, kinds
+    assert kinds == {"opening", "event", "private", "prompt", "button", "refusal", "board"}, kinds
     assert sum(what == "event" for what, _ in written) > 300
+
+
+def leftover(lang: str, names: list[str]) -> tuple[set[str], set[str]]:
+    """(the words only the English catalog uses, the words kept in every language: the title's
+    and the players' names)."""
+    return catalog_words(DEFAULT) - catalog_words(lang), set(WORD.findall(" ".join([*names, GAME.title])))
 
 
 @pytest.mark.parametrize("lang", OTHERS)
 def test_no_english_is_left_in_german_or_spanish(written, lang):
-    english_only = catalog_words(DEFAULT) - catalog_words(lang)
-    keep = set(WORD.findall(" ".join(NAMES + [GAME.title])))
+    english_only, keep = leftover(lang, NAMES)
     left: dict[str, str] = {}
-    for what, words in written:
-        shown = QUOTED.sub(" ", fill_names(words, NAMES, lang))
-        for word in set(WORD.findall(shown)) & english_only - keep:
-            left.setdefault(word, f"{what}: {shown}")
+    for kind, words in written:
+        for what, said in shown(kind, words, lang):
+            said = QUOTED.sub(" ", said)
+            for word in set(WORD.findall(said)) & english_only - keep:
+                left.setdefault(word, f"{what}: {said}")
     assert not left, "\n".join(f"{word!r} in {where}" for word, where in sorted(left.items()))
 
 
 @pytest.mark.parametrize("lang", (DEFAULT, *OTHERS))
 def test_every_button_fits_a_phone_and_every_text_discord(written, lang):
-    too_long = [(what, text) for what, words in written
-                if len(text := fill_names(words, NAMES, lang)) > (LONGEST if what == "button" else 2000)]
+    most = {"button": LONGEST, "alt": 1024}  # a media description: 1024; a message: 2000
+    too_long = [(what, said) for kind, words in written for what, said in shown(kind, words, lang)
+                if len(said) > most.get(what, 2000)]
     assert not too_long, too_long[:5]
 
 
@@ -143,3 +165,23 @@ def test_the_english_catalog_says_what_the_data_says():
         assert en(f"item.{item}") == label
     for monster, spec in cards["monsters"].items():
         assert en(f"monster.{monster}") == spec["name"]
+
+
+@pytest.mark.parametrize("seats", range(GAME.min_seats, GAME.max_seats + 1))
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_board_draws_its_words_in_the_channels_language_and_they_fit(lang, seats):
+    """The picture's names (hazards, Worlds, the header) are the view's language's, and the
+    longer German and Spanish names still fit as tests/test_render_text_fit.py holds them."""
+    names = NAME_SETS["long"]
+    english_only, keep = leftover(lang, list(names))
+    left: dict[str, str] = {}
+    found: set[str] = set()
+    with TextRecorder() as recorder:
+        for view in game_views("kingdom", seats, seed=7 + seats, names=names):
+            image, marks = drawn("kingdom", dict(view, lang=lang), recorder)
+            found.update(problems(image, marks, AREAS["kingdom"](view), names[:seats]))
+            for mark in marks:
+                for word in set(WORD.findall(mark.text)) & english_only - keep:
+                    left.setdefault(word, mark.text)
+    assert not found, "\n".join(sorted(found))
+    assert not left, left

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from data.locales import DEFAULT, Msg, render
+from data.locales import Msg
 from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 from games.core.marks import marked
 from games.core.typed import squash, words_to_type
@@ -37,7 +37,7 @@ from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
 from .places import beyond_alike, place_words
-from .stock import SETUP, TREASURE_NAMES, p
+from .stock import SETUP, p
 from .words import HAZARD, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, place, say, short
 
 FORMAT = 2
@@ -786,7 +786,7 @@ class KingdomGame(Game):
         tv = None
         if task is not None:
             hazard = HAZARDS[task["hz"]]
-            tv = {"hazard": task["hz"], "name": hazard.name, "step": task["at"], "label": render(DEFAULT, hz.label(task)),
+            tv = {"hazard": task["hz"], "name": hazard.name, "step": task["at"],
                   "lane": task["lane"], "pos": task["pos"],
                   "length": hazard.lanes.get(task["lane"], 0) if task["lane"] else 0,
                   "near": task["near"], "far": task["far"], "miss": task["v"].get("miss")}
@@ -794,7 +794,7 @@ class KingdomGame(Game):
                 "where": BOARD.standing(pl["at"]) if pl["at"] is not None else None,
                 "equip": list(pl["equip"]), "treasures": len(pl["hand"]), "deep": pl["deep"],
                 "wizard_used": pl["wizard_used"], "barred": pl["barred"],
-                "revealed": [TREASURE_NAMES[t] for t in pl["hand"]] if over else None}
+                "revealed": list(pl["hand"]) if over else None}
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data
