@@ -45,6 +45,7 @@ from typing import Any, Callable
 
 import games
 from bot import ui
+from data.locales import DEFAULT, render
 from bot.clock import RealClock
 from fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
 from sandbox.harness import GUILD_READY_TIMEOUT
@@ -263,7 +264,7 @@ def public_text(message: Message) -> str:
 def private_strings(game: Game, state: State, seat: int) -> set[str]:
     """What only `seat` may read: the bold parts of its private text (a hand, a key rack),
     those long enough to mean something."""
-    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", game.private_text(state, seat))
+    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", render(DEFAULT, game.private_text(state, seat)))
             if len(bold) >= 4 and not bold.isdigit()}
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import games
 from bot.simulate import play
+from bot.table import named_prompt
 from games.core import Game, State, apply, setup
 from games.core.marks import mark_label, marked, marker
 from render.atmosfear import draw_atmosfear
@@ -33,8 +34,10 @@ def positions(name: str, seats: int, seed: int, actions: int = 600) -> Iterator[
 
 
 def prompts(game: Game, state: State) -> Iterator[Any]:
+    """Each seat's prompt in English, its players still {p0}.. (an engine may word it as
+    message ids)."""
     for seat in range(state.seats):
-        prompt = game.prompt(state, seat)
+        prompt = named_prompt(game.prompt(state, seat), [])
         if prompt is not None:
             yield prompt
 

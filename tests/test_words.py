@@ -16,6 +16,8 @@ import pytest
 
 import games
 from bot.simulate import play
+from bot.table import named_prompt
+from data.locales import DEFAULT, render
 from games.core import SYSTEM, apply, count, plural, setup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,14 +95,14 @@ def shown_texts(name: str, seats: int, seed: int):
     for seat, action, now in log:
         outcome = apply(game, state, seat, action, now)
         state = outcome.state
-        yield from (event.text for event in outcome.events)
+        yield from (render(DEFAULT, event.text) for event in outcome.events)  # in English
         for who in range(seats):
-            prompt = game.prompt(state, who)
+            prompt = named_prompt(game.prompt(state, who), [])
             if prompt is not None:
                 yield prompt.text
                 yield from (choice.label for choice in prompt.choices)
             if seat != SYSTEM and who == seat:
-                yield game.private_text(state, who)
+                yield render(DEFAULT, game.private_text(state, who))
 
 
 def one_of_many(text: str) -> list[str]:

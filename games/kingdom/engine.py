@@ -37,7 +37,7 @@ from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
 from .places import beyond_alike, place_words
-from .stock import SETUP, p
+from .stock import SETUP, TREASURE_NAMES, p
 from .words import HAZARD, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, place, say, short
 
 FORMAT = 2
@@ -794,7 +794,7 @@ class KingdomGame(Game):
                 "where": BOARD.standing(pl["at"]) if pl["at"] is not None else None,
                 "equip": list(pl["equip"]), "treasures": len(pl["hand"]), "deep": pl["deep"],
                 "wizard_used": pl["wizard_used"], "barred": pl["barred"],
-                "revealed": list(pl["hand"]) if over else None}
+                "revealed": [TREASURE_NAMES[t] for t in pl["hand"]] if over else None}
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.data

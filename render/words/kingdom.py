@@ -131,6 +131,13 @@ def nearest(lang: str, space: str, links: dict[str, list[str]], landmarks: dict[
     return ""
 
 
+@lru_cache(maxsize=1)
+def treasure_ids() -> dict[str, str]:
+    """A Treasure's name as the view reveals it at the end (cards.toml's English) -> its id."""
+    cards = load_toml("kingdom", "cards.toml")
+    return {name: tid for tid, name in {**cards["treasures"], "cobra": cards["cobra"]["label"]}.items()}
+
+
 def item_name(lang: str, item: Any) -> str:
     return say(lang, f"item.{item}")
 
@@ -309,7 +316,8 @@ def player_line(view: dict[str, Any], player: dict[str, Any], monster: dict[str,
 def status(lang: str, player: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None) -> str:
     """What an adventurer is doing, in the words of the board's panel."""
     if player.get("revealed"):
-        return say(lang, "board.carried", treasures=tuple(say(lang, f"treasure.{t}") for t in player["revealed"]))
+        return say(lang, "board.carried", treasures=tuple(
+            say(lang, f"treasure.{treasure_ids()[t]}") if t in treasure_ids() else str(t) for t in player["revealed"]))
     run = ((job or {}).get("runners") or {}).get(str(player.get("seat")))
     if run:
         return say(lang, "board.running", count=int(run.get("left") or 0))
