@@ -185,3 +185,13 @@ def test_the_board_draws_its_words_in_the_channels_language_and_they_fit(lang, s
                     left.setdefault(word, mark.text)
     assert not found, "\n".join(sorted(found))
     assert not left, left
+
+
+@pytest.mark.parametrize("lang", (DEFAULT, *OTHERS))
+def test_every_way_a_hazard_offers_fits_a_phone(lang):
+    """A hazard's ways out are buttons: each fits a phone in every language, met in play or not."""
+    long = [said for hid, hazard in load_toml("kingdom", "hazards.toml").items() for step in hazard["steps"]
+            for option in step.get("options", ())
+            if len(said := render(lang, {"msg": f"game.kingdom.hazard.{hid}.{step['id']}.{option['key']}"}))
+            > LONGEST]
+    assert not long, long
