@@ -38,7 +38,7 @@ from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
 from .places import beyond_alike, place_words
 from .stock import SETUP, TREASURE_NAMES, p
-from .words import HAZARD, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, place, say, short
+from .words import HAZARD, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, chain, place, say, short
 
 FORMAT = 2
 
@@ -411,7 +411,7 @@ class KingdomGame(Game):
         act = self.from_typed(d, seat, norm(action))
         legal = [c.action for c in choices]
         if act not in legal:
-            shown = tuple(c.path[0].label for c in choices[:12]) + (("…",) if len(choices) > 12 else ())
+            shown = chain("choices", [c.path[0].label for c in choices[:12]] + (["…"] if len(choices) > 12 else []))
             typed = words_to_type(self.typed_form(d, a) for a in legal).removeprefix(TYPE_PREFIX)
             raise IllegalAction(say("refusal.choices", typed=action.strip()[:60], shown=shown,
                                     forms=typed.removesuffix(".")))
@@ -874,7 +874,4 @@ class KingdomGame(Game):
         knows = d["knows"][seat].get("key")
         if knows is not None and "key" not in pl["hand"]:
             lines.append(say("private.key_taken", colour=say(f"colour.{self.colours[knows]}")))
-        text = lines[-1]
-        for line in reversed(lines[:-1]):
-            text = say("lines", first=line, then=text)
-        return text.stored()
+        return chain("lines", lines).stored()

@@ -41,6 +41,15 @@ BARE = {k: say(f"place.{k}.bare") for k in NAMED}          # "Sleeping Giant, ne
 LANDMARK = {k: say(f"landmark.{k}") for k in NAMED}        # "Sleeping Giant"
 
 
+def chain(key: str, items: list[Any]) -> Any:
+    """`items` joined pairwise by message `key` ("{first}; {then}", "{first}\n{then}"): a list
+    with a separator of its own, which a list parameter (written "a, b and c") is not."""
+    joined = items[-1]
+    for item in reversed(items[:-1]):
+        joined = say(key, first=item, then=joined)
+    return joined
+
+
 def step(hazard: str, step_id: str, part: str, **params: Any) -> Msg:
     """A hazard step's words from hazards.toml: its `say`, `show` or `verb`, or a choice's label
     (`part` is the option's key)."""
