@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import pytest
 
 import games
+from bot.clock import FakeClock
 from bot.rendering import alt_text, board_view
 from bot.simulate import play
 from bot.table import fill_names
@@ -23,6 +24,9 @@ from games.core import IllegalAction, State, apply, setup
 from games.kingdom.board import BOARD
 from render.textrecord import TextRecorder
 from render.words.kingdom import panel
+from tests.harness import InThreadHarness, Players
+from tests.test_languages import leftover_english
+from tests.test_no_internal_ids import message_texts
 from tests.test_phone_labels import LONGEST
 from tests.test_render_text_fit import AREAS, NAME_SETS, drawn, game_views, problems
 
@@ -34,6 +38,7 @@ WORD = re.compile(r"[A-Za-z]{4,}")
 # What a refusal quotes back: the player's own typing ('…') and the typed forms (`…`), which
 # are the moves' syntax in every language.
 QUOTED = re.compile(r"'[^']*'|`[^`]*`")
+LINK = re.compile(r"https?://\S+")  # a jump link back to the table
 TYPED = ("dance", "move nowhere", "use banana")  # moves no game state accepts
 
 
@@ -195,3 +200,33 @@ def test_every_way_a_hazard_offers_fits_a_phone(lang):
             if len(said := render(lang, {"msg": f"game.kingdom.hazard.{hid}.{step['id']}.{option['key']}"}))
             > LONGEST]
     assert not long, long
+
+
+@pytest.mark.parametrize("locale, lang", [("de", "de"), ("es-ES", "es")])
+async def test_a_kingdom_table_on_a_german_or_spanish_server_reads_in_its_language(
+        locale, lang, fake_discord, tmp_path):
+    """Through the fake Discord: the channel (every version of every message: the log, the
+    buttons, the board's alt text, the panel) and the players' DMs keep no English word."""
+    clock = FakeClock()
+    harness = InThreadHarness(fake_discord, tmp_path / "gk.db", clock=clock, turn_timeout=100_000.0)
+    await harness.start()
+    try:
+        players = Players(fake_discord, harness, ["Ana", "Bo"], locale=locale)
+        table = await players.start_game("Ana", ["Bo"], game="kingdom")
+        for _ in range(40):
+            waiting = [s for s, p in enumerate(table.prompts) if p is not None]
+            if table.status != "running" or not waiting:
+                break
+            await players.play_by_buttons(table, seat=waiting[0])
+            clock.advance(4.0)
+            await players.settle(table)
+        read = [*players.every_version(),
+                *(dm for name in ("Ana", "Bo") for dm in fake_discord.dms(players.users[name]))]
+        assert len(read) > 20
+        roll = render(lang, {"msg": "game.kingdom.choice.roll"})  # the game's own button, worded
+        assert any(roll in "\n".join(message_texts(message)) for message in read), roll
+        for message in read:
+            said = LINK.sub(" ", QUOTED.sub(" ", "\n".join(message_texts(message))))
+            assert leftover_english(said, lang) == set(), said
+    finally:
+        await harness.stop()
