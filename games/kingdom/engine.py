@@ -38,7 +38,7 @@ from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
 from .places import beyond_alike, place_words
 from .stock import SETUP, TREASURE_NAMES, p
-from .words import HAZARD, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, chain, place, say, short
+from .words import CROSS, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, chain, place, say, short
 
 FORMAT = 2
 
@@ -260,7 +260,7 @@ class KingdomGame(Game):
         return bool(BOARD.neighbours(at, d["fold"]))
 
     def _place_choices(self, d: dict[str, Any], seat: int) -> list[tuple[str, Msg]]:
-        out = [(f"cross {h}", say("choice.cross", hazard=HAZARD[h])) for h in self.crossable(d, seat)]
+        out = [(f"cross {h}", CROSS[h]) for h in self.crossable(d, seat)]
         if self.can_fight(d, seat):
             out.append(("fight", FIGHT))
         if self.can_visit(d, seat):

@@ -8,6 +8,7 @@ parameters are built once here: the engine is speed-measured and names places at
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from data import load_toml
@@ -39,6 +40,7 @@ NAMED = sorted({k for k, v in BOARD.names.items() if isinstance(v, str)} | set(B
 PLACE = {k: say(f"place.{k}") for k in NAMED}              # "the Sleeping Giant, near side"
 BARE = {k: say(f"place.{k}.bare") for k in NAMED}          # "Sleeping Giant, near side"
 LANDMARK = {k: say(f"landmark.{k}") for k in NAMED}        # "Sleeping Giant"
+CROSS = {k: say("choice.cross", hazard=HAZARD[k]) for k in BOARD.hazards}  # "Cross the Bone Pit"
 
 
 def chain(key: str, items: list[Any]) -> Any:
@@ -56,12 +58,14 @@ def step(hazard: str, step_id: str, part: str, **params: Any) -> Msg:
     return Msg(f"{GAME}hazard.{hazard}.{step_id}.{part}", **params)
 
 
+@cache
 def world(space: str) -> Msg:
     """The World a space lies in (a Whirlpool: its panel's inner face; it has a name anyway)."""
     s = BOARD.spaces[space]
     return HEARTLAND if s.area == "heart" else WORLD[(s.area, s.face or "in")]
 
 
+@cache
 def place(space: str) -> Msg:
     """A space as a sentence names it: "the Sleeping Giant, near side", "a path in the Heartland"."""
     if space in PLACE:
@@ -69,6 +73,7 @@ def place(space: str) -> Msg:
     return say(f"place.{BOARD.spaces[space].kind}", world=world(space))
 
 
+@cache
 def bare(space: str) -> Msg:
     """A space as a button names it, a name without its article: "Path in the Heartland"."""
     if space in BARE:
@@ -76,6 +81,7 @@ def bare(space: str) -> Msg:
     return say(f"place.{BOARD.spaces[space].kind}.bare", world=world(space))
 
 
+@cache
 def short(space: str) -> Msg:
     """A space as a sentence on a button names it, a cache shortly: "a cache in the Heartland"."""
     if space in PLACE:
