@@ -411,7 +411,8 @@ class KingdomGame(Game):
         act = self.from_typed(d, seat, norm(action))
         legal = [c.action for c in choices]
         if act not in legal:
-            shown = chain("choices", [c.path[0].label for c in choices[:12]] + (["…"] if len(choices) > 12 else []))
+            labels = [c.path[0].label for c in choices[:12]] + (["…"] if len(choices) > 12 else [])
+            shown = chain("choices", labels)
             typed = words_to_type(self.typed_form(d, a) for a in legal).removeprefix(TYPE_PREFIX)
             raise IllegalAction(say("refusal.choices", typed=action.strip()[:60], shown=shown,
                                     forms=typed.removesuffix(".")))

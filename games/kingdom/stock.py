@@ -76,7 +76,8 @@ def draw_equipment(d: dict[str, Any], seat: int, events: list[Event]) -> str | N
     return item
 
 
-def lose_item(d: dict[str, Any], seat: int, item: str, events: list[Event], said: str = "game.kingdom.event.loses") -> bool:
+def lose_item(d: dict[str, Any], seat: int, item: str, events: list[Event],
+              said: str = "game.kingdom.event.loses") -> bool:
     """Move one `item` from `seat` to the lost equipment pile (face up, remembering the owner);
     `said`: the message telling how ("{who} loses {item}.", a hazard's own way)."""
     equip = d["players"][seat]["equip"]

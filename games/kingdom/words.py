@@ -3,8 +3,8 @@ reader gets the log, the buttons and the refusals in their own language.
 
 The data names things by id (a space, an item, a hazard's step); this module turns an id into
 the message that says it. The English catalog holds the words data/kingdom/*.toml writes (a test
-keeps them equal), so the TOML stays where a hazard's story is written. Messages without
-parameters are built once here: the engine is speed-measured and names places at every move.
+keeps them equal), so the TOML stays where a hazard's story is written. Messages that never
+change are built once here: the engine is speed-measured and names places at every move.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 from data import load_toml
 from data.locales import Msg
 
-from .board import BOARD, PANELS, FACES
+from .board import BOARD, FACES, PANELS
 
 GAME = "game.kingdom."
 _CARDS: dict[str, Any] = load_toml("kingdom", "cards.toml")
