@@ -45,6 +45,7 @@ from typing import Any, Callable
 
 import games
 from bot import ui
+from data.locales import DEFAULT, render
 from bot.clock import RealClock
 from fakediscord import FakeDiscord, FakeDiscordError, Interaction, Message
 from sandbox.harness import GUILD_READY_TIMEOUT

@@ -28,6 +28,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.locales import DEFAULT, LANGUAGES, text
+
 from . import core
 from .core import BLACK, WHITE, font, ink_on, seat_rgb, shade, tint
 
@@ -79,8 +81,17 @@ def _spaces() -> dict[str, tuple[int, int, str, str, str | None]]:
 SPACES = _spaces()
 SPOTS = {k: (v["xy"][0], v["xy"][1] + DY) for k, v in BOARD["spots"].items()}
 HAZARDS = {k: tuple(v) for k, v in BOARD["hazards"].items()}
-HAZARD_NAMES = {k: v["name"] for k, v in HAZARD_TABLE.items()}
 MAIN_LANE = {k: next(iter(v.get("lanes", {"-": 0}))) for k, v in HAZARD_TABLE.items()}
+
+
+def _lang(view: dict[str, Any]) -> str:
+    """The language of the words drawn: the view's (the channel's), English when it has none."""
+    return view.get("lang") if view.get("lang") in LANGUAGES else DEFAULT
+
+
+def _say(lang: str, key: str, **params: Any) -> str:
+    """The game's message `key` (data/kingdom/locales) in `lang`."""
+    return text(lang, "game.kingdom." + key, **params)
 
 
 def _present(sid: str, fold: tuple[str, str]) -> bool:
@@ -140,7 +151,8 @@ def _vertical_label(im: Image.Image, text: str, centre: tuple[int, int], fnt) ->
     im.paste(tile, (centre[0] - tile.width // 2, centre[1] - tile.height // 2), tile)
 
 
-def build_static(fold: tuple[str, str]) -> Image.Image:
+def build_static(fold: tuple[str, str], lang: str = DEFAULT) -> Image.Image:
+    """The layer that changes only with the fold (and the language of its names)."""
     im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = core.Draw(im)
     d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.HEADER_BG)
@@ -176,7 +188,7 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
             t = k / (length + 1)
             px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
             d.ellipse((px - 4, py - 4, px + 4, py + 4), fill=(150, 150, 160))
-        name, centre, vertical = _hazard_label(hz)
+        name, centre, vertical = _hazard_label(hz, lang)
         if vertical:
             _vertical_label(im, name, centre, label)
         else:
@@ -224,13 +236,13 @@ def build_static(fold: tuple[str, str]) -> Image.Image:
     bar = font(FLOOR, True)
     for panel, x0 in (("west", 0), ("east", 800)):
         face = fold[0] if panel == "west" else fold[1]
-        f_world, text = core.fit_font(_world(panel, face), FLOOR, 380, True, smallest=FLOOR)
-        d.text((x0 + 200, HEADER_H + BAR_H // 2), text, font=f_world, fill=WHITE, anchor="mm")
-    d.text((600, HEADER_H + BAR_H // 2), "The Heartland", font=bar, fill=WHITE, anchor="mm")
+        f_world, world = core.fit_font(_say(lang, f"world.{panel}.{face}"), FLOOR, 380, True, smallest=FLOOR)
+        d.text((x0 + 200, HEADER_H + BAR_H // 2), world, font=f_world, fill=WHITE, anchor="mm")
+    d.text((600, HEADER_H + BAR_H // 2), _say(lang, "board.heartland"), font=bar, fill=WHITE, anchor="mm")
     return im
 
 
-_static_cached = lru_cache(maxsize=8)(build_static)
+_static_cached = lru_cache(maxsize=4 * len(LANGUAGES))(build_static)
 
 
 # --------------------------------------------------------------------------- pieces
@@ -253,11 +265,11 @@ def _token(d: ImageDraw.ImageDraw, x: float, y: float, colour: str | None, seat:
            anchor="mm")
 
 
-def _demon(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+def _demon(d: ImageDraw.ImageDraw, x: float, y: float, lang: str) -> None:
     d.regular_polygon((x, y, 30), 6, fill=DK_RGB, outline=BLACK)
     d.polygon([(x - 20, y - 18), (x - 10, y - 38), (x - 5, y - 20)], fill=DK_RGB, outline=BLACK)
     d.polygon([(x + 20, y - 18), (x + 10, y - 38), (x + 5, y - 20)], fill=DK_RGB, outline=BLACK)
-    d.text((x, y + 1), "DK", font=font(FLOOR, True), fill=WHITE, anchor="mm")
+    d.text((x, y + 1), _say(lang, "board.dk"), font=font(FLOOR, True), fill=WHITE, anchor="mm")
 
 
 OFFSETS = [(0, 0), (-17, -17), (17, -17), (-17, 17), (17, 17)]
@@ -295,11 +307,11 @@ def _piece_positions(view: dict[str, Any]) -> dict[int, tuple[float, float]]:
     return out
 
 
-def _hazard_label(hz: str) -> tuple[str, tuple[int, int], bool]:
-    """A hazard's name, where it is written (its centre) and whether it runs upwards: beside a
-    vertical band, along a level one, or where `LABEL_AT` puts it."""
+def _hazard_label(hz: str, lang: str) -> tuple[str, tuple[int, int], bool]:
+    """A hazard's name in `lang`, where it is written (its centre) and whether it runs upwards:
+    beside a vertical band, along a level one, or where `LABEL_AT` puts it."""
     (x0, y0), (x1, y1) = _band_points(hz)
-    name = HAZARD_NAMES[hz]
+    name = _say(lang, f"hazard.{hz}")
     mx, my = (x0 + x1) // 2, (y0 + y1) // 2
     if hz in LABEL_AT:
         lx, ly = LABEL_AT[hz]
@@ -310,20 +322,20 @@ def _hazard_label(hz: str) -> tuple[str, tuple[int, int], bool]:
     return name, (mx, my + dy), False
 
 
-@lru_cache(maxsize=1)
-def _hazard_label_boxes() -> tuple[tuple[float, float, float, float], ...]:
-    """Where every hazard's name may be written (whichever way the panels are folded)."""
+@lru_cache(maxsize=None)
+def _hazard_label_boxes(lang: str) -> tuple[tuple[float, float, float, float], ...]:
+    """Where every hazard's name may be written in `lang` (whichever way the panels are folded)."""
     f = font(FLOOR, True)
     boxes = []
     for hz in HAZARDS:
-        name, (cx, cy), vertical = _hazard_label(hz)
+        name, (cx, cy), vertical = _hazard_label(hz, lang)
         half_long, half_short = f.getlength(name) / 2 + 6, 21
         hw, hh = (half_short, half_long) if vertical else (half_long, half_short)
         boxes.append((cx - hw, cy - hh, cx + hw, cy + hh))
     return tuple(boxes)
 
 
-def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour,
+def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour, lang: str,
            placed: list[tuple[float, float, float, float]] | None = None) -> None:
     """A tag naming the space at (x, y): above it, else below, right or left of it (then
     further out above and below), wherever it first covers no hazard's name nor a tag in ``placed``
@@ -335,7 +347,7 @@ def _label(d: ImageDraw.ImageDraw, x: float, y: float, text: str, colour,
     boxes = [(left, top, left + w, top + 36) for left, top in
              ((min(max(4, left), WIDTH - w - 4), top) for left, top in spots)
              if BOARD_TOP + 2 <= top and top + 36 <= BOARD_BOTTOM]
-    taken = (*_hazard_label_boxes(), *(placed or ()))
+    taken = (*_hazard_label_boxes(lang), *(placed or ()))
     box = next((b for b in boxes if not any(_overlap(b, t) for t in taken)), boxes[0])
     if placed is not None:
         placed.append(box)
@@ -349,22 +361,23 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     mid = HEADER_H // 2
+    lang = _lang(view)
     players = view.get("players") or []
     winner = view.get("winner")
     if view.get("phase") == "over":
         if isinstance(winner, int) and winner < len(players):
             d.rectangle((0, 0, WIDTH, HEADER_H), fill=core.GOLD)
-            text = f"{_name(view, winner)} escapes the Kingdom with the Key!"
-            f, lines = core.fit_phrase(text, core.seat_names(view), 34, WIDTH - 40, HEADER_H - 6, smallest=FLOOR)
+            said = _say(lang, "board.header_win", who=_name(view, winner))
+            f, lines = core.fit_phrase(said, core.seat_names(view), 34, WIDTH - 40, HEADER_H - 6, smallest=FLOOR)
             core.draw_lines(d, WIDTH / 2, mid, lines, f, BLACK, align="m")
         else:
-            d.text((WIDTH / 2, mid), "The Demon King keeps the Kingdom: nobody escaped", font=font(FLOOR, True),
+            d.text((WIDTH / 2, mid), _say(lang, "board.header_none"), font=font(FLOOR, True),
                    fill=core.WARN, anchor="mm")
         return
     title = font(FLOOR, True)
     top, low = ROW_MID
     d.text((14, top), TITLE, font=title, fill=GOLDEN, anchor="lm")
-    rnd = f"Round {view.get('round', 1)}/{view.get('rounds', '?')}"
+    rnd = _say(lang, "board.header_round", round=view.get("round", 1), rounds=view.get("rounds", "?"))
     x = 14 + title.getlength(TITLE) + 20
     d.text((x, top), rnd, font=font(FLOOR), fill=core.TEXT_DIM, anchor="lm")
     left, right = 14, WIDTH - 14
@@ -381,13 +394,15 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
                                    smallest=FLOOR)
         core.draw_lines(d, left, low, lines, f, core.TEXT, align="l")
     elif job:
-        text = f"The {str(job.get('panel', '')).capitalize()} panel is folding!"
-        f, text = core.fit_font(text, FLOOR, right - left, True, smallest=FLOOR)
-        d.text((left, low), text, font=f, fill=core.WARN, anchor="lm")
+        panel = job.get("panel") if job.get("panel") in ("west", "east") else "west"
+        f, said = core.fit_font(_say(lang, "board.header_fold", panel=_say(lang, f"panel.{panel}")), FLOOR,
+                                right - left, True, smallest=FLOOR)
+        d.text((left, low), said, font=f, fill=core.WARN, anchor="lm")
     elif isinstance(current, int) and current < len(players):
-        phase = {"demon": "moves the Demon King", "move": "moves", "steal": "may steal"}.get(view.get("phase"), "to play")
+        phase = view.get("phase") if view.get("phase") in ("demon", "move", "steal") else "act"
         _token(d, left + 24, low, players[current].get("colour"), current)
-        f, lines = core.fit_phrase(f"{_name(view, current)} {phase}", core.seat_names(view), FLOOR,
+        f, lines = core.fit_phrase(_say(lang, f"board.header.{phase}", who=_name(view, current)),
+                                   core.seat_names(view), FLOOR,
                                    right - left - 58, height, smallest=FLOOR)
         core.draw_lines(d, left + 58, low, lines, f, core.TEXT, align="l")
 
@@ -435,7 +450,7 @@ def _draw_board(im: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], f
     # the Demon King
     demon = view.get("demon")
     if demon in SPACES:
-        _demon(d, *xy(demon))
+        _demon(d, *xy(demon), _lang(view))
     # the adventurers
     for seat, (x, y) in sorted(_piece_positions(view).items()):
         pl = players[seat] if seat < len(players) else {}
@@ -453,13 +468,13 @@ def _draw_marks(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             x, y = xy(sid)
             colour = DK_RGB if sid in demon else core.HIGHLIGHT
             d.ellipse((x - R - 6, y - R - 6, x + R + 6, y + R + 6), outline=colour, width=4)
-            _label(d, x, y, str(mark.get("mark", "")), colour, placed)
+            _label(d, x, y, str(mark.get("mark", "")), colour, _lang(view), placed)
 
 
 # --------------------------------------------------------------------------- entry points
 def draw_kingdom(view: dict[str, Any]) -> Image.Image:
     fold = _fold_of(view)
-    im = core.board(_static_cached(fold))
+    im = core.board(_static_cached(fold, _lang(view)))
     d = core.Draw(im)
     _draw_header(d, view)
     _draw_board(im, d, view, fold)

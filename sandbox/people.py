@@ -7,6 +7,7 @@ from typing import Any
 from bot import ui
 from bot.app import GatekeeperBot
 from bot.table import Table, named_prompt
+from data.locales import DEFAULT, language
 from games.core import Rng, decide
 
 from fakediscord import FakeDiscord, Message
@@ -149,7 +150,8 @@ class Players:
         `stale_client` still shows `board` after it was deleted, and clicks it."""
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
-        prompt = named_prompt(table.game.prompt(table.state, seat), table.names())
+        prompt = named_prompt(table.game.prompt(table.state, seat), table.names(),
+                              language(self.guild.locale) or DEFAULT)  # as the board words it
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()

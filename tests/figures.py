@@ -106,9 +106,9 @@ def kingdom_figures(players: int, seed: int, count: int, options: dict[str, Any]
                 key_steals += "key" in after.data["players"][seat]["hand"] and "key" not in before.data["players"][seat]["hand"]
             visits += verb == "visit"
             deep += verb == "deep"
-            for e in events:
-                throws += "throws **" in e.text and not before.data["turn_info"].get("no_demon")
-                stuck += e.text.startswith("The Demon King cannot move")
+            for said in (render(DEFAULT, e.text) for e in events):  # the log in English
+                throws += "throws **" in said and not before.data["turn_info"].get("no_demon")
+                stuck += said.startswith("The Demon King cannot move")
             if not found:
                 taken = [loc for loc, tid in before.data["locations"].items()
                          if tid is not None and after.data["locations"][loc] is None]

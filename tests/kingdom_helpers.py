@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from data.locales import DEFAULT, render
 from games.core import Event, Rng, State, setup
 from games.kingdom import GAME
 from games.kingdom import hazards as hz
@@ -70,8 +71,18 @@ def act(st: State, seat: int, *actions: str, dice: list[int] = ()) -> tuple[Stat
     return new, events
 
 
+def en(words) -> str:
+    """Engine words (a message, or a ready string) as an English reader reads them."""
+    return render(DEFAULT, words)
+
+
 def text(events: list[Event]) -> str:
-    return "\n".join(e.text for e in events)
+    return "\n".join(en(e.text) for e in events)
+
+
+def labels(prompt) -> list[str]:
+    """A prompt's choices as English buttons read them."""
+    return [en(c.path[0].label) for c in prompt.choices]
 
 
 def me(st: State, seat: int = 0) -> dict:

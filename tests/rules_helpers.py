@@ -6,6 +6,7 @@ import pytest
 import json
 from pathlib import Path
 
+from data.locales import DEFAULT, render
 from games.core import Game, IllegalAction, Rng, State, advance, apply, decide, setup
 
 
@@ -15,14 +16,16 @@ def act(game: Game, st: State, seat: int, action: str, now: float = 0.0):
 
 
 def refused(game: Game, st: State, seat: int, action: str, *fragments: str, now: float = 0.0) -> str:
-    """The action raises IllegalAction, leaves the state untouched, and its reason says each fragment."""
+    """The action raises IllegalAction, leaves the state untouched, and its reason (in English,
+    when it is a message) says each fragment."""
     before = st.to_json()
     with pytest.raises(IllegalAction) as err:
         apply(game, st, seat, action, now)
     assert st.to_json() == before
+    reason = render(DEFAULT, err.value.reason)
     for fragment in fragments:
-        assert fragment.lower() in err.value.reason.lower(), err.value.reason
-    return err.value.reason
+        assert fragment.lower() in reason.lower(), reason
+    return reason
 
 
 def self_play(game: Game, seats: int, seed: int, levels: list[str], max_actions: int = 8000) -> State:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from games.kingdom import GAME
 from games.kingdom.board import BOARD
 from render.words.kingdom import describe, place_names
-from tests.kingdom_helpers import act, position
+from tests.kingdom_helpers import act, en, labels, position
 
 
 def demon_to_move():
@@ -24,8 +24,8 @@ def demon_to_move():
 def test_the_demon_kings_moves_say_that_he_is_the_one_moving():
     st = demon_to_move()
     prompt = GAME.prompt(st, 0)
-    assert prompt.choices and all(" · DK " in c.label for c in prompt.choices)  # his piece reads "DK"
-    assert "move the Demon King (DK) 2 spaces first" in prompt.text
+    assert prompt.choices and all(" · DK " in label for label in labels(prompt))  # his piece reads "DK"
+    assert "move the Demon King (DK) 2 spaces first" in en(prompt.text)
 
 
 def test_a_catch_and_a_theft_name_the_player_not_the_colour():
@@ -34,8 +34,8 @@ def test_a_catch_and_a_theft_name_the_player_not_the_colour():
     st.data["players"][1]["at"] = target
     prompt = GAME.prompt(st, 0)
     letter = GAME.marks(st.data)[target]
-    assert f"The Demon King catches {{p1}} at {letter}." in prompt.text
-    assert not any("{p1}" in c.label for c in prompt.choices)  # the buttons stay short
+    assert f"The Demon King catches {{p1}} at {letter}." in en(prompt.text)
+    assert not any("{p1}" in label for label in labels(prompt))  # the buttons stay short
 
 
 def test_alt_text_names_a_white_dagger_as_the_board_does():
@@ -57,9 +57,9 @@ def test_spaces_alike_are_told_apart_by_where_they_lead():
     st = position("h1")
     st.data["demon"] = "h7"
     st, _ = act(st, 0, "roll", dice=[1])
-    labels = [c.label.split(" · ", 1)[1] for c in GAME.prompt(st, 0).choices]
-    assert len(labels) == 2 and len(set(labels)) == 2, labels
-    assert all(label.startswith("DK toward ") for label in labels), labels
+    said = [label.split(" · ", 1)[1] for label in labels(GAME.prompt(st, 0))]
+    assert len(said) == 2 and len(set(said)) == 2, said
+    assert all(label.startswith("DK toward ") for label in said), said
 
 
 def test_alt_text_says_where_each_adventurer_stands_in_their_panels_words():
@@ -75,5 +75,5 @@ def test_a_throw_needed_twice_reads_as_a_sentence():
     from tests.kingdom_helpers import fresh, in_hazard
     st = in_hazard(fresh(), 0, "boats", "fight")
     prompt = GAME.prompt(st, 0)
-    assert "Roll for an 8 twice" in [c.label for c in prompt.choices], prompt.choices
-    assert prompt.text.endswith("(0 so far, throw 1 of 6)"), prompt.text
+    assert "Roll for an 8 twice" in labels(prompt), prompt.choices
+    assert en(prompt.text).endswith("(0 so far, throw 1 of 6)"), en(prompt.text)

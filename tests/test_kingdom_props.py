@@ -18,6 +18,7 @@ from games.core import IllegalAction, Rng, State, apply, decide, replay, setup
 from games.kingdom import GAME
 from games.kingdom.board import BOARD
 from games.kingdom.stock import COBRA, ITEM_COPIES, SETUP, TREASURE_NAMES, TREASURES
+from tests.kingdom_helpers import en
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SECRET_NAMES = [TREASURE_NAMES[t] for t in TREASURES]
@@ -58,7 +59,7 @@ def check_secrecy(state: State, events) -> None:
     assert public["hand"] is None and public["knows"] is None
     assert all(isinstance(v, bool) for v in public["locations"].values())
     for seat in range(state.seats):
-        assert "{p" not in GAME.private_text(state, seat)  # DMs are not name-filled
+        assert "{p" not in en(GAME.private_text(state, seat))  # DMs are not name-filled
         mine = GAME.view(state, seat)
         assert mine["hand"] == state.data["players"][seat]["hand"]
         strip = {k: v for k, v in mine.items() if k not in ("hand", "knows", "seat")}
@@ -69,7 +70,7 @@ def check_secrecy(state: State, events) -> None:
             continue
         if e.kind != "end":
             for name in SECRET_NAMES:
-                assert name not in e.text, e.text
+                assert name not in en(e.text), en(e.text)
 
 
 def play_game(seats: int, seed: int, levels: list[str], checks: bool = True, limit: int = 6000):
@@ -168,7 +169,7 @@ def test_mangled_typed_actions_only_raise_illegal_action(seed, moves, junk):
             try:
                 apply(GAME, state, seat, action)
             except IllegalAction as err:
-                assert err.reason and len(err.reason) < 1500
+                assert err.reason and len(en(err.reason)) < 1500
             assert state.to_json() == before
 
 
@@ -236,7 +237,7 @@ def test_every_typed_action_form_with_odd_digits_junk_or_huge_input_is_refused_u
                         try:
                             apply(GAME, state, seat, action)
                         except IllegalAction as err:
-                            assert err.reason and len(err.reason) < 1500
+                            assert err.reason and len(en(err.reason)) < 1500
                         else:
                             raise AssertionError(f"{action[:40]!r} was accepted")
                         assert state.to_json() == before

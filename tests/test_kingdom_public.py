@@ -13,7 +13,7 @@ import json
 from games.kingdom import GAME
 from games.kingdom.stock import TREASURE_NAMES, TREASURES
 from render.kingdom import render_kingdom
-from tests.kingdom_helpers import act, actions, me, position, put, safe_demon
+from tests.kingdom_helpers import act, actions, en, labels, me, position, put, safe_demon
 
 WINNING = ["key", "crown"]
 LOSING = ["orb", "crown"]
@@ -23,8 +23,8 @@ def public(st, events=()) -> dict:
     prompts = {}
     for seat in range(st.seats):
         pr = GAME.prompt(st, seat)
-        prompts[seat] = None if pr is None else (pr.text, [(c.action, c.label) for c in pr.choices])
-    said = [e.text for e in events if e.to is None]
+        prompts[seat] = None if pr is None else (en(pr.text), list(zip([c.action for c in pr.choices], labels(pr))))
+    said = [en(e.text) for e in events if e.to is None]
     return {"view": GAME.view(st, None), "prompts": prompts, "events": said}
 
 

@@ -13,7 +13,7 @@ from games.kingdom import GAME
 from games.kingdom.board import BOARD
 from games.kingdom.hazards import HAZARDS
 from games.kingdom.stock import TREASURE_NAMES
-from tests.kingdom_helpers import (act, actions, fresh, in_hazard, me, next_turn_of, position, put,
+from tests.kingdom_helpers import (act, actions, en, fresh, in_hazard, me, next_turn_of, position, put,
                                    safe_demon, task_at, text)
 from tests.rules_helpers import refused
 
@@ -171,9 +171,9 @@ def test_landing_on_an_opponent_lets_you_steal_a_treasure_holder_unseen():
     assert actions(st) == ["steal blue", "leave"]
     st, ev = act(st, 0, "steal blue")
     assert me(st, 0)["hand"] == ["crown"] and me(st, 1)["hand"] == []
-    public = [e.text for e in ev if e.to is None]
+    public = [en(e.text) for e in ev if e.to is None]
     assert not any("Crown" in t for t in public)
-    assert any("Crown" in e.text and e.to == (0,) for e in ev)
+    assert any("Crown" in en(e.text) and e.to == (0,) for e in ev)
 
 
 def test_stealing_the_key_is_remembered_by_its_victim():
@@ -459,7 +459,7 @@ def test_demon_castle_moat_crocodiles_a_one_costs_a_treasure():
     st = crocs([], hand=["orb"])
     st, ev = act(st, 0, "roll", dice=[1])
     assert me(st)["at"] == "moat_b" and me(st)["hand"] == [] and "orb" in st.data["lost_treasure"]
-    assert not any("Orb" in e.text for e in ev if e.to is None)
+    assert not any("Orb" in en(e.text) for e in ev if e.to is None)
 
 
 # ============================================================ Evil Tower bridge
@@ -1258,8 +1258,8 @@ def test_key_location_win_the_fight_and_take_the_treasure_holder_secretly():
     name = GAME.view(st, 0)["hand"]
     assert name == [treasure]
     secret = TREASURE_NAMES[treasure]
-    assert not any(secret in e.text for e in ev if e.to is None)
-    assert any(secret in e.text for e in ev if e.to == (0,))
+    assert not any(secret in en(e.text) for e in ev if e.to is None)
+    assert any(secret in en(e.text) for e in ev if e.to == (0,))
 
 
 def test_key_location_losing_the_fight_leaves_the_treasure_and_you_may_try_next_turn():
@@ -1500,7 +1500,7 @@ def test_rat_trap_the_turn_after_the_missed_ones_is_spent_climbing_over_the_wall
     events = []
     for _ in range(3):
         GAME.end_turn(st, Rng(1), events)
-    last = [e.text for e in events if "misses a turn" in e.text][-1]
+    last = [en(e.text) for e in events if "misses a turn" in en(e.text)][-1]
     assert "free" not in last and "over the wall" in last
     page = (BOARD_DOC).read_text(encoding="utf-8")
     assert "free next turn" not in page and "ends that turn" in page.split("**Rat Trap**")[1].split("\n-")[0]

@@ -162,8 +162,8 @@ def game_words() -> list[str]:
 
 
 def leftover_english(shown: str, lang: str) -> set[str]:
-    for words in game_words():
-        shown = shown.replace(words, " ")
+    for words in game_words():  # whole words only: the verb "keep" is no part of "Gatekeeper"
+        shown = re.sub(rf"(?<![A-Za-z]){re.escape(words)}(?![A-Za-z])", " ", shown)
     return set(re.findall(r"[A-Za-z]{4,}", shown)) & english_only_words(lang)
 
 

@@ -221,7 +221,8 @@ def test_a_long_status_is_said_whole():
     from render.words.kingdom import panel
 
     view = seated(random_view(5), 2)
-    label = "climbing the white skulls (an odd number of them: one, three or five) towards the Evil Tower"
-    view["players"][0]["task"] = {"hazard": "x", "name": "x", "step": "x", "label": label, "lane": None,
+    view["players"][0]["task"] = {"hazard": "bone_pit", "name": "Bone Pit", "step": "climb", "lane": None,
                                   "pos": 0, "length": 0, "near": None, "far": None, "miss": None}
-    assert panel(view)[0].endswith(f" · {label}")
+    assert panel(view)[0].endswith(" · Bone Pit: climbing the white skulls (odd numbers climb)")
+    german = panel(dict(view, lang="de"))[0]  # in the table's language, as long as it takes
+    assert german.endswith(" · Knochengrube: klettert über die weißen Schädel (ungerade Zahlen klettern)")

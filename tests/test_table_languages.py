@@ -17,6 +17,7 @@ import pytest
 from bot import livetable, present
 from bot.clock import FakeClock
 from bot.livetable import Trail
+from bot.rendering import speaker_name
 from data.locales import text
 from fakediscord import Message
 from tests.harness import InThreadHarness, Players, play_out
@@ -217,7 +218,9 @@ def test_the_gatekeepers_visit_and_the_game_clock_read_in_the_servers_language(l
         state.data["clock"]["end"] = end
         who = livetable.acting(table, game.view(state, None), now, lang)
         shown += [who.header, who.plain, who.clock]
-    assert shown[2] == f"⏳ {text(lang, 'table.clock.during_visit', name='THE GATEKEEPER')}"
+    name = speaker_name(game, "gatekeeper", lang).upper()  # his name in the server's language
+    assert name == {"de": "DER GATEKEEPER", "es": "EL GATEKEEPER"}[lang]
+    assert shown[2] == f"⏳ {text(lang, 'table.clock.during_visit', name=name)}"
     when = livetable.countdown(leaves + 60)
     assert shown[5] == f"⏳ {text(lang, 'table.clock.runs_out', when=when)}"
     state.data["clock"]["paused_at"] = now

@@ -27,16 +27,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step, count
-from games.core.marks import mark_label, marked
+from data.locales import Msg
+from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
+from games.core.marks import marked
 from games.core.typed import squash, words_to_type
 
 from . import hazards as hz
 from . import stock
 from .board import BOARD, PANELS
 from .hazards import HAZARDS, Ctx
-from .places import button_words, place_words
+from .places import beyond_alike, place_words
 from .stock import SETUP, TREASURE_NAMES, p
+from .words import CROSS, LANDMARK, PANEL, PLACE, SPOT, TREASURE, WORLD, chain, place, say, short
 
 FORMAT = 2
 
@@ -50,6 +52,17 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     return new
 
 ROUNDS = tuple(SETUP["rounds"])
+
+# The words that take no parameters, built once (the engine is speed-measured).
+NO_WAY, LEAVE, ROLL = say("choice.no_way"), say("choice.leave"), say("choice.roll")
+NOTHING, END_HERE = say("choice.nothing"), say("choice.end_here")
+FIGHT, VISIT = say("choice.fight"), say("choice.visit")
+DEEP, LET, NO_WAY_OUT = say("choice.deep"), say("choice.let"), say("choice.no_way_out")
+STEAL_ASK, STOPPED, YOUR_TURN = say("prompt.steal"), say("prompt.stopped"), say("prompt.your_turn")
+OVER, FOLDING = say("refusal.over"), say("refusal.folding")
+DEMON_STUCK, DEEP_ASK = say("event.demon_stuck"), say("event.deep_ask")
+NOTE = {"black": ("choice.mark_treasure", "choice.mark_empty"), "pool": ("choice.mark_pool",) * 2}
+TYPE_PREFIX = "You can type: "  # words_to_type's English lead: the typed forms are protocol
 
 
 ITEM_VERBS = ("use", "drop", "take")  # the actions that may name a piece of equipment
@@ -202,7 +215,7 @@ class KingdomGame(Game):
         pl = d["players"][seat]
         phase = d["phase"]
         ti = d["turn_info"]
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Msg]] = []
         if pl["task"] is not None:
             wanted = hz.needs(self.ctx(d, seat, Rng(0), []))
             if wanted == "roll":
@@ -211,65 +224,61 @@ class KingdomGame(Game):
                 out.extend(self._marked_ways_out(d, wanted))
         elif phase == "demon":
             marks = self.marks(d)
-            words = place_words(list(marks), d["demon"], d)
+            beyond = beyond_alike(list(marks), d["demon"], d)
             for s in marks:
                 # "DK toward Gate": the way the Demon King goes (a path or a cache: no matter to him)
-                where = f"toward {words[s].split(' toward ', 1)[1]}" if " toward " in words[s] \
-                    else f"to {button_words(words[s])}"
-                out.append((f"demon {s}", mark_label(marks[s], f"DK {where}")))
+                where = say("choice.demon_to", place=short(s)) if beyond[s] is None \
+                    else say("choice.demon_toward", place=LANDMARK[beyond[s]])
+                out.append((f"demon {s}", say("choice.mark", mark=marks[s], place=where)))
         elif phase == "move":
             marks = self.marks(d)
             words = place_words(list(marks), d["players"][seat]["at"], d)
             for s in marks:
-                out.append((f"move {s}", mark_label(marks[s], button_words(words[s])) + self._space_note(d, s)))
+                out.append((f"move {s}", self._space_label(d, s, marks[s], words[s])))
             if not marks:
-                out.append(("stay", "No way forward: stay"))
+                out.append(("stay", NO_WAY))
         elif phase == "steal":
             for v in self.victims(d, seat):
-                out.append((f"steal {self.colours[v]}", f"Steal a Treasure from {p(v)}"))
-            out.append(("leave", "Leave them be"))
+                out.append((f"steal {self.colours[v]}", say("choice.steal", who=p(v))))
+            out.append(("leave", LEAVE))
         else:  # act
             moved = ti.get("moved")
             if not moved:
                 if self.move_possible(d, seat):
-                    out.append(("roll", "Roll and move"))
+                    out.append(("roll", ROLL))
                 if not ti.get("must_roll"):
                     out += self._place_choices(d, seat)
                 if not out:
-                    out.append(("stay", "Nothing to do: end the turn"))
+                    out.append(("stay", NOTHING))
             else:
                 out += self._place_choices(d, seat)
-                out.append(("stay", "End the turn here"))
+                out.append(("stay", END_HERE))
         return [Choice(a, (Step(a.replace(" ", "-"), lab),)) for a, lab in out]
 
     def move_possible(self, d: dict[str, Any], seat: int) -> bool:
         at = d["players"][seat]["at"]
         return bool(BOARD.neighbours(at, d["fold"]))
 
-    def _place_choices(self, d: dict[str, Any], seat: int) -> list[tuple[str, str]]:
-        out = [(f"cross {h}", f"Cross the {HAZARDS[h].name}") for h in self.crossable(d, seat)]
+    def _place_choices(self, d: dict[str, Any], seat: int) -> list[tuple[str, Msg]]:
+        out = [(f"cross {h}", CROSS[h]) for h in self.crossable(d, seat)]
         if self.can_fight(d, seat):
-            out.append(("fight", "Fight for the Treasure here"))
+            out.append(("fight", FIGHT))
         if self.can_visit(d, seat):
-            out.append(("visit", "Visit the Wizard (once a game)"))
+            out.append(("visit", VISIT))
         return out
 
-    def _catch_notes(self, d: dict[str, Any]) -> str:
+    def _catch_notes(self, d: dict[str, Any]) -> tuple[Msg, ...]:
         """Whom the Demon King would catch where, for the text above his buttons (which stay
-        short): " The Demon King catches {p1} at B." ("" when nobody)."""
-        said = [f"{' and '.join(p(s) for s in caught)} at {mark}" for space, mark in self.marks(d).items()
-                if (caught := self.caught_by_demon(d, space))]
-        return f" The Demon King catches {'; '.join(said)}." if said else ""
+        short): "{p1} at B" for each place that catches somebody."""
+        return tuple(say("prompt.catch", who=tuple(p(s) for s in caught), mark=mark)
+                     for space, mark in self.marks(d).items() if (caught := self.caught_by_demon(d, space)))
 
-    def _space_note(self, d: dict[str, Any], space: str) -> str:
-        """What a move button adds to a place's name: whether a Key Location still holds its
-        Treasure (public: the board shows it too), that a Whirlpool is jumped into."""
-        kind = BOARD.spaces[space].kind
-        if kind == "black":
-            return " (Treasure)" if d["locations"].get(space) else " (empty)"
-        if kind == "pool":
-            return " (jump in)"
-        return ""
+    def _space_label(self, d: dict[str, Any], space: str, mark: str, words: Msg) -> Msg:
+        """A move button: the board's letter and the place's words, and whether a Key Location
+        still holds its Treasure (public: the board shows it too), that a Whirlpool is jumped into."""
+        note = NOTE.get(BOARD.spaces[space].kind)
+        key = "choice.mark" if note is None else note[0 if d["locations"].get(space) else 1]
+        return say(key, mark=mark, place=words)
 
     def marks(self, d: dict[str, Any]) -> dict[str, str]:
         """The places the current choices name -> the letter the board draws on each, in the
@@ -292,37 +301,38 @@ class KingdomGame(Game):
                 places = [action.split()[1] for action, _ in wanted if action.startswith("go ")]
         return marked(sorted(set(places), key=_reading_order))
 
-    def _marked_ways_out(self, d: dict[str, Any], wanted: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    def _marked_ways_out(self, d: dict[str, Any], wanted: list[tuple[str, Msg]]) -> list[tuple[str, Msg]]:
         """A hazard's choices, its ways out lettered as the board marks them."""
         marks = self.marks(d)
         order = {place: i for i, place in enumerate(marks)}
         out = []
         for action, label in wanted:
             verb, _, place = action.partition(" ")
-            out.append((action, mark_label(marks[place], label) if verb == "go" and place in marks else label))
+            marked_way = verb == "go" and place in marks
+            out.append((action, say("choice.mark", mark=marks[place], place=label) if marked_way else label))
         # the ways out in letter order, after the hazard's other choices
         return sorted(out, key=lambda c: order.get(c[0][3:], -1) if c[0].startswith("go ") else -1)
 
     def fold_choices(self, d: dict[str, Any], seat: int) -> list[Choice]:
         job = d["fold_job"]
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Msg]] = []
         if job["stage"] == "deep":
             if seat in job["asked"] and seat not in job["answered"]:
-                out = [("deep", "Use Deep Magic: stop the fold"), ("let", "Let the board fold")]
+                out = [("deep", DEEP), ("let", LET)]
         elif job["stage"] == "run":
             run = job["runners"].get(str(seat))
             if run is not None:
                 if run["die"] is None:
-                    out = [("roll", f"Run! Throw {4 - run['left']} of 3")]
+                    out = [("roll", say("choice.run", throw=4 - run["left"], of=3))]
                 else:
                     targets = self.move_targets(d, seat, run["die"], run=True)
                     marks = self.marks(d)
                     words = place_words([s for s in marks if s in targets],
                                         d["players"][seat]["at"], d)
-                    out = [(f"move {s}", mark_label(marks[s], button_words(words[s])) + self._space_note(d, s))
+                    out = [(f"move {s}", self._space_label(d, s, marks[s], words[s]))
                            for s in marks if s in targets]
                     if not targets:
-                        out = [("stay", "No way out: stay")]
+                        out = [("stay", NO_WAY_OUT)]
         return [Choice(a, (Step(a.replace(" ", "-"), lab),)) for a, lab in out]
 
     def prompt(self, state: State, seat: int) -> Prompt | None:
@@ -331,30 +341,31 @@ class KingdomGame(Game):
             return None
         return Prompt(seat, self.prompt_text(state, seat), choices)
 
-    def prompt_text(self, state: State, seat: int) -> str:
+    def prompt_text(self, state: State, seat: int) -> Msg:
         d = state.data
         pl = d["players"][seat]
         if d["phase"] == "fold":
             job = d["fold_job"]
-            world = BOARD.world(job["panel"], job["to"])
             if job["stage"] == "deep":
-                return f"The board is about to fold to the {world}. Use your Deep Magic?"
-            run = job["runners"][str(seat)]
-            return f"Escape the folding World! {count(run['left'], 'throw')} left: run to a lettered place."
+                return say("prompt.deep", world=WORLD[(job["panel"], job["to"])])
+            return say("prompt.run", count=job["runners"][str(seat)]["left"])
         if pl["task"] is not None:
             progress = hz.roll_progress(pl["task"])
-            return f"{hz.label(pl['task'])} ({progress})" if progress else hz.label(pl["task"])
+            label = hz.label(pl["task"])
+            return say("prompt.task", label=label, progress=progress) if progress else label
         ti = d["turn_info"]
         if d["phase"] == "demon":
-            return (f"You threw {ti['die']}: move the Demon King (DK) {count(ti['die'], 'space')} first, "
-                    f"then your adventurer.{self._catch_notes(d)}")
+            caught = self._catch_notes(d)
+            if caught:
+                return say("prompt.demon_catches", count=ti["die"], caught=caught)
+            return say("prompt.demon", count=ti["die"])
         if d["phase"] == "move":
-            return f"Move {count(ti['die'], 'space')}."
+            return say("prompt.move", count=ti["die"])
         if d["phase"] == "steal":
-            return "You landed on another adventurer. Steal a Treasure?"
+            return STEAL_ASK
         if ti.get("moved"):
-            return "You stopped here."
-        return "Your turn."
+            return STOPPED
+        return YOUR_TURN
 
     def from_typed(self, d: dict[str, Any], seat: int, act: str) -> str:
         """A typed action in players' words as the canonical one: a place by its letter on the
@@ -391,18 +402,20 @@ class KingdomGame(Game):
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if state.over or d["phase"] == "over":
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(OVER)
         choices = self.choices(state, seat)
         if not choices:
             if d["phase"] == "fold":
-                raise IllegalAction("The board is folding: you have nothing to decide right now.")
-            raise IllegalAction(f"It's not your turn: {p(d['current'])} is playing.")
+                raise IllegalAction(FOLDING)
+            raise IllegalAction(say("refusal.turn", who=p(d["current"])))
         act = self.from_typed(d, seat, norm(action))
         legal = [c.action for c in choices]
         if act not in legal:
-            shown = "; ".join(c.label for c in choices[:12]) + (" …" if len(choices) > 12 else "")
-            words = words_to_type(self.typed_form(d, a) for a in legal)
-            raise IllegalAction(f"You can't '{action.strip()[:60]}' now. Your choices: {shown}. {words}")
+            labels = [c.path[0].label for c in choices[:12]] + (["…"] if len(choices) > 12 else [])
+            shown = chain("choices", labels)
+            typed = words_to_type(self.typed_form(d, a) for a in legal).removeprefix(TYPE_PREFIX)
+            raise IllegalAction(say("refusal.choices", typed=action.strip()[:60], shown=shown,
+                                    forms=typed.removesuffix(".")))
         events: list[Event] = []
         if d["phase"] == "fold":
             self.fold_action(state, seat, act, rng, events)
@@ -434,10 +447,10 @@ class KingdomGame(Game):
                 self.after_landing(state, seat, rng, events)
         elif verb == "stay":
             if d["phase"] == "move":
-                events.append(Event(f"{p(seat)} can't move {d['turn_info']['die']} and stays put."))
+                events.append(Event(say("event.stays_put", who=p(seat), die=d["turn_info"]["die"])))
             self.end_turn(state, rng, events)
         else:  # pragma: no cover - every legal action is handled above
-            raise IllegalAction(f"Unknown action {action!r}.")
+            raise IllegalAction(say("refusal.unknown", typed=action))
         return events
 
     # ------------------------------------------------------------ moving
@@ -447,7 +460,7 @@ class KingdomGame(Game):
         face = rng.die(stock.DIE)
         d["rolls"].append(face)
         ti.update(die=face, entry=face, must_roll=False)
-        events.append(Event(f"🎲 {p(seat)} throws **{face}**."))
+        events.append(Event(say("event.throw", who=p(seat), die=face)))
         if ti.get("no_demon"):
             d["phase"] = "move"
             return self.check_move(state, seat, rng, events)
@@ -455,7 +468,7 @@ class KingdomGame(Game):
         if len(options) == 1:
             return self.move_demon(state, seat, options[0], rng, events)
         if not options:
-            events.append(Event("The Demon King cannot move that far and stays where he is."))
+            events.append(Event(DEMON_STUCK))
             d["phase"] = "move"
             return self.check_move(state, seat, rng, events)
         d["phase"] = "demon"
@@ -468,7 +481,7 @@ class KingdomGame(Game):
     def move_demon(self, state: State, seat: int, space: str, rng: Rng, events: list[Event]) -> None:
         d = state.data
         d["demon"] = space
-        events.append(Event(f"👹 {p(seat)} moves the Demon King to {BOARD.name(space)}."))
+        events.append(Event(say("event.demon_moves", who=p(seat), place=place(space))))
         for victim in self.caught_by_demon(d, space):
             self.to_dungeon(state, victim, rng, events)
         if not self.on_track(d["players"][seat]):
@@ -479,7 +492,7 @@ class KingdomGame(Game):
     def to_dungeon(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         pl = d["players"][seat]
-        events.append(Event(f"👹 The Demon King seizes {p(seat)} and throws them into his dungeon!"))
+        events.append(Event(say("event.dungeon", who=p(seat))))
         pl["at"], pl["spot"], pl["barred"] = None, "dungeon", None
         pl["task"] = hz.new_task("demon_dungeon")
 
@@ -487,7 +500,7 @@ class KingdomGame(Game):
         d = state.data
         targets = self.move_targets(d, seat, d["turn_info"]["die"])
         if not targets:
-            events.append(Event(f"{p(seat)} has no way forward with {d['turn_info']['die']} and stays put."))
+            events.append(Event(say("event.no_way", who=p(seat), die=d["turn_info"]["die"])))
             self.end_turn(state, rng, events)
 
     def move_to(self, state: State, seat: int, space: str, rng: Rng, events: list[Event]) -> None:
@@ -506,13 +519,13 @@ class KingdomGame(Game):
         ti.update(moved=True, left=left, no_demon=False)
         d["phase"] = "act"
         kind = BOARD.spaces[space].kind
-        events.append(Event(f"{p(seat)} moves to {BOARD.name(space)}."))
+        events.append(Event(say("event.moves", who=p(seat), place=place(space))))
         if kind == "pool":
             return self.start_fold(state, seat, rng, events)
         if self.escapes(pl):
             return self.win(state, seat, events)
         if kind == "supply":
-            stock.draw_equipment(d, seat, events, " from the supply cache")
+            stock.draw_equipment(d, seat, events)
         if kind == "ring":
             return self.begin_task(state, seat, hz.new_task("ring_of_stones", entry=ti["die"]), rng, events)
         if self.victims(d, seat):
@@ -532,9 +545,11 @@ class KingdomGame(Game):
         hand = d["players"][victim]["hand"]
         tid = hand.pop(rng.below(len(hand)))
         d["players"][seat]["hand"].append(tid)
-        events.append(Event(f"💰 {p(seat)} steals a Treasure holder from {p(victim)}!"))
-        events.append(Event(f"You stole **{TREASURE_NAMES[tid]}** from {p(victim)}.", to=(seat,), kind="private"))
-        events.append(Event(f"{p(seat)} stole **{TREASURE_NAMES[tid]}** from you.", to=(victim,), kind="private"))
+        events.append(Event(say("event.steal", who=p(seat), victim=p(victim))))
+        events.append(Event(say("private.stole", treasure=TREASURE[tid], victim=p(victim)), to=(seat,),
+                            kind="private"))
+        events.append(Event(say("private.robbed", treasure=TREASURE[tid], who=p(seat)), to=(victim,),
+                            kind="private"))
         stock.forget_holder(d, victim)
         if tid == "key":
             d["knows"][victim]["key"] = seat
@@ -629,8 +644,7 @@ class KingdomGame(Game):
         d["phase"], d["winner"] = "over", None
         state.over = True
         state.result = {"winners": [], "reason": "the Demon King keeps the Kingdom: nobody escaped in time"}
-        events.append(Event(f"🌑 {d['rounds']} rounds have passed: the Demon King seals the Kingdom. "
-                            "Nobody escapes!", kind="end"))
+        events.append(Event(say("event.time_up", count=d["rounds"]), kind="end"))
 
     def escapes(self, pl: dict[str, Any]) -> bool:
         """The adventurer stands on the Gate with the Key and another Treasure: they win. Asked
@@ -642,26 +656,23 @@ class KingdomGame(Game):
         pl = d["players"][seat]
         d["phase"], d["winner"] = "over", seat
         state.over = True
-        carried = ", ".join(TREASURE_NAMES[t] for t in pl["hand"])
+        carried = tuple(TREASURE[t] for t in pl["hand"])
         state.result = {"winners": [seat], "reason": "escaped the Kingdom with the Key"}
-        events.append(Event(f"🗝️ {p(seat)} escapes the Kingdom through the Gate carrying {carried}!", kind="end"))
+        events.append(Event(say("event.win", who=p(seat), treasures=carried), kind="end"))
 
     # ------------------------------------------------------------ the folding board
     def start_fold(self, state: State, jumper: int, rng: Rng, events: list[Event]) -> None:
         d = state.data
         panel = BOARD.panel_of(d["players"][jumper]["at"])
         to = "out" if d["fold"][panel] == "in" else "in"
-        world = BOARD.world(panel, to)
-        verb = "opens out" if to == "out" else "folds in"
-        events.append(Event(f"🌀 {p(jumper)} jumps into the Whirlpool! The {panel.capitalize()} panel "
-                            f"{verb} to show the {world}."))
+        events.append(Event(say(f"event.jump_{to}", who=p(jumper), panel=PANEL[panel], world=WORLD[(panel, to)])))
         # Deep Magic holds the board shut: it stops a panel opening out, not one folding back in
         asked = [s for s, pl in enumerate(d["players"]) if s != jumper and pl["deep"] > 0] if to == "out" else []
         d["fold_job"] = {"panel": panel, "to": to, "jumper": jumper, "stage": "deep", "asked": asked,
                          "answered": [], "runners": {}, "caught": []}
         d["phase"] = "fold"
         if asked:
-            events.append(Event("Anyone holding Deep Magic may stop the fold."))
+            events.append(Event(DEEP_ASK))
             return
         self.fold_runs(state, rng, events)
 
@@ -678,12 +689,10 @@ class KingdomGame(Game):
         for s in self.affected(d):
             if self.on_track(d["players"][s]):
                 job["runners"][str(s)] = {"left": 3, "die": None}
-                events.append(Event(f"{p(s)} has 3 throws to get out of the {self._world_name(d, job['panel'])}!"))
+                events.append(Event(say("event.must_run", who=p(s), count=3,
+                                        world=WORLD[(job["panel"], d["fold"][job["panel"]])])))
         if not job["runners"]:
             self.do_fold(state, rng, events)
-
-    def _world_name(self, d: dict[str, Any], panel: str) -> str:
-        return BOARD.world(panel, d["fold"][panel])
 
     def fold_action(self, state: State, seat: int, act: str, rng: Rng, events: list[Event]) -> None:
         d = state.data
@@ -693,12 +702,11 @@ class KingdomGame(Game):
             if act == "deep":
                 d["players"][seat]["deep"] -= 1
                 d["deep_left"] += 1
-                events.append(Event(f"✨ {p(seat)} uses Deep Magic: the board does not fold! The card returns "
-                                    "to the Ring of Stones."))
+                events.append(Event(say("event.deep_used", who=p(seat))))
                 d["fold_job"] = None
                 d["phase"] = "act"
                 return self.end_turn(state, rng, events)
-            events.append(Event(f"{p(seat)} lets the board fold."))
+            events.append(Event(say("event.lets_fold", who=p(seat))))
             if set(job["asked"]) <= set(job["answered"]):
                 self.fold_runs(state, rng, events)
             return
@@ -708,9 +716,9 @@ class KingdomGame(Game):
             face = rng.die(stock.DIE)
             run["die"] = face
             d["rolls"].append(face)
-            events.append(Event(f"🎲 {p(seat)} throws **{face}** to escape the fold."))
+            events.append(Event(say("event.run_throw", who=p(seat), die=face)))
             if not self.move_targets(d, seat, face, run=True):
-                events.append(Event(f"{p(seat)} has no way to move {face}."))
+                events.append(Event(say("event.run_stuck", who=p(seat), die=face)))
                 self.runner_done(state, seat, rng, events, safe=False)
             return
         if act != "stay":
@@ -718,14 +726,13 @@ class KingdomGame(Game):
             pl["at"] = space
             pl["barred"] = None
             d["last"] = {"seat": seat, "from": d["last"]["to"] if d["last"] else None, "to": space}
-            events.append(Event(f"{p(seat)} runs to {BOARD.name(space)}."))
+            events.append(Event(say("event.runs", who=p(seat), place=place(space))))
             if self.escapes(pl):
                 return self.win(state, seat, events)
         pool = BOARD.panels[job["panel"]]["pool"]
         safe = BOARD.panel_of(pl["at"]) != job["panel"] or pl["at"] == pool
         if safe:
-            where = "into the Whirlpool" if pl["at"] == pool else "to safety"
-            events.append(Event(f"{p(seat)} escapes {where}."))
+            events.append(Event(say("event.run_pool" if pl["at"] == pool else "event.run_safe", who=p(seat))))
         self.runner_done(state, seat, rng, events, safe=safe)
 
     def runner_done(self, state: State, seat: int, rng: Rng, events: list[Event], safe: bool) -> None:
@@ -750,12 +757,11 @@ class KingdomGame(Game):
             pl = d["players"][s]
             pl["at"], pl["spot"], pl["barred"], pl["after_visit"] = None, spot, None, False
             pl["task"] = hz.new_task("caught", spot=spot)
-            events.append(Event(f"💥 {p(s)} is caught by the folding board and lands in "
-                                f"{BOARD.spots[spot]['name']}!"))
+            events.append(Event(say("event.fold_caught", who=p(s), spot=SPOT[spot])))
         if d["monster"] and d["monster"]["seat"] in caught:
             d["monster_discard"].append(d["monster"]["id"])
             d["monster"] = None
-        events.append(Event(f"The {panel.capitalize()} panel now shows the {BOARD.world(panel, to)}."))
+        events.append(Event(say("event.panel_shows", panel=PANEL[panel], world=WORLD[(panel, to)])))
         d["fold_job"] = None
         d["phase"] = "act"
         self.end_turn(state, rng, events)
@@ -781,7 +787,7 @@ class KingdomGame(Game):
         tv = None
         if task is not None:
             hazard = HAZARDS[task["hz"]]
-            tv = {"hazard": task["hz"], "name": hazard.name, "step": task["at"], "label": hz.label(task),
+            tv = {"hazard": task["hz"], "name": hazard.name, "step": task["at"],
                   "lane": task["lane"], "pos": task["pos"],
                   "length": hazard.lanes.get(task["lane"], 0) if task["lane"] else 0,
                   "near": task["near"], "far": task["far"], "miss": task["v"].get("miss")}
@@ -838,38 +844,35 @@ class KingdomGame(Game):
             view["seat"] = seat
         return view
 
-    def opening(self, state: State) -> list[str]:
+    def opening(self, state: State) -> list[Msg]:
         """This table's house rules (cards.toml, board.toml): the seat balance's extra Equipment,
         the Demon King's ring and the round limit."""
         extra = SETUP["seat_balance"]["equipment_extra"].get(str(state.seats), [])
         each = SETUP["equipment_each"]
-        lines = [f"Seat balance: {p(seat)} is dealt {count(more, 'more Equipment card')} "
-                 f"({each + more} in all)."
+        lines = [say("opening.balance", who=p(seat), count=more, total=each + more)
                  for seat, more in enumerate(extra) if more]
-        safe = " and ".join(sorted(BOARD.name(space) for space in BOARD.safe))
-        stride = " and strides over the Gate road, always moving the full throw" \
-            if BOARD.demon_strides else ""
-        lines.append(f"The Demon King walks only the Heartland ring{stride}; {safe} are safe.")
-        lines.append(f"If nobody escapes within {state.data['rounds']} rounds, the Demon King keeps "
-                     "the Kingdom and nobody wins.")
+        safe = tuple(PLACE[space] for space in sorted(BOARD.safe, key=BOARD.name))
+        lines.append(say("opening.demon_strides" if BOARD.demon_strides else "opening.demon", safe=safe))
+        lines.append(say("opening.rounds", count=state.data["rounds"]))
         return lines
 
-    def private_text(self, state: State, seat: int) -> str:
+    def private_text(self, state: State, seat: int) -> dict[str, Any]:
         """What only the seat knows: the Treasures in its face-down holders and who took its Key
-        (its equipment and Deep Magic lie face up: the table shows them)."""
+        (its equipment and Deep Magic lie face up: the table shows them). One line each, joined
+        by the `lines` message (a message holds no list of lines); stored (`Msg.stored`), as the
+        bot keeps a fingerprint of it in JSON."""
         d = state.data
         pl = d["players"][seat]
-        lines = [f"You are **{self.colours[seat]}**."]
+        lines = [say("private.colour", colour=say(f"colour.{self.colours[seat]}"))]
         if pl["hand"]:
-            lines.append("🔒 Your Treasure holders: " + ", ".join(f"**{TREASURE_NAMES[t]}**" for t in pl["hand"]) + ".")
+            lines.append(say("private.holders", treasures=tuple(say("bold", what=TREASURE[t]) for t in pl["hand"])))
         else:
-            lines.append("🔒 You carry no Treasure yet.")
+            lines.append(say("private.no_treasure"))
         if stock.can_escape(pl):
-            lines.append("🗝️ You have the Key and another Treasure: get to the Gate to escape!")
+            lines.append(say("private.can_escape"))
         elif "key" in pl["hand"]:
-            lines.append("🗝️ You have the Key: one more Treasure, then out through the Gate.")
+            lines.append(say("private.has_key"))
         knows = d["knows"][seat].get("key")
         if knows is not None and "key" not in pl["hand"]:
-            lines.append(f"You saw {self.colours[knows].capitalize()} take the Key from you.")
-        return "\n".join(lines)
-
+            lines.append(say("private.key_taken", colour=say(f"colour.{self.colours[knows]}")))
+        return chain("lines", lines).stored()

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from data import load_toml
-from games.core import Event, IllegalAction, Rng, count
+from data.locales import Msg
+from games.core import Event, IllegalAction, Rng
 
 from . import stock
 from .board import BOARD
-from .places import button_words
 from .stock import ITEMS, MONSTERS, p
+from .words import HAZARD, ITEM, PLACE, THE_ITEM, bare, place, say, step
 
 RAW: dict[str, Any] = load_toml("kingdom", "hazards.toml")
 TARGET_KEYS = ("go", "pass", "fail", "end", "short", "else", "reached", "win", "lose", "resume")
@@ -71,9 +72,8 @@ class Ctx:
         face = self.rng.die(stock.DIE)
         self.dice.append(face)
         self.task["v"]["last"] = face
-        name = HAZARDS[self.task["hz"]].name
         self.d["rolls"].append(face)
-        self.say(f"🎲 {{p}} rolls **{face}** ({name}).")
+        self.say("event.hazard_roll", die=face, hazard=HAZARD[self.task["hz"]])
         return face
 
     def pick(self) -> str | None:
@@ -82,11 +82,17 @@ class Ctx:
         self.used = True
         return self.choice
 
-    def say(self, text: str, to: tuple[int, ...] | None = None) -> None:
-        self.events.append(Event(text.replace("{p}", p(self.seat)), to=to))
+    def say(self, key: str, **params: Any) -> None:
+        """Tell everyone message game.kingdom.`key` about the adventurer ({who})."""
+        self.events.append(Event(say(key, who=p(self.seat), **params)))
+
+    def tell(self, words: Msg) -> None:
+        self.events.append(Event(words))
 
 
 NEED_ROLL = ("need", "roll")
+NOT_AN_ANSWER = say("refusal.not_an_answer")
+LOSES = say("event.loses").id  # how equipment is lost unless a step says its own way
 Result = tuple[Any, ...]
 OPS: dict[str, Callable[[Ctx, dict[str, Any]], Result]] = {}
 FLAGS: dict[str, Callable[[Ctx], bool]] = {}
@@ -210,10 +216,10 @@ def _roll_sum(ctx: Ctx, st: dict[str, Any]) -> Result:
     c["n"] = c.get("n", 0) + 1
     c["sum"] = c.get("sum", 0) + face
     if c["sum"] >= st["at_least"]:
-        ctx.say(f"{{p}} makes {c['sum']} (needed {st['at_least']}).")
+        ctx.say("event.sum_made", total=c["sum"], needed=st["at_least"])
         return ("go", st["pass"])
     if c["n"] >= st["rolls"]:
-        ctx.say(f"{{p}} makes only {c['sum']} (needed {st['at_least']}).")
+        ctx.say("event.sum_short", total=c["sum"], needed=st["at_least"])
         return ("go", st["fail"])
     return NEED_ROLL
 
@@ -267,7 +273,7 @@ def _climb(ctx: Ctx, st: dict[str, Any]) -> Result:
         task["pos"] -= 1
         if task["pos"] <= 0:
             return ("go", st["pass"])
-        ctx.say("{p} climbs onto the next skull.")
+        ctx.say("event.climb_skull")
     return ("end", st["id"])
 
 
@@ -287,16 +293,21 @@ def _choose(ctx: Ctx, st: dict[str, Any]) -> Result:
     chosen = None
     if len(opts) == 1:
         if ctx.peek:
-            return need([(f"use {opts[0]['key']}", opts[0]["label"])])
+            return need([(f"use {opts[0]['key']}", option_words(ctx, st, opts[0]))])
         chosen = opts[0]
     else:
         key = ctx.pick()
         if key is None:
-            return need([(f"use {o['key']}", o["label"]) for o in opts])
+            return need([(f"use {o['key']}", option_words(ctx, st, o)) for o in opts])
         chosen = next(o for o in opts if f"use {o['key']}" == key)
     ctx.task["v"]["item"] = item_used(ctx, chosen)
     ctx.task["v"]["method"] = chosen["key"]
     return ("go", chosen["go"])
+
+
+def option_words(ctx: Ctx, st: dict[str, Any], option: dict[str, Any]) -> Msg:
+    """A `choose` option's label (hazards.toml's `label`) as a message."""
+    return step(ctx.task["hz"], st["id"], option["key"])
 
 
 def way_for(ctx: Ctx, item: str) -> str | None:
@@ -324,26 +335,26 @@ def _check(ctx: Ctx, st: dict[str, Any]) -> Result:
 @op("drop")
 def _drop(ctx: Ctx, st: dict[str, Any]) -> Result:
     what = st["item"]
-    verb = st.get("verb", "loses")
+    said = step(ctx.task["hz"], st["id"], "verb").id if "verb" in st else LOSES
     if what == "$item":
         what = ctx.task["v"].get("item")
     if what == "any":
         kinds = sorted(set(ctx.equip))
         if not kinds:
             if not ctx.peek:
-                ctx.say("{p} has no equipment to lose.")
+                ctx.say("event.no_equipment")
             return ("go", st["go"])
         if len(kinds) == 1:
             what = kinds[0]
         else:
             key = ctx.pick()
             if key is None:
-                return need([(f"drop {k}", f"Lose {stock.the(k)}") for k in kinds])
+                return need([(f"drop {k}", say("choice.lose", item=THE_ITEM[k])) for k in kinds])
             what = key.split()[1]
     if ctx.peek:
         return ("go", st["go"])
     if what and what in ctx.equip:
-        stock.lose_item(ctx.d, ctx.seat, what, ctx.events, verb)
+        stock.lose_item(ctx.d, ctx.seat, what, ctx.events, said)
     return ("go", st["go"])
 
 
@@ -351,7 +362,7 @@ def _drop(ctx: Ctx, st: dict[str, Any]) -> Result:
 def _lose_treasure(ctx: Ctx, st: dict[str, Any]) -> Result:
     if not ctx.peek:
         if not stock.lose_treasure(ctx.d, ctx.seat, ctx.rng, ctx.events):
-            ctx.say("{p} has no Treasure to lose.")
+            ctx.say("event.no_treasure")
     return ("go", st["go"])
 
 
@@ -395,8 +406,11 @@ def _miss(ctx: Ctx, st: dict[str, Any]) -> Result:
     if v["miss"] > 0:
         v["miss"] -= 1
         left = v["miss"]
-        ctx.say(f"{{p}} misses a turn in the {HAZARDS[ctx.task['hz']].name}"
-                + (f" ({left} more to miss)." if left else f" ({st['then']})."))
+        hazard = HAZARD[ctx.task["hz"]]
+        if left:
+            ctx.say("event.miss_turn", hazard=hazard, count=left)
+        else:
+            ctx.say("event.miss_last", hazard=hazard, then=step(ctx.task["hz"], st["id"], "then"))
         return ("end", st["id"])
     del v["miss"]
     return ("go", st["go"])
@@ -434,10 +448,9 @@ def _build(ctx: Ctx, st: dict[str, Any]) -> Result:
     ctx.d["bridge"] = {"built": n, "from": ctx.task["near"]}
     ctx.task["lane"], ctx.task["pos"] = "bridge", n
     if n >= length:
-        ctx.say("{p} builds the whole Evil Tower bridge!")
+        ctx.say("event.bridge_whole")
     else:
-        ctx.say(f"{{p}} builds {count(n, 'section')} of the Evil Tower bridge and stands "
-                "on the last one.")
+        ctx.say("event.bridge_part", count=n)
     return ("go", st["go"])
 
 
@@ -461,8 +474,8 @@ def _exit(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("exit", {"to": spots[0], "then": then})
     key = ctx.pick()
     if key is None:
-        return need([(f"go {s}", f"Out to {button_words(BOARD.name(s), article=False)}") for s in spots])
-    ctx.say(f"{{p}} comes out at {BOARD.name(key.split()[1])}.")
+        return need([(f"go {s}", say("choice.out", place=bare(s))) for s in spots])
+    ctx.say("event.comes_out", place=place(key.split()[1]))
     return ("exit", {"to": key.split()[1], "then": then})
 
 
@@ -472,8 +485,7 @@ def _monster(ctx: Ctx, st: dict[str, Any]) -> Result:
     mid = stock.draw_monster(ctx.d, ctx.rng)
     ctx.task["v"]["monster"] = mid
     ctx.d["monster"] = {"id": mid, "seat": ctx.seat, "at": ctx.player["at"]}
-    where = BOARD.locations[ctx.player["at"]]
-    ctx.say(f"⚔️ {{p}} draws a Monster card at {where}: {stock.monster_text(mid)}!")
+    ctx.say("event.monster", place=PLACE[ctx.player["at"]], monster=stock.monster_text(mid))
     return ("go", st["go"])
 
 
@@ -486,8 +498,8 @@ def _weapon(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("go", st["go"])
     key = ctx.pick()
     if key is None:
-        opts = [(f"use {i}", f"Fight with {stock.the(i)} (+{fears[i]})") for i in held]
-        return need(opts + [("use bare", "Fight bare-handed (+0)")])
+        opts = [(f"use {i}", say("choice.fight_with", item=THE_ITEM[i], bonus=fears[i])) for i in held]
+        return need(opts + [("use bare", say("choice.fight_bare"))])
     item = key.split()[1]
     ctx.task["v"]["item"] = None if item == "bare" else item
     return ("go", st["go"])
@@ -504,9 +516,12 @@ def _fight(ctx: Ctx, st: dict[str, Any]) -> Result:
     bonus = m["fears"].get(item, 0) if item else 0
     total = face + bonus
     won = total >= m["strength"]
-    how = f" + {bonus} ({ITEMS[item]})" if item else ""
-    ctx.say(f"{{p}} fights: {face}{how} = {total} against strength {m['strength']}: "
-            + ("victory!" if won else "beaten back."))
+    outcome = say("event.fight_won" if won else "event.fight_lost")
+    if item:
+        ctx.say("event.fight_with", die=face, bonus=bonus, item=ITEM[item], total=total,
+                strength=m["strength"], outcome=outcome)
+    else:
+        ctx.say("event.fight", die=face, total=total, strength=m["strength"], outcome=outcome)
     ctx.d["monster_discard"].append(v["monster"])
     ctx.d["monster"] = None
     return ("go", st["win"] if won else st["lose"])
@@ -518,7 +533,7 @@ def _claim(ctx: Ctx, st: dict[str, Any]) -> Result:
     tid = ctx.d["locations"].get(at)
     if tid is not None:
         ctx.d["locations"][at] = None
-        ctx.say(f"💰 {{p}} takes the Treasure holder from {BOARD.locations[at]}.")
+        ctx.say("event.claim", place=PLACE[at])
         stock.take_holder(ctx.d, ctx.seat, tid, ctx.rng, ctx.events)
     return ("go", st["go"])
 
@@ -532,9 +547,9 @@ def lost_offer(ctx: Ctx, st: dict[str, Any]) -> list[tuple[str, str]]:
     if "equipment" in kinds:
         pile = [e for e in d["lost_equip"] if not st.get("own") or e["owner"] == ctx.seat]
         for item in sorted({e["item"] for e in pile}):
-            out.append((f"take {item}", f"Take {stock.the(item)}"))
+            out.append((f"take {item}", say("choice.take", item=THE_ITEM[item])))
     if "treasure" in kinds and len(d["lost_treasure"]) > (chosen if st.get("defer") else 0):
-        out.append(("take holder", "Take a lost Treasure holder"))
+        out.append(("take holder", say("choice.take_holder")))
     return out
 
 
@@ -546,7 +561,7 @@ def _take_lost(ctx: Ctx, st: dict[str, Any]) -> Result:
         return ("go", st["go"])
     key = ctx.pick()
     if key is None:
-        return need(offer + [("done", "Done choosing")])
+        return need(offer + [("done", say("choice.done"))])
     if key == "done":
         return ("go", st["go"])
     c["taken"] = c.get("taken", 0) + 1
@@ -555,17 +570,17 @@ def _take_lost(ctx: Ctx, st: dict[str, Any]) -> Result:
     if what == "holder":
         if st.get("defer"):
             ctx.task["v"]["chosen"] = ctx.task["v"].get("chosen", 0) + 1
-            ctx.say("{p} points at a lost Treasure holder.")
+            ctx.say("event.point_holder")
         else:
             tid = d["lost_treasure"].pop(ctx.rng.below(len(d["lost_treasure"])))
-            ctx.say("💰 {p} takes a lost Treasure holder.")
+            ctx.say("event.take_holder")
             stock.take_holder(d, ctx.seat, tid, ctx.rng, ctx.events)
     else:
         entry = next(e for e in d["lost_equip"] if e["item"] == what
                      and (not st.get("own") or e["owner"] == ctx.seat))
         d["lost_equip"].remove(entry)
         ctx.player["equip"].append(what)
-        ctx.say(f"🎒 {{p}} takes {stock.the(what)} from the lost pile.")
+        ctx.say("event.take_lost", item=THE_ITEM[what])
     return ("go", st["id"]) if c["taken"] < st["count"] else ("go", st["go"])
 
 
@@ -577,10 +592,10 @@ def _reward(ctx: Ctx, st: dict[str, Any]) -> Result:
         d["lost_equip"].remove(e)
         ctx.player["equip"].append(e["item"])
     if mine:
-        ctx.say("🎒 The Wizard returns {p}'s lost equipment: " + stock.items_text([e["item"] for e in mine]) + ".")
+        ctx.say("event.wizard_returns", items=stock.items_words([e["item"] for e in mine]))
     for _ in range(min(ctx.task["v"].get("chosen", 0), len(d["lost_treasure"]))):
         tid = d["lost_treasure"].pop(ctx.rng.below(len(d["lost_treasure"])))
-        ctx.say("💰 The Wizard hands {p} a lost Treasure holder.")
+        ctx.say("event.wizard_holder")
         stock.take_holder(d, ctx.seat, tid, ctx.rng, ctx.events)
     return ("go", st["go"])
 
@@ -590,7 +605,7 @@ def _deep_card(ctx: Ctx, st: dict[str, Any]) -> Result:
     if ctx.d["deep_left"] > 0:
         ctx.d["deep_left"] -= 1
         ctx.player["deep"] += 1
-        ctx.say("✨ {p} earns a Deep Magic card: the power to stop the board opening out.")
+        ctx.say("event.deep_card")
     return ("go", st["go"])
 
 
@@ -609,7 +624,7 @@ def enter(ctx: Ctx, step_id: str) -> None:
     if st["op"] == "walk" and task.get("lane") != st["lane"]:
         task["lane"], task["pos"] = st["lane"], 0
     if "say" in st:
-        ctx.say(st["say"])
+        ctx.tell(step(task["hz"], step_id, "say", who=p(ctx.seat)))
 
 
 def start(ctx: Ctx) -> None:
@@ -648,7 +663,7 @@ def advance(ctx: Ctx) -> Result:
             continue
         if kind == "need":
             if (ctx.roll or ctx.choice is not None) and not ctx.used:
-                raise IllegalAction("That doesn't answer what this hazard is waiting for.")
+                raise IllegalAction(NOT_AN_ANSWER)
             return result
         if kind == "end":
             task["at"] = result[1]
@@ -660,70 +675,73 @@ def advance(ctx: Ctx) -> Result:
     raise AssertionError(f"hazard {ctx.task['hz']} loops")
 
 
-def faces_text(faces: list[int]) -> str:
+ODD, EVEN, ROLL_DIE, ROLL_MOVE = say("faces.odd"), say("faces.even"), say("roll.die"), say("choice.roll")
+
+
+def faces_text(faces: list[int]) -> Msg:
+    """The faces a throw needs: "an odd number", "an 8", "4, 5 or 6"."""
     faces = sorted(faces)
     if faces == [1, 3, 5, 7]:
-        return "an odd number"
+        return ODD
     if faces == [2, 4, 6, 8]:
-        return "an even number"
+        return EVEN
     if len(faces) == 1:
-        return f"a {faces[0]}" if faces[0] != 8 else "an 8"
-    return ", ".join(map(str, faces[:-1])) + f" or {faces[-1]}"
+        return say("faces.one_an" if faces[0] == 8 else "faces.one", face=faces[0])
+    return say("faces.some", faces=", ".join(map(str, faces[:-1])), last=faces[-1])
 
 
-TIMES = {2: "twice", 3: "three times"}  # "Roll for an 8 twice"
-
-
-def roll_label(d: dict[str, Any], task: dict[str, Any]) -> str:
+def roll_label(d: dict[str, Any], task: dict[str, Any]) -> Msg:
     """What the throw the parked step waits for can do, for the Roll button (how far it has
     come is the prompt's: `roll_progress`)."""
     st = step_of(task)
     op = st["op"]
     if op == "roll_hit":
         need = st.get("need", 1)
-        return f"Roll for {faces_text(st['faces'])}" + (f" {TIMES.get(need, f'{need} times')}" if need > 1 else "")
+        if need == 1:
+            return say("roll.hit", faces=faces_text(st["faces"]))
+        return say("roll.hit_twice" if need == 2 else "roll.hit_times", faces=faces_text(st["faces"]), n=need)
     if op == "roll_sum":
-        return f"Roll for {st['at_least']} or more in all"
+        return say("roll.sum", total=st["at_least"])
     if op == "walk":
-        return "Roll and move"
+        return ROLL_MOVE
     if op == "climb":
-        return f"Roll: {faces_text(st['faces'])} climbs a skull"
+        return say("roll.climb", faces=faces_text(st["faces"]))
     if op == "fight":
         m = MONSTERS[task["v"]["monster"]]
         item = task["v"].get("item")
         bonus = m["fears"].get(item, 0) if item else 0
-        return f"Roll to fight: {max(1, m['strength'] - bonus)} or more wins"
-    return "Roll the die"
+        return say("roll.fight", total=max(1, m["strength"] - bonus))
+    return ROLL_DIE
 
 
-def roll_progress(task: dict[str, Any]) -> str:
-    """How far the throws the parked step waits for have come: "1 so far, throw 2 of 6" ("" at
+def roll_progress(task: dict[str, Any]) -> Msg | None:
+    """How far the throws the parked step waits for have come: "1 so far, throw 2 of 6" (None at
     a step that throws no die)."""
     st = step_of(task)
     c = task["c"]
     op = st["op"]
     if op == "roll_hit":
-        so_far = f"{c.get('hits', 0)} so far, " if st.get("need", 1) > 1 else ""
+        hits = c.get("hits", 0) if st.get("need", 1) > 1 else None
         if st.get("per_turn"):
-            return f"{so_far}1 throw a turn"
-        return f"{so_far}throw {c.get('tries', 0) + 1} of {st.get('tries', 1)}"
+            return say("progress.per_turn") if hits is None else say("progress.per_turn_hits", hits=hits)
+        throw, of = c.get("tries", 0) + 1, st.get("tries", 1)
+        return say("progress.throw", throw=throw, of=of) if hits is None \
+            else say("progress.throw_hits", hits=hits, throw=throw, of=of)
     if op == "roll_sum":
-        return f"{c.get('sum', 0)} so far, throw {c.get('n', 0) + 1} of {st['rolls']}"
+        return say("progress.sum", total=c.get("sum", 0), throw=c.get("n", 0) + 1, of=st["rolls"])
     if op == "walk":
-        return f"{task['pos']} of {HAZARDS[task['hz']].lanes[st['lane']]} crossed"
+        return say("progress.walk", pos=task["pos"], length=HAZARDS[task["hz"]].lanes[st["lane"]])
     if op == "climb":
-        return f"{task['pos']} to go"
-    return ""
+        return say("progress.climb", count=task["pos"])
+    return None
 
 
-def label(task: dict[str, Any]) -> str:
+def label(task: dict[str, Any]) -> Msg:
     """Where the adventurer is in the hazard, in words (for the board and the prompt)."""
-    hz = HAZARDS[task["hz"]]
-    st = hz.steps[task["at"]]
-    show = st.get("show")
-    if show:
-        return f"{hz.name}: {show}"
-    return hz.name
+    st = HAZARDS[task["hz"]].steps[task["at"]]
+    if st.get("show"):
+        return say("hazard.doing", hazard=HAZARD[task["hz"]], show=step(task["hz"], task["at"], "show"))
+    return HAZARD[task["hz"]]
 
 
 # -------------------------------------------------------------------- loading and checking

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import BOARD
+from data.locales import Msg
 
-KINDS = {"supply": "cache"}  # a plain space's short word by its kind; the rest are "path"
+from .board import BOARD
+from .words import LANDMARK, bare, say
+
+KINDS = {"supply": "supply"}  # a plain space's short word by its kind ("cache"); the rest are "path"
 
 
 def named(space: str) -> bool:
@@ -31,35 +34,27 @@ def toward(space: str, start: str, fold: dict[str, str]) -> str | None:
                         if nb not in seen and away.get(nb, 0) > away.get(here, 0)})
         found = [nb for nb in ahead if named(nb)]
         if found:
-            return landmark(found[0])
+            return found[0]
         seen.update(ahead)
         frontier = ahead
     return None
 
 
-def landmark(space: str) -> str:
-    """A named space as a landmark, without its article and side: "Bridge of Glass"."""
-    return BOARD.name(space).split(", ")[0].removeprefix("the ")
+def beyond_alike(spaces: list[str], start: str, d: dict[str, Any]) -> dict[str, str | None]:
+    """Each of `spaces` (one choice's places, reached from `start`) -> the named place beyond it
+    when two of them would read alike, else None (its own name tells it)."""
+    said = [BOARD.name(space) for space in spaces]
+    return {space: toward(space, start, d["fold"]) if said.count(BOARD.name(space)) > 1 else None
+            for space in spaces}
 
 
-def button_words(words: str, article: bool = True) -> str:
-    """A place's words as a button says them, shorter: an equipment cache is "a cache";
-    without `article`, without a leading "the", "a" or "an" ("Out to cache in the Heartland")."""
-    words = words.replace("an equipment cache", "a cache")
-    if not article:
-        for lead in ("the ", "a ", "an "):
-            words = words.removeprefix(lead)
-    return words
+def toward_words(space: str, beyond: str) -> Msg:
+    """ "Path toward Gate", "Cache toward Snake Pit": a plain space by where it leads."""
+    return say(f"place.toward.{KINDS.get(BOARD.spaces[space].kind, 'track')}", place=LANDMARK[beyond])
 
 
-def place_words(spaces: list[str], start: str, d: dict[str, Any]) -> dict[str, str]:
-    """Each of `spaces` (one choice's places, reached from `start`) in the board's words; where
-    two would read alike, by where it leads instead ("path toward the Gate")."""
-    words = {space: BOARD.name(space) for space in spaces}
-    said = list(words.values())
-    for space in spaces:
-        if said.count(words[space]) > 1:
-            beyond = toward(space, start, d["fold"])
-            if beyond is not None:
-                words[space] = f"{KINDS.get(BOARD.spaces[space].kind, 'path')} toward {beyond}"
-    return words
+def place_words(spaces: list[str], start: str, d: dict[str, Any]) -> dict[str, Msg]:
+    """Each of `spaces` as a button names it: its name without article ("Sleeping Giant, near
+    side"), or where two would read alike, by where it leads ("Path toward Gate")."""
+    return {space: bare(space) if beyond is None else toward_words(space, beyond)
+            for space, beyond in beyond_alike(spaces, start, d).items()}

@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from data import load_toml
-from games.core import Event, Rng, count
+from data.locales import Msg
+from games.core import Event, Rng
 from games.core.typed import squash
+
+from .words import ITEM, MONSTER, THE_ITEM, TREASURE, say
 
 CARDS: dict[str, Any] = load_toml("kingdom", "cards.toml")
 DIE: int = CARDS["die"]
@@ -46,21 +49,14 @@ def p(seat: int) -> str:
     return "{p%d}" % seat
 
 
-def item_label(item: str) -> str:
-    return ITEMS[item]
-
-
-def the(item: str) -> str:
-    return f"the {ITEMS[item]}"
-
-
-def items_text(items: list[str]) -> str:
-    if not items:
-        return "nothing"
+def items_words(items: list[str]) -> tuple[Msg, ...]:
+    """Equipment as a list names it: "Rope ×2, Net" (each its own item, so the reader's
+    language writes the list)."""
     counts: dict[str, int] = {}
     for it in items:
         counts[it] = counts.get(it, 0) + 1
-    return ", ".join(ITEMS[i] + (f" ×{n}" if n > 1 else "") for i, n in sorted(counts.items()))
+    return tuple(ITEM[i] if n == 1 else say("item.copies", item=ITEM[i], n=n)
+                 for i, n in sorted(counts.items()))
 
 
 def fresh_equipment_deck(rng: Rng) -> list[str]:
@@ -69,24 +65,27 @@ def fresh_equipment_deck(rng: Rng) -> list[str]:
     return deck
 
 
-def draw_equipment(d: dict[str, Any], seat: int, events: list[Event], why: str = "") -> str | None:
+def draw_equipment(d: dict[str, Any], seat: int, events: list[Event]) -> str | None:
+    """`seat` stops at a supply cache: the top Equipment card, if any is left."""
     if not d["equip_deck"]:
-        events.append(Event(f"{p(seat)} finds no equipment left to draw{why}."))
+        events.append(Event(say("event.cache_empty", who=p(seat))))
         return None
     item = d["equip_deck"].pop()
     d["players"][seat]["equip"].append(item)
-    events.append(Event(f"🎒 {p(seat)} draws {the(item)}{why}."))
+    events.append(Event(say("event.cache_draw", who=p(seat), item=THE_ITEM[item])))
     return item
 
 
-def lose_item(d: dict[str, Any], seat: int, item: str, events: list[Event], verb: str = "loses") -> bool:
-    """Move one `item` from `seat` to the lost equipment pile (face up, remembering the owner)."""
+def lose_item(d: dict[str, Any], seat: int, item: str, events: list[Event],
+              said: str = "game.kingdom.event.loses") -> bool:
+    """Move one `item` from `seat` to the lost equipment pile (face up, remembering the owner);
+    `said`: the message telling how ("{who} loses {item}.", a hazard's own way)."""
     equip = d["players"][seat]["equip"]
     if item not in equip:
         return False
     equip.remove(item)
     d["lost_equip"].append({"item": item, "owner": seat})
-    events.append(Event(f"{p(seat)} {verb} {the(item)}."))
+    events.append(Event(Msg(said, who=p(seat), item=THE_ITEM[item])))
     return True
 
 
@@ -105,9 +104,9 @@ def lose_treasure(d: dict[str, Any], seat: int, rng: Rng, events: list[Event], e
     for tid in lost:
         hand.remove(tid)
         add_lost_treasure(d, tid, rng)
-        events.append(Event(f"You lost {TREASURE_NAMES[tid]}.", to=(seat,), kind="private"))
+        events.append(Event(say("private.lost", treasure=TREASURE[tid]), to=(seat,), kind="private"))
     n = len(lost)
-    events.append(Event(f"💰 {p(seat)} loses {count(n, 'Treasure holder')} to the lost pile."))
+    events.append(Event(say("event.lose_holders", who=p(seat), count=n)))
     forget_holder(d, seat)
     return n
 
@@ -122,14 +121,14 @@ def forget_holder(d: dict[str, Any], seat: int) -> None:
 def take_holder(d: dict[str, Any], seat: int, tid: str, rng: Rng, events: list[Event]) -> None:
     """`seat` opens a holder just taken: a Treasure joins their hand; the Cobra bites."""
     if tid == COBRA:
-        events.append(Event(f"🐍 The Cobra! It bites {p(seat)} and slides back among the lost holders."))
+        events.append(Event(say("event.cobra", who=p(seat))))
         add_lost_treasure(d, COBRA, rng)
         equip = d["players"][seat]["equip"]
         if equip:
-            lose_item(d, seat, equip[rng.below(len(equip))], events, verb="drops")
+            lose_item(d, seat, equip[rng.below(len(equip))], events, said="game.kingdom.event.drops")
         return
     d["players"][seat]["hand"].append(tid)
-    events.append(Event(f"Inside the holder: **{TREASURE_NAMES[tid]}**.", to=(seat,), kind="private"))
+    events.append(Event(say("private.inside", treasure=TREASURE[tid]), to=(seat,), kind="private"))
 
 
 def can_escape(player: dict[str, Any]) -> bool:
@@ -145,7 +144,8 @@ def draw_monster(d: dict[str, Any], rng: Rng) -> str:
     return d["monster_deck"].pop()
 
 
-def monster_text(mid: str) -> str:
+def monster_text(mid: str) -> Msg:
+    """A Monster card: "Ogre (strength 6; fears Sword +2, Net +3)"."""
     m = MONSTERS[mid]
-    fears = ", ".join(f"{ITEMS[i]} +{b}" for i, b in m["fears"].items())
-    return f"{m['name']} (strength {m['strength']}; fears {fears})"
+    fears = tuple(say("monster.fear", item=ITEM[i], bonus=b) for i, b in m["fears"].items())
+    return say("monster.card", monster=MONSTER[mid], strength=m["strength"], fears=fears)

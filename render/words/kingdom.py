@@ -6,7 +6,11 @@ Treasure.
 Places are named from the board's data: Key Locations, the Gate, the Ring of Stones and the
 Whirlpools by their own names, a White Dagger by its hazard and side as the buttons and the
 board's key say it ("the Sleeping Giant, near side"), and a plain or supply space by its region
-and the nearest named place along the paths."""
+and the nearest named place along the paths.
+
+Every word is the game's message (data/kingdom/locales) in the view's language (view["lang"]):
+the view carries ids (spaces, items, a hazard and its step), never words.
+"""
 from __future__ import annotations
 
 from collections import Counter
@@ -14,11 +18,22 @@ from functools import lru_cache
 from typing import Any
 
 from data import load_toml
+from data.locales import DEFAULT, LANGUAGES, has, text
 
-from . import acting, count, fit, joined, name_of, sentence, with_colour
+from . import acting, fit, name_of, sentence
 
 TITLE = "Key to the Kingdom"
-STEPS = {"demon": "to move the Demon King", "move": "to move", "steal": "may steal", "act": "to play"}
+GAME = "game.kingdom."
+
+
+def lang_of(view: dict[str, Any]) -> str:
+    lang = view.get("lang")
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def say(lang: str, key: str, **params: Any) -> str:
+    """The game's message `key` in `lang`."""
+    return text(lang, GAME + key, **params)
 
 
 @lru_cache(maxsize=1)
@@ -26,60 +41,52 @@ def _board() -> dict[str, Any]:
     return load_toml("kingdom", "board.toml")
 
 
-@lru_cache(maxsize=1)
-def place_names() -> dict[str, str]:
+@lru_cache(maxsize=None)
+def place_names(lang: str = DEFAULT) -> dict[str, str]:
     """Every space and holding place of the board by a name a player can find on the picture:
-    the words the buttons and the board's panels use (board.toml [names]), a plain space's
-    followed by the nearest named place along the paths (`beside`)."""
-    names, kinds = dict(_landmarks()), _board()["names"]["kinds"]
-    for space, (kind, world) in _plain().items():
+    the words the buttons and the board's panels use, a plain space's followed by the nearest
+    named place along the paths (`beside`)."""
+    names = dict(_landmarks(lang))
+    for space in _plain():
         if space not in names:
-            names[space] = kinds.get(kind, kinds["track"]).format(world=world) + beside()[space]
+            names[space] = ", ".join(filter(None, (plain_name(lang, space), beside(lang)[space])))
     return names
 
 
-@lru_cache(maxsize=1)
-def _landmarks() -> dict[str, str]:
+def plain_name(lang: str, space: Any) -> str:
+    """A space by its own words alone: a landmark's name, or "a path in the Heartland"."""
+    if space in _landmarks(lang):
+        return _landmarks(lang)[space]
+    kind, world = _plain().get(space, ("track", "world.heart"))
+    return say(lang, f"place.{'supply' if kind == 'supply' else 'track'}", world=say(lang, world))
+
+
+@lru_cache(maxsize=None)
+def _landmarks(lang: str) -> dict[str, str]:
     """The places with names of their own, in the board's words."""
     board = _board()
-    hazards = load_toml("kingdom", "hazards.toml")
-    names: dict[str, str] = {}
-    for side, panel in board["panels"].items():
-        names[panel["pool"]] = f"the {side.capitalize()} Whirlpool"
-    for spot, spec in board.get("spots", {}).items():
-        names[spot] = spec["name"]
-    for hazard, ends in board["hazards"].items():
-        label = hazards.get(hazard, {}).get("name", hazard.replace("_", " ").title())
-        for end, side in zip(ends, ("near", "far")):
-            # the words the buttons and the board's key use ("the Demon Castle moat, castle side")
-            names.setdefault(end, board["names"].get(end) or f"the {label}, {side} side")
-    names.update(board["locations"])
-    names[board["wizard"]] = f"the {hazards['wizard']['name']}"
-    names[board["start"]] = "the Gate"
-    for space, (kind, _) in _plain().items():
-        if kind == "ring":
-            names[space] = f"the {hazards['ring_of_stones']['name']}"
+    named = {k for k, v in board["names"].items() if isinstance(v, str)} | set(board["locations"])
+    names = {space: say(lang, f"place.{space}") for space in named}
+    names.update({spot: say(lang, f"spot.{spot}") for spot in board.get("spots", {})})
     return names
 
 
 @lru_cache(maxsize=1)
 def _plain() -> dict[str, tuple[str, str]]:
-    """Every space of the track: its kind and its World as a sentence says it ("the Heartland")."""
+    """Every space of the track: its kind and its World's message key."""
     board = _board()
-    heart = board["heart"]["name"]
-    out = {space: (spec[2], heart[:1].lower() + heart[1:])
-           for space, spec in board["heart"]["spaces"].items()}
-    for panel in board["panels"].values():
+    out = {space: (spec[2], "world.heart") for space, spec in board["heart"]["spaces"].items()}
+    for side, panel in board["panels"].items():
         for face in ("in", "out"):
             for space, spec in panel[face]["spaces"].items():
-                out[space] = (spec[2], f"the {panel[face]['world']}")
+                out[space] = (spec[2], f"world.{side}.{face}")
     return out
 
 
-@lru_cache(maxsize=1)
-def beside() -> dict[str, str]:
-    """Each space of the track -> ", next to the Gate", ", 3 spaces from the Snake Pit, near
-    side": the nearest named place along the paths of its own region ("" if none)."""
+@lru_cache(maxsize=None)
+def beside(lang: str = DEFAULT) -> dict[str, str]:
+    """Each space of the track -> "next to the Gate", "3 spaces from the Snake Pit, near side":
+    the nearest named place along the paths of its own region ("" if none)."""
     board = _board()
     paths: list[str] = list(board["heart"]["paths"])
     region = {space: "heart" for space in board["heart"]["spaces"]}
@@ -87,8 +94,8 @@ def beside() -> dict[str, str]:
         for face in ("in", "out"):
             paths += panel[face]["paths"]
             region.update({space: f"{side} {face}" for space in panel[face]["spaces"]})
-    links, landmarks = neighbours(paths), _landmarks()
-    return {space: nearest(space, links, landmarks, region) for space in region}
+    links, landmarks = neighbours(paths), _landmarks(lang)
+    return {space: nearest(lang, space, links, landmarks, region) for space in region}
 
 
 def neighbours(paths: list[str]) -> dict[str, list[str]]:
@@ -102,10 +109,10 @@ def neighbours(paths: list[str]) -> dict[str, list[str]]:
     return links
 
 
-def nearest(space: str, links: dict[str, list[str]], landmarks: dict[str, str],
+def nearest(lang: str, space: str, links: dict[str, list[str]], landmarks: dict[str, str],
             region: dict[str, str]) -> str:
-    """ ", next to the Gate" or ", 3 spaces from the Snake Pit (near side)": the closest named
-    place along the paths of the space's own region (the first found among equals)."""
+    """ "next to the Gate" or "3 spaces from the Snake Pit, near side": the closest named place
+    along the paths of the space's own region (the first found among equals)."""
     seen, frontier, steps = {space}, [space], 0
     while frontier:
         steps += 1
@@ -115,8 +122,8 @@ def nearest(space: str, links: dict[str, list[str]], landmarks: dict[str, str],
                 if there in seen:
                     continue
                 if there in landmarks:
-                    return f", next to {landmarks[there]}" if steps == 1 else \
-                        f", {steps} spaces from {landmarks[there]}"
+                    return say(lang, "board.next_to", place=landmarks[there]) if steps == 1 else \
+                        say(lang, "board.spaces_from", count=steps, place=landmarks[there])
                 seen.add(there)
                 if region.get(there) == region[space]:
                     ahead.append(there)
@@ -125,8 +132,20 @@ def nearest(space: str, links: dict[str, list[str]], landmarks: dict[str, str],
 
 
 @lru_cache(maxsize=1)
-def item_names() -> dict[str, str]:
-    return {item: spec[0] for item, spec in load_toml("kingdom", "cards.toml")["equipment"].items()}
+def treasure_ids() -> dict[str, str]:
+    """A Treasure's name as the view reveals it at the end (cards.toml's English) -> its id."""
+    cards = load_toml("kingdom", "cards.toml")
+    return {name: tid for tid, name in {**cards["treasures"], "cobra": cards["cobra"]["label"]}.items()}
+
+
+def item_name(lang: str, item: Any) -> str:
+    return say(lang, f"item.{item}")
+
+
+def with_colour(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """A player as the words name them: "Ana (red)", the colour in the view's language."""
+    return say(lang_of(view), "board.with_colour", who=name_of(view, player.get("seat")),
+               colour=say(lang_of(view), f"colour.{player.get('colour')}"))
 
 
 def describe(view: dict[str, Any]) -> str:
@@ -135,66 +154,79 @@ def describe(view: dict[str, Any]) -> str:
 
 
 def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
-    heading = f"{TITLE}, round {int(view.get('round') or 1)} of {int(view.get('rounds') or 0)}."
+    lang = lang_of(view)
+    heading = say(lang, "board.heading", title=TITLE, round=int(view.get("round") or 1),
+                  rounds=int(view.get("rounds") or 0))
     if view.get("phase") == "over":
         winner = view.get("winner")
-        result = (f"{name_of(view, winner)} escapes the Kingdom with the Key" if isinstance(winner, int)
-                  else "The Demon King keeps the Kingdom: nobody escaped")
-        return [heading, sentence(f"Game over: {result}")]
+        result = say(lang, "board.over_win", who=name_of(view, winner)) if isinstance(winner, int) \
+            else say(lang, "board.over_none")
+        return [heading, sentence(result)]
     job = view.get("fold_job")
     if job:
         return [heading, acting(view, folding(view, job))]
     current = next((p for p in players if p.get("seat") == view.get("current")), None)
     if current is None:
-        return [heading, acting(view, "Nobody is to play")]
-    return [heading, acting(view, f"{with_colour(view, current)} {STEPS.get(str(view.get('phase')), 'to play')}")]
+        return [heading, acting(view, say(lang, "board.nobody"))]
+    phase = str(view.get("phase"))
+    step = phase if phase in ("demon", "move", "steal") else "act"
+    return [heading, acting(view, say(lang, f"board.step.{step}", who=with_colour(view, current)))]
 
 
 def folding(view: dict[str, Any], job: dict[str, Any]) -> str:
     """A panel turning over: who must run from it, or who may stop it with Deep Magic."""
-    panel = f"The {str(job.get('panel', '')).capitalize()} panel is folding"
+    lang = lang_of(view)
+    panel = say(lang, f"panel.{job.get('panel') if job.get('panel') in ('west', 'east') else 'west'}")
     runners = job.get("runners") or {}
     if runners:
-        running = joined(f"{name_of(view, int(seat))} ({count(run.get('left'), 'throw')} left)"
-                         for seat, run in sorted(runners.items()))
-        return f"{panel}: {running} must run from it"
+        running = tuple(say(lang, "board.runner", who=name_of(view, int(seat)), count=int(run.get("left") or 0))
+                        for seat, run in sorted(runners.items()))
+        return say(lang, "board.fold_run", panel=panel, runners=running)
     if job.get("waiting"):
-        return f"{panel}: {joined(name_of(view, s) for s in job['waiting'])} may stop it with Deep Magic"
-    return panel
+        return say(lang, "board.fold_deep", panel=panel, who=tuple(name_of(view, s) for s in job["waiting"]))
+    return say(lang, "board.fold", panel=panel)
+
+
+def doing(lang: str, task: dict[str, Any]) -> tuple[str, str]:
+    """(the hazard's name, what the adventurer does in it: "" when its step says nothing)."""
+    hazard = str(task.get("hazard") or "")
+    step = f"hazard.{hazard}.{task.get('step')}.show"
+    name = say(lang, f"hazard.{hazard}") if has(f"{GAME}hazard.{hazard}") else hazard
+    return name, say(lang, step) if has(GAME + step) else ""
 
 
 def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
-    names = place_names()
+    lang = lang_of(view)
+    names = place_names(lang)
     said = []
     for player in players:
         spot = player.get("spot")
-        where = f"is held in {names.get(spot, 'a holding place')}" if spot else _standing(player, names)
         task = player.get("task") or {}
-        doing, hazard = str(task.get("label") or task.get("name") or ""), str(task.get("name") or "")
-        if hazard and hazard.lower() in where.lower() and doing.startswith(hazard):
-            doing = doing[len(hazard):].lstrip(": ")  # "Boats: rowing" at the Boats: just "rowing"
-            where += f", {doing}" if doing else ""
-        elif doing:
-            where += f", facing the {doing}" if not doing.lower().startswith("the ") else f", facing {doing}"
+        where = [say(lang, "board.held", place=names.get(spot, "?")) if spot else _standing(lang, player)]
+        if task:
+            hazard, shown = doing(lang, task)
+            if hazard.lower() in where[0].lower():  # at the Boats, "rowing" says enough
+                where += [shown] if shown else []
+            else:
+                where.append(say(lang, "board.facing_doing", hazard=hazard, doing=shown) if shown
+                             else say(lang, "board.facing", hazard=hazard))
         if task.get("miss"):
-            where += f", missing {count(task['miss'], 'turn')}"
-        said.append(f"{with_colour(view, player)} {where}.")
+            where.append(say(lang, "board.missing", count=int(task["miss"])))
+        said.append(say(lang, "board.position", who=with_colour(view, player), where=", ".join(where)))
     demon = view.get("demon")
     if demon:
-        said.append(f"The Demon King is {_on(demon)} {names.get(demon, 'his castle')}.")
+        said.append(say(lang, f"board.demon_{_on(demon)}", place=names.get(demon, "?")))
     return said
 
 
-def _standing(player: dict[str, Any], names: dict[str, str]) -> str:
+def _standing(lang: str, player: dict[str, Any]) -> str:
     """Where an adventurer stands in the words of their panel on the board ("is on the Demon
     Castle moat, castle side"), a plain space's nearest named place after them."""
-    at, panel = player.get("at"), player.get("where")
-    if not panel:
-        return f"is at {names.get(at, 'a space off the board')}"
-    return f"is {panel}" + ("" if at in _landmarks() else beside().get(at, ""))
+    at = player.get("at")
+    return say(lang, f"board.is_{_on(at)}", place=place_names(lang).get(at, "?"))
 
 
-def _on(space: str) -> str:
+def _on(space: Any) -> str:
     """ "on" a path, "at" any other place, as the board's panels say it."""
     words = _board()["names"]["standing"]
     kind = _plain().get(space, ("", ""))[0]
@@ -202,30 +234,34 @@ def _on(space: str) -> str:
 
 
 def holdings(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
+    lang = lang_of(view)
     said = []
     for player in players:
-        kit = Counter(item_names().get(i, str(i)) for i in player.get("equip") or [])
-        equipment = joined(count(n, f"{item} card") if n > 1 else item
-                           for item, n in sorted(kit.items())) or "no equipment"
-        deep = int(player.get("deep") or 0)
-        magic = f", {count(deep, 'Deep Magic card')}" if deep else ""
-        said.append(f"{name_of(view, player.get('seat'))} carries {equipment}; "
-                    f"{count(player.get('treasures'), 'Treasure holder')}{magic}.")
+        kit = Counter(item_name(lang, i) for i in player.get("equip") or [])
+        equipment = tuple(say(lang, "board.cards", count=n, item=item) if n > 1 else item
+                          for item, n in sorted(kit.items())) or say(lang, "board.no_equipment")
+        held = [say(lang, "board.holders", count=int(player.get("treasures") or 0))]
+        if player.get("deep"):
+            held.append(say(lang, "board.deep", count=int(player["deep"])))
+        said.append(say(lang, "board.carries", who=name_of(view, player.get("seat")), equipment=equipment,
+                        held=", ".join(held)))
     return said
 
 
 def table(view: dict[str, Any]) -> list[str]:
-    names = place_names()
-    worlds = view.get("worlds") or {}
+    lang = lang_of(view)
+    names = place_names(lang)
+    fold = view.get("fold") or {}
     said = []
-    if worlds:
-        said.append(f"The panels show {joined(f'{w} in the {side}' for side, w in worlds.items())}.")
-    waiting = [names.get(loc, "a Key Location") for loc, held in (view.get("locations") or {}).items() if held]
+    if fold:
+        said.append(say(lang, "board.panels_show", worlds=tuple(
+            say(lang, f"board.in_{side}", world=say(lang, f"world.{side}.{face}"))
+            for side, face in fold.items() if side in ("west", "east") and face in ("in", "out"))))
+    waiting = tuple(names.get(loc, "?") for loc, held in (view.get("locations") or {}).items() if held)
     if waiting:
-        said.append(f"Treasure still waits at {joined(waiting)}.")
-    lost = int(view.get("lost_treasures") or 0)
-    lost_kit = len(view.get("lost_equipment") or [])
-    said.append(f"Lost pile: {count(lost, 'Treasure holder')} and {count(lost_kit, 'piece')} of equipment.")
+        said.append(say(lang, "board.waiting", places=waiting))
+    said.append(say(lang, "board.lost", holders=say(lang, "board.holders", count=int(view.get("lost_treasures") or 0)),
+                    count=len(view.get("lost_equipment") or [])))
     return said
 
 
@@ -234,62 +270,70 @@ def panel(view: dict[str, Any]) -> list[str]:
     text; it shrinks a picture): one line per adventurer (equipment, Treasure holders as a
     count, Deep Magic, what they are doing), then the Ring and the lost pile, and the Worlds on
     the side panels' backs."""
+    lang = lang_of(view)
     players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
-    lost = Counter(item_names().get(e.get("item"), str(e.get("item")))
-                   for e in view.get("lost_equipment") or [] if isinstance(e, dict))
+    lost = Counter(item_name(lang, e.get("item")) for e in view.get("lost_equipment") or [] if isinstance(e, dict))
     kit = "".join(f", {item}" + (f"×{n}" if n > 1 else "") for item, n in sorted(lost.items()))
     return [*(player_line(view, p, view.get("monster"), view.get("fold_job")) for p in players),
-            f"Ring: {count(view.get('deep_left'), 'Deep Magic card')} · "
-            f"Lost: {count(view.get('lost_treasures'), 'Treasure holder')}{kit}", panels(view)]
+            say(lang, "board.ring", deep=say(lang, "board.deep", count=int(view.get("deep_left") or 0)),
+                holders=say(lang, "board.holders", count=int(view.get("lost_treasures") or 0)), kit=kit),
+            panels(view)]
 
 
 def panels(view: dict[str, Any]) -> str:
     """The World each side panel shows and the one on its back (it shows when the panel folds)."""
+    lang = lang_of(view)
     fold, job = view.get("fold") or {}, view.get("fold_job") or {}
     said = []
     for side in ("west", "east"):
         face = fold.get(side) if fold.get(side) in ("in", "out") else "in"
-        worlds = _board()["panels"][side]
         if job.get("panel") == side:
             to = job.get("to") if job.get("to") in ("in", "out") else "out"
-            turning = f"{'opening out' if to == 'out' else 'folding in'} to the {worlds[to]['world']} now"
+            turning = say(lang, f"board.turning_{to}", world=say(lang, f"world.{side}.{to}"))
         else:
-            turning = f"folds to {worlds['out' if face == 'in' else 'in']['world']}"
-        said.append(f"{side.capitalize()} panel: {worlds[face]['world']} ({turning})")
+            turning = say(lang, "board.folds_to", world=say(lang, f"world.{side}.{'out' if face == 'in' else 'in'}"))
+        said.append(say(lang, "board.panel_line", panel=say(lang, f"panel.{side}"),
+                        world=say(lang, f"world.{side}.{face}"), turning=turning))
     return " · ".join(said)
 
 
 def player_line(view: dict[str, Any], player: dict[str, Any], monster: dict[str, Any] | None,
                 job: dict[str, Any] | None) -> str:
     """ "Ana (red): Axe, Net×2 · 1 Treasure holder · 1 Deep Magic card · fighting a Wyvern (strength 7)"."""
-    kit = Counter(item_names().get(i, str(i)) for i in player.get("equip") or [])
-    said = [", ".join(item + (f"×{n}" if n > 1 else "") for item, n in sorted(kit.items())) or "no equipment",
-            count(player.get("treasures"), "Treasure holder")]
+    lang = lang_of(view)
+    kit = Counter(item_name(lang, i) for i in player.get("equip") or [])
+    said = [", ".join(item + (f"×{n}" if n > 1 else "") for item, n in sorted(kit.items()))
+            or say(lang, "board.no_equipment"),
+            say(lang, "board.holders", count=int(player.get("treasures") or 0))]
     if player.get("deep"):
-        said.append(count(player.get("deep"), "Deep Magic card"))
-    doing = status(player, monster, job)
-    if doing:
-        said.append(doing)
+        said.append(say(lang, "board.deep", count=int(player["deep"])))
+    now = status(lang, player, monster, job)
+    if now:
+        said.append(now)
     return f"{with_colour(view, player)}: {' · '.join(said)}"
 
 
-def status(player: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None) -> str:
+def status(lang: str, player: dict[str, Any], monster: dict[str, Any] | None, job: dict[str, Any] | None) -> str:
     """What an adventurer is doing, in the words of the board's panel."""
     if player.get("revealed"):
-        return "carried " + ", ".join(str(t) for t in player["revealed"])
+        return say(lang, "board.carried", treasures=tuple(
+            say(lang, f"treasure.{treasure_ids()[t]}") if t in treasure_ids() else str(t) for t in player["revealed"]))
     run = ((job or {}).get("runners") or {}).get(str(player.get("seat")))
     if run:
-        return f"running from the fold: {count(run.get('left'), 'throw')} left"
+        return say(lang, "board.running", count=int(run.get("left") or 0))
     if monster and monster.get("seat") == player.get("seat"):
-        return f"fighting a {monster.get('name')} (strength {monster.get('strength')})"
+        return say(lang, "board.fighting", monster=say(lang, f"monster.{monster.get('id')}"),
+                   strength=monster.get("strength"))
     task = player.get("task")
     if task:
-        label = str(task.get("label") or task.get("name") or "")
+        hazard, shown = doing(lang, task)
+        label = say(lang, "hazard.doing", hazard=hazard, show=shown) if shown else hazard
         if task.get("miss"):
-            label += f" ({task['miss']} turns to miss)"
-        elif task.get("length") and task.get("lane"):
-            label += f" ({task.get('pos')}/{task.get('length')})"
+            return say(lang, "board.status_miss", status=label, count=int(task["miss"]))
+        if task.get("length") and task.get("lane"):
+            return f"{label} ({task.get('pos')}/{task.get('length')})"
         return label
     if player.get("spot"):
-        return "held"
-    return str(player.get("where") or "")
+        return say(lang, "board.held_short")
+    at = player.get("at")
+    return say(lang, f"board.{_on(at)}", place=plain_name(lang, at)) if at else ""
