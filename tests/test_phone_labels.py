@@ -13,7 +13,7 @@ import pytest
 
 import games
 from bot.simulate import play
-from bot.table import fill_names
+from bot.table import named_prompt
 from bot.ui import choice_labels
 from games.core import advance, setup
 
@@ -34,10 +34,10 @@ def offered_labels(name: str, seats: int, seed: int) -> set[str]:
     seen: set[str] = set()
     for index in range(len(log) + 1):
         for seat in range(seats):
-            prompt = game.prompt(state, seat)
+            prompt = named_prompt(game.prompt(state, seat), names)  # engine words read in English
             if prompt is not None:
                 seen.update(choice_labels(prompt.choices, names))
-                seen.update(fill_names(step.label, names) for c in prompt.choices for step in c.path)
+                seen.update(step.label for c in prompt.choices for step in c.path)
         if index < len(log):
             advance(game, state, *log[index])
     return seen
