@@ -56,6 +56,7 @@ OPEN_TEXT = words("prompt.open")
 YOUR_TURN, IN_MAZE, COMPANY = words("prompt.turn"), words("prompt.maze"), words("prompt.company")
 OFFER_TEXT, ASK_TEXT = words("prompt.offer"), words("prompt.ask")
 KEY_LABELS = {n: words("label.key", n=n) for n in range(1, NUMBERS + 1)}
+CHEST_KEY_LABELS = {n: words("label.chest_key", n=n) for n in range(1, NUMBERS + 1)}
 MY_KEY_LABELS = {n: words("label.my_key", n=n) for n in range(1, NUMBERS + 1)}
 SHOW_KEY_LABELS = {n: words("label.show_key", n=n) for n in range(1, NUMBERS + 1)}
 LABELS = {key: words("label." + key) for key in (
@@ -89,6 +90,14 @@ def lines(parts: list[Any]) -> Any:
     out = parts[-1]
     for part in reversed(parts[:-1]):
         out = words("lines", first=part, rest=out)
+    return out
+
+
+def arrows(steps: list[Any]) -> Any:
+    """A choice's steps in one line, as its label reads: "Key Challenge → Key 4"."""
+    out = steps[-1]
+    for step in reversed(steps[:-1]):
+        out = words("arrows", first=step, rest=out)
     return out
 
 
@@ -198,12 +207,12 @@ def normalize(action: str) -> str:
     if verb in ("nominate", "fight", "confer"):
         if len(rest) == 1 and rest[0] in COLOURS:
             return f"{verb} {rest[0]}"
-        raise IllegalAction(words("refusal.colour", colours=", ".join(COLOURS)))
+        raise IllegalAction(words("refusal.colour", colours=", ".join(f"`{c}`" for c in COLOURS)))
     if verb == "buy":
         ware = named(rest, WARE_ALIASES)
         if ware is not None:
             return f"buy {ware}"
-        raise IllegalAction(words("refusal.wares", wares=", ".join(WARES)))
+        raise IllegalAction(words("refusal.wares", wares=", ".join(f"`{w}`" for w in WARES)))
     if verb == "drop":
         card = named(rest, TREASURE_ALIASES)
         if card is not None:
@@ -1276,7 +1285,7 @@ class FiretopGame(Game):
             text = OPEN_TEXT
             private = True
             for combo in combinations(key_treasure_numbers(me["items"]), CHEST_KEYS):
-                opts.append((_choice("open " + " ".join(map(str, combo)), *[(str(n), KEY_LABELS[n]) for n in combo]),
+                opts.append((_choice("open " + " ".join(map(str, combo)), *[(str(n), CHEST_KEY_LABELS[n]) for n in combo]),
                              self._do_open))
             opts.append((_choice("pass", ("pass", LABELS["not_now"])), self._do_end))
         elif step == "battle":
@@ -1448,7 +1457,7 @@ class FiretopGame(Game):
             if kind in ("cross", "challenge", "open"):
                 return words(f"refusal.{kind}")
             return words("refusal.cannot", verb=kind)
-        same = [c.label for c in choices if c.action.split()[0] == kind]
+        same = [arrows([step.label for step in c.path]) for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
             return words("refusal.move", roll=d["roll"], places=semicolons(same[:12]),
                          more="…" if len(same) > 12 else ".")
