@@ -11,7 +11,7 @@ space inside a sentence ("moves to {place}"), `place_words` as a choice's label.
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from data.locales import Msg
 
@@ -51,6 +51,7 @@ ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←", "north-e
           "south-east": "↘", "south-west": "↙", "here": "·"}
 
 
+@lru_cache(maxsize=1 << 16)  # asked for every choice of every move: the same few squares
 def corridor_words(node: str, precision: int, start: str, kind: str = "") -> Msg:
     """A square by its landmark, in words as precise as asked: 0 "Near Armoury" ("By Armoury"
     beside its door); 1 the same after an arrow from `start`, where the adventurer stands, to
