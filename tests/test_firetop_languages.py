@@ -7,8 +7,9 @@ prompt's text and its choices' labels, refusals of a few illegal actions, the ad
 the opening lines, the result, the board's drawn text (`render.textrecord`) and its words (alt
 text and panel). English is found by its words: those of the English renderings that no German
 or Spanish catalog entry uses (player names, figures and typed moves in `backticks` aside: the
-typed syntax is the same in every language). Labels must fit Discord's limits (a button 80
-characters, a select option 100) and a phone's button (`test_phone_labels.LONGEST`)."""
+typed syntax is the same in every language). Every label, as a button or a select option shows
+it, must fit a phone's button (`test_phone_labels.LONGEST` characters, well under Discord's 80
+for a button and 100 for an option)."""
 from __future__ import annotations
 
 import re
@@ -21,7 +22,7 @@ from bot.rendering import board_view
 from bot.simulate import play
 from bot.table import fill_names, named_prompt
 from bot.ui import choice_labels
-from data.locales import messages, render
+from data.locales import messages
 from games.core import IllegalAction, advance, apply, setup
 from games.firetop import GAME
 from render.firetop import draw_firetop
