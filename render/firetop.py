@@ -21,6 +21,9 @@ gone and "!" while a monster seen there waits face down; a room barred to someon
 letter crossed; treasure on the floor is a gold box with its count (with the owner's letter
 when only he may take it); Maze spaces show "?", an open way or a cross as the table has seen.
 
+Words are drawn in the view's language (``view["lang"]``, the catalogs' ``game.firetop.board.*``
+and room names), English by default.
+
 Only public data is drawn: ``view["secret"]`` is never read. The board geometry comes from the
 game's data file (data/firetop/board.toml), read as a package resource.
 
@@ -36,11 +39,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.locales import DEFAULT, text
+
 from . import core
 from .core import BLACK, WHITE, fit_text, font, ink_on, seat_rgb, shade, tint
 
 WIDTH = 1200
-TITLE = "Firetop Mountain"
 FLOOR = core.phone_floor(WIDTH)  # px: the smallest font drawn (a phone shows the board 360 px wide)
 HEADER_H = 130  # two rows: the title and round; then who acts, on up to two lines
 ROW_MID = (28, 92)  # the rows' middles
@@ -71,7 +75,6 @@ ENTRANCE = (150, 200, 150)
 INK = (30, 26, 24)
 LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "orange": "O", "cyan": "C"}
 PASSAGE_RGB = {"red": (200, 40, 40), "blue": (40, 90, 210)}
-CROSSING_LABELS = {"ferry": "FERRY", "bridge": "BRIDGE", "raft": "RAFT"}
 
 
 # ------------------------------------------------------------------ geometry
@@ -103,8 +106,8 @@ def board() -> dict[str, Any]:
         spec = raw["rooms"][rid]
         xs = [c[0] for c in room["cells"]]
         ys = [c[1] for c in room["cells"]]
-        room.update(name=spec["name"], doors=spec["doors"], kind=spec.get("kind", "room"),
-                    hyphen_at=spec.get("hyphen_at"), box=(min(xs), min(ys), max(xs) + 1, max(ys) + 1))
+        room.update(id=rid, name=spec["name"], doors=spec["doors"], kind=spec.get("kind", "room"),
+                    box=(min(xs), min(ys), max(xs) + 1, max(ys) + 1))
     ex = [c[0] for c in entrance]
     ey = [c[1] for c in entrance]
     passages = {}
@@ -173,33 +176,41 @@ def door_boxes() -> list[tuple[int, int, int, int]]:
     return out
 
 
-def name_lines(room: dict[str, Any]) -> list[str]:
-    """A room's name as the board writes it: on one line or two, or broken with a hyphen where
-    the data says (a word too wide for the room)."""
-    cut = room["hyphen_at"]
-    if cut:
-        return [f"{room['name'][:cut]}-", room["name"][cut:]]
+def words(lang: str, key: str, **params: Any) -> str:
+    """Board words in `lang`: the catalogs' `game.firetop.<key>`."""
+    return text(lang, "game.firetop." + key, **params)
+
+
+def name_lines(room: dict[str, Any], lang: str = DEFAULT) -> list[str]:
+    """A room's name as the board writes it (the catalogs' `game.firetop.board.room.<id>`, where
+    "|" marks where a word too wide for the room may break with a hyphen): on one line, or on
+    two, broken at a space or a mark so that the wider line is as narrow as can be."""
+    name = words(lang, f"board.room.{room['id']}")
     x0, _, x1, _ = area_box(room["box"])
-    return _wrap(room["name"], font(FLOOR), x1 - x0 - 12)
+    return _wrap(name, font(FLOOR), x1 - x0 - 12)
 
 
 # ------------------------------------------------------------------ static layer
 
-def _wrap(text: str, fnt: Any, width: int) -> list[str]:
-    if fnt.getlength(text) <= width or " " not in text:
-        return [fit_text(text, fnt, width)]
-    words = text.split()
+def _wrap(line: str, fnt: Any, width: int) -> list[str]:
+    whole = line.replace("|", "")
+    if fnt.getlength(whole) <= width:
+        return [whole]
     best = None
-    for cut in range(1, len(words)):
-        a, b = " ".join(words[:cut]), " ".join(words[cut:])
-        wide = max(fnt.getlength(a), fnt.getlength(b))
+    for cut, mark in enumerate(line):
+        if mark not in " |":
+            continue
+        head = line[:cut].replace("|", "") + ("-" if mark == "|" else "")
+        tail = line[cut + 1:].replace("|", "")
+        wide = max(fnt.getlength(head), fnt.getlength(tail))
         if best is None or wide < best[0]:
-            best = (wide, [a, b])
-    assert best is not None
-    return [fit_text(line, fnt, width) for line in best[1]]
+            best = (wide, [head, tail])
+    if best is None:
+        return [fit_text(whole, fnt, width)]
+    return [fit_text(part, fnt, width) for part in best[1]]
 
 
-def build_static() -> Image.Image:
+def build_static(lang: str = DEFAULT) -> Image.Image:
     b = board()
     im = Image.new("RGB", (WIDTH, HEIGHT), core.BG)
     d = core.Draw(im)
@@ -215,19 +226,20 @@ def build_static() -> Image.Image:
     # the Entrance
     ebox = area_box(b["entrance"])
     d.rectangle(ebox, fill=ENTRANCE, outline=ROOM_EDGE, width=3)
-    d.text(((ebox[0] + ebox[2]) // 2, ebox[1] + 8 + FLOOR // 2), "ENTRANCE", font=font(FLOOR, True), fill=INK,
-           anchor="mm")
+    d.text(((ebox[0] + ebox[2]) // 2, ebox[1] + 8 + FLOOR // 2), words(lang, "board.entrance"),
+           font=font(FLOOR, True), fill=INK, anchor="mm")
     # rooms: the name on the upper row, below the wall's doors
     fname = font(FLOOR)
     for room in b["rooms"].values():
         box = area_box(room["box"])
         fill = STUDY if room["kind"] == "study" else TREASURE if room["kind"] == "treasure" else ROOM
         d.rectangle(box, fill=fill, outline=ROOM_EDGE, width=4)
-        core.draw_lines(d, (box[0] + box[2]) / 2, box[1] + 8 + core.line_height(fname) * len(name_lines(room)) / 2,
-                        tuple(name_lines(room)), fname, INK, align="m")
+        lines = tuple(name_lines(room, lang))
+        core.draw_lines(d, (box[0] + box[2]) / 2, box[1] + 8 + core.line_height(fname) * len(lines) / 2,
+                        lines, fname, INK, align="m")
     for door in door_boxes():
         d.rectangle(door, fill=DOOR)
-    _crossings(d, b["crossings"])
+    _crossings(d, b["crossings"], lang)
     _maze_ways(d, b["maze"])
     _passages(d, b["passages"])
     d.rectangle((MARGIN_X - 2, BOARD_Y - 2, MARGIN_X + 22 * CELL_W + 2, BOARD_Y + 15 * CELL_H + 2), outline=BLACK,
@@ -256,14 +268,14 @@ def _squares(d: ImageDraw.ImageDraw, grid: list[str]) -> None:
                 d.rectangle(box, outline=ROCK_EDGE)
 
 
-def _crossings(d: ImageDraw.ImageDraw, crossings: list[dict[str, Any]]) -> None:
+def _crossings(d: ImageDraw.ImageDraw, crossings: list[dict[str, Any]], lang: str) -> None:
     """The ferry, bridge and raft, each named on the river."""
     f = font(FLOOR, True)
     for c in crossings:
         sx, sy = cell_xy(c["south"])
         _, ny = cell_xy(c["north"])
         box = cell_box(sx, (sy + ny) // 2)
-        label = CROSSING_LABELS.get(c["id"], c["id"].upper())
+        label = words(lang, f"board.crossing.{c['id']}")
         wide = int(f.getlength(label)) + 16
         cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
         if c["id"] == "bridge":
@@ -311,9 +323,9 @@ def _centre_of_cell(name: str) -> tuple[int, int]:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-@lru_cache(maxsize=1)
-def _static_cached() -> Image.Image:
-    return build_static()
+@lru_cache(maxsize=4)
+def _static_cached(lang: str = DEFAULT) -> Image.Image:
+    return build_static(lang)
 
 
 # ------------------------------------------------------------------ sprites
@@ -372,7 +384,11 @@ def _name(view: dict[str, Any], seat: int) -> str:
     if 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
     colour = _colour(view, seat)
-    return colour.capitalize() if colour else f"Seat {seat + 1}"
+    return words(_lang(view), f"colour.{colour}").capitalize() if colour else f"#{seat + 1}"
+
+
+def _lang(view: dict[str, Any]) -> str:
+    return str(view.get("lang") or DEFAULT)
 
 
 def _colour(view: dict[str, Any], seat: Any) -> str:
@@ -383,52 +399,55 @@ def _colour(view: dict[str, Any], seat: Any) -> str:
     return ""
 
 
-STEP_TEXT = {"start": "to move", "move": "moving", "maze": "in the Maze", "stop": "meeting someone",
-             "offer": "conferring", "ask": "making a Key Challenge", "shop": "at the Pedlar's",
-             "open": "at the Warlock's chest", "battle": "fighting", "task": "in a room", "done": "ending the turn"}
+STEPS = ("start", "move", "maze", "stop", "offer", "ask", "shop", "open", "battle", "task", "done")
 
 
 def header_key(view: dict[str, Any]) -> tuple[Any, ...]:
     """What the header shows: (round, the second row's phrase, its colour, the disc beside it
-    (a colour, or ""), the names the phrase may shorten)."""
-    rnd = f"Round {_int(view.get('round'), 1)}/{_int(view.get('limit'), 40)}"
+    (a colour, or ""), the names the phrase may shorten, the language of its words)."""
+    lang = _lang(view)
+    rnd = words(lang, "board.round", round=_int(view.get("round"), 1), limit=_int(view.get("limit"), 40))
     phase = view.get("phase")
     names = core.seat_names(view)
     acting = view.get("acting")
     if acting and phase != "over":
-        return rnd, str(acting), core.TEXT, "", names
+        return rnd, str(acting), core.TEXT, "", names, lang
     if phase == "over":
         winner = view.get("winner")
-        text = ("The Warlock woke: nobody won" if winner is None
-                else f"{_name(view, _int(winner))} opened the chest and wins!")
-        return rnd, text, core.GOLD, "", names
+        said = (words(lang, "board.woke") if winner is None
+                else words(lang, "board.won", who=_name(view, _int(winner))))
+        return rnd, said, core.GOLD, "", names, lang
     if phase == "create":
-        return rnd, "Rolling up adventurers…", core.TEXT, "", names
+        return rnd, words(lang, "board.create"), core.TEXT, "", names, lang
     cur = view.get("current")
     if cur is None:
-        return rnd, "", core.TEXT, "", names
-    what = STEP_TEXT.get(str(view.get("step")), "")
-    if view.get("step") == "move" and view.get("roll"):
-        what = f"rolled {_int(view.get('roll'))}"
-    return rnd, f"{_name(view, _int(cur))} {what}", core.TEXT, _colour(view, cur), names
+        return rnd, "", core.TEXT, "", names, lang
+    who = _name(view, _int(cur))
+    step = str(view.get("step"))
+    if step == "move" and view.get("roll"):
+        said = words(lang, "board.rolled", who=who, roll=_int(view.get("roll")))
+    else:
+        said = words(lang, f"board.step.{step}", who=who) if step in STEPS else who
+    return rnd, said, core.TEXT, _colour(view, cur), names, lang
 
 
 def _header_sprite(key: tuple[Any, ...]) -> Image.Image:
-    rnd, text, rgb, colour, names = key
+    rnd, said, rgb, colour, names, lang = key
     im = Image.new("RGB", (WIDTH, HEADER_H), core.HEADER_BG)
     d = core.Draw(im)
     top, low = ROW_MID
     left, right = 16, WIDTH - 16
     title = font(FLOOR, True)
-    d.text((left, top), TITLE, font=title, fill=core.GOLD, anchor="lm")
-    d.text((left + title.getlength(TITLE) + 24, top), rnd, font=font(FLOOR), fill=core.TEXT_DIM, anchor="lm")
-    if not text:
+    heading = words(lang, "board.title")
+    d.text((left, top), heading, font=title, fill=core.GOLD, anchor="lm")
+    d.text((left + title.getlength(heading) + 24, top), rnd, font=font(FLOOR), fill=core.TEXT_DIM, anchor="lm")
+    if not said:
         return im
     if colour:
         spr = _disc(colour, False)
         im.paste(spr, (left, low - spr.height // 2), spr)
         left += spr.width + 14
-    f, lines = core.fit_phrase(text, names, FLOOR, right - left, HEADER_H - top - 28, smallest=FLOOR)
+    f, lines = core.fit_phrase(said, names, FLOOR, right - left, HEADER_H - top - 28, smallest=FLOOR)
     core.draw_lines(d, left, low, lines, f, rgb, align="l")
     return im
 
@@ -674,16 +693,16 @@ def mark_box(node: str, text: str, layout: Layout) -> tuple[int, int, int, int] 
 def _mark_letters(d: ImageDraw.ImageDraw, layout: Layout) -> None:
     """The letters of the marked places, over any token."""
     f = font(FLOOR, True)
-    for node, text in layout.marks.items():
-        box = mark_box(node, text, layout)
+    for node, mark in layout.marks.items():
+        box = mark_box(node, mark, layout)
         if box is None:
             continue
         d.rounded_rectangle(box, radius=6, fill=INK, outline=core.HIGHLIGHT, width=2)
-        d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), text, font=f, fill=WHITE, anchor="mm")
+        d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), mark, font=f, fill=WHITE, anchor="mm")
 
 
 def _compose(view: dict[str, Any], sprites: Sprites, static: Any) -> Image.Image:
-    im = core.board(static())
+    im = core.board(static(_lang(view)))
     d = core.Draw(im)
     layout = Layout(view)
     im.paste(sprites.header(header_key(view)), (0, 0))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bot.table import named_prompt
+from data.locales import render
 from games.core import replay
 from games.firetop import GAME
 from games.firetop.board import BOARD
@@ -18,13 +20,21 @@ from tests.test_firetop_rules import act, actions, fresh, in_battle, player, put
 from games.core import setup
 
 
+SEATS = [f"{{p{seat}}}" for seat in range(6)]  # players stay {p0}.. as the engine writes them
+
+
+def english(st, seat: int):
+    """The seat's prompt as an English reader reads it."""
+    return named_prompt(GAME.prompt(st, seat), SEATS)
+
+
 def labels(st, seat: int) -> list[str]:
-    return [c.label for c in GAME.prompt(st, seat).choices]
+    return [c.label for c in english(st, seat).choices]
 
 
 def test_a_new_adventurer_is_told_what_gold_and_provisions_are_for():
     st = setup(GAME, 2, {}, 1)
-    prompt = GAME.prompt(st, 0)
+    prompt = english(st, 0)
     assert all(label.startswith("Start with ") for label in labels(st, 0))
     assert "Gold pays" in prompt.text and "Stamina" in prompt.text
 
@@ -66,7 +76,7 @@ def test_who_stands_where_and_treasure_on_the_floor_are_the_text_above_the_butto
     st.data["piles"].append({"node": "K11", "items": ["gold"], "owner": None})
     st, _ = act(rig(st, 2), 0, "roll")
     letter = GAME.marks(st)["K11"]
-    prompt = GAME.prompt(st, 0)
+    prompt = english(st, 0)
     assert "Already there: " in prompt.text and f"{{p1}} at {letter}. Treasure lies at {letter}" in prompt.text
     assert not any("{p1}" in c.label or "treasure" in c.label for c in prompt.choices)
 
@@ -76,7 +86,7 @@ def test_a_roll_of_one_offers_the_moves_first_then_the_key_challenge():
     turn_of(st, 0)
     put(st, 0, "K13")
     st, _ = act(rig(st, 1), 0, "roll")
-    prompt = GAME.prompt(st, 0)
+    prompt = english(st, 0)
     assert prompt.choices[0].action.startswith("move ")
     assert "Key Challenge" in prompt.text
 
@@ -91,10 +101,11 @@ def test_fight_to_the_end_is_one_action_and_every_round_is_told():
     assert labels(st, 0)[0] == "Fight to the end"
     foe = st.data["battle"]["stamina"]
     after, events = act(st, 0, "press")
-    rounds = [e.text for e in events if e.text.startswith("Round ")]
+    said = [render("en", e.text) for e in events]
+    rounds = [line for line in said if line.startswith("Round ")]
     assert len(rounds) == (foe + 1) // 2  # a wound of 2 each round
     assert [r.split(":")[0] for r in rounds] == [f"Round {n}" for n in range(1, len(rounds) + 1)]
-    assert any("slays" in e.text for e in events) and after.data["battle"] is None
+    assert any("slays" in line for line in said) and after.data["battle"] is None
 
 
 def test_fight_to_the_end_stops_for_an_escape_when_stamina_runs_low():
@@ -102,7 +113,7 @@ def test_fight_to_the_end_stops_for_an_escape_when_stamina_runs_low():
     player(st, 0)["skill"], player(st, 0)["stamina"] = 0, PRESS_FLOOR + 5  # loses every round
     after, events = act(st, 0, "press")
     assert player(after, 0)["stamina"] <= PRESS_FLOOR and after.data["battle"] is not None
-    assert "stops to choose" in events[-1].text
+    assert "stops to choose" in render("en", events[-1].text)
     assert actions(after, 0) == ["attack", "escape"]  # no more fighting to the end: escape matters
     refused(GAME, after, 0, "press", "stamina")
 
@@ -160,7 +171,8 @@ def test_the_key_challenge_reads_as_one_group_of_short_buttons():
     st, _ = act(rig(st, 1), 0, "roll")
     table = Table(id=1, guild_id=1, channel_id=1, game=games.get("firetop"), host_id=1, seed=1,
                   options={}, seats=[Seat("Ana", 1), Seat("Bo", 2), Seat("Cy", 3)], state=st)
-    shown = choice_labels(GAME.prompt(st, 0).choices, table.names())
+    table.prompts = [GAME.prompt(st, seat) for seat in range(3)]
+    shown = choice_labels(table.prompt(0).choices, table.names())
     keys = shown[shown.index("Key Challenge → Key 1"):]
     assert keys == ["Key Challenge → Key 1"] + [f"Key {n}" for n in range(2, 10)]
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
+from data.locales import LANGUAGES, render, text as catalog_text
 from games.core import SYSTEM, IllegalAction, State, ai_rng, apply, decide, replay, setup
 from games.firetop import GAME
 from games.firetop.board import BOARD
@@ -65,8 +66,12 @@ def check_secrecy(state: State, events) -> None:
         assert f'"{cid}"' not in text, cid
     for e in events:
         if e.public:
-            assert not any(name in e.text for name in KEY_NAMES), e.text
-            assert "held out by" not in e.text and "must lie under" not in e.text
+            said = render("en", e.text)
+            assert not any(name in said for name in KEY_NAMES), said
+            assert "held out by" not in said and "must lie under" not in said
+            for lang in LANGUAGES:
+                assert not any(catalog_text(lang, f"game.firetop.treasure.{cid}") in render(lang, e.text)
+                               for cid in KEY_TREASURES), render(lang, e.text)
         else:
             assert e.to is not None and all(0 <= s < state.seats for s in e.to)
     for seat in range(state.seats):
@@ -157,7 +162,8 @@ def test_every_prompted_choice_is_accepted():
             for choice in prompt.choices:
                 apply(GAME, state, seat, choice.action)
             assert len({c.action for c in prompt.choices}) == len(prompt.choices)
-            assert all(len(step.label) <= 80 for c in prompt.choices for step in c.path)
+            assert all(len(render(lang, step.label)) <= 80 for c in prompt.choices for step in c.path
+                       for lang in LANGUAGES)
             state = apply(GAME, state, seat, decide(GAME, state, seat, ai_rng(seed, state.version), "random")).state
 
 

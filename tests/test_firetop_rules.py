@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import pytest
 
+from data.locales import render
 from games.core import SYSTEM, IllegalAction, Rng, State, apply, setup
 from games.firetop import GAME
 from games.firetop import content
@@ -85,7 +86,8 @@ def finish_turn(st: State, seat: int) -> State:
 
 
 def texts(events, public: bool | None = None) -> str:
-    return "\n".join(e.text for e in events if public is None or e.public == public)
+    """The events' words as an English reader reads them (players still {p0}..)."""
+    return "\n".join(render("en", e.text) for e in events if public is None or e.public == public)
 
 
 def rolled_to(st: State, seat: int, die: int) -> State:
@@ -726,7 +728,7 @@ def test_a_key_challenge_is_seen_only_by_the_challenger():
     after, events = act(st, 0, "challenge 4")
     assert "key 4" in texts(events, public=True) and "blue" not in texts(events, public=True).lower()
     private = [e for e in events if not e.public]
-    assert len(private) == 1 and private[0].to == (0,) and "{p1}" in private[0].text
+    assert len(private) == 1 and private[0].to == (0,) and "{p1}" in render("en", private[0].text)
     assert GAME.view(after, 0)["secret"]["held"] == {"4": [1]}
     assert GAME.view(after, 1)["secret"]["held"] == {}
     assert after.data["step"] == "move"  # he still moves his 1
@@ -761,7 +763,7 @@ def test_conferring_is_a_private_exchange_only_on_the_same_space():
     assert GAME.view(done, 0)["secret"]["held"] == {"4": [1]}
     assert GAME.view(done, 1)["secret"]["held"] == {"2": [0]}
     assert {e.to for e in events if not e.public} == {(0,), (1,)}
-    assert all("4" not in e.text and "2" not in e.text for e in events if e.public)
+    assert all("4" not in render("en", e.text) and "2" not in render("en", e.text) for e in events if e.public)
     no, events = act(st, 1, "pass")
     assert GAME.view(no, 0)["secret"]["held"] == {} and "refuses" in texts(events)
 

@@ -39,7 +39,7 @@ def offered_labels(name: str, seats: int, seed: int) -> set[str]:
             raw = game.prompt(state, seat)
             for prompt in [named_prompt(raw, names, lang) for lang in LANGUAGES] if raw else []:
                 seen.update(choice_labels(prompt.choices, names))
-                seen.update(fill_names(step.label, names) for c in prompt.choices for step in c.path)
+                seen.update(step.label for c in prompt.choices for step in c.path)
         if index < len(log):
             advance(game, state, *log[index])
     return seen

@@ -34,6 +34,13 @@ def words_to_type(forms: Iterable[str], most: int = 6) -> str:
     """The typed forms `forms` (e.g. "roll", "move A", "move B") as one short line:
     "You can type: `roll` · `move A/B`." A first word with more than `most` endings shows the
     first ones and "…". Empty when there is nothing to type."""
+    listed = typed_forms(forms, most)
+    return f"You can type: {listed}." if listed else ""
+
+
+def typed_forms(forms: Iterable[str], most: int = 6) -> str:
+    """The typed forms grouped as `words_to_type` shows them, without words around them
+    ("`roll` · `move A/B`"), for a message in the reader's language to hold."""
     order: list[str] = []
     bare: set[str] = set()
     endings: dict[str, list[str]] = {}
@@ -57,4 +64,4 @@ def words_to_type(forms: Iterable[str], most: int = 6) -> str:
         if rest:
             more = "/…" if len(rest) > most else ""
             parts.append(f"`{verb} " + "/".join(rest[:most]) + more + "`")
-    return "You can type: " + " · ".join(parts) + "." if parts else ""
+    return " · ".join(parts)

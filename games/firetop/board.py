@@ -43,7 +43,6 @@ class Board:
     landing: str
     adj: dict[str, list[str]] = field(default_factory=dict)
     north: set[str] = field(default_factory=set)
-    names: dict[str, str] = field(default_factory=dict)  # board.toml [names]: words for squares
 
     @property
     def width(self) -> int:
@@ -59,24 +58,6 @@ class Board:
 
     def is_room(self, node: str) -> bool:
         return node in self.rooms
-
-    def label(self, node: str) -> str:
-        """A space as players read it: a room's name, "a corridor north of the river". Never a
-        square's coordinate: where a choice names several squares alike, the board's markers
-        tell them apart."""
-        if node in self.rooms:
-            return self.rooms[node]["name"]
-        if node == "entrance":
-            return "the Entrance"
-        if node in self.passages:
-            return self.names["passage"].format(colour=self.passages[node]["colour"])
-        if node in self.maze_links and node not in self.maze_gates:
-            return self.names["maze"]
-        return self.names["corridor"].format(side=self.side(node))
-
-    def bank(self, node: str) -> str:
-        """A river bank square as the far side of a crossing: "the north bank"."""
-        return self.names["bank"].format(side=self.side(node))
 
     def side(self, node: str) -> str:
         return "north" if node in self.north else "south"
@@ -131,8 +112,7 @@ def _build() -> Board:
     for gate in maze["gates"]:
         assert gate in corridors, f"maze gate {gate} is not a corridor"
     board = Board(grid, rooms, letters, corridors, entrance, passages, colours, crossings, crossing_at,
-                  list(maze["spaces"]), list(maze["gates"]), links, raw["river"]["landing"],
-                  names=dict(raw["names"]))
+                  list(maze["spaces"]), list(maze["gates"]), links, raw["river"]["landing"])
     adj: dict[str, set[str]] = {n: set() for n in [*corridors, *rooms, "entrance", *passages]}
     for name in corridors:
         x, y = xy(name)

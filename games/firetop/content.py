@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from data import load_toml
+from data.locales import Msg
 
 CONFIG: dict[str, Any] = load_toml("firetop", "game.toml")
 _ENC: dict[str, Any] = load_toml("firetop", "encounters.toml")
@@ -98,14 +99,27 @@ def check(ops: dict[str, Any]) -> None:
 
 
 def treasure_name(cid: str) -> str:
+    """A treasure card as players type it (English, like every typed move): "Gaoler's Keys (1, 4, 7)"."""
     card = TREASURES[cid]
     if card["kind"] == "keys":
         return f"{card['name']} ({', '.join(map(str, card['keys']))})"
     return card["name"]
 
 
-def short_treasure_name(cid: str) -> str:
-    """A treasure as a button names it: a Bunch of Keys by its keys alone ("Silver Keys (1, 4,
-    7)"), so that the label stays short; any other card by its name."""
-    name = treasure_name(cid)
-    return name.removeprefix("Bunch of ") if TREASURES[cid]["kind"] == "keys" else name
+def name(key: str) -> Msg:
+    """A name of this game's catalogs, `game.firetop.<key>`."""
+    return Msg("game.firetop." + key)
+
+
+TREASURE_WORDS = {cid: Msg("game.firetop.keyring", name=name(f"treasure.{cid}"),
+                           keys=", ".join(map(str, card["keys"])))
+                  if card["kind"] == "keys" else name(f"treasure.{cid}") for cid, card in TREASURES.items()}
+# a button names a Bunch of Keys by its keys alone ("Silver Keys (1, 4, 7)"): the label stays short
+SHORT_TREASURE_WORDS = {cid: Msg("game.firetop.keyring", name=name(f"treasure.{cid}.short"),
+                                 keys=", ".join(map(str, card["keys"])))
+                        if card["kind"] == "keys" else TREASURE_WORDS[cid] for cid, card in TREASURES.items()}
+ENCOUNTER_WORDS = {ident: name(f"encounter.{ident}") for table in (FIXED, CARDS) for ident in table}
+# a battle keeps its monster's name in the state (and the view): its words are found by it
+MONSTER_WORDS = {spec["name"]: ENCOUNTER_WORDS[ident] for table in (FIXED, CARDS)
+                 for ident, spec in table.items()}
+WARE_WORDS = {wid: name(f"ware.{wid}") for wid in WARES}

@@ -37,21 +37,33 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import (SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State,
-                        Step, count)
-from games.core.marks import mark_label, marked
-from games.core.typed import squash, words_to_type
+from data.locales import Msg
+from games.core import SYSTEM, Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
+from games.core.marks import marked
+from games.core.typed import squash, typed_forms
 
 from .board import BOARD, CELL
-from .places import direction, place_words
-from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
-                      KILL_LUCK, MAX_SWORDS, MAZE_CARDS, NUMBERS, OTHER_TREASURES, ROLL_WAIT, RUCKSACK,
-                      SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, short_treasure_name,
-                      treasure_name)
+from .places import bank, direction, place_words, where, words
+from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, ENCOUNTER_WORDS, FERRY_GOLD, FIXED, FLEE_STEPS,
+                      KEY_TREASURES, KILL_LUCK, MAX_SWORDS, MAZE_CARDS, MONSTER_WORDS, NUMBERS, OTHER_TREASURES,
+                      ROLL_WAIT, RUCKSACK, SHORT_TREASURE_WORDS, SKILL_TABLE, TREASURE_WORDS, TREASURES, WARE_WORDS,
+                      WARES, WOUND, CHAR, check, effect, is_monster, treasure_name)
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 KEY_NAMES = {n: str(n) for n in range(1, NUMBERS + 1)}
-OPEN_TEXT = "Make a Key Challenge at the chest with three keys you carry"
+OPEN_TEXT = words("prompt.open")
+# the words that never change, made once (the engine is speed-measured)
+YOUR_TURN, IN_MAZE, COMPANY = words("prompt.turn"), words("prompt.maze"), words("prompt.company")
+OFFER_TEXT, ASK_TEXT = words("prompt.offer"), words("prompt.ask")
+KEY_LABELS = {n: words("label.key", n=n) for n in range(1, NUMBERS + 1)}
+CHEST_KEY_LABELS = {n: words("label.chest_key", n=n) for n in range(1, NUMBERS + 1)}
+MY_KEY_LABELS = {n: words("label.my_key", n=n) for n in range(1, NUMBERS + 1)}
+SHOW_KEY_LABELS = {n: words("label.show_key", n=n) for n in range(1, NUMBERS + 1)}
+LABELS = {key: words("label." + key) for key in (
+    "their_keys", "random", "nothing", "lantern", "no_lantern", "stay", "keep", "face_chest", "face",
+    "roll", "grope", "raft", "bridge", "eat", "end_turn", "never_mind", "key_challenge", "no_challenge",
+    "leave_pedlar", "not_now", "rest", "fight_on", "escape", "refuse", "bot_rolls", "press", "attack",
+    "nowhere")}
 # "Fight to the end" (a house convenience, not a rule: docs/games/firetop.md) stops when the
 # adventurer's Stamina is down to this (two wounds from death), so escaping is his to weigh; and
 # after this many rounds in one go (blades may lock round after round), so an action stays small.
@@ -63,11 +75,49 @@ def p(seat: int) -> str:
     return "{p%d}" % seat
 
 
-def listing(parts: list[str]) -> str:
-    parts = list(parts)
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def listing(parts: list[Any]) -> tuple[Any, ...] | Msg:
+    """Things to name in one message: a tuple (the reader's language lists it), or "nothing"."""
+    return tuple(parts) if parts else words("nothing")
+
+
+def numbers(nums: list[int] | tuple[int, ...]) -> str:
+    """Key numbers as a list of figures, the same in every language: "2, 5, 9"."""
+    return ", ".join(map(str, nums))
+
+
+def lines(parts: list[Any]) -> Any:
+    """Several lines as one message, each rendered in the reader's language."""
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = words("lines", first=part, rest=out)
+    return out
+
+
+def arrows(steps: list[Any]) -> Any:
+    """A choice's steps in one line, as its label reads: "Key Challenge → Key 4"."""
+    out = steps[-1]
+    for step in reversed(steps[:-1]):
+        out = words("arrows", first=step, rest=out)
+    return out
+
+
+def semicolons(parts: list[Any]) -> Any:
+    """Things of several words each, one after another with semicolons: "A at B; C at D"."""
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = words("semicolons", first=part, rest=out)
+    return out
+
+
+def _task_words(task: dict[str, Any]) -> Msg:
+    """The name of the encounter a task runs."""
+    return ENCOUNTER_WORDS[task["effect"].partition(":")[2]]
+
+
+# prompts that end with a question mark: what follows them needs no full stop between
+QUESTIONS = {"game.firetop.prompt.move", "game.firetop.prompt.flee"}
+EAT_REFUSALS = {why: words(f"refusal.eat.{why}") for why in ("none_left", "ate", "encounter", "company", "full")}
+DOUBLE_SIX = words("round.double_six")
 
 
 def key_treasure_numbers(items: list[str]) -> list[int]:
@@ -107,11 +157,11 @@ SPOILS = ("keys", "random", "nothing")
 ARTICLES = ("the", "a", "an", "their", "my", "your")
 
 
-def named(words: list[str], aliases: dict[str, str]) -> str | None:
-    """The id that `words` name in `aliases`, with or without a leading article."""
-    if words and words[0] in ARTICLES:
-        words = words[1:]
-    return aliases.get(squash(" ".join(words)))
+def named(tokens: list[str], aliases: dict[str, str]) -> str | None:
+    """The id that `tokens` name in `aliases`, with or without a leading article."""
+    if tokens and tokens[0] in ARTICLES:
+        tokens = tokens[1:]
+    return aliases.get(squash(" ".join(tokens)))
 
 
 def plain_number(token: str, digits: int) -> bool:
@@ -124,16 +174,16 @@ def normalize(action: str) -> str:
     """The canonical spelling of a typed action; IllegalAction says what was expected."""
     tokens = action.lower().replace(",", " ").split()
     if not tokens:
-        raise IllegalAction("That action is empty.")
+        raise IllegalAction(words("refusal.empty"))
     verb, rest = tokens[0], tokens[1:]
     if verb not in VERBS:
-        raise IllegalAction(f"I don't understand '{action.strip()[:40]}'.")
+        raise IllegalAction(words("refusal.unknown", action=action.strip()[:40]))
     if verb in BARE:
         if rest:
-            raise IllegalAction(f"'{verb}' takes nothing after it.")
+            raise IllegalAction(words("refusal.bare", verb=verb))
         return verb
     if not rest:
-        raise IllegalAction(f"Say what to {verb}: {VERBS[verb]}.")
+        raise IllegalAction(words("refusal.say_what", verb=verb, what=words(f"verb.{verb}.choice")))
     if verb == "move":
         word = "".join(rest)
         if CELL.match(word):
@@ -143,31 +193,31 @@ def normalize(action: str) -> str:
         room = named(rest, ROOM_ALIASES)
         if room is not None:
             return f"move {room}"
-        raise IllegalAction(f"'{' '.join(rest)[:30]}' is not a square (A1-V15) or a room.")
+        raise IllegalAction(words("refusal.not_a_place", place=" ".join(rest)[:30]))
     if verb in ("challenge", "show", "extras"):
         if len(rest) == 1 and plain_number(rest[0], 2):
             return f"{verb} {int(rest[0])}"
-        raise IllegalAction(f"Give one number: {VERBS[verb]}.")
+        raise IllegalAction(words("refusal.one_number", what=words(f"verb.{verb}.choice")))
     if verb == "open":
         if len(rest) == CHEST_KEYS and all(plain_number(t, 1) for t in rest):
             nums = sorted(int(t) for t in rest)
             if len(set(nums)) == CHEST_KEYS:
                 return "open " + " ".join(map(str, nums))
-        raise IllegalAction(f"Name {CHEST_KEYS} different key numbers, e.g. 'open 2 5 9'.")
+        raise IllegalAction(words("refusal.open_numbers", count=CHEST_KEYS))
     if verb in ("nominate", "fight", "confer"):
         if len(rest) == 1 and rest[0] in COLOURS:
             return f"{verb} {rest[0]}"
-        raise IllegalAction(f"Name an adventurer by colour ({', '.join(COLOURS)}).")
+        raise IllegalAction(words("refusal.colour", colours=", ".join(f"`{c}`" for c in COLOURS)))
     if verb == "buy":
         ware = named(rest, WARE_ALIASES)
         if ware is not None:
             return f"buy {ware}"
-        raise IllegalAction(f"The Pedlar sells: {', '.join(WARES)}.")
+        raise IllegalAction(words("refusal.wares", wares=", ".join(f"`{w}`" for w in WARES)))
     if verb == "drop":
         card = named(rest, TREASURE_ALIASES)
         if card is not None:
             return f"drop {card}"
-        raise IllegalAction("Name one of your treasure cards as /hand shows it, e.g. 'drop gaoler's keys'.")
+        raise IllegalAction(words("refusal.drop_what"))
     lantern = rest[-1] == "lantern"
     what = rest[:-1] if lantern else rest
     if lantern and what and what[-1] in ("and", "&", "+"):
@@ -175,8 +225,7 @@ def normalize(action: str) -> str:
     card = what[0] if len(what) == 1 and what[0] in SPOILS else named(what, TREASURE_ALIASES)
     if card is not None:
         return f"spoils {card}" + (" lantern" if lantern else "")
-    raise IllegalAction("Say 'spoils keys', 'spoils random', 'spoils nothing' or a card you have seen, "
-                        "and add 'lantern' to take their lantern too.")
+    raise IllegalAction(words("refusal.spoils_what"))
 
 
 def arg_of(action: str) -> Any:
@@ -206,8 +255,9 @@ class Ctx:
     def me(self) -> dict[str, Any]:
         return self.d["players"][self.seat]
 
-    def say(self, text: str, to: tuple[int, ...] | None = None, kind: str = "info") -> None:
-        self.events.append(Event(text.replace("{p}", p(self.seat)), to, kind))
+    def say(self, key: str, to: tuple[int, ...] | None = None, kind: str = "info", **params: Any) -> None:
+        """Tell the table (or `to`) message `game.firetop.<key>`; `who` is the seat it happens to."""
+        self.events.append(Event(words(key, who=p(self.seat), **params), to, kind))
 
 
 OPS: dict[str, Callable[[Ctx, dict[str, Any]], str | None]] = {}
@@ -225,7 +275,7 @@ def op(name: str) -> Callable[[Callable[[Ctx, dict[str, Any]], str | None]], Cal
 
 @op("say")
 def _op_say(ctx: Ctx, step: dict[str, Any]) -> str | None:
-    ctx.say(step["text"])
+    ctx.say(f"say.{ctx.d['task']['effect'].partition(':')[2]}.{step['id']}")
     return None
 
 
@@ -233,15 +283,15 @@ def _op_say(ctx: Ctx, step: dict[str, Any]) -> str | None:
 def _op_stamina(ctx: Ctx, step: dict[str, Any]) -> str | None:
     n = step["n"]
     if n < 0:
-        ctx.say(f"{{p}} loses {count(-n, 'Stamina point')}.")
-        if ctx.game._wound(ctx, ctx.seat, -n, cause="the " + ctx.d["task"]["name"]):
+        ctx.say("stamina.lose", count=-n)
+        if ctx.game._wound(ctx, ctx.seat, -n, cause=words("cause.encounter", what=_task_words(ctx.d["task"]))):
             return "stop"
-        ctx.say(f"{{p}}'s Stamina: {ctx.me['stamina']}.")
+        ctx.say("stamina.now", stamina=ctx.me["stamina"])
         return None
     me = ctx.me
     gain = min(n, me["stamina0"] - me["stamina"])
     me["stamina"] += gain
-    ctx.say(f"{{p}} regains {count(gain, 'Stamina point')} (Stamina {me['stamina']}).")
+    ctx.say("stamina.gain", count=gain, stamina=me["stamina"])
     return None
 
 
@@ -250,28 +300,28 @@ def _op_luck(ctx: Ctx, step: dict[str, Any]) -> str | None:
     me = ctx.me
     n = step["n"]
     me["luck"] = max(0, min(me["luck0"], me["luck"] + n))
-    ctx.say(f"{{p}}'s Luck is now {me['luck']}.")
+    ctx.say("luck.now", luck=me["luck"])
     return None
 
 
 @op("gold")
 def _op_gold(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["gold"] = max(0, ctx.me["gold"] + step["n"])
-    ctx.say(f"{{p}} now has {count(ctx.me['gold'], 'Gold Piece')}.")
+    ctx.say("gold.now", count=ctx.me["gold"])
     return None
 
 
 @op("provisions")
 def _op_provisions(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["provisions"] = max(0, ctx.me["provisions"] + step["n"])
-    ctx.say(f"{{p}} now has {count(ctx.me['provisions'], 'Provision')}.")
+    ctx.say("provisions.now", count=ctx.me["provisions"])
     return None
 
 
 @op("heal")
 def _op_heal(ctx: Ctx, step: dict[str, Any]) -> str | None:
     ctx.me["stamina"] = ctx.me["stamina0"]
-    ctx.say(f"{{p}}'s Stamina is back to {ctx.me['stamina0']}.")
+    ctx.say("stamina.healed", stamina=ctx.me["stamina0"])
     return None
 
 
@@ -298,13 +348,13 @@ def _op_challenge(ctx: Ctx, step: dict[str, Any]) -> str | None:
 def _op_glimpse(ctx: Ctx, step: dict[str, Any]) -> str | None:
     known = set(ctx.me["know"]["chest"])
     unseen = [n for n in ctx.d["chest"] if n not in known]
-    ctx.say("The orb's smoke parts and shows {p} a key...")
+    ctx.say("orb.shows")
     if not unseen:
-        ctx.say("The orb shows you nothing you did not already know.", to=(ctx.seat,))
+        ctx.say("orb.nothing_new", to=(ctx.seat,))
         return None
     n = unseen[ctx.rng.below(len(unseen))]
     ctx.me["know"]["chest"] = sorted(known | {n})
-    ctx.say(f"🔮 The orb shows key **{n}** lying under the Warlock's chest.", to=(ctx.seat,), kind="secret")
+    ctx.say("orb.key", to=(ctx.seat,), kind="secret", n=n)
     return None
 
 
@@ -361,9 +411,9 @@ class FiretopGame(Game):
     # ------------------------------------------------------------ set-up
     def setup_data(self, state: State, rng: Rng) -> None:
         n = state.seats
-        numbers = list(range(1, NUMBERS + 1))
-        rng.shuffle(numbers)
-        chest, rest = sorted(numbers[:CHEST_KEYS]), numbers[CHEST_KEYS:]
+        drawn = list(range(1, NUMBERS + 1))
+        rng.shuffle(drawn)
+        chest, rest = sorted(drawn[:CHEST_KEYS]), drawn[CHEST_KEYS:]
         players = []
         for _ in range(n):
             pl = {"keys": [], "know": {"held": {}, "chest": []}, "lives": 1}
@@ -430,31 +480,31 @@ class FiretopGame(Game):
         return (pa["left_room"] and pb["left_room"] and pb["extras"] is None and pb["pos"] == node
                 and node not in BOARD.passages and node not in BOARD.maze_links)
 
-    def _duel_reason(self, d: dict[str, Any], a: int, b: int) -> str:
+    def _duel_reason(self, d: dict[str, Any], a: int, b: int) -> Msg:
         pa, pb = d["players"][a], d["players"][b]
         if pb["pos"] != pa["pos"] or pb["extras"] is not None:
-            return f"{p(b)} is not on your space."
+            return words("refusal.duel.elsewhere", who=p(b))
         if pa["pos"] in BOARD.passages:
-            return "No fighting is allowed on a Secret Passage square."
+            return words("refusal.duel.passage")
         if pa["pos"] in BOARD.maze_links:
-            return "There is no room to fight in the Maze."
-        who = "You have" if not pa["left_room"] else f"{p(b)} has"
-        return (f"{who} not yet entered and left a room: battles between adventurers wait until "
-                "both have.")
+            return words("refusal.duel.maze")
+        if not pa["left_room"]:
+            return words("refusal.duel.you_not_left")
+        return words("refusal.duel.not_left", who=p(b))
 
-    def _can_eat(self, d: dict[str, Any], seat: int) -> str | None:
+    def _can_eat(self, d: dict[str, Any], seat: int) -> Msg | None:
         """None if `seat` may eat now, else why not."""
         me = d["players"][seat]
         if me["provisions"] <= 0:
-            return "You have no Provisions left."
+            return EAT_REFUSALS["none_left"]
         if me["ate"] == me["turns"] - 1:
-            return "You ate on your last turn: Provisions can't be eaten two turns running."
+            return EAT_REFUSALS["ate"]
         if me["face"]:
-            return "You can't eat while an encounter waits for you in this room."
+            return EAT_REFUSALS["encounter"]
         if any(self._can_duel(d, s, seat) for s in self._others_here(d, seat)):
-            return "You can't eat with another adventurer on your space: a fight may break out."
+            return EAT_REFUSALS["company"]
         if me["stamina"] >= me["stamina0"]:
-            return "Your Stamina is already at its starting level."
+            return EAT_REFUSALS["full"]
         return None
 
     def _sword_bonus(self, me: dict[str, Any]) -> tuple[int, str | None]:
@@ -495,16 +545,16 @@ class FiretopGame(Game):
         before = me["luck"]
         me["luck"] = max(0, me["luck"] - 1)
         ctx.d["dice"] = {"seat": seat, "what": "luck", "faces": [a, b]}
-        verdict = "Lucky!" if lucky else "Unlucky."
+        verdict = "lucky" if lucky else "unlucky"
         if not lucky and "clover" in me["items"]:
             me["items"].remove("clover")
             lucky = True
-            verdict = "Unlucky... but the Lucky Charm crumbles to dust and turns it to luck!"
-        ctx.events.append(Event(f"{p(seat)} tests for Luck: {a}+{b} = {a + b} against Luck {before}. "
-                                f"{verdict} (Luck now {me['luck']})"))
+            verdict = "charm"
+        ctx.events.append(Event(words(f"luck.test.{verdict}", who=p(seat), a=a, b=b, total=a + b,
+                                      before=before, luck=me["luck"])))
         return lucky
 
-    def _wound(self, ctx: Ctx, seat: int, n: int, cause: str, battle: bool = False,
+    def _wound(self, ctx: Ctx, seat: int, n: int, cause: Any, battle: bool = False,
                killer: int | None = None) -> bool:
         """Take `n` Stamina from `seat`; True if that killed him."""
         me = ctx.d["players"][seat]
@@ -518,15 +568,15 @@ class FiretopGame(Game):
         if me["stamina"] <= 4 and "draught" in me["items"]:
             me["items"].remove("draught")
             me["stamina"] = min(me["stamina0"], me["stamina"] + 8)
-            ctx.events.append(Event(f"{p(seat)} gulps a Healing Draught (Stamina {me['stamina']})."))
+            ctx.events.append(Event(words("draught", who=p(seat), stamina=me["stamina"])))
         return False
 
-    def _die(self, ctx: Ctx, seat: int, cause: str, killer: int | None) -> None:
+    def _die(self, ctx: Ctx, seat: int, cause: Any, killer: int | None) -> None:
         d = ctx.d
         me = d["players"][seat]
         node = me["pos"]
         cards = list(me["items"]) + [s for s in me["swords"] if s != "sword"]
-        ctx.events.append(Event(f"💀 {p(seat)} is slain by {cause}!", kind="death"))
+        ctx.events.append(Event(words("slain", who=p(seat), cause=cause), kind="death"))
         fight = d["battle"]
         if killer is not None:
             d["tally"]["killed"] += 1
@@ -535,30 +585,30 @@ class FiretopGame(Game):
         if killer is None:
             if cards:
                 self._add_pile(d, node, cards, owner=seat)
-                ctx.events.append(Event(f"{p(seat)}'s treasure lies hidden where they fell "
-                                        f"({count(len(cards), 'card')}): only they may reclaim it."))
+                ctx.events.append(Event(words("pile.hidden", who=p(seat), count=len(cards))))
         else:
             victor = d["players"][killer]
             victor["gold"] += me["gold"]
             victor["provisions"] += me["provisions"]
-            got = [f"{count(me['gold'], 'Gold Piece')}", f"{count(me['provisions'], 'Provision')}"]
+            got = [words("things.gold", count=me["gold"]), words("things.provisions", count=me["provisions"])]
             if me["lantern"]:
                 victor["lantern"] = True
-                got.append("their lantern")
+                got.append(words("things.their_lantern"))
             if cards:
-                got.append(count(len(cards), "treasure card"))
-            ctx.events.append(Event(f"{p(killer)} claims {listing(got)} from {p(seat)}."))
+                got.append(words("things.cards", count=len(cards)))
+            ctx.events.append(Event(words("claims.dead", who=p(killer), things=listing(got), loser=p(seat))))
             names = []
             for cid in cards:
-                names.append(treasure_name(cid))
+                names.append(TREASURE_WORDS[cid])
                 self._gain(ctx, killer, cid, quiet=True)
             if names:
-                ctx.events.append(Event(f"From {p(seat)} you take: {listing(names)}.", to=(killer,)))
+                ctx.events.append(Event(words("claims.dead.yours", loser=p(seat), things=listing(names)),
+                                        to=(killer,)))
             d["queue"].append({"seat": killer, "kind": "leave"})
         me.update(self._character(ctx.rng))
         me["lives"] += 1
-        ctx.events.append(Event(f"{p(seat)} rolls up a new adventurer (Skill {me['skill']}, Stamina "
-                                f"{me['stamina']}, Luck {me['luck']}), who will set out from the Entrance."))
+        ctx.events.append(Event(words("new_adventurer", who=p(seat), skill=me["skill"], stamina=me["stamina"],
+                                      luck=me["luck"])))
         battle = d["battle"]
         if battle is not None and seat in (battle["seat"], battle.get("foe")):
             d["battle"] = None
@@ -584,15 +634,16 @@ class FiretopGame(Game):
         kind = card["kind"]
         if kind == "gold":
             me["gold"] += card["n"]
-            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {count(card['n'], 'Gold Piece')}."))
+            ctx.events.append(Event(words("finds.gold", who=p(seat), card=TREASURE_WORDS[cid], count=card["n"])))
             return
         if kind == "provisions":
             me["provisions"] += card["n"]
-            ctx.events.append(Event(f"{p(seat)} finds {card['name']}: {count(card['n'], 'Provision')}."))
+            ctx.events.append(Event(words("finds.provisions", who=p(seat), card=TREASURE_WORDS[cid],
+                                          count=card["n"])))
             return
         if not quiet:
-            ctx.events.append(Event(f"{p(seat)} pockets a treasure card, face down."))
-            ctx.events.append(Event(f"You find: **{treasure_name(cid)}**.", to=(seat,), kind="secret"))
+            ctx.events.append(Event(words("finds.card", who=p(seat))))
+            ctx.events.append(Event(words("finds.card.yours", card=TREASURE_WORDS[cid]), to=(seat,), kind="secret"))
         if kind == "sword":
             me["swords"].append(cid)
             if len(me["swords"]) > MAX_SWORDS:
@@ -620,13 +671,14 @@ class FiretopGame(Game):
         shed = min((i for i in range(len(swords)) if i != keep),
                    key=lambda i: (swords[i] in me["revealed"], attack(i)))
         cid = swords.pop(shed)
-        name = f"the {treasure_name(cid)}" if cid in TREASURES else "your old sword"
-        ctx.events.append(Event(f"You can carry only {MAX_SWORDS} swords: you leave {name} behind.", to=(seat,)))
+        shed = words("swords.shed.card", count=MAX_SWORDS, card=TREASURE_WORDS[cid]) if cid in TREASURES \
+            else words("swords.shed.old", count=MAX_SWORDS)
+        ctx.events.append(Event(shed, to=(seat,)))
         if cid in TREASURES:
             if cid in me["revealed"] and cid not in swords:
                 me["revealed"].remove(cid)
             self._add_pile(ctx.d, me["pos"], [cid], owner=None)
-            ctx.events.append(Event(f"{p(seat)} leaves a treasure card on the floor."))
+            ctx.events.append(Event(words("leaves_card", who=p(seat))))
 
     def _pick_piles(self, ctx: Ctx, seat: int) -> None:
         d = ctx.d
@@ -634,9 +686,9 @@ class FiretopGame(Game):
         for pile in [pl for pl in d["piles"] if pl["node"] == node and pl["owner"] in (None, seat)]:
             d["piles"].remove(pile)
             mine = pile["owner"] == seat
-            ctx.events.append(Event(f"{p(seat)} {'reclaims their lost' if mine else 'picks up the discarded'} "
-                                    f"treasure ({count(len(pile['items']), 'card')})."))
-            ctx.events.append(Event("You pick up: " + listing([treasure_name(c) for c in pile["items"]]) + ".",
+            ctx.events.append(Event(words("pile.reclaims" if mine else "pile.picks_up", who=p(seat),
+                                          count=len(pile["items"]))))
+            ctx.events.append(Event(words("pile.yours", things=listing([TREASURE_WORDS[c] for c in pile["items"]])),
                                     to=(seat,)))
             for cid in pile["items"]:
                 self._gain(ctx, seat, cid, quiet=True)
@@ -702,7 +754,7 @@ class FiretopGame(Game):
                        "waiting": False, "due": None, "last": None}
         d["tally"]["fights"] += 1
         d["step"] = "battle"
-        ctx.say(f"⚔️ {name} (Skill {skill}, Stamina {stamina}) attacks {{p}}!", kind="battle")
+        ctx.say("battle.monster", kind="battle", monster=MONSTER_WORDS[name], skill=skill, stamina=stamina)
 
     def _resolve_round(self, ctx: Ctx) -> None:
         d = ctx.d
@@ -719,7 +771,7 @@ class FiretopGame(Game):
         if b["kind"] == "monster":
             theirs = b["mroll"] or [rng.die(), rng.die()]
             their_total = sum(theirs) + b["skill"]
-            foe_name, foe_skill, foe_bonus = b["name"], b["skill"], ""
+            foe_name, foe_skill, foe_bonus = MONSTER_WORDS[b["name"]], b["skill"], ""
         else:
             foe = d["players"][b["foe"]]
             fbonus, fsword = self._sword_bonus(foe)
@@ -732,32 +784,35 @@ class FiretopGame(Game):
         b["mroll"], b["waiting"], b["due"], b["held"] = None, False, None, False
         b["last"] = {"mine": mine, "theirs": theirs, "my_total": my_total, "their_total": their_total}
         d["dice"] = {"seat": seat, "what": "battle", "faces": mine + theirs}
-        line = (f"Round {b['round']}: {foe_name} {theirs[0]}+{theirs[1]}+{foe_skill}{foe_bonus} = {their_total}"
-                f" · {p(seat)} {mine[0]}+{mine[1]}+{me['skill']}{bonus_text} = {my_total}: ")
+        rolls = dict(round=b["round"], foe=foe_name, foe_roll=f"{theirs[0]}+{theirs[1]}+{foe_skill}{foe_bonus}",
+                     foe_total=their_total, who=p(seat), roll=f"{mine[0]}+{mine[1]}+{me['skill']}{bonus_text}",
+                     total=my_total)
         if my_total == their_total:
-            ctx.events.append(Event(line + "blades lock, no wound.", kind="battle"))
+            ctx.events.append(Event(words("round.lock", **rolls), kind="battle"))
             return
         won = my_total > their_total
         sixes = (mine if won else theirs) == [6, 6] and d["double6"]
         wound = WOUND * (2 if sixes else 1)
-        extra = " Double six: double damage!" if sixes else ""
+        extra = DOUBLE_SIX if sixes else ""
         if b["kind"] == "monster":
             if won:
                 b["stamina"] = max(0, b["stamina"] - wound)
-                ctx.events.append(Event(line + f"{foe_name} is wounded (Stamina {b['stamina']}).{extra}",
+                ctx.events.append(Event(words("round.monster_hurt", **rolls, stamina=b["stamina"], extra=extra),
                                         kind="battle"))
                 if b["stamina"] == 0:
                     self._monster_slain(ctx)
             else:
-                ctx.events.append(Event(line + f"{p(seat)} is wounded.{extra}", kind="battle"))
-                self._wound(ctx, seat, wound, cause=f"the {foe_name}", battle=True)
+                ctx.events.append(Event(words("round.hurt", **rolls, hurt=p(seat), extra=extra), kind="battle"))
+                self._wound(ctx, seat, wound, cause=words("cause.encounter", what=foe_name), battle=True)
                 if d["players"][seat]["stamina"] > 0:
-                    ctx.events.append(Event(f"{p(seat)}'s Stamina: {d['players'][seat]['stamina']}.", kind="battle"))
+                    ctx.events.append(Event(words("stamina.now", who=p(seat), stamina=d["players"][seat]["stamina"]),
+                                            kind="battle"))
             return
         loser, winner = (b["foe"], seat) if won else (seat, b["foe"])
-        ctx.events.append(Event(line + f"{p(loser)} is wounded.{extra}", kind="battle"))
+        ctx.events.append(Event(words("round.hurt", **rolls, hurt=p(loser), extra=extra), kind="battle"))
         if not self._wound(ctx, loser, wound, cause=p(winner), battle=True, killer=winner):
-            ctx.events.append(Event(f"{p(loser)}'s Stamina: {d['players'][loser]['stamina']}.", kind="battle"))
+            ctx.events.append(Event(words("stamina.now", who=p(loser), stamina=d["players"][loser]["stamina"]),
+                                    kind="battle"))
         else:
             d["battle"] = None
             if d["players"][seat]["extras"] is None:
@@ -770,8 +825,8 @@ class FiretopGame(Game):
         me = d["players"][seat]
         me["luck"] = min(me["luck0"], me["luck"] + KILL_LUCK)
         task = d["task"]
-        ctx.events.append(Event(f"🗡️ {p(seat)} slays the {b['name']}! (+{KILL_LUCK} Luck: {me['luck']})",
-                                kind="battle"))
+        ctx.events.append(Event(words("slays", who=p(seat), monster=MONSTER_WORDS[b["name"]], gain=KILL_LUCK,
+                                      luck=me["luck"]), kind="battle"))
         d["battle"] = None
         room = task.get("room")
         if room is not None:
@@ -781,7 +836,7 @@ class FiretopGame(Game):
             else:
                 d["rooms"][room]["fixed"] = None
         elif task["effect"] == "fixed:crocodile":
-            ctx.events.append(Event("Another crocodile slides into the river to take its place."))
+            ctx.events.append(Event(words("crocodile.another")))
         d["step"] = "task"
         self._run(ctx)
 
@@ -791,10 +846,11 @@ class FiretopGame(Game):
         face = ctx.rng.die()
         row = next(r for r in ESCAPE if face in r["faces"])
         d["dice"] = {"seat": seat, "what": "escape", "faces": [face]}
-        ctx.events.append(Event(f"{p(seat)} tries to escape and rolls {face} on the Escape Table: "
-                                + row["text"].replace("{p}", p(seat)), kind="battle"))
+        ctx.events.append(Event(words("escape.roll", who=p(seat), face=face,
+                                      result=words(f"escape.{row['faces'][0]}", who=p(seat))), kind="battle"))
         other = None if b["kind"] == "monster" else (b["foe"] if seat == b["seat"] else b["seat"])
-        if row["stamina"] and self._wound(ctx, seat, -row["stamina"], cause="a parting blow", killer=other):
+        if row["stamina"] and self._wound(ctx, seat, -row["stamina"], cause=words("cause.parting_blow"),
+                                          killer=other):
             d["battle"] = None
             d["step"] = "done"
             return
@@ -815,9 +871,8 @@ class FiretopGame(Game):
             me = d["players"][seat]
             back = me["door"] or me["pos"]
             self._set_pos(d, seat, back)
-            where = "back to the river bank" if task.get("room") is None else f"out of the door, to {back}"
-            ctx.events.append(Event(f"{p(seat)} escapes {where}. The {b['name']} is turned face down again, "
-                                    "its wounds healed."))
+            how = "escaped.bank" if task.get("room") is None else "escaped.door"
+            ctx.events.append(Event(words(how, who=p(seat), monster=MONSTER_WORDS[b["name"]], place=where(back))))
             d["step"] = "done"
             return
         victor = b["foe"] if seat == b["seat"] else b["seat"]
@@ -872,7 +927,7 @@ class FiretopGame(Game):
         elif then == "far_bank":
             self._set_pos(d, ctx.seat, task["far"])
             d["players"][ctx.seat]["door"] = task["far"]
-            ctx.events.append(Event(f"{p(ctx.seat)} climbs out on the far bank, at {task['far']}."))
+            ctx.events.append(Event(words("far_bank", who=p(ctx.seat))))
             d["step"] = "done"
 
     def _enter_room(self, ctx: Ctx) -> None:
@@ -885,8 +940,8 @@ class FiretopGame(Game):
             self._begin(ctx, "fixed:" + room["fixed"], room=rid, then="loot")
         elif room["encounter"] is not None:
             room["seen"] = room["encounter"]
-            ctx.events.append(Event(f"In the {BOARD.rooms[rid]['name']}, {p(ctx.seat)} turns up the "
-                                    f"encounter card: **{CARDS[room['encounter']]['name']}**!"))
+            ctx.events.append(Event(words("encounter.turned", room=where(rid), who=p(ctx.seat),
+                                          card=ENCOUNTER_WORDS[room["encounter"]])))
             self._begin(ctx, "card:" + room["encounter"], room=rid, then="loot")
         else:
             self._loot(ctx)
@@ -902,7 +957,7 @@ class FiretopGame(Game):
         if BOARD.rooms[rid]["kind"] == "treasure":
             # always the same words and a private choice: whether he carries keys is his secret
             d["step"] = "open"
-            ctx.events.append(Event(f"{p(ctx.seat)} stands before the Warlock's iron-bound chest."))
+            ctx.events.append(Event(words("chest.before", who=p(ctx.seat))))
             return
         self._company(ctx)
 
@@ -916,10 +971,10 @@ class FiretopGame(Game):
         node = ctx.me["pos"]
         if node in BOARD.passages:
             colour = BOARD.passages[node]["colour"]
-            ctx.events.append(Event(f"{p(ctx.seat)} slips into the {colour} Secret Passage; their turn ends."))
+            ctx.events.append(Event(words(f"passage.into.{colour}", who=p(ctx.seat))))
             d["step"] = "done"
         elif node in BOARD.maze_gates:
-            ctx.events.append(Event(f"{p(ctx.seat)} reaches the edge of the Maze; their turn ends."))
+            ctx.events.append(Event(words("maze.edge", who=p(ctx.seat))))
             self._pick_piles(ctx, ctx.seat)
             d["step"] = "done"
         elif node in BOARD.rooms:
@@ -932,45 +987,40 @@ class FiretopGame(Game):
     def _challenge(self, ctx: Ctx, n: int) -> None:
         d = ctx.d
         seat = ctx.seat
-        ctx.events.append(Event(f"🗝️ {p(seat)} makes a Key Challenge for key {n}: everyone holds out a Key "
-                                "card face down, and only the challenger sees them."))
+        ctx.events.append(Event(words("challenge", who=p(seat), n=n)))
         ctx.events.append(Event(self._held_out(d, seat, n), to=(seat,), kind="secret"))
 
-    def _held_out(self, d: dict[str, Any], seat: int, n: int) -> str:
+    def _held_out(self, d: dict[str, Any], seat: int, n: int) -> Msg:
         """What `seat` sees when the others hold out their Key cards for `n` (and learns from it)."""
         holders = [s for s, q in enumerate(d["players"]) if s != seat and n in q["keys"]]
         know = d["players"][seat]["know"]
         know["held"][str(n)] = holders
         if holders:
-            return f"Key {n} is held out by {listing([p(s) for s in holders])}; the others hold out blanks."
+            return words("held_out.by", n=n, who=listing([p(s) for s in holders]))
         if n in d["players"][seat]["keys"]:
-            return f"Everyone else holds out a blank: key {n} is your own."
+            return words("held_out.own", n=n)
         know["chest"] = sorted(set(know["chest"]) | {n})
-        return f"Everyone holds out a blank: key **{n}** must lie under the Warlock's chest!"
+        return words("held_out.chest", n=n)
 
     def _open(self, ctx: Ctx, keys: tuple[int, ...]) -> None:
         d = ctx.d
         seat = ctx.seat
         wrong = sum(1 for n in keys if n not in d["chest"])
         d["attempts"].append({"seat": seat, "keys": list(keys), "wrong": wrong})
-        named = listing([str(n) for n in keys])
-        ctx.events.append(Event(f"🗝️ {p(seat)} names keys {named} at the Warlock's chest; every other "
-                                "adventurer holds out a card for each."))
+        ctx.events.append(Event(words("open.names", who=p(seat), keys=tuple(str(n) for n in keys))))
         if wrong == 0:
-            ctx.events.append(Event(f"🏆 Every card held out is blank: the keys turn, the lid creaks open, and "
-                                    f"the Warlock's treasure belongs to {p(seat)}!", kind="end"))
+            ctx.events.append(Event(words("open.won", who=p(seat)), kind="end"))
             d["winner"] = seat
             d["phase"] = "over"
             d["step"] = "done"
             ctx.state.over = True
-            ctx.state.result = {"winners": [seat], "reason": "opened the Warlock's chest",
+            ctx.state.result = {"winners": [seat], "reason": words("result.opened").stored(),
                                 "scores": None}
             return
         # a Key Challenge: he alone sees the cards held out for each number he named
-        ctx.events.append(Event("The cards held out for your keys: "
-                                + " ".join(self._held_out(d, seat, n) for n in keys), to=(seat,), kind="secret"))
-        ctx.events.append(Event(f"{p(seat)} must announce it: {count(wrong, 'key')} {'was' if wrong == 1 else 'were'} "
-                                f"wrong! A spell hurls them to the south bank of the river, at {BOARD.landing}."))
+        ctx.events.append(Event(words("open.held_out", lines=lines([self._held_out(d, seat, n) for n in keys])),
+                                to=(seat,), kind="secret"))
+        ctx.events.append(Event(words("open.wrong", who=p(seat), count=wrong)))
         self._set_pos(d, seat, BOARD.landing)
         d["players"][seat]["door"] = BOARD.landing
         d["last"] = {"seat": seat, "from": "treasure", "to": BOARD.landing, "path": ["treasure", BOARD.landing]}
@@ -1002,7 +1052,7 @@ class FiretopGame(Game):
             d["offers"] = [o for o in d["offers"] if o["from"] != nxt]
             if me["miss"] > 0 and me["extras"] is None:
                 me["miss"] -= 1
-                ctx.events.append(Event(f"{p(nxt)} is lost in the Maze's dead end and misses a turn."))
+                ctx.events.append(Event(words("maze.misses", who=p(nxt))))
                 continue
             me["turns"] += 1
             return
@@ -1013,15 +1063,14 @@ class FiretopGame(Game):
         d["phase"] = "over"
         d["step"] = "done"
         ctx.state.over = True
-        ctx.state.result = {"winners": [], "reason": "the Warlock woke up", "scores": None}
-        ctx.events.append(Event(f"🌋 Round {d['limit']} is over and the Warlock wakes from his slumber: the "
-                                "adventurers flee the mountain empty-handed. Nobody wins.", kind="end"))
+        ctx.state.result = {"winners": [], "reason": words("result.woke").stored(), "scores": None}
+        ctx.events.append(Event(words("time_up", round=d["limit"]), kind="end"))
 
     # ------------------------------------------------------------ prompts
     # A seat's options: each legal action with its UI path and the handler that carries it out.
     # `prompt` shows them; `reduce` accepts exactly these, so the two can never disagree.
 
-    def options(self, state: State, seat: int) -> tuple[str, list[tuple[Choice, Callable[..., None]]], bool]:
+    def options(self, state: State, seat: int) -> tuple[Any, list[tuple[Choice, Callable[..., None]]], bool]:
         """The seat's options, the places they name lettered as the board marks them."""
         text, opts, private = self._options(state, seat)
         marks = self._marks_of(state, seat, opts)
@@ -1029,7 +1078,8 @@ class FiretopGame(Game):
             opts = [(_marked(choice, marks), handler) for choice, handler in opts]
             there = _who_is_where(state.data, seat, marks)
             if there:
-                text = f"{text}{' ' if text.endswith(('?', '.')) else '. '}{there}".removesuffix(".")
+                asked = isinstance(text, Msg) and text.id in QUESTIONS
+                text = words("prompt.there_q" if asked else "prompt.there", text=text, there=there)
         return text, opts, private
 
     def marks(self, state: State) -> dict[str, str]:
@@ -1071,16 +1121,15 @@ class FiretopGame(Game):
             return None
         return Prompt(seat, text, [c for c, _ in opts], private=private)
 
-    def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+    def _extras_options(self, d: dict[str, Any], seat: int) -> tuple[Any, list[Any], bool]:
         me = d["players"][seat]
         n = me["extras"]
-        opts = [(_choice(f"extras {g}", (str(g), f"Start with {g} Gold, {count(n - g, 'Provision')}")),
+        opts = [(_choice(f"extras {g}", (str(g), words("label.extras", gold=g, count=n - g))),
                  self._do_extras) for g in range(n + 1)]
-        return (f"Your adventurer (Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}) packs "
-                f"{n} more of Gold and Provisions, in any mix: Gold pays the ferryman and Grubb the Pedlar; "
-                f"a Provision, eaten, gives back {EAT} Stamina", opts, False)
+        return (words("prompt.extras", skill=me["skill"], stamina=me["stamina"], luck=me["luck"], count=n, eat=EAT),
+                opts, False)
 
-    def _side_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+    def _side_options(self, d: dict[str, Any], seat: int) -> tuple[Any, list[Any], bool]:
         """Options for someone who is not the player to move: rolling for a monster, a battle's
         defender, a new adventurer's extras, an offered look at Key cards."""
         me = d["players"][seat]
@@ -1088,163 +1137,157 @@ class FiretopGame(Game):
         if b is not None and not d["queue"]:
             # the monster's dice wait until the adventurer has chosen to fight the round, not escape
             if b["kind"] == "monster" and b["roller"] == seat and b["waiting"]:
-                return (f"Roll for the {b['name']} in its battle with {p(b['seat'])}",
-                        [(_choice("dice", ("dice", f"Roll for the {b['name']}")), self._do_dice),
-                         (_choice("pass", ("pass", "Let the bot roll")), self._do_decline)], False)
+                monster = MONSTER_WORDS[b["name"]]
+                return (words("prompt.roll_for", monster=monster, who=p(b["seat"])),
+                        [(_choice("dice", ("dice", words("label.roll_for", monster=monster))), self._do_dice),
+                         (_choice("pass", ("pass", LABELS["bot_rolls"])), self._do_decline)], False)
             if b["kind"] == "duel" and b["foe"] == seat and b["round"] >= 1 and not b["stand"]:
-                return (f"{p(b['seat'])} is fighting you: fight on, or try to escape?",
-                        [(_choice("attack", ("attack", "Fight on")), self._do_stand),
-                         (_choice("escape", ("escape", "Try to escape")), self._do_escape)], False)
+                return (words("prompt.defend", who=p(b["seat"])),
+                        [(_choice("attack", ("attack", LABELS["fight_on"])), self._do_stand),
+                         (_choice("escape", ("escape", LABELS["escape"])), self._do_escape)], False)
         if me["extras"] is not None:
             return self._extras_options(d, seat)
         offer = next((o for o in d["offers"] if o["to"] == seat), None)
         if offer is not None and not d["queue"]:
-            opts = [(_choice(f"show {n}", (str(n), f"Show my Key {n}")), self._do_reply) for n in me["keys"]]
-            opts.append((_choice("pass", ("pass", "Refuse")), self._do_refuse))
-            return (f"{p(offer['from'])} will show you one of their Key cards if you show one of yours",
-                    opts, True)
+            opts = [(_choice(f"show {n}", (str(n), SHOW_KEY_LABELS[n])), self._do_reply) for n in me["keys"]]
+            opts.append((_choice("pass", ("pass", LABELS["refuse"])), self._do_refuse))
+            return words("prompt.offered", who=p(offer["from"])), opts, True
         return "", [], False
 
-    def _queue_options(self, d: dict[str, Any], seat: int, head: dict[str, Any]) -> tuple[str, list[Any], bool]:
+    def _queue_options(self, d: dict[str, Any], seat: int, head: dict[str, Any]) -> tuple[Any, list[Any], bool]:
         me = d["players"][seat]
         kind = head["kind"]
         if kind == "spoils":
             loser = d["players"][head["from"]]
-            whats: list[tuple[str, str]] = []
+            whats: list[tuple[str, Any]] = []
             # offered whatever he carries: the buttons must not tell whether he has keys
-            whats.append(("keys", "Their keys, if any"))
+            whats.append(("keys", LABELS["their_keys"]))
             if loser["items"] or any(s != "sword" for s in loser["swords"]):
-                whats.append(("random", "A treasure at random"))
+                whats.append(("random", LABELS["random"]))
             for cid in _distinct(loser["revealed"]):
                 if cid in loser["items"] or cid in loser["swords"]:
-                    whats.append((cid, f"Their {TREASURES[cid]['name']}"))
-            whats.append(("nothing", "No treasure"))
+                    whats.append((cid, words("label.their", card=words(f"treasure.{cid}"))))
+            whats.append(("nothing", LABELS["nothing"]))
             opts = []
-            for what, label in whats:
+            for what, said in whats:
                 if loser["lantern"]:
-                    opts.append((_choice(f"spoils {what} lantern", (what, label), ("lantern", "+ lantern")),
+                    opts.append((_choice(f"spoils {what} lantern", (what, said), ("lantern", LABELS["lantern"])),
                                  self._do_spoils))
-                    opts.append((_choice(f"spoils {what}", (what, label), ("nolantern", "No lantern")),
+                    opts.append((_choice(f"spoils {what}", (what, said), ("nolantern", LABELS["no_lantern"])),
                                  self._do_spoils))
                 else:
-                    opts.append((_choice(f"spoils {what}", (what, label)), self._do_spoils))
-            return f"{p(head['from'])} escaped from your battle: claim your spoils", opts, False
+                    opts.append((_choice(f"spoils {what}", (what, said)), self._do_spoils))
+            return words("prompt.spoils", who=p(head["from"])), opts, False
         if kind == "flee":
             dests = sorted(self.destinations(d, seat, FLEE_STEPS, flee=True), key=_order)
-            words = place_words(dests, me["pos"])
-            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n, words[n]))), self._do_flee)
+            said = place_words(dests, me["pos"])
+            opts = [(_choice(f"move {n}", (n, self._dest_label(d, seat, n, said[n]))), self._do_flee)
                     for n in dests]
             if not opts:
-                opts = [(_choice(f"move {me['pos']}", (me["pos"], "Nowhere to run: stay")), self._do_flee)]
-            return f"Flee {FLEE_STEPS} spaces: where to?", opts, False
+                opts = [(_choice(f"move {me['pos']}", (me["pos"], LABELS["nowhere"])), self._do_flee)]
+            return words("prompt.flee", count=FLEE_STEPS), opts, False
         cards = _distinct(me["items"] + ([s for s in me["swords"] if s != "sword"] if kind == "leave" else []))
-        opts = [(_choice(f"drop {cid}", (cid, f"Leave {short_treasure_name(cid)}")),
+        opts = [(_choice(f"drop {cid}", (cid, words("label.leave", card=SHORT_TREASURE_WORDS[cid]))),
                  self._do_leave if kind == "leave" else self._do_drop) for cid in cards]
         if kind == "leave":
             if len(me["items"]) <= RUCKSACK:
-                opts.insert(0, (_choice("pass", ("pass", "Keep the rest")), self._do_keep))
-            return (f"Leave behind any treasure you do not want (the rucksack holds {RUCKSACK}; you carry "
-                    f"{len(me['items'])})", opts, True)
-        return f"Your rucksack holds only {RUCKSACK} treasure cards: leave one behind", opts, True
+                opts.insert(0, (_choice("pass", ("pass", LABELS["keep"])), self._do_keep))
+            return words("prompt.leave", count=RUCKSACK, carried=len(me["items"])), opts, True
+        return words("prompt.drop", count=RUCKSACK), opts, True
 
-    def _dest_label(self, d: dict[str, Any], seat: int, node: str, words: str) -> str:
-        """A place a move may end on, in `words` (`places.place_words`), with what waits there
+    def _dest_label(self, d: dict[str, Any], seat: int, node: str, said: Msg) -> Msg:
+        """A place a move may end on, in words (`places.place_words`), with what waits there
         (who stands there the prompt's text says: `_who_is_where`)."""
-        label = _upper_first(words)
-        extra = []
         if node in BOARD.rooms and BOARD.rooms[node]["kind"] == "room" and not d["rooms"][node]["visited"]:
-            extra.append("unexplored")
-        return label + (f" ({', '.join(extra)})" if extra else "")
+            return words("label.unexplored", place=said)
+        return said
 
-    def _turn_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+    def _turn_options(self, d: dict[str, Any], seat: int) -> tuple[Any, list[Any], bool]:
         me = d["players"][seat]
         step = d["step"]
         node = me["pos"]
         opts: list[tuple[Choice, Callable[..., None]]] = []
         private = False
-        text = ""
+        text: Any = ""
         if step == "start":
-            text = "Your turn"
+            text = YOUR_TURN
             if me["face"] and BOARD.rooms[node]["kind"] == "treasure":
-                return ("You fled into the Treasure Room: the Warlock's chest is before you",
-                        [(_choice("face", ("face", "Step up to the chest")), self._do_face)], False)
+                return (words("prompt.fled_to_chest"),
+                        [(_choice("face", ("face", LABELS["face_chest"])), self._do_face)], False)
             if me["face"]:
-                return ("An encounter waits for you in this room",
-                        [(_choice("face", ("face", "Face the encounter")), self._do_face)], False)
+                return (words("prompt.face"),
+                        [(_choice("face", ("face", LABELS["face"])), self._do_face)], False)
             if node in BOARD.maze_spaces:
                 opts += self._maze_options(d, seat)
             else:
-                opts.append((_choice("roll", ("roll", "Roll to move")), self._do_roll))
+                opts.append((_choice("roll", ("roll", LABELS["roll"])), self._do_roll))
                 if node in BOARD.passages:
                     spec = BOARD.passage_colours[BOARD.passages[node]["colour"]]
                     if me["lantern"]:
                         others = [other for other in spec["entrances"] if other != node]
-                        words = place_words(others, node, exits=True)
+                        said = place_words(others, node, exits=True)
                         for other in others:
-                            opts.append((_choice(f"move {other}", (other, _upper_first(words[other]))),
-                                         self._do_exit))
+                            opts.append((_choice(f"move {other}", (other, said[other])), self._do_exit))
                     else:
-                        opts.append((_choice("grope", ("grope", "Grope through the dark passage")), self._do_grope))
+                        opts.append((_choice("grope", ("grope", LABELS["grope"])), self._do_grope))
                 if node in BOARD.maze_gates:
                     opts += self._maze_options(d, seat)
                 if node in BOARD.crossing_at:
                     c = BOARD.crossings[BOARD.crossing_at[node]]
                     if c["id"] != "ferry" or me["gold"] >= FERRY_GOLD:
-                        label = {"ferry": f"Take the ferry ({FERRY_GOLD} Gold)", "raft": "Punt the raft (test Luck)",
-                                 "bridge": "Try the rope bridge (roll)"}[c["id"]]
-                        opts.append((_choice("cross", ("cross", label)), self._do_cross))
+                        crossing = LABELS.get(c["id"]) or words("label.ferry", gold=FERRY_GOLD)
+                        opts.append((_choice("cross", ("cross", crossing)), self._do_cross))
             if self._can_eat(d, seat) is None:
-                opts.append((_choice("eat", ("eat", f"Eat (+{EAT} Stamina, ends turn)")), self._do_eat))
+                opts.append((_choice("eat", ("eat", words("label.eat", gain=EAT))), self._do_eat))
             opts += self._company_options(d, seat)
         elif step == "move":
-            text = f"You rolled {d['roll']}: where to?"
+            text = words("prompt.move", roll=d["roll"])
             dests = sorted(self.destinations(d, seat, d["roll"]), key=_order)
-            words = place_words(dests, me["pos"])
+            said = place_words(dests, me["pos"])
             for n in dests:
-                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n, words[n]))), self._do_move))
+                opts.append((_choice(f"move {n}", (n, self._dest_label(d, seat, n, said[n]))), self._do_move))
             if not dests:
-                opts.append((_choice("pass", ("pass", "Nowhere to go: stay")), self._do_stay))
+                opts.append((_choice("pass", ("pass", LABELS["stay"])), self._do_stay))
             if d["roll"] == 1 and not d["challenged"]:
                 # after the moves (the likelier choice). Every number is offered (naming your own is
                 # pointless but legal): the buttons may be public, and leaving out your own numbers
                 # would show everyone what you hold
-                text = ("You rolled 1: move 1 space. You may first make a Key Challenge: name a key "
-                        "number, and whoever holds that Key card shows it to you alone")
+                text = words("prompt.one")
                 for n in range(1, NUMBERS + 1):
-                    opts.append((_choice(f"challenge {n}", ("challenge", "Key Challenge"), (str(n), f"Key {n}")),
-                                 self._do_challenge))
+                    opts.append((_choice(f"challenge {n}", ("challenge", LABELS["key_challenge"]),
+                                         (str(n), KEY_LABELS[n])), self._do_challenge))
         elif step == "maze":
-            text = "In the Maze"
+            text = IN_MAZE
             opts += self._maze_options(d, seat)
-            opts.append((_choice("pass", ("pass", "Rest here (end turn)")), self._do_end))
+            opts.append((_choice("pass", ("pass", LABELS["rest"])), self._do_end))
         elif step == "stop":
-            text = "Another adventurer is here"
+            text = COMPANY
             opts += self._company_options(d, seat)
-            opts.append((_choice("pass", ("pass", "End my turn")), self._do_end))
+            opts.append((_choice("pass", ("pass", LABELS["end_turn"])), self._do_end))
         elif step == "offer":
-            text = "Show which of your Key cards (only if they show you one back)?"
+            text = OFFER_TEXT
             private = True
-            opts = [(_choice(f"show {n}", (str(n), f"My Key {n}")), self._do_offer) for n in me["keys"]]
-            opts.append((_choice("pass", ("pass", "Never mind")), self._do_cancel))
+            opts = [(_choice(f"show {n}", (str(n), MY_KEY_LABELS[n])), self._do_offer) for n in me["keys"]]
+            opts.append((_choice("pass", ("pass", LABELS["never_mind"])), self._do_cancel))
         elif step == "ask":
-            text = "Make a Key Challenge: name a key number"
+            text = ASK_TEXT
             for n in range(1, NUMBERS + 1):
-                opts.append((_choice(f"challenge {n}", (str(n), f"Key {n}")), self._do_challenge))
-            opts.append((_choice("pass", ("pass", "No challenge")), self._do_skip))
+                opts.append((_choice(f"challenge {n}", (str(n), KEY_LABELS[n])), self._do_challenge))
+            opts.append((_choice("pass", ("pass", LABELS["no_challenge"])), self._do_skip))
         elif step == "shop":
-            text = f"Grubb's wares (you have {count(me['gold'], 'Gold Piece')})"
+            text = words("prompt.shop", count=me["gold"])
             for wid, ware in WARES.items():
                 if me["gold"] >= ware["price"]:
-                    opts.append((_choice(f"buy {wid}", (wid, f"Buy {ware['name']} ({ware['price']} Gold)")),
-                                 self._do_buy))
-            opts.append((_choice("pass", ("pass", "Leave the Pedlar")), self._do_done))
+                    opts.append((_choice(f"buy {wid}", (wid, words("label.buy", ware=WARE_WORDS[wid],
+                                                                   price=ware["price"]))), self._do_buy))
+            opts.append((_choice("pass", ("pass", LABELS["leave_pedlar"])), self._do_done))
         elif step == "open":
             text = OPEN_TEXT
             private = True
             for combo in combinations(key_treasure_numbers(me["items"]), CHEST_KEYS):
-                opts.append((_choice("open " + " ".join(map(str, combo)), *[(str(n), f"Key {n}") for n in combo]),
+                opts.append((_choice("open " + " ".join(map(str, combo)), *[(str(n), CHEST_KEY_LABELS[n]) for n in combo]),
                              self._do_open))
-            opts.append((_choice("pass", ("pass", "Not now (end turn)")), self._do_end))
+            opts.append((_choice("pass", ("pass", LABELS["not_now"])), self._do_end))
         elif step == "battle":
             return self._battle_options(d, seat)
         return text, opts, private
@@ -1258,10 +1301,11 @@ class FiretopGame(Game):
             if nb in BOARD.maze_gates:
                 if node in BOARD.maze_gates:
                     continue
-                label = f"Out of the Maze: {BOARD.bank(nb).removeprefix('the ')}"
+                said = words(f"label.maze_out.{BOARD.side(nb)}")
             else:
-                label = f"Maze: go {direction(node, nb)}" + (" (open)" if d["maze_seen"].get(nb) == "open" else "")
-            out.append((_choice(f"move {nb}", (nb, label)), self._do_maze))
+                way = "open" if d["maze_seen"].get(nb) == "open" else "go"
+                said = words(f"label.maze_{way}.{direction(node, nb)}")
+            out.append((_choice(f"move {nb}", (nb, said)), self._do_maze))
         return out
 
     def _company_options(self, d: dict[str, Any], seat: int) -> list[tuple[Choice, Callable[..., None]]]:
@@ -1269,38 +1313,40 @@ class FiretopGame(Game):
         for other in self._others_here(d, seat):
             colour = COLOURS[other]
             if self._can_duel(d, seat, other):
-                out.append((_choice(f"fight {colour}", (f"fight-{colour}", f"Attack {p(other)}")), self._do_fight))
+                out.append((_choice(f"fight {colour}", (f"fight-{colour}", words("label.attack_who", who=p(other)))),
+                            self._do_fight))
             if other not in d["conferred"] and not any(o["from"] == seat and o["to"] == other for o in d["offers"]):
-                out.append((_choice(f"confer {colour}", (f"confer-{colour}", f"Compare Key cards with {p(other)}")),
+                out.append((_choice(f"confer {colour}", (f"confer-{colour}", words("label.confer", who=p(other)))),
                             self._do_confer))
         return out
 
-    def _battle_options(self, d: dict[str, Any], seat: int) -> tuple[str, list[Any], bool]:
+    def _battle_options(self, d: dict[str, Any], seat: int) -> tuple[Any, list[Any], bool]:
         b = d["battle"]
         if b is None or b["seat"] != seat or b.get("waiting") or self._defender_deciding(b):
             return "", [], False
         if b["kind"] == "duel":
-            opts = [(_choice("attack", ("attack", f"Attack {p(b['foe'])}")), self._do_attack)]
+            opts = [(_choice("attack", ("attack", words("label.attack_who", who=p(b["foe"])))), self._do_attack)]
             if b["round"] >= 1 and not b.get("held"):
-                opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
-            return f"Battle with {p(b['foe'])}", opts, False
-        text = f"Battle with the {b['name']}"
+                opts.append((_choice("escape", ("escape", LABELS["escape"])), self._do_escape))
+            return words("prompt.duel", who=p(b["foe"])), opts, False
+        monster = MONSTER_WORDS[b["name"]]
+        text = words("prompt.battle", monster=monster)
         opts = []
         if self._can_press(d, b):
-            opts.append((_choice("press", ("press", "Fight to the end")), self._do_press))
-            text += (f": “Fight to the end” fights round after round until one of you falls or your "
-                     f"Stamina is down to {PRESS_FLOOR}")
+            opts.append((_choice("press", ("press", LABELS["press"])), self._do_press))
+            text = words("prompt.battle.press", monster=monster, floor=PRESS_FLOOR)
         if not b["chosen"]:
-            opts.append((_choice("attack", ("attack", "Fight one round")), self._do_attack))
+            opts.append((_choice("attack", ("attack", LABELS["attack"])), self._do_attack))
             for other, q in enumerate(d["players"]):
                 if other != seat and q["extras"] is None:
                     colour = COLOURS[other]
-                    opts.append((_choice(f"nominate {colour}", (f"nominate-{colour}", f"Fight, {p(other)} rolls")),
+                    opts.append((_choice(f"nominate {colour}",
+                                         (f"nominate-{colour}", words("label.nominate", who=p(other)))),
                                  self._do_nominate))
         else:
-            opts.append((_choice("attack", ("attack", "Fight one round")), self._do_attack))
+            opts.append((_choice("attack", ("attack", LABELS["attack"])), self._do_attack))
         if b["round"] >= 1 and not b.get("held"):
-            opts.append((_choice("escape", ("escape", "Try to escape")), self._do_escape))
+            opts.append((_choice("escape", ("escape", LABELS["escape"])), self._do_escape))
         return text, opts, False
 
     def _can_press(self, d: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -1317,16 +1363,16 @@ class FiretopGame(Game):
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if state.over:
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(words("refusal.over"))
         events: list[Event] = []
         if seat == SYSTEM:
             if action != "botroll":
-                raise IllegalAction("The clock only rolls for a monster whose roller is slow.")
+                raise IllegalAction(words("refusal.clock"))
             b = d["battle"]
             if b is None or b["kind"] != "monster" or b["roller"] is None or not b["waiting"] or now < (b["due"] or 0):
-                raise IllegalAction("No monster is waiting for its dice.")
+                raise IllegalAction(words("refusal.no_dice"))
             ctx = Ctx(self, state, b["seat"], rng, now, events)
-            events.append(Event(f"{p(b['roller'])} is slow to roll, so the bot rolls for the {b['name']}."))
+            events.append(Event(words("slow_roller", who=p(b["roller"]), monster=MONSTER_WORDS[b["name"]])))
             b["roller"] = None
             self._resolve_round(ctx)
             self._settle(ctx)
@@ -1336,8 +1382,7 @@ class FiretopGame(Game):
             wanted = normalize(self._from_marker(state, action))
             if wanted.startswith("show ") and not (seat == d["current"] and d["step"] == "offer") \
                     and not any(o["to"] == seat for o in d["offers"]):
-                raise IllegalAction("No offer to confer is waiting for you: adventurers confer only on one "
-                                    "space, and an offer lapses once they have parted.")
+                raise IllegalAction(words("refusal.no_offer"))
             if not opts:
                 raise IllegalAction(self._idle_reason(state, seat))
             handler = next((h for c, h in opts if c.action == wanted), None)
@@ -1345,10 +1390,13 @@ class FiretopGame(Game):
                 raise IllegalAction(self._why_not(state, seat, wanted, [c for c, _ in opts]))
         except IllegalAction as refusal:
             # what he could type instead; with nothing to do now, why not
-            hint = words_to_type(self._typed_form(state, c.action) for c, _ in opts) if opts \
-                else self._idle_reason(state, seat)
-            reason = refusal.reason if hint in refusal.reason else f"{refusal.reason} {hint}"
-            raise IllegalAction(reason) from None
+            said = refusal.msg or refusal.reason
+            if opts:
+                forms = typed_forms(self._typed_form(state, c.action) for c, _ in opts)
+                raise IllegalAction(words("refusal.with_forms", reason=said, forms=forms)) from None
+            idle = self._idle_reason(state, seat)
+            raise IllegalAction(said if said == idle else words("refusal.with_idle", reason=said, idle=idle)) \
+                from None
         ctx = Ctx(self, state, seat, rng, now, events)
         handler(ctx, arg_of(wanted))
         self._settle(ctx)
@@ -1374,22 +1422,22 @@ class FiretopGame(Game):
                     return f"move {node}"
         return action
 
-    def _idle_reason(self, state: State, seat: int) -> str:
+    def _idle_reason(self, state: State, seat: int) -> Msg:
         d = state.data
         if d["queue"]:
-            return f"Wait: {p(d['queue'][0]['seat'])} has a decision to make first."
+            return words("idle.queue", who=p(d["queue"][0]["seat"]))
         b = d["battle"]
         if b is not None and b["seat"] == seat and b.get("waiting"):
-            return f"Wait for {p(b['roller'])} to roll for the {b['name']}."
+            return words("idle.roller", who=p(b["roller"]), monster=MONSTER_WORDS[b["name"]])
         if b is not None and b["seat"] == seat and self._defender_deciding(b):
-            return f"Wait: {p(b['foe'])} chooses first whether to fight on or try to escape."
+            return words("idle.defender", who=p(b["foe"]))
         if b is not None and b["kind"] == "monster" and b["roller"] == seat:
-            return f"Wait: {p(b['seat'])} chooses whether to fight on or escape before the {b['name']}'s dice roll."
+            return words("idle.fighter", who=p(b["seat"]), monster=MONSTER_WORDS[b["name"]])
         if d["phase"] == "create":
-            return "Wait for the others to finish rolling up their adventurers."
-        return f"It's not your turn: {p(d['current'])} is moving."
+            return words("idle.create")
+        return words("idle.turn", who=p(d["current"]))
 
-    def _why_not(self, state: State, seat: int, wanted: str, choices: list[Choice]) -> str:
+    def _why_not(self, state: State, seat: int, wanted: str, choices: list[Choice]) -> Msg:
         d = state.data
         me = d["players"][seat]
         kind, _, rest = wanted.partition(" ")
@@ -1397,44 +1445,38 @@ class FiretopGame(Game):
         mine = seat == d["current"]
         if kind not in verbs:
             if kind == "eat" and mine and d["step"] == "start":
-                return self._can_eat(d, seat) or "You can't eat now."
+                return self._can_eat(d, seat) or words("refusal.cannot", verb=kind)
             if kind == "fight" and mine:
                 other = COLOURS.index(rest)
                 if other < state.seats and other != seat:
                     return self._duel_reason(d, seat, other)
             if kind == "cross" and mine and me["pos"] in BOARD.crossing_at:
-                return f"The ferryman wants {FERRY_GOLD} Gold and you have {me['gold']}."
-            if kind == "cross":
-                return "You can only cross the river from a ferry, bridge or raft landing on its bank."
-            if kind == "challenge":
-                return "A Key Challenge needs a 1 on your movement roll (or an encounter that grants one)."
-            if kind == "open":
-                return "You can try the chest only on arriving in the Treasure Room."
+                return words("refusal.ferry", gold=FERRY_GOLD, have=me["gold"])
             if kind == "press":
-                return (f"You can fight to the end only against a monster whose dice the bot rolls, "
-                        f"while your Stamina is above {PRESS_FLOOR}.")
-            return f"You can't {kind} now."
-        same = [c.label for c in choices if c.action.split()[0] == kind]
+                return words("refusal.press", floor=PRESS_FLOOR)
+            if kind in ("cross", "challenge", "open"):
+                return words(f"refusal.{kind}")
+            return words("refusal.cannot", verb=kind)
+        same = [arrows([step.label for step in c.path]) for c in choices if c.action.split()[0] == kind]
         if kind == "move" and d["step"] == "move" and mine:
-            return (f"You can't end a move of {d['roll']} there. You can reach: {'; '.join(same[:12])}"
-                    + ("…" if len(same) > 12 else "."))
+            return words("refusal.move", roll=d["roll"], places=semicolons(same[:12]),
+                         more="…" if len(same) > 12 else ".")
         if kind == "challenge" and rest.isdigit() and int(rest) in me["keys"]:
-            return f"You hold Key card {rest} yourself: name another number."
+            return words("refusal.challenge_own", n=rest)
         if kind == "challenge":
-            return f"Name a key number from 1 to {NUMBERS}."
+            return words("refusal.challenge_number", most=NUMBERS)
         if kind == "open":
             held = key_treasure_numbers(me["items"])
-            return f"You may only name keys you carry on Bunches of Keys ({', '.join(map(str, held)) or 'none'})."
+            return words("refusal.open_keys", keys=numbers(held) or words("none"))
         if kind == "show":
-            return f"You don't hold Key card {rest}; yours: {', '.join(map(str, me['keys']))}."
+            return words("refusal.show", n=rest, keys=numbers(me["keys"]))
         if kind == "buy":
-            ware = WARES[rest]
-            return f"{ware['name'].capitalize()} costs {ware['price']} Gold; you have {me['gold']}."
+            return words("refusal.buy", ware=WARE_WORDS[rest], price=WARES[rest]["price"], have=me["gold"])
         if kind == "extras":
-            return f"Choose 0 to {me['extras']} Gold; the rest become Provisions."
+            return words("refusal.extras", most=me["extras"])
         if kind == "drop":
-            return "You don't carry that card; /hand lists yours."
-        return f"That isn't possible now. Try: {'; '.join(same[:8])}."
+            return words("refusal.drop")
+        return words("refusal.try", choices=semicolons(same[:8]))
 
     # ------------------------------------------------------------ actions
     def _do_extras(self, ctx: Ctx, gold: int) -> None:
@@ -1444,33 +1486,31 @@ class FiretopGame(Game):
         me["gold"] += gold
         me["provisions"] += n - gold
         me["extras"] = None
-        ctx.say(f"{{p}}'s adventurer is ready: Skill {me['skill']}, Stamina {me['stamina']}, Luck {me['luck']}, "
-                f"{count(me['gold'], 'Gold Piece')} and {count(me['provisions'], 'Provision')}.")
+        ctx.say("ready", skill=me["skill"], stamina=me["stamina"], luck=me["luck"],
+                gold=words("things.gold", count=me["gold"]),
+                provisions=words("things.provisions", count=me["provisions"]))
         if d["phase"] == "create" and all(q["extras"] is None for q in d["players"]):
             d["phase"] = "play"
             d["current"] = d["first"]
             d["players"][d["first"]]["turns"] = 1
             tied = sum(1 for q in d["players"] if q["skill0"] == d["players"][d["first"]]["skill0"]) > 1
-            lot = " (drawn by lot among those tied)" if tied else ""
-            ctx.events.append(Event(f"All adventurers stand at the Entrance of Firetop Mountain. {p(d['first'])}, "
-                                    f"with the lowest Skill, goes first{lot}.", kind="start"))
+            ctx.events.append(Event(words("start.lot" if tied else "start", who=p(d["first"])), kind="start"))
 
     def _do_roll(self, ctx: Ctx, _: Any) -> None:
         d = ctx.d
         die = ctx.rng.die()
         d["roll"], d["challenged"], d["step"] = die, False, "move"
         d["dice"] = {"seat": ctx.seat, "what": "move", "faces": [die]}
-        extra = " A 1: they may make a Key Challenge." if die == 1 else ""
-        ctx.say(f"{{p}} rolls {die} to move.{extra}")
+        ctx.say("rolls.one" if die == 1 else "rolls", die=die)
 
     def _do_move(self, ctx: Ctx, node: str) -> None:
         path = self.destinations(ctx.d, ctx.seat, ctx.d["roll"])[node]
         self._move_to(ctx, ctx.seat, path)
-        ctx.say(f"{{p}} moves to {BOARD.label(node)}.")
+        ctx.say("moves", place=where(node))
         self._arrive(ctx)
 
     def _do_stay(self, ctx: Ctx, _: Any) -> None:
-        ctx.say("{p} has nowhere to go and stays put.")
+        ctx.say("stays")
         ctx.d["step"] = "done"
 
     def _do_challenge(self, ctx: Ctx, n: int) -> None:
@@ -1484,7 +1524,7 @@ class FiretopGame(Game):
 
     def _do_skip(self, ctx: Ctx, _: Any) -> None:
         ctx.d["step"] = "task"
-        ctx.say("{p} lets the chance pass.")
+        ctx.say("no_challenge")
         self._run(ctx)
 
     def _do_eat(self, ctx: Ctx, _: Any) -> None:
@@ -1492,7 +1532,7 @@ class FiretopGame(Game):
         me["provisions"] -= 1
         me["stamina"] = min(me["stamina0"], me["stamina"] + EAT)
         me["ate"] = me["turns"]
-        ctx.say(f"{{p}} eats a Provision and rests (Stamina {me['stamina']}); that is their turn.")
+        ctx.say("eats", stamina=me["stamina"])
         ctx.d["step"] = "done"
 
     def _do_face(self, ctx: Ctx, _: Any) -> None:
@@ -1501,36 +1541,36 @@ class FiretopGame(Game):
     def _do_cross(self, ctx: Ctx, _: Any) -> None:
         d = ctx.d
         me = ctx.me
-        bank = me["pos"]
-        c = BOARD.crossings[BOARD.crossing_at[bank]]
-        far = c["north"] if bank == c["south"] else c["south"]
-        me["door"] = bank
-        d["last"] = {"seat": ctx.seat, "from": bank, "to": far, "path": [bank, far]}
+        start = me["pos"]
+        c = BOARD.crossings[BOARD.crossing_at[start]]
+        far = c["north"] if start == c["south"] else c["south"]
+        me["door"] = start
+        d["last"] = {"seat": ctx.seat, "from": start, "to": far, "path": [start, far]}
         if c["id"] == "ferry":
             me["gold"] -= FERRY_GOLD
-            ctx.say(f"{{p}} pays the ferryman {FERRY_GOLD} Gold and is rowed across to {BOARD.bank(far)}.")
+            ctx.say("ferry", gold=FERRY_GOLD, bank=bank(far))
             self._set_pos(d, ctx.seat, far)
             d["step"] = "done"
             return
         if c["id"] == "raft":
-            ctx.say("{p} pushes off on the raft...")
+            ctx.say("raft")
             if self._test_luck(ctx, ctx.seat):
-                ctx.say(f"...and punts safely across to {BOARD.bank(far)}.")
+                ctx.say("raft.across", bank=bank(far))
                 self._set_pos(d, ctx.seat, far)
                 d["step"] = "done"
                 return
-            ctx.say("...but the raft tips over and {p} falls into the river!")
+            ctx.say("raft.falls")
         else:
             face = ctx.rng.die()
             row = next(r for r in BRIDGE if face in r["faces"])
             d["dice"] = {"seat": ctx.seat, "what": "bridge", "faces": [face]}
-            ctx.say(f"{{p}} rolls {face} on the Bridge Table: " + row["text"])
+            ctx.say("bridge", face=face, result=words(f"bridge.{row['faces'][0]}", who=p(ctx.seat)))
             if row["result"] == "back":
                 d["step"] = "done"
                 return
             if row["result"] == "cross":
                 self._set_pos(d, ctx.seat, far)
-                if row.get("stamina") and self._wound(ctx, ctx.seat, -row["stamina"], cause="the bridge"):
+                if row.get("stamina") and self._wound(ctx, ctx.seat, -row["stamina"], cause=words("cause.bridge")):
                     return
                 d["step"] = "done"
                 return
@@ -1540,7 +1580,7 @@ class FiretopGame(Game):
         colour = BOARD.passages[ctx.me["pos"]]["colour"]
         self._set_pos(ctx.d, ctx.seat, node)
         ctx.d["last"] = None
-        ctx.say(f"{{p}}'s lantern lights the {colour} passage; they come out at {BOARD.label(node)}.")
+        ctx.say(f"passage.lit.{colour}", place=where(node))
         self._do_roll(ctx, None)
 
     def _do_grope(self, ctx: Ctx, _: Any) -> None:
@@ -1551,9 +1591,7 @@ class FiretopGame(Game):
         node = spec["entrances"][spec["roll"][face - 1] - 1]
         ctx.d["dice"] = {"seat": ctx.seat, "what": "passage", "faces": [face]}
         self._set_pos(ctx.d, ctx.seat, node)
-        same = " (where they went in)" if node == here else ""
-        ctx.say(f"Without a lantern, {{p}} gropes through the dark {colour} passage (rolled {face}) and comes "
-                f"out at {BOARD.label(node)}{same}.")
+        ctx.say(f"passage.groped.{colour}" + (".same" if node == here else ""), face=face, place=where(node))
         self._do_roll(ctx, None)
 
     def _do_maze(self, ctx: Ctx, node: str) -> None:
@@ -1563,7 +1601,7 @@ class FiretopGame(Game):
         if node in BOARD.maze_gates:
             self._set_pos(d, ctx.seat, node)
             d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-            ctx.say(f"{{p}} steps out of the Maze onto {BOARD.label(node)}; their turn ends.")
+            ctx.say("maze.out", place=where(node))
             d["step"] = "done"
             return
         card = d["maze"][node]
@@ -1572,20 +1610,18 @@ class FiretopGame(Game):
         d["maze_seen"][node] = card
         d["maze_trail"].append(here)
         if card == "dead":
-            ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a dead end! They must miss a turn "
-                    "before trying another way. The card is turned face down again.")
+            ctx.say("maze.dead")
             me["miss"] = 1
             d["step"] = "done"
             return
         self._set_pos(d, ctx.seat, node)
         d["last"] = {"seat": ctx.seat, "from": here, "to": node, "path": [here, node]}
-        ctx.say(f"{{p}} turns up the Maze card of {BOARD.label(node)}: a way through. They pass on, and the "
-                "card is turned face down again.")
+        ctx.say("maze.through")
         d["step"] = "maze"
 
     def _do_end(self, ctx: Ctx, _: Any) -> None:
         if ctx.d["step"] == "open":
-            ctx.say("{p} leaves the chest alone for now.")
+            ctx.say("chest.later")
             if ctx.d["roll"] is None:  # at the chest before moving (he fled in): the move is still his
                 ctx.d["step"] = "start"
                 return
@@ -1599,7 +1635,7 @@ class FiretopGame(Game):
         d["battle"] = {"kind": "duel", "seat": ctx.seat, "foe": foe, "round": 0, "stand": False, "last": None,
                        "name": None}
         d["step"] = "battle"
-        ctx.say(f"⚔️ {{p}} attacks {p(foe)}!", kind="battle")
+        ctx.say("attacks", kind="battle", foe=p(foe))
 
     def _do_attack(self, ctx: Ctx, _: Any) -> None:
         b = ctx.d["battle"]
@@ -1608,8 +1644,7 @@ class FiretopGame(Game):
             if b["roller"] is not None and b["mroll"] is None:
                 b["waiting"] = True
                 b["due"] = ctx.now + ROLL_WAIT
-                ctx.say(f"{{p}} raises their sword and waits for {p(b['roller'])} to roll for the {b['name']}.",
-                        kind="battle")
+                ctx.say("waits_roller", kind="battle", roller=p(b["roller"]), monster=MONSTER_WORDS[b["name"]])
                 return
         else:
             b["stand"] = False
@@ -1622,14 +1657,13 @@ class FiretopGame(Game):
         d = ctx.d
         b = d["battle"]
         b["chosen"] = True
-        ctx.say(f"{{p}} fights the {b['name']} to the end.", kind="battle")
+        ctx.say("press", kind="battle", monster=MONSTER_WORDS[b["name"]])
         for _ in range(PRESS_ROUNDS):
             self._resolve_round(ctx)
             if d["battle"] is not b or ctx.state.over:
                 return
             if ctx.me["stamina"] <= PRESS_FLOOR:
-                ctx.say(f"{{p}} is down to Stamina {ctx.me['stamina']} and stops to choose: fight on or "
-                        "try to escape?", kind="battle")
+                ctx.say("press.stops", kind="battle", stamina=ctx.me["stamina"])
                 return
 
     def _do_nominate(self, ctx: Ctx, colour: str) -> None:
@@ -1637,25 +1671,25 @@ class FiretopGame(Game):
         b = ctx.d["battle"]
         b["roller"], b["chosen"] = COLOURS.index(colour), True
         b["waiting"], b["due"] = True, ctx.now + ROLL_WAIT
-        ctx.say(f"{{p}} hands the {b['name']}'s dice to {p(b['roller'])}.", kind="battle")
+        ctx.say("nominates", kind="battle", monster=MONSTER_WORDS[b["name"]], roller=p(b["roller"]))
 
     def _do_dice(self, ctx: Ctx, _: Any) -> None:
         b = ctx.d["battle"]
         b["mroll"] = [ctx.rng.die(), ctx.rng.die()]
-        ctx.say(f"{{p}} rolls for the {b['name']}: {b['mroll'][0]}+{b['mroll'][1]}.", kind="battle")
+        ctx.say("rolls_for", kind="battle", monster=MONSTER_WORDS[b["name"]], a=b["mroll"][0], b=b["mroll"][1])
         if b["waiting"]:
             self._resolve_round(Ctx(self, ctx.state, b["seat"], ctx.rng, ctx.now, ctx.events))
 
     def _do_decline(self, ctx: Ctx, _: Any) -> None:
         b = ctx.d["battle"]
         b["roller"] = None
-        ctx.say(f"{{p}} declines; the bot rolls for the {b['name']}.", kind="battle")
+        ctx.say("declines", kind="battle", monster=MONSTER_WORDS[b["name"]])
         if b["waiting"]:
             self._resolve_round(Ctx(self, ctx.state, b["seat"], ctx.rng, ctx.now, ctx.events))
 
     def _do_stand(self, ctx: Ctx, _: Any) -> None:
         ctx.d["battle"]["stand"] = True
-        ctx.say("{p} stands and fights on.", kind="battle")
+        ctx.say("stands", kind="battle")
 
     def _do_escape(self, ctx: Ctx, _: Any) -> None:
         self._escape(ctx, ctx.seat)
@@ -1672,7 +1706,7 @@ class FiretopGame(Game):
         d["conferred"].append(other)
         d["offers"].append({"from": ctx.seat, "to": other, "key": n})
         d["step"] = d.pop("back")
-        ctx.say(f"{{p}} leans close to {p(other)} and offers a look at one Key card for a look at one of theirs.")
+        ctx.say("offers", other=p(other))
 
     def _do_cancel(self, ctx: Ctx, _: Any) -> None:
         d = ctx.d
@@ -1686,11 +1720,9 @@ class FiretopGame(Game):
         giver = offer["from"]
         self._learn(d, giver, ctx.seat, n)
         self._learn(d, ctx.seat, giver, offer["key"])
-        ctx.events.append(Event(f"{p(giver)} and {p(ctx.seat)} each show the other one Key card, hidden from "
-                                "the rest of the table."))
-        ctx.events.append(Event(f"{p(ctx.seat)} shows you Key card **{n}**.", to=(giver,), kind="secret"))
-        ctx.events.append(Event(f"{p(giver)} shows you Key card **{offer['key']}**.", to=(ctx.seat,),
-                                kind="secret"))
+        ctx.events.append(Event(words("conferred", who=p(giver), other=p(ctx.seat))))
+        ctx.events.append(Event(words("shows_you", who=p(ctx.seat), n=n), to=(giver,), kind="secret"))
+        ctx.events.append(Event(words("shows_you", who=p(giver), n=offer["key"]), to=(ctx.seat,), kind="secret"))
 
     def _learn(self, d: dict[str, Any], seat: int, holder: int, n: int) -> None:
         held = d["players"][seat]["know"]["held"]
@@ -1700,13 +1732,13 @@ class FiretopGame(Game):
         d = ctx.d
         offer = next(o for o in d["offers"] if o["to"] == ctx.seat)
         d["offers"].remove(offer)
-        ctx.say(f"{{p}} refuses to show {p(offer['from'])} any Key card.")
+        ctx.say("refuses", other=p(offer["from"]))
 
     def _do_buy(self, ctx: Ctx, wid: str) -> None:
         ware = WARES[wid]
         me = ctx.me
         me["gold"] -= ware["price"]
-        ctx.say(f"{{p}} buys {ware['name']} from the Pedlar for {ware['price']} Gold.")
+        ctx.say("buys", ware=WARE_WORDS[wid], price=ware["price"])
         if ware["gives"] == "provisions":
             me["provisions"] += 1
             return
@@ -1744,16 +1776,16 @@ class FiretopGame(Game):
                 loser["swords"].remove(cid)
             if cid in loser["revealed"]:
                 loser["revealed"].remove(cid)
-        parts = [count(len(taken), "treasure card")] if taken else []
+        parts = [words("things.cards", count=len(taken))] if taken else []
         if lantern:
             loser["lantern"] = False
             ctx.me["lantern"] = True
-            parts.append("the lantern")
-        ctx.say(f"{{p}} claims {listing(parts)} from the fleeing {p(loser_seat)}.")
+            parts.append(words("things.the_lantern"))
+        ctx.say("claims.fled", things=listing(parts), loser=p(loser_seat))
         if taken:
-            ctx.events.append(Event("You take " + listing([treasure_name(c) for c in taken]) + ".", to=(ctx.seat,)))
-            ctx.events.append(Event(f"{p(ctx.seat)} takes your " + listing([treasure_name(c) for c in taken]) + ".",
-                                    to=(loser_seat,)))
+            cards = listing([TREASURE_WORDS[c] for c in taken])
+            ctx.events.append(Event(words("claims.fled.yours", things=cards), to=(ctx.seat,)))
+            ctx.events.append(Event(words("claims.fled.theirs", who=p(ctx.seat), things=cards), to=(loser_seat,)))
         for cid in taken:
             self._gain(ctx, ctx.seat, cid, quiet=True)
 
@@ -1765,15 +1797,15 @@ class FiretopGame(Game):
         dests = self.destinations(d, ctx.seat, FLEE_STEPS, flee=True)
         if node in dests:
             self._move_to(ctx, ctx.seat, dests[node])
-        ctx.say(f"{{p}} flees to {BOARD.label(node)}.")
+        ctx.say("flees", place=where(node))
         if node in BOARD.rooms and node != start:
             room = d["rooms"][node]
             if BOARD.rooms[node]["kind"] == "treasure":
                 me["face"] = True  # arriving there, he may try the chest: on his next turn
-                ctx.say("{p} may try the Warlock's chest on their next turn.")
+                ctx.say("flees.chest")
             elif room["encounter"] is not None or room["fixed"] is not None or room["treasure"] is not None:
                 me["face"] = True
-                ctx.say("{p} will have to face what is in there on their next turn.")
+                ctx.say("flees.face")
 
     def _do_leave(self, ctx: Ctx, cid: str) -> None:
         me = ctx.me
@@ -1784,7 +1816,7 @@ class FiretopGame(Game):
         if cid in me["revealed"]:
             me["revealed"].remove(cid)
         self._add_pile(ctx.d, me["pos"], [cid], owner=None)
-        ctx.say("{p} leaves a treasure card on the floor.")
+        ctx.say("leaves_card")
 
     def _do_drop(self, ctx: Ctx, cid: str) -> None:
         self._do_leave(ctx, cid)
@@ -1876,46 +1908,46 @@ class FiretopGame(Game):
             }
         return view
 
-    def opening(self, state: State) -> list[str]:
+    def opening(self, state: State) -> list[Msg]:
         """This table's house rules (game.toml and the lobby's round limit) and the bot's
         convenience of fighting to the end."""
-        return [f"The Warlock wakes at the end of round {state.data['limit']}: if nobody has opened "
-                "the chest by then, nobody wins.",
-                f"A player picked to roll for a monster has {ROLL_WAIT:g} seconds a roll, then the "
-                "bot rolls.",
-                "Fight to the end: against a monster the bot rolls for, one click fights on round "
-                f"after round until one of you falls or your Stamina is down to {PRESS_FLOOR}."]
+        return [words("opening.limit", round=state.data["limit"]),
+                words("opening.roller", count=round(ROLL_WAIT)),
+                words("opening.press", floor=PRESS_FLOOR)]
 
-    def private_text(self, state: State, seat: int) -> str:
+    def private_text(self, state: State, seat: int) -> dict[str, Any]:
+        """The adventure sheet, as a stored message (JSON, as the bot fingerprints DMs by it)."""
         d = state.data
         me = d["players"][seat]
-        lines = [f"📜 **Adventure sheet** ({COLOURS[seat]}, adventurer {me['lives']})",
-                 f"Skill **{me['skill']}**/{me['skill0']} · Stamina **{me['stamina']}**/{me['stamina0']} · "
-                 f"Luck **{me['luck']}**/{me['luck0']}",
-                 f"Gold {me['gold']} · Provisions {me['provisions']} · Lantern: {'yes' if me['lantern'] else 'no'} · "
-                 "Swords: " + listing([treasure_name(s) if s in TREASURES else "Sword" for s in me["swords"]])]
+        swords = [TREASURE_WORDS[s] if s in TREASURES else words("sword") for s in me["swords"]]
+        said = [words("sheet.title", colour=words(f"colour.{COLOURS[seat]}"), lives=me["lives"]),
+                words("sheet.scores", skill=me["skill"], skill0=me["skill0"], stamina=me["stamina"],
+                      stamina0=me["stamina0"], luck=me["luck"], luck0=me["luck0"]),
+                words("sheet.goods", gold=me["gold"], provisions=me["provisions"],
+                      lantern=words("yes" if me["lantern"] else "no"), swords=listing(swords))]
         if me["extras"] is not None:
-            lines.append(f"Still to choose: {me['extras']} extra Gold and/or Provisions.")
-        items = [treasure_name(c) for c in me["items"]]
-        lines.append(f"Rucksack ({len(me['items'])}/{RUCKSACK}): " + ("; ".join(items) if items else "empty"))
+            said.append(words("sheet.extras", count=me["extras"]))
+        items = [TREASURE_WORDS[c] for c in me["items"]]
+        said.append(words("sheet.rucksack", carried=len(me["items"]), most=RUCKSACK,
+                          items=semicolons(items) if items else words("empty")))
         nums = key_treasure_numbers(me["items"])
         if nums:
-            lines.append("Keys you carry for the chest: " + ", ".join(map(str, nums)))
-        lines.append("Your Key cards: " + ", ".join(map(str, me["keys"])) + " and a blank")
+            said.append(words("sheet.carried_keys", keys=numbers(nums)))
+        said.append(words("sheet.key_cards", keys=numbers(me["keys"])))
         know = me["know"]
         facts = []
         for n in range(1, NUMBERS + 1):
             holders = know["held"].get(str(n))
             if holders:
-                facts.append(f"{n}: {', '.join(COLOURS[s] for s in holders)}")
+                facts.append(words("sheet.held_by", n=n, who=tuple(words(f"colour.{COLOURS[s]}") for s in holders)))
         if facts:
-            lines.append("Key cards you have seen held: " + "; ".join(facts))
+            said.append(words("sheet.seen", facts=semicolons(facts)))
         if know["chest"]:
-            lines.append("Keys you know are under the chest: **" + ", ".join(map(str, know["chest"])) + "**")
+            said.append(words("sheet.chest", keys=numbers(know["chest"])))
         mine = [pl for pl in d["piles"] if pl["owner"] == seat]
         for pl in mine:
-            lines.append(f"Your lost treasure lies at {BOARD.label(pl['node'])} ({count(len(pl['items']), 'card')}).")
-        return "\n".join(lines)
+            said.append(words("sheet.lost", place=where(pl["node"]), count=len(pl["items"])))
+        return lines(said).stored()
 
 
 
@@ -1933,29 +1965,25 @@ def _distinct(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _who_is_where(d: dict[str, Any], seat: int, marks: dict[str, str]) -> str:
+def _who_is_where(d: dict[str, Any], seat: int, marks: dict[str, str]) -> Msg | None:
     """Who stands on the lettered places and where treasure the mover may take lies, for the
     text above their buttons (which stay short): "Already there: {p1} at B; {p2} and {p3} at E.
-    Treasure lies at C." ("" when neither)."""
+    Treasure lies at C." (None when neither)."""
     said = []
     for node, letter in marks.items():
         who = [p(s) for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None and q["pos"] == node]
         if who:
-            said.append(f"{listing(who)} at {letter}")
+            said.append(words("there.at", who=tuple(who), mark=letter))
     loot = [letter for node, letter in marks.items()
             if any(pl["node"] == node and pl["owner"] in (None, seat) for pl in d["piles"])]
-    parts = [f"Already there: {'; '.join(said)}."] if said else []
-    if loot:
-        parts.append(f"Treasure lies at {listing(loot)}.")
-    return " ".join(parts)
+    if said and loot:
+        return words("there.both", who=semicolons(said), marks=tuple(loot))
+    if said:
+        return words("there.people", who=semicolons(said))
+    return words("there.loot", marks=tuple(loot)) if loot else None
 
 
-def _upper_first(words: str) -> str:
-    """`words` as a label begins: its first letter a capital, the rest as they are (room names)."""
-    return words[:1].upper() + words[1:]
-
-
-def _choice(action: str, *steps: tuple[str, str]) -> Choice:
+def _choice(action: str, *steps: tuple[str, Any]) -> Choice:
     return Choice(action, tuple(Step(key, label) for key, label in steps))
 
 
@@ -1965,5 +1993,6 @@ def _marked(choice: Choice, marks: dict[str, str]) -> Choice:
     if verb != "move" or place not in marks:
         return choice
     last = choice.path[-1]
-    return Choice(choice.action, (*choice.path[:-1], Step(last.key, mark_label(marks[place], last.label))),
+    return Choice(choice.action, (*choice.path[:-1], Step(last.key, words("label.marked", mark=marks[place],
+                                                                          place=last.label))),
                   choice.input)

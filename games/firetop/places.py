@@ -1,19 +1,36 @@
-"""Places as a choice names them, told apart by what is near them.
+"""Places as players read them, told apart by what is near them, as message ids.
 
 A die often reaches several corridor squares at once, and "Corridor south of the river" three
 times over tells a player nothing but the letters. So a corridor square (or a Secret Passage
 door) is named by the room (or the Entrance) nearest to it on foot, and, where two choices would
 still read alike, by its direction from the adventurer and then by how many steps from it; a
 river crossing's bank and a Maze gate by what they are, a Maze space by its direction.
+
+Every name is a `Msg` (`game.firetop.…`): the reader's language words it. `where` names a
+space inside a sentence ("moves to {place}"), `place_words` as a choice's label.
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
+
+from data.locales import Msg
 
 from .board import BOARD, steps_from, xy
 
 PRECISIONS = 4  # the ways `corridor_words` can name a square, the shortest first
 
+
+def words(key: str, **params: object) -> Msg:
+    """A message of this game's catalogs: `game.firetop.<key>`."""
+    return Msg("game.firetop." + key, **params)
+
+
+ROOMS = {rid: words(f"room.{rid}") for rid in BOARD.rooms}
+ENTRANCE = words("place.entrance")
+ENTRANCE_LABEL = words("label.entrance")
+MAZE_SPACE = words("place.maze")
+MAZE_LABEL = words("label.maze")
+CROSSINGS = {cid: words(f"crossing.{cid}") for cid in BOARD.crossings}
 
 
 @cache
@@ -26,32 +43,33 @@ def landmark(node: str) -> tuple[str, int]:
     return place, steps
 
 
-def _name(place: str) -> str:
-    return "Entrance" if place == "entrance" else BOARD.rooms[place]["name"]
+def _name(place: str) -> Msg:
+    return ENTRANCE_LABEL if place == "entrance" else ROOMS[place]
 
 
 ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←", "north-east": "↗", "north-west": "↖",
           "south-east": "↘", "south-west": "↙", "here": "·"}
 
 
-def corridor_words(node: str, precision: int, start: str, kind: str = "") -> str:
-    """A square by its landmark, in words as precise as asked: 0 "near Armoury" ("by Armoury"
+@lru_cache(maxsize=1 << 16)  # asked for every choice of every move: the same few squares
+def corridor_words(node: str, precision: int, start: str, kind: str = "") -> Msg:
+    """A square by its landmark, in words as precise as asked: 0 "Near Armoury" ("By Armoury"
     beside its door); 1 the same after an arrow from `start`, where the adventurer stands, to
     the square, by its main direction ("↑ near Armoury"); 2 by its exact direction ("↖ near
     Armoury"); 3 with its steps from the landmark too ("↖ 3 steps from Armoury"). `kind` names
-    a square that is not a corridor ("blue door", "exit")."""
+    a square that is not a corridor: "exit" or a Secret Passage's colour ("blue door")."""
     place, steps = landmark(node)
-    name = _name(place)
-    words = f"by {name}" if steps == 1 else f"{steps} steps from {name}" if precision == 3 else f"near {name}"
-    words = f"{kind} {words}" if kind else words
-    return words if precision == 0 else f"{ARROWS[direction(start, node, main=precision == 1)]} {words}"
+    how = "by" if steps == 1 else "steps" if precision == 3 else "near"
+    key = f"near.{how}" + (f".{kind}" if kind else "") + ("" if precision == 0 else ".arrow")
+    arrow = "" if precision == 0 else ARROWS[direction(start, node, main=precision == 1)]
+    return words(key, place=_name(place), count=steps, arrow=arrow)
 
 
-def place_words(nodes: list[str], start: str, exits: bool = False) -> dict[str, str]:
+def place_words(nodes: list[str], start: str, exits: bool = False) -> dict[str, Msg]:
     """Each of `nodes` (one choice's places, reached from `start`) in words that tell them apart
     where the board's own words would not: a corridor square or a Secret Passage door by its
     landmark, only as precisely as it takes. `exits`: the doors a passage leads out at."""
-    words = {node: own_names().get(node) or BOARD.label(node) for node in nodes}
+    said_of = {node: own_names().get(node) or label(node) for node in nodes}
     squares = [n for n in nodes if (n in BOARD.corridors or n in BOARD.passages) and n not in own_names()]
     kinds = {n: "exit" if exits else _kind(n) for n in squares}
     for node in squares:
@@ -62,27 +80,54 @@ def place_words(nodes: list[str], start: str, exits: bool = False) -> dict[str, 
                 break
         else:
             said = corridor_words(node, 1, start, kinds[node])  # the letters tell twins apart
-        words[node] = said
-    return words
+        said_of[node] = said
+    return said_of
 
 
 @cache
-def own_names() -> dict[str, str]:
+def own_names() -> dict[str, Msg]:
     """The corridor squares named by what they are, one of a kind: each crossing's two banks
     ("Rope Bridge, south bank") and the Maze's gates ("Maze gate, north")."""
     names = {}
     for crossing in BOARD.crossings.values():
         for side in ("north", "south"):
-            names[crossing[side]] = f"{crossing['name']}, {side} bank"
+            names[crossing[side]] = words(f"label.bank.{side}", crossing=CROSSINGS[crossing["id"]])
     for gate in BOARD.maze_gates:
-        names[gate] = f"Maze gate, {BOARD.side(gate)}"
+        names[gate] = words(f"label.gate.{BOARD.side(gate)}")
     return names
 
 
 def _kind(node: str) -> str:
+    return BOARD.passages[node]["colour"] if node in BOARD.passages else ""
+
+
+def where(node: str) -> Msg:
+    """A space inside a sentence: a room's name, "the Entrance", "a corridor north of the river".
+    Never a square's coordinate: where a choice names several squares alike, the board's markers
+    tell them apart."""
+    if node in BOARD.rooms:
+        return ROOMS[node]
+    if node == "entrance":
+        return ENTRANCE
     if node in BOARD.passages:
-        return f"{BOARD.passages[node]['colour']} door"
-    return ""
+        return words(f"place.passage.{BOARD.passages[node]['colour']}")
+    if node in BOARD.maze_links and node not in BOARD.maze_gates:
+        return MAZE_SPACE
+    return words(f"place.corridor.{BOARD.side(node)}")
+
+
+def label(node: str) -> Msg:
+    """A space as a label names it (a name, no article): "Armoury", "Entrance", "Maze space"."""
+    if node == "entrance":
+        return ENTRANCE_LABEL
+    if node in BOARD.maze_links and node not in BOARD.maze_gates:
+        return MAZE_LABEL
+    return where(node)
+
+
+def bank(node: str) -> Msg:
+    """A river bank square as the far side of a crossing: "the north bank"."""
+    return words(f"place.bank.{BOARD.side(node)}")
 
 
 def direction(start: str, end: str, main: bool = False) -> str:
