@@ -65,17 +65,25 @@ def self_play(game: Game, seats: int, seed: int, choose: Chooser) -> State:
 def strength(name: str, count: int, seed: int, iterations: int) -> list[float]:
     """Wins per player (hard first) over `count` games, a shared win split."""
     game = games.get(name)
-    levels = ["hard"] + ["smart"] * (max(game.min_seats, 2) - 1)
-    n = len(levels)
+
+    def hard(state: State, seat: int, prompt: Prompt, rng: Rng) -> str:
+        return game.hook("searcher")(game, game.view(state, seat), prompt, rng, BUDGET_S,  # type: ignore[misc]
+                                     iterations=iterations)
+
+    def smart(state: State, seat: int, prompt: Prompt, rng: Rng) -> str:
+        return decide(game, state, seat, rng, "smart", prompt)
+    return rotating(game, [hard] + [smart] * (max(game.min_seats, 2) - 1), count, seed)
+
+
+def rotating(game: Game, players: list[Chooser], count: int, seed: int) -> list[float]:
+    """Wins per player over `count` games (seeds `seed` on), game i putting player k in seat
+    (k + i) % n, so no player keeps a seat's advantage; a shared win split, a game without a
+    winner nobody's (their sum: the games won)."""
+    n = len(players)
     wins = [0.0] * n
     for index in range(count):
-        at = [levels[(s - index) % n] for s in range(n)]  # player k sits at (k + index) % n
-
         def choose(state: State, seat: int, prompt: Prompt, rng: Rng) -> str:
-            if at[seat] != "hard":
-                return decide(game, state, seat, rng, at[seat], prompt)
-            return game.hook("searcher")(game, game.view(state, seat), prompt, rng, BUDGET_S,  # type: ignore[misc]
-                                         iterations=iterations)
+            return players[(seat - index) % n](state, seat, prompt, rng)
         state = self_play(game, n, seed + index, choose)
         winners = (state.result or {}).get("winners") or [] if state.over else []
         for winner in winners:

@@ -348,3 +348,25 @@ def test_with_many_choices_the_evaluation_picks_the_candidates():
     left = [a for a in actions if a not in picked and a != smart]
     assert min(value[a] for a in picked) >= max(value[a] for a in left)
     assert len({value[a] for a in actions}) > 2  # the evaluation does tell the plays apart
+
+
+def test_the_atmosfear_evaluation_counts_spare_keys_and_being_stuck_inside():
+    """In a rollout's few turns keys only go: a spare key is worth something (the one a duel
+    takes instead of a needed colour), less than a colour; standing inside without every colour
+    costs (the only way on is back home)."""
+    from games.atmosfear.engine import COLOURS, INNER
+    game = games.get("atmosfear")
+    state = setup(game, 3, {}, 4)
+    d = state.data
+    d["well"] = sorted({*d["well"], 0, 1, 2})
+    for pl in d["players"]:
+        pl["rack"] = list(COLOURS[:3])
+    evaluate = evaluation("atmosfear").evaluate
+    three = evaluate(state, 0)
+    d["players"][0]["rack"] = list(COLOURS[:3]) + [COLOURS[0]]
+    spare = evaluate(state, 0)
+    d["players"][0]["rack"] = list(COLOURS[:4])
+    assert three < spare < evaluate(state, 0)
+    d["players"][0]["rack"] = list(COLOURS[:3])
+    d["players"][0]["pos"] = INNER[0]
+    assert evaluate(state, 0) < three
