@@ -625,8 +625,9 @@ def test_game_ends_when_every_room_is_gone_and_scores():
     st, ev = finish(st)
     assert st.over and st.data["phase"] == "over"
     assert st.result["scores"]["rows"] == [[0, 1 + 4, 4, 0, 0, 5], [1, 4 + 3 + 3, 7, 3, 0.5, 12.5]]
-    assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
-    assert st.result["reason"] == "fewest curses" and st.result["winners"] == [0]
+    assert [render("en", name) for name in st.result["scores"]["header"]] == \
+        ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
+    assert render("en", st.result["reason"]) == "fewest curses" and st.result["winners"] == [0]
     view = GAME.view(st, None)
     assert view["phase"] == "over" and view["winners"] == [0] and view["current"] is None
     assert view["scores"][1] == {"seat": 1, "curses": 10, "ghosts": 7, "penalty": 3, "bonus": 0.5, "total": 12.5}
@@ -645,7 +646,8 @@ def test_the_later_seats_are_forgiven_curses_at_the_end():
     rows = {r["seat"]: r for r in st.data["scores"]}
     assert [rows[s]["bonus"] for s in range(3)] == [0, 1, 1.5]
     assert rows[2]["total"] == rows[2]["curses"] + rows[2]["penalty"] - 1.5
-    assert st.result["scores"]["header"] == ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
+    assert [render("en", name) for name in st.result["scores"]["header"]] == \
+        ["Curses", "Ghosts", "Penalty", "Bonus", "Total"]
     assert "1.5 seat bonus" in public_text(ev)
     # two players: half a curse for seat 2, which wins a tie
     st, _ = finish(fresh(2))

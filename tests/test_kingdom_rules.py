@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from data.locales import render
 from games.core import Rng
 from games.kingdom import GAME
 from games.kingdom.board import BOARD
@@ -67,7 +68,7 @@ def test_the_round_limit_ends_the_game_with_no_winner():
     st, _ = act(st, 1, "roll", dice=[1])
     while not st.over:
         st, _ = act(st, 1, actions(st, 1)[0])
-    assert st.result["winners"] == [] and "Demon King" in st.result["reason"]
+    assert st.result["winners"] == [] and "Demon King" in render("en", st.result["reason"])
 
 
 # ============================================================ movement

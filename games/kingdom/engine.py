@@ -643,7 +643,7 @@ class KingdomGame(Game):
         d = state.data
         d["phase"], d["winner"] = "over", None
         state.over = True
-        state.result = {"winners": [], "reason": "the Demon King keeps the Kingdom: nobody escaped in time"}
+        state.result = {"winners": [], "reason": say("result.kept").stored()}
         events.append(Event(say("event.time_up", count=d["rounds"]), kind="end"))
 
     def escapes(self, pl: dict[str, Any]) -> bool:
@@ -657,7 +657,7 @@ class KingdomGame(Game):
         d["phase"], d["winner"] = "over", seat
         state.over = True
         carried = tuple(TREASURE[t] for t in pl["hand"])
-        state.result = {"winners": [seat], "reason": "escaped the Kingdom with the Key"}
+        state.result = {"winners": [seat], "reason": say("result.escaped").stored()}
         events.append(Event(say("event.win", who=p(seat), treasures=carried), kind="end"))
 
     # ------------------------------------------------------------ the folding board
