@@ -913,13 +913,14 @@ async def post_replay(bot: GatekeeperBot, interaction: discord.Interaction,
     row = await bot.replays.choose(interaction.guild_id, interaction.channel_id or 0, game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     fmt = replay_format()
-    data = await bot.replays.build(row, fmt)
+    lang = bot.languages.server(interaction.guild_id, interaction.guild_locale)  # the channel's
+    data = await bot.replays.build(row, fmt, lang)
     try:
         await bot.get_partial_messageable(interaction.channel_id or 0).send(
-            text(bot.languages.server(interaction.guild_id, interaction.guild_locale),
-                 "replay.posted", game=describe(row), who=interaction.user.display_name),
+            text(lang, "replay.posted", game=describe(row, lang), who=interaction.user.display_name),
             file=discord.File(io.BytesIO(data), filename=f"replay-{row['id']}.{fmt}",
-                              description=replay_alt(row, len(await bot.store.actions(row["id"])))))
+                              description=replay_alt(row, len(await bot.store.actions(row["id"])),
+                                                     lang)))
     except discord.HTTPException as exc:
         log.warning("discord-error what=replay game=%s status=%s code=%s", row["id"], exc.status,
                     exc.code)
@@ -935,8 +936,10 @@ def finished_completions(bot: GatekeeperBot):
                        current: str) -> list[app_commands.Choice[int]]:
         rows = await bot.store.finished_games(interaction.guild_id or 0, limit=100)
         needle = current.strip().lstrip("#").lower()
-        return [app_commands.Choice(name=describe(row)[:100], value=row["id"]) for row in rows
-                if needle in describe(row).lower()][:25]
+        lang = bot.languages.personal(interaction)
+        shown = [(describe(row, lang), row["id"]) for row in rows]
+        return [app_commands.Choice(name=name[:100], value=id) for name, id in shown
+                if needle in name.lower()][:25]
     return complete
 
 

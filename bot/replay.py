@@ -32,7 +32,7 @@ from typing import Any
 from PIL import Image
 
 import games
-from data.locales import DEFAULT, render
+from data.locales import DEFAULT, render, text
 from games.core import SYSTEM, IllegalAction, State, apply, setup
 from render.replay import (
     ATTACHMENT_LIMIT,
@@ -50,7 +50,7 @@ from render.replay import (
 )
 
 from .refusal import Refusal
-from .rendering import Renderer, RenderFailed, board_view, draw
+from .rendering import Renderer, RenderFailed, board_view, draw, titled
 from .store import Store
 from .table import fill_names, upgrade
 
@@ -89,8 +89,9 @@ def replay_format() -> str:
     return "webp" if animated_webp() else "gif"
 
 
-def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
-    """Every public board of a finished game, one per move, from its row and action log."""
+def scenes(row: dict[str, Any], actions: list[dict[str, Any]], lang: str = DEFAULT) -> list[Scene]:
+    """Every public board of a finished game, one per move, from its row and action log, its
+    words (boards and captions) in `lang`, the language of the channel it is posted in."""
     require_finished(row)
     if not row["state"]:
         raise ReplayError("replay.never_started", id=row["id"])
@@ -100,7 +101,8 @@ def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
         raise ReplayError("replay.unknown_game", id=row["id"], game=row["game"]) from None
     names = [seat["name"] for seat in row["seats"]]
     state = setup(game, len(names), row["options"], row["seed"])
-    shots = [Scene(board_view(game, state, names), f"{game.title} · game #{row['id']} · the start")]
+    shots = [Scene(board_view(game, state, names, lang=lang),
+                   text(lang, "replay.caption.start", game=titled(game, lang), id=row["id"]))]
     lines: list[str] = []
     moves = 0
     for number, entry in enumerate(actions, 1):
@@ -110,16 +112,18 @@ def scenes(row: dict[str, Any], actions: list[dict[str, Any]]) -> list[Scene]:
             raise ReplayError("replay.refused_move", id=row["id"], number=number,
                               action=entry["action"], reason=exc.reason) from None
         state = outcome.state
-        lines += [fill_names(e.text, names) for e in outcome.events
+        lines += [fill_names(e.text, names, lang) for e in outcome.events
                   if e.public and e.kind not in game.speakers]
-        view = board_view(game, state, names)
+        view = board_view(game, state, names, lang=lang)
         if view != shots[-1].view:
             moves += 1
-            who = "Timer" if entry["seat"] == SYSTEM else names[entry["seat"]]
-            shots.append(Scene(view, _caption(moves, lines or [f"{who} moved."])))
+            who = text(lang, "replay.caption.timer") if entry["seat"] == SYSTEM \
+                else names[entry["seat"]]
+            shots.append(Scene(view, _caption(moves, lines or [
+                text(lang, "replay.caption.moved", who=who)])))
             lines = []
     _check_final(row, game, state)
-    ending = _ending(row, names)
+    ending = _ending(row, names, lang)
     last = shots[-1]
     shots[-1] = Scene(last.view, f"{last.caption} · {ending}" if len(shots) > 1 else ending)
     return shots
@@ -139,12 +143,13 @@ def _caption(number: int, lines: list[str]) -> str:
     return f"{number}. {' '.join(text.split())}"
 
 
-def _ending(row: dict[str, Any], names: list[str]) -> str:
+def _ending(row: dict[str, Any], names: list[str], lang: str) -> str:
     result = row.get("result") or {}
     winners = [names[s] for s in result.get("winners") or [] if 0 <= s < len(names)]
     if winners:
-        return f"won by {' and '.join(winners)}"
-    return fill_names(result["reason"], names) if result.get("reason") else "game over"
+        return text(lang, "replay.caption.won_by", names=tuple(winners))
+    return fill_names(result["reason"], names, lang) if result.get("reason") \
+        else text(lang, "replay.caption.over")
 
 
 def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None:
@@ -194,9 +199,11 @@ class TallerFrame(Exception):
 JOB_EXCEPTIONS = (ReplayError, TallerFrame)
 
 
-def outline(row: dict[str, Any], actions: list[dict[str, Any]], width: int) -> Outline:
-    """The first job of a replay: the game replayed, its scenes cut into parts."""
-    shots = scenes(row, actions)
+def outline(row: dict[str, Any], actions: list[dict[str, Any]], width: int,
+            lang: str = DEFAULT) -> Outline:
+    """The first job of a replay: the game replayed (its words in `lang`), its scenes cut
+    into parts."""
+    shots = scenes(row, actions, lang)
     last = _picture(shots[-1], width)
     parts = [zlib.compress(pickle.dumps(shots[max(0, start - 1):end]))
              for start, end in spans(len(shots), PART)]
@@ -235,8 +242,9 @@ def spans(count: int, size: int) -> list[tuple[int, int]]:
 Run = Callable[..., Awaitable[Any]]  # runs fn(*args) somewhere (a render worker) and awaits it
 
 
-async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run: Run) -> bytes:
-    """The replay file of a finished game, under Discord's attachment limit.
+async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run: Run,
+               lang: str = DEFAULT) -> bytes:
+    """The replay file of a finished game, under Discord's attachment limit, in `lang`.
 
     Made in short jobs (`run` sends each to the render pool): the outline, then PART frames
     at a time drawn and encoded as parts of one file, joined here. The pool serves every
@@ -247,7 +255,7 @@ async def make(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str, run
     join = join_gif if fmt == "gif" else join_webp
     size = frames = 0
     for width in WIDTHS:
-        plan: Outline = await run(outline, row, actions, width)
+        plan: Outline = await run(outline, row, actions, width, lang)
         frames, times = plan.frames, durations(plan.frames)
         canvas = (width, plan.height)
         while True:
@@ -271,9 +279,10 @@ async def here(fn: Callable[..., Any], *args: Any) -> Any:
     return fn(*args)
 
 
-def build(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str) -> bytes:
+def build(row: dict[str, Any], actions: list[dict[str, Any]], fmt: str,
+          lang: str = DEFAULT) -> bytes:
     """`make` in this process, start to finish (the CLI and the benchmark)."""
-    return asyncio.run(make(row, actions, fmt, here))
+    return asyncio.run(make(row, actions, fmt, here, lang))
 
 
 def format_of(filename: str) -> str:
@@ -313,32 +322,34 @@ class Replays:
     async def _job(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.renderer.job(fn, *args, expected=JOB_EXCEPTIONS)
 
-    async def build(self, row: dict[str, Any], fmt: str) -> bytes:
-        """The replay file, drawn in a render worker; ReplayError if it cannot be made."""
+    async def build(self, row: dict[str, Any], fmt: str, lang: str = DEFAULT) -> bytes:
+        """The replay file (its words in `lang`), drawn in a render worker; ReplayError if it
+        cannot be made."""
         game_id = row["id"]
         if game_id in self.building:
             raise ReplayError("replay.drawing", id=game_id)
         self.building.add(game_id)
         try:
-            return await make(row, await self.store.actions(game_id), fmt, self._job)
+            return await make(row, await self.store.actions(game_id), fmt, self._job, lang)
         except RenderFailed:
             raise ReplayError("replay.failed", id=game_id) from None
         finally:
             self.building.discard(game_id)
 
 
-def replay_alt(row: dict[str, Any], moves: int) -> str:
-    """The replay's alt text: game, players, moves shown, who won."""
+def replay_alt(row: dict[str, Any], moves: int, lang: str = DEFAULT) -> str:
+    """The replay's alt text in `lang`: game, players, moves shown, who won."""
     game = games.registry().get(row["game"])
     names = [seat["name"] for seat in row["seats"]]
     result = row.get("result") or {}
     winners = [names[w] for w in result.get("winners") or [] if w < len(names)]
-    return describe_replay(game.title if game else row["game"], names, moves, winners,
-                           fill_names(result["reason"], names) if result.get("reason") else "")
+    return describe_replay(titled(game, lang) if game else row["game"], names, moves, winners,
+                           fill_names(result["reason"], names, lang) if result.get("reason")
+                           else "", lang)
 
 
-def describe(row: dict[str, Any]) -> str:
+def describe(row: dict[str, Any], lang: str = DEFAULT) -> str:
     """A finished game in a few words (autocomplete, captions): "#12 <game title>: Ana, Bo"."""
     game = games.registry().get(row["game"])
-    title = game.title if game is not None else row["game"]
+    title = titled(game, lang) if game is not None else row["game"]
     return f"#{row['id']} {title}: {', '.join(seat['name'] for seat in row['seats'])}"

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, features
 
+from data.locales import DEFAULT, text
+
 from .core import BG, HEADER_BG, TEXT, Draw, adaptive_palette, fit_text, font
-from .words import count, fit, joined
+from .words import fit
 
 ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for one file
 # A move shows for MOVE_MS, or less in a long game so the whole replay lasts about
@@ -65,14 +67,15 @@ def animated_webp() -> bool:
 
 
 def describe_replay(title: str, names: Sequence[str], moves: int, winners: Sequence[str],
-                    how: str = "") -> str:
-    """The replay in words, for its attachment's description: which game, who played, how many
-    moves it shows, who won and how (the last frame's result)."""
-    players = f" between {joined(names)}" if names else ""
-    result = f"{joined(winners)} won" if winners else "Nobody won"
+                    how: str = "", lang: str = DEFAULT) -> str:
+    """The replay in words (in `lang`), for its attachment's description: which game, who
+    played, how many moves it shows, who won and how (the last frame's result)."""
+    told = text(lang, "replay.alt.between", game=title, names=tuple(names), count=moves) \
+        if names else text(lang, "replay.alt.game", game=title, count=moves)
+    result = text(lang, "replay.alt.won", names=tuple(winners), count=len(winners)) \
+        if winners else text(lang, "replay.alt.nobody")
     result += f": {how.rstrip('.')}." if how else "."
-    return fit([f"Animated replay of {title}{players}: the set-up, {count(moves, 'move')}, then the "
-                f"final board.", result])
+    return fit([told, result])
 
 
 def compose(frame: Frame, width: int) -> Image.Image:

@@ -25,12 +25,14 @@ from bot.replay import (
     here,
     make,
     outline,
+    replay_alt,
     replay_format,
     scenes,
     spans,
 )
 from bot.store import Store
 from bot.table import Seat, TableService, fill_names
+from data.locales import Msg
 from games.core import SYSTEM, apply, setup
 from render.replay import (
     ATTACHMENT_LIMIT,
@@ -149,7 +151,7 @@ async def test_a_finished_game_replays_scene_by_scene(service, name, monkeypatch
     assert shots[0].caption.endswith("the start")
     winners = [table.seats[s].name for s in table.result["winners"]]
     assert shots[-1].caption.endswith(f"won by {' and '.join(winners)}" if winners
-                                      else table.result["reason"])
+                                      else fill_names(table.result["reason"], table.names()))
     # nothing said to one seat only reaches a caption
     state = setup(game, len(table.seats), row["options"], row["seed"])
     secrets = set()
@@ -168,6 +170,25 @@ async def test_a_finished_game_replays_scene_by_scene(service, name, monkeypatch
     assert plan.frames == len(shots) and len(plan.parts) == len(spans(len(shots),
                                                                       replay_module.PART))
     assert plan.height == compose(Frame(draw(final), shots[-1].caption), WIDTHS[0]).height
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+async def test_a_replay_reads_in_the_channels_language(service, lang):
+    """Posted in a German or Spanish channel, the replay's captions, boards and description are
+    in that language (Don't Go In There: its end has no single winner's line to read)."""
+    table, row, actions = await finished(service, "dontgo")
+    shots = scenes(row, actions, lang)
+    start = {"de": "Spiel #", "es": "partida #"}[lang]
+    assert start in shots[0].caption and "the start" not in shots[0].caption
+    assert shots[-1].view["lang"] == lang
+    assert shots[-1].caption.endswith(fill_names(
+        Msg("replay.caption.won_by", names=tuple(table.seats[s].name
+                                                  for s in table.result["winners"])), [], lang))
+    english = scenes(row, actions)
+    assert [a.caption for a in shots] != [a.caption for a in english]
+    alt = replay_alt(row, len(shots) - 1, lang)
+    assert alt.startswith({"de": "Animierte Wiederholung", "es": "Repetición animada"}[lang])
+    assert "Animated replay" not in alt and " won" not in alt and "Nobody" not in alt
 
 
 @pytest.mark.parametrize("name", ["castle", "dontgo"])
