@@ -46,7 +46,7 @@ from .board import BOARD, CELL
 from .places import direction, place_words
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, FERRY_GOLD, FIXED, FLEE_STEPS, KEY_TREASURES,
                       KILL_LUCK, MAX_SWORDS, MAZE_CARDS, NUMBERS, OTHER_TREASURES, ROLL_WAIT, RUCKSACK,
-                      SKILL_TABLE, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, short_treasure_name,
+                      SKILL_TABLE, STOP_AT_CROSSING, TREASURES, WARES, WOUND, CHAR, check, effect, is_monster, short_treasure_name,
                       treasure_name)
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -647,13 +647,15 @@ class FiretopGame(Game):
 
         A move is exactly `steps` squares, no square twice, except that it stops on entering a
         room, a Secret Passage or a square beside the Maze, may stop where another adventurer or
-        discarded treasure is, and ends early in a dead end. A fleeing adventurer (escaping
-        another) goes exactly FLEE_STEPS, never into a Secret Passage, stopping for nothing but rooms.
+        discarded treasure is or on a river crossing's bank (a house rule: STOP_AT_CROSSING), and
+        ends early in a dead end. A fleeing adventurer (escaping another) goes exactly FLEE_STEPS,
+        never into a Secret Passage, stopping for nothing but rooms.
         """
         me = d["players"][seat]
         start = me["pos"]
         company = {q["pos"] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None}
         piles = {pl["node"] for pl in d["piles"] if pl["owner"] in (None, seat)}
+        banks = set(BOARD.crossing_at) if STOP_AT_CROSSING else set()
         out: dict[str, list[str]] = {}
         rooms = d["rooms"]
 
@@ -672,7 +674,7 @@ class FiretopGame(Game):
                 if k == steps:
                     out.setdefault(node, path)
                     return
-                if not flee and (node in company or node in piles):
+                if not flee and (node in company or node in piles or node in banks):
                     out.setdefault(node, path)
             went = False
             for nb in BOARD.adj[node]:
@@ -1881,7 +1883,8 @@ class FiretopGame(Game):
         convenience of fighting to the end."""
         return [f"The Warlock wakes at the end of round {state.data['limit']}: if nobody has opened "
                 "the chest by then, nobody wins.",
-                f"A player picked to roll for a monster has {ROLL_WAIT:g} seconds a roll, then the "
+                ("You may stop on a river crossing as you pass it, to cross next turn. " if STOP_AT_CROSSING else "")
+                + f"A player picked to roll for a monster has {ROLL_WAIT:g} seconds a roll, then the "
                 "bot rolls.",
                 "Fight to the end: against a monster the bot rolls for, one click fights on round "
                 f"after round until one of you falls or your Stamina is down to {PRESS_FLOOR}."]
