@@ -245,3 +245,43 @@ def test_a_monster_the_table_has_seen_and_we_would_flee_again_is_not_a_target():
     assert "armoury" not in dict(Smart(GAME.view(st, 0), ["roll"], Rng(1)).targets())
     d["players"][0].update(skill=12, skill0=12)  # strong enough now: worth another try
     assert "armoury" in dict(Smart(GAME.view(st, 0), ["roll"], Rng(1)).targets())
+
+
+def test_as_the_round_limit_nears_a_far_adventurer_heads_for_the_chest_with_a_guess():
+    """Issue 38: one triple of twenty carried is a poor bet early, but with only the rounds left
+    to walk to the chest (from the Entrance: about seven turns) waiting to learn more wins
+    nothing. Six rounds before the end was too late to set out from the south."""
+    from tests.test_firetop_rules import fresh, put, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2, options={"rounds": 30})
+    d = st.data
+    d["players"][0].update(keys=[1, 7, 9], items=["keys_b"])  # carries 4 5 6 of the twenty still possible
+    put(st, 0, "entrance")
+    turn_of(st, 0)
+    for rnd, ready in ((12, None), (21, frozenset({4, 5, 6}))):
+        d["round"] = rnd
+        smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+        assert len(smart.candidates) == 20 and smart.ready() == ready, rnd
+        assert ("treasure" in dict(smart.targets())) is (ready is not None), rnd
+
+
+def test_a_hunter_chases_only_adventurers_seen_with_a_number_it_lacks_while_rooms_are_left():
+    """Chasing whoever carries unseen treasure across the board cost more rounds than it won
+    keys (a fifth of two-player games at 30 rounds ended with nobody winning): the rooms still
+    hold most of what is missing. A Bunch of Keys the table has seen is worth the walk."""
+    from tests.test_firetop_rules import fresh, put, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2, options={"rounds": 30})
+    d = st.data
+    d["round"] = 20
+    d["players"][0].update(keys=[1, 7, 9], items=["keys_b"])
+    d["players"][1].update(keys=[2, 6, 8], items=["goblet", "keys_a"])  # a rucksack nobody has seen
+    put(st, 0, "K11")
+    put(st, 1, "E11")
+    turn_of(st, 0)
+    smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+    assert smart.hunting() and smart.keys_on(smart.view["players"][1]) > 0.3
+    assert "E11" not in dict(smart.targets())
+    d["players"][1]["revealed"] = ["keys_a"]  # seen: it carries the 3 we lack
+    smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
+    assert "E11" in dict(smart.targets())

@@ -420,6 +420,22 @@ def test_passing_another_adventurer_or_discarded_treasure_offers_a_stop():
     assert "idol" in player(picked, 0)["items"] and picked.data["piles"] == []
 
 
+def test_a_move_may_end_on_a_river_crossing_it_passes_and_cross_next_turn():
+    """House rule (game.toml [river] stop_at_crossing): a bank square is otherwise reached only by
+    the exact roll, and adventurers paced beside the bridge for turns on end."""
+    st = fresh()
+    turn_of(st, 0)
+    put(st, 0, "H8")
+    st = rolled_to(st, 0, 6)
+    moves = actions(st, 0)
+    assert "move F8" in moves and "move K8" in moves  # 2 and 3 squares: optional stops
+    assert "K8" not in GAME.destinations(st.data, 0, 4, flee=True)  # a flight stops for rooms alone
+    moved, _ = act(st, 0, "move K8")
+    assert player(moved, 0)["pos"] == "K8" and moved.data["current"] == 1
+    turn_of(moved, 0)
+    assert "cross" in actions(moved, 0)
+
+
 def test_the_encounter_comes_first_then_the_treasure_hidden_unless_gold_or_provisions():
     st = fresh()
     turn_of(st, 0, "move")

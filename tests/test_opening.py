@@ -105,11 +105,12 @@ def test_atmosfear_tells_the_head_start_the_wells_fears_the_miss_and_the_stacked
         assert ("Time cards are stacked" in lines[-1]) == deck["skip_passed"]
 
 
-def test_firetop_tells_the_round_limit_the_roll_wait_and_fighting_to_the_end():
+def test_firetop_tells_the_round_limit_crossings_the_roll_wait_and_fighting_to_the_end():
     toml = load_toml("firetop", "game.toml")
     for _, options, lines in tables("firetop"):
         assert lines[0].startswith(f"The Warlock wakes at the end of round {options['rounds']}:")
         assert f"has {toml['timing']['roll_wait']} seconds a roll" in lines[1]
+        assert lines[1].startswith("You may stop on a river crossing as you pass it") == toml["river"]["stop_at_crossing"]
         assert lines[2].startswith("Fight to the end:")
 
 

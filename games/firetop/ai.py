@@ -6,14 +6,17 @@
 - keys: it keeps the set of chest triples consistent with what it knows (its own Key cards, Key
   cards it has seen held, keys it knows are under the chest, and every public try at the chest
   with its count of wrong keys), challenges for the number that splits that set most evenly, and
-  goes to the Treasure Room once a likely triple is covered by the Bunches of Keys it carries;
+  goes to the Treasure Room once a likely triple is covered by the Bunches of Keys it carries, or
+  with its best guess once the rounds left (the limit is public) only leave time for the walk;
 - moving: it walks towards the best target (the Treasure Room when ready, the Warlock's orb, unexplored
   rooms, treasure left lying about, the healing spring when hurt), weighing the value of each
   target against its walking cost over the board's route graph (crossings it can pay for,
   passages, the Maze), and leaves alone a room whose monster it would flee from again;
 - fights when it should (escapes a battle it will likely lose, attacks adventurers likely to carry
   a Bunch of Keys it lacks, counting the Bunches nobody has seen as spread over every unseen
-  treasure card), eats when hurt, confers with anyone it shares a square with.
+  treasure card), eats when hurt, confers with anyone it shares a square with. It walks after
+  another adventurer only when the table has seen him carry a number it lacks, or the rooms are
+  bare: chasing unseen rucksacks across the board cost more rounds than it won keys.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from games.core import Prompt, Rng
 from .board import BOARD, route_costs
 from .content import CARDS, CHEST_KEYS, FERRY_GOLD, FIXED, NUMBERS, RUCKSACK, TREASURES, WARES, WOUND
 
+HURRY_MARGIN = 4.0  # rounds to spare beyond the walk to the chest before a guess must be tried
 SWORD_BY_NAME = {c["name"]: c["attack"] for c in TREASURES.values() if c["kind"] == "sword"}
 BUNCHES = {cid: frozenset(c["keys"]) for cid, c in TREASURES.items() if c["kind"] == "keys"}
 MONSTER_BY_NAME = {c["name"]: c for c in (*CARDS.values(), *FIXED.values()) if "skill" in c}
@@ -108,15 +112,35 @@ class Smart:
         return carried(self.secret["items"])
 
     def ready(self) -> frozenset[int] | None:
-        """A triple worth trying at the chest: covered by our keys and likely enough."""
+        """A triple worth trying at the chest: covered by our keys and likely enough, or the best
+        guess we carry when the rounds left would not let us learn more first."""
+        if not hasattr(self, "_ready"):
+            cands = self.candidates
+            cover = [t for t in cands if t <= self.keys_carried]
+            # a wrong try is a Key Challenge too (it shows who holds the wrong keys): worth a guess
+            # when the keys carried cover a fair part of what is still possible, or time runs short
+            go = cover and (len(cands) <= 3 or len(cover) * 3 >= len(cands) or self.hurry())
+            self._ready = self.best_try(cover) if go else None
+        return self._ready
+
+    def best_try(self, cover: list[frozenset[int]]) -> frozenset[int]:
+        """The covered triple whose try, if wrong, leaves the fewest triples on average: the
+        count of wrong keys announced splits the candidates."""
         cands = self.candidates
-        cover = [t for t in cands if t <= self.keys_carried]
-        # a wrong try is a Key Challenge too (it shows who holds the wrong keys): worth a guess
-        # when the keys carried cover a fair part of what is still possible, or time runs short
-        late = self.view["round"] >= self.view["limit"] - 6
-        if cover and (len(cands) <= 3 or len(cover) * 3 >= len(cands) or late):
-            return cover[0]
-        return None
+
+        def left(t: frozenset[int]) -> int:
+            sizes: dict[int, int] = {}
+            for c in cands:
+                w = len(t - c)
+                sizes[w] = sizes.get(w, 0) + 1
+            return sum(n * n for n in sizes.values())
+        return min(cover, key=left)
+
+    def hurry(self) -> bool:
+        """Too few rounds left to learn more before walking to the chest."""
+        left = self.view["limit"] - self.view["round"]
+        walk = self.costs("treasure").get(self.where(), 30.0) / 3.5
+        return left <= walk + HURRY_MARGIN
 
     def needed(self) -> set[int]:
         """Key numbers we still lack for the likeliest triples."""
@@ -187,7 +211,8 @@ class Smart:
                 out.append((pile["node"], 8.0 + 2 * pile["count"] + (10 if pile["owner"] == seat else 0)))
         if self.hunting():
             for other in self.rivals():
-                if self.robbable(other) and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj:
+                if self.robbable(other) and other["pos"] not in BOARD.passages and other["pos"] in BOARD.adj \
+                        and (self.holds_needed(other) or self.rooms_exhausted()):
                     gain = self.keys_on(other)
                     if gain >= 0.3:
                         out.append((other["pos"], 6.0 + 14.0 * min(gain, 1.0)
@@ -308,10 +333,9 @@ class Smart:
 
     def open_chest(self) -> str:
         cands = set(self.candidates)
-        opens = [a for a in self.by_verb.get("open", []) if frozenset(int(x) for x in a.split()[1:]) in cands]
-        if opens:
-            return opens[0]
-        return "pass"
+        tries = {frozenset(int(x) for x in a.split()[1:]): a for a in self.by_verb.get("open", [])}
+        cover = [t for t in tries if t in cands]
+        return tries[self.best_try(cover)] if cover else "pass"
 
     def shop(self) -> str:
         me = self.me

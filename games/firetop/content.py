@@ -24,6 +24,7 @@ CHEST_KEYS: int = CONFIG["keys"]["chest"]
 WOUND: int = CONFIG["battle"]["wound"]
 KILL_LUCK: int = CONFIG["battle"]["kill_luck"]
 FERRY_GOLD: int = CONFIG["river"]["ferry_gold"]
+STOP_AT_CROSSING: bool = CONFIG["river"]["stop_at_crossing"]
 FLEE_STEPS: int = CONFIG["escape"]["duel_distance"]
 MAZE_CARDS: list[str] = CONFIG["maze"]["cards"]
 ROLL_WAIT: float = float(CONFIG["timing"]["roll_wait"])

@@ -46,7 +46,7 @@ from .board import BOARD, CELL
 from .places import bank, direction, place_words, where, words
 from .content import (BRIDGE, CARDS, CHEST_KEYS, ESCAPE, EAT, ENCOUNTER_WORDS, FERRY_GOLD, FIXED, FLEE_STEPS,
                       KEY_TREASURES, KILL_LUCK, MAX_SWORDS, MAZE_CARDS, MONSTER_WORDS, NUMBERS, OTHER_TREASURES,
-                      ROLL_WAIT, RUCKSACK, SHORT_TREASURE_WORDS, SKILL_TABLE, TREASURE_WORDS, TREASURES, WARE_WORDS,
+                      ROLL_WAIT, RUCKSACK, SHORT_TREASURE_WORDS, SKILL_TABLE, STOP_AT_CROSSING, TREASURE_WORDS, TREASURES, WARE_WORDS,
                       WARES, WOUND, CHAR, check, effect, is_monster, treasure_name)
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -699,13 +699,15 @@ class FiretopGame(Game):
 
         A move is exactly `steps` squares, no square twice, except that it stops on entering a
         room, a Secret Passage or a square beside the Maze, may stop where another adventurer or
-        discarded treasure is, and ends early in a dead end. A fleeing adventurer (escaping
-        another) goes exactly FLEE_STEPS, never into a Secret Passage, stopping for nothing but rooms.
+        discarded treasure is or on a river crossing's bank (a house rule: STOP_AT_CROSSING), and
+        ends early in a dead end. A fleeing adventurer (escaping another) goes exactly FLEE_STEPS,
+        never into a Secret Passage, stopping for nothing but rooms.
         """
         me = d["players"][seat]
         start = me["pos"]
         company = {q["pos"] for s, q in enumerate(d["players"]) if s != seat and q["extras"] is None}
         piles = {pl["node"] for pl in d["piles"] if pl["owner"] in (None, seat)}
+        banks = set(BOARD.crossing_at) if STOP_AT_CROSSING else set()
         out: dict[str, list[str]] = {}
         rooms = d["rooms"]
 
@@ -724,7 +726,7 @@ class FiretopGame(Game):
                 if k == steps:
                     out.setdefault(node, path)
                     return
-                if not flee and (node in company or node in piles):
+                if not flee and (node in company or node in piles or node in banks):
                     out.setdefault(node, path)
             went = False
             for nb in BOARD.adj[node]:
@@ -1912,7 +1914,8 @@ class FiretopGame(Game):
         """This table's house rules (game.toml and the lobby's round limit) and the bot's
         convenience of fighting to the end."""
         return [words("opening.limit", round=state.data["limit"]),
-                words("opening.roller", count=round(ROLL_WAIT)),
+                words("opening.crossing_roller" if STOP_AT_CROSSING else "opening.roller",
+                      count=round(ROLL_WAIT)),
                 words("opening.press", floor=PRESS_FLOOR)]
 
     def private_text(self, state: State, seat: int) -> dict[str, Any]:
