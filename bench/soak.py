@@ -52,7 +52,7 @@ from sandbox.people import kind_select
 from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
-from bot.table import Seat, TableService, fill_names
+from bot.table import Seat, TableService, fill_names, named_prompt
 from games.core import Game, Rng, State, apply, decide, setup
 
 from . import scenarios
@@ -215,7 +215,8 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     mine = [(cid, label) for cid, label, _ in board.buttons()
             if cid and cid.split(":")[2] == str(seat)]
     names = [s["name"] for s in saved.row["seats"]]  # labels call players by name, as shown
-    shown = ui.choice_labels(prompt.choices, names)[prompt.choices.index(choice)]
+    worded = named_prompt(prompt, names)  # the words the buttons show
+    shown = ui.choice_labels(worded.choices, names)[prompt.choices.index(choice)]
     direct = [cid for cid, label in mine if label == shown]
     index = str(prompt.choices.index(choice))
     kind = kind_select(board, seat, index)
@@ -263,7 +264,7 @@ def public_text(message: Message) -> str:
 def private_strings(game: Game, state: State, seat: int) -> set[str]:
     """What only `seat` may read: the bold parts of its private text (a hand, a key rack),
     those long enough to mean something."""
-    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", game.private_text(state, seat))
+    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", fill_names(game.private_text(state, seat), []))
             if len(bold) >= 4 and not bold.isdigit()}
 
 
@@ -280,10 +281,10 @@ def secrets_of(row: dict[str, Any], actions: list[dict[str, Any]]) -> set[str]:
             held |= private_strings(game, state, seat)
             prompt = game.prompt(state, seat)
             if prompt is not None and not prompt.private:
-                public += [choice.label for choice in prompt.choices]
+                public += [choice.label for choice in named_prompt(prompt, []).choices]
         if entry is not None:
             outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
-            public += [event.text for event in outcome.events if event.public]
+            public += [fill_names(event.text, []) for event in outcome.events if event.public]
             state = outcome.state
     told = "\n".join(public)
     return {secret for secret in held if secret not in told}

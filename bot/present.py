@@ -6,7 +6,7 @@ from collections import Counter
 import discord
 from babel.lists import format_list
 
-from data.locales import DEFAULT, Msg, has, text
+from data.locales import DEFAULT, Msg, has, render, text
 from games.core import Event, Game, option_text
 
 from . import levels, pace
@@ -147,7 +147,7 @@ def result_text(table: Table, lang: str) -> str:
     if not winners:
         return text(lang, "result.nobody", reason=result.get("reason") or Msg("result.draw"))
     names = format_list([table.seats[w].name for w in winners], locale=lang)
-    reason = result.get("reason")
+    reason = render(lang, result.get("reason"))  # an engine's words, or a message of them
     won = text(lang, "result.won", count=len(winners), names=names)
     return f"{won} ({reason})" if reason else won
 

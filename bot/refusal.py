@@ -21,6 +21,7 @@ class Refusal(IllegalAction):
 
 
 def said(lang: str, exc: IllegalAction) -> str:
-    """A refusal's words for a reader of `lang` (an engine's own refusal is still English)."""
+    """A refusal's words for a reader of `lang`: the bot's own (`Refusal`), or an engine's
+    `IllegalAction(Msg(...))` (a reason given as a plain string reads as it is)."""
     msg = getattr(exc, "msg", None)
-    return render(lang, msg) if isinstance(msg, Msg) else exc.reason
+    return render(lang, msg if isinstance(msg, Msg) else exc.reason)

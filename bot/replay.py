@@ -32,6 +32,7 @@ from typing import Any
 from PIL import Image
 
 import games
+from data.locales import DEFAULT, render
 from games.core import SYSTEM, IllegalAction, State, apply, setup
 from render.replay import (
     ATTACHMENT_LIMIT,
@@ -143,7 +144,7 @@ def _ending(row: dict[str, Any], names: list[str]) -> str:
     winners = [names[s] for s in result.get("winners") or [] if 0 <= s < len(names)]
     if winners:
         return f"won by {' and '.join(winners)}"
-    return str(result.get("reason") or "game over")
+    return str(render(DEFAULT, result.get("reason")) or "game over")
 
 
 def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None:
@@ -321,7 +322,7 @@ def replay_alt(row: dict[str, Any], moves: int) -> str:
     result = row.get("result") or {}
     winners = [names[w] for w in result.get("winners") or [] if w < len(names)]
     return describe_replay(game.title if game else row["game"], names, moves, winners,
-                           result.get("reason") or "")
+                           render(DEFAULT, result.get("reason")) or "")
 
 
 def describe(row: dict[str, Any]) -> str:

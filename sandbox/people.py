@@ -7,6 +7,7 @@ from typing import Any
 from bot import ui
 from bot.app import GatekeeperBot
 from bot.table import Table
+from data.locales import DEFAULT, language
 from games.core import Rng, decide
 
 from fakediscord import FakeDiscord, Message
@@ -29,6 +30,7 @@ class Players:
         """`locale`: the Discord language of the server and of everyone's client."""
         self.fake = fake
         self.harness = harness
+        self.lang = language(locale) or DEFAULT  # the words they read and click
         self.guild = fake.add_guild("Board Games", locale=locale)
         self.channel = fake.add_channel(self.guild.id, "games")
         self.users = {}
@@ -149,7 +151,7 @@ class Players:
         `stale_client` still shows `board` after it was deleted, and clicks it."""
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
-        prompt = table.game.prompt(table.state, seat)
+        prompt = table.prompt(seat, self.lang)  # its words as they read them
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
@@ -192,7 +194,7 @@ class Players:
         named); a text box gets some words. Without
         `last_answered` the last click's answer is not waited for (Discord refused it)."""
         for depth in range(len(choice.path)):
-            shown = table.fill(choice.path[depth].label)
+            shown = table.fill(choice.path[depth].label, self.lang)
             panel = self.fake.messages[panel.id]
             button = next((cid for cid, label, _ in panel.buttons() if label == shown[:80]), None)
             if button is not None:

@@ -125,7 +125,7 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
     fake = tab.fake
     await settle(bot, table)
     action = decide(table.game, table.state, seat, Rng(table.state.version + 11), level)
-    prompt = table.game.prompt(table.state, seat)
+    prompt = table.prompt(seat)  # in the words the page shows
     choice = next(c for c in prompt.choices if c.action == action
                   or (c.input and action.startswith(c.action + " ")))
     board = board_message(fake, bot, table)

@@ -14,6 +14,7 @@ import games
 from bot import livetable
 from bot.table import Seat, Table
 from data import load_toml
+from data.locales import render
 from games.core import count, setup
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fay"]
@@ -26,7 +27,7 @@ def tables(name: str):
     for seats in range(game.min_seats, game.max_seats + 1):
         for values in itertools.product(*options.values()):
             chosen = dict(zip(options, values))
-            yield seats, chosen, game.opening(setup(game, seats, chosen, 1))
+            yield seats, chosen, [render("en", line) for line in game.opening(setup(game, seats, chosen, 1))]
 
 
 def step(points: list, x: float):

@@ -5,7 +5,8 @@ what it does in a few words (the letter of a place, the place by what tells it a
 the rest (who stands there, what a card does) to the text above. Each game is played by the
 AI at every seat count, and every choice offered to every seat along the way is read as the
 live table shows it (`bot.ui.choice_labels`: a run of one kind names the kind once) and as the
-private panel shows it, step by step; players' names are short ones ("Ana"), as most are.
+private panel shows it, step by step, in every language; players' names are short ones ("Ana"),
+as most are.
 """
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import pytest
 
 import games
 from bot.simulate import play
-from bot.table import fill_names
+from bot.table import named_prompt
 from bot.ui import choice_labels
+from data.locales import LANGUAGES
 from games.core import advance, setup
 
 LONGEST = 34  # characters: about what a phone's button shows on one line
@@ -25,7 +27,8 @@ GAMES = ("atmosfear", "castle", "dontgo", "firetop", "kingdom")
 
 
 def offered_labels(name: str, seats: int, seed: int) -> set[str]:
-    """Every label one AI game offers, on the live table and step by step in a panel."""
+    """Every label one AI game offers, on the live table and step by step in a panel, in
+    every language."""
     game = games.get(name)
     log: list[tuple[int, str, float]] = []
     play(name, seats, seed, log=log)
@@ -34,10 +37,11 @@ def offered_labels(name: str, seats: int, seed: int) -> set[str]:
     seen: set[str] = set()
     for index in range(len(log) + 1):
         for seat in range(seats):
-            prompt = game.prompt(state, seat)
-            if prompt is not None:
-                seen.update(choice_labels(prompt.choices, names))
-                seen.update(fill_names(step.label, names) for c in prompt.choices for step in c.path)
+            for lang in LANGUAGES:
+                prompt = named_prompt(game.prompt(state, seat), names, lang)
+                if prompt is not None:
+                    seen.update(choice_labels(prompt.choices, names))
+                    seen.update(step.label for c in prompt.choices for step in c.path)
         if index < len(log):
             advance(game, state, *log[index])
     return seen
