@@ -215,8 +215,8 @@ async def click_move(fake: FakeDiscord, saved: Saved, seat: int, board: Message,
     mine = [(cid, label) for cid, label, _ in board.buttons()
             if cid and cid.split(":")[2] == str(seat)]
     names = [s["name"] for s in saved.row["seats"]]  # labels call players by name, as shown
-    worded = named_prompt(prompt, names)  # the words the buttons show
-    shown = ui.choice_labels(worded.choices, names)[prompt.choices.index(choice)]
+    labels = ui.choice_labels(named_prompt(prompt, names).choices, names)
+    shown = labels[prompt.choices.index(choice)]
     direct = [cid for cid, label in mine if label == shown]
     index = str(prompt.choices.index(choice))
     kind = kind_select(board, seat, index)

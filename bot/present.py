@@ -6,7 +6,7 @@ from collections import Counter
 import discord
 from babel.lists import format_list
 
-from data.locales import DEFAULT, Msg, has, render, text
+from data.locales import DEFAULT, Msg, has, text
 from games.core import Event, Game, option_text
 
 from . import levels, pace
@@ -144,10 +144,10 @@ def result_text(table: Table, lang: str) -> str:
     winners = result.get("winners") or []
     if table.status == "ended":
         return text(lang, "result.ended")
+    reason = table.fill(result["reason"], lang) if result.get("reason") else None
     if not winners:
-        return text(lang, "result.nobody", reason=result.get("reason") or Msg("result.draw"))
+        return text(lang, "result.nobody", reason=reason or Msg("result.draw"))
     names = format_list([table.seats[w].name for w in winners], locale=lang)
-    reason = render(lang, result.get("reason"))  # an engine's words, or a message of them
     won = text(lang, "result.won", count=len(winners), names=names)
     return f"{won} ({reason})" if reason else won
 

@@ -32,7 +32,6 @@ from typing import Any
 from PIL import Image
 
 import games
-from data.locales import DEFAULT, render
 from games.core import SYSTEM, IllegalAction, State, apply, setup
 from render.replay import (
     ATTACHMENT_LIMIT,
@@ -144,7 +143,7 @@ def _ending(row: dict[str, Any], names: list[str]) -> str:
     winners = [names[s] for s in result.get("winners") or [] if 0 <= s < len(names)]
     if winners:
         return f"won by {' and '.join(winners)}"
-    return str(render(DEFAULT, result.get("reason")) or "game over")
+    return fill_names(result["reason"], names) if result.get("reason") else "game over"
 
 
 def _check_final(row: dict[str, Any], game: games.Game, replayed: State) -> None:
@@ -322,7 +321,7 @@ def replay_alt(row: dict[str, Any], moves: int) -> str:
     result = row.get("result") or {}
     winners = [names[w] for w in result.get("winners") or [] if w < len(names)]
     return describe_replay(game.title if game else row["game"], names, moves, winners,
-                           render(DEFAULT, result.get("reason")) or "")
+                           fill_names(result["reason"], names) if result.get("reason") else "")
 
 
 def describe(row: dict[str, Any]) -> str:

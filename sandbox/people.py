@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import ui
 from bot.app import GatekeeperBot
-from bot.table import Table
+from bot.table import Table, named_prompt
 from data.locales import DEFAULT, language
 from games.core import Rng, decide
 
@@ -151,7 +151,7 @@ class Players:
         `stale_client` still shows `board` after it was deleted, and clicks it."""
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
-        prompt = table.prompt(seat, self.lang)  # its words as they read them
+        prompt = named_prompt(table.game.prompt(table.state, seat), table.names(), self.lang)
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
