@@ -16,7 +16,8 @@ refusal lists are the moves' protocol, the same in every language, and are not r
 
 And every rendering fits Discord: a button's label at most 34 characters (what a phone shows on
 one line, as tests/test_phone_labels.py holds), so also under the 80 of a label and the 100 of a
-select's option; a prompt (a select's placeholder) at most 150.
+select's option; a prompt (a select's placeholder) at most 150. And the board's words fit on
+it, as tests/test_render_text_fit.py holds for English.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from games.core import IllegalAction, advance, apply, setup
 from render.castle import draw_castle
 from render.textrecord import TextRecorder
 from render.words.castle import describe, panel
+from tests.test_render_text_fit import NAME_SETS, castle_areas, game_views, problems
 
 GAME = games.get("castle")
 LANGS = ("de", "es")
@@ -208,3 +210,17 @@ def test_every_rendering_fits_discord(lang):
                 or (what in ("words", "panel") and len(text) > 2000)
                 or (what == "alt text" and len(text) > 1024)]
     assert too_long == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("names", sorted(NAME_SETS))
+def test_the_board_clips_and_crowds_no_words_in_either_language(lang, names):
+    """As tests/test_render_text_fit.py holds for English: the longest names, every phase."""
+    chosen = NAME_SETS[names]
+    found: set[str] = set()
+    with TextRecorder() as recorder:
+        for seats in range(GAME.min_seats, GAME.max_seats + 1):
+            for view in game_views("castle", seats, seed=7 + seats, names=chosen):
+                image = draw_castle(dict(view, lang=lang))
+                found.update(problems(image, recorder.texts(image), castle_areas(view), chosen[:seats]))
+    assert not found, "\n".join(sorted(found))
