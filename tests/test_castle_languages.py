@@ -76,7 +76,7 @@ def refusals(state, seat: int) -> list[Any]:
         try:
             apply(GAME, state, by, action)
         except IllegalAction as refused:
-            reasons.append(refused.reason)
+            reasons.append(getattr(refused, "msg", None) or refused.reason)  # its message
     return reasons
 
 
