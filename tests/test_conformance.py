@@ -10,6 +10,7 @@ import pytest
 import games
 from bot.simulate import play
 from bot.table import prompt_sig
+from data.locales import render
 from games.core import SYSTEM, Game, IllegalAction, State, ai_rng, apply, decide, replay, setup
 
 PRIVATE_KEYS = {"hand", "rack", "time_cards", "secret", "fear", "fears", "deck", "ghosts"}
@@ -116,7 +117,7 @@ def test_public_views_hold_no_private_keys(name):
             assert list(private_paths(public)) == []
             text = json.dumps(public)
             for seat in range(seats):  # nobody's private text is copied into the public view
-                for line in game.private_text(state, seat).splitlines():
+                for line in render("en", game.private_text(state, seat)).splitlines():
                     assert len(line) < 25 or line not in text, line
             json.dumps(public)  # views travel to the render process: JSON-native
             for seat in range(seats):

@@ -16,6 +16,7 @@ import pytest
 
 import games
 from bot.simulate import play
+from data.locales import render
 from games.core import SYSTEM, apply, count, plural, setup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,14 +94,15 @@ def shown_texts(name: str, seats: int, seed: int):
     for seat, action, now in log:
         outcome = apply(game, state, seat, action, now)
         state = outcome.state
-        yield from (event.text for event in outcome.events)
+        yield from (render("en", event.text) for event in outcome.events)  # as English reads them
         for who in range(seats):
             prompt = game.prompt(state, who)
             if prompt is not None:
-                yield prompt.text
-                yield from (choice.label for choice in prompt.choices)
+                yield render("en", prompt.text)
+                yield from (" → ".join(render("en", step.label) for step in choice.path)
+                            for choice in prompt.choices)
             if seat != SYSTEM and who == seat:
-                yield game.private_text(state, who)
+                yield render("en", game.private_text(state, who))
 
 
 def one_of_many(text: str) -> list[str]:
