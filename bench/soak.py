@@ -53,6 +53,7 @@ from bot.store import Shards, Store
 from bot.store.common import is_url
 from bot.store.sqlite import SqliteStore
 from bot.table import Seat, TableService, fill_names, named_prompt
+from data.locales import DEFAULT, render
 from games.core import Game, Rng, State, apply, decide, setup
 
 from . import scenarios
@@ -264,7 +265,8 @@ def public_text(message: Message) -> str:
 def private_strings(game: Game, state: State, seat: int) -> set[str]:
     """What only `seat` may read: the bold parts of its private text (a hand, a key rack),
     those long enough to mean something."""
-    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", fill_names(game.private_text(state, seat), []))
+    text = render(DEFAULT, game.private_text(state, seat))  # a game may give it as a message
+    return {bold for bold in re.findall(r"\*\*(.+?)\*\*", text)
             if len(bold) >= 4 and not bold.isdigit()}
 
 
@@ -284,7 +286,7 @@ def secrets_of(row: dict[str, Any], actions: list[dict[str, Any]]) -> set[str]:
                 public += [choice.label for choice in named_prompt(prompt, []).choices]
         if entry is not None:
             outcome = apply(game, state, entry["seat"], entry["action"], entry["at"])
-            public += [fill_names(event.text, []) for event in outcome.events if event.public]
+            public += [render(DEFAULT, event.text) for event in outcome.events if event.public]
             state = outcome.state
     told = "\n".join(public)
     return {secret for secret in held if secret not in told}

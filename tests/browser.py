@@ -16,7 +16,8 @@ from bot.app import GatekeeperBot
 from sandbox.harness import settle, until
 from fakediscord.models import Message
 from fakediscord.server import FakeDiscord
-from bot.table import Table, fill_names
+from bot.table import Table, named_prompt
+from data.locales import DEFAULT, text
 from bot.ui import choice_labels
 from games.core import Rng, decide
 
@@ -119,13 +120,15 @@ def board_message(fake: FakeDiscord, bot: GatekeeperBot, table: Table) -> Messag
 
 
 async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
-                    level: str = "smart") -> str:
+                    level: str = "smart", lang: str = DEFAULT) -> str:
     """The person at `seat` plays the move the AI would pick for them, by clicks in the page:
-    a button under the board, or "Take my turn" and then each step in their private panel."""
+    a button under the board, or "Take my turn" and then each step in their private panel
+    (the table's words and theirs in `lang`)."""
     fake = tab.fake
     await settle(bot, table)
     action = decide(table.game, table.state, seat, Rng(table.state.version + 11), level)
-    prompt = table.prompt(seat)  # in the words the page shows
+    prompt = named_prompt(table.game.prompt(table.state, seat), table.names(), lang)
+    take_turn = text(lang, "table.button.take_turn").lower()
     choice = next(c for c in prompt.choices if c.action == action
                   or (c.input and action.startswith(c.action + " ")))
     board = board_message(fake, bot, table)
@@ -139,7 +142,7 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
             await tab.fill_modal("my worst fear")
     else:
         panels = len(fake.ephemerals(tab.user_id))
-        await tab.click(board.id, next(cid for cid, label in mine if label.lower().endswith("take my turn")))
+        await tab.click(board.id, next(cid for cid, label in mine if label.lower().endswith(take_turn)))
         if len(prompt.choices) == 1 and prompt.choices[0].input == "text":
             await tab.fill_modal("my worst fear")
         else:
@@ -147,7 +150,7 @@ async def play_turn(tab: Tab, bot: GatekeeperBot, table: Table, seat: int,
             for step in choice.path:
                 await until(lambda: not fake.messages[panel.id].loading, what="the panel")
                 current = fake.messages[panel.id]
-                step_label = fill_names(step.label, table.names())
+                step_label = step.label
                 button = next((cid for cid, label, _ in current.buttons() if label == step_label[:80]), None)
                 edits = len(current.edits)
                 if button is not None:

@@ -10,7 +10,7 @@ import pytest
 import games
 from bot.simulate import play
 from bot.table import prompt_sig
-from data.locales import render
+from data.locales import DEFAULT, render
 from games.core import SYSTEM, Game, IllegalAction, State, ai_rng, apply, decide, replay, setup
 
 PRIVATE_KEYS = {"hand", "rack", "time_cards", "secret", "fear", "fears", "deck", "ghosts"}
@@ -117,7 +117,7 @@ def test_public_views_hold_no_private_keys(name):
             assert list(private_paths(public)) == []
             text = json.dumps(public)
             for seat in range(seats):  # nobody's private text is copied into the public view
-                for line in render("en", game.private_text(state, seat)).splitlines():
+                for line in render(DEFAULT, game.private_text(state, seat)).splitlines():
                     assert len(line) < 25 or line not in text, line
             json.dumps(public)  # views travel to the render process: JSON-native
             for seat in range(seats):
@@ -144,11 +144,11 @@ def test_private_events_stay_private(name):
         for seat, action, now in log:
             outcome = apply(game, state, seat, action, now)
             state = outcome.state
-            public = {e.text for e in outcome.events if e.to is None}
+            public = {render(DEFAULT, e.text) for e in outcome.events if e.to is None}
             for event in outcome.events:
                 if event.to is not None:
                     assert all(0 <= s < seats for s in event.to)
-                    assert event.text not in public, event.text
+                    assert render(DEFAULT, event.text) not in public, event.text
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -14,20 +14,21 @@ import games
 from bot import livetable
 from bot.table import Seat, Table
 from data import load_toml
-from data.locales import render
+from data.locales import DEFAULT, LANGUAGES, render
 from games.core import count, setup
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fay"]
 
 
-def tables(name: str):
-    """(seats, options, opening lines) for every seat count and every mix of lobby options."""
+def tables(name: str, lang: str = DEFAULT):
+    """(seats, options, opening lines in `lang`) for every seat count and every mix of lobby
+    options."""
     game = games.get(name)
     options = game.option_choices
     for seats in range(game.min_seats, game.max_seats + 1):
         for values in itertools.product(*options.values()):
             chosen = dict(zip(options, values))
-            yield seats, chosen, [render("en", line) for line in game.opening(setup(game, seats, chosen, 1))]
+            yield seats, chosen, [render(lang, line) for line in game.opening(setup(game, seats, chosen, 1))]
 
 
 def step(points: list, x: float):
@@ -36,11 +37,12 @@ def step(points: list, x: float):
 
 @pytest.mark.parametrize("name", ["castle", "dontgo", "atmosfear", "firetop", "kingdom"])
 def test_every_table_hears_a_few_short_lines_naming_only_its_own_seats(name):
-    for seats, options, lines in tables(name):
-        assert 1 <= len(lines) <= 3, (seats, options, lines)
-        for line in lines:
-            assert 20 <= len(line) <= 200 and line.endswith("."), line
-            assert all(int(seat) < seats for seat in re.findall(r"\{p(\d+)\}", line)), line
+    for lang in LANGUAGES:
+        for seats, options, lines in tables(name, lang):
+            assert 1 <= len(lines) <= 3, (seats, options, lines)
+            for line in lines:
+                assert 20 <= len(line) <= 200 and line.endswith("."), line
+                assert all(int(seat) < seats for seat in re.findall(r"\{p(\d+)\}", line)), line
 
 
 def test_dontgo_tells_each_later_seat_its_bonus_from_the_data():

@@ -14,9 +14,9 @@ import pytest
 
 import games
 from bot.simulate import play
-from bot.table import named_prompt
-from bot.ui import choice_labels
+from bot.table import fill_names, named_prompt
 from data.locales import LANGUAGES
+from bot.ui import choice_labels
 from games.core import advance, setup
 
 LONGEST = 34  # characters: about what a phone's button shows on one line
@@ -27,8 +27,7 @@ GAMES = ("atmosfear", "castle", "dontgo", "firetop", "kingdom")
 
 
 def offered_labels(name: str, seats: int, seed: int) -> set[str]:
-    """Every label one AI game offers, on the live table and step by step in a panel, in
-    every language."""
+    """Every label one AI game offers, on the live table and step by step in a panel."""
     game = games.get(name)
     log: list[tuple[int, str, float]] = []
     play(name, seats, seed, log=log)
@@ -37,11 +36,10 @@ def offered_labels(name: str, seats: int, seed: int) -> set[str]:
     seen: set[str] = set()
     for index in range(len(log) + 1):
         for seat in range(seats):
-            for lang in LANGUAGES:
-                prompt = named_prompt(game.prompt(state, seat), names, lang)
-                if prompt is not None:
-                    seen.update(choice_labels(prompt.choices, names))
-                    seen.update(step.label for c in prompt.choices for step in c.path)
+            raw = game.prompt(state, seat)
+            for prompt in [named_prompt(raw, names, lang) for lang in LANGUAGES] if raw else []:
+                seen.update(choice_labels(prompt.choices, names))
+                seen.update(fill_names(step.label, names) for c in prompt.choices for step in c.path)
         if index < len(log):
             advance(game, state, *log[index])
     return seen

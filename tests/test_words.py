@@ -12,11 +12,13 @@ import re
 import tomllib
 from pathlib import Path
 
+from babel.messages.pofile import read_po
 import pytest
 
 import games
 from bot.simulate import play
-from data.locales import render
+from bot.table import named_prompt
+from data.locales import DEFAULT, render
 from games.core import SYSTEM, apply, count, plural, setup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,6 +84,11 @@ def test_no_text_of_the_games_calls_a_player_he():
     for path in sorted((ROOT / "data").rglob("*.toml")):
         texts = toml_texts(tomllib.loads(path.read_text(encoding="utf-8")))
         found += [f"{path.relative_to(ROOT)}: {text}" for text in texts if gendered(text)]
+    for path in sorted((ROOT / "data").glob("*/locales/en.po")):  # a game's words, in English
+        with path.open("rb") as source:
+            for message in read_po(source):
+                said = message.string if isinstance(message.string, tuple) else (message.string,)
+                found += [f"{path.relative_to(ROOT)}: {text}" for text in said if gendered(text)]
     assert found == []
 
 
@@ -94,15 +101,14 @@ def shown_texts(name: str, seats: int, seed: int):
     for seat, action, now in log:
         outcome = apply(game, state, seat, action, now)
         state = outcome.state
-        yield from (render("en", event.text) for event in outcome.events)  # as English reads them
+        yield from (render(DEFAULT, event.text) for event in outcome.events)
         for who in range(seats):
-            prompt = game.prompt(state, who)
+            prompt = named_prompt(game.prompt(state, who), [])  # in English, players as {pN}
             if prompt is not None:
-                yield render("en", prompt.text)
-                yield from (" → ".join(render("en", step.label) for step in choice.path)
-                            for choice in prompt.choices)
+                yield render(DEFAULT, prompt.text)
+                yield from (choice.label for choice in prompt.choices)
             if seat != SYSTEM and who == seat:
-                yield render("en", game.private_text(state, who))
+                yield render(DEFAULT, game.private_text(state, who))
 
 
 def one_of_many(text: str) -> list[str]:
