@@ -30,7 +30,6 @@ class Players:
         """`locale`: the Discord language of the server and of everyone's client."""
         self.fake = fake
         self.harness = harness
-        self.lang = language(locale) or DEFAULT  # the words they read and click
         self.guild = fake.add_guild("Board Games", locale=locale)
         self.channel = fake.add_channel(self.guild.id, "games")
         self.users = {}
@@ -151,7 +150,8 @@ class Players:
         `stale_client` still shows `board` after it was deleted, and clicks it."""
         who = self.name_of(table.seats[seat].user_id)
         user = self.users[who]
-        prompt = named_prompt(table.game.prompt(table.state, seat), table.names(), self.lang)
+        prompt = named_prompt(table.game.prompt(table.state, seat), table.names(),
+                              language(self.guild.locale) or DEFAULT)  # as the board words it
         choice = next(c for c in prompt.choices if c.action == action
                       or (c.input and action.startswith(c.action + " ")))
         mine = [(cid, label) for cid, label, _ in board.buttons()
@@ -194,7 +194,7 @@ class Players:
         named); a text box gets some words. Without
         `last_answered` the last click's answer is not waited for (Discord refused it)."""
         for depth in range(len(choice.path)):
-            shown = table.fill(choice.path[depth].label, self.lang)
+            shown = table.fill(choice.path[depth].label)
             panel = self.fake.messages[panel.id]
             button = next((cid for cid, label, _ in panel.buttons() if label == shown[:80]), None)
             if button is not None:

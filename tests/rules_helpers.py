@@ -16,12 +16,13 @@ def act(game: Game, st: State, seat: int, action: str, now: float = 0.0):
 
 
 def refused(game: Game, st: State, seat: int, action: str, *fragments: str, now: float = 0.0) -> str:
-    """The action raises IllegalAction, leaves the state untouched, and its reason says each fragment."""
+    """The action raises IllegalAction, leaves the state untouched, and its reason (in English,
+    when it is a message) says each fragment."""
     before = st.to_json()
     with pytest.raises(IllegalAction) as err:
         apply(game, st, seat, action, now)
     assert st.to_json() == before
-    reason = render(DEFAULT, err.value.reason)  # an engine's words, or a message of them
+    reason = render(DEFAULT, err.value.reason)
     for fragment in fragments:
         assert fragment.lower() in reason.lower(), reason
     return reason

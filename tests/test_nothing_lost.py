@@ -103,7 +103,7 @@ async def test_a_move_counts_whatever_discord_answers_first(fake_discord, world,
     mover = players.mover(table)
     seat, user = table.seat_of(players.users[mover]), players.users[mover]
     action = decide(table.game, table.state, seat, Rng(1), "smart")
-    choice = next(c for c in table.prompt(seat).choices if c.action == action)  # as shown
+    choice = next(c for c in table.prompt(seat).choices if c.action == action)  # as the buttons word it
     version = table.version
     if route == "panel":
         panel = await players.panel_of(

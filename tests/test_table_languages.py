@@ -14,9 +14,9 @@ import pytest
 from bot import livetable, present
 from bot.clock import FakeClock
 from bot.livetable import Trail
-from data.locales import Msg, text
-from games.castle.engine import MAX_TURNS
+from data.locales import text
 from fakediscord import Message
+from games.castle.engine import MAX_TURNS
 from tests.harness import InThreadHarness, Players, play_out
 from tests.test_languages import leftover_english
 
@@ -135,8 +135,8 @@ def the_end(table, lang: str) -> str:
     winners = result.get("winners") or []
     if not winners:
         return text(lang, "game.castle.event.castle_wins", count=MAX_TURNS)
-    return table.fill(Msg("game.castle.event.wins", who=f"{{p{winners[0]}}}",
-                          tile=result["reason"]["tile"]), lang)
+    return text(lang, "game.castle.event.wins", who=table.seats[winners[0]].name,
+                tile=result["reason"]["tile"])
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "es"])
