@@ -20,6 +20,7 @@ from games.castle.engine import MAX_TURNS
 from tests.harness import InThreadHarness, Players, play_out
 from tests.test_languages import leftover_english
 
+
 def summary_pattern(lang: str) -> re.Pattern[str]:
     """A carried summary's start in `lang`: "-# **Zug 7**: ", "-# **Turnos 3–7**: "."""
     one = re.escape(text(lang, "table.summary.turn", turn=0)).replace("0", r"(\d+)")
