@@ -751,7 +751,8 @@ class PrivateNote:
         # (what it tells, whatever the language it is told in)
         return fingerprint([present.news_lines(self.table, self.seat, self.events,
                                                locales.DEFAULT), self.whole,
-                            self.table.game.private_text(self.table.state, self.seat)])
+                            self.table.fill(self.table.game.private_text(self.table.state,
+                                                                         self.seat))])
 
     @staticmethod
     def merge(older: PrivateNote, newer: PrivateNote) -> PrivateNote:

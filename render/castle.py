@@ -27,6 +27,8 @@ from typing import Any, Callable
 
 from PIL import Image, ImageDraw
 
+from data.locales import DEFAULT, text
+
 from . import core
 from .core import (
     BLACK,
@@ -52,8 +54,7 @@ MARGIN = PAD + BAND + COORD
 GAP = 4  # grout between tiles
 SS = 3  # supersampling factor for sprites
 SIDES = ("N", "S", "W", "E")
-SIDE_NAMES = {"N": "north", "S": "south", "W": "west", "E": "east"}
-PHASES = {"play": "play a card", "bonus": "bonus", "move": "move", "over": "game over"}
+PHASES = ("play", "bonus", "move", "over")
 
 
 # --------------------------------------------------------------------------
@@ -390,8 +391,14 @@ UNCACHED = _Sprites(build_tile, build_overlay, build_piece, build_passage)
 # --------------------------------------------------------------------------
 # static layer
 
-def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...], sprites: _Sprites) -> Image.Image:
-    """Background, grout, coordinates, side bands."""
+def say(lang: str, id: str, /, **params: Any) -> str:
+    """Castle's message `id` in `lang` (the view's language, `view["lang"]`)."""
+    return text(lang, f"game.castle.{id}", **params)
+
+
+def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...], sprites: _Sprites,
+                 lang: str = DEFAULT) -> Image.Image:
+    """Background, grout, coordinates, side bands (each with its compass letter in `lang`)."""
     lay = layout(rows, cols)
     T = lay.T
     im = Image.new("RGB", (WIDTH, lay.height), core.BG)
@@ -424,8 +431,9 @@ def build_static(rows: int, cols: int, bands: tuple[tuple[str, str | None], ...]
             ends = ((x0 + 22, (y0 + y1) / 2), (x1 - 22, (y0 + y1) / 2))
         else:
             ends = (((x0 + x1) / 2, y0 + 22), ((x0 + x1) / 2, y1 - 22))
+        letter = say(lang, f"board.side.{side}")
         for pos in ends:
-            d.text(pos, side, font=fl, fill=ink, anchor="mm")
+            d.text(pos, letter, font=fl, fill=ink, anchor="mm")
     return im
 
 
@@ -462,7 +470,8 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
     T = lay.T
     players = _players(view)
     bands = tuple(sorted({p["side"]: p.get("colour") for p in players if p.get("side") in SIDES}.items()))
-    im = core.board(static(rows, cols, bands, sprites))
+    lang = view.get("lang") or DEFAULT
+    im = core.board(static(rows, cols, bands, sprites, lang))
     d = sprites.draw(im)
 
     # tiles + overlays
@@ -523,31 +532,33 @@ def _compose(view: dict, sprites: _Sprites, static: Callable[..., Image.Image]) 
             pc = sprites.piece(piece_r, p.get("colour"), p["seat"])
             im.paste(pc, (int(cx) - pc.width // 2, int(cy) - pc.height // 2), pc)
 
-    _draw_header(im, d, view, sprites)
+    _draw_header(im, d, view, sprites, lang)
     return im
 
 
-def _draw_header(im, d, view, sprites) -> None:
+def _draw_header(im, d, view, sprites, lang: str) -> None:
     winner = view.get("winner")
     if winner is not None:
         d.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=core.GOLD)
         d.rectangle((0, HEADER_H - 4, WIDTH - 1, HEADER_H - 1), fill=BLACK)
         f = font(38, True)
-        text = fit_text(_name(view, winner), f, WIDTH - 260 - text_length(f, " wins!")) + " wins!"
-        tw = text_length(f, text)
+        around = text_length(f, say(lang, "board.wins", name=""))
+        words = say(lang, "board.wins", name=fit_text(_name(view, winner), f, WIDTH - 260 - around))
+        tw = text_length(f, words)
         x = (WIDTH - tw) / 2 + 26
         pc = sprites.piece(24, _colour_of(view, winner), winner)
         im.paste(pc, (int(x - 60), HEADER_H // 2 - pc.height // 2 - 2), pc)
-        d.text((x, HEADER_H // 2 - 2), text, font=f, fill=BLACK, anchor="lm")
+        d.text((x, HEADER_H // 2 - 2), words, font=f, fill=BLACK, anchor="lm")
         return
     top, low = ROW_MID
     title_font = font(30, True)
     d.text((PAD + 4, top), TITLE, font=title_font, fill=core.GOLD, anchor="lm")
     turn = view.get("turn", 0)
-    phase = PHASES.get(view.get("phase"), str(view.get("phase") or ""))
+    phase = say(lang, f"board.phase.{view.get('phase')}") if view.get("phase") in PHASES \
+        else str(view.get("phase") or "")
     right = WIDTH - PAD - 4
     room = right - (PAD + 4 + text_length(title_font, TITLE) + 12)
-    f_tail, tail = core.fit_font(f"turn {turn} · {phase}", 24, room, smallest=FLOOR)
+    f_tail, tail = core.fit_font(say(lang, "board.tail", turn=turn, phase=phase), 24, room, smallest=FLOOR)
     d.text((right, top), tail, font=f_tail, fill=core.TEXT_DIM, anchor="rm")
     x = PAD + 4
     current = view.get("current")
@@ -560,7 +571,7 @@ def _draw_header(im, d, view, sprites) -> None:
         pc = sprites.piece(22, _colour_of(view, current), current)
         im.paste(pc, (x, low - pc.height // 2), pc)
         x += pc.width + 10
-        f, lines = core.fit_phrase(f"{_name(view, current)} to play", core.seat_names(view), 26, right - x,
+        f, lines = core.fit_phrase(say(lang, "board.to_play", name=_name(view, current)), core.seat_names(view), 26, right - x,
                                    height, smallest=FLOOR)
         core.draw_lines(d, x, low, lines, f, core.TEXT, align="l")
 

@@ -7,6 +7,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
+from data.locales import render
 from games.castle import GAME
 from games.castle.engine import CARD_LABELS, MAX_TURNS, full_deck, parse_coord
 from games.core import Rng, State, apply, decide, replay, setup
@@ -63,11 +64,12 @@ def check_secrecy(state: State) -> None:
 
 
 def check_events(events) -> None:
-    labels = list(CARD_LABELS.values())
+    labels = [render("en", label) for label in CARD_LABELS.values()]
     for e in events:
-        if e.public and "draw" in e.text.lower() and "draw pile" not in e.text:
-            assert e.text.endswith("draws a card."), e.text
-            assert not any(lab in e.text for lab in labels)
+        said = render("en", e.text)
+        if e.public and "draw" in said.lower() and "draw pile" not in said:
+            assert said.endswith("draws a card."), said
+            assert not any(lab in said for lab in labels)
         if not e.public:
             assert e.to is not None and len(e.to) == 1
 
@@ -106,7 +108,8 @@ def test_games_always_end_and_keep_invariants(seats, seed, levels):
     state, log = play_game(seats, seed, levels[:seats])
     assert state.over
     r = state.result
-    assert r["scores"] is None and isinstance(r["reason"], str)
+    assert r["scores"] is None and isinstance(render("en", r["reason"]), str) \
+        and json.loads(json.dumps(r["reason"])) == r["reason"]
     if r["winners"]:
         (w,) = r["winners"]
         d = state.data
@@ -225,7 +228,7 @@ def test_mangled_typed_actions_are_applied_or_refused_never_crash(seats, seed, s
         try:
             apply(GAME, state, who, typed)
         except IllegalAction as err:
-            assert err.reason and len(err.reason) < 400
+            assert err.reason and len(render("en", err.reason)) < 400
     assert state.to_json() == before
 
 

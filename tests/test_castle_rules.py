@@ -11,6 +11,7 @@ from tests import rules_helpers
 
 from games.castle import GAME
 from games.castle.engine import CONFIG, MAX_TURNS, NET_TURNS, full_deck, on_edge, parse_coord
+from data.locales import render
 from games.core import IllegalAction, apply, setup
 
 # ------------------------------------------------------------------ helpers
@@ -61,8 +62,13 @@ def to_move_phase(st, seat=0):
     return st
 
 
+def en(words) -> str:
+    """Engine words (a message id with its parameters) as an English reader reads them."""
+    return render("en", words)
+
+
 def texts(events, public=True):
-    return [e.text for e in events if e.public == public]
+    return [en(e.text) for e in events if e.public == public]
 
 
 # ------------------------------------------------------------------ setup, sizes and counts
@@ -158,11 +164,11 @@ def test_cannot_close_an_occupied_door():
     put(st, "C3", open=True)
     at(st, 1, "C3")
     hand(st, 0, "key-red", "skeleton")
-    refused(st, 0, "play key-red C3", "can't be closed", "{p1}")
+    refused(st, 0, "play key-red C3", "can't be closed", "another character is standing on it")
     refused(st, 0, "play skeleton C3", "can't be closed")
     at(st, 0, "C3")
     at(st, 1, None)
-    refused(st, 0, "play key-red C3", "{p0}")
+    refused(st, 0, "play key-red C3", "you are standing on it")
 
 
 def test_card_must_be_in_hand():
@@ -371,7 +377,7 @@ def test_net_rules_and_duration():
         card = st.data["players"][1]["hand"][0]
         st, _ = act(st, 1, f"discard {card}")
         prompt = GAME.prompt(st, 1)
-        assert [(c.action, c.path[0].label) for c in prompt.choices] == [("stay", "Stay (netted)")]
+        assert [(c.action, en(c.path[0].label)) for c in prompt.choices] == [("stay", "Stay (netted)")]
         refused(st, 1, "move C2", "net")
         refused(st, 1, "move out", "net")
         st, ev = act(st, 1, "stay")
@@ -517,7 +523,7 @@ def test_one_character_per_tile_and_closed_doors_block():
     put(st, "C7", open=True)
     at(st, 1, "C8")
     to_move_phase(st)
-    refused(st, 0, "move C8", "{p1} is already on C8")
+    refused(st, 0, "move C8", "Another character is already on C8")
     refused(st, 0, "move D8", "closed")
     at(st, 0, "C7")
     refused(st, 0, "move C6", "closed", "Red Key")
@@ -674,19 +680,19 @@ def test_play_prompt_lists_every_play_and_deduplicates():
     at(st, 1, "B7")
     hand(st, 0, "key-blue", "key-blue", "skeleton", "net")
     pr = GAME.prompt(st, 0)
-    assert pr.private and pr.text == "Play a card" and pr.seat == 0
+    assert pr.private and en(pr.text) == "Play a card" and pr.seat == 0
     assert GAME.prompt(st, 1) is None
     acts = [c.action for c in pr.choices]
     assert len(acts) == len(set(acts))
     blue = [c for c in pr.choices if c.path[0].key == "key-blue"]
-    assert [(c.action, c.path[1].label) for c in blue] == [
+    assert [(c.action, en(c.path[1].label)) for c in blue] == [
         ("play key-blue C8", "Open C8"), ("play key-blue D8", "Close D8"),
         ("discard key-blue", "Discard it")]
-    assert blue[0].path[0].label == "Blue Key"
+    assert en(blue[0].path[0].label) == "Blue Key"
     assert "play skeleton A1 unlock" in acts and "play skeleton A1" not in acts
     assert "play skeleton B7" not in acts  # occupied open door
     net = [c for c in pr.choices if c.path[0].key == "net"]
-    assert [(c.action, c.path[1].label) for c in net] == [
+    assert [(c.action, en(c.path[1].label)) for c in net] == [
         ("play net B7", "Net on B7 ({p1})"), ("discard net", "Discard it")]
     for c in pr.choices:  # every listed choice is legal
         apply(GAME, st, 0, c.action)
@@ -699,7 +705,7 @@ def test_passage_prompt_labels():
     passages = [c for c in pr.choices if c.action.startswith("play passage")]
     # 7 row gaps x 4 column gaps x 2 diagonals
     assert len(passages) == 56
-    assert passages[0].path[1].label == "Passage A1–B2"
+    assert en(passages[0].path[1].label) == "Passage A1–B2"
     assert all(c.action.split()[2] < c.action.split()[3] for c in passages)
 
 
@@ -709,7 +715,7 @@ def test_move_prompt_is_public():
     to_move_phase(st)
     pr = GAME.prompt(st, 0)
     assert not pr.private
-    assert [(c.action, c.path[0].key, c.path[0].label) for c in pr.choices] == [
+    assert [(c.action, c.path[0].key, en(c.path[0].label)) for c in pr.choices] == [
         ("move C8", "C8", "Move to C8"), ("stay", "stay", "Stay")]
     at(st, 0, "C8")
     pr = GAME.prompt(st, 0)
@@ -781,9 +787,9 @@ def test_a_skeleton_key_asks_what_it_does_before_which_door():
     cards = walk(prompt.choices, []).options
     skeleton = next(i for i, step in enumerate(cards) if step.key == "skeleton")
     uses = walk(prompt.choices, [skeleton]).options
-    assert {step.label for step in uses} <= {"Open a door", "Close a door", "Unlock a door",
-                                             "Discard it"}
-    assert "Discard it" in {step.label for step in uses}
+    assert {en(step.label) for step in uses} <= {"Open a door", "Close a door", "Unlock a door",
+                                                 "Discard it"}
+    assert "Discard it" in {en(step.label) for step in uses}
     for index, use in enumerate(uses):
         position = walk(prompt.choices, [skeleton, index])
         if position.complete is not None:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from data.locales import render
 from games.castle.engine import CARD_LABELS
 from games.core import Rng, decide
 
@@ -28,7 +29,7 @@ async def harness(fake_discord, tmp_path):
 
 
 def hand_labels(table, seat):
-    return {CARD_LABELS[c] for c in table.state.data["players"][seat]["hand"]}
+    return {render("en", CARD_LABELS[c]) for c in table.state.data["players"][seat]["hand"]}
 
 
 async def test_two_people_play_a_full_game(fake_discord, harness):

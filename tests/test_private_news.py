@@ -51,7 +51,7 @@ async def test_a_card_drawn_in_your_turn_shows_in_your_panel_and_comes_by_no_dm(
             if drawn is not None:
                 panel = fake_discord.ephemerals(person, include_deleted=True)[panels]
                 opened = (panel.edits or [panel])[0]
-                assert f"You drew {a_card(drawn)} this turn." in opened.text()
+                assert f"You drew {render(DEFAULT, a_card(drawn))} this turn." in opened.text()
                 shown += 1
             while table.status == "running" and table.game.to_move(table.state) == seat:
                 await players.play_by_buttons(table)

@@ -143,7 +143,7 @@ async def test_two_tabs_see_each_others_moves_live_but_not_their_private_message
     # the mover exactly their legal moves
     seat = table.game.to_move(table.state)
     mover = tabs[table.seats[seat].user_id]
-    legal = [c.label[:100] for c in table.prompts[seat].choices][:25]
+    legal = [c.label[:100] for c in table.prompt(seat).choices][:25]  # as the bot words them
     await mover.page.locator("#message-input").fill("/mo")
     await mover.page.locator("#command-popup .suggestion", has_text="/move").click()
     action = mover.page.locator('#command-options [data-option="action"]')

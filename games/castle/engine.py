@@ -22,7 +22,10 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from data import load_toml
-from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step, count
+from data.locales import Msg
+from games.core import Choice, Event, Game, IllegalAction, Prompt, Rng, State, Step
+
+from .words import edge_name, lines, say
 
 CONFIG: dict[str, Any] = load_toml("castle", "castle.toml")
 
@@ -38,21 +41,23 @@ OPEN_DOORS: dict[int, list[int]] = {int(n): doors for n, doors in CONFIG["seat_b
 
 KEY_CARDS = tuple(f"key-{c}" for c in DOOR_COLOURS)
 CARD_ORDER = KEY_CARDS + ("skeleton", "padlock", "hacksaw", "passage", "net")
-CARD_LABELS = {**{f"key-{c}": f"{c.capitalize()} Key" for c in DOOR_COLOURS},
-               "skeleton": "Skeleton Key", "padlock": "Padlock", "hacksaw": "Hacksaw",
-               "passage": "Secret Passage", "net": "Net"}
-FACE_LABELS = {"open": "Open", "barred": "Barred", "extra_key": "Extra Key",
-               "extra_turn": "Extra Turn"}
+CARD_LABELS = {card: say(f"card.{card}") for card in CARD_ORDER}  # "Red Key"
+A_CARD = {card: say(f"a_card.{card}") for card in CARD_ORDER}  # "a Red Key"
 OPPOSITE = {"S": "N", "N": "S", "W": "E", "E": "W"}
 TOGGLERS = KEY_CARDS + ("skeleton",)  # cards that open or close a door
-SKELETON_USES = {"open": "Open a door", "close": "Close a door", "unlock": "Unlock a door"}
+SKELETON_USES = {use: say(f"step.skeleton.{use}") for use in ("open", "close", "unlock")}
 MAX_SEATS = max(map(int, CONFIG["boards"]))  # nets name their victim: one label per seat
-MOVE_OUT = Choice("move out", (Step("out", "Move out of the castle"),))
-STAY = Choice("stay", (Step("stay", "Stay"),))
-STAY_NETTED = Choice("stay", (Step("stay", "Stay (netted)"),))
-BONUS_SKIP = Choice("bonus skip", (Step("skip", "Skip"),))
-SYNTAX = ("Try 'play key-red C3', 'play skeleton C3 unlock', 'play passage C3 D4', "
-          "'discard padlock', 'bonus C3', 'bonus skip', 'move C4', 'move out' or 'stay'.")
+MOVE_OUT = Choice("move out", (Step("out", say("step.out")),))
+STAY = Choice("stay", (Step("stay", say("step.stay")),))
+STAY_NETTED = Choice("stay", (Step("stay", say("step.stay_netted")),))
+BONUS_SKIP = Choice("bonus skip", (Step("skip", say("step.skip")),))
+SYNTAX = say("refuse.syntax")
+PLAY_A_CARD = say("prompt.play")
+MOVE = say("prompt.move")
+EXTRA_KEY = say("prompt.bonus")
+SHUFFLED = Event(say("event.shuffled"))
+YOU_DREW = {card: say("event.you_drew", card=A_CARD[card]) for card in CARD_ORDER}
+GAME_OVER = say("refuse.over")
 
 
 def full_deck() -> list[str]:
@@ -72,9 +77,9 @@ def board_for(seats: int) -> dict[str, Any]:
     return CONFIG["boards"][str(seats)]
 
 
-def a_card(card: str) -> str:
-    label = CARD_LABELS[card]
-    return f"a {label}"
+def a_card(card: str) -> Msg:
+    """A card with its article, as a sentence names it ("You drew a Red Key.")."""
+    return A_CARD[card]
 
 
 def drawn_this_turn(d: dict[str, Any], seat: int) -> str | None:
@@ -134,7 +139,7 @@ class Geometry:
 
     def _build_choices(self) -> None:
         """Every prompt Choice a castle of this size can offer, made once: they are immutable."""
-        def two(action: str, card: str, key: str, label: str) -> Choice:
+        def two(action: str, card: str, key: str, label: Msg) -> Choice:
             return Choice(action, (Step(card, CARD_LABELS[card]), Step(key, label)))
 
         def skeleton(action: str, use: str, key: str, label: str) -> Choice:
@@ -149,16 +154,17 @@ class Geometry:
         self.bonus: dict[tuple[int, str], Choice] = {}
         for i, c in enumerate(self.names):
             for verb in ("Open", "Close"):
-                self.bonus[i, verb] = Choice(f"bonus {c}", (Step(c, f"{verb} {c}"),))
+                turned = say(f"step.{verb.lower()}", tile=c)  # "Open C3"
+                self.bonus[i, verb] = Choice(f"bonus {c}", (Step(c, turned),))
                 for card in KEY_CARDS:
-                    plays[card, i, verb] = two(f"play {card} {c}", card, c, f"{verb} {c}")
+                    plays[card, i, verb] = two(f"play {card} {c}", card, c, turned)
                 plays["skeleton", i, verb] = skeleton(f"play skeleton {c}", verb.lower(), c, c)
             plays["skeleton", i, "unlock"] = skeleton(f"play skeleton {c} unlock", "unlock", f"{c} unlock", c)
             for card in ("padlock", "hacksaw"):
-                plays[card, i, ""] = two(f"play {card} {c}", card, c, f"{CARD_LABELS[card]} {c}")
+                plays[card, i, ""] = two(f"play {card} {c}", card, c, say(f"step.{card}", tile=c))
             for seat in range(MAX_SEATS):
-                plays["net", i, p(seat)] = two(f"play net {c}", "net", c, f"Net on {c} ({p(seat)})")
-            self.moves.append(Choice(f"move {c}", (Step(c, f"Move to {c}"),)))
+                plays["net", i, p(seat)] = two(f"play net {c}", "net", c, say("step.net", tile=c, who=p(seat)))
+            self.moves.append(Choice(f"move {c}", (Step(c, say("step.move", tile=c)),)))
         self.plays = plays
         # The same Choices by tile (a tuple index per tile, not a key per choice): legal_plays
         # lists dozens of them per prompt.
@@ -167,9 +173,10 @@ class Geometry:
                              for card in TOGGLERS for verb in ("Open", "Close")}
         self.unlock_plays = tuple(plays["skeleton", i, "unlock"] for i in tiles)
         self.tile_plays = {card: tuple(plays[card, i, ""] for i in tiles) for card in ("padlock", "hacksaw")}
-        self.passages = [two(f"play passage {a} {b}", "passage", f"{a} {b}", f"Passage {a}–{b}")
+        self.passages = [two(f"play passage {a} {b}", "passage", f"{a} {b}", say("step.passage", a=a, b=b))
                          for (a, b), _ in self.diagonals]
-        self.discards = {card: two(f"discard {card}", card, "discard", "Discard it") for card in CARD_ORDER}
+        discard = say("step.discard")
+        self.discards = {card: two(f"discard {card}", card, "discard", discard) for card in CARD_ORDER}
 
     def _on_edge(self, side: str, idx: int) -> bool:
         r, c = divmod(idx, self.cols)
@@ -207,16 +214,11 @@ def parse_coord(text: str, rows: int, cols: int) -> int:
         c, r = ord(match[1]) - 65, int(match[2]) - 1
         if 0 <= c < cols and 0 <= r < rows:
             return r * cols + c
-    raise IllegalAction(f"'{shown(text)}' is not a tile of this castle: use a column letter "
-                        f"A-{chr(64 + cols)} and a row number 1-{rows}, like C3.")
+    raise IllegalAction(say("refuse.not_a_tile", typed=shown(text), last_column=chr(64 + cols), rows=rows))
 
 
 def on_edge(side: str, idx: int, rows: int, cols: int) -> bool:
     return idx in geometry(rows, cols).edge_set[side]
-
-
-def edge_name(side: str, rows: int, cols: int) -> str:
-    return {"S": f"row {rows}", "N": "row 1", "W": "column A", "E": f"column {chr(64 + cols)}"}[side]
 
 
 def passage_links(d: dict[str, Any], idx: int) -> list[int]:
@@ -263,118 +265,109 @@ def toggle_verbs(tiles: list[dict[str, Any]], occ: dict[int, int]) -> list[str |
 
 # ---------------------------------------------------------------- legality checks (reason or None)
 
-def toggle_error(d: dict[str, Any], idx: int, key_colour: str | None) -> str | None:
-    """Why a door can't be opened/closed with a key of `key_colour` (None = any colour)."""
+def toggle_error(d: dict[str, Any], seat: int, idx: int, key_colour: str | None) -> Msg | None:
+    """Why `seat` can't open/close a door with a key of `key_colour` (None = any colour)."""
     t = d["tiles"][idx]
     c = coord(idx, d["cols"])
     if key_colour is not None and t["colour"] != key_colour:
-        return (f"{c} is a {t['colour']} door; you need a {t['colour'].capitalize()} Key "
-                f"or a Skeleton Key.")
+        return say("refuse.wrong_colour", tile=c, colour=say(f"colour.{t['colour']}"),
+                   key=A_CARD[f"key-{t['colour']}"])
     if t["padlock"]:
-        return f"{c} is padlocked, so it can't be opened or closed; a Skeleton Key can remove the padlock first."
+        return say("refuse.padlocked_door", tile=c)
     if t["open"]:
         if t["hacksaw"]:
-            return f"{c}'s bars were sawn through with a Hacksaw, so it stays open for good."
+            return say("refuse.sawn_stays_open", tile=c)
         who = occupants(d).get(idx)
         if who is not None:
-            return f"{c} can't be closed while {p(who)} is standing on it."
+            return say("refuse.stood_on_you" if who == seat else "refuse.stood_on", tile=c)
     return None
 
 
-def play_error(d: dict[str, Any], seat: int, card: str, args: list[Any]) -> str | None:
+def play_error(d: dict[str, Any], seat: int, card: str, args: list[Any]) -> Msg | None:
     cols = d["cols"]
     if card in KEY_CARDS:
-        return toggle_error(d, args[0], card[4:])
+        return toggle_error(d, seat, args[0], card[4:])
     if card == "skeleton":
         if len(args) == 2:  # unlock
             if not d["tiles"][args[0]]["padlock"]:
-                return f"{coord(args[0], cols)} has no padlock to remove."
+                return say("refuse.no_padlock", tile=coord(args[0], cols))
             return None
-        return toggle_error(d, args[0], None)
+        return toggle_error(d, seat, args[0], None)
     if card == "padlock":
         if d["tiles"][args[0]]["padlock"]:
-            return f"{coord(args[0], cols)} already has a padlock; padlocks don't stack."
+            return say("refuse.padlocked_already", tile=coord(args[0], cols))
         return None
     if card == "hacksaw":
         t, c = d["tiles"][args[0]], coord(args[0], cols)
         if not t["open"]:
-            return (f"{c} is closed. A Hacksaw only goes on a barred door that has already been "
-                    f"opened and shown its bars.")
+            return say("refuse.saw_closed", tile=c)
         if t["face"] != "barred":
-            return f"{c} is not barred; a Hacksaw only cuts through a barred door."
+            return say("refuse.saw_not_barred", tile=c)
         if t["hacksaw"]:
-            return f"{c}'s bars have already been sawn through."
+            return say("refuse.saw_sawn", tile=c)
         if t["padlock"]:
-            return f"{c} is padlocked; remove the padlock with a Skeleton Key before using a Hacksaw."
+            return say("refuse.saw_padlocked", tile=c)
         return None
     if card == "passage":
         a, b = args
         (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
         ca_, cb_ = coord(a, cols), coord(b, cols)
         if abs(ra - rb) != 1 or abs(ca - cb) != 1:
-            return (f"A Secret Passage joins two tiles whose corners touch diagonally "
-                    f"(like B2 and C3); {ca_} and {cb_} are not.")
+            return say("refuse.passage_not_diagonal", a=ca_, b=cb_)
         pair = sorted((ca_, cb_))
         cross = sorted((coord((ra, cb), cols), coord((rb, ca), cols)))  # the other diagonal
         for existing in d["passages"]:
             if existing == pair:
-                return f"There is already a Secret Passage between {pair[0]} and {pair[1]}."
+                return say("refuse.passage_there", a=pair[0], b=pair[1])
             if existing == cross:
-                return (f"The Secret Passage {cross[0]}-{cross[1]} already crosses that corner; "
-                        f"only one passage fits there.")
+                return say("refuse.passage_crossed", a=cross[0], b=cross[1])
         return None
     if card == "net":
         occ = occupants(d).get(args[0])
         c = coord(args[0], cols)
         if occ is None:
-            return f"Nobody is standing on {c}; a Net goes on the tile under an opponent."
+            return say("refuse.net_nobody", tile=c)
         if occ == seat:
-            return "You can't throw a Net over yourself; pick the tile under an opponent."
+            return say("refuse.net_yourself")
         if d["players"][occ]["netted"] > 0:
-            return f"{p(occ)} is already caught in a Net."
+            return say("refuse.net_netted", tile=c)
         return None
     raise AssertionError(card)
 
 
-def move_error(d: dict[str, Any], seat: int, target: int | None) -> str | None:
+def move_error(d: dict[str, Any], seat: int, target: int | None) -> Msg | None:
     """Why `seat` can't move to tile `target` (None = move out)."""
     rows, cols = d["rows"], d["cols"]
     pl = d["players"][seat]
     if pl["netted"] > 0:
-        return (f"You're caught in a Net for {pl['netted']} more turn(s) and can't move; "
-                f"choose 'stay'.")
+        return say("refuse.netted", count=pl["netted"])
     side = pl["side"]
     here = None if pl["pos"] is None else parse_coord(pl["pos"], rows, cols)
     if target is None:
         if here is None:
-            return "You're already outside the castle; enter with 'move' and a tile on your edge."
+            return say("refuse.outside_already")
         if not on_edge(side, here, rows, cols):
-            return (f"You can only move out from a tile on your own edge "
-                    f"({edge_name(side, rows, cols)}).")
+            return say("refuse.out_off_edge", edge=edge_name(side, rows, cols))
         return None
     c = coord(target, cols)
     if here is None:
         if not on_edge(side, target, rows, cols):
-            return (f"You're outside the castle: enter on your own edge "
-                    f"({edge_name(side, rows, cols)}), not at {c}.")
+            return say("refuse.enter_off_edge", edge=edge_name(side, rows, cols), tile=c)
         if c == pl["left_by"]:
-            return (f"You stepped out by {c}: come back in through another door on your edge, "
-                    f"not the one you left by.")
+            return say("refuse.left_by", tile=c)
     elif target == here:
-        return "You're already there; choose 'stay' to stay put."
+        return say("refuse.there_already")
     elif target not in geometry(rows, cols).adj[here] and target not in passage_links(d, here):
-        return (f"{c} is not next to you: move one tile up, down, left or right, or along a "
-                f"Secret Passage.")
+        return say("refuse.not_next", tile=c)
     t = d["tiles"][target]
     if t["padlock"]:
-        return f"{c} is padlocked; nobody gets through until a Skeleton Key removes the Padlock."
+        return say("refuse.move_padlocked", tile=c)
     if not t["open"]:
-        return f"{c} is closed; open it with a {t['colour'].capitalize()} Key or a Skeleton Key first."
+        return say("refuse.move_closed", tile=c, key=A_CARD[f"key-{t['colour']}"])
     if not passable(t):
-        return f"{c} is barred; nobody gets through until a Hacksaw cuts the bars."
-    who = occupants(d).get(target)
-    if who is not None:
-        return f"{p(who)} is already on {c}; only one character fits on a tile."
+        return say("refuse.move_barred", tile=c)
+    if target in occupants(d):
+        return say("refuse.move_taken", tile=c)
     return None
 
 
@@ -389,7 +382,7 @@ def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
     rows, cols = d["rows"], d["cols"]
     tokens = action.lower().split()
     if not tokens:
-        raise IllegalAction(f"That action is empty. {SYNTAX}")
+        raise IllegalAction(say("refuse.empty", syntax=SYNTAX))
     verb, rest = tokens[0], tokens[1:]
     if verb == "stay" and not rest:
         return "stay", None
@@ -399,25 +392,25 @@ def parse(action: str, d: dict[str, Any]) -> tuple[str, Any]:
         return "bonus", None if rest[0] == "skip" else parse_coord(rest[0], rows, cols)
     if verb == "discard" and len(rest) == 1:
         if rest[0] not in CARD_LABELS:
-            raise IllegalAction(f"'{shown(rest[0])}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+            raise IllegalAction(say("refuse.not_a_card", typed=shown(rest[0]), cards=", ".join(CARD_ORDER)))
         return "discard", rest[0]
     if verb == "play" and rest:
         card, args = rest[0], rest[1:]
         if card not in CARD_LABELS:
-            raise IllegalAction(f"'{shown(card)}' is not a card. Cards are: {', '.join(CARD_ORDER)}.")
+            raise IllegalAction(say("refuse.not_a_card", typed=shown(card), cards=", ".join(CARD_ORDER)))
         if card == "passage":
             if len(args) != 2:
-                raise IllegalAction("A Secret Passage needs two tiles: 'play passage C3 D4'.")
+                raise IllegalAction(say("refuse.passage_two_tiles"))
             a, b = (parse_coord(x, rows, cols) for x in args)
             a, b = sorted((a, b), key=lambda i: coord(i, cols))
             return "play", (card, [a, b])
         if card == "skeleton" and len(args) == 2 and args[1] == "unlock":
             return "play", (card, [parse_coord(args[0], rows, cols), "unlock"])
         if len(args) != 1:
-            extra = " (or 'play skeleton C3 unlock' to remove a padlock)" if card == "skeleton" else ""
-            raise IllegalAction(f"Play a {CARD_LABELS[card]} on one tile: 'play {card} C3'{extra}.")
+            one = "refuse.one_tile_skeleton" if card == "skeleton" else "refuse.one_tile"
+            raise IllegalAction(say(one, card=A_CARD[card], typed=f"play {card} C3"))
         return "play", (card, [parse_coord(args[0], rows, cols)])
-    raise IllegalAction(f"I don't understand '{shown(action.strip())}'. {SYNTAX}")
+    raise IllegalAction(say("refuse.not_understood", typed=shown(action.strip()), syntax=SYNTAX))
 
 
 def canonical(kind: str, payload: Any, cols: int) -> str:
@@ -507,15 +500,15 @@ class CastleGame(Game):
         if not d["draw"] and d["discard"]:
             d["draw"], d["discard"] = d["discard"], []
             rng.shuffle(d["draw"])
-            events.append(Event("The discard pile is shuffled into a new draw pile."))
+            events.append(SHUFFLED)
         if d["draw"]:
             card = d["draw"].pop()
             d["players"][seat]["hand"].append(card)
-            events.append(Event(f"{p(seat)} draws a card."))
-            events.append(Event(f"You drew {a_card(card)}.", to=(seat,), kind="private"))
+            events.append(Event(say("event.draws", who=p(seat))))
+            events.append(Event(YOU_DREW[card], to=(seat,), kind="private"))
         if not d["players"][seat]["hand"]:
             d["phase"] = "move"
-            events.append(Event(f"{p(seat)} has no card to play and goes straight to moving."))
+            events.append(Event(say("event.no_card", who=p(seat))))
         else:
             d["phase"] = "play"
 
@@ -527,39 +520,36 @@ class CastleGame(Game):
             pl["netted"] -= 1
             if pl["netted"] == 0:
                 d["discard"].append("net")
-                events.append(Event(f"{p(seat)} wriggles free of the Net, which goes to the discard pile."))
+                events.append(Event(say("event.net_off", who=p(seat))))
         if state.turn >= MAX_TURNS:
             state.over = True
             state.result = {"winners": [], "scores": None,
-                            "reason": f"No one reached the far side within {MAX_TURNS} turns."}
+                            "reason": say("result.nobody_through", count=MAX_TURNS).stored()}
             d["current"], d["phase"] = None, "over"
-            events.append(Event(f"The castle wins: nobody got through in {MAX_TURNS} turns.", kind="end"))
+            events.append(Event(say("event.castle_wins", count=MAX_TURNS), kind="end"))
             return
         nxt = seat if extra else (seat + 1) % state.seats
         state.turn += 1
         d["current"] = nxt
         if extra:
-            events.append(Event(f"{p(seat)} takes an extra turn."))
+            events.append(Event(say("event.extra_turn", who=p(seat))))
         self._draw(state, rng, events)
 
     # ------------------------------------------------------------ reduce
     def reduce(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
         d = state.data
         if state.over or d["phase"] == "over":
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(GAME_OVER)
         if seat != d["current"]:
-            raise IllegalAction(f"It's {p(d['current'])}'s turn.")
+            raise IllegalAction(say("refuse.not_your_turn", who=p(d["current"])))
         kind, payload = parse(action, d)
         phase = d["phase"]
         if phase == "play" and kind not in ("play", "discard"):
-            raise IllegalAction("Play a card first: put one on the castle (e.g. 'play key-red C3') "
-                                "or discard one (e.g. 'discard padlock').")
+            raise IllegalAction(say("refuse.card_first"))
         if phase == "move" and kind not in ("move", "stay"):
-            raise IllegalAction("You've already played your card this turn; now 'move' to a tile, "
-                                "'move out' or 'stay'.")
+            raise IllegalAction(say("refuse.card_played"))
         if phase == "bonus" and kind != "bonus":
-            raise IllegalAction("Use your Extra Key first: 'bonus C3' opens or closes any door "
-                                "(not a padlocked one), or 'bonus skip'.")
+            raise IllegalAction(say("refuse.bonus_first"))
         events: list[Event] = []
         memo, self._doors_memo = self._doors_memo, None  # a refused action leaves no memo behind
         if kind in ("play", "discard"):
@@ -577,7 +567,7 @@ class CastleGame(Game):
     def _take(self, d: dict[str, Any], seat: int, card: str) -> None:
         hand = d["players"][seat]["hand"]
         if card not in hand:
-            raise IllegalAction(f"You have no {CARD_LABELS[card]} in your hand.")
+            raise IllegalAction(say("refuse.not_in_hand", card=CARD_LABELS[card]))
         hand.remove(card)
 
     def _play(self, state: State, seat: int, kind: str, payload: Any, events: list[Event]) -> None:
@@ -588,11 +578,11 @@ class CastleGame(Game):
             self._take(d, seat, payload)
             d["discard"].append(payload)
             d["last"] = {"seat": seat, "tiles": []}
-            events.append(Event(f"{who} discarded {a_card(payload)}."))
+            events.append(Event(say("event.discarded", who=who, card=A_CARD[payload])))
             return
         card, args = payload
         if card not in d["players"][seat]["hand"]:
-            raise IllegalAction(f"You have no {CARD_LABELS[card]} in your hand.")
+            raise IllegalAction(say("refuse.not_in_hand", card=CARD_LABELS[card]))
         reason = play_error(d, seat, card, args)
         if reason:
             raise IllegalAction(reason)
@@ -605,54 +595,51 @@ class CastleGame(Game):
             if len(args) == 2:
                 tile["padlock"] = False
                 d["discard"] += ["skeleton", "padlock"]
-                events.append(Event(f"{who} used a Skeleton Key to remove the Padlock from {c}."))
+                events.append(Event(say("event.unlocked", who=who, tile=c)))
             else:
                 d["discard"].append(card)
-                events.append(Event(self._toggle(d, idx, f"{who} played {a_card(card)} and")))
+                events.append(Event(self._toggle(d, idx, say("event.played", who=who, card=A_CARD[card]))))
         elif card == "padlock":
             tile["padlock"] = True
-            state_word = "open" if tile["open"] else "closed"
-            events.append(Event(f"{who} snapped a Padlock onto {c}: it stays {state_word}, and nobody "
-                                f"can step onto it until a Skeleton Key removes the lock."))
+            stays = "open" if tile["open"] else "closed"
+            events.append(Event(say(f"event.padlocked_{stays}", who=who, tile=c)))
         elif card == "hacksaw":
             tile["hacksaw"] = True
-            events.append(Event(f"{who} sawed through the bars of {c}: it is passable for good."))
+            events.append(Event(say("event.sawn", who=who, tile=c)))
         elif card == "passage":
             pair = sorted(coord(a, cols) for a in args)
             d["passages"].append(pair)
             touched = pair
-            events.append(Event(f"{who} laid a Secret Passage between {pair[0]} and {pair[1]}."))
+            events.append(Event(say("event.passage", who=who, a=pair[0], b=pair[1])))
         elif card == "net":
             victim = occupants(d)[idx]
             d["players"][victim]["netted"] = NET_TURNS
-            events.append(Event(f"{who} threw a Net over {p(victim)} on {c}! {p(victim)} can't move "
-                                f"for {NET_TURNS} turns."))
+            events.append(Event(say("event.netted", who=who, victim=p(victim), tile=c, count=NET_TURNS)))
         d["last"] = {"seat": seat, "tiles": touched}
 
-    def _toggle(self, d: dict[str, Any], idx: int, prefix: str) -> str:
+    def _toggle(self, d: dict[str, Any], idx: int, by: Msg) -> Msg:
+        """Open or close the door, and say so: `by` is who did it with what ("Ana played a Red
+        Key"); a face shown for the first time is told with an exclamation."""
         tile = d["tiles"][idx]
         c = coord(idx, d["cols"])
         if tile["open"]:
             tile["open"] = False
-            return f"{prefix} closed {c}."
+            return say("event.closed", by=by, tile=c)
         tile["open"] = True
-        first = not tile["revealed"]
+        first = not tile["revealed"] and tile["face"] != "open"
         tile["revealed"] = True
-        what = {"open": "", "barred": ": it's barred", "extra_key": ": an Extra Key door",
-                "extra_turn": ": an Extra Turn door"}[tile["face"]]
-        what += "!" if first and tile["face"] != "open" else "."
-        return f"{prefix} opened {c}{what}"
+        return say(f"event.opened.{tile['face']}{'.first' if first else ''}", by=by, tile=c)
 
     def _bonus(self, state: State, seat: int, target: int | None, events: list[Event]) -> None:
         d = state.data
         if target is None:
             d["last"] = {"seat": seat, "tiles": []}
-            events.append(Event(f"{p(seat)} lets the Extra Key go unused."))
+            events.append(Event(say("event.bonus_skipped", who=p(seat))))
             return
-        reason = toggle_error(d, target, None)
+        reason = toggle_error(d, seat, target, None)
         if reason:
             raise IllegalAction(reason)
-        events.append(Event(self._toggle(d, target, f"{p(seat)} used the Extra Key and")))
+        events.append(Event(self._toggle(d, target, say("event.used_extra_key", who=p(seat)))))
         d["last"] = {"seat": seat, "tiles": [coord(target, d["cols"])]}
 
     def _move(self, state: State, seat: int, kind: str, target: int | None, rng: Rng,
@@ -664,9 +651,9 @@ class CastleGame(Game):
         if kind == "stay":
             d["last"] = {"seat": seat, "tiles": []}
             if pl["netted"] > 0:
-                events.append(Event(f"{who} struggles in the Net and stays put."))
+                events.append(Event(say("event.stays_netted", who=who)))
             else:
-                events.append(Event(f"{who} stays put."))
+                events.append(Event(say("event.stays", who=who)))
             self._end_turn(state, rng, events)
             return
         reason = move_error(d, seat, target)
@@ -676,36 +663,35 @@ class CastleGame(Game):
         if target is None:
             pl["pos"], pl["left_by"] = None, here
             d["last"] = {"seat": seat, "tiles": [here]}
-            events.append(Event(f"{who} slipped out of the castle from {here}."))
+            events.append(Event(say("event.out", who=who, tile=here)))
             self._end_turn(state, rng, events)
             return
         g = geometry(rows, cols)
         c = g.names[target]
         if here is None:
             pl["left_by"] = None
-            events.append(Event(f"{who} entered the castle at {c}."))
+            events.append(Event(say("event.entered", who=who, tile=c)))
         elif target in g.adj[g.index[here]]:
-            events.append(Event(f"{who} moved to {c}."))
+            events.append(Event(say("event.moved", who=who, tile=c)))
         else:
-            events.append(Event(f"{who} took the Secret Passage to {c}."))
+            events.append(Event(say("event.through_passage", who=who, tile=c)))
         pl["pos"] = c
         d["last"] = {"seat": seat, "tiles": [x for x in (here, c) if x]}
         if on_edge(OPPOSITE[pl["side"]], target, rows, cols):
             state.over = True
             state.result = {"winners": [seat], "scores": None,
-                            "reason": f"reached the far side of the castle at {c}"}
+                            "reason": say("result.through", tile=c).stored()}
             d["winner"], d["current"], d["phase"] = seat, None, "over"
-            events.append(Event(f"{who} wins by reaching {c}!", kind="end"))
+            events.append(Event(say("event.wins", who=who, tile=c), kind="end"))
             return
         face = d["tiles"][target]["face"]
         if face in ("extra_key", "extra_turn") and c not in pl["bonuses_used"]:
             pl["bonuses_used"].append(c)
             if face == "extra_key":
                 d["phase"] = "bonus"
-                events.append(Event(f"{who} found the Extra Key on {c}: they may open or close one "
-                                    f"more door."))
+                events.append(Event(say("event.found_extra_key", who=who, tile=c)))
                 return
-            events.append(Event(f"{who} landed on the Extra Turn door at {c} and goes again!"))
+            events.append(Event(say("event.found_extra_turn", who=who, tile=c)))
             self._end_turn(state, rng, events, extra=True)
             return
         self._end_turn(state, rng, events)
@@ -789,11 +775,11 @@ class CastleGame(Game):
         if state.over or d["current"] != seat:
             return None
         if d["phase"] == "play":
-            return Prompt(seat, "Play a card", self.legal_plays(d, seat), private=True)
+            return Prompt(seat, PLAY_A_CARD, self.legal_plays(d, seat), private=True)
         if d["phase"] == "move":
-            return Prompt(seat, "Move your character", self.legal_moves(d, seat))
+            return Prompt(seat, MOVE, self.legal_moves(d, seat))
         if d["phase"] == "bonus":
-            return Prompt(seat, "Extra Key: open or close one more door", self.legal_bonus(d, seat))
+            return Prompt(seat, EXTRA_KEY, self.legal_bonus(d, seat))
         return None
 
     # ------------------------------------------------------------ view
@@ -868,40 +854,41 @@ class CastleGame(Game):
             doors[i] = door_seen(tiles[i])
         self._doors_memo = (tiles, version, doors)
 
-    def opening(self, state: State) -> list[str]:
+    def opening(self, state: State) -> list[Msg]:
         """This table's house rules (castle.toml): the doors that start open for seat balance,
         the spare tiles a smaller castle leaves out, the turn limit."""
         opened = [(seat, doors) for seat, doors in enumerate(OPEN_DOORS[state.seats]) if doors]
-        lines = []
+        said = []
         if opened:
             (first, doors), others = opened[0], opened[1:]
-            lines.append(f"Seat balance: {p(first)} starts with {count(doors, 'door')} on their own "
-                         f"edge already open{''.join(f', {p(s)} with {n}' for s, n in others)}.")
+            more = tuple(say("opening.seat_balance.other", who=p(s), count=n) for s, n in others)
+            said.append(say("opening.seat_balance.more", who=p(first), count=doors, others=more) if more
+                        else say("opening.seat_balance", who=p(first), count=doors))
         board = board_for(state.seats)
         spare = len(all_tiles()) - board["rows"] * board["cols"]
         if spare:
-            lines.append(f"The castle is {board['cols']} by {board['rows']}: "
-                         f"{count(spare, 'spare door tile')} stay out, unseen.")
-        lines.append(f"If nobody gets through in {MAX_TURNS} turns, the castle wins.")
-        return lines
+            said.append(say("opening.spare_tiles", cols=board["cols"], rows=board["rows"], count=spare))
+        said.append(say("opening.turn_limit", count=MAX_TURNS))
+        return said
 
-    def private_text(self, state: State, seat: int) -> str:
+    def private_text(self, state: State, seat: int) -> Msg:
         """Where the seat stands, its hand, and while its turn's card is still to play the card
         it drew for that turn (its "Take my turn" panel opens on this: the draw is told there,
         not by DM)."""
         d = state.data
         pl = d["players"][seat]
         cards = sorted(pl["hand"], key=CARD_ORDER.index)
-        hand = ", ".join(CARD_LABELS[c] for c in cards) or "no cards"
-        edge = edge_name(pl["side"], d["rows"], d["cols"])
-        where = f"on {pl['pos']}" if pl["pos"] else f"outside the castle, by {edge}"
-        netted = f" You are netted for {count(pl['netted'], 'more turn')}." if pl["netted"] else ""
-        lines = [f"You are {self.colours[seat]}, {where}.{netted}",
-                 f"🔑 Your hand ({len(cards)}): **{hand}**"]
+        colour = say(f"colour.{self.colours[seat]}")
+        where = say("private.on", colour=colour, tile=pl["pos"]) if pl["pos"] else \
+            say("private.outside", colour=colour, edge=edge_name(pl["side"], d["rows"], d["cols"]))
+        if pl["netted"]:
+            where = say("private.netted", where=where, count=pl["netted"])
+        hand = say("private.hand", count=len(cards), cards=tuple(CARD_LABELS[c] for c in cards)) \
+            if cards else say("private.no_cards")
         drawn = drawn_this_turn(d, seat)
-        if drawn is not None:
-            lines.append(f"🆕 You drew {a_card(drawn)} this turn.")
-        return "\n".join(lines)
+        if drawn is None:
+            return lines(where, hand)
+        return lines(where, hand, say("private.drawn", card=A_CARD[drawn]))
 
     # ------------------------------------------------------------ helpers for the bot
     def canonical(self, state: State, action: str) -> str:

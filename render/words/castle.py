@@ -1,22 +1,47 @@
 """Keys to the Castle's board in words: whose turn, where each piece stands (doors by the
-coordinates printed on the board, as players type them), hand sizes, then the doors and piles."""
+coordinates printed on the board, as players type them), hand sizes, then the doors and piles.
+
+In the view's language (`view["lang"]`, the channel's), from the game's catalogs."""
 from __future__ import annotations
 
 from typing import Any
 
-from . import acting, count, fit, joined, name_of, sentence, with_colour
+from data.locales import DEFAULT, render, text
+
+from . import acting, fit, name_of, sentence
 
 TITLE = "Keys to the Castle"
-STEPS = {"play": "to play a card", "move": "to move", "bonus": "to take a bonus"}
-SIDES = {"N": "north", "S": "south", "W": "west", "E": "east"}
-FACES = {"barred": "barred", "extra_key": "extra key", "extra_turn": "extra turn"}
+STEPS = ("play", "move", "bonus")
+FACES = ("barred", "extra_key", "extra_turn")
 
 
-def card_name(card: str) -> str:
-    """A card as the board labels it: "key-red" is the "Red key", "passage" the "Secret passage"."""
-    if card.startswith("key-"):
-        return f"{card[4:].capitalize()} key"
-    return {"skeleton": "Skeleton key", "passage": "Secret passage"}.get(card, card.capitalize())
+def say(view: dict[str, Any], id: str, /, **params: Any) -> str:
+    """Castle's message `id` in the view's language."""
+    return text(view.get("lang") or DEFAULT, f"game.castle.{id}", **params)
+
+
+def listed(view: dict[str, Any], items: list[str]) -> str:
+    """ "A", "A and B", "A, B and C" as the view's language lists them."""
+    return render(view.get("lang") or DEFAULT, tuple(items))
+
+
+def card_name(view: dict[str, Any], card: str) -> str:
+    """A card as the game names it: "key-red" is the "Red Key"."""
+    return say(view, f"card.{card}")
+
+
+def colour_of(view: dict[str, Any], player: dict[str, Any]) -> str:
+    return say(view, f"colour.{player.get('colour')}")
+
+
+def with_colour(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """A player as the words name them: "Ana (red)"."""
+    return say(view, "words.with_colour", name=name_of(view, player.get("seat")),
+               colour=colour_of(view, player))
+
+
+def side_of(view: dict[str, Any], player: dict[str, Any]) -> str:
+    return say(view, f"words.side.{player.get('side')}")
 
 
 def describe(view: dict[str, Any]) -> str:
@@ -26,60 +51,66 @@ def describe(view: dict[str, Any]) -> str:
 
 
 def turn(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
-    heading = f"{TITLE}, turn {int(view.get('turn') or 0)}."
+    heading = say(view, "words.heading", title=TITLE, turn=int(view.get("turn") or 0))
     if view.get("phase") == "over":
         winner = view.get("winner")
-        result = f"{name_of(view, winner)} wins." if winner is not None else "Nobody won."
-        return [heading, sentence(f"Game over: {result}")]
+        result = say(view, "words.over.won", name=name_of(view, winner)) if winner is not None \
+            else say(view, "words.over.nobody")
+        return [heading, sentence(result)]
     current = next((p for p in players if p.get("seat") == view.get("current")), None)
     if current is None:
-        return [heading, acting(view, "Nobody is to play")]
-    step = STEPS.get(str(view.get("phase")), "to play")
-    return [heading, acting(view, f"{with_colour(view, current)} {step}")]
+        return [heading, acting(view, say(view, "words.nobody_to_play"))]
+    step = view.get("phase") if view.get("phase") in STEPS else "other"
+    return [heading, acting(view, say(view, f"words.to.{step}", who=with_colour(view, current)))]
 
 
 def positions(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     said = []
     for player in players:
-        side = SIDES.get(str(player.get("side")), "their")
-        where = (f"is at {player['pos']}, from the {side} edge" if player.get("pos")
-                 else f"waits outside the {side} edge")
+        who, side = with_colour(view, player), side_of(view, player)
         netted = int(player.get("netted") or 0)
-        caught = f", caught in a net for {count(netted, 'more turn')}" if netted > 0 else ""
-        said.append(f"{with_colour(view, player)} {where}{caught}.")
+        if not player.get("pos"):
+            said.append(say(view, "words.outside", player=who, side=side))
+        elif netted > 0:
+            said.append(say(view, "words.at_netted", player=who, tile=player["pos"], side=side, count=netted))
+        else:
+            said.append(say(view, "words.at", player=who, tile=player["pos"], side=side))
     return said
 
 
 def hands(view: dict[str, Any], players: list[dict[str, Any]]) -> str:
-    sizes = [f"{name_of(view, p.get('seat'))} {count(p.get('hand_size'), 'card')}" for p in players]
-    return f"Cards in hand: {joined(sizes)}."
+    sizes = [say(view, "words.hand", name=name_of(view, p.get("seat")), count=int(p.get("hand_size") or 0))
+             for p in players]
+    return say(view, "words.hands", hands=listed(view, sizes))
 
 
 def doors(view: dict[str, Any]) -> list[str]:
     tiles = view.get("tiles") or []
     opened = [t for t in tiles if t.get("open")]
-    said = [f"{len(opened)} of {len(tiles)} doors are open."]
-    shown = [f"{t['coord']} {FACES[t['face']]}" for t in opened if t.get("face") in FACES]
+    said = [say(view, "words.doors_open", open=len(opened), count=len(tiles))]
+    shown = [say(view, "words.face", tile=t["coord"], face=say(view, f"words.face.{t['face']}"))
+             for t in opened if t.get("face") in FACES]
     if shown:
-        said.append(f"Open doors showing a face: {joined(shown)}.")
-    for key, what in (("padlock", "Padlocks"), ("hacksaw", "Hacksaws")):
+        said.append(say(view, "words.faces", faces=listed(view, shown)))
+    for key in ("padlock", "hacksaw"):
         marked = [str(t["coord"]) for t in tiles if t.get(key)]
         if marked:
-            said.append(f"{what} on {joined(marked)}.")
-    passages = [f"{a} and {b}" for a, b in view.get("passages") or []]
+            said.append(say(view, f"words.{key}s", tiles=listed(view, marked)))
+    passages = [say(view, "words.pair", a=a, b=b) for a, b in view.get("passages") or []]
     if passages:
-        said.append(f"Secret passages join {'; '.join(passages)}.")
+        said.append(say(view, "words.passages", pairs="; ".join(passages)))
     return said
+
+
+def cards(view: dict[str, Any], number: Any) -> str:
+    return say(view, "words.cards", count=int(number or 0))
 
 
 def piles(view: dict[str, Any]) -> str:
     top = view.get("discard_top")
-    discard = f"{count(view.get('discard_count'), 'card')}, {card_name(top)} on top" if top else "empty"
-    return f"Draw pile: {count(view.get('draw_pile'), 'card')}. Discard pile: {discard}."
-
-
-LEGEND = ("On the tiles: padlock · hacksaw · net (with the netter's number) · purple line: secret passage · "
-          "bars: barred · gold key: extra key · green arrow: extra turn · blue frame: the last move.")
+    discard = say(view, "words.discard_top", cards=cards(view, view.get("discard_count")),
+                  card=card_name(view, top)) if top else say(view, "words.empty")
+    return say(view, "words.piles", draw=cards(view, view.get("draw_pile")), discard=discard)
 
 
 def panel(view: dict[str, Any]) -> list[str]:
@@ -88,19 +119,22 @@ def panel(view: dict[str, Any]) -> list[str]:
     where, bonuses used, nets), then the piles, and the legend of the tiles."""
     players = sorted(view.get("players") or [], key=lambda p: p.get("seat", 0))
     top = view.get("discard_top")
-    discard = f"{card_name(top)} on top of {count(view.get('discard_count'), 'card')}" if top else "empty"
+    discard = say(view, "words.panel.discard_top", card=card_name(view, top),
+                  cards=cards(view, view.get("discard_count"))) if top else say(view, "words.empty")
     return [*(player_line(view, p) for p in players),
-            f"Draw pile: {count(view.get('draw_pile'), 'card')} · Discard pile: {discard}", LEGEND]
+            say(view, "words.panel.piles", draw=cards(view, view.get("draw_pile")), discard=discard),
+            say(view, "words.legend")]
 
 
 def player_line(view: dict[str, Any], player: dict[str, Any]) -> str:
     """ "Ana (red, south side): 3 cards · at D3 · bonus used on A1 · netted for 1 more turn"."""
-    side = SIDES.get(str(player.get("side")), "their")
-    said = [count(player.get("hand_size"), "card"), f"at {player['pos']}" if player.get("pos") else "outside"]
+    said = [cards(view, player.get("hand_size")),
+            say(view, "words.fact.at", tile=player["pos"]) if player.get("pos") else say(view, "words.fact.outside")]
     used = player.get("bonuses_used") or []
     if used:
-        said.append(f"bonus used on {joined(used)}")
+        said.append(say(view, "words.fact.bonus", tiles=listed(view, list(used))))
     netted = int(player.get("netted") or 0)
     if netted > 0:
-        said.append(f"netted for {count(netted, 'more turn')}")
-    return f"{name_of(view, player.get('seat'))} ({player.get('colour')}, {side} side): {' · '.join(said)}"
+        said.append(say(view, "words.fact.netted", count=netted))
+    return say(view, "words.player", name=name_of(view, player.get("seat")), colour=colour_of(view, player),
+               side=side_of(view, player), facts=" · ".join(said))
