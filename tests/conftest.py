@@ -33,7 +33,7 @@ from bench.pgserver import PostgresServer
 from fakediscord import FakeDiscord, patch_discord
 from fakediscord import ratelimits
 from fakediscord.ratelimits import RateLimits
-from tests.harness import TEST_RATE_SCALE, own_postgres_server
+from tests.harness import TEST_RATE_SCALE, InThreadHarness, own_postgres_server
 
 PLUGINS = Path(__file__).parent / "plugins"
 
@@ -72,6 +72,16 @@ async def discord_with_real_limits() -> AsyncIterator[FakeDiscord]:
     """The fake with Discord's own rate-limit windows (the pace tests)."""
     async with started(FakeDiscord(rate_limits=RateLimits(scale=1.0))) as fake:
         yield fake
+
+
+@pytest_asyncio.fixture
+async def harness(fake_discord, tmp_path) -> AsyncIterator[InThreadHarness]:
+    """A bot started on the fake Discord (in this process), stopped after the test; a file
+    that needs it otherwise (not started, or a render process) has its own."""
+    started_bot = InThreadHarness(fake_discord, tmp_path / "gk.db")
+    await started_bot.start()
+    yield started_bot
+    await started_bot.stop()
 
 
 def advertise(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_points: str) -> None:

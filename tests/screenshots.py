@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import AsyncIterator
 
 from playwright.async_api import async_playwright, expect
 
@@ -45,9 +47,9 @@ TALL = {"width": 1280, "height": 2000}
 LOCALES = {"en": "en-US", "de": "de", "es": "es-ES"}  # a Discord locale of each language
 
 
-async def shoot(out: Path) -> list[Path]:
-    out = out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
+@contextlib.asynccontextmanager
+async def sandbox_tab(viewport: dict[str, int]) -> AsyncIterator[tuple[Sandbox, Tab, FakeClock]]:
+    """A throwaway sandbox (seeded, on a fake clock) and the first player's tab on it."""
     home = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)  # the page names the database as the command shows it: var/sandbox.db
@@ -60,13 +62,20 @@ async def shoot(out: Path) -> list[Path]:
                 browser = await launch(playwright)
                 try:
                     me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
-                    await me.page.set_viewport_size(VIEWPORT)
-                    return [*await castle(box, me, clock, out), await atmosfear(box, me, clock, out)]
+                    await me.page.set_viewport_size(viewport)
+                    yield box, me, clock
                 finally:
                     await browser.close()
         finally:
             await box.stop()
             os.chdir(home)
+
+
+async def shoot(out: Path) -> list[Path]:
+    out = out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    async with sandbox_tab(VIEWPORT) as (box, me, clock):
+        return [*await castle(box, me, clock, out), await atmosfear(box, me, clock, out)]
 
 
 async def castle_panel(box: Sandbox, me: Tab, clock: FakeClock,
@@ -133,35 +142,19 @@ async def languages(out: Path) -> list[Path]:
     """Each language's table, panel and board (see the module's docstring)."""
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    home, shots = os.getcwd(), []
+    shots = []
     for lang in LANGUAGES:
-        with tempfile.TemporaryDirectory() as tmp:
-            os.chdir(tmp)
-            clock = FakeClock()
-            box = Sandbox(Settings(token=""), SandboxSettings(),
-                          clock=clock, seed=7, ai_delay=0.0, turn_timeout=600.0, render_workers=0)
-            await box.start()
-            try:
-                async with async_playwright() as playwright:
-                    browser = await launch(playwright)
-                    try:
-                        me = await Tab.open(browser, box.url, box.fake, FIRST_USER)
-                        await me.page.set_viewport_size(TALL)  # the whole table in view
-                        box.fake.set_locale(me.user_id, LOCALES[lang])  # the player's Discord's
-                        guild = next(iter(box.fake.guilds))
-                        await box.bot.languages.choose(guild, lang)  # as /language sets it
-                        _, board, panel = await castle_panel(box, me, clock, lang)
-                        table_png, panel_png, board_png = (
-                            out / f"{part}-{lang}.png" for part in ("table", "panel", "board"))
-                        await me.message(board.id).screenshot(path=table_png)
-                        await me.message(panel.id).screenshot(path=panel_png)
-                        board_png.write_bytes(box.fake.messages[board.id].attachments[0][1])
-                        shots += [table_png, panel_png, board_png]
-                    finally:
-                        await browser.close()
-            finally:
-                await box.stop()
-                os.chdir(home)
+        async with sandbox_tab(TALL) as (box, me, clock):  # the whole table in view
+            box.fake.set_locale(me.user_id, LOCALES[lang])  # the player's Discord's
+            guild = next(iter(box.fake.guilds))
+            await box.bot.languages.choose(guild, lang)  # as /language sets it
+            _, board, panel = await castle_panel(box, me, clock, lang)
+            table_png, panel_png, board_png = (
+                out / f"{part}-{lang}.png" for part in ("table", "panel", "board"))
+            await me.message(board.id).screenshot(path=table_png)
+            await me.message(panel.id).screenshot(path=panel_png)
+            board_png.write_bytes(box.fake.messages[board.id].attachments[0][1])
+            shots += [table_png, panel_png, board_png]
     return shots
 
 

@@ -18,7 +18,7 @@ from data import resource
 from data.locales import DEFAULT, LANGUAGES, Msg, ids, language, messages, placeholders, text
 from fakediscord import FakeDiscordError
 from sandbox.harness import until
-from tests.harness import InThreadHarness, Players
+from tests.harness import Players
 
 
 def forms(lang: str, id: str) -> list[str]:
@@ -165,15 +165,6 @@ def leftover_english(shown: str, lang: str) -> set[str]:
     for words in game_words():  # whole words only: the verb "keep" is no part of "Gatekeeper"
         shown = re.sub(rf"(?<![A-Za-z]){re.escape(words)}(?![A-Za-z])", " ", shown)
     return set(re.findall(r"[A-Za-z]{4,}", shown)) & english_only_words(lang)
-
-
-@pytest.fixture
-async def harness(fake_discord, tmp_path):
-    """A bot on the fake Discord, stopped after the test."""
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    yield harness
-    await harness.stop()
 
 
 async def test_german_and_spanish_servers_read_the_lobby_help_and_refusals_in_their_language(

@@ -12,7 +12,7 @@ import games
 from bot.app import rules_sections, topics_named
 from bot.rulebook import sections
 from data.locales import DEFAULT, LANGUAGES, text
-from tests.harness import InThreadHarness, Players
+from tests.harness import Players
 from tests.page_numbers import numbers
 from tests.test_rules_pages import broken_lines
 
@@ -100,15 +100,6 @@ def test_a_topic_is_found_by_its_heading_in_the_language_or_in_english(name, lan
     for theirs, ours in zip(english, translated):
         assert topics_named(name, lang, ours)[0] == ours
         assert ours in topics_named(name, lang, theirs.upper())
-
-
-@pytest.fixture
-async def harness(fake_discord, tmp_path):
-    """A bot on the fake Discord, stopped after the test."""
-    harness = InThreadHarness(fake_discord, tmp_path / "gk.db")
-    await harness.start()
-    yield harness
-    await harness.stop()
 
 
 async def test_a_german_reader_gets_the_german_page_on_an_english_server(fake_discord, harness):
