@@ -46,6 +46,7 @@ SEARCH_BUDGET_S = 0.2  # the time a "hard" decision may take (the searcher stops
 # which it samples what the seat cannot see (`level_view`).
 VIEW_LEVEL = {"easy": "smart", "hard": "smart"}
 SYSTEM = -1  # the seat that timer actions (a game clock, the Gatekeeper) are applied as
+GAME_OVER, NOT_SEATED = Msg("refusal.over"), Msg("refusal.not_seated")  # `apply`'s refusals
 _PARTS: dict[str, Callable[..., Any]] = {}  # `Game.hook`'s parts by "module:attribute", once imported
 
 
@@ -363,9 +364,9 @@ def apply(game: Game, state: State, seat: int, action: str, now: float = 0.0) ->
     """The checked door: validate and apply on a copy, so a refused action changes nothing.
     A typed action's typographic quotes reach the game as plain ones (`typed.straighten`)."""
     if state.over:
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(GAME_OVER)
     if not (0 <= seat < state.seats or seat == SYSTEM):
-        raise IllegalAction("You are not seated in this game.")
+        raise IllegalAction(NOT_SEATED)
     new = state.copy()
     rng = Rng(new.rng)
     events = game.reduce(new, seat, straighten(action).strip(), now, rng)

@@ -1,5 +1,6 @@
-"""Small helpers for words shown to people: counts that agree with their nouns, and how a lobby
-option reads. Engines and the bot both use them, so "1 games" is written nowhere."""
+"""Small helpers for words shown to people: seats named, and how a lobby option of a game
+without catalogs reads (its English: counts that agree with their nouns, so "1 games" is
+written nowhere). A game's own words are message ids in its catalogs (data.locales)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,15 +19,6 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     """`noun` in the form that agrees with `n`: the given plural, or the noun plus "s".
     Only the noun: `count` is the usual door; this one serves "won of 3 games"-style phrases."""
     return noun if n == 1 else many or noun + "s"
-
-
-def with_article(word: str) -> str:
-    """`word` with its indefinite article, as it is said: "a red key", "an orange key", "an 8",
-    "an 11" (a rolled number), "a 6"."""
-    head = word.split(" ", 1)[0].lower()
-    spoken_vowel = head[:1] in "aeio8" or head in ("11", "18") if head.isdigit() \
-        else head[:1] in "aeiou"
-    return f"{'an' if spoken_vowel else 'a'} {word}"
 
 
 def count(n: int, noun: str, many: str | None = None) -> str:

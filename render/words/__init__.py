@@ -54,25 +54,6 @@ def name_of(view: dict[str, Any], seat: Any) -> str:
     return f"Player {seat + 1}" if isinstance(seat, int) else "nobody"
 
 
-def with_colour(view: dict[str, Any], player: dict[str, Any]) -> str:
-    """A player as the words name them: "Ana (red)"."""
-    return f"{name_of(view, player.get('seat'))} ({player.get('colour')})"
-
-
-def joined(items: Iterable[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    items = [item for item in items if item]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def count(number: Any, singular: str, plural: str | None = None) -> str:
-    """ "1 key", "3 keys", "0 keys"."""
-    number = int(number or 0)
-    return f"{number} {singular if number == 1 else (plural or singular + 's')}"
-
-
 def sentence(text: str) -> str:
     """`text` ending as a sentence does."""
     text = text.strip()
