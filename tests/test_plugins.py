@@ -130,7 +130,7 @@ def test_a_plugin_brings_its_own_catalogs(keypile):
     assert german.text == "Wie fühlst du dich?"
     assert [c.label for c in german.choices] == ["Mutig", "Vorsichtig"]
     outcome = apply(keypile, state, 0, "feel bold")
-    assert [fill_names(e.text, ["Ana", "Bo"], "es") for e in outcome.events] == ["Ana está listo."]
+    assert [fill_names(e.text, ["Ana", "Bo"], "es") for e in outcome.events] == ["Ana ya eligió."]
     with pytest.raises(IllegalAction) as refused:
         apply(keypile, outcome.state, 0, "feel careful")
     assert said("es", refused.value) == "No es tu turno."
