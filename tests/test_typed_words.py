@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.typed import squash, straighten, words_to_type
+from games.core.typed import squash, straighten, typed_forms
 
 
 @pytest.mark.parametrize("quote", ["\u2019", "\u2018", "\u201b", "\u02bc", "\u2032", "\u00b4", "\uff07"])
@@ -21,7 +21,7 @@ def test_names_compare_by_letters_and_digits_only():
 
 
 def test_the_words_to_type_are_grouped_by_first_word_and_cut_short():
-    line = words_to_type(["roll", "move A", "move B", "move B", "pass"] + [f"challenge {n}" for n in range(1, 10)])
-    assert line == "You can type: `roll` · `move A/B` · `pass` · `challenge 1/2/3/4/5/6/…`."
-    assert words_to_type(["use jump", "use", "use bare"]) == "You can type: `use` · `use jump/bare`."
-    assert words_to_type([]) == ""
+    line = typed_forms(["roll", "move A", "move B", "move B", "pass"] + [f"challenge {n}" for n in range(1, 10)])
+    assert line == "`roll` · `move A/B` · `pass` · `challenge 1/2/3/4/5/6/…`"
+    assert typed_forms(["use jump", "use", "use bare"]) == "`use` · `use jump/bare`"
+    assert typed_forms([]) == ""

@@ -4,8 +4,9 @@ Phones turn ' into ’ and " into “ ”: `straighten` gives the plain quotes b
 typed action, so "Warlock’s Study" names the same room as "Warlock's Study". Only quotes change:
 digits and letters from other scripts stay as typed, for the game to refuse rather than guess.
 
-A refused typed move says what could be typed instead: `words_to_type` lists the legal typed
-forms, grouped by their first word and cut short, for the refusal's last line.
+A refused typed move says what could be typed instead: `typed_forms` lists the legal typed
+forms, grouped by their first word and cut short, for the refusal's message (in the reader's
+language) to hold.
 """
 from __future__ import annotations
 
@@ -30,17 +31,10 @@ def squash(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
-def words_to_type(forms: Iterable[str], most: int = 6) -> str:
-    """The typed forms `forms` (e.g. "roll", "move A", "move B") as one short line:
-    "You can type: `roll` · `move A/B`." A first word with more than `most` endings shows the
-    first ones and "…". Empty when there is nothing to type."""
-    listed = typed_forms(forms, most)
-    return f"You can type: {listed}." if listed else ""
-
-
 def typed_forms(forms: Iterable[str], most: int = 6) -> str:
-    """The typed forms grouped as `words_to_type` shows them, without words around them
-    ("`roll` · `move A/B`"), for a message in the reader's language to hold."""
+    """The typed forms `forms` (e.g. "roll", "move A", "move B") grouped by their first word
+    and cut short, for a refusal's message to hold: "`roll` · `move A/B`". A first word with
+    more than `most` endings shows the first ones and "…". Empty when there is nothing to type."""
     order: list[str] = []
     bare: set[str] = set()
     endings: dict[str, list[str]] = {}

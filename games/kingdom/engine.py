@@ -30,7 +30,7 @@ from typing import Any
 from data.locales import Msg
 from games.core import Choice, Event, Game, IllegalAction, OptionText, Prompt, Rng, State, Step
 from games.core.marks import marked
-from games.core.typed import squash, words_to_type
+from games.core.typed import squash, typed_forms
 
 from . import hazards as hz
 from . import stock
@@ -62,7 +62,6 @@ STEAL_ASK, STOPPED, YOUR_TURN = say("prompt.steal"), say("prompt.stopped"), say(
 OVER, FOLDING = say("refusal.over"), say("refusal.folding")
 DEMON_STUCK, DEEP_ASK = say("event.demon_stuck"), say("event.deep_ask")
 NOTE = {"black": ("choice.mark_treasure", "choice.mark_empty"), "pool": ("choice.mark_pool",) * 2}
-TYPE_PREFIX = "You can type: "  # words_to_type's English lead: the typed forms are protocol
 
 
 ITEM_VERBS = ("use", "drop", "take")  # the actions that may name a piece of equipment
@@ -413,9 +412,9 @@ class KingdomGame(Game):
         if act not in legal:
             labels = [c.path[0].label for c in choices[:12]] + (["…"] if len(choices) > 12 else [])
             shown = chain("choices", labels)
-            typed = words_to_type(self.typed_form(d, a) for a in legal).removeprefix(TYPE_PREFIX)
+            forms = typed_forms(self.typed_form(d, a) for a in legal)
             raise IllegalAction(say("refusal.choices", typed=action.strip()[:60], shown=shown,
-                                    forms=typed.removesuffix(".")))
+                                    forms=forms))
         events: list[Event] = []
         if d["phase"] == "fold":
             self.fold_action(state, seat, act, rng, events)
