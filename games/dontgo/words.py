@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from data.locales import DEFAULT, Msg, text
+from data.locales import Msg
 from games.core import IllegalAction
 
 ID = "game.dontgo."
@@ -48,8 +48,5 @@ def lines(*parts: Msg) -> Msg:
 
 
 def refusal(name: str, **params: Any) -> IllegalAction:
-    """An IllegalAction in the game's words: `msg` is what the bot renders in the reader's
-    language (bot.refusal.said); `reason` stays the English one, for logs and replays."""
-    exc = IllegalAction(text(DEFAULT, ID + name, **params))
-    exc.msg = Msg(ID + name, **params)  # type: ignore[attr-defined]
-    return exc
+    """An IllegalAction in the game's words (its message `name`, rendered for each reader)."""
+    return IllegalAction(Msg(ID + name, **params))
