@@ -100,6 +100,8 @@ def positions(game: Game, seats: int, seed: int, count: int) -> list[tuple[State
         if len({c.action for c in prompt.choices}) > 1 and not any(c.input for c in prompt.choices):
             found.append((state.copy(), seat))
         return decide(game, state, seat, rng, "smart", prompt)
+    if count <= 0:
+        return found
     self_play(game, seats, seed, smart)
     step = max(len(found) // count, 1)
     return found[::step][:count]
