@@ -45,3 +45,12 @@ def test_hard_s_share_comes_with_its_95_percent_interval(tmp_path):
     main(["dontgo", "--games", "2", "--iterations", "1", "--decisions", "1", "--out", str(out)])
     row = next(line for line in out.read_text().splitlines() if line.startswith("| dontgo |"))
     assert re.fullmatch(r"\d+% \(\d+%-\d+%\)", row.strip("|").split("|")[4].strip()), row
+
+
+def test_decisions_0_measures_strength_without_timing(tmp_path):
+    """The strength runs replay from the seed with `--decisions 0`: no worker is started."""
+    out = tmp_path / "perf.md"
+    main(["dontgo", "--games", "2", "--iterations", "1", "--decisions", "0", "--out", str(out)])
+    row = next(line for line in out.read_text().splitlines() if line.startswith("| dontgo |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[1:4] == ["2", "2", "1"] and cells[6] == "0"
