@@ -370,3 +370,27 @@ def test_the_atmosfear_evaluation_counts_spare_keys_and_being_stuck_inside():
     d["players"][0]["rack"] = list(COLOURS[:3])
     d["players"][0]["pos"] = INNER[0]
     assert evaluate(state, 0) < three
+
+
+def test_a_game_s_own_policy_makes_the_base_pick_and_plays_its_seat_in_rollouts():
+    """Opted in with `policy`: the pick that stands without a better one is the policy's, and in
+    a rollout the policy plays the searching seat alone (the others stay smart)."""
+    from games.core.search import rollout
+    game = games.get("kingdom")
+    state, seat = positions("kingdom", 2, seed=3, count=1)[0]
+    asked: list[int] = []
+
+    def last_choice(view, prompt, rng):
+        asked.append(prompt.seat)
+        return prompt.choices[-1].action
+
+    def broken(view, seat, rng):
+        raise KeyError("a detail the view leaves out")
+    prompt = game.prompt(state, seat)
+    assert decide_by_search(game, broken, game.view(state, seat), prompt, Rng(9), None, iterations=3,
+                            policy=last_choice) == prompt.choices[-1].action
+    asked.clear()
+    board = state.copy()
+    rollout(game, board, seed=5, now=start_time(game, board), actions=60, policy=last_choice, own=seat)
+    played = board.version - state.version
+    assert asked and set(asked) == {seat} and len(asked) < played  # the rival played too, as smart

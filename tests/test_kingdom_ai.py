@@ -260,3 +260,38 @@ def test_one_lost_piece_of_its_own_equipment_puts_the_wizard_among_its_goals():
     assert BOARD.wizard not in dict(ai.goals(GAME.view(st, 0), 0))
     assert ai.wizard_cost(0, 1) < ai.wizard_cost(1, 0) < ai.wizard_cost(0, 0)
 
+
+
+def hard_policy(st, seat=0):
+    from games.kingdom import hard
+    prompt = GAME.prompt(st, seat)
+    return hard.choose(GAME.ai_view(st, seat, "smart", prompt), prompt, Rng(3))
+
+
+def test_hard_s_policy_suspects_the_likeliest_holder_of_the_key():
+    from games.kingdom.hard import key_odds, with_suspect
+    st = position("gate", seats=2)
+    for loc in sorted(st.data["locations"])[:4]:
+        st.data["locations"][loc] = None
+    put(st, 0, hand=["orb"])
+    put(st, 1, "h4", hand=["crown", "sceptre"])
+    view = GAME.view(st, 0)
+    assert key_odds(view, 0) == {1: 0.5}  # two of the four holders seat 0 cannot see
+    assert with_suspect(view, 0)["knows"] == {"key": 1} and view["knows"] == {"key": None}
+    put(st, 0, hand=["key"])
+    assert with_suspect(GAME.view(st, 0), 0)["knows"] == {"key": None}
+
+
+def test_hard_s_policy_goes_to_rob_a_rival_within_reach_before_it_holds_the_key():
+    from games.core import Prompt
+    from games.kingdom.ai import Smart, cost
+    from games.kingdom.hard import REACH, ROB, Hard
+    st = position("h1", seats=2)
+    put(st, 1, "h4", hand=["crown"])
+    view = GAME.view(st, 0)
+    prompt = Prompt(0, "", [])
+    assert ("h4", ROB) in Hard(view, prompt, Rng(1)).targets
+    assert all(target != "h4" for target, _ in Smart(view, prompt, Rng(1)).targets)
+    put(st, 1, "b3")  # farther than REACH turns: left alone
+    assert cost("h1", st.data["fold"], "b3") > REACH
+    assert all(target != "b3" for target, _ in Hard(GAME.view(st, 0), prompt, Rng(1)).targets)

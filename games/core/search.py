@@ -24,7 +24,9 @@ prompt for the seat differs from the real one (a sampler that could not rebuild 
 detail) is thrown away; with no usable sample the smart policy decides alone.
 
 A game opts in with `searcher = "games.<game>.sample:search"`, where its sample module sets
-`search = searcher(sample)`, or `searcher(sample, evaluate, horizon)` with an evaluation.
+`search = searcher(sample)`, or `searcher(sample, evaluate, horizon)` with an evaluation; a game
+whose hard level has a policy of its own, stronger than smart, passes it as `policy`: it makes the
+base pick in smart's place and plays the searching seat in the rollouts (the others stay smart).
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from .rng import MASK, Rng
 
 Sampler = Callable[[dict[str, Any], int, Rng], State]
 Evaluation = Callable[[State, int], float]
+Policy = Callable[[dict[str, Any], Prompt, Rng], str]  # (smart's view of the seat, prompt, dice) -> action
 Search = Callable[..., str]
 
 BUDGET_S = 0.2  # a decision's default time budget: the issue's p95 limit
@@ -121,20 +124,21 @@ class Horizon:
     actions: int
 
 
-def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int = 0) -> Search:
+def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int = 0,
+             policy: Policy | None = None) -> Search:
     """The game's `searcher` hook, built on its sampler, and, with `evaluate`, rollouts cut at
-    `horizon` actions."""
+    `horizon` actions; `policy`, the hard level's own, in smart's place for the searching seat."""
     cut = Horizon(evaluate, horizon) if evaluate is not None else None
 
     def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
                budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
-        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations, cut)
+        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations, cut, policy)
     return search
 
 
 def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
                      budget_s: float | None = BUDGET_S, iterations: int | None = None,
-                     horizon: Horizon | None = None) -> str:
+                     horizon: Horizon | None = None, policy: Policy | None = None) -> str:
     """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
     other candidate scores clearly better in the paired rollouts. `iterations` (samples) fixes the
     work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
@@ -142,10 +146,10 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     seat = prompt.seat
     actions = [c.action for c in prompt.choices]
     if any(c.input for c in prompt.choices):  # words to write: not a search's business
-        return smart_pick(game, view, prompt, Rng(rng.state))
+        return smart_pick(game, view, prompt, Rng(rng.state), policy)
     if len(set(actions)) == 1:
         return actions[0]
-    smart = smart_pick(game, view, prompt, Rng(rng.state))
+    smart = smart_pick(game, view, prompt, Rng(rng.state), policy)
     state = _consistent_sample(game, sample, view, prompt, rng)
     if state is None:
         return smart
@@ -155,13 +159,13 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
         seed = rng.next64()
         try:
             base = clock.timed(score, game, state, seat, smart, seed, clock.hard_stop,
-                              horizon)
+                              horizon, policy)
             results = []
             for tally in tallies:
                 if clock.out_of_time():
                     break
                 result = clock.timed(score, game, state, seat, tally.action, seed,
-                                    clock.hard_stop, horizon)
+                                    clock.hard_stop, horizon, policy)
                 results.append(result - base)
         except OutOfTime:
             break
@@ -207,7 +211,8 @@ def glance(game: Game, state: State, seat: int, action: str, now: float, horizon
 
 
 def score(game: Game, state: State, seat: int, action: str, seed: int,
-          deadline: float | None = None, horizon: Horizon | None = None) -> float:
+          deadline: float | None = None, horizon: Horizon | None = None,
+          policy: Policy | None = None) -> float:
     """`seat`'s share of the win when it plays `action` in (a copy of) `state` and the smart
     policy plays every seat after: 1 alone, 1/k shared by k winners, 0 otherwise; or, with a
     `horizon` the rollout stops at, its evaluation of the position there."""
@@ -216,7 +221,7 @@ def score(game: Game, state: State, seat: int, action: str, seed: int,
         now = start_time(game, board)
         advance(game, board, seat, action, now)
         rollout(game, board, seed, now + THINK_SECONDS, deadline,
-                horizon.actions if horizon is not None else ROLLOUT_ACTIONS)
+                horizon.actions if horizon is not None else ROLLOUT_ACTIONS, policy, seat)
     except IllegalAction:
         return 0.0
     if horizon is not None and not board.over:
@@ -226,10 +231,10 @@ def score(game: Game, state: State, seat: int, action: str, seed: int,
 
 
 def rollout(game: Game, state: State, seed: int, now: float, deadline: float | None = None,
-            actions: int = ROLLOUT_ACTIONS) -> None:
+            actions: int = ROLLOUT_ACTIONS, policy: Policy | None = None, own: int | None = None) -> None:
     """Self-play by the smart policy from `state` (in place) for at most `actions` actions,
-    timers firing when due; OutOfTime once `deadline` (perf_counter seconds) has passed, looked
-    at every DEADLINE_EVERY actions."""
+    timers firing when due, `policy` playing seat `own` if given; OutOfTime once `deadline`
+    (perf_counter seconds) has passed, looked at every DEADLINE_EVERY actions."""
     timed = type(game).timers is not Game.timers
     dice = ai_rngs(seed & MASK)
     seats = range(state.seats)
@@ -254,7 +259,11 @@ def rollout(game: Game, state: State, seed: int, now: float, deadline: float | N
                 return
             now = max(now, due)
             continue
-        advance(game, state, seat, decide(game, state, seat, dice(state.version), "smart", prompt), now)
+        if policy is not None and seat == own:
+            action = policy(game.ai_view(state, seat, "smart", prompt), prompt, dice(state.version))
+        else:
+            action = decide(game, state, seat, dice(state.version), "smart", prompt)
+        advance(game, state, seat, action, now)
         now += THINK_SECONDS
 
 
@@ -280,10 +289,12 @@ def _consistent_sample(game: Game, sample: Sampler, view: dict[str, Any], prompt
     return None
 
 
-def smart_pick(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
-    """The smart policy's action from the seat's whole view: what a smart seat would play here
-    (`rng` a copy of the decision's dice, as the smart AI would have had them)."""
+def smart_pick(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
+               policy: Policy | None = None) -> str:
+    """The smart policy's action from the seat's whole view, or `policy`'s: what a smart seat (or
+    the hard level's own policy) would play here (`rng` a copy of the decision's dice, as the
+    smart AI would have had them)."""
     from_view = game.hook("ai_view_from_view")
     ai_view = view if from_view is None else from_view(view, prompt.seat, "smart", prompt)
-    return game.ai_action(ai_view, prompt, rng, "smart")
+    return game.ai_action(ai_view, prompt, rng, "smart") if policy is None else policy(ai_view, prompt, rng)
 

@@ -18,6 +18,7 @@ from games.core import Rng, State
 from games.core.search import searcher
 
 from .evaluate import HORIZON, evaluate
+from .hard import choose as hard_policy
 from .stock import COBRA, ITEM_COPIES, MONSTERS, TREASURES
 
 
@@ -101,4 +102,4 @@ def _fold_job(job: dict[str, Any] | None) -> dict[str, Any] | None:
             "runners": {k: dict(v) for k, v in job["runners"].items()}, "caught": []}
 
 
-search = searcher(sample, evaluate, HORIZON)
+search = searcher(sample, evaluate, HORIZON, hard_policy)
