@@ -758,6 +758,8 @@ def test_a_key_challenge_is_seen_only_by_the_challenger():
     assert GAME.view(after, 0)["secret"]["held"] == {"4": [1]}
     assert GAME.view(after, 1)["secret"]["held"] == {}
     assert after.data["step"] == "move"  # he still moves his 1
+    for seat in (None, 0, 1, 2):  # who asked about which number is said aloud: everyone's to remember
+        assert GAME.view(after, seat)["challenges"] == [{"seat": 0, "n": 4}]
     st.data["challenged"] = False
     after, events = act(st, 0, "challenge 8")
     assert "under the Warlock's chest" in texts(events, public=False)
