@@ -285,3 +285,44 @@ def test_a_hunter_chases_only_adventurers_seen_with_a_number_it_lacks_while_room
     d["players"][1]["revealed"] = ["keys_a"]  # seen: it carries the 3 we lack
     smart = Smart(GAME.view(st, 0), ["roll"], Rng(1))
     assert "E11" in dict(smart.targets())
+
+
+def test_against_one_rival_a_number_he_challenged_for_lies_under_the_chest_until_seen_held():
+    """A player asks about numbers he lacks, so with one rival the number he named, if not ours,
+    is under the chest: half of the twenty triples go. He may have bluffed (naming his own is
+    allowed): once we see him hold it, the inference is dropped, not the game's other facts."""
+    from tests.test_firetop_rules import fresh, turn_of
+    from games.firetop.ai import Smart
+    st = fresh(2)
+    d = st.data
+    d["chest"] = [3, 4, 5]
+    d["players"][0]["keys"], d["players"][1]["keys"] = [1, 7, 9], [2, 6, 8]
+    turn_of(st, 0)
+
+    def candidates() -> list[frozenset[int]]:
+        return Smart(GAME.view(st, 0), ["roll"], Rng(1)).candidates
+    assert len(candidates()) == 20
+    d["challenges"] = [{"seat": 1, "n": 4}, {"seat": 0, "n": 2}]  # our own question tells us nothing here
+    assert len(candidates()) == 10 and all(4 in t for t in candidates())
+    d["challenges"].append({"seat": 1, "n": 8})  # his own number: a bluff
+    assert all({4, 8} <= t for t in candidates())
+    d["players"][0]["know"]["held"]["8"] = [1]  # then shown to us in a confer
+    assert len(candidates()) == 10 and not any(8 in t for t in candidates())
+    three = fresh(3)
+    three.data["players"][0]["keys"] = [1, 7]
+    three.data["challenges"] = [{"seat": 1, "n": 4}]  # with two rivals, 4 may be the other's
+    assert len(Smart(GAME.view(three, 0), ["roll"], Rng(1)).candidates) == 35
+
+
+def test_the_hard_ais_samples_deal_nobody_a_number_he_challenged_for():
+    """The hard AI imagines the hidden Key cards as the smart one reads the table: a rival who
+    asked about a number is not dealt it (the chest is, with one rival)."""
+    from tests.test_firetop_rules import fresh
+    from games.firetop.sample import sample
+    st = fresh(2)
+    st.data["players"][0]["keys"] = [1, 7, 9]
+    st.data["challenges"] = [{"seat": 1, "n": 4}, {"seat": 1, "n": 6}]
+    view, rng = GAME.view(st, 0), Rng(5)
+    for _ in range(40):
+        drawn = sample(view, 0, rng).data
+        assert {4, 6} <= set(drawn["chest"]) and not {4, 6} & set(drawn["players"][1]["keys"])

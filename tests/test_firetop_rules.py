@@ -312,6 +312,16 @@ def test_setup_lays_one_treasure_per_room_fixed_encounters_and_encounter_cards(s
     assert all(pl["pos"] == "entrance" for pl in d["players"])
 
 
+def test_nine_bunches_carry_every_key_number_three_times_and_no_two_numbers_twice():
+    """The house deck (rules page, Cards): each number on three Bunches of Keys, so any chest can
+    be opened three ways, and no two numbers on more than one bunch, so no bunch is worth two."""
+    bunches = [set(TREASURES[cid]["keys"]) for cid in content.KEY_TREASURES]
+    assert len(bunches) == 9 and all(len(b) == 3 for b in bunches)
+    assert all(sum(n in b for b in bunches) == 3 for n in range(1, content.NUMBERS + 1))
+    assert all(sum({a, b} <= bunch for bunch in bunches) <= 1
+               for a in range(1, content.NUMBERS + 1) for b in range(a + 1, content.NUMBERS + 1))
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_key_cards_three_under_the_chest_the_rest_dealt_spares_to_the_lowest_skill(seats):
     for seed in range(8):
@@ -748,6 +758,8 @@ def test_a_key_challenge_is_seen_only_by_the_challenger():
     assert GAME.view(after, 0)["secret"]["held"] == {"4": [1]}
     assert GAME.view(after, 1)["secret"]["held"] == {}
     assert after.data["step"] == "move"  # he still moves his 1
+    for seat in (None, 0, 1, 2):  # who asked about which number is said aloud: everyone's to remember
+        assert GAME.view(after, seat)["challenges"] == [{"seat": 0, "n": 4}]
     st.data["challenged"] = False
     after, events = act(st, 0, "challenge 8")
     assert "under the Warlock's chest" in texts(events, public=False)

@@ -1,4 +1,5 @@
-"""Firetop games saved in state format 1 (before the tally) load and play on after the upgrade."""
+"""Firetop games saved in state format 1 (before the tally and the public list of Key Challenges)
+load and play on after the upgrades."""
 from __future__ import annotations
 
 import json
@@ -23,7 +24,7 @@ def test_a_format_1_game_upgrades_to_the_current_shape_and_plays_on():
     state = State(**{**raw, "data": data})
     fresh = setup(GAME, state.seats, state.options, 1)
     assert set(state.data) == set(fresh.data)
-    assert state.data["tally"] == dict.fromkeys(TALLY, 0)
+    assert state.data["tally"] == dict.fromkeys(TALLY, 0) and state.data["challenges"] == []
     for _ in range(400):
         if state.over:
             break

@@ -4,10 +4,11 @@
 (the board, public scores, its own Key cards, rucksack and what it has learned):
 
 - keys: it keeps the set of chest triples consistent with what it knows (its own Key cards, Key
-  cards it has seen held, keys it knows are under the chest, and every public try at the chest
-  with its count of wrong keys), challenges for the number that splits that set most evenly, and
-  goes to the Treasure Room once a likely triple is covered by the Bunches of Keys it carries, or
-  with its best guess once the rounds left (the limit is public) only leave time for the walk;
+  cards it has seen held, keys it knows are under the chest, every public try at the chest with
+  its count of wrong keys, and, against one rival, the numbers he challenged for: seldom his own),
+  challenges for the number that splits that set most evenly, and goes to the Treasure Room once
+  a likely triple is covered by the Bunches of Keys it carries, or with its best guess once the
+  rounds left (the limit is public) only leave time for the walk;
 - moving: it walks towards the best target (the Treasure Room when ready, the Warlock's orb, unexplored
   rooms, treasure left lying about, the healing spring when hurt), weighing the value of each
   target against its walking cost over the board's route graph (crossings it can pay for,
@@ -94,14 +95,23 @@ class Smart:
             own = set(self.secret["keys"])
             held = {int(n) for n, who in self.secret["held"].items() if who}
             chest = set(self.secret["chest"])
-            out = []
-            for t in ALL_TRIPLES:
-                if t & (own | held) or not chest <= t:
-                    continue
-                if all(len(set(a["keys"]) - t) == a["wrong"] for a in self.view["attempts"]):
-                    out.append(t)
-            self._cands = out or [t for t in ALL_TRIPLES if not t & own]
+            self._cands = self.consistent(own | held, chest | self.rival_asked(own)) \
+                or self.consistent(own | held, chest) or [t for t in ALL_TRIPLES if not t & own]
         return self._cands
+
+    def consistent(self, outside: set[int], inside: set[int]) -> list[frozenset[int]]:
+        """The triples with every number of `inside`, none of `outside`, that give every public
+        try at the chest its count of wrong keys."""
+        return [t for t in ALL_TRIPLES if not t & outside and inside <= t
+                and all(len(set(a["keys"]) - t) == a["wrong"] for a in self.view["attempts"])]
+
+    def rival_asked(self, own: set[int]) -> set[int]:
+        """With one rival, the numbers he challenged for that are not ours: under the chest, if he
+        asks only about numbers he lacks, as players do (naming his own is allowed, and a bluff:
+        when what we see later contradicts it, the candidates are made without it)."""
+        if len(self.view["players"]) != 2:
+            return set()
+        return {c["n"] for c in self.view["challenges"] if c["seat"] != self.seat} - own
 
     def chance(self, n: int) -> float:
         cands = self.candidates

@@ -26,6 +26,7 @@ State lives in `state.data` (JSON-native):
     queue        decisions the turn waits for [{"seat", "kind": spoils|flee|leave|drop, ...}]
     offers       key exchanges offered [{"from", "to", "key"}]
     attempts     tries at the chest, public [{"seat", "keys", "wrong"}]
+    challenges   Key Challenges made, public [{"seat", "n"}]
     tally        public counts for self-play reports: monster fights, fled (escaped from a monster),
                  slain (adventurers killed by monsters), killed (by adventurers), maze (entries)
     last, dice   the last move and the last dice, for the board
@@ -381,6 +382,11 @@ def upgrade_1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "tally": new_tally()}
 
 
+def upgrade_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 2 -> 3: the public list of Key Challenges (those made before are not known)."""
+    return {**data, "challenges": []}
+
+
 class FiretopGame(Game):
     name = "firetop"
     title = "The Warlock of Firetop Mountain"
@@ -405,8 +411,8 @@ class FiretopGame(Game):
     warm_up = "render.firetop:warm_up"
     rules_page = ("data", "firetop/rules.md")
     searcher = "games.firetop.sample:search"
-    state_format = 2
-    upgrades = {1: upgrade_1}
+    state_format = 3
+    upgrades = {1: upgrade_1, 2: upgrade_2}
 
     # ------------------------------------------------------------ set-up
     def setup_data(self, state: State, rng: Rng) -> None:
@@ -452,7 +458,7 @@ class FiretopGame(Game):
             "roll": None, "challenged": False, "players": players, "rooms": rooms, "chest": chest,
             "maze": {space: maze[i] for i, space in enumerate(BOARD.maze_spaces)}, "maze_seen": {},
             "maze_trail": [], "piles": [], "battle": None, "task": None, "queue": [], "offers": [],
-            "conferred": [], "attempts": [], "last": None, "dice": None, "winner": None,
+            "conferred": [], "attempts": [], "challenges": [], "last": None, "dice": None, "winner": None,
             "limit": int(state.options.get("rounds", 60)),
             "double6": state.options.get("double6", "off") == "on", "tally": new_tally(),
         }
@@ -990,6 +996,7 @@ class FiretopGame(Game):
         d = ctx.d
         seat = ctx.seat
         ctx.events.append(Event(words("challenge", who=p(seat), n=n)))
+        d["challenges"].append({"seat": seat, "n": n})
         ctx.events.append(Event(self._held_out(d, seat, n), to=(seat,), kind="secret"))
 
     def _held_out(self, d: dict[str, Any], seat: int, n: int) -> Msg:
@@ -1893,7 +1900,8 @@ class FiretopGame(Game):
             "battle": battle, "queue": [{"seat": q["seat"], "kind": q["kind"]} for q in d["queue"]],
             "offers": [{"from": o["from"], "to": o["to"]} for o in d["offers"]],
             "conferred": list(d["conferred"]),
-            "attempts": [dict(a) for a in d["attempts"]], "last": d["last"], "dice": d["dice"],
+            "attempts": [dict(a) for a in d["attempts"]],
+            "challenges": [dict(c) for c in d["challenges"]], "last": d["last"], "dice": d["dice"],
             "winner": d["winner"], "double6": d["double6"], "secret": None,
             "marks": [{"node": node, "mark": mark} for node, mark in self.marks(state).items()],
         }

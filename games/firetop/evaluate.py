@@ -33,7 +33,8 @@ def progress(d: dict[str, Any], seat: int) -> float:
         return 0.0
     secret = {"seat": seat, "keys": pl["keys"], "held": pl["know"]["held"],
               "chest": pl["know"]["chest"], "items": pl["items"]}
-    smart = Smart({"secret": secret, "players": d["players"], "attempts": d["attempts"]}, [], Rng(0))
+    smart = Smart({"secret": secret, "players": d["players"], "attempts": d["attempts"],
+                   "challenges": d["challenges"]}, [], Rng(0))
     cands = smart.candidates
     mine = carried(pl["items"])
     cover = sum(len(t & mine) for t in cands) / (3 * len(cands))

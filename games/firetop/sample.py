@@ -5,7 +5,7 @@ The view shows every adventurer's sheet, the treasure cards the table has seen, 
 carries, the rooms visited and looted, the Maze cards turned up, and to the seat its own keys,
 rucksack and what it has learned of the keys. Drawn at random: the three numbers under the chest
 (among those the seat has not seen held, its known ones included), the others' Key cards (with
-those it saw them hold), the treasure of every unlooted room and in every unseen rucksack or pile
+those it saw them hold, none they challenged for), the treasure of every unlooted room and in every unseen rucksack or pile
 (the key treasures first: all of them were laid in rooms), the encounters behind unvisited doors
 and the Maze cards not yet turned up. Public bookkeeping the view leaves out (an effect half run,
 a fight's hidden dice) starts empty: where that changes the seat's question, the search leaves
@@ -54,7 +54,8 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "maze": _maze(view, rng), "maze_seen": {k: v for k, v in view["maze"].items() if v is not None},
         "maze_trail": list(view["maze_trail"]), "piles": piles, "battle": _battle(view["battle"]),
         "task": None, "queue": queue, "offers": offers, "conferred": list(view["conferred"]),
-        "attempts": [dict(a) for a in view["attempts"]], "last": view["last"], "dice": view["dice"],
+        "attempts": [dict(a) for a in view["attempts"]],
+        "challenges": [dict(c) for c in view["challenges"]], "last": view["last"], "dice": view["dice"],
         "winner": view["winner"], "limit": view["limit"], "double6": view["double6"], "tally": new_tally(),
     }
     if data["battle"] is not None and data["battle"]["kind"] == "monster":
@@ -81,12 +82,18 @@ def _numbers(view: dict[str, Any], seat: int, rng: Rng) -> tuple[list[int], list
     known = [n for n in secret["chest"] if n not in placed]
     free = [n for n in range(1, NUMBERS + 1) if n not in placed and n not in known]
     rng.shuffle(free)
-    chest = sorted(known + [free.pop() for _ in range(max(CHEST_KEYS - len(known), 0))])[:CHEST_KEYS]
+    asked: dict[int, set[int]] = {}
+    for c in view["challenges"]:
+        asked.setdefault(c["seat"], set()).add(c["n"])
     for s, pl in enumerate(view["players"]):
         while s != seat and len(keys[s]) < pl["keycards"] and free:
-            keys[s].append(free.pop())
+            # not a number he challenged for (players ask about numbers they lack), unless no
+            # other is left
+            pick = next((n for n in free if n not in asked.get(s, ())), free[0])
+            free.remove(pick)
+            keys[s].append(pick)
         keys[s].sort()
-    return chest, keys
+    return sorted(known + free)[:CHEST_KEYS], keys
 
 
 def _player(pl: dict[str, Any], s: int, secret: dict[str, Any], keys: list[int]) -> dict[str, Any]:
