@@ -370,3 +370,45 @@ def test_the_atmosfear_evaluation_counts_spare_keys_and_being_stuck_inside():
     d["players"][0]["rack"] = list(COLOURS[:3])
     d["players"][0]["pos"] = INNER[0]
     assert evaluate(state, 0) < three
+
+
+def castle_stood_by_a_closed_finish() -> tuple[State, dict, str]:
+    """Seat 1 stands on C7, the closed door C8 (its far edge) next to it, and has just ended its
+    turn by staying there: holding a key of C8's colour or a Skeleton Key, the smart policy would
+    have opened C8 and won. Seat 0, outside, is to play; also the key that would have won."""
+    game = games.get("castle")
+    state = next(s for s in (setup(game, 2, {}, seed) for seed in range(50))
+                 if s.data["tiles"][32]["face"] == "open" and not s.data["tiles"][37]["open"])
+    d = state.data
+    d["tiles"][32].update(open=True, revealed=True)  # C7
+    d["players"][1]["pos"] = "C7"
+    d["last"] = {"seat": 1, "tiles": []}
+    return state, game.view(state, 0), "key-" + d["tiles"][37]["colour"]
+
+
+def test_castle_samples_the_hand_the_opponent_s_last_turn_suggests():
+    """The player before this seat stayed beside a door it could have won through with a key of
+    its colour or a Skeleton Key: the sampler seldom deals it one (dealt uniformly, about two hands
+    in three would hold one)."""
+    from games.castle.sample import sample
+    _, view, key = castle_stood_by_a_closed_finish()
+    hands = [sample(view, 0, Rng(k)).data["players"][1]["hand"] for k in range(200)]
+    could_win = sum(any(c in (key, "skeleton") for c in hand) for hand in hands)
+    assert could_win < 0.25 * len(hands), could_win
+
+
+def test_castle_belief_reads_the_last_step_and_weighs_hands_by_it():
+    """The opponent's last action read from the view: its step (from where, to where) or its stay;
+    a hand that would have won instead is unlikely, one that had no better step is not; with no
+    step seen (this seat's own move to make) there is nothing to weigh."""
+    from games.castle.belief import WON, last_step
+    state, view, key = castle_stood_by_a_closed_finish()
+    belief = last_step(view, 0)
+    assert (belief.opponent, belief.step) == (1, "stay")
+    assert belief.weight(["padlock", "net", "passage"]) == 1.0
+    assert belief.weight(["padlock", key, "passage"]) == WON
+    state.data["last"] = {"seat": 1, "tiles": ["C6", "C7"]}
+    belief = last_step(games.get("castle").view(state, 0), 0)
+    assert (belief.opponent, belief.step) == (1, "move C7")
+    state.data["phase"] = "move"
+    assert last_step(games.get("castle").view(state, 0), 0) is None
