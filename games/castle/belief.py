@@ -8,14 +8,16 @@ their colour cheap on its route), and it takes a winning play whenever its hand 
 hand under which it would have stepped elsewhere, or won, is unlikely. `Belief.weight` says how
 likely, for each hand the sampler deals, and the sampler keeps hands in proportion.
 
-It reads the view only: what the seat saw, never the state.
+It reads the view only: what the seat saw, never the state. It asks the smart policy's own
+step and win finders (`ai._move`, `ai._winning_plays`), so the opponent it pictures is the
+policy the rollouts play.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
+from . import GAME
 from .ai import _move, _winning_plays, Plan, PLAY_MARGIN, STEP_MARGIN, moves_on
-from .engine import CastleGame
 
 MISS = 0.05  # the weight of a hand under which smart would not have made the step seen: the
 # picture of that turn is rebuilt (which door the player came back in by is not in the view)
@@ -79,9 +81,6 @@ class Belief:
         if _winning_plays(plan, plays, [split[a] for a in plays]):
             weight *= WON
         return weight
-
-
-GAME = CastleGame()
 
 
 def last_step(view: dict[str, Any], seat: int) -> Belief | None:

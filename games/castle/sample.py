@@ -4,7 +4,9 @@ for the hard AI's search (`games.core.search`).
 The view shows the board's colours, the faces of revealed doors, every card on the castle, each
 hand's size, the piles' sizes and the discard's top card. The rest is drawn at random: the faces of
 unrevealed doors and the spare tiles from the tiles of their colour not yet seen, the others'
-hands, the draw pile and the discard below its top from the cards the seat cannot place.
+hands, the draw pile and the discard below its top from the cards the seat cannot place; the hand
+of the player whose last step the view shows, in proportion to how likely that step was with it
+(`belief.py`: the smart policy would have stepped elsewhere, or won, with some hands).
 Public history the view leaves out (the door each player last stepped out by) is taken as none.
 """
 from __future__ import annotations
