@@ -320,58 +320,6 @@ def test_the_evaluation_shares_the_win_and_favours_the_winner_late(name):
     assert total and ahead >= 0.7 * total, (ahead, total)
 
 
-def test_a_rollout_stops_at_its_horizon_and_the_evaluation_scores_it():
-    game = games.get("kingdom")
-    state, seat = positions("kingdom", 2, seed=3, count=1)[0]
-    action = game.prompt(state, seat).choices[0].action
-    seen = []
-
-    def fixed(board, who):
-        seen.append(board.version - state.version)
-        return 0.37
-    assert score(game, state, seat, action, seed=1, horizon=Horizon(fixed, 5)) == 0.37
-    assert seen == [6]  # the seat's action, then five more
-
-
-def test_with_many_choices_the_evaluation_picks_the_candidates():
-    """Past CANDIDATES choices, those weighed are the ones the evaluation rates best just after
-    them (in the sample searched), not a random few."""
-    game = games.get("castle")
-    horizon = Horizon(evaluation("castle").evaluate, 1)
-    state, seat = next((s, seat) for s, seat in positions("castle", 2, seed=2, count=30)
-                       if len(game.prompt(s, seat).choices) > 20)
-    actions = [c.action for c in game.prompt(state, seat).choices]
-    smart = decide(game, state, seat, Rng(1), "smart")
-    picked = candidates(game, state, seat, actions, smart, Rng(1), horizon)
-    assert len(picked) == CANDIDATES - 1 and smart not in picked
-    value = {a: glance(game, state, seat, a, start_time(game, state), horizon) for a in actions}
-    left = [a for a in actions if a not in picked and a != smart]
-    assert min(value[a] for a in picked) >= max(value[a] for a in left)
-    assert len({value[a] for a in actions}) > 2  # the evaluation does tell the plays apart
-
-
-def test_the_atmosfear_evaluation_counts_spare_keys_and_being_stuck_inside():
-    """In a rollout's few turns keys only go: a spare key is worth something (the one a duel
-    takes instead of a needed colour), less than a colour; standing inside without every colour
-    costs (the only way on is back home)."""
-    from games.atmosfear.engine import COLOURS, INNER
-    game = games.get("atmosfear")
-    state = setup(game, 3, {}, 4)
-    d = state.data
-    d["well"] = sorted({*d["well"], 0, 1, 2})
-    for pl in d["players"]:
-        pl["rack"] = list(COLOURS[:3])
-    evaluate = evaluation("atmosfear").evaluate
-    three = evaluate(state, 0)
-    d["players"][0]["rack"] = list(COLOURS[:3]) + [COLOURS[0]]
-    spare = evaluate(state, 0)
-    d["players"][0]["rack"] = list(COLOURS[:4])
-    assert three < spare < evaluate(state, 0)
-    d["players"][0]["rack"] = list(COLOURS[:3])
-    d["players"][0]["pos"] = INNER[0]
-    assert evaluate(state, 0) < three
-
-
 def castle_stood_by_a_closed_finish() -> tuple[State, dict, str]:
     """Seat 1 stands on C7, the closed door C8 (its far edge) next to it, and has just ended its
     turn by staying there: holding a key of C8's colour or a Skeleton Key, the smart policy would
@@ -431,3 +379,55 @@ def test_the_castle_evaluation_is_as_sure_as_smart_games_bear_out():
                 if len(winners) == 1 and (share := evaluate(state, s)) > 0.7:
                     count, rated, won = count + 1, rated + share, won + (winners[0] == s)
     assert count > 300 and abs(rated / count - won / count) < 0.15, (count, rated / count, won / count)
+
+
+def test_a_rollout_stops_at_its_horizon_and_the_evaluation_scores_it():
+    game = games.get("kingdom")
+    state, seat = positions("kingdom", 2, seed=3, count=1)[0]
+    action = game.prompt(state, seat).choices[0].action
+    seen = []
+
+    def fixed(board, who):
+        seen.append(board.version - state.version)
+        return 0.37
+    assert score(game, state, seat, action, seed=1, horizon=Horizon(fixed, 5)) == 0.37
+    assert seen == [6]  # the seat's action, then five more
+
+
+def test_with_many_choices_the_evaluation_picks_the_candidates():
+    """Past CANDIDATES choices, those weighed are the ones the evaluation rates best just after
+    them (in the sample searched), not a random few."""
+    game = games.get("castle")
+    horizon = Horizon(evaluation("castle").evaluate, 1)
+    state, seat = next((s, seat) for s, seat in positions("castle", 2, seed=2, count=30)
+                       if len(game.prompt(s, seat).choices) > 20)
+    actions = [c.action for c in game.prompt(state, seat).choices]
+    smart = decide(game, state, seat, Rng(1), "smart")
+    picked = candidates(game, state, seat, actions, smart, Rng(1), horizon)
+    assert len(picked) == CANDIDATES - 1 and smart not in picked
+    value = {a: glance(game, state, seat, a, start_time(game, state), horizon) for a in actions}
+    left = [a for a in actions if a not in picked and a != smart]
+    assert min(value[a] for a in picked) >= max(value[a] for a in left)
+    assert len({value[a] for a in actions}) > 2  # the evaluation does tell the plays apart
+
+
+def test_the_atmosfear_evaluation_counts_spare_keys_and_being_stuck_inside():
+    """In a rollout's few turns keys only go: a spare key is worth something (the one a duel
+    takes instead of a needed colour), less than a colour; standing inside without every colour
+    costs (the only way on is back home)."""
+    from games.atmosfear.engine import COLOURS, INNER
+    game = games.get("atmosfear")
+    state = setup(game, 3, {}, 4)
+    d = state.data
+    d["well"] = sorted({*d["well"], 0, 1, 2})
+    for pl in d["players"]:
+        pl["rack"] = list(COLOURS[:3])
+    evaluate = evaluation("atmosfear").evaluate
+    three = evaluate(state, 0)
+    d["players"][0]["rack"] = list(COLOURS[:3]) + [COLOURS[0]]
+    spare = evaluate(state, 0)
+    d["players"][0]["rack"] = list(COLOURS[:4])
+    assert three < spare < evaluate(state, 0)
+    d["players"][0]["rack"] = list(COLOURS[:3])
+    d["players"][0]["pos"] = INNER[0]
+    assert evaluate(state, 0) < three
