@@ -4,7 +4,9 @@ for the hard AI's search (`games.core.search`).
 The view shows the board's colours, the faces of revealed doors, every card on the castle, each
 hand's size, the piles' sizes and the discard's top card. The rest is drawn at random: the faces of
 unrevealed doors and the spare tiles from the tiles of their colour not yet seen, the others'
-hands, the draw pile and the discard below its top from the cards the seat cannot place.
+hands, the draw pile and the discard below its top from the cards the seat cannot place; the hand
+of the player whose last step the view shows, in proportion to how likely that step was with it
+(`belief.py`: the smart policy would have stepped elsewhere, or won, with some hands).
 Public history the view leaves out (the door each player last stepped out by) is taken as none.
 """
 from __future__ import annotations
@@ -15,8 +17,12 @@ from typing import Any
 from games.core import Rng, State
 from games.core.search import searcher
 
+from .belief import Belief, last_step
 from .engine import all_tiles, full_deck
 from .evaluate import HORIZON, evaluate
+
+
+HANDS = 12  # hands dealt for the opponent whose last step is seen, one kept by its likelihood
 
 
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
@@ -69,12 +75,50 @@ def _cards(view: dict[str, Any], seat: int, rng: Rng) -> tuple[list[list[str]], 
         unknown[top] -= 1
     pool = sorted(unknown.elements())
     rng.shuffle(pool)
+    belief = _belief(view, seat)
     hands = []
     for s, pl in enumerate(view["players"]):
-        hands.append(list(view["hand"]) if s == seat else _take(pool, pl["hand_size"], rng))
+        if s == seat:
+            hands.append(list(view["hand"]))
+        elif belief is not None and s == belief.opponent:
+            hands.append(_likely_hand(pool, pl["hand_size"], belief, rng))
+        else:
+            hands.append(_take(pool, pl["hand_size"], rng))
     draw = _take(pool, view["draw_pile"], rng)
     discard = _take(pool, max(view["discard_count"] - 1, 0), rng) + ([top] if top is not None else [])
     return hands, draw, discard
+
+
+def _likely_hand(pool: list[str], n: int, belief: Belief, rng: Rng) -> list[str]:
+    """`n` cards off the shuffled pool for the opponent whose last step `belief` saw: of HANDS
+    hands dealt from it, one drawn in proportion to how likely that step was with it (sampling
+    importance resampling), its cards taken off the pool."""
+    count = min(HANDS, len(pool) // n) if n else 0
+    if count < 2:
+        return _take(pool, n, rng)
+    weights = [belief.weight(pool[i * n:(i + 1) * n]) for i in range(count)]
+    pick = rng.random() * sum(weights)
+    chosen = count - 1
+    for i, weight in enumerate(weights):
+        pick -= weight
+        if pick < 0:
+            chosen = i
+            break
+    hand = pool[chosen * n:(chosen + 1) * n]
+    del pool[chosen * n:(chosen + 1) * n]
+    return hand
+
+
+def _belief(view: dict[str, Any], seat: int) -> Belief | None:
+    """The opponent's last step as `belief.last_step` reads it, worked out once per view: the
+    search samples the same view again and again (held here with the view it came from)."""
+    global _LAST
+    if _LAST is None or _LAST[0] is not view or _LAST[1] != seat:
+        _LAST = (view, seat, last_step(view, seat))
+    return _LAST[2]
+
+
+_LAST: tuple[dict[str, Any], int, Belief | None] | None = None
 
 
 def _take(pool: list[str], n: int, rng: Rng) -> list[str]:
