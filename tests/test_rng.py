@@ -66,3 +66,15 @@ def test_self_play_reseeds_one_ai_rng_for_each_version():
     assert per_game(4).state == ai_rng(7, 4).state
     again = per_game(3)
     assert [again.below(6) for _ in range(5)] == drawn
+
+
+def test_a_weighted_draw_follows_its_weights_and_never_picks_a_weightless_index():
+    rng = Rng(7)
+    counts = [0, 0, 0]
+    for _ in range(3000):
+        counts[rng.weighted([1.0, 0.0, 3.0])] += 1
+    assert counts[1] == 0 and 650 < counts[0] < 850 and 2150 < counts[2] < 2350
+    again, state = Rng(7), Rng(7)
+    state.random()
+    again.weighted([1.0, 0.0, 3.0])
+    assert again.state == state.state  # one draw of the stream, as the picks it replaced

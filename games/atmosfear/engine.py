@@ -834,13 +834,7 @@ class AtmosfearGame(Game):
                 if (said.get(name, 0) != ALL_SAID[name] if name != "taunt" else taunt)]
 
     def _pick(self, items: list[tuple[Any, float]], rng: Rng) -> Any:
-        total = sum(w for _, w in items)
-        x = rng.random() * total
-        for it, w in items:
-            x -= w
-            if x < 0:
-                return it
-        return items[-1][0]
+        return items[rng.weighted([w for _, w in items])][0]
 
     def _appear(self, state: State, now: float, rng: Rng) -> list[Event]:
         """He takes the screen. `state.turn` moves on as he comes and goes: a turn timer armed

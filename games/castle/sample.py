@@ -96,14 +96,7 @@ def _likely_hand(pool: list[str], n: int, belief: Belief, rng: Rng) -> list[str]
     count = min(HANDS, len(pool) // n) if n else 0
     if count < 2:
         return _take(pool, n, rng)
-    weights = [belief.weight(pool[i * n:(i + 1) * n]) for i in range(count)]
-    pick = rng.random() * sum(weights)
-    chosen = count - 1
-    for i, weight in enumerate(weights):
-        pick -= weight
-        if pick < 0:
-            chosen = i
-            break
+    chosen = rng.weighted([belief.weight(pool[i * n:(i + 1) * n]) for i in range(count)])
     hand = pool[chosen * n:(chosen + 1) * n]
     del pool[chosen * n:(chosen + 1) * n]
     return hand

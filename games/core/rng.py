@@ -111,3 +111,13 @@ class Rng:
 
     def random(self) -> float:
         return (self.next64() >> 11) / float(1 << 53)
+
+    def weighted(self, weights: Sequence[float]) -> int:
+        """An index drawn in proportion to `weights` (one `random` call; the last index should
+        rounding leave the draw unspent)."""
+        x = self.random() * sum(weights)
+        for i, w in enumerate(weights):
+            x -= w
+            if x < 0:
+                return i
+        return len(weights) - 1
