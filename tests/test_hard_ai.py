@@ -296,8 +296,9 @@ def test_every_choice_plays_out_from_a_sample(name):
 
 @pytest.mark.parametrize("name", EVALUATED)
 def test_the_evaluation_shares_the_win_and_favours_the_winner_late(name):
-    """Shares of the win add up to one; near the end of a game the seat that goes on to win is
-    rated above an even share far more often than not."""
+    """Shares of the win add up to one (in Atmosfear, where the clock may win, at most one); near
+    the end of a game the seat that goes on to win is rated above an even share of what the seats
+    share far more often than not."""
     game = games.get(name)
     evaluate = evaluation(name).evaluate
     seats = max(game.min_seats, 2)
@@ -312,11 +313,12 @@ def test_the_evaluation_shares_the_win_and_favours_the_winner_late(name):
             state = apply(game, state, seat, action, now).state
             states.append(state)
         for state in states[:-1]:
-            assert sum(evaluate(state, s) for s in range(seats)) == pytest.approx(1.0)
+            shared = sum(evaluate(state, s) for s in range(seats))
+            assert shared <= 1.0 + 1e-9 if name == "atmosfear" else shared == pytest.approx(1.0)
         if len(winners) == 1:
             for state in states[int(len(states) * 0.8):-1]:
                 total += 1
-                ahead += evaluate(state, winners[0]) > 1 / seats
+                ahead += evaluate(state, winners[0]) > sum(evaluate(state, s) for s in range(seats)) / seats
     assert total and ahead >= 0.7 * total, (ahead, total)
 
 

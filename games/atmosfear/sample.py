@@ -5,14 +5,17 @@ The view shows the board, every Harbinger's stone and number of keys, the keys l
 realm, the Black Key, the fears read and how many wait in the Well, and to the seat its own rack,
 Time cards and fear. Drawn at random: the colours in the others' racks (from the keys no realm
 holds and the seat does not), the others' fears and Time cards (none are assumed), the Fate and
-Time decks' order, and when the Gatekeeper next appears (his usual gap after now).
+Time decks' order, and when the Gatekeeper next appears (his usual gap after his last visit).
 
-The view holds no clock reading, so "now" is estimated from the turn (TURN_SECONDS a turn since
-the clock started), and the Gatekeeper's next visit drawn after it; the search starts its
-rollouts just before a sample's next timer, so there he comes at once, with the clock's end as
-far off as that visit was from now. Nor does the view hold a walk half made: a sample asks a step from what the seat's stone
-and last move show (a key, flight or duel stone just landed on, else a new turn), and where
-that is not the seat's question the search leaves it to the smart policy.
+The view holds no clock reading, but it counts the Gatekeeper's visits, and his rhythm is the
+game's own (a first visit, then a gap after each), whatever pace the players keep: so when he
+last came is drawn as his visits so far would have taken, and his next visit a gap after that;
+the search starts its rollouts just before a sample's next timer, so there he comes at once, with
+the clock's end as far off as that visit. (The turn says little: a table of AI seats plays a turn
+in seconds, people in tens of them.) Nor does the view hold a walk half made: a sample asks a
+step from what the seat's stone and last move show (a key, flight or duel stone just landed on,
+else a new turn), and where that is not the seat's question the search leaves it to the smart
+policy, or the hard level's own (`hard.py`), which plays the seat in the rollouts.
 """
 from __future__ import annotations
 
@@ -20,13 +23,14 @@ from collections import Counter
 from typing import Any
 
 from games.core import Rng, State
-from games.core.search import searcher
+from games.core.search import WholeView, searcher
 
 from .engine import (AI_FEARS, BRANCHES, COLOURS, DECOYS, FATE, INNER, KEYS_PER, KIND, RULES, TIME, WELL,
                      own_fears)
 from .evaluate import HORIZON, evaluate
+from .hard import choose
 
-TURN_SECONDS = 20.0  # the time a turn is taken to last, to place "now" on the game's clock
+CLOCK_MARGIN = 20.0  # seconds before the clock's end by which a sample has him come back at the latest
 LANDING_STEPS = {"key": "key", "flight": "flight", "duel": "duel"}  # a stone's kind -> its question
 
 
@@ -125,21 +129,36 @@ def _walk(view: dict[str, Any], seat: int, step: str, rng: Rng) -> dict[str, Any
 
 
 def _gatekeeper(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
-    """The Gatekeeper as the view shows him; off screen, his next visit his usual gap after the
-    estimated now."""
+    """The Gatekeeper as the view shows him; off screen, his next visit a gap after his last
+    (`last_visit`)."""
     gk, clock = view["gatekeeper"], view["clock"]
     out = {"next": None, "on": gk["on_screen"], "line": gk["line"], "calling": gk["calling"], "order": None,
            "deadline": gk["deadline"], "leave_at": None, "n": gk["appearances"], "said": {}}
     if clock["end"] is None or view["phase"] == "over":
         return out
-    start = clock["end"] - clock["minutes"] * 60
-    now = min(start + view["turn"] * TURN_SECONDS, clock["end"] - 60)
+    latest = clock["end"] - CLOCK_MARGIN
+    last = min(last_visit(view, rng), latest)
     if gk["on_screen"]:
-        out["leave_at"] = now + RULES["gk_leave_seconds"] if gk["calling"] is None else None
+        out["leave_at"] = last + RULES["gk_leave_seconds"] if gk["calling"] is None else None
     else:
         lo, hi = RULES["gk_gap"] if gk["appearances"] else RULES["gk_first_gap"]
-        out["next"] = now + lo + rng.random() * (hi - lo)
+        gone = last + (RULES["gk_leave_seconds"] if gk["appearances"] else 0.0)
+        out["next"] = min(gone + lo + rng.random() * (hi - lo), latest)
     return out
 
 
-search = searcher(sample, evaluate, HORIZON)
+def last_visit(view: dict[str, Any], rng: Rng) -> float:
+    """When the Gatekeeper last came (he left a few seconds after), or, before his first visit,
+    when the clock started: his own deadline if he is calling now, else his visits so far drawn
+    from his rhythm."""
+    gk, clock = view["gatekeeper"], view["clock"]
+    if gk["deadline"] is not None:
+        return gk["deadline"] - RULES["gk_answer_seconds"][0]
+    when = clock["end"] - clock["minutes"] * 60
+    for visit in range(gk["appearances"]):
+        lo, hi = RULES["gk_gap"] if visit else RULES["gk_first_gap"]
+        when += lo + rng.random() * (hi - lo) + (RULES["gk_leave_seconds"] if visit else 0.0)
+    return when
+
+
+search = searcher(sample, evaluate, HORIZON, WholeView(choose))

@@ -27,6 +27,7 @@ A game opts in with `searcher = "games.<game>.sample:search"`, where its sample 
 `search = searcher(sample)`, or `searcher(sample, evaluate, horizon)` with an evaluation; a game
 whose hard level has a policy of its own, stronger than smart, passes it as `policy`: it makes the
 base pick in smart's place and plays the searching seat in the rollouts (the others stay smart).
+Such a policy reads smart's view of the seat, or, wrapped in `WholeView`, the seat's whole view.
 """
 from __future__ import annotations
 
@@ -54,6 +55,17 @@ MIN_GAIN = 0.02  # share of the win an action must add on average: an evaluation
 # a difference is no reason to leave the smart pick
 DEADLINE_EVERY = 16  # rollout actions between looks at the clock
 SAMPLE_TRIES = 4  # samples drawn in a row before giving up on a sampler that cannot match
+
+
+@dataclass(frozen=True)
+class WholeView:
+    """A hard level's own policy that reads the seat's whole view (`game.view`), for a game whose
+    smart view is too compact for it."""
+
+    choose: Policy
+
+
+OwnPolicy = Policy | WholeView
 
 
 class OutOfTime(Exception):
@@ -125,7 +137,7 @@ class Horizon:
 
 
 def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int = 0,
-             policy: Policy | None = None) -> Search:
+             policy: OwnPolicy | None = None) -> Search:
     """The game's `searcher` hook, built on its sampler, and, with `evaluate`, rollouts cut at
     `horizon` actions; `policy`, the hard level's own, in smart's place for the searching seat."""
     cut = Horizon(evaluate, horizon) if evaluate is not None else None
@@ -138,7 +150,7 @@ def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int =
 
 def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
                      budget_s: float | None = BUDGET_S, iterations: int | None = None,
-                     horizon: Horizon | None = None, policy: Policy | None = None) -> str:
+                     horizon: Horizon | None = None, policy: OwnPolicy | None = None) -> str:
     """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
     other candidate scores clearly better in the paired rollouts. `iterations` (samples) fixes the
     work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
@@ -212,7 +224,7 @@ def glance(game: Game, state: State, seat: int, action: str, now: float, horizon
 
 def score(game: Game, state: State, seat: int, action: str, seed: int,
           deadline: float | None = None, horizon: Horizon | None = None,
-          policy: Policy | None = None) -> float:
+          policy: OwnPolicy | None = None) -> float:
     """`seat`'s share of the win when it plays `action` in (a copy of) `state` and the smart
     policy plays every seat after: 1 alone, 1/k shared by k winners, 0 otherwise; or, with a
     `horizon` the rollout stops at, its evaluation of the position there."""
@@ -231,7 +243,7 @@ def score(game: Game, state: State, seat: int, action: str, seed: int,
 
 
 def rollout(game: Game, state: State, seed: int, now: float, deadline: float | None = None,
-            actions: int = ROLLOUT_ACTIONS, policy: Policy | None = None, own: int | None = None) -> None:
+            actions: int = ROLLOUT_ACTIONS, policy: OwnPolicy | None = None, own: int | None = None) -> None:
     """Self-play by the smart policy from `state` (in place) for at most `actions` actions,
     timers firing when due, `policy` playing seat `own` if given; OutOfTime once `deadline`
     (perf_counter seconds) has passed, looked at every DEADLINE_EVERY actions."""
@@ -259,7 +271,9 @@ def rollout(game: Game, state: State, seed: int, now: float, deadline: float | N
                 return
             now = max(now, due)
             continue
-        if policy is not None and seat == own:
+        if isinstance(policy, WholeView) and seat == own:
+            action = policy.choose(game.view(state, seat), prompt, dice(state.version))
+        elif policy is not None and seat == own:
             action = policy(game.ai_view(state, seat, "smart", prompt), prompt, dice(state.version))
         else:
             action = decide(game, state, seat, dice(state.version), "smart", prompt)
@@ -290,10 +304,12 @@ def _consistent_sample(game: Game, sample: Sampler, view: dict[str, Any], prompt
 
 
 def smart_pick(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
-               policy: Policy | None = None) -> str:
+               policy: OwnPolicy | None = None) -> str:
     """The smart policy's action from the seat's whole view, or `policy`'s: what a smart seat (or
     the hard level's own policy) would play here (`rng` a copy of the decision's dice, as the
     smart AI would have had them)."""
+    if isinstance(policy, WholeView):
+        return policy.choose(view, prompt, rng)
     from_view = game.hook("ai_view_from_view")
     ai_view = view if from_view is None else from_view(view, prompt.seat, "smart", prompt)
     return game.ai_action(ai_view, prompt, rng, "smart") if policy is None else policy(ai_view, prompt, rng)
