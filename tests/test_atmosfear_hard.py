@@ -104,7 +104,7 @@ def test_the_clock_running_down_lowers_every_seat_s_chance():
 def test_at_the_well_a_seat_s_chance_grows_as_the_fears_in_it_run_out():
     state = playing()
     state.data["players"][0].update(rack=list(COLOURS), pos=WELL)
-    state.data["well"] = list(range(3, 20))
+    state.data["well"] = list(range(17))
     many = evaluate(state, 0)
     state.data["well"] = [0, 1, 2, 3]
     assert evaluate(state, 0) > many + 0.2
@@ -148,3 +148,31 @@ def test_the_sampler_times_the_gatekeeper_by_his_visits_not_the_turn(visits):
     for k in range(20):
         drawn = sample(GAME.view(state, 0), 0, Rng(k)).data["gk"]["next"]
         assert earliest <= drawn <= latest
+
+
+def test_the_black_key_goes_to_the_rival_with_the_most_keys():
+    state = playing()
+    d = state.data
+    d["players"][1].update(rack=["red"], pos="O4", hole=False)
+    d["players"][2].update(rack=["red", "blue", "green"], pos="O4", hole=False)
+    seat_zero(state, ["red"], "O4")
+    d["black_key"] = {"holder": 0, "on_board": False}
+    prompt = GAME.prompt(state, 0)
+    assert {"pass 2", "pass 3"} <= {c.action for c in prompt.choices}
+    assert choose(GAME.view(state, 0), prompt, Rng(1)) == "pass 3"
+
+
+def test_in_the_search_s_rollouts_the_hard_policy_plays_its_seat_from_the_whole_view():
+    """Opted in with `WholeView`: the policy is asked only for the searching seat's moves, and
+    reads that seat's whole view (its rack), which smart's compact view leaves out."""
+    from games.core.search import WholeView, rollout, start_time
+    state = playing()
+    seen: list[tuple[int, dict[str, int]]] = []
+
+    def recording(view, prompt, rng):
+        seen.append((prompt.seat, view["rack"]))
+        return choose(view, prompt, rng)
+    board = state.copy()
+    rollout(GAME, board, seed=5, now=start_time(GAME, board), actions=60, policy=WholeView(recording), own=0)
+    assert seen and {seat for seat, _ in seen} == {0}
+    assert len(seen) < board.version - state.version  # the others played too, as smart

@@ -9,13 +9,14 @@ runs down. The win is shared as a race among them all: a contender's odds are e 
 its points over SCALE (the Gatekeeper's, GK_BASE less GK_PER_MINUTE a minute left), so the
 clock's share is the chance nobody escapes in time, and a seat's is its part of the rest.
 
-Fitted to 19,521 positions of 600 smart three-player games on the 40-minute clock (every 15th
-decision, half to fit, half to test), binary log loss per seat 0.41, where the shares among the
-players alone scored 0.84: that rated a seat above 90% in positions it went on to win 33% of the
-time (the Gatekeeper takes about 45% of games), so every rollout looked decided. The fit gave the
-Black Key, the inside and the steps next to no weight (who holds the Black Key is no sign of who
-wins); they keep small costs here (the fit's loss unchanged to 0.001), as a search must not
-think the Black Key or a dead end inside harmless. How it was fitted: docs/games/atmosfear.md.
+Fitted (a simplex search over the constants, minimising each seat's log loss: did it win) to
+19,521 positions of 600 smart three-player games on the 40-minute clock (every 15th decision,
+the clock read at the last action; half to fit, half to test): log loss 0.41, where the shares
+among the players alone scored 0.84, rating a seat above 90% in positions it went on to win 33%
+of the time (the Gatekeeper takes about 45% of games), so every rollout looked decided. Now a
+seat rated 30-40% wins 40%, 10-20% wins 17%. The fit gave the Black Key, the inside and the
+steps next to no weight (who holds the Black Key is no sign of who wins); they keep small costs
+here (the loss unchanged to 0.001), as a search must not think them harmless.
 
 It reads a sampled state (the decks and others' racks and fears in it are guesses drawn from the
 seat's view), never the real game's.

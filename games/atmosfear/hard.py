@@ -1,14 +1,20 @@
 """The hard level's own policy for Atmosfear (its search's base pick and its own moves in the
-search's rollouts): the smart AI, with the dice and the duels chosen by what they are worth.
+search's rollouts): the smart AI, with the dice, the duels and the Black Key played by what they
+are worth.
 
-Smart rolls two dice four times in five whatever lies ahead, and duels whoever shows the most
-keys, whatever it may lose. Here:
+Smart rolls two dice four times in five whatever lies ahead, duels whoever shows the most keys
+whatever it may lose, and hands the Black Key to the first rival it may. Here:
 - the dice: one die or two, whichever lands on the better stone on average (every total weighed
-  by its chance): a key of a missing colour, not the Black Key, a Black Hole or a rival's
-  headstone; with a key of every colour, the fewer steps left to the Well the better;
+  by its chance): a key of a missing colour, a duel worth fighting, a rival to hand the Black Key
+  to; not the Black Key, a Black Hole or a rival's headstone. With every colour, the fewer steps
+  left to the Well the better, and the Flight nearest it;
 - a duel: fought only where winning a blind draw from that rival is worth more than losing one
-  from its own rack (a full rack has little to win and a colour to lose; the Black Key is best
-  lost, and drawn from its holder only by bad luck), else skipped.
+  from its own rack, the rival's loss counted in part (a full rack has little to win and a
+  colour to lose; the Black Key is best lost, and drawn from its holder only by bad luck);
+- the Black Key: to the rival with the most keys.
+Against two smart players over 2,000 games (policy alone, players rotating through the seats,
+seed 7) it wins 27% to their 18% and 17% (three smart players win 18-20% each); the dice alone
+are worth about five points of it.
 Everything else is smart's. It reads the seat's whole view (its rack, the public board), never
 the state.
 """
@@ -31,6 +37,7 @@ HOLE = 1.5  # a Black Hole without a key of one's own colour to walk out with (a
 HOLE_WITH_KEY = 0.3  # with one: a turn
 TRESPASS = 1 / 6  # the chance a rival's headstone costs a key
 STEP = 1 / 7  # a step nearer the Well, for a seat with every colour: a turn is seven steps
+RIVAL = 1.0  # a rival's loss against the seat's own gain (0.5 and 2 won less against smart)
 FULL_RACK = 1.5  # a lone colour lost from a full rack costs more than a key: the way in closes
 ONE_DIE = [(t, 1 / 6) for t in range(1, 7)]
 TWO_DICE = [(t, (6 - abs(t - 7)) / 36) for t in range(2, 13)]
@@ -166,15 +173,22 @@ class Seat:
         return (1 - black) * self.blind_colour - black * BLACK_KEY
 
     def duel_value(self, rival: int) -> float:
-        """The average change in the seat's worth from a duel with `rival`: even odds to draw a
-        key from its rack or lose one from the seat's."""
-        return (self.gain(rival) - self.loss) / 2
+        """The average change in the seat's worth from a duel with `rival`, against that rival's:
+        even odds to draw a key from its rack or lose one from the seat's. A rival with no more
+        keys than colours loses a colour it needs; given a key, it likely gains a spare."""
+        keys = self.players[rival]["keys"]
+        hurt = COLOUR_KEY if keys <= len(COLOURS) else (len(COLOURS) + SPARE_KEY * (keys - len(COLOURS))) / keys
+        helped = (COLOUR_KEY + SPARE_KEY) / 2
+        return (self.gain(rival) - self.loss + RIVAL * (hurt - helped)) / 2
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
     """The hard policy's action from the seat's whole view and its prompt."""
     actions = [c.action for c in prompt.choices]
-    if actions[:2] == ["roll 1", "roll 2"] and not any(a.startswith("pass ") for a in actions):
+    passes = [a for a in actions if a.startswith("pass ")]
+    if passes:  # the Black Key to the rival with the most keys: the nearest to the Well
+        return max(passes, key=lambda a: view["players"][int(a[5:]) - 1]["keys"])
+    if actions[:2] == ["roll 1", "roll 2"]:
         me = Seat(view, prompt.seat)
         if me.players[me.seat]["pos"] not in STONE and not me.may_win:  # stuck inside: smart's way out
             return smart_choose(compact_view(view, prompt), prompt, rng, "smart")
