@@ -176,3 +176,14 @@ def test_in_the_search_s_rollouts_the_hard_policy_plays_its_seat_from_the_whole_
     rollout(GAME, board, seed=5, now=start_time(GAME, board), actions=60, policy=WholeView(recording), own=0)
     assert seen and {seat for seat, _ in seen} == {0}
     assert len(seen) < board.version - state.version  # the others played too, as smart
+
+
+def test_atmosfear_s_search_leaves_the_policy_only_by_two_standard_errors():
+    """Rollouts that may end in a win at the Well are noisy: a candidate ahead of the base pick by
+    one and a half standard errors replaces it at the default margin, not at Atmosfear's."""
+    from games.atmosfear.sample import MARGIN
+    from games.core.search import Tally
+    tally = Tally("ccw")
+    for k in range(60):
+        tally.add(0.1 + (0.5 if k % 2 else -0.5))  # mean 0.1, standard error about 0.065
+    assert tally.clearly_better() and not tally.clearly_better(MARGIN)

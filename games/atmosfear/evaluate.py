@@ -3,20 +3,23 @@
 
 Each player still able to win (its fear unread) has points toward the Well: a point per colour
 of key held, a part of one per spare key, less for the Black Key or a Black Hole; with every
-colour, more for standing at the Well, the more so the fewer fears wait in it (each read there
-draws one of them), a little for each step nearer. The Gatekeeper's strength grows as the clock
-runs down. The win is shared as a race among them all: a contender's odds are e to the power of
-its points over SCALE (the Gatekeeper's, GK_BASE less GK_PER_MINUTE a minute left), so the
-clock's share is the chance nobody escapes in time, and a seat's is its part of the rest.
+colour, more the fewer fears wait in the Well (each read there draws one of them), and a little
+for each step nearer it. The Gatekeeper's strength grows as the clock runs down. The win is
+shared as a race among them all: a contender's odds are e to the power of its points over SCALE
+(the Gatekeeper's, GK_BASE less GK_PER_MINUTE a minute left), so the clock's share is the chance
+nobody escapes in time, and a seat's is its part of the rest.
 
 Fitted (a simplex search over the constants, minimising each seat's log loss: did it win) to
 19,521 positions of 600 smart three-player games on the 40-minute clock (every 15th decision,
 the clock read at the last action; half to fit, half to test): log loss 0.41, where the shares
 among the players alone scored 0.84, rating a seat above 90% in positions it went on to win 33%
 of the time (the Gatekeeper takes about 45% of games), so every rollout looked decided. Now a
-seat rated 30-40% wins 40%, 10-20% wins 17%. The fit gave the Black Key, the inside and the
-steps next to no weight (who holds the Black Key is no sign of who wins); they keep small costs
-here (the loss unchanged to 0.001), as a search must not think them harmless.
+seat rated 30-40% wins 39%, 10-20% wins 16%. Standing at the Well or inside earns no bonus of
+its own (a fit with one did no better): with one, a rollout that read a wrong fear and went home
+scored below one that had not yet arrived, and the search chose the long way round. The Black
+Key and a dead end inside got next to no weight in the fit (who holds the Black Key is no sign of
+who wins) and keep a point's cost here (the loss unchanged to 0.001), as a search must not think
+them harmless.
 
 It reads a sampled state (the decks and others' racks and fears in it are guesses drawn from the
 seat's view), never the real game's.
@@ -28,20 +31,18 @@ from typing import Any
 
 from games.core import State
 
-from .engine import COLOURS, WELL, inside
+from .engine import COLOURS, inside
 from .hard import steps_to_well
 
-SPARE = 0.5  # points per key beyond one of each colour: cover against a duel's or an order's loss
+SPARE = 0.75  # points per key beyond one of each colour: cover against a duel's or an order's loss
 BLACK_KEY = 1.0  # points the Black Key costs: it must be got rid of before the Well
-HOLE = 0.7  # points a Black Hole costs: turns lost
-INSIDE = 0.5  # points for standing inside with every colour
-AT_WELL = 1.5  # and more for standing at the Well, where the fears are drawn
-WELL_ODDS = 10.0  # points at the Well per 6/(fears in it): each read draws one of them
-STEP = 0.05  # points per step to the Well, with every colour
+HOLE = 1.5  # points a Black Hole costs: turns lost
+WELL_ODDS = 14.0  # points, with every colour, per 6/(fears in the Well): each read draws one of them
+STEP = 0.08  # points per step to the Well, with every colour
 STUCK_INSIDE = 1.0  # points lost inside without every colour: the way out is back to one's headstone
-SCALE = 6.0  # a lead of SCALE points is worth e to 1 in the odds: a game of dice, hardly decided early
-GK_BASE = 4.0  # the Gatekeeper's points with the clock run out
-GK_PER_MINUTE = 0.08  # his points lost per minute left on the clock (in SCALE's units: his odds)
+SCALE = 8.0  # a lead of SCALE points is worth e to 1 in the odds: a game of dice, hardly decided early
+GK_BASE = 3.8  # the Gatekeeper's points (in SCALE's units: his log-odds) with the clock run out
+GK_PER_MINUTE = 0.08  # his log-odds lost per minute left on the clock
 HORIZON = 40  # actions a rollout plays before the position is scored: about a round of three
 
 
@@ -56,8 +57,6 @@ def progress(d: dict[str, Any], seat: int) -> float | None:
     if d["black_key"]["holder"] == seat:
         points -= BLACK_KEY
     elif full:
-        at_well = pl["pos"] == WELL
-        points += (INSIDE if inside(pl["pos"]) else 0.0) + (AT_WELL if at_well else 0.0)
         points += WELL_ODDS * len(COLOURS) / len(d["well"]) - STEP * steps_to_well(pl["pos"])
     if not full and inside(pl["pos"]):
         points -= STUCK_INSIDE

@@ -90,13 +90,13 @@ class Tally:
     def mean(self) -> float:
         return self.total / self.n if self.n else 0.0
 
-    def clearly_better(self) -> bool:
-        """Ahead of the smart pick by more than MARGIN standard errors and by MIN_GAIN."""
+    def clearly_better(self, margin: float = MARGIN) -> bool:
+        """Ahead of the smart pick by more than `margin` standard errors and by MIN_GAIN."""
         mean = self.mean()
         if self.n < MIN_PAIRS or mean < MIN_GAIN:
             return False
         variance = max(self.squares / self.n - mean * mean, 0.0)
-        return mean > MARGIN * sqrt(variance / (self.n - 1))
+        return mean > margin * sqrt(variance / (self.n - 1))
 
 
 class Clock:
@@ -137,20 +137,23 @@ class Horizon:
 
 
 def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int = 0,
-             policy: OwnPolicy | None = None) -> Search:
+             policy: OwnPolicy | None = None, margin: float = MARGIN) -> Search:
     """The game's `searcher` hook, built on its sampler, and, with `evaluate`, rollouts cut at
-    `horizon` actions; `policy`, the hard level's own, in smart's place for the searching seat."""
+    `horizon` actions; `policy`, the hard level's own, in smart's place for the searching seat;
+    `margin`, for a game whose rollouts are noisier (a win or not within the horizon), the
+    standard errors a candidate must beat the base pick by."""
     cut = Horizon(evaluate, horizon) if evaluate is not None else None
 
     def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
                budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
-        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations, cut, policy)
+        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations, cut, policy, margin)
     return search
 
 
 def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
                      budget_s: float | None = BUDGET_S, iterations: int | None = None,
-                     horizon: Horizon | None = None, policy: OwnPolicy | None = None) -> str:
+                     horizon: Horizon | None = None, policy: OwnPolicy | None = None,
+                     margin: float = MARGIN) -> str:
     """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
     other candidate scores clearly better in the paired rollouts. `iterations` (samples) fixes the
     work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
@@ -191,7 +194,7 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
         if state is None:
             break
     best = max(tallies, key=Tally.mean)
-    return best.action if best.clearly_better() else smart
+    return best.action if best.clearly_better(margin) else smart
 
 
 def candidates(game: Game, state: State, seat: int, actions: list[str], smart: str, rng: Rng,
