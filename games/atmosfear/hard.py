@@ -13,8 +13,9 @@ whatever it may lose, and hands the Black Key to the first rival it may. Here:
   colour to lose; the Black Key is best lost, and drawn from its holder only by bad luck);
 - the Black Key: to the rival with the most keys.
 Against two smart players (the policy alone, players rotating through the seats, 2,000 games at
-each of seeds 1, 7 and 4000) it wins 26% to their 17-18% (three smart players: 19-20% each);
-the dice alone are worth about five points of it.
+each of seeds 1 and 4000) it wins 27-28% to their 17-19% (three smart players: 19-20% each);
+the dice alone are worth about five points of it, spare keys taken a few more (skipping them
+wins 20%: a rack without spares loses a colour to every duel lost).
 Everything else is smart's. It reads the seat's whole view (its rack, the public board), never
 the state.
 """
@@ -31,7 +32,7 @@ from .engine import (BRANCHES, COLOURS, ENDS, GATE, HEADSTONES, INNER, KEYS_PER,
                      RADIALS, STONE, WELL, outer_index)
 
 COLOUR_KEY = 1.0  # a key of a colour the seat lacks
-SPARE_KEY = 0.25  # a key of a colour it holds already: cover against a duel's or an order's loss
+SPARE_KEY = 0.6  # a key of a colour it holds already: cover against a loss (0.25 won a point less)
 BLACK_KEY = 1.5  # the Black Key: no Well until it is gone
 HOLE = 1.5  # a Black Hole without a key of one's own colour to walk out with (about six turns)
 HOLE_WITH_KEY = 0.3  # with one: a turn
