@@ -68,3 +68,13 @@ def test_it_does_not_hide_a_treasure_that_is_not_the_key_from_a_rival_s_throw():
     assert (hard, smart) == ("move moat_a", "move giant_a")  # the moat's White Dagger is in reach
     put(st, 0, hand=["key"])  # the Key is worth hiding
     assert picks(st)[0] == "move giant_a"
+
+
+def test_it_goes_to_rob_a_rival_farther_out_than_smart_s_key_holder_would():
+    from games.kingdom.ai import cost
+    from games.kingdom.hard import REACH, ROB
+    st = position("h1", seats=2)
+    put(st, 1, "b8", hand=["crown"])
+    assert 2.5 < cost("h1", st.data["fold"], "b8") <= REACH  # beyond the 2.5 turns smart chases
+    assert ("b8", ROB) in Hard(GAME.view(st, 0), Prompt(0, "", []), Rng(1)).targets
+    assert ROB < FIGHT  # a robbery within reach comes before a fight for a Key Location

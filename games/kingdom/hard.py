@@ -9,7 +9,8 @@ What a fair player can still play for is the Key in a rival's hands:
   likely enough, and treats it as smart treats one it saw take the Key: chased further, robbed,
   the Demon King sent onto it;
 - it robs any rival carrying Treasure within reach, not only once it holds the Key.
-Against smart over 3,000 two-player games: robbing adds about two points, the suspicion one more.
+Against smart over 3,000 two-player games: robbing adds about two points, the suspicion one more,
+robbing farther out and sooner than smart would (REACH, ROB) nearly one more.
 Moving the Demon King onto itself when it could escape (the dungeon lets out at the Gate) added
 nothing measurable: by then the game is nearly always won.
 
@@ -38,8 +39,8 @@ from .board import BOARD
 from .stock import DIE
 
 SUSPECT = 0.34  # chance of holding the Key above which a rival is treated as seen taking it
-REACH = 2.5  # turns away a rival carrying Treasure is worth going to rob (as smart's Key holder)
-ROB = 1.5  # extra turns a robbery is thought to cost against a Key Location (as smart's)
+REACH = 4.0  # turns away a rival carrying Treasure is worth going to rob (smart's Key holder: 2.5)
+ROB = 0.5  # extra turns a robbery is thought to cost, under a Key Location's fight (smart's: 1.5)
 DUNGEON = 1.5  # turns to get out of the Demon King's dungeon, before the way back from the Gate
 
 
