@@ -8,14 +8,16 @@ bench.ai_levels), and prints its share of the wins with its 95% interval:
 - `none`: told nothing (the seeds' own luck: the even match these games give);
 - `holder`: who holds the Key (it chases and robs them as smart does one it saw take it);
 - `route`: where the Key lies, for its moves (it heads straight there);
-- `both`: both.
+- `both`: both;
+- `policy`: the hard level's own policy (games/kingdom/hard.py), told nothing: what a fair player
+  reaches without the search.
 
 A fair AI may only guess these from what its seat has seen, so the `route` share is beyond its
 reach and `holder` is the most its guesses about the Key's holder could add.
 
-    .venv/bin/python -m bench.kingdom_bounds [--games 1500] [--seed 20000] [--modes none,holder,route,both]
+    .venv/bin/python -m bench.kingdom_bounds [--games 1500] [--seed 20000] [--modes none,holder,route,both,policy]
 
-It reads the hidden state on purpose: a measuring stick for the hard AI, never a player.
+The told rows read the hidden state on purpose: measuring sticks for the hard AI, never players.
 """
 from __future__ import annotations
 
@@ -24,10 +26,11 @@ from typing import Any
 
 import games
 from games.core import Prompt, Rng, State, decide
+from games.kingdom.hard import choose as hard_policy
 
 from .ai_levels import Chooser, interval, rotating
 
-MODES = ("none", "holder", "route", "both")
+MODES = ("none", "holder", "route", "both", "policy")
 ROUTE_VERBS = ("move", "go")  # the choices that say where an adventurer goes
 
 
@@ -51,9 +54,12 @@ def told(state: State, seat: int, prompt: Prompt, mode: str) -> dict[str, Any]:
 def oracle(mode: str) -> Chooser:
     game = games.get("kingdom")
 
+    def fair(state: State, seat: int, prompt: Prompt, rng: Rng) -> str:
+        return hard_policy(game.ai_view(state, seat, "smart", prompt), prompt, rng)
+
     def choose(state: State, seat: int, prompt: Prompt, rng: Rng) -> str:
         return game.ai_action(told(state, seat, prompt, mode), prompt, rng, "smart")
-    return choose
+    return fair if mode == "policy" else choose
 
 
 def smart(state: State, seat: int, prompt: Prompt, rng: Rng) -> str:
