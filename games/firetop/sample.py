@@ -27,6 +27,7 @@ from .board import BOARD
 from .content import CARDS, CHEST_KEYS, KEY_TREASURES, MAZE_CARDS, NUMBERS, TREASURES, effect
 from .engine import new_tally
 from .evaluate import HORIZON, evaluate
+from .hard import choose as hard_policy
 
 CARD_BY_NAME = {card["name"]: cid for cid, card in CARDS.items()}
 # What every adventurer's sheet shows the table, as the state keeps it.
@@ -210,4 +211,4 @@ def _any(keys: list[int], rng: Rng) -> int | None:
     return keys[rng.below(len(keys))] if keys else None
 
 
-search = searcher(sample, evaluate, HORIZON)
+search = searcher(sample, evaluate, HORIZON, hard_policy)
