@@ -83,7 +83,30 @@ def test_its_first_key_challenge_names_one_of_its_own_key_cards():
 
 def test_the_search_stands_on_the_hard_policy_s_pick():
     """With no sample searched, the search's answer is the policy's own pick, not smart's."""
+    st = met(11, 9)
+    picked = search(GAME, GAME.view(st, 0), GAME.prompt(st, 0), Rng(3), None, iterations=0)
+    assert picked == hard(st) == f"fight {GAME.colours[1]}" != smart(st)
+
+
+def test_the_search_leaves_the_bluff_to_the_policy():
+    """A bluff pays off turns past the rollouts' horizon: the search keeps the policy's, however
+    long it looks; the next challenge is searched again."""
     st = rolled_one()
-    prompt: Prompt = GAME.prompt(st, 0)
-    picked = search(GAME, GAME.view(st, 0), prompt, Rng(3), None, iterations=0)
-    assert picked == hard(st) != smart(st)
+    view, prompt = GAME.view(st, 0), GAME.prompt(st, 0)
+    assert search(GAME, view, prompt, Rng(3), None, iterations=12) == hard(st)
+    assert int(hard(st).split()[1]) in (1, 7, 9)
+
+
+def test_a_rival_misled_by_a_bluff_counts_only_what_the_facts_tell_him():
+    """The evaluation scores a belief that leaves out the chest's triple as no belief: the rival
+    who takes our own number to lie under the chest is as far as one never told anything."""
+    from games.firetop.evaluate import progress
+    st = fresh(2)
+    d = st.data
+    d["chest"] = [3, 4, 5]
+    d["players"][0]["keys"], d["players"][1]["keys"] = [1, 7, 9], [2, 6, 8]
+    told_nothing = progress(d, 1)
+    d["challenges"] = [{"seat": 0, "n": 7}]  # our bluff
+    assert progress(d, 1) == told_nothing
+    d["challenges"] = [{"seat": 0, "n": 4}]  # a true question tells him 4 is under the chest
+    assert progress(d, 1) > told_nothing

@@ -14,9 +14,10 @@ So the race is for Bunches of Keys, and a rival's rucksack is where half of them
   counts a wrong number in, and everything asked later with it, until a wrong try at the chest
   or a look at our Key cards shows him. It costs one answer of our own.
 Against smart over 2,000 two-player games (players rotating through the seats, seeds 9000 on),
-smart's 48% became 52% with the fights, 56% with the bluff as well and 63% with the walks too.
-Fleeing a duel sooner or later, and trying the chest with a thinner or a surer guess, moved
-nothing measurable.
+smart's 48% became 52% with the fights, 56% with the bluff as well and 63% with the walks too;
+over 3,000 more (seeds 20000 on, where smart against smart won 49%) the policy won 65%.
+Bluffing twice gave the bluff's gain back (51%); fleeing a duel sooner or later, and trying the
+chest with a thinner or a surer guess, moved nothing measurable.
 
 It reads smart's view of its seat, never the state.
 """
@@ -63,14 +64,17 @@ class Hard(Smart):
         return out
 
 
+def first_challenge(view: dict[str, Any]) -> bool:
+    """The seat has made no Key Challenge yet and holds a Key card to bluff with."""
+    secret = view["secret"]
+    return bool(secret["keys"]) and not any(c["seat"] == secret["seat"] for c in view["challenges"])
+
+
 def bluff(view: dict[str, Any], action: str, rng: Rng) -> str:
     """`action`, or, for the seat's first Key Challenge, one naming a Key card of its own."""
-    secret = view["secret"]
-    own = secret["keys"]
-    asked = any(c["seat"] == secret["seat"] for c in view["challenges"])
-    if not action.startswith("challenge") or asked or not own:
+    if not action.startswith("challenge") or not first_challenge(view):
         return action
-    return f"challenge {rng.choice(own)}"
+    return f"challenge {rng.choice(view['secret']['keys'])}"
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
