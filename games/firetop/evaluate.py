@@ -36,12 +36,22 @@ def progress(d: dict[str, Any], seat: int) -> float:
     smart = Smart({"secret": secret, "players": d["players"], "attempts": d["attempts"],
                    "challenges": d["challenges"]}, [], Rng(0))
     cands = smart.candidates
+    if frozenset(d["chest"]) not in cands:  # misled (a rival's bluff): only the facts count
+        cands = facts_only(smart)
     mine = carried(pl["items"])
     cover = sum(len(t & mine) for t in cands) / (3 * len(cands))
     narrowed = 1 - log(len(cands)) / log(len(ALL_TRIPLES))
     walk = cost_to("treasure").get(pl["pos"], FAR)
     return (CARRY * cover + NARROW * narrowed - WALK * walk * cover
             + HEALTH * pl["stamina"] / max(pl["stamina0"], 1))
+
+
+def facts_only(smart: Smart) -> list[frozenset[int]]:
+    """The triples a seat's facts allow, without the numbers a rival asked about: what he is
+    left with once a bluff he believed is found out (a wrong try at the chest shows it)."""
+    secret = smart.secret
+    outside = set(secret["keys"]) | {int(n) for n, who in secret["held"].items() if who}
+    return smart.consistent(outside, set(secret["chest"])) or ALL_TRIPLES
 
 
 def evaluate(state: State, seat: int) -> float:

@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.core import Rng, State
-from games.core.search import searcher
+from games.core import Game, Prompt, Rng, State
+from games.core.search import BUDGET_S, searcher, smart_pick
 
 from .board import BOARD
 from .content import CARDS, CHEST_KEYS, KEY_TREASURES, MAZE_CARDS, NUMBERS, TREASURES, effect
 from .engine import new_tally
 from .evaluate import HORIZON, evaluate
+from .hard import choose as hard_policy, first_challenge
 
 CARD_BY_NAME = {card["name"]: cid for cid, card in CARDS.items()}
 # What every adventurer's sheet shows the table, as the state keeps it.
@@ -210,4 +211,16 @@ def _any(keys: list[int], rng: Rng) -> int | None:
     return keys[rng.below(len(keys))] if keys else None
 
 
-search = searcher(sample, evaluate, HORIZON)
+searched = searcher(sample, evaluate, HORIZON, hard_policy)
+
+
+def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng, budget_s: float | None = BUDGET_S,
+           iterations: int | None = None) -> str:
+    """The search's answer, or the hard policy's for the seat's first Key Challenge (its bluff):
+    what a bluff earns, a rival misled for turns on end, lies far past the rollouts' horizon, while
+    a true question's answer scores at once, so the search traded the bluff for one."""
+    if first_challenge(view) and any(c.action.startswith("challenge") for c in prompt.choices):
+        pick = smart_pick(game, view, prompt, Rng(rng.state), hard_policy)
+        if pick.startswith("challenge"):
+            return pick
+    return searched(game, view, prompt, rng, budget_s, iterations)
