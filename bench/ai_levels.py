@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> None:
         "decision, about what its 0.2 s buys here) against smart, players rotating through the "
         "seats; wins: the share of games won, a shared win split, hard's with its 95% interval. "
         "A sample's rollouts stop after a few actions and are scored by the game's evaluation "
-        "(games/<game>/evaluate.py), Don't Go In There's (1 ms a game) play to the end. Time: a hard "
+        "(games/<game>/evaluate.py), Don't Go In There's (1 ms a game) play to the end; Atmosfear, "
+        "Firetop and Kingdom search on a hard policy of their own (games/<game>/hard.py). Time: a hard "
         "decision asked of the AI worker process at its 0.2 s budget, at positions along a smart "
         "game. " + budget("p95 <= 200 ms, every game", met),
         *HEADER, *(rows[name] for name in sorted(rows))])
