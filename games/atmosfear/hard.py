@@ -27,7 +27,7 @@ from typing import Any
 from games.core import Prompt, Rng
 
 from .ai import choose as smart_choose
-from .ai import compact_view
+from .ai import can_win, compact_view
 from .engine import (BRANCHES, COLOURS, ENDS, GATE, HEADSTONES, INNER, KEYS_PER, KIND, N_OUTER, OUTER_IDS, RADIAL_OF,
                      RADIALS, STONE, WELL, outer_index)
 
@@ -84,7 +84,7 @@ class Seat:
         self.left = [r["keys_left"] for r in view["realms"]]
         self.black = view["black_key"]["holder"] == seat
         self.full = all(self.rack.get(c) for c in COLOURS)
-        self.may_win = self.full and not self.black and view["fear"]["in_well"]
+        self.may_win = can_win(view, seat)
         self.players = view["players"]
 
     def key_value(self, colour: str) -> float:

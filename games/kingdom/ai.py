@@ -420,12 +420,22 @@ class Smart:
         if kind == "pool":
             score += FOLD
         hand = self.view["hand"] or []
-        score += demon_danger(space, self.view) * (2.0 + 0.5 * len(hand))
-        if hand and space not in BOARD.safe and exposed(space, self.view, self.seat):
-            score += PREFS["exposed"] * len(hand)
+        score += self.demon_risk(space, hand)
+        score += self.exposure(space, hand)
         if kind == "supply" and len(self.me["equip"]) < 5:
             score -= 0.25
         return score
+
+    def demon_risk(self, space: str, hand: list[str]) -> float:
+        """Turns a move onto `space` is thought to risk to the Demon King: a rough danger near his
+        ground, dearer the more Treasure is carried."""
+        return demon_danger(space, self.view) * (2.0 + 0.5 * len(hand))
+
+    def exposure(self, space: str, hand: list[str]) -> float:
+        """The cost of standing, Treasure in hand, within a rival's next throw."""
+        if hand and space not in BOARD.safe and exposed(space, self.view, self.seat):
+            return PREFS["exposed"] * len(hand)
+        return 0.0
 
     def steal_score(self, action: str) -> float:
         colour = action.split()[1]

@@ -34,7 +34,7 @@ from typing import Any
 
 from games.core import Prompt, Rng
 
-from .ai import FIGHT, PREFS, Smart, cost, demon_danger, exposed, lost_holders
+from .ai import FIGHT, Smart, cost, lost_holders
 from .board import BOARD
 from .stock import DIE
 
@@ -103,20 +103,15 @@ class Hard(Smart):
                 if o["seat"] not in (self.seat, knows) and o["treasures"] and on_track(o)
                 and o["at"] not in BOARD.safe and cost(self.me["at"], self.fold, o["at"], self.kit) <= REACH]
 
-    def move_score(self, action: str) -> float:
-        """Smart's score for a move, its rough Demon King danger replaced by the exact odds times
-        the turns a catch costs, and no keeping out of reach with Treasures other than the Key."""
-        score = super().move_score(action)
-        if action == "stay":
-            return score
-        space = action.split()[1]
-        hand = self.view["hand"] or []
-        score -= demon_danger(space, self.view) * (2.0 + 0.5 * len(hand))
+    def demon_risk(self, space: str, hand: list[str]) -> float:
+        """The exact odds of a catch on `space` times the turns it costs (the dungeon, then the
+        way back from the Gate), in place of smart's rough danger."""
         lost = DUNGEON + max(0.0, self.here_cost(BOARD.start) - self.here_cost(space))
-        score += catch_odds(self.view, self.seat, space) * lost
-        if hand and "key" not in hand and space not in BOARD.safe and exposed(space, self.view, self.seat):
-            score -= PREFS["exposed"] * len(hand)
-        return score
+        return catch_odds(self.view, self.seat, space) * lost
+
+    def exposure(self, space: str, hand: list[str]) -> float:
+        """Smart's, only while carrying the Key: a rival who robs another Treasure gains no Key."""
+        return super().exposure(space, hand) if "key" in hand else 0.0
 
 
 def choose(view: dict[str, Any], prompt: Prompt, rng: Rng) -> str:
