@@ -35,10 +35,11 @@ START = 1_700_000_000.0
 Chooser = Callable[[State, int, Prompt, Rng], str]
 
 
-def self_play(game: Game, seats: int, seed: int, choose: Chooser) -> State:
+def self_play(game: Game, seats: int, seed: int, choose: Chooser, state: State | None = None) -> State:
     """One game on a simulated clock, as `gatekeeper simulate` plays it, `choose` deciding for
-    every seat (`rng`: the AI's dice for that decision); the final state."""
-    state = setup(game, seats, {}, seed)
+    every seat (`rng`: the AI's dice for that decision); the final state. Given `state`, the game
+    is played on from there (in place)."""
+    state = setup(game, seats, {}, seed) if state is None else state
     dice = ai_rngs(seed)
     now = START
     timed = type(game).timers is not Game.timers

@@ -10,7 +10,7 @@ import games
 import games.core.search as search_module
 from bot.simulate import play
 from games.core import SYSTEM, Choice, Prompt, Rng, State, Step, apply, decide, setup
-from games.core.search import (CANDIDATES, Horizon, Tally, candidates, decide_by_search, glance, score,
+from games.core.search import (CANDIDATES, Horizon, Tally, Verdict, candidates, decide_by_search, glance, score,
                                start_time)
 
 NAMES = ["atmosfear", "castle", "dontgo", "firetop", "kingdom"]
@@ -250,6 +250,20 @@ def test_an_action_must_beat_the_smart_pick_clearly():
     for difference in (0.005, 0.006, 0.005, 0.007, 0.005, 0.006):
         hair.add(difference)
     assert not hair.clearly_better()
+
+
+def test_the_search_s_edge_in_standard_errors_and_the_margin_it_must_clear():
+    """A lead of 0.3 with a standard error of 0.3 / sqrt(10) is an edge of sqrt(10): taken at a
+    margin of 3, not 3.5; a single sample or no candidate leaves the base pick."""
+    lead = Tally("c")
+    for difference in (0.0, 0.6, 0.3, 0.3, 0.3):
+        lead.add(difference)
+    assert abs(lead.edge() - 10 ** 0.5) < 1e-9
+    assert Verdict("base", lead).action(3.0) == "c" and Verdict("base", lead).action(3.5) == "base"
+    once = Tally("e")
+    once.add(0.5)
+    assert once.edge() == 0.0 and Verdict("base", once).action(0.0) == "base"
+    assert Verdict("base").action() == "base"
 
 
 def test_a_single_choice_is_played_without_a_search():

@@ -42,7 +42,6 @@ from .rng import MASK, Rng
 Sampler = Callable[[dict[str, Any], int, Rng], State]
 Evaluation = Callable[[State, int], float]
 Policy = Callable[[dict[str, Any], Prompt, Rng], str]  # (smart's view of the seat, prompt, dice) -> action
-Search = Callable[..., str]
 
 BUDGET_S = 0.2  # a decision's default time budget: the issue's p95 limit
 RESERVE_S = 0.025  # of the budget, kept for what follows the search (a worker's reply, a late rollout)
@@ -90,6 +89,12 @@ class Tally:
     def mean(self) -> float:
         return self.total / self.n if self.n else 0.0
 
+    def edge(self) -> float:
+        """The mean difference in standard errors (0 with under two samples)."""
+        mean = self.mean()
+        spread = sqrt(max(self.squares / self.n - mean * mean, 0.0) / (self.n - 1)) if self.n > 1 else 0.0
+        return mean / spread if spread else (0.0 if self.n < 2 or mean <= 0 else float("inf"))
+
     def clearly_better(self, margin: float = MARGIN) -> bool:
         """Ahead of the smart pick by more than `margin` standard errors and by MIN_GAIN."""
         mean = self.mean()
@@ -136,18 +141,47 @@ class Horizon:
     actions: int
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What a search found: the base pick (the smart policy's, or the hard level's own) and the
+    candidate that did best against it in the paired rollouts, if any was weighed."""
+
+    base: str
+    best: Tally | None = None
+
+    def action(self, margin: float = MARGIN) -> str:
+        """The best candidate if it beat the base pick clearly, else the base pick."""
+        return self.best.action if self.best is not None and self.best.clearly_better(margin) else self.base
+
+
+@dataclass(frozen=True)
+class Searcher:
+    """A game's `searcher` hook (`searcher(...)` builds it): a callable deciding as the hard AI,
+    whose `weigh` also tells what the search found (bench.departures reads it)."""
+
+    sample: Sampler
+    horizon: Horizon | None = None
+    policy: OwnPolicy | None = None
+    margin: float = MARGIN
+
+    def __call__(self, game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
+                 budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
+        return decide_by_search(game, self.sample, view, prompt, rng, budget_s, iterations, self.horizon,
+                                self.policy, self.margin)
+
+    def weigh(self, game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
+              budget_s: float | None = BUDGET_S, iterations: int | None = None) -> Verdict:
+        return weigh(game, self.sample, view, prompt, rng, budget_s, iterations, self.horizon, self.policy)
+
+
 def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int = 0,
-             policy: OwnPolicy | None = None, margin: float = MARGIN) -> Search:
+             policy: OwnPolicy | None = None, margin: float = MARGIN) -> Searcher:
     """The game's `searcher` hook, built on its sampler, and, with `evaluate`, rollouts cut at
     `horizon` actions; `policy`, the hard level's own, in smart's place for the searching seat;
     `margin`, for a game whose rollouts are noisier (a win or not within the horizon), the
     standard errors a candidate must beat the base pick by."""
     cut = Horizon(evaluate, horizon) if evaluate is not None else None
-
-    def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
-               budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
-        return decide_by_search(game, sample, view, prompt, rng, budget_s, iterations, cut, policy, margin)
-    return search
+    return Searcher(sample, cut, policy, margin)
 
 
 def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
@@ -157,17 +191,25 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
     """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
     other candidate scores clearly better in the paired rollouts. `iterations` (samples) fixes the
     work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
+    return weigh(game, sample, view, prompt, rng, budget_s, iterations, horizon, policy).action(margin)
+
+
+def weigh(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
+          budget_s: float | None = BUDGET_S, iterations: int | None = None,
+          horizon: Horizon | None = None, policy: OwnPolicy | None = None) -> Verdict:
+    """The search behind `decide_by_search`: the base pick and how the best other candidate did
+    against it."""
     start = time.perf_counter()
     seat = prompt.seat
     actions = [c.action for c in prompt.choices]
     if any(c.input for c in prompt.choices):  # words to write: not a search's business
-        return smart_pick(game, view, prompt, Rng(rng.state), policy)
+        return Verdict(smart_pick(game, view, prompt, Rng(rng.state), policy))
     if len(set(actions)) == 1:
-        return actions[0]
+        return Verdict(actions[0])
     smart = smart_pick(game, view, prompt, Rng(rng.state), policy)
     state = _consistent_sample(game, sample, view, prompt, rng)
     if state is None:
-        return smart
+        return Verdict(smart)
     tallies = [Tally(a) for a in candidates(game, state, seat, actions, smart, rng, horizon)]
     clock = Clock(start + (budget_s or 0.0) - RESERVE_S, iterations)
     while clock.another_round():
@@ -193,8 +235,7 @@ def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: 
         state = _consistent_sample(game, sample, view, prompt, rng)
         if state is None:
             break
-    best = max(tallies, key=Tally.mean)
-    return best.action if best.clearly_better(margin) else smart
+    return Verdict(smart, max(tallies, key=Tally.mean, default=None))
 
 
 def candidates(game: Game, state: State, seat: int, actions: list[str], smart: str, rng: Rng,
