@@ -180,7 +180,9 @@ def main(argv: list[str] | None = None) -> None:
         "seats; wins: the share of games won, a shared win split, hard's with its 95% interval. "
         "A sample's rollouts stop after a few actions and are scored by the game's evaluation "
         "(games/<game>/evaluate.py), Don't Go In There's (1 ms a game) play to the end; Atmosfear, "
-        "Firetop and Kingdom search on a hard policy of their own (games/<game>/hard.py). Time: a hard "
+        "Firetop and Kingdom search on a hard policy of their own (games/<game>/hard.py), leaving its "
+        "pick only for a candidate two standard errors ahead in Atmosfear and Kingdom (`python -m "
+        "bench.departures GAME` weighs such departures on the real position). Time: a hard "
         "decision asked of the AI worker process at its 0.2 s budget, at positions along a smart "
         "game. " + budget("p95 <= 200 ms, every game", met),
         *HEADER, *(rows[name] for name in sorted(rows))])

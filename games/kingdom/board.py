@@ -112,52 +112,13 @@ class Board:
         Stops that end a move: White Daggers and Whirlpools (always), and the spaces in
         `optional_stop` (may stop there without the exact count, e.g. a Key Location holding a
         Treasure, the Ring, the Gate). `barred` spaces cannot be entered."""
-        adj = self.adjacency(fold)
-        early = set(optional_stop)
-        blocked = set(barred)
-        if demon is not None:
-            blocked.add(demon)
-        out: dict[str, int] = {}
-
-        def note(space: str, left: int) -> None:
-            out[space] = max(out.get(space, -1), left)
-
-        def walk(node: str, steps: int, seen: frozenset[str]) -> None:
-            if steps == n:
-                note(node, 0)
-                return
-            for nb in adj.get(node, ()):
-                if nb in seen or nb in blocked:
-                    continue
-                kind = self.spaces[nb].kind
-                left = n - steps - 1
-                if kind in ("white", "pool"):
-                    note(nb, left)
-                    continue
-                if nb in early:
-                    note(nb, left)
-                walk(nb, steps + 1, seen | {nb})
-
-        if n > 0:
-            walk(start, 0, frozenset({start}))
-        return out
+        blocked = frozenset(barred) | ({demon} if demon is not None else frozenset())
+        return dict(_destinations(self, fold["west"], fold["east"], start, n, frozenset(optional_stop), blocked))
 
     def demon_moves(self, fold: dict[str, str], start: str, n: int) -> list[str]:
         """Where the Demon King can end a throw of `n` on his own ground (no turning back). His
         ground is a ring: he steps across the Gate road (a stride in board.toml) without stopping."""
-        adj = self.adjacency(fold)
-        out: set[str] = set()
-
-        def walk(node: str, steps: int, seen: frozenset[str]) -> None:
-            if steps == n:
-                out.add(node)
-                return
-            for nb in (*adj.get(node, ()), *self.demon_strides.get(node, ())):
-                if nb in self.demon and nb not in seen:
-                    walk(nb, steps + 1, seen | {nb})
-
-        walk(start, 0, frozenset({start}))
-        return sorted(out)
+        return list(_demon_moves(self, fold["west"], fold["east"], start, n))
 
     def distances(self, fold: dict[str, str], source: str) -> dict[str, int]:
         """Plain step distances over the track (hazards not crossed)."""
@@ -187,6 +148,55 @@ def _adjacency(board: Board, west: str, east: str) -> dict[str, tuple[str, ...]]
                 adj.setdefault(a, []).append(b)
                 adj.setdefault(b, []).append(a)
     return {k: tuple(sorted(v)) for k, v in adj.items()}
+
+
+@lru_cache(maxsize=8192)
+def _destinations(board: Board, west: str, east: str, start: str, n: int, early: frozenset[str],
+                  blocked: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    """`Board.destinations`, kept (in its order): every move's prompt and check ask it."""
+    adj = board.adjacency({"west": west, "east": east})
+    out: dict[str, int] = {}
+
+    def note(space: str, left: int) -> None:
+        out[space] = max(out.get(space, -1), left)
+
+    def walk(node: str, steps: int, seen: frozenset[str]) -> None:
+        if steps == n:
+            note(node, 0)
+            return
+        for nb in adj.get(node, ()):
+            if nb in seen or nb in blocked:
+                continue
+            kind = board.spaces[nb].kind
+            left = n - steps - 1
+            if kind in ("white", "pool"):
+                note(nb, left)
+                continue
+            if nb in early:
+                note(nb, left)
+            walk(nb, steps + 1, seen | {nb})
+
+    if n > 0:
+        walk(start, 0, frozenset({start}))
+    return tuple(out.items())
+
+
+@lru_cache(maxsize=1024)
+def _demon_moves(board: Board, west: str, east: str, start: str, n: int) -> tuple[str, ...]:
+    """`Board.demon_moves`, kept: the AIs ask it for every face at every move they weigh."""
+    adj = board.adjacency({"west": west, "east": east})
+    out: set[str] = set()
+
+    def walk(node: str, steps: int, seen: frozenset[str]) -> None:
+        if steps == n:
+            out.add(node)
+            return
+        for nb in (*adj.get(node, ()), *board.demon_strides.get(node, ())):
+            if nb in board.demon and nb not in seen:
+                walk(nb, steps + 1, seen | {nb})
+
+    walk(start, 0, frozenset({start}))
+    return tuple(sorted(out))
 
 
 def _add_paths(board: Board, key: str | None, paths: list[str]) -> None:

@@ -8,6 +8,7 @@ tell the way apart, and a phone shows ~34 characters a button).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from data.locales import Msg
@@ -26,6 +27,13 @@ def named(space: str) -> bool:
 def toward(space: str, start: str, fold: dict[str, str]) -> str | None:
     """The first named place beyond `space` seen from `start`: along the paths that lead on
     away from `start` (the nearest, the first by id among equals); None if there is none."""
+    return _toward(space, start, fold["west"], fold["east"])
+
+
+@lru_cache(maxsize=4096)
+def _toward(space: str, start: str, west: str, east: str) -> str | None:
+    """`toward`, kept: every move's buttons ask it, the hard AI's rollouts thousands of times."""
+    fold = {"west": west, "east": east}
     adj = BOARD.adjacency(fold)
     away = BOARD.distances(fold, start)
     seen, frontier = {space}, [space]
