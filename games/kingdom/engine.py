@@ -797,22 +797,33 @@ class KingdomGame(Game):
                 "revealed": [TREASURE_NAMES[t] for t in pl["hand"]] if over else None}
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return self._view(state, seat, with_marks=True)
+
+    def ai_view(self, state: State, seat: int, level: str, prompt: Prompt) -> dict[str, Any]:
+        """The view without where the current choice leads (the AIs read the prompt for that):
+        the board's letters and the reachable places are most of a view's cost, asked at every
+        action of a hard search's rollouts."""
+        return self._view(state, seat, with_marks=False)
+
+    _MARKED = ("worlds", "targets", "demon_targets", "marks")  # the keys only `view` builds
+
+    def _view(self, state: State, seat: int | None, with_marks: bool) -> dict[str, Any]:
         d = state.data
         over = state.over
         ti = d["turn_info"]
         job = d["fold_job"]
         targets: list[str] = []
         demon_targets: list[str] = []
-        if not over and d["phase"] == "move":
+        if with_marks and not over and d["phase"] == "move":
             targets = sorted(self.move_targets(d, d["current"], ti["die"]))
-        if not over and job and job["stage"] == "run":
+        if with_marks and not over and job and job["stage"] == "run":
             for s, run in job["runners"].items():
                 if run["die"] is not None:
                     targets += self.move_targets(d, int(s), run["die"], run=True)
             targets = sorted(set(targets))
-        if not over and d["phase"] == "demon":
+        if with_marks and not over and d["phase"] == "demon":
             demon_targets = BOARD.demon_moves(d["fold"], d["demon"], ti["die"])
-        marks = {} if over else self.marks(d)
+        marks = {} if over or not with_marks else self.marks(d)
         view = {
             "game": self.name, "turn": state.turn, "round": d["round"], "rounds": d["rounds"],
             "current": None if over else d["current"], "phase": "over" if over else d["phase"],
@@ -841,6 +852,9 @@ class KingdomGame(Game):
             view["hand"] = list(d["players"][seat]["hand"])
             view["knows"] = dict(d["knows"][seat])
             view["seat"] = seat
+        if not with_marks:
+            for key in self._MARKED:
+                del view[key]
         return view
 
     def opening(self, state: State) -> list[Msg]:
