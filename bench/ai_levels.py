@@ -6,7 +6,8 @@ so no level keeps a seat's advantage. Hard searches a fixed number of samples pe
 (`--iterations`), so a run replays from its seed whatever the machine's load; hard's share comes
 with its 95% interval (Wilson's, a shared win counted as its part).
 Speed: hard decisions as the bot asks them, of the AI worker process at the 0.2 s budget, at
-`--decisions` positions spread along a smart self-play game.
+`--decisions` positions spread along a smart self-play game; it prints how many samples such a
+decision searched there (in this process: what `--iterations` should stand for).
 
     .venv/bin/python -m bench.ai_levels [GAME ...] [--games 20] [--iterations 8] [--decisions 40]
 
@@ -20,12 +21,12 @@ import asyncio
 import time
 from math import sqrt
 from pathlib import Path
-from typing import Callable
+from typing import Callable, cast
 
 import games
 from bot.aiworker import AiWorker
 from games.core import Game, Prompt, Rng, State, advance, ai_rngs, decide, setup
-from games.core.search import BUDGET_S, THINK_SECONDS
+from games.core.search import BUDGET_S, THINK_SECONDS, Searcher
 
 from .figures import pct
 from .report import budget, produced_by, publish
@@ -124,6 +125,19 @@ async def speed(name: str, count: int, seed: int) -> list[float]:
     return times
 
 
+def samples_bought(name: str, count: int, seed: int) -> list[int]:
+    """Samples a hard decision searches within its 0.2 s budget, in this process, at `count`
+    positions along a smart self-play game (what `--iterations` should stand for)."""
+    game = games.get(name)
+    search = cast(Searcher, game.hook("searcher"))
+    bought = []
+    for state, seat in positions(game, max(game.min_seats, 2), seed, count):
+        verdict = search.weigh(game, game.view(state, seat), game.prompt(state, seat), Rng(seed + state.version))
+        if verdict.best is not None:
+            bought.append(verdict.best.n)
+    return sorted(bought)
+
+
 def interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson's 95% interval for a share won of `games` games."""
     share = wins / games
@@ -162,6 +176,10 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:
         wins = strength(name, args.count, args.seed, args.iterations)
         times = asyncio.run(speed(name, args.decisions, args.seed))
+        bought = samples_bought(name, args.decisions, args.seed)
+        if bought:
+            print(f"{name}: a 0.2 s decision searched {bought[len(bought) // 2]} samples (median), "
+                  f"{bought[0]} at the least, at {len(bought)} positions")
         shares = ["-", "-"]
         if args.count:
             low, high = interval(wins[0], args.count)

@@ -10,9 +10,12 @@ from bench.ai_levels import interval, main, strength
 from games.core import State
 
 
-def test_the_benchmark_writes_its_section(tmp_path):
+def test_the_benchmark_writes_its_section(tmp_path, capsys):
     out = tmp_path / "perf.md"
     main(["dontgo", "--games", "2", "--iterations", "1", "--decisions", "3", "--out", str(out)])
+    bought = re.search(r"dontgo: a 0.2 s decision searched (\d+) samples \(median\), (\d+) at the least, "
+                       r"at (\d+) positions", capsys.readouterr().out)
+    assert bought and int(bought[1]) >= int(bought[2]) >= 1 and 1 <= int(bought[3]) <= 3
     text = out.read_text()
     assert "<!-- bench:ai-hard -->" in text and "## The hard AI" in text
     assert "Budget, p95 <= 200 ms, every game: " in text

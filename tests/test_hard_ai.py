@@ -10,7 +10,7 @@ import games
 import games.core.search as search_module
 from bot.simulate import play
 from games.core import SYSTEM, Choice, Prompt, Rng, State, Step, apply, decide, setup
-from games.core.search import (CANDIDATES, Horizon, Tally, Verdict, candidates, decide_by_search, glance, score,
+from games.core.search import (CANDIDATES, Horizon, Tally, Verdict, Searcher, candidates, glance, score,
                                start_time)
 
 NAMES = ["atmosfear", "castle", "dontgo", "firetop", "kingdom"]
@@ -229,7 +229,7 @@ def test_with_no_sample_to_search_the_smart_pick_stands():
 
         def broken(view, seat, rng):
             raise KeyError("a detail the view leaves out")
-        assert decide_by_search(game, broken, game.view(state, seat), game.prompt(state, seat), Rng(9),
+        assert Searcher(broken)(game, game.view(state, seat), game.prompt(state, seat), Rng(9),
                                 None, iterations=3) == smart
 
 
@@ -273,7 +273,7 @@ def test_a_single_choice_is_played_without_a_search():
 
     def unused(view, seat, rng):
         raise AssertionError("no sample is needed for one choice")
-    assert decide_by_search(game, unused, game.view(state, seat), only, Rng(1), None, iterations=3) == "stay"
+    assert Searcher(unused)(game, game.view(state, seat), only, Rng(1), None, iterations=3) == "stay"
 
 
 def test_words_to_write_are_the_smart_policy_s():
@@ -464,8 +464,8 @@ def test_a_game_s_own_policy_makes_the_base_pick_and_plays_its_seat_in_rollouts(
     def broken(view, seat, rng):
         raise KeyError("a detail the view leaves out")
     prompt = game.prompt(state, seat)
-    assert decide_by_search(game, broken, game.view(state, seat), prompt, Rng(9), None, iterations=3,
-                            policy=last_choice) == prompt.choices[-1].action
+    assert Searcher(broken, policy=last_choice)(game, game.view(state, seat), prompt, Rng(9), None,
+                                                iterations=3) == prompt.choices[-1].action
     asked.clear()
     board = state.copy()
     rollout(game, board, seed=5, now=start_time(game, board), actions=60, policy=last_choice, own=seat)

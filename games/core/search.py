@@ -156,8 +156,9 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Searcher:
-    """A game's `searcher` hook (`searcher(...)` builds it): a callable deciding as the hard AI,
-    whose `weigh` also tells what the search found (bench.departures reads it)."""
+    """A game's `searcher` hook (`searcher(...)` builds it): called, it decides as the hard AI;
+    its `weigh` tells what the search found (the benchmarks read it). A game may subclass it to
+    keep some picks from the search."""
 
     sample: Sampler
     horizon: Horizon | None = None
@@ -166,8 +167,7 @@ class Searcher:
 
     def __call__(self, game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
                  budget_s: float | None = BUDGET_S, iterations: int | None = None) -> str:
-        return decide_by_search(game, self.sample, view, prompt, rng, budget_s, iterations, self.horizon,
-                                self.policy, self.margin)
+        return self.weigh(game, view, prompt, rng, budget_s, iterations).action(self.margin)
 
     def weigh(self, game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
               budget_s: float | None = BUDGET_S, iterations: int | None = None) -> Verdict:
@@ -184,21 +184,13 @@ def searcher(sample: Sampler, evaluate: Evaluation | None = None, horizon: int =
     return Searcher(sample, cut, policy, margin)
 
 
-def decide_by_search(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
-                     budget_s: float | None = BUDGET_S, iterations: int | None = None,
-                     horizon: Horizon | None = None, policy: OwnPolicy | None = None,
-                     margin: float = MARGIN) -> str:
-    """The hard AI's action for `prompt`, from `view` alone: the smart policy's pick unless an
-    other candidate scores clearly better in the paired rollouts. `iterations` (samples) fixes the
-    work, so the answer depends only on the seed; otherwise the search stops at `budget_s`."""
-    return weigh(game, sample, view, prompt, rng, budget_s, iterations, horizon, policy).action(margin)
-
-
 def weigh(game: Game, sample: Sampler, view: dict[str, Any], prompt: Prompt, rng: Rng,
           budget_s: float | None = BUDGET_S, iterations: int | None = None,
           horizon: Horizon | None = None, policy: OwnPolicy | None = None) -> Verdict:
-    """The search behind `decide_by_search`: the base pick and how the best other candidate did
-    against it."""
+    """The hard AI's search for `prompt`, from `view` alone: the base pick (smart's, or `policy`'s)
+    and how the best other candidate did against it in the paired rollouts; the AI plays the base
+    pick unless that candidate is clearly better. `iterations` (samples) fixes the work, so the
+    answer depends only on the seed; otherwise the search stops at `budget_s`."""
     start = time.perf_counter()
     seat = prompt.seat
     actions = [c.action for c in prompt.choices]

@@ -18,10 +18,11 @@ once the monster is slain or escaped (what the encounter does after its fight is
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from games.core import Game, Prompt, Rng, State
-from games.core.search import BUDGET_S, searcher, smart_pick
+from games.core.search import BUDGET_S, Horizon, Searcher, Verdict, smart_pick
 
 from .board import BOARD
 from .content import CARDS, CHEST_KEYS, KEY_TREASURES, MAZE_CARDS, NUMBERS, TREASURES, effect
@@ -211,16 +212,19 @@ def _any(keys: list[int], rng: Rng) -> int | None:
     return keys[rng.below(len(keys))] if keys else None
 
 
-searched = searcher(sample, evaluate, HORIZON, hard_policy)
-
-
-def search(game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng, budget_s: float | None = BUDGET_S,
-           iterations: int | None = None) -> str:
-    """The search's answer, or the hard policy's for the seat's first Key Challenge (its bluff):
+@dataclass(frozen=True)
+class Bluffing(Searcher):
+    """The search, but for the seat's first Key Challenge, which the hard policy names (its bluff):
     what a bluff earns, a rival misled for turns on end, lies far past the rollouts' horizon, while
     a true question's answer scores at once, so the search traded the bluff for one."""
-    if first_challenge(view) and any(c.action.startswith("challenge") for c in prompt.choices):
-        pick = smart_pick(game, view, prompt, Rng(rng.state), hard_policy)
-        if pick.startswith("challenge"):
-            return pick
-    return searched(game, view, prompt, rng, budget_s, iterations)
+
+    def weigh(self, game: Game, view: dict[str, Any], prompt: Prompt, rng: Rng,
+              budget_s: float | None = BUDGET_S, iterations: int | None = None) -> Verdict:
+        if first_challenge(view) and any(c.action.startswith("challenge") for c in prompt.choices):
+            pick = smart_pick(game, view, prompt, Rng(rng.state), self.policy)
+            if pick.startswith("challenge"):
+                return Verdict(pick)
+        return super().weigh(game, view, prompt, rng, budget_s, iterations)
+
+
+search = Bluffing(sample, Horizon(evaluate, HORIZON), hard_policy)
