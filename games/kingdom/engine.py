@@ -415,6 +415,16 @@ class KingdomGame(Game):
             forms = typed_forms(self.typed_form(d, a) for a in legal)
             raise IllegalAction(say("refusal.choices", typed=action.strip()[:60], shown=shown,
                                     forms=forms))
+        return self.play(state, seat, act, rng)
+
+    def reduce_offered(self, state: State, seat: int, action: str, now: float, rng: Rng) -> list[Event]:
+        """An action the prompt offered (self-play, a search's rollouts): already one of the
+        choices, word for word, so the choices are not built again to check it."""
+        return self.play(state, seat, action, rng)
+
+    def play(self, state: State, seat: int, act: str, rng: Rng) -> list[Event]:
+        """Carry out `act`, one of the seat's choices as the prompt words it."""
+        d = state.data
         events: list[Event] = []
         if d["phase"] == "fold":
             self.fold_action(state, seat, act, rng, events)
@@ -449,7 +459,7 @@ class KingdomGame(Game):
                 events.append(Event(say("event.stays_put", who=p(seat), die=d["turn_info"]["die"])))
             self.end_turn(state, rng, events)
         else:  # pragma: no cover - every legal action is handled above
-            raise IllegalAction(say("refusal.unknown", typed=action))
+            raise IllegalAction(say("refusal.unknown", typed=act))
         return events
 
     # ------------------------------------------------------------ moving
