@@ -9,8 +9,8 @@ cards and all (which the search never saw): `--rollouts` pairs of games to the e
 pick, the same dice in both, the base policy in hard's seat and smart in the others. A departure
 that gains on average is one the margin should let through.
 
-    .venv/bin/python -m bench.departures GAME [--games 40] [--iterations 18] [--rollouts 80]
-        [--floor 1.0] [--seed 100]
+    .venv/bin/python -m bench.departures GAME [--games 40] [--iterations 30] [--rollouts 80]
+        [--floor 1.0] [--seed 4100]
 
 Prints, by the search's edge, how many departures there were and the share of a win each gained
 (with its standard error), and what they add up to per game.
@@ -115,10 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("game")
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--iterations", type=int, default=18)
+    parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--rollouts", type=int, default=80)
     parser.add_argument("--floor", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=4100)
     args = parser.parse_args(argv)
     game = games.get(args.game)
     departures = collect(game, args.games, args.seed, args.iterations, args.floor)

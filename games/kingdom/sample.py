@@ -102,8 +102,9 @@ def _fold_job(job: dict[str, Any] | None) -> dict[str, Any] | None:
             "runners": {k: dict(v) for k, v in job["runners"].items()}, "caught": []}
 
 
-# The search leaves the policy's pick only for a candidate two standard errors ahead: weighed on
-# the real position by paired games to the end, departures with a smaller edge lost on average and
-# those with a larger one gained (python -m bench.departures kingdom).
+# The search leaves the policy's pick only for a candidate two standard errors ahead. Departures
+# weighed on the real position by paired games to the end (python -m bench.departures kingdom):
+# those three or more ahead gained about a quarter of a win each; under two, the bands came out
+# about even, one ahead and one behind, so a smaller margin buys noise.
 MARGIN = 2.0
 search = searcher(sample, evaluate, HORIZON, hard_policy, margin=MARGIN)
