@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import games
 from bench.departures import Departure, bands, collect, main, weigh
-from games.core import setup
+from games.core import advance, setup
 
 
 def test_it_notes_only_departures_past_the_floor_each_a_real_choice():
@@ -25,6 +25,12 @@ def test_the_pairs_share_their_luck_so_the_same_pick_gains_nothing():
     state = setup(game, 2, {}, 5)
     same = Departure(state, 0, "roll", "roll", 2.5)
     assert weigh(game, same, rollouts=3, seed=11) == 0.0
+    advance(game, state, 0, "roll", 0.0)
+    demon = [c.action for c in game.prompt(state, 0).choices]
+    assert len(demon) >= 2, demon
+    apart = Departure(state, 0, demon[0], demon[-1], 2.5)
+    gain = weigh(game, apart, rollouts=4, seed=11)
+    assert -1.0 <= gain <= 1.0 and weigh(game, apart, rollouts=4, seed=11) == gain  # from the seed alone
 
 
 def test_the_table_groups_departures_by_the_search_s_edge():

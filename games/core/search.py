@@ -89,19 +89,24 @@ class Tally:
     def mean(self) -> float:
         return self.total / self.n if self.n else 0.0
 
+    def spread(self) -> float:
+        """The standard error of the mean difference (0 with under two samples)."""
+        if self.n < 2:
+            return 0.0
+        mean = self.mean()
+        return sqrt(max(self.squares / self.n - mean * mean, 0.0) / (self.n - 1))
+
     def edge(self) -> float:
         """The mean difference in standard errors (0 with under two samples)."""
-        mean = self.mean()
-        spread = sqrt(max(self.squares / self.n - mean * mean, 0.0) / (self.n - 1)) if self.n > 1 else 0.0
-        return mean / spread if spread else (0.0 if self.n < 2 or mean <= 0 else float("inf"))
+        mean, spread = self.mean(), self.spread()
+        return mean / spread if spread else (float("inf") if self.n > 1 and mean > 0 else 0.0)
 
     def clearly_better(self, margin: float = MARGIN) -> bool:
         """Ahead of the smart pick by more than `margin` standard errors and by MIN_GAIN."""
         mean = self.mean()
         if self.n < MIN_PAIRS or mean < MIN_GAIN:
             return False
-        variance = max(self.squares / self.n - mean * mean, 0.0)
-        return mean > margin * sqrt(variance / (self.n - 1))
+        return mean > margin * self.spread()
 
 
 class Clock:

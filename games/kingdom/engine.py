@@ -824,16 +824,18 @@ class KingdomGame(Game):
         job = d["fold_job"]
         targets: list[str] = []
         demon_targets: list[str] = []
-        if with_marks and not over and d["phase"] == "move":
-            targets = sorted(self.move_targets(d, d["current"], ti["die"]))
-        if with_marks and not over and job and job["stage"] == "run":
-            for s, run in job["runners"].items():
-                if run["die"] is not None:
-                    targets += self.move_targets(d, int(s), run["die"], run=True)
-            targets = sorted(set(targets))
-        if with_marks and not over and d["phase"] == "demon":
-            demon_targets = BOARD.demon_moves(d["fold"], d["demon"], ti["die"])
-        marks = {} if over or not with_marks else self.marks(d)
+        marks: dict[str, str] = {}
+        if with_marks and not over:
+            if d["phase"] == "move":
+                targets = sorted(self.move_targets(d, d["current"], ti["die"]))
+            if job and job["stage"] == "run":
+                for s, run in job["runners"].items():
+                    if run["die"] is not None:
+                        targets += self.move_targets(d, int(s), run["die"], run=True)
+                targets = sorted(set(targets))
+            if d["phase"] == "demon":
+                demon_targets = BOARD.demon_moves(d["fold"], d["demon"], ti["die"])
+            marks = self.marks(d)
         view = {
             "game": self.name, "turn": state.turn, "round": d["round"], "rounds": d["rounds"],
             "current": None if over else d["current"], "phase": "over" if over else d["phase"],
